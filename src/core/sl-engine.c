@@ -1,0 +1,678 @@
+/* sl-engine.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "sl-engine.h"
+#include "sl-linreg.h"
+
+/* Matched points of one direction, kept for inversion counts and plots.
+ * Past max_points the half farthest from the band is dropped: those can
+ * only be inverted by a correction that is off by more than their slack. */
+typedef struct
+{
+  SlPoint *pts;
+  gsize    len;
+  gsize    cap;
+  guint64  dropped;
+} PointStore;
+
+typedef struct
+{
+  guint       a;
+  guint       b;
+  SlHull     *hull;
+  SlLinreg   *linreg;
+  guint64     matches;
+  guint64     n[2];
+  guint64     hull_version;
+  SlQuality   quality;
+  double      accuracy;
+  gboolean    in_graph;
+  gboolean    queued;
+  gint64      last_change;
+  PointStore  points[2];
+} Link;
+
+struct _SlEngine
+{
+  SlEngineOptions  options;
+  GPtrArray       *host_names;
+  GHashTable      *host_by_name;
+  GArray          *links;
+  GHashTable      *link_by_pair;
+  GArray          *dirty;
+  SlMatcher       *matcher;
+  SlGraph         *graph;
+  SlJournal       *journal;
+  guint64          n_matches;
+  gint64           now;
+};
+
+void
+sl_engine_options_init (SlEngineOptions *options)
+{
+  g_return_if_fail (options != NULL);
+
+  options->algorithm = SL_ALGORITHM_HULL;
+  options->tree = SL_TREE_MST;
+  options->max_drift = SL_HULL_DEFAULT_MAX_DRIFT;
+  options->linreg_confidence = 0.0;
+  options->match_window_ns = 10 * G_GINT64_CONSTANT (1000000000);
+  options->max_pending = 1 << 20;
+  options->max_points = 1 << 20;
+  options->journal_size = 1 << 20;
+}
+
+SlEngine *
+sl_engine_new (const SlEngineOptions *options)
+{
+  SlEngine *self = g_new0 (SlEngine, 1);
+
+  if (options != NULL)
+    self->options = *options;
+  else
+    sl_engine_options_init (&self->options);
+
+  self->host_names = g_ptr_array_new_with_free_func (g_free);
+  self->host_by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  self->links = g_array_new (FALSE, TRUE, sizeof (Link));
+  self->link_by_pair = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->dirty = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->matcher = sl_matcher_new (self->options.match_window_ns, self->options.max_pending);
+  self->journal = sl_journal_new (self->options.journal_size);
+  self->graph = sl_graph_new (self->options.tree, self->journal);
+  return self;
+}
+
+static gint64 *
+pair_key (guint a,
+          guint b)
+{
+  gint64 *key = g_new (gint64, 1);
+
+  *key = ((gint64) a << 32) | b;
+  return key;
+}
+
+void
+sl_engine_free (SlEngine *self)
+{
+  if (self == NULL)
+    return;
+
+  for (guint i = 0; i < self->links->len; i++)
+    {
+      Link *l = &g_array_index (self->links, Link, i);
+      sl_hull_free (l->hull);
+      if (l->linreg != NULL)
+        sl_linreg_free (l->linreg);
+      g_free (l->points[0].pts);
+      g_free (l->points[1].pts);
+    }
+
+  g_hash_table_destroy (self->link_by_pair);
+  g_array_unref (self->links);
+  g_array_unref (self->dirty);
+  g_hash_table_destroy (self->host_by_name);
+  g_ptr_array_unref (self->host_names);
+  sl_matcher_free (self->matcher);
+  sl_graph_free (self->graph);
+  sl_journal_free (self->journal);
+  g_free (self);
+}
+
+const SlEngineOptions *
+sl_engine_get_options (const SlEngine *self)
+{
+  return &self->options;
+}
+
+guint
+sl_engine_add_host (SlEngine   *self,
+                    const char *name)
+{
+  gpointer found;
+  char *copy;
+  guint id;
+
+  g_return_val_if_fail (self != NULL, SL_HOST_NONE);
+  g_return_val_if_fail (name != NULL, SL_HOST_NONE);
+
+  if (g_hash_table_lookup_extended (self->host_by_name, name, NULL, &found))
+    return GPOINTER_TO_UINT (found);
+
+  copy = g_strdup (name);
+  id = self->host_names->len;
+  g_ptr_array_add (self->host_names, copy);
+  g_hash_table_insert (self->host_by_name, copy, GUINT_TO_POINTER (id));
+  sl_graph_add_node (self->graph);
+  return id;
+}
+
+guint
+sl_engine_find_host (const SlEngine *self,
+                     const char     *name)
+{
+  gpointer found;
+
+  if (g_hash_table_lookup_extended (self->host_by_name, name, NULL, &found))
+    return GPOINTER_TO_UINT (found);
+  return SL_HOST_NONE;
+}
+
+guint
+sl_engine_get_n_hosts (const SlEngine *self)
+{
+  return self->host_names->len;
+}
+
+const char *
+sl_engine_get_host_name (const SlEngine *self,
+                         guint           host)
+{
+  g_return_val_if_fail (host < self->host_names->len, NULL);
+  return g_ptr_array_index (self->host_names, host);
+}
+
+void
+sl_engine_pin_reference (SlEngine *self,
+                         guint     host)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (host == SL_HOST_NONE || host < self->host_names->len);
+
+  sl_graph_pin_reference (self->graph, host);
+}
+
+static Link *
+get_link (SlEngine *self,
+          guint     a,
+          guint     b)
+{
+  gint64 key = ((gint64) a << 32) | b;
+  gpointer found;
+  Link l = { 0 };
+
+  if (g_hash_table_lookup_extended (self->link_by_pair, &key, NULL, &found))
+    return &g_array_index (self->links, Link, GPOINTER_TO_UINT (found));
+
+  l.a = a;
+  l.b = b;
+  l.hull = sl_hull_new (self->options.max_drift);
+  if (self->options.algorithm == SL_ALGORITHM_LINREG)
+    l.linreg = sl_linreg_new (self->options.linreg_confidence);
+  l.quality = SL_QUALITY_ABSENT;
+  l.accuracy = INFINITY;
+  g_array_append_val (self->links, l);
+  g_hash_table_insert (self->link_by_pair, pair_key (a, b),
+                       GUINT_TO_POINTER (self->links->len - 1));
+  return &g_array_index (self->links, Link, self->links->len - 1);
+}
+
+static void link_estimate (SlEngine   *self,
+                           Link       *l,
+                           SlLinkInfo *info);
+
+static int
+cmp_double (gconstpointer a,
+            gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+static void
+store_point (SlEngine *self,
+             Link     *l,
+             int       side,
+             SlPoint   p)
+{
+  PointStore *s = &l->points[side];
+
+  if (self->options.max_points == 0)
+    return;
+
+  if (s->len == self->options.max_points)
+    {
+      SlLinkInfo info;
+      double *slack = g_new (double, s->len);
+      double *sorted = g_new (double, s->len);
+      double cut;
+      gsize kept = 0;
+
+      link_estimate (self, l, &info);
+      for (gsize i = 0; i < s->len; i++)
+        {
+          double est = info.has_estimate
+            ? (double) s->pts[i].x + sl_transform_apply_delta (&info.estimate, s->pts[i].x)
+            : (double) s->pts[i].x;
+          slack[i] = side == 0 ? (double) s->pts[i].y - est : est - (double) s->pts[i].y;
+        }
+      memcpy (sorted, slack, s->len * sizeof (double));
+      qsort (sorted, s->len, sizeof (double), cmp_double);
+      cut = sorted[s->len / 2];
+      for (gsize i = 0; i < s->len; i++)
+        if (slack[i] <= cut && kept < s->len / 2 + 1)
+          s->pts[kept++] = s->pts[i];
+      s->dropped += s->len - kept;
+      s->len = kept;
+      g_free (slack);
+      g_free (sorted);
+    }
+
+  if (s->len == s->cap)
+    {
+      s->cap = MIN (MAX (64, s->cap * 2), self->options.max_points);
+      s->pts = g_renew (SlPoint, s->pts, s->cap);
+    }
+  s->pts[s->len++] = p;
+}
+
+static double
+link_weight (const SlLinkInfo *info)
+{
+  if (info->quality != SL_QUALITY_ACCURATE || !isfinite (info->weight))
+    return NAN;
+  return info->weight;
+}
+
+static void
+refresh_link (SlEngine *self,
+              Link     *l)
+{
+  SlLinkInfo info;
+  double w;
+
+  link_estimate (self, l, &info);
+
+  if (info.quality != l->quality || info.accuracy != l->accuracy)
+    {
+      l->quality = info.quality;
+      l->accuracy = info.accuracy;
+      l->last_change = self->now;
+      sl_journal_add (self->journal, SL_CHANGE_LINK, l->a, l->b, info.quality,
+                      isfinite (info.accuracy) ? info.accuracy : NAN, info.reason);
+    }
+
+  w = link_weight (&info);
+  if (!isnan (w))
+    {
+      /* bound_ns is in b's units; mapped back to a's it grows by
+       * 1/slope <= 1/alpha_min, and the tree walks links both ways. */
+      double bound = info.alpha_min > 0 && info.alpha_min < 1.0
+                       ? info.bound_ns / info.alpha_min : info.bound_ns;
+
+      sl_graph_update_edge (self->graph, l->a, l->b, w, &info.estimate, bound);
+      l->in_graph = TRUE;
+    }
+  else if (l->in_graph)
+    {
+      sl_graph_remove_edge (self->graph, l->a, l->b);
+      l->in_graph = FALSE;
+    }
+}
+
+void
+sl_engine_add_match (SlEngine      *self,
+                     const SlMatch *match,
+                     gint64         now)
+{
+  gboolean a_to_b;
+  gint64 t_a, t_b;
+  guint lo, hi;
+  Link *l;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (match != NULL);
+  g_return_if_fail (match->send_host < self->host_names->len);
+  g_return_if_fail (match->recv_host < self->host_names->len);
+
+  if (match->send_host == match->recv_host)
+    return;
+
+  self->now = now;
+  sl_journal_set_time (self->journal, now);
+  self->n_matches++;
+
+  lo = MIN (match->send_host, match->recv_host);
+  hi = MAX (match->send_host, match->recv_host);
+  l = get_link (self, lo, hi);
+  a_to_b = match->send_host == lo;
+  t_a = a_to_b ? match->send_time : match->recv_time;
+  t_b = a_to_b ? match->recv_time : match->send_time;
+
+  l->matches++;
+  l->n[a_to_b ? 0 : 1]++;
+  store_point (self, l, a_to_b ? 0 : 1, (SlPoint) { t_a, t_b });
+  sl_hull_add (l->hull, a_to_b, t_a, t_b);
+
+  if (l->linreg != NULL)
+    {
+      gboolean changed = sl_linreg_add (l->linreg, a_to_b, t_a, t_b) ||
+                         l->n[a_to_b ? 0 : 1] == 1;
+
+      if (changed && !l->queued)
+        {
+          guint idx = l - (Link *) (gpointer) self->links->data;
+          g_array_append_val (self->dirty, idx);
+          l->queued = TRUE;
+        }
+      return;
+    }
+
+  if (sl_hull_get_version (l->hull) != l->hull_version)
+    {
+      l->hull_version = sl_hull_get_version (l->hull);
+      refresh_link (self, l);
+    }
+}
+
+gboolean
+sl_engine_add_packet (SlEngine            *self,
+                      const SlPacketEvent *event,
+                      gint64               now)
+{
+  SlMatch m;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (event != NULL, FALSE);
+
+  if (!sl_matcher_push (self->matcher, event, now, &m))
+    return FALSE;
+  sl_engine_add_match (self, &m, now);
+  return TRUE;
+}
+
+/* Linear regression refits at flush time, not per packet: a fit costs
+ * O(n) with outlier rejection. The hull updates at once. */
+void
+sl_engine_flush (SlEngine *self)
+{
+  g_return_if_fail (self != NULL);
+
+  for (guint i = 0; i < self->dirty->len; i++)
+    {
+      Link *l = &g_array_index (self->links, Link, g_array_index (self->dirty, guint, i));
+      l->queued = FALSE;
+      refresh_link (self, l);
+    }
+  g_array_set_size (self->dirty, 0);
+}
+
+guint
+sl_engine_get_n_links (const SlEngine *self)
+{
+  return self->links->len;
+}
+
+static void
+fill_from_hull (const Link *l,
+                SlLinkInfo *info)
+{
+  SlHullResult r;
+
+  sl_hull_get_result (l->hull, &r);
+  info->quality = r.quality;
+  info->reason = r.reason;
+  info->accurate_packets = r.accurate_packets;
+  info->hull_points[0] = r.hull_points[0];
+  info->hull_points[1] = r.hull_points[1];
+  info->alpha_min = r.alpha_min;
+  info->alpha_max = r.alpha_max;
+  info->has_estimate = r.has_estimate;
+  info->estimate = r.estimate;
+  info->accuracy = r.accuracy;
+  info->weight = r.accuracy;
+  info->band_ns = r.band_ns;
+  info->bound_ns = r.bound_ns;
+  info->span_start = r.span_start;
+  info->span_end = r.span_end;
+}
+
+static void
+fill_from_linreg (SlEngine   *self,
+                  const Link *l,
+                  SlLinkInfo *info)
+{
+  SlLinregResult r;
+  double lo = 1.0 / (1.0 + self->options.max_drift);
+  double hi = 1.0 + self->options.max_drift;
+  double half_span;
+
+  sl_linreg_get (l->linreg, &r);
+  info->n_round_trips = r.n_used;
+  info->e_r_ns = r.e_r_ns;
+  info->se_slope = r.se_slope;
+  info->se_offset_ns = r.se_offset_ns;
+  info->has_estimate = r.valid;
+  info->estimate = r.fit;
+  info->alpha_min = r.valid && isfinite (r.se_slope) ? 1.0 + r.fit.drift - 2 * r.se_slope : NAN;
+  info->alpha_max = r.valid && isfinite (r.se_slope) ? 1.0 + r.fit.drift + 2 * r.se_slope : NAN;
+  info->accuracy = isfinite (r.se_slope) ? 4 * r.se_slope : INFINITY;
+  info->weight = info->accuracy;
+  half_span = (double) (info->span_end - info->span_start) / 2;
+  info->bound_ns = isfinite (r.se_offset_ns) && isfinite (r.se_slope)
+    ? 2 * (r.se_offset_ns + r.se_slope * half_span) : INFINITY;
+  info->band_ns = 2 * info->bound_ns;
+  info->hull_points[0] = info->hull_points[1] = 0;
+  info->accurate_packets = r.n_used;
+
+  if (info->n_ab == 0 && info->n_ba == 0)
+    {
+      info->quality = SL_QUALITY_ABSENT;
+      info->reason = "no packet";
+    }
+  else if (info->n_ab == 0 || info->n_ba == 0)
+    {
+      info->quality = SL_QUALITY_INCOMPLETE;
+      info->reason = info->n_ab == 0 ? "packets from b to a only" : "packets from a to b only";
+    }
+  else if (!r.valid || r.n_used < 3)
+    {
+      info->quality = SL_QUALITY_APPROXIMATE;
+      info->reason = "fewer than three round trips";
+    }
+  else if (1.0 + r.fit.drift < lo || 1.0 + r.fit.drift > hi)
+    {
+      info->quality = SL_QUALITY_FAIL;
+      info->reason = "fitted clock rate is implausible";
+    }
+  else
+    {
+      info->quality = SL_QUALITY_ACCURATE;
+      info->reason = "";
+    }
+}
+
+static void
+link_estimate (SlEngine   *self,
+               Link       *l,
+               SlLinkInfo *info)
+{
+  memset (info, 0, sizeof *info);
+  info->a = l->a;
+  info->b = l->b;
+  info->matches = l->matches;
+  info->n_ab = l->n[0];
+  info->n_ba = l->n[1];
+  info->last_change = l->last_change;
+  info->e_r_ns = NAN;
+  info->se_slope = NAN;
+  info->se_offset_ns = NAN;
+
+  fill_from_hull (l, info);
+  if (l->linreg != NULL)
+    fill_from_linreg (self, l, info);
+
+  if (info->has_estimate)
+    {
+      info->alpha = sl_transform_get_slope (&info->estimate);
+      info->beta = sl_transform_get_offset (&info->estimate);
+    }
+  else
+    info->alpha = info->beta = NAN;
+}
+
+static guint64
+count_inversions (const PointStore  *s,
+                  int                side,
+                  const SlTransform *ta,
+                  const SlTransform *tb)
+{
+  guint64 n = 0;
+
+  for (gsize i = 0; i < s->len; i++)
+    {
+      gint64 xa = sl_transform_apply (ta, s->pts[i].x);
+      gint64 yb = sl_transform_apply (tb, s->pts[i].y);
+
+      /* side 0: a sent at x, b received at y */
+      if (side == 0 ? yb < xa : xa < yb)
+        n++;
+    }
+  return n;
+}
+
+void
+sl_engine_get_link_info (SlEngine   *self,
+                         guint       link,
+                         SlLinkInfo *info)
+{
+  Link *l;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (link < self->links->len);
+  g_return_if_fail (info != NULL);
+
+  l = &g_array_index (self->links, Link, link);
+  link_estimate (self, l, info);
+  info->weight = link_weight (info);
+  info->in_tree = l->in_graph && sl_graph_edge_in_tree (self->graph, l->a, l->b);
+
+  if (sl_graph_get_reference (self->graph, l->a) == sl_graph_get_reference (self->graph, l->b))
+    {
+      SlTransform ta, tb;
+      double bound;
+
+      sl_graph_get_transform (self->graph, l->a, &ta, &bound);
+      sl_graph_get_transform (self->graph, l->b, &tb, &bound);
+      info->inversions_known = TRUE;
+      info->inversions = count_inversions (&l->points[0], 0, &ta, &tb) +
+                         count_inversions (&l->points[1], 1, &ta, &tb);
+      info->inversions_exact = l->points[0].dropped == 0 && l->points[1].dropped == 0;
+    }
+}
+
+void
+sl_engine_get_host_info (SlEngine   *self,
+                         guint       host,
+                         SlHostInfo *info)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (host < self->host_names->len);
+  g_return_if_fail (info != NULL);
+
+  info->host = host;
+  info->reference = sl_graph_get_reference (self->graph, host);
+  sl_graph_get_transform (self->graph, host, &info->to_reference, &info->bound_ns);
+  info->path = sl_graph_get_path (self->graph, host);
+}
+
+void
+sl_host_info_clear (SlHostInfo *info)
+{
+  g_clear_pointer (&info->path, g_array_unref);
+}
+
+guint64
+sl_engine_get_n_matches (const SlEngine *self)
+{
+  return self->n_matches;
+}
+
+SlJournal *
+sl_engine_get_journal (SlEngine *self)
+{
+  return self->journal;
+}
+
+SlGraph *
+sl_engine_get_graph (SlEngine *self)
+{
+  return self->graph;
+}
+
+const SlMatcher *
+sl_engine_get_matcher (const SlEngine *self)
+{
+  return self->matcher;
+}
+
+const SlHull *
+sl_engine_get_link_hull (const SlEngine *self,
+                         guint           link)
+{
+  g_return_val_if_fail (link < self->links->len, NULL);
+  return g_array_index (self->links, Link, link).hull;
+}
+
+/* The kept matched points of one direction, (t_a, t_b) in absolute time. */
+GArray *
+sl_engine_get_link_points (const SlEngine *self,
+                           guint           link,
+                           gboolean        a_to_b)
+{
+  const PointStore *s;
+  GArray *ret;
+
+  g_return_val_if_fail (link < self->links->len, NULL);
+
+  s = &g_array_index (self->links, Link, link).points[a_to_b ? 0 : 1];
+  ret = g_array_sized_new (FALSE, FALSE, sizeof (SlPoint), s->len);
+  g_array_append_vals (ret, s->pts, s->len);
+  return ret;
+}
+
+const char *
+sl_algorithm_to_string (SlAlgorithm algorithm)
+{
+  return algorithm == SL_ALGORITHM_LINREG ? "linreg" : "hull";
+}
+
+gboolean
+sl_algorithm_from_string (const char  *str,
+                          SlAlgorithm *algorithm)
+{
+  if (g_strcmp0 (str, "hull") == 0)
+    *algorithm = SL_ALGORITHM_HULL;
+  else if (g_strcmp0 (str, "linreg") == 0)
+    *algorithm = SL_ALGORITHM_LINREG;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+const char *
+sl_tree_kind_to_string (SlTreeKind kind)
+{
+  return kind == SL_TREE_SHORTEST_PATH ? "shortest-path" : "mst";
+}
+
+gboolean
+sl_tree_kind_from_string (const char *str,
+                          SlTreeKind *kind)
+{
+  if (g_strcmp0 (str, "mst") == 0)
+    *kind = SL_TREE_MST;
+  else if (g_strcmp0 (str, "shortest-path") == 0)
+    *kind = SL_TREE_SHORTEST_PATH;
+  else
+    return FALSE;
+  return TRUE;
+}

@@ -1,0 +1,148 @@
+/* sl-engine.h: hosts, links, host graph and journal, fed with packets
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+#include "sl-graph.h"
+#include "sl-hull.h"
+#include "sl-journal.h"
+#include "sl-matcher.h"
+#include "sl-transform.h"
+#include "sl-types.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  SL_ALGORITHM_HULL,
+  SL_ALGORITHM_LINREG,
+} SlAlgorithm;
+
+/**
+ * SlEngineOptions:
+ * @algorithm: per-link estimator
+ * @tree: how hosts are connected to their reference
+ * @max_drift: plausibility limit on relative clock rate (see
+ *   %SL_HULL_DEFAULT_MAX_DRIFT)
+ * @linreg_confidence: outlier rejection for linreg (0 = none, 0.9, …)
+ * @match_window_ns: generation length of the matcher (merge-order time)
+ * @max_pending: matcher entries kept at most
+ * @max_points: matched points kept per link and direction for inversion
+ *   counts and plots; past it, the points farthest from the band are dropped
+ * @journal_size: journal entries kept
+ */
+typedef struct
+{
+  SlAlgorithm algorithm;
+  SlTreeKind  tree;
+  double      max_drift;
+  double      linreg_confidence;
+  gint64      match_window_ns;
+  gsize       max_pending;
+  gsize       max_points;
+  gsize       journal_size;
+} SlEngineOptions;
+
+/**
+ * SlLinkInfo:
+ *
+ * One link as seen from @a: the numbers describe t_b = alpha * t_a + beta.
+ * @weight is NAN when the link cannot be in the tree. Linear regression
+ * fills @alpha_min/@alpha_max with the slope's 2-sigma interval and the
+ * bounds with 2-sigma values: they are not guarantees, unlike the hull's.
+ */
+typedef struct
+{
+  guint        a;
+  guint        b;
+  SlQuality    quality;
+  const char  *reason;
+  guint64      matches;
+  guint64      n_ab;
+  guint64      n_ba;
+  guint64      accurate_packets;
+  guint        hull_points[2];
+  double       alpha_min;
+  double       alpha_max;
+  gboolean     has_estimate;
+  SlTransform  estimate;
+  double       alpha;
+  double       beta;
+  double       accuracy;
+  double       weight;
+  double       band_ns;
+  double       bound_ns;
+  gint64       span_start;
+  gint64       span_end;
+  gboolean     in_tree;
+  gboolean     inversions_known;
+  gboolean     inversions_exact;
+  guint64      inversions;
+  guint        n_round_trips;
+  double       e_r_ns;
+  double       se_slope;
+  double       se_offset_ns;
+  gint64       last_change;
+} SlLinkInfo;
+
+typedef struct
+{
+  guint        host;
+  guint        reference;
+  SlTransform  to_reference;
+  double       bound_ns;
+  GArray      *path;
+} SlHostInfo;
+
+typedef struct _SlEngine SlEngine;
+
+void             sl_engine_options_init     (SlEngineOptions       *options);
+SlEngine        *sl_engine_new              (const SlEngineOptions *options);
+void             sl_engine_free             (SlEngine              *self);
+const SlEngineOptions *sl_engine_get_options (const SlEngine       *self);
+guint            sl_engine_add_host         (SlEngine              *self,
+                                             const char            *name);
+guint            sl_engine_find_host        (const SlEngine        *self,
+                                             const char            *name);
+guint            sl_engine_get_n_hosts      (const SlEngine        *self);
+const char      *sl_engine_get_host_name    (const SlEngine        *self,
+                                             guint                  host);
+void             sl_engine_pin_reference    (SlEngine              *self,
+                                             guint                  host);
+void             sl_engine_add_match        (SlEngine              *self,
+                                             const SlMatch         *match,
+                                             gint64                 now);
+gboolean         sl_engine_add_packet       (SlEngine              *self,
+                                             const SlPacketEvent   *event,
+                                             gint64                 now);
+void             sl_engine_flush            (SlEngine              *self);
+guint            sl_engine_get_n_links      (const SlEngine        *self);
+void             sl_engine_get_link_info    (SlEngine              *self,
+                                             guint                  link,
+                                             SlLinkInfo            *info);
+void             sl_engine_get_host_info    (SlEngine              *self,
+                                             guint                  host,
+                                             SlHostInfo            *info);
+void             sl_host_info_clear         (SlHostInfo            *info);
+guint64          sl_engine_get_n_matches    (const SlEngine        *self);
+SlJournal       *sl_engine_get_journal      (SlEngine              *self);
+SlGraph         *sl_engine_get_graph        (SlEngine              *self);
+const SlMatcher *sl_engine_get_matcher      (const SlEngine        *self);
+const SlHull    *sl_engine_get_link_hull    (const SlEngine        *self,
+                                             guint                  link);
+GArray          *sl_engine_get_link_points  (const SlEngine        *self,
+                                             guint                  link,
+                                             gboolean               a_to_b);
+
+const char      *sl_algorithm_to_string     (SlAlgorithm            algorithm);
+gboolean         sl_algorithm_from_string   (const char            *str,
+                                             SlAlgorithm           *algorithm);
+const char      *sl_tree_kind_to_string     (SlTreeKind             kind);
+gboolean         sl_tree_kind_from_string   (const char            *str,
+                                             SlTreeKind            *kind);
+
+G_END_DECLS

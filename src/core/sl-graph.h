@@ -1,0 +1,67 @@
+/* sl-graph.h: the host graph: dynamic minimum spanning tree, reference node
+ * per component, and each host's transform to its reference
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+#include "sl-journal.h"
+#include "sl-transform.h"
+
+G_BEGIN_DECLS
+
+/**
+ * SlTreeKind:
+ * @SL_TREE_MST: minimum spanning tree over link inaccuracy, maintained
+ *   incrementally [Jabbarifar ch. 5]; reference = tree centroid per component
+ *   [Jabbarifar ch. 4]
+ * @SL_TREE_SHORTEST_PATH: reference = the node with the minimum sum of
+ *   shortest-path distances, each host following its shortest path to it
+ *   [Clément & Dagenais §10]
+ */
+typedef enum
+{
+  SL_TREE_MST,
+  SL_TREE_SHORTEST_PATH,
+} SlTreeKind;
+
+typedef struct _SlGraph SlGraph;
+
+SlGraph    *sl_graph_new                (SlTreeKind         kind,
+                                         SlJournal         *journal);
+void        sl_graph_free               (SlGraph           *self);
+SlTreeKind  sl_graph_get_kind           (const SlGraph     *self);
+guint       sl_graph_add_node           (SlGraph           *self);
+guint       sl_graph_get_n_nodes        (const SlGraph     *self);
+void        sl_graph_update_edge        (SlGraph           *self,
+                                         guint              a,
+                                         guint              b,
+                                         double             weight,
+                                         const SlTransform *a_to_b,
+                                         double             bound_ns);
+void        sl_graph_remove_edge        (SlGraph           *self,
+                                         guint              a,
+                                         guint              b);
+void        sl_graph_pin_reference      (SlGraph           *self,
+                                         guint              node);
+guint       sl_graph_get_pinned         (const SlGraph     *self);
+gboolean    sl_graph_edge_in_tree       (SlGraph           *self,
+                                         guint              a,
+                                         guint              b);
+guint       sl_graph_get_reference      (SlGraph           *self,
+                                         guint              node);
+guint       sl_graph_get_parent         (SlGraph           *self,
+                                         guint              node);
+void        sl_graph_get_transform      (SlGraph           *self,
+                                         guint              node,
+                                         SlTransform       *to_reference,
+                                         double            *bound_ns);
+GArray     *sl_graph_get_path           (SlGraph           *self,
+                                         guint              node);
+guint64     sl_graph_get_n_tree_changes (const SlGraph     *self);
+guint64     sl_graph_get_n_reference_changes (const SlGraph *self);
+
+G_END_DECLS

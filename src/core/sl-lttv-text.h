@@ -1,0 +1,21 @@
+/* sl-lttv-text.h: LTTV's synchronization unit-case format
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+#include "sl-engine.h"
+
+G_BEGIN_DECLS
+
+gboolean sl_lttv_text_looks_like (const char  *path);
+gboolean sl_lttv_text_load       (SlEngine    *engine,
+                                  const char  *path,
+                                  GError     **error);
+gboolean sl_parse_seconds_ns     (const char  *str,
+                                  gint64      *ns);
+
+G_END_DECLS

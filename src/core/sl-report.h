@@ -1,0 +1,50 @@
+/* sl-report.h: the synchronization report, as text and as JSON
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+#include "sl-engine.h"
+
+G_BEGIN_DECLS
+
+/**
+ * SlReportLink:
+ *
+ * A link oriented so that @a < @b by host name: the numbers describe
+ * t_b = alpha * t_a + beta.
+ */
+typedef struct
+{
+  SlLinkInfo  info;
+  guint       link;
+  guint       a;
+  guint       b;
+  gboolean    flipped;
+  double      alpha_min;
+  double      alpha_max;
+  double      alpha;
+  double      beta;
+  SlTransform estimate;
+  guint       hull_points[2];
+} SlReportLink;
+
+typedef struct
+{
+  double elapsed_s;
+  double cpu_s;
+} SlReportTiming;
+
+void      sl_report_get_link   (SlEngine             *engine,
+                                guint                 link,
+                                SlReportLink         *out);
+JsonNode *sl_report_to_json    (SlEngine             *engine,
+                                const SlReportTiming *timing);
+char     *sl_report_to_text    (SlEngine             *engine,
+                                const SlReportTiming *timing);
+
+G_END_DECLS

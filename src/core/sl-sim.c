@@ -1,0 +1,360 @@
+/* sl-sim.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "sl-sim.h"
+
+/* A discrete-event simulation in true time: each link is a TCP connection
+ * whose two ends send at Poisson instants; packets arrive after a minimum
+ * latency plus an exponential delay, may be lost (and then retransmitted
+ * with the same header) or duplicated. Events come out in true-time order,
+ * stamped with each host's own clock. */
+
+enum { ITEM_SOURCE, ITEM_EVENT };
+
+typedef struct
+{
+  gint64        t;
+  guint64       tie;
+  guint         kind;
+  guint         link;
+  SlPacketEvent ev;
+} Item;
+
+typedef struct
+{
+  SlSimLink link;
+  guint32   seq[2];
+} Conn;
+
+struct _SlSim
+{
+  SlSimOptions options;
+  GArray      *hosts;
+  GArray      *conns;
+  GArray      *heap;
+  GRand       *rand;
+  guint64      tie;
+  gboolean     started;
+};
+
+void
+sl_sim_options_init (SlSimOptions *options)
+{
+  options->start_ns = G_GINT64_CONSTANT (1700000000000000000);
+  options->duration_ns = 60 * G_GINT64_CONSTANT (1000000000);
+  options->min_latency_ns = 40000;
+  options->mean_extra_latency_ns = 30000;
+  options->loss = 0.0;
+  options->duplicate = 0.0;
+  options->seed = 1;
+}
+
+SlSim *
+sl_sim_new (const SlSimOptions *options)
+{
+  SlSim *self = g_new0 (SlSim, 1);
+  guint32 seed[2];
+
+  self->options = *options;
+  self->hosts = g_array_new (FALSE, TRUE, sizeof (SlSimHost));
+  self->conns = g_array_new (FALSE, TRUE, sizeof (Conn));
+  self->heap = g_array_new (FALSE, FALSE, sizeof (Item));
+  seed[0] = (guint32) options->seed;
+  seed[1] = (guint32) (options->seed >> 32);
+  self->rand = g_rand_new_with_seed_array (seed, 2);
+  return self;
+}
+
+void
+sl_sim_free (SlSim *self)
+{
+  if (self == NULL)
+    return;
+  for (guint i = 0; i < self->hosts->len; i++)
+    g_free (g_array_index (self->hosts, SlSimHost, i).name);
+  g_array_unref (self->hosts);
+  g_array_unref (self->conns);
+  g_array_unref (self->heap);
+  g_rand_free (self->rand);
+  g_free (self);
+}
+
+guint
+sl_sim_add_host (SlSim      *self,
+                 const char *name,
+                 gint64      offset_ns,
+                 double      drift)
+{
+  SlSimHost h = { g_strdup (name), offset_ns, drift };
+
+  g_array_append_val (self->hosts, h);
+  return self->hosts->len - 1;
+}
+
+void
+sl_sim_add_link (SlSim  *self,
+                 guint   a,
+                 guint   b,
+                 double  packets_per_s)
+{
+  Conn c = { { a, b, packets_per_s }, { 1000, 5000 } };
+
+  g_return_if_fail (a < self->hosts->len && b < self->hosts->len && a != b);
+  g_return_if_fail (packets_per_s > 0);
+  g_array_append_val (self->conns, c);
+}
+
+guint
+sl_sim_get_n_hosts (const SlSim *self)
+{
+  return self->hosts->len;
+}
+
+const SlSimHost *
+sl_sim_get_host (const SlSim *self,
+                 guint        host)
+{
+  return &g_array_index (self->hosts, SlSimHost, host);
+}
+
+gint64
+sl_sim_local_time (const SlSim *self,
+                   guint        host,
+                   gint64       true_time)
+{
+  const SlSimHost *h = sl_sim_get_host (self, host);
+
+  return true_time + h->offset_ns +
+         (gint64) llround (h->drift * (double) (true_time - self->options.start_ns));
+}
+
+void
+sl_sim_true_transform (const SlSim *self,
+                       guint        from,
+                       guint        to,
+                       SlTransform *out)
+{
+  const SlSimHost *f = sl_sim_get_host (self, from), *t = sl_sim_get_host (self, to);
+  SlTransform lf, lt, inv;
+  gint64 s = self->options.start_ns;
+
+  sl_transform_init (&lf, s, s + f->offset_ns, 0.0, f->drift);
+  sl_transform_init (&lt, s, s + t->offset_ns, 0.0, t->drift);
+  sl_transform_invert (&lf, &inv);
+  sl_transform_compose (&lt, &inv, out);
+}
+
+static gboolean
+item_less (const Item *x,
+           const Item *y)
+{
+  return x->t < y->t || (x->t == y->t && x->tie < y->tie);
+}
+
+static void
+heap_push (SlSim *self,
+           Item  *it)
+{
+  Item *h;
+  guint i;
+
+  it->tie = self->tie++;
+  g_array_append_val (self->heap, *it);
+  h = (Item *) (gpointer) self->heap->data;
+  for (i = self->heap->len - 1; i > 0; )
+    {
+      guint parent = (i - 1) / 2;
+      Item tmp;
+
+      if (!item_less (&h[i], &h[parent]))
+        break;
+      tmp = h[i];
+      h[i] = h[parent];
+      h[parent] = tmp;
+      i = parent;
+    }
+}
+
+static void
+heap_pop (SlSim *self,
+          Item  *out)
+{
+  Item *h = (Item *) (gpointer) self->heap->data;
+  guint n = self->heap->len - 1, i = 0;
+
+  *out = h[0];
+  h[0] = h[n];
+  g_array_set_size (self->heap, n);
+  for (;;)
+    {
+      guint l = 2 * i + 1, r = l + 1, m = i;
+      Item tmp;
+
+      if (l < n && item_less (&h[l], &h[m]))
+        m = l;
+      if (r < n && item_less (&h[r], &h[m]))
+        m = r;
+      if (m == i)
+        break;
+      tmp = h[i];
+      h[i] = h[m];
+      h[m] = tmp;
+      i = m;
+    }
+}
+
+static gint64
+exp_ns (SlSim  *self,
+        double  mean)
+{
+  double u = g_rand_double (self->rand);
+
+  return (gint64) (-log1p (-u) * mean);
+}
+
+static void
+set_addr (guint8 addr[16],
+          guint  host)
+{
+  memset (addr, 0, 16);
+  addr[0] = 10;
+  addr[1] = (guint8) (host >> 16);
+  addr[2] = (guint8) (host >> 8);
+  addr[3] = (guint8) host;
+}
+
+static void
+schedule_source (SlSim *self,
+                 guint  link,
+                 gint64 after)
+{
+  Conn *c = &g_array_index (self->conns, Conn, link);
+  Item it = { 0 };
+
+  it.t = after + 1 + exp_ns (self, 1e9 / c->link.packets_per_s);
+  it.kind = ITEM_SOURCE;
+  it.link = link;
+  heap_push (self, &it);
+}
+
+static void
+start (SlSim *self)
+{
+  self->started = TRUE;
+  for (guint i = 0; i < self->conns->len; i++)
+    schedule_source (self, i, self->options.start_ns);
+}
+
+static void
+schedule_delivery (SlSim               *self,
+                   const SlPacketEvent *send,
+                   guint                to,
+                   gint64               t_send)
+{
+  Item it = { 0 };
+
+  it.kind = ITEM_EVENT;
+  it.ev = *send;
+  it.ev.dir = SL_PACKET_RECV;
+  it.ev.host = to;
+
+  if (self->options.loss > 0 && g_rand_double (self->rand) < self->options.loss)
+    {
+      /* Lost: the sender retransmits the same header after a timeout. */
+      it.ev = *send;
+      it.t = t_send + 4 * self->options.min_latency_ns + 200000;
+      heap_push (self, &it);
+      return;
+    }
+
+  it.t = t_send + self->options.min_latency_ns +
+         exp_ns (self, self->options.mean_extra_latency_ns);
+  heap_push (self, &it);
+
+  if (self->options.duplicate > 0 && g_rand_double (self->rand) < self->options.duplicate)
+    {
+      it.t += 1000 + exp_ns (self, self->options.mean_extra_latency_ns);
+      heap_push (self, &it);
+    }
+}
+
+/* Returns the next event in true-time order with its host-local time
+ * in event->time, or FALSE when the simulation is over. */
+gboolean
+sl_sim_next (SlSim         *self,
+             SlPacketEvent *event,
+             gint64        *true_time)
+{
+  gint64 end = self->options.start_ns + self->options.duration_ns;
+
+  if (!self->started)
+    start (self);
+
+  while (self->heap->len > 0)
+    {
+      Item it;
+
+      heap_pop (self, &it);
+
+      if (it.kind == ITEM_SOURCE)
+        {
+          Conn *c = &g_array_index (self->conns, Conn, it.link);
+          int dir = g_rand_boolean (self->rand) ? 0 : 1;
+          guint from = dir == 0 ? c->link.a : c->link.b;
+          guint to = dir == 0 ? c->link.b : c->link.a;
+          SlPacketEvent ev = { 0 };
+
+          if (it.t >= end)
+            continue;
+
+          ev.host = from;
+          ev.dir = SL_PACKET_SEND;
+          ev.family = 4;
+          set_addr (ev.saddr, from);
+          set_addr (ev.daddr, to);
+          ev.sport = (guint16) (dir == 0 ? 40000 + it.link % 20000 : 443);
+          ev.dport = (guint16) (dir == 0 ? 443 : 40000 + it.link % 20000);
+          ev.seq = c->seq[dir];
+          ev.ack_seq = c->seq[1 - dir];
+          ev.flags = 0x18;
+          c->seq[dir] += 100 + g_rand_int_range (self->rand, 0, 1400);
+
+          schedule_delivery (self, &ev, to, it.t);
+          schedule_source (self, it.link, it.t);
+
+          ev.time = sl_sim_local_time (self, from, it.t);
+          *event = ev;
+          *true_time = it.t;
+          return TRUE;
+        }
+
+      if (it.ev.dir == SL_PACKET_SEND)
+        {
+          /* a retransmission */
+          guint to = 0;
+
+          for (; to < self->hosts->len; to++)
+            {
+              guint8 addr[16];
+              set_addr (addr, to);
+              if (memcmp (addr, it.ev.daddr, 16) == 0)
+                break;
+            }
+          schedule_delivery (self, &it.ev, to, it.t);
+        }
+
+      *event = it.ev;
+      event->time = sl_sim_local_time (self, it.ev.host, it.t);
+      *true_time = it.t;
+      return TRUE;
+    }
+
+  return FALSE;
+}

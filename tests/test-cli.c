@@ -1,0 +1,337 @@
+/* test-cli.c: syncline-cli as users run it, good and hostile input
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "test-util.h"
+
+typedef struct
+{
+  int   status;
+  char *out;
+  char *err;
+} Run;
+
+static void
+run_clear (Run *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+
+static void
+run_cli (Run        *r,
+         const char *first,
+         ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  const char *cli = g_getenv ("SL_CLI");
+  const char *arg;
+  va_list args;
+  int wait_status;
+
+  g_assert_nonnull (cli);
+  g_ptr_array_add (argv, (char *) cli);
+  va_start (args, first);
+  for (arg = first; arg != NULL; arg = va_arg (args, const char *))
+    g_ptr_array_add (argv, (char *) arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &r->out, &r->err, &wait_status, &error));
+  g_assert_no_error (error);
+  /* a signal (abort, segfault) is never acceptable */
+  g_assert_true (WIFEXITED (wait_status));
+  r->status = WEXITSTATUS (wait_status);
+}
+
+/* A failure is one line on stderr naming the culprit, exit status 2. */
+static void
+assert_clean_error (Run        *r,
+                    const char *needle)
+{
+  g_assert_cmpint (r->status, ==, 2);
+  g_assert_true (g_str_has_prefix (r->err, "syncline-cli: "));
+  g_assert_cmpuint (strlen (r->err), >, 16);
+  g_assert_true (strchr (r->err, '\n') == r->err + strlen (r->err) - 1);
+  if (needle != NULL && strstr (r->err, needle) == NULL)
+    g_error ("error “%s” does not mention “%s”", r->err, needle);
+}
+
+static char *
+write_temp (const char *contents,
+            gssize      len)
+{
+  g_autoptr(GError) error = NULL;
+  char *path = NULL;
+  int fd = g_file_open_tmp ("sl-cli-XXXXXX.txt", &path, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (path, contents, len, &error));
+  g_assert_no_error (error);
+  close (fd);
+  return path;
+}
+
+static void
+test_bad_usage (void)
+{
+  Run r = { 0 };
+
+  run_cli (&r, "sync", "--bogus", NULL);
+  assert_clean_error (&r, "--bogus");
+  run_clear (&r);
+
+  run_cli (&r, "frobnicate", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "frobnicate"));
+  run_clear (&r);
+
+  run_cli (&r, "sync", NULL);
+  assert_clean_error (&r, "INPUT");
+  run_clear (&r);
+
+  run_cli (&r, "sync", "--algorithm=magic", "/dev/null", NULL);
+  assert_clean_error (&r, "magic");
+  run_clear (&r);
+
+  run_cli (&r, "sync", "--tree=forest", "/dev/null", NULL);
+  assert_clean_error (&r, "forest");
+  run_clear (&r);
+
+  run_cli (&r, "sync", "--max-drift-ppm=-3", "/dev/null", NULL);
+  assert_clean_error (&r, "--max-drift-ppm");
+  run_clear (&r);
+
+  run_cli (&r, "sync", "/nonexistent/trace", NULL);
+  assert_clean_error (&r, "/nonexistent/trace");
+  run_clear (&r);
+
+  run_cli (&r, "sync", "/", NULL);
+  assert_clean_error (&r, "/");
+  run_clear (&r);
+
+  run_cli (&r, "bench", "nothing", NULL);
+  assert_clean_error (&r, "nothing");
+  run_clear (&r);
+}
+
+static void
+test_hostile_inputs (void)
+{
+  static const struct
+  {
+    const char *contents;
+    gssize      len;
+    const char *needle;
+  } cases[] = {
+    { "", 0, "empty" },
+    { "# only a comment\n", -1, "empty" },
+    { "two\n0 1 1 2\n", -1, ":1:" },
+    { "0\n", -1, ":1:" },
+    { "99999999999999999999\n", -1, ":1:" },
+    { "2\n0 1 1.0\n", -1, ":2:" },
+    { "2\n0 7 1.0 2.0\n", -1, ":2:" },
+    { "2\n0 1 nan 2.0\n", -1, ":2:" },
+    { "2\n0 1 1e400 2.0\n", -1, ":2:" },
+    { "2\n0 1 99999999999.5 2.0\n", -1, ":2:" },
+    { "2\n1 1 1.0 2.0\n", -1, "itself" },
+    { "2\n0 1 1.0 2.0 3.0\n", -1, ":2:" },
+    { "2\n\0\1\2\3", 8, "not a text" },
+    { "2\n0 1 \xff\xfe 2\n", -1, "not a text" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = write_temp (cases[i].contents, cases[i].len);
+      Run r = { 0 };
+
+      run_cli (&r, "sync", "--input-format=lttv-text", path, NULL);
+      g_test_message ("case %u: %s", i, r.err);
+      assert_clean_error (&r, cases[i].needle);
+      g_assert_nonnull (strstr (r.err, path));
+      run_clear (&r);
+
+      /* without the format flag, anything that does not look like LTTV
+       * text is refused up front, also with a clear line */
+      run_cli (&r, "sync", path, NULL);
+      g_assert_cmpint (r.status, ==, 2);
+      g_assert_nonnull (strstr (r.err, path));
+      run_clear (&r);
+      g_unlink (path);
+    }
+
+  /* an unknown --reference is refused by name */
+  {
+    g_autofree char *path = write_temp ("2\n0 1 1.0 2.0\n1 0 3.0 4.0\n", -1);
+    Run r = { 0 };
+
+    run_cli (&r, "sync", "--reference=db", path, NULL);
+    assert_clean_error (&r, "db");
+    run_clear (&r);
+    g_unlink (path);
+  }
+}
+
+static JsonObject *
+parse_object (const char *text,
+              JsonParser *parser)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+static void
+test_json_schema (void)
+{
+  g_autofree char *path = sl_test_data_path ("lttv-sync-cases", "test1.txt", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *root, *host1 = NULL, *tr, *link;
+  JsonArray *hosts, *links, *comps, *journal;
+  Run r = { 0 };
+
+  if (path == NULL)
+    return;
+
+  run_cli (&r, "sync", "--json", "--max-drift-ppm=500000", "--reference=0", path, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  root = parse_object (r.out, parser);
+
+  hosts = json_object_get_array_member (root, "hosts");
+  g_assert_cmpuint (json_array_get_length (hosts), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      JsonObject *h = json_array_get_object_element (hosts, i);
+      if (g_str_equal (json_object_get_string_member (h, "name"), "1"))
+        host1 = h;
+      g_assert_cmpstr (json_object_get_string_member (h, "reference"), ==, "0");
+      g_assert_true (json_object_has_member (h, "bound_ns"));
+      g_assert_true (json_object_has_member (h, "path"));
+    }
+  g_assert_nonnull (host1);
+  tr = json_object_get_object_member (host1, "transform");
+  /* LTTV: trace 1 drift= 1.02384 offset= -6.74347e+09 */
+  g_assert_cmpfloat (fabs (json_object_get_double_member (tr, "slope") - 1.02384), <, 1e-5);
+  g_assert_cmpfloat (fabs (json_object_get_double_member (tr, "offset_ns") + 6.74347e9), <, 1e5);
+  g_assert_cmpfloat (fabs (g_ascii_strtod (json_object_get_string_member (tr, "slope_exact"), NULL) - 1.02384), <, 1e-5);
+  g_assert_true (json_object_has_member (tr, "offset_ns_exact"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (host1, "path")), ==, 2);
+
+  links = json_object_get_array_member (root, "links");
+  g_assert_cmpuint (json_array_get_length (links), ==, 1);
+  link = json_array_get_object_element (links, 0);
+  g_assert_cmpstr (json_object_get_string_member (link, "a"), ==, "0");
+  g_assert_cmpstr (json_object_get_string_member (link, "b"), ==, "1");
+  g_assert_cmpstr (json_object_get_string_member (link, "quality"), ==, "accurate");
+  g_assert_cmpint (json_object_get_int_member (link, "matches"), ==, 4);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (link, "hull_points")), ==, 2);
+  g_assert_cmpfloat (fabs (json_object_get_double_member (link, "alpha_min") - 0.850575), <, 1e-5);
+  g_assert_cmpfloat (fabs (json_object_get_double_member (link, "alpha_max") - 1.121049), <, 1e-5);
+  g_assert_true (json_object_get_boolean_member (link, "in_tree"));
+  g_assert_cmpint (json_object_get_int_member (link, "inversions_after_sync"), ==, 0);
+  g_assert_cmpfloat (json_object_get_double_member (link, "weight"), >, 0);
+  g_assert_true (json_object_has_member (link, "alpha"));
+  g_assert_true (json_object_has_member (link, "beta"));
+
+  comps = json_object_get_array_member (root, "components");
+  g_assert_cmpuint (json_array_get_length (comps), ==, 1);
+  journal = json_object_get_array_member (root, "journal");
+  g_assert_cmpuint (json_array_get_length (journal), >=, 3);
+  run_clear (&r);
+
+  /* The text report says the same in words. */
+  run_cli (&r, "sync", "--max-drift-ppm=500000", path, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "0 - 1: accurate"));
+  g_assert_nonnull (strstr (r.out, "in tree"));
+  run_clear (&r);
+
+  /* linreg and shortest-path run on the same input */
+  run_cli (&r, "sync", "--json", "--algorithm=linreg", "--tree=shortest-path", path, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  root = parse_object (r.out, parser);
+  g_assert_cmpstr (json_object_get_string_member (root, "algorithm"), ==, "linreg");
+  run_clear (&r);
+}
+
+static void
+test_demo (void)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *root;
+  Run r = { 0 };
+
+  run_cli (&r, "demo", "--duration=5", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "Check against the simulated clocks"));
+  g_assert_null (strstr (r.out, "OUTSIDE"));
+  run_clear (&r);
+
+  run_cli (&r, "demo", "--duration=5", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  root = parse_object (r.out, parser);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root, "hosts")), ==, 7);
+  /* the web cluster and the batch pair */
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root, "components")), ==, 2);
+  run_clear (&r);
+}
+
+static void
+test_bench_json (void)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *root;
+  Run r = { 0 };
+
+  run_cli (&r, "bench", "hull", "--packets=200000", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  root = parse_object (r.out, parser);
+  g_assert_cmpint (json_object_get_int_member (root, "packets"), ==, 200000);
+  g_assert_true (json_object_has_member (root, "ns_per_packet"));
+  g_assert_true (json_object_has_member (root, "hull_only_ns_per_packet"));
+  g_assert_true (json_object_has_member (root, "peak_rss_kb"));
+  g_assert_cmpstr (json_object_get_string_member (root, "quality"), ==, "accurate");
+  run_clear (&r);
+
+  run_cli (&r, "bench", "graph", "--nodes=500", "--ops=20000", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  root = parse_object (r.out, parser);
+  g_assert_cmpint (json_object_get_int_member (root, "nodes"), ==, 500);
+  g_assert_cmpint (json_object_get_int_member (root, "ops"), ==, 20000);
+  g_assert_true (json_object_has_member (root, "incremental_s"));
+  g_assert_true (json_object_has_member (root, "incremental_s_per_op"));
+  g_assert_true (json_object_has_member (root, "baseline_ops"));
+  g_assert_true (json_object_has_member (root, "baseline_s_per_op"));
+  g_assert_true (json_object_has_member (root, "mst_changes"));
+  g_assert_true (json_object_has_member (root, "reference_changes"));
+  run_clear (&r);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/cli/bad-usage", test_bad_usage);
+  g_test_add_func ("/cli/hostile-inputs", test_hostile_inputs);
+  g_test_add_func ("/cli/json-schema", test_json_schema);
+  g_test_add_func ("/cli/demo", test_demo);
+  g_test_add_func ("/cli/bench-json", test_bench_json);
+
+  return g_test_run ();
+}

@@ -1,0 +1,469 @@
+/* test-engine.c: the whole engine against simulated clusters with known clocks
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "sl-engine.h"
+#include "sl-lttv-text.h"
+#include "sl-report.h"
+#include "sl-sim.h"
+#include "test-util.h"
+
+#define SEC G_GINT64_CONSTANT (1000000000)
+
+typedef struct
+{
+  SlSim    *sim;
+  SlEngine *engine;
+  guint     n_hosts;
+  guint    *component;   /* true connectivity over simulated links */
+} Cluster;
+
+static guint
+uf_find (guint *p,
+         guint  x)
+{
+  while (p[x] != x)
+    x = p[x] = p[p[x]];
+  return x;
+}
+
+/* Random hosts (offsets µs to days, drifts up to ±500 ppm) on a random
+ * forest plus extra links; some hosts may stay alone. */
+static void
+cluster_init (Cluster               *c,
+              GRand                 *rand,
+              guint                  n_hosts,
+              guint                  n_trees,
+              guint                  n_extra,
+              const SlEngineOptions *options,
+              gint64                 duration)
+{
+  SlSimOptions so;
+
+  sl_sim_options_init (&so);
+  so.seed = g_rand_int (rand);
+  so.duration_ns = duration;
+  so.loss = 0.003;
+  so.duplicate = 0.002;
+  c->sim = sl_sim_new (&so);
+  c->engine = sl_engine_new (options);
+  c->n_hosts = n_hosts;
+  c->component = g_new (guint, n_hosts);
+
+  for (guint h = 0; h < n_hosts; h++)
+    {
+      char name[32];
+      double scale = pow (10, g_rand_double_range (rand, 3, 14));
+      gint64 off = (gint64) (g_rand_double_range (rand, -1, 1) * scale);
+
+      g_snprintf (name, sizeof name, "host%03u", h);
+      sl_sim_add_host (c->sim, name, off, g_rand_double_range (rand, -500e-6, 500e-6));
+      sl_engine_add_host (c->engine, name);
+      c->component[h] = h;
+    }
+
+  for (guint h = n_trees; h < n_hosts; h++)
+    {
+      guint parent = g_rand_int_range (rand, 0, h);
+      sl_sim_add_link (c->sim, parent, h, g_rand_double_range (rand, 20, 300));
+      c->component[uf_find (c->component, h)] = uf_find (c->component, parent);
+    }
+  for (guint k = 0; k < n_extra && n_hosts > 1; k++)
+    {
+      guint a = g_rand_int_range (rand, 0, n_hosts);
+      guint b = g_rand_int_range (rand, 0, n_hosts);
+      if (a == b)
+        continue;
+      sl_sim_add_link (c->sim, a, b, g_rand_double_range (rand, 5, 100));
+      c->component[uf_find (c->component, a)] = uf_find (c->component, b);
+    }
+  for (guint h = 0; h < n_hosts; h++)
+    c->component[h] = uf_find (c->component, h);
+}
+
+static void
+cluster_run (Cluster *c)
+{
+  SlPacketEvent ev;
+  gint64 t;
+
+  while (sl_sim_next (c->sim, &ev, &t))
+    sl_engine_add_packet (c->engine, &ev, t);
+  sl_engine_flush (c->engine);
+}
+
+static void
+cluster_clear (Cluster *c)
+{
+  sl_engine_free (c->engine);
+  sl_sim_free (c->sim);
+  g_free (c->component);
+}
+
+/* Every host's transform is within its bound of the truth, every host in a
+ * connected group shares its reference, and tree links show no inversion. */
+static guint
+check_against_truth (Cluster *c,
+                     gboolean guaranteed)
+{
+  SlSimOptions so;
+  guint n_checked = 0;
+  guint n_links = sl_engine_get_n_links (c->engine);
+  g_autofree SlLinkInfo *links = g_new (SlLinkInfo, n_links);
+
+  sl_sim_options_init (&so);
+  for (guint l = 0; l < n_links; l++)
+    sl_engine_get_link_info (c->engine, l, &links[l]);
+
+  for (guint h = 0; h < c->n_hosts; h++)
+    {
+      SlHostInfo hi = { 0 };
+      SlTransform truth;
+
+      sl_engine_get_host_info (c->engine, h, &hi);
+      g_assert_cmpuint (hi.path->len, >=, 1);
+      g_assert_cmpuint (g_array_index (hi.path, guint, 0), ==, h);
+      g_assert_cmpuint (g_array_index (hi.path, guint, hi.path->len - 1), ==, hi.reference);
+      /* a reference is in the host's true group */
+      g_assert_cmpuint (c->component[hi.reference], ==, c->component[h]);
+
+      sl_sim_true_transform (c->sim, h, hi.reference, &truth);
+
+      /* The bounds hold over the links' spans: check at the ends of the
+       * true-time range that every link of the path covers. */
+      {
+        gint64 lo = so.start_ns, hi_t = so.start_ns + so.duration_ns;
+
+        for (guint k = 0; k + 1 < hi.path->len; k++)
+          {
+            guint x = g_array_index (hi.path, guint, k), y = g_array_index (hi.path, guint, k + 1);
+
+            for (guint l = 0; l < n_links; l++)
+              {
+                const SlLinkInfo li = links[l];
+
+                if ((li.a == x && li.b == y) || (li.a == y && li.b == x))
+                  {
+                    SlTransform to_true, from_true;
+
+                    /* span is on a's clock; go back to true time */
+                    sl_transform_init (&from_true, so.start_ns,
+                                       so.start_ns + sl_sim_get_host (c->sim, li.a)->offset_ns,
+                                       0.0, sl_sim_get_host (c->sim, li.a)->drift);
+                    sl_transform_invert (&from_true, &to_true);
+                    lo = MAX (lo, sl_transform_apply (&to_true, li.span_start) + 1);
+                    hi_t = MIN (hi_t, sl_transform_apply (&to_true, li.span_end) - 1);
+                  }
+              }
+          }
+
+        n_checked += lo <= hi_t;
+        for (int k = 0; k < 2 && lo <= hi_t; k++)
+          {
+            gint64 tt = k == 0 ? lo : hi_t;
+            gint64 local = sl_sim_local_time (c->sim, h, tt);
+            double err = fabs ((double) (sl_transform_apply (&hi.to_reference, local) -
+                                         sl_transform_apply (&truth, local)));
+            if (guaranteed && !(err <= hi.bound_ns + 2.0))
+              g_error ("host %u (ref %u, %u hops): error %.1f ns > bound %.1f ns",
+                       h, hi.reference, hi.path->len - 1, err, hi.bound_ns);
+          }
+      }
+      sl_host_info_clear (&hi);
+    }
+
+  for (guint l = 0; l < n_links; l++)
+    {
+      const SlLinkInfo li = links[l];
+
+      if (li.in_tree)
+        {
+          g_assert_cmpint (li.quality, ==, SL_QUALITY_ACCURATE);
+          if (guaranteed)
+            {
+              g_assert_true (li.inversions_known);
+              g_assert_cmpuint (li.inversions, ==, 0);
+            }
+        }
+    }
+  return n_checked;
+}
+
+static void
+test_clusters_hull (void)
+{
+  GRand *rand = g_rand_new_with_seed (11);
+  SlEngineOptions o;
+
+  sl_engine_options_init (&o);
+  for (guint iter = 0; iter < 24; iter++)
+    {
+      Cluster c;
+      guint n = g_rand_int_range (rand, 2, 24);
+      guint n_components = 0;
+
+      cluster_init (&c, rand, n, g_rand_int_range (rand, 1, 3), g_rand_int_range (rand, 0, n), &o, 4 * SEC);
+      cluster_run (&c);
+      /* most paths share a common span (not all: a quiet link may start late) */
+      g_assert_cmpuint (check_against_truth (&c, TRUE), >=, n * 3 / 4);
+
+      /* One reference per true group: every link is busy enough for the
+       * hull to be accurate within a few seconds. */
+      for (guint h = 0; h < n; h++)
+        {
+          SlHostInfo hi = { 0 };
+          sl_engine_get_host_info (c.engine, h, &hi);
+          n_components += hi.reference == h;
+          sl_host_info_clear (&hi);
+        }
+      {
+        guint truth = 0;
+        for (guint h = 0; h < n; h++)
+          truth += c.component[h] == h;
+        g_assert_cmpuint (n_components, ==, truth);
+      }
+      cluster_clear (&c);
+    }
+  g_rand_free (rand);
+}
+
+static void
+test_clusters_variants (void)
+{
+  GRand *rand = g_rand_new_with_seed (12);
+
+  for (guint v = 0; v < 3; v++)
+    {
+      SlEngineOptions o;
+      Cluster c;
+
+      sl_engine_options_init (&o);
+      if (v == 0)
+        o.tree = SL_TREE_SHORTEST_PATH;
+      else
+        {
+          o.algorithm = SL_ALGORITHM_LINREG;
+          o.linreg_confidence = v == 2 ? 0.9 : 0.0;
+        }
+
+      cluster_init (&c, rand, 12, 1, 6, &o, 4 * SEC);
+      cluster_run (&c);
+      /* linreg gives no guarantee: only the structure is checked */
+      check_against_truth (&c, o.algorithm == SL_ALGORITHM_HULL);
+
+      if (o.algorithm == SL_ALGORITHM_LINREG)
+        for (guint l = 0; l < sl_engine_get_n_links (c.engine); l++)
+          {
+            SlLinkInfo li;
+            SlTransform truth;
+
+            sl_engine_get_link_info (c.engine, l, &li);
+            g_assert_cmpint (li.quality, ==, SL_QUALITY_ACCURATE);
+            g_assert_true (isfinite (li.e_r_ns));
+            sl_sim_true_transform (c.sim, li.a, li.b, &truth);
+            /* within 6 standard errors and 10 ppm */
+            g_assert_cmpfloat (fabs (li.estimate.drift - truth.drift), <, MAX (6 * li.se_slope, 1e-5));
+          }
+      cluster_clear (&c);
+    }
+  g_rand_free (rand);
+}
+
+static void
+test_pinned_reference (void)
+{
+  GRand *rand = g_rand_new_with_seed (13);
+  SlEngineOptions o;
+  Cluster c;
+
+  sl_engine_options_init (&o);
+  cluster_init (&c, rand, 8, 1, 0, &o, 2 * SEC);
+  sl_engine_pin_reference (c.engine, 5);
+  cluster_run (&c);
+  for (guint h = 0; h < 8; h++)
+    {
+      SlHostInfo hi = { 0 };
+      sl_engine_get_host_info (c.engine, h, &hi);
+      g_assert_cmpuint (hi.reference, ==, 5);
+      sl_host_info_clear (&hi);
+    }
+  check_against_truth (&c, TRUE);
+  cluster_clear (&c);
+  g_rand_free (rand);
+}
+
+static void
+test_journal (void)
+{
+  GRand *rand = g_rand_new_with_seed (14);
+  SlEngineOptions o;
+  SlJournal *j;
+  Cluster c;
+  guint edges_in = 0, references = 0, links = 0;
+  gint64 last_time = G_MININT64;
+
+  sl_engine_options_init (&o);
+  cluster_init (&c, rand, 10, 1, 4, &o, 2 * SEC);
+  cluster_run (&c);
+  j = sl_engine_get_journal (c.engine);
+
+  for (guint64 s = sl_journal_get_first_seq (j); s < sl_journal_get_next_seq (j); s++)
+    {
+      const SlChange *ch = sl_journal_get (j, s);
+
+      g_assert_nonnull (ch);
+      g_assert_cmpuint (ch->seq, ==, s);
+      /* input times follow the merged input order */
+      g_assert_cmpint (ch->input_time, >=, last_time);
+      last_time = ch->input_time;
+      edges_in += ch->kind == SL_CHANGE_TREE_EDGE_IN;
+      references += ch->kind == SL_CHANGE_REFERENCE;
+      links += ch->kind == SL_CHANGE_LINK;
+    }
+  /* 10 connected hosts: at least 9 edges joined, a reference was chosen */
+  g_assert_cmpuint (edges_in, >=, 9);
+  g_assert_cmpuint (references, >=, 1);
+  g_assert_cmpuint (links, >=, sl_engine_get_n_links (c.engine));
+  cluster_clear (&c);
+  g_rand_free (rand);
+}
+
+static void
+test_degenerate (void)
+{
+  SlEngineOptions o;
+  SlEngine *e;
+  SlHostInfo hi = { 0 };
+  SlLinkInfo li;
+  SlMatch m;
+  gint64 t = G_GINT64_CONSTANT (1700000000000000000);
+
+  sl_engine_options_init (&o);
+
+  /* one host, no packets */
+  e = sl_engine_new (&o);
+  sl_engine_add_host (e, "alone");
+  sl_engine_get_host_info (e, 0, &hi);
+  g_assert_cmpuint (hi.reference, ==, 0);
+  g_assert_true (sl_transform_is_identity (&hi.to_reference) || hi.to_reference.drift == 0);
+  g_assert_cmpfloat (hi.bound_ns, ==, 0);
+  sl_host_info_clear (&hi);
+  g_assert_cmpuint (sl_engine_get_n_links (e), ==, 0);
+  sl_engine_free (e);
+
+  /* one-way traffic: the link exists, is incomplete and not in the tree */
+  e = sl_engine_new (&o);
+  sl_engine_add_host (e, "a");
+  sl_engine_add_host (e, "b");
+  for (int i = 0; i < 50; i++)
+    {
+      m = (SlMatch) { 0, 1, t + i * 1000000, t + i * 1000000 + 3600 * SEC };
+      sl_engine_add_match (e, &m, m.recv_time);
+    }
+  sl_engine_get_link_info (e, 0, &li);
+  g_assert_cmpint (li.quality, ==, SL_QUALITY_INCOMPLETE);
+  g_assert_false (li.in_tree);
+  g_assert_true (isnan (li.weight));
+  sl_engine_get_host_info (e, 1, &hi);
+  g_assert_cmpuint (hi.reference, ==, 1);
+  sl_host_info_clear (&hi);
+  sl_engine_free (e);
+
+  /* a packet to oneself never makes a link */
+  e = sl_engine_new (&o);
+  sl_engine_add_host (e, "a");
+  m = (SlMatch) { 0, 0, t, t + 10 };
+  sl_engine_add_match (e, &m, t);
+  g_assert_cmpuint (sl_engine_get_n_links (e), ==, 0);
+  sl_engine_free (e);
+}
+
+/* 1000 hosts in a long chain with clocks days apart: all one group. */
+static void
+test_thousand_hosts (void)
+{
+  GRand *rand = g_rand_new_with_seed (15);
+  SlEngineOptions o;
+  Cluster c;
+  SlSimOptions so;
+
+  sl_engine_options_init (&o);
+  sl_sim_options_init (&so);
+  so.duration_ns = SEC / 2;
+  c.sim = sl_sim_new (&so);
+  c.engine = sl_engine_new (&o);
+  c.n_hosts = 1000;
+  c.component = g_new0 (guint, 1000);
+  for (guint h = 0; h < 1000; h++)
+    {
+      char name[32];
+      g_snprintf (name, sizeof name, "n%04u", h);
+      sl_sim_add_host (c.sim, name, (gint64) g_rand_double_range (rand, -3 * 86400e9, 3 * 86400e9),
+                       g_rand_double_range (rand, -100e-6, 100e-6));
+      sl_engine_add_host (c.engine, name);
+      if (h > 0)
+        sl_sim_add_link (c.sim, h % 7 == 0 ? h / 2 : h - 1, h, 400);
+    }
+  cluster_run (&c);
+  g_assert_cmpuint (check_against_truth (&c, TRUE), >=, 990);
+  cluster_clear (&c);
+  g_rand_free (rand);
+}
+
+/* LTTV text through the engine: the host transform is LTTV's factor. */
+static void
+test_lttv_engine (void)
+{
+  g_autofree char *path = sl_test_data_path ("lttv-sync-cases", "test2.txt", NULL);
+  g_autoptr(GError) error = NULL;
+  SlEngineOptions o;
+  SlEngine *e;
+  SlHostInfo hi = { 0 };
+  SlLinkInfo li;
+
+  if (path == NULL)
+    return;
+
+  sl_engine_options_init (&o);
+  o.max_drift = 0.5;
+  e = sl_engine_new (&o);
+  g_assert_true (sl_lttv_text_load (e, path, &error));
+  g_assert_no_error (error);
+  sl_engine_pin_reference (e, sl_engine_find_host (e, "0"));
+
+  sl_engine_get_link_info (e, 0, &li);
+  g_assert_cmpint (li.quality, ==, SL_QUALITY_ACCURATE);
+  g_assert_true (li.in_tree);
+  g_assert_cmpuint (li.inversions, ==, 0);
+
+  sl_engine_get_host_info (e, sl_engine_find_host (e, "1"), &hi);
+  g_assert_cmpuint (hi.reference, ==, sl_engine_find_host (e, "0"));
+  /* expected-lttv-chull.txt: trace 1 drift= 1.00344 offset= -5.418e+09 */
+  g_assert_cmpfloat (fabs (sl_transform_get_slope (&hi.to_reference) - 1.00344), <, 1e-5);
+  g_assert_cmpfloat (fabs (sl_transform_get_offset (&hi.to_reference) + 5.418e9), <, 1e5);
+  sl_host_info_clear (&hi);
+  sl_engine_free (e);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/engine/clusters-hull", test_clusters_hull);
+  g_test_add_func ("/engine/clusters-variants", test_clusters_variants);
+  g_test_add_func ("/engine/pinned-reference", test_pinned_reference);
+  g_test_add_func ("/engine/journal", test_journal);
+  g_test_add_func ("/engine/degenerate", test_degenerate);
+  g_test_add_func ("/engine/thousand-hosts", test_thousand_hosts);
+  g_test_add_func ("/engine/lttv", test_lttv_engine);
+
+  return g_test_run ();
+}
