@@ -734,6 +734,411 @@ test_matcher_long_stream (void)
   g_rand_free (rand);
 }
 
+/*
+ * A plain model of the matcher: two GHashTables keyed by the packet key,
+ * with the same swap rules. Random streams with few distinct keys, small
+ * tables and short windows must give the same answers, matches and counts
+ * event by event, whatever the matcher does inside.
+ */
+typedef struct
+{
+  guint8 family;
+  guint8 flags[2];
+  guint8 ports[4];
+  guint8 seq[8];
+  guint8 addr[32];
+} ModelKey;
+
+typedef struct
+{
+  gint64  time;
+  guint32 host;
+  guint   state;
+} ModelEntry;
+
+typedef struct
+{
+  GHashTable     *gen[2];
+  guint           cur;
+  gsize           gen_limit;
+  gint64          window_ns;
+  gboolean        started;
+  gint64          last_swap;
+  gsize           unmatched[2];
+  SlMatcherStats  stats;
+} Model;
+
+static guint
+model_key_hash (gconstpointer key)
+{
+  const guint8 *p = key;
+  guint h = 5381;
+
+  for (gsize i = 0; i < sizeof (ModelKey); i++)
+    h = h * 33 + p[i];
+
+  return h;
+}
+
+static gboolean
+model_key_equal (gconstpointer a,
+                 gconstpointer b)
+{
+  return memcmp (a, b, sizeof (ModelKey)) == 0;
+}
+
+static void
+model_init (Model  *model,
+            gint64  window_ns,
+            gsize   max_pending)
+{
+  memset (model, 0, sizeof *model);
+  for (guint i = 0; i < 2; i++)
+    model->gen[i] = g_hash_table_new_full (model_key_hash, model_key_equal, g_free, g_free);
+  model->gen_limit = max_pending / 2;
+  model->window_ns = window_ns;
+}
+
+static void
+model_clear (Model *model)
+{
+  for (guint i = 0; i < 2; i++)
+    g_hash_table_unref (model->gen[i]);
+}
+
+static void
+model_swap (Model *model)
+{
+  guint old = model->cur ^ 1;
+
+  model->stats.expired += model->unmatched[old];
+  model->unmatched[old] = 0;
+  g_hash_table_remove_all (model->gen[old]);
+  model->cur = old;
+  model->stats.generations++;
+}
+
+static gboolean
+model_push (Model               *model,
+            const SlPacketEvent *ev,
+            gint64               now,
+            SlMatch             *match)
+{
+  guint side = ev->dir == SL_PACKET_SEND ? 1 : 2;
+  ModelEntry *e = NULL;
+  ModelKey key;
+  guint owner = 0;
+
+  model->stats.pushed++;
+
+  if (model->window_ns > 0)
+    {
+      if (!model->started)
+        {
+          model->started = TRUE;
+          model->last_swap = now;
+        }
+      else if (now > model->last_swap)
+        {
+          guint64 elapsed = (guint64) now - (guint64) model->last_swap;
+
+          if (elapsed > (guint64) model->window_ns)
+            {
+              model_swap (model);
+              if (elapsed > 2 * (guint64) model->window_ns)
+                model_swap (model);
+              model->last_swap = now;
+            }
+        }
+    }
+
+  memset (&key, 0, sizeof key);
+  key.family = ev->family;
+  memcpy (key.flags, &ev->flags, 2);
+  memcpy (key.seq, &ev->seq, 4);
+  memcpy (key.seq + 4, &ev->ack_seq, 4);
+  if (ev->family != 0)
+    {
+      gsize n = ev->family == 4 ? 4 : 16;
+
+      memcpy (key.ports, &ev->sport, 2);
+      memcpy (key.ports + 2, &ev->dport, 2);
+      memcpy (key.addr, ev->saddr, n);
+      memcpy (key.addr + 16, ev->daddr, n);
+    }
+
+  for (guint i = 0; i < 2 && e == NULL; i++)
+    {
+      owner = model->cur ^ i;
+      e = g_hash_table_lookup (model->gen[owner], &key);
+    }
+
+  if (e != NULL)
+    {
+      if (e->state & side)
+        {
+          model->stats.duplicates++;
+          return FALSE;
+        }
+      if (e->host == ev->host)
+        {
+          model->stats.same_host++;
+          return FALSE;
+        }
+
+      e->state |= side | 4;
+      model->unmatched[owner]--;
+      model->stats.matched++;
+      match->send_host = side == 2 ? e->host : ev->host;
+      match->send_time = side == 2 ? e->time : ev->time;
+      match->recv_host = side == 2 ? ev->host : e->host;
+      match->recv_time = side == 2 ? ev->time : e->time;
+      return TRUE;
+    }
+
+  if (g_hash_table_size (model->gen[model->cur]) >= model->gen_limit)
+    {
+      model_swap (model);
+      model->last_swap = MAX (model->last_swap, now);
+    }
+
+  e = g_new (ModelEntry, 1);
+  e->time = ev->time;
+  e->host = ev->host;
+  e->state = side;
+  g_hash_table_insert (model->gen[model->cur], g_memdup2 (&key, sizeof key), e);
+  model->unmatched[model->cur]++;
+
+  return FALSE;
+}
+
+/* An event on one of @n_keys packets; they share seq, ack_seq, ports and
+ * addresses in many ways so that keys differ in single fields. */
+static SlPacketEvent
+random_event (GRand  *rand,
+              guint   n_keys,
+              guint   n_hosts,
+              gint64  time)
+{
+  guint k = g_rand_int_range (rand, 0, n_keys);
+  SlPacketEvent ev;
+
+  memset (&ev, 0, sizeof ev);
+  ev.host = g_rand_int_range (rand, 0, n_hosts);
+  ev.dir = g_rand_boolean (rand) ? SL_PACKET_SEND : SL_PACKET_RECV;
+  ev.time = time;
+  ev.family = (guint8[]) { 0, 4, 6 } [k % 3];
+  ev.seq = k / 3 % 50;
+  ev.ack_seq = k / 150;
+  ev.flags = 0x10 | (k & 8);
+  if (ev.family != 0)
+    {
+      ev.sport = 1000 + k % 7;
+      ev.dport = 22;
+      ev.saddr[0] = 10;
+      ev.daddr[0] = 10;
+      ev.daddr[ev.family == 4 ? 3 : 15] = k % 5;
+    }
+
+  /* bytes that are not part of the key */
+  ev.saddr[ev.family == 4 ? 7 : 0] ^= g_rand_int_range (rand, 0, 2);
+  if (ev.family == 0)
+    ev.sport = g_rand_int_range (rand, 0, 3);
+
+  return ev;
+}
+
+static void
+check_against_model (guint64 seed,
+                     gint64  window_ns,
+                     gsize   max_pending,
+                     guint   n_keys,
+                     guint   n_events)
+{
+  GRand *rand = g_rand_new_with_seed ((guint32) seed);
+  SlMatcher *m = sl_matcher_new (window_ns, max_pending);
+  gint64 t = 1000000;
+  Model model;
+
+  model_init (&model, window_ns, max_pending);
+
+  for (guint i = 0; i < n_events; i++)
+    {
+      SlPacketEvent ev;
+      SlMatch got, want;
+      gboolean r, expect;
+      gint64 now;
+
+      /* mostly forward, sometimes a jump, sometimes back */
+      t += g_rand_int_range (rand, 0, 3) == 0 ? g_rand_int_range (rand, 0, 40) : 1;
+      if (g_rand_int_range (rand, 0, 5000) == 0)
+        t += 5 * window_ns;
+      now = g_rand_int_range (rand, 0, 50) == 0 ? t - g_rand_int_range (rand, 0, 200) : t;
+
+      ev = random_event (rand, n_keys, 3, t);
+      memset (&got, 0, sizeof got);
+      memset (&want, 0, sizeof want);
+      r = sl_matcher_push (m, &ev, now, &got);
+      expect = model_push (&model, &ev, now, &want);
+
+      g_assert_cmpint (r, ==, expect);
+      if (r)
+        {
+          g_assert_cmpuint (got.send_host, ==, want.send_host);
+          g_assert_cmpuint (got.recv_host, ==, want.recv_host);
+          g_assert_cmpint (got.send_time, ==, want.send_time);
+          g_assert_cmpint (got.recv_time, ==, want.recv_time);
+        }
+
+      if (i % 997 == 0 || i == n_events - 1)
+        {
+          SlMatcherStats st;
+
+          sl_matcher_get_stats (m, &st);
+          g_assert_cmpuint (st.pushed, ==, model.stats.pushed);
+          g_assert_cmpuint (st.matched, ==, model.stats.matched);
+          g_assert_cmpuint (st.duplicates, ==, model.stats.duplicates);
+          g_assert_cmpuint (st.same_host, ==, model.stats.same_host);
+          g_assert_cmpuint (st.expired, ==, model.stats.expired);
+          g_assert_cmpuint (st.generations, ==, model.stats.generations);
+          g_assert_cmpuint (st.pending, ==, g_hash_table_size (model.gen[0]) +
+                                            g_hash_table_size (model.gen[1]));
+          assert_invariants (&st, max_pending);
+        }
+    }
+
+  model_clear (&model);
+  sl_matcher_free (m);
+  g_rand_free (rand);
+}
+
+/* Clock values at the ends of the range, where window arithmetic could
+ * overflow. */
+static void
+check_extreme_times (gint64 window_ns)
+{
+  const gint64 nows[] = {
+    G_MININT64, G_MININT64 + 1, 0, window_ns, G_MININT64, G_MAXINT64 - window_ns,
+    G_MAXINT64 - 1, G_MAXINT64, G_MAXINT64, 0, G_MAXINT64, G_MININT64,
+  };
+  SlMatcher *m = sl_matcher_new (window_ns, 64);
+  SlMatcherStats st;
+  Model model;
+
+  model_init (&model, window_ns, 64);
+
+  for (guint i = 0; i < 4 * G_N_ELEMENTS (nows); i++)
+    {
+      SlPacketEvent ev = make_event (i % 3, i % 2 ? SL_PACKET_RECV : SL_PACKET_SEND, i, i / 4);
+      SlMatch got, want;
+      gint64 now = nows[i % G_N_ELEMENTS (nows)];
+
+      g_assert_cmpint (sl_matcher_push (m, &ev, now, &got), ==,
+                       model_push (&model, &ev, now, &want));
+      sl_matcher_get_stats (m, &st);
+      g_assert_cmpuint (st.generations, ==, model.stats.generations);
+      g_assert_cmpuint (st.expired, ==, model.stats.expired);
+      g_assert_cmpuint (st.matched, ==, model.stats.matched);
+    }
+
+  model_clear (&model);
+  sl_matcher_free (m);
+}
+
+static void
+test_matcher_model (void)
+{
+  check_extreme_times (0);
+  check_extreme_times (1);
+  check_extreme_times (1000);
+  check_extreme_times (G_MAXINT64);
+
+  /* size swaps only, in tables from one group to many */
+  check_against_model (1, 0, 2, 40, 20000);
+  check_against_model (2, 0, 8, 60, 50000);
+  check_against_model (3, 0, 64, 300, 200000);
+  check_against_model (4, 0, 1000, 3000, 200000);
+  check_against_model (5, 0, 8192, 30000, 300000);
+
+  /* windows that swap every few events, or rarely; big tables with few
+   * entries, which are dropped entry by entry */
+  check_against_model (6, 30, 64, 300, 200000);
+  check_against_model (7, 500, 4096, 3000, 200000);
+  check_against_model (8, 20000, 1 << 16, 3000, 300000);
+  check_against_model (9, 7, 1 << 12, 500, 200000);
+  check_against_model (10, 200, 1 << 14, 60, 100000);
+}
+
+/*
+ * Receives long after their sends, duplicates of packets inserted long
+ * before and packets whose first event arrives in an older generation:
+ * lookups that cannot use the array of recent inserts.
+ */
+static void
+test_matcher_late (void)
+{
+  const guint n = 20000;
+  SlMatcher *m = sl_matcher_new (0, 4 * n);
+  SlMatcherStats st;
+  SlMatch match;
+
+  for (guint i = 0; i < n; i++)
+    {
+      SlPacketEvent ev = make_event4 (0, SL_PACKET_SEND, i, i, 1, 2);
+
+      g_assert_false (sl_matcher_push (m, &ev, i, &match));
+    }
+
+  /* retransmissions, in another order */
+  for (guint i = 0; i < n; i++)
+    {
+      guint j = (i * 7919) % n;
+      SlPacketEvent ev = make_event4 (0, SL_PACKET_SEND, n + j, j, 1, 2);
+
+      g_assert_false (sl_matcher_push (m, &ev, n + i, &match));
+    }
+
+  /* the first send matches, whatever came since */
+  for (guint i = n; i-- > 0;)
+    {
+      SlPacketEvent ev = make_event4 (1, SL_PACKET_RECV, 3 * n + i, i, 1, 2);
+
+      g_assert_true (sl_matcher_push (m, &ev, 2 * n + i, &match));
+      g_assert_cmpint (match.send_time, ==, i);
+      g_assert_cmpint (match.recv_time, ==, 3 * n + i);
+    }
+
+  sl_matcher_get_stats (m, &st);
+  g_assert_cmpuint (st.matched, ==, n);
+  g_assert_cmpuint (st.duplicates, ==, n);
+  g_assert_cmpuint (st.pending, ==, n);
+  assert_invariants (&st, 4 * n);
+  sl_matcher_free (m);
+
+  /* half the sends land in the older generation: a size swap lies
+   * between the two halves */
+  m = sl_matcher_new (0, n);
+  for (guint i = 0; i < n; i++)
+    {
+      SlPacketEvent ev = make_event (0, SL_PACKET_SEND, i, i);
+
+      g_assert_false (sl_matcher_push (m, &ev, i, &match));
+    }
+  sl_matcher_get_stats (m, &st);
+  g_assert_cmpuint (st.generations, ==, 1);
+  for (guint i = 0; i < n; i++)
+    {
+      SlPacketEvent ev = make_event (1, SL_PACKET_RECV, n + i, i);
+
+      g_assert_true (sl_matcher_push (m, &ev, n + i, &match));
+      g_assert_cmpint (match.send_time, ==, i);
+    }
+  sl_matcher_get_stats (m, &st);
+  g_assert_cmpuint (st.matched, ==, n);
+  g_assert_cmpuint (st.expired, ==, 0);
+  sl_matcher_free (m);
+}
+
 static void
 test_matcher_bad_args (void)
 {
@@ -764,6 +1169,8 @@ main (int   argc,
   g_test_add_func ("/matcher/size-expiry", test_matcher_size_expiry);
   g_test_add_func ("/matcher/collisions", test_matcher_collisions);
   g_test_add_func ("/matcher/long-stream", test_matcher_long_stream);
+  g_test_add_func ("/matcher/model", test_matcher_model);
+  g_test_add_func ("/matcher/late", test_matcher_late);
   g_test_add_func ("/matcher/bad-args", test_matcher_bad_args);
 
   return g_test_run ();
