@@ -7,8 +7,11 @@
 
 #include <locale.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <json-glib/json-glib.h>
 
@@ -17,11 +20,13 @@
 #include "sl-lttv-text.h"
 #include "sl-report.h"
 #include "sl-sim.h"
+#include "sl-trace-reader.h"
 
 static const char usage[] =
   "Usage:\n"
   "  syncline-cli sync [OPTIONS] INPUT...    synchronize hosts and report\n"
   "  syncline-cli demo [OPTIONS]             synchronize a built-in simulated cluster\n"
+  "  syncline-cli generate --out=DIR [OPTIONS]  write realistic multi-host LTTng kernel traces\n"
   "  syncline-cli bench hull [OPTIONS]       matcher and hull speed\n"
   "  syncline-cli bench graph [OPTIONS]      incremental tree and reference speed\n"
   "\n"
@@ -190,6 +195,266 @@ apply_reference (SlEngine       *engine,
   return TRUE;
 }
 
+static volatile sig_atomic_t interrupted;
+
+static void
+on_sigint (int sig)
+{
+  interrupted = 1;
+}
+
+static void
+print_progress (SlTraceReader *reader,
+                gboolean       final)
+{
+  SlTraceProgress p;
+
+  sl_trace_reader_get_progress (reader, &p);
+  if (p.scanning)
+    g_printerr ("\rSearching for traces…");
+  else if (p.eta_s >= 0)
+    g_printerr ("\rReading %u hosts: %3.0f %%, %.2f M events/s, ETA %.0f s   ",
+                p.hosts, 100 * p.fraction, p.events_per_s / 1e6, p.eta_s);
+  else
+    g_printerr ("\rReading %u hosts: %3.0f %%, %.2f M events/s   ",
+                p.hosts, 100 * p.fraction, p.events_per_s / 1e6);
+  if (final)
+    g_printerr ("\n");
+}
+
+static JsonNode *
+timeline_json (const SlEventStore *store)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  gint64 first = 0, last = 0;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "kinds");
+  json_builder_begin_object (b);
+  for (guint k = SL_EVENT_NONE + 1; k < SL_EVENT_N_KINDS; k++)
+    {
+      json_builder_set_member_name (b, sl_event_kind_to_string (k));
+      json_builder_add_int_value (b, (gint64) sl_event_store_get_kind_count (store, k));
+    }
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "threads");
+  json_builder_add_int_value (b, sl_event_store_get_n_threads (store));
+  json_builder_set_member_name (b, "strings");
+  json_builder_add_int_value (b, sl_event_store_get_n_strings (store));
+  json_builder_set_member_name (b, "memory_bytes");
+  json_builder_add_int_value (b, (gint64) sl_event_store_get_memory_size (store));
+  if (sl_event_store_get_time_range (store, &first, &last))
+    {
+      json_builder_set_member_name (b, "first_ns");
+      json_builder_add_int_value (b, first);
+      json_builder_set_member_name (b, "last_ns");
+      json_builder_add_int_value (b, last);
+    }
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+static void
+timeline_text (GString            *s,
+               const char         *host,
+               const SlEventStore *store)
+{
+  g_string_append_printf (s, "  %s: %u threads named, %.1f MiB\n     ", host,
+                          sl_event_store_get_n_threads (store),
+                          (double) sl_event_store_get_memory_size (store) / (1 << 20));
+  for (guint k = SL_EVENT_NONE + 1; k < SL_EVENT_N_KINDS; k++)
+    {
+      guint64 n = sl_event_store_get_kind_count (store, k);
+
+      if (n > 0)
+        g_string_append_printf (s, " %s %" G_GUINT64_FORMAT, sl_event_kind_to_string (k), n);
+    }
+  g_string_append_c (s, '\n');
+}
+
+static int
+print_trace_report (SlEngine       *engine,
+                    SlTraceReader  *reader,
+                    GPtrArray      *problems,
+                    const SyncArgs *args,
+                    gboolean        timeline,
+                    gint64          t0,
+                    double          cpu0)
+{
+  SlReportTiming timing;
+
+  timing.elapsed_s = (double) (g_get_monotonic_time () - t0) / 1e6;
+  timing.cpu_s = sl_cli_cpu_seconds () - cpu0;
+
+  if (args->json)
+    {
+      g_autoptr(JsonNode) root = sl_report_to_json (engine, &timing);
+      JsonObject *obj = json_node_get_object (root);
+      JsonArray *hosts = json_object_get_array_member (obj, "hosts");
+      JsonArray *arr = json_array_new ();
+      g_autofree char *text = NULL;
+
+      for (guint i = 0; i < problems->len; i++)
+        {
+          const SlTraceProblem *p = g_ptr_array_index (problems, i);
+          JsonObject *o = json_object_new ();
+
+          if (p->host != NULL)
+            json_object_set_string_member (o, "host", p->host);
+          else
+            json_object_set_null_member (o, "host");
+          json_object_set_string_member (o, "file", p->file);
+          json_object_set_string_member (o, "message", p->message);
+          json_array_add_object_element (arr, o);
+        }
+      json_object_set_array_member (obj, "problems", arr);
+
+      if (timeline)
+        for (guint i = 0; i < sl_trace_reader_get_n_hosts (reader); i++)
+          {
+            guint eh = sl_trace_reader_get_engine_host (reader, i);
+            const SlEventStore *store = sl_trace_reader_get_event_store (reader, i);
+
+            for (guint k = 0; store != NULL && k < json_array_get_length (hosts); k++)
+              {
+                JsonObject *h = json_array_get_object_element (hosts, k);
+
+                if (g_strcmp0 (json_object_get_string_member (h, "name"),
+                               sl_engine_get_host_name (engine, eh)) == 0)
+                  json_object_set_member (h, "timeline", timeline_json (store));
+              }
+          }
+
+      text = json_to_string (root, TRUE);
+      g_print ("%s\n", text);
+    }
+  else
+    {
+      g_autofree char *text = sl_report_to_text (engine, &timing);
+
+      g_print ("%s", text);
+      if (timeline)
+        {
+          g_autoptr(GString) s = g_string_new ("\nTimeline streams kept:\n");
+
+          for (guint i = 0; i < sl_trace_reader_get_n_hosts (reader); i++)
+            {
+              const SlEventStore *store = sl_trace_reader_get_event_store (reader, i);
+
+              if (store != NULL)
+                timeline_text (s, sl_trace_reader_get_host_name (reader, i), store);
+            }
+          g_print ("%s", s->str);
+        }
+    }
+  return 0;
+}
+
+/* Trace folders: per-host problems are warnings and the other hosts go
+ * on; only when nothing at all could be read is it an error. */
+static int
+sync_folders (SlEngine       *engine,
+              const SyncArgs *args,
+              char          **folders,
+              int             n_folders,
+              guint           threads,
+              gboolean        timeline,
+              gboolean        progress,
+              gint64          t0,
+              double          cpu0)
+{
+  SlTraceReaderOptions ro;
+  SlTraceReader *reader;
+  SlTraceReaderStatus st;
+  g_autoptr(GPtrArray) problems = NULL;
+  g_autoptr(GError) error = NULL;
+  struct sigaction sa = { 0 }, old_sa;
+  gint64 last_progress = 0;
+  guint64 events = 0;
+  int ret;
+
+  sl_trace_reader_options_init (&ro);
+  ro.n_threads = threads;
+  ro.keep_events = timeline;
+  reader = sl_trace_reader_new (engine, &ro);
+  for (int i = 0; i < n_folders; i++)
+    sl_trace_reader_add_folder (reader, folders[i]);
+
+  /* no SA_RESTART: the wait below returns at once */
+  sa.sa_handler = on_sigint;
+  sigemptyset (&sa.sa_mask);
+  sigaction (SIGINT, &sa, &old_sa);
+
+  sl_trace_reader_start (reader);
+  for (;;)
+    {
+      st = sl_trace_reader_step (reader, 100000);
+      if (st == SL_TRACE_READER_DONE || st == SL_TRACE_READER_CANCELLED)
+        break;
+      if (interrupted)
+        sl_trace_reader_cancel (reader);
+      if (progress && g_get_monotonic_time () - last_progress > 250000)
+        {
+          print_progress (reader, FALSE);
+          last_progress = g_get_monotonic_time ();
+        }
+      if (st == SL_TRACE_READER_AGAIN)
+        sl_trace_reader_wait (reader, 100000);
+    }
+  sigaction (SIGINT, &old_sa, NULL);
+  if (progress)
+    print_progress (reader, TRUE);
+
+  if (st == SL_TRACE_READER_CANCELLED)
+    {
+      sl_trace_reader_free (reader);
+      return fail ("interrupted");
+    }
+
+  problems = sl_trace_reader_dup_problems (reader);
+  for (guint i = 0; i < sl_trace_reader_get_n_hosts (reader); i++)
+    {
+      SlHostCounts c;
+
+      sl_engine_get_host_counts (engine, sl_trace_reader_get_engine_host (reader, i), &c);
+      events += c.events;
+    }
+
+  if (sl_trace_reader_get_n_hosts (reader) == 0 || events == 0)
+    {
+      if (problems->len == 1)
+        {
+          g_autofree char *msg = sl_trace_problem_to_string (g_ptr_array_index (problems, 0));
+          ret = fail ("%s", msg);
+        }
+      else
+        {
+          for (guint i = 0; i < problems->len; i++)
+            {
+              g_autofree char *msg = sl_trace_problem_to_string (g_ptr_array_index (problems, i));
+              g_printerr ("syncline-cli: warning: %s\n", msg);
+            }
+          ret = fail ("no event could be read from the trace folders");
+        }
+      sl_trace_reader_free (reader);
+      return ret;
+    }
+
+  for (guint i = 0; i < problems->len; i++)
+    {
+      g_autofree char *msg = sl_trace_problem_to_string (g_ptr_array_index (problems, i));
+      g_printerr ("syncline-cli: warning: %s\n", msg);
+    }
+
+  if (!apply_reference (engine, args, &error))
+    ret = fail ("%s", error->message);
+  else
+    ret = print_trace_report (engine, reader, problems, args, timeline, t0, cpu0);
+
+  sl_trace_reader_free (reader);
+  return ret;
+}
+
 static int
 cmd_sync (int    argc,
           char **argv)
@@ -197,9 +462,19 @@ cmd_sync (int    argc,
   SyncArgs args = { 0 };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("INPUT… — synchronize the hosts of the inputs");
   g_autofree GOptionEntry *entries = engine_entries (&args);
+  gint threads = 0;
+  gboolean timeline = FALSE, progress = FALSE, no_progress = FALSE;
   GOptionEntry extra[] = {
     { "input-format", 0, 0, G_OPTION_ARG_STRING, &args.input_format,
-      "Input format: auto (default) or lttv-text (LTTV's unit-case files)", "FORMAT" },
+      "Input format: auto (default), lttng (trace folders) or lttv-text (LTTV's unit-case files)", "FORMAT" },
+    { "threads", 0, 0, G_OPTION_ARG_INT, &threads,
+      "Trace folders: decoding threads (default: one per processor)", "N" },
+    { "timeline", 0, 0, G_OPTION_ARG_NONE, &timeline,
+      "Trace folders: keep the scheduling, system call and interrupt streams and summarize them "
+      "(memory then grows with the traces)", NULL },
+    { "progress", 0, 0, G_OPTION_ARG_NONE, &progress,
+      "Show progress on stderr (default when stderr is a terminal)", NULL },
+    { "no-progress", 0, 0, G_OPTION_ARG_NONE, &no_progress, "Never show progress", NULL },
     { NULL }
   };
   g_autoptr(GError) error = NULL;
@@ -207,6 +482,8 @@ cmd_sync (int    argc,
   SlEngine *engine;
   gint64 t0 = g_get_monotonic_time ();
   double cpu0 = sl_cli_cpu_seconds ();
+  g_autoptr(GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
+  int n_folders = 0;
   int ret;
 
   g_option_context_add_main_entries (ctx, entries, NULL);
@@ -214,7 +491,10 @@ cmd_sync (int    argc,
   g_option_context_set_summary (ctx,
     "Reads matched network packets between hosts, bounds each link's clock relation, "
     "connects the hosts through the most accurate links and prints every host's "
-    "transform to its reference.");
+    "transform to its reference.\n\n"
+    "An INPUT is a folder searched for LTTng traces (LTTng session folders, relayd output, "
+    "single traces: any folder with a metadata file; hosts are told apart by the trace's "
+    "hostname and boot), or an LTTV unit-case text file.");
 
   if (!g_option_context_parse (ctx, &argc, &argv, &error) ||
       !engine_options_from_args (&args, &options, &error))
@@ -226,11 +506,17 @@ cmd_sync (int    argc,
 
   if (args.input_format != NULL &&
       g_strcmp0 (args.input_format, "auto") != 0 &&
+      g_strcmp0 (args.input_format, "lttng") != 0 &&
       g_strcmp0 (args.input_format, "lttv-text") != 0)
     {
-      ret = fail ("--input-format: “%s” is not auto or lttv-text", args.input_format);
+      ret = fail ("--input-format: “%s” is not auto, lttng or lttv-text", args.input_format);
       sync_args_clear (&args);
       return ret;
+    }
+  if (threads < 0 || threads > 1024)
+    {
+      sync_args_clear (&args);
+      return fail ("--threads: expected 1 to 1024");
     }
 
   if (argc < 2)
@@ -239,23 +525,74 @@ cmd_sync (int    argc,
       return fail ("sync: no INPUT given (see syncline-cli sync --help)");
     }
 
-  engine = sl_engine_new (&options);
   for (int i = 1; i < argc; i++)
     {
       if (!g_file_test (argv[i], G_FILE_TEST_EXISTS))
         {
           ret = fail ("%s: no such file or folder", argv[i]);
-          goto out;
+          sync_args_clear (&args);
+          return ret;
         }
       if (g_file_test (argv[i], G_FILE_TEST_IS_DIR))
         {
-          ret = fail ("%s: is a folder; this version reads LTTV unit-case text files "
-                      "(--input-format=lttv-text) only", argv[i]);
-          goto out;
+          g_autofree char *real = realpath (argv[i], NULL);
+
+          if (real != NULL && g_str_equal (real, "/"))
+            {
+              ret = fail ("%s: refusing to search the whole file system for traces; "
+                          "give the folder that holds them", argv[i]);
+              sync_args_clear (&args);
+              return ret;
+            }
+          n_folders++;
         }
+      else
+        {
+          g_autofree char *base = g_path_get_basename (argv[i]);
+
+          if (g_str_equal (base, "metadata") && g_strcmp0 (args.input_format, "lttv-text") != 0)
+            {
+              /* a trace's metadata file stands for its folder */
+              argv[i] = g_path_get_dirname (argv[i]);
+              g_ptr_array_add (owned, argv[i]);
+              n_folders++;
+            }
+        }
+    }
+
+  if (n_folders > 0 && n_folders < argc - 1)
+    {
+      sync_args_clear (&args);
+      return fail ("sync: give either trace folders or LTTV text files, not both");
+    }
+  if (n_folders > 0 && g_strcmp0 (args.input_format, "lttv-text") == 0)
+    {
+      sync_args_clear (&args);
+      return fail ("%s: is a folder; --input-format=lttv-text reads LTTV unit-case text files", argv[1]);
+    }
+  if (n_folders == 0 && g_strcmp0 (args.input_format, "lttng") == 0)
+    {
+      sync_args_clear (&args);
+      return fail ("%s: is not a folder; --input-format=lttng reads trace folders", argv[1]);
+    }
+
+  engine = sl_engine_new (&options);
+
+  if (n_folders > 0)
+    {
+      if (no_progress)
+        progress = FALSE;
+      else if (!progress)
+        progress = isatty (2);
+      ret = sync_folders (engine, &args, argv + 1, argc - 1, (guint) threads, timeline, progress, t0, cpu0);
+      goto out;
+    }
+
+  for (int i = 1; i < argc; i++)
+    {
       if (g_strcmp0 (args.input_format, "lttv-text") != 0 && !sl_lttv_text_looks_like (argv[i]))
         {
-          ret = fail ("%s: unrecognized input (not an LTTV unit-case text file)", argv[i]);
+          ret = fail ("%s: unrecognized input (not a trace folder nor an LTTV unit-case text file)", argv[i]);
           goto out;
         }
       if (!sl_lttv_text_load (engine, argv[i], &error))
@@ -482,6 +819,8 @@ main (int    argc,
     return cmd_demo (argc - 1, argv + 1);
   if (g_strcmp0 (argv[1], "bench") == 0)
     return cmd_bench (argc - 1, argv + 1);
+  if (g_strcmp0 (argv[1], "generate") == 0)
+    return sl_cli_generate (argc - 1, argv + 1);
 
   g_printerr ("syncline-cli: unknown command “%s”\n%s", argv[1], usage);
   return 2;

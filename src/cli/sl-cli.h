@@ -16,6 +16,8 @@ int    sl_cli_bench_graph  (guint     nodes,
                             guint64   ops,
                             guint64   seed,
                             gboolean  json);
+int    sl_cli_generate     (int       argc,
+                            char    **argv);
 double sl_cli_cpu_seconds  (void);
 glong  sl_cli_peak_rss_kb  (void);
 

@@ -44,6 +44,7 @@ struct _SlEngine
   SlEngineOptions  options;
   GPtrArray       *host_names;
   GHashTable      *host_by_name;
+  GArray          *host_counts;
   GArray          *links;
   GHashTable      *link_by_pair;
   GArray          *dirty;
@@ -64,7 +65,7 @@ sl_engine_options_init (SlEngineOptions *options)
   options->max_drift = SL_HULL_DEFAULT_MAX_DRIFT;
   options->linreg_confidence = 0.0;
   options->match_window_ns = 10 * G_GINT64_CONSTANT (1000000000);
-  options->max_pending = 1 << 20;
+  options->max_pending = 1 << 18;
   options->max_points = 1 << 20;
   options->journal_size = 1 << 20;
 }
@@ -81,6 +82,7 @@ sl_engine_new (const SlEngineOptions *options)
 
   self->host_names = g_ptr_array_new_with_free_func (g_free);
   self->host_by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  self->host_counts = g_array_new (FALSE, TRUE, sizeof (SlHostCounts));
   self->links = g_array_new (FALSE, TRUE, sizeof (Link));
   self->link_by_pair = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->dirty = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -121,6 +123,7 @@ sl_engine_free (SlEngine *self)
   g_array_unref (self->dirty);
   g_hash_table_destroy (self->host_by_name);
   g_ptr_array_unref (self->host_names);
+  g_array_unref (self->host_counts);
   sl_matcher_free (self->matcher);
   sl_graph_free (self->graph);
   sl_journal_free (self->journal);
@@ -151,6 +154,7 @@ sl_engine_add_host (SlEngine   *self,
   id = self->host_names->len;
   g_ptr_array_add (self->host_names, copy);
   g_hash_table_insert (self->host_by_name, copy, GUINT_TO_POINTER (id));
+  g_array_set_size (self->host_counts, id + 1);
   sl_graph_add_node (self->graph);
   return id;
 }
@@ -188,6 +192,34 @@ sl_engine_pin_reference (SlEngine *self,
   g_return_if_fail (host == SL_HOST_NONE || host < self->host_names->len);
 
   sl_graph_pin_reference (self->graph, host);
+}
+
+void
+sl_engine_get_host_counts (const SlEngine *self,
+                           guint           host,
+                           SlHostCounts   *counts)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (host < self->host_counts->len);
+  g_return_if_fail (counts != NULL);
+
+  *counts = g_array_index (self->host_counts, SlHostCounts, host);
+}
+
+void
+sl_engine_add_host_counts (SlEngine *self,
+                           guint     host,
+                           guint64   events,
+                           guint64   ignored)
+{
+  SlHostCounts *c;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (host < self->host_counts->len);
+
+  c = &g_array_index (self->host_counts, SlHostCounts, host);
+  c->events += events;
+  c->ignored += ignored;
 }
 
 static Link *
@@ -339,6 +371,8 @@ sl_engine_add_match (SlEngine      *self,
   self->now = now;
   sl_journal_set_time (self->journal, now);
   self->n_matches++;
+  g_array_index (self->host_counts, SlHostCounts, match->send_host).matched++;
+  g_array_index (self->host_counts, SlHostCounts, match->recv_host).matched++;
 
   lo = MIN (match->send_host, match->recv_host);
   hi = MAX (match->send_host, match->recv_host);
@@ -383,6 +417,8 @@ sl_engine_add_packet (SlEngine            *self,
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (event != NULL, FALSE);
 
+  if (event->host < self->host_counts->len)
+    g_array_index (self->host_counts, SlHostCounts, event->host).packet_events++;
   if (!sl_matcher_push (self->matcher, event, now, &m))
     return FALSE;
   sl_engine_add_match (self, &m, now);

@@ -98,6 +98,24 @@ typedef struct
   GArray      *path;
 } SlHostInfo;
 
+/**
+ * SlHostCounts:
+ * @events: trace events read on the host (set by the reader)
+ * @packet_events: TCP packet events given to the matcher
+ * @matched: packet events paired with one on another host
+ * @ignored: network events that are not TCP or cannot be decoded (set by
+ *   the reader)
+ *
+ * Unmatched packet events are @packet_events - @matched.
+ */
+typedef struct
+{
+  guint64 events;
+  guint64 packet_events;
+  guint64 matched;
+  guint64 ignored;
+} SlHostCounts;
+
 typedef struct _SlEngine SlEngine;
 
 void             sl_engine_options_init     (SlEngineOptions       *options);
@@ -113,6 +131,13 @@ const char      *sl_engine_get_host_name    (const SlEngine        *self,
                                              guint                  host);
 void             sl_engine_pin_reference    (SlEngine              *self,
                                              guint                  host);
+void             sl_engine_get_host_counts  (const SlEngine        *self,
+                                             guint                  host,
+                                             SlHostCounts          *counts);
+void             sl_engine_add_host_counts  (SlEngine              *self,
+                                             guint                  host,
+                                             guint64                events,
+                                             guint64                ignored);
 void             sl_engine_add_match        (SlEngine              *self,
                                              const SlMatch         *match,
                                              gint64                 now);

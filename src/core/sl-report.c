@@ -113,6 +113,24 @@ add_transform (JsonBuilder       *b,
 }
 
 static void
+add_counts (JsonBuilder *b,
+            SlEngine    *engine,
+            guint        host)
+{
+  SlHostCounts c;
+
+  sl_engine_get_host_counts (engine, host, &c);
+  json_builder_set_member_name (b, "counts");
+  json_builder_begin_object (b);
+  add_int (b, "events", (gint64) c.events);
+  add_int (b, "packet_events", (gint64) c.packet_events);
+  add_int (b, "matched", (gint64) c.matched);
+  add_int (b, "unmatched", (gint64) (c.packet_events > c.matched ? c.packet_events - c.matched : 0));
+  add_int (b, "ignored", (gint64) c.ignored);
+  json_builder_end_object (b);
+}
+
+static void
 add_hosts (JsonBuilder *b,
            SlEngine    *engine)
 {
@@ -133,6 +151,7 @@ add_hosts (JsonBuilder *b,
       for (guint k = 0; k < hi.path->len; k++)
         json_builder_add_string_value (b, sl_engine_get_host_name (engine, g_array_index (hi.path, guint, k)));
       json_builder_end_array (b);
+      add_counts (b, engine, h);
       json_builder_end_object (b);
       sl_host_info_clear (&hi);
     }
@@ -392,6 +411,7 @@ sl_report_to_text (SlEngine             *engine,
   for (guint h = 0; h < sl_engine_get_n_hosts (engine); h++)
     {
       SlHostInfo hi = { 0 };
+      SlHostCounts c;
 
       sl_engine_get_host_info (engine, h, &hi);
       if (hi.reference == h)
@@ -407,6 +427,14 @@ sl_report_to_text (SlEngine             *engine,
           append_transform (s, &hi.to_reference);
           g_string_append_c (s, '\n');
         }
+      sl_engine_get_host_counts (engine, h, &c);
+      if (c.events > 0 || c.packet_events > 0)
+        g_string_append_printf (s, "      events %" G_GUINT64_FORMAT ", packet events %" G_GUINT64_FORMAT
+                                ", matched %" G_GUINT64_FORMAT ", unmatched %" G_GUINT64_FORMAT
+                                ", ignored %" G_GUINT64_FORMAT "\n",
+                                c.events, c.packet_events, c.matched,
+                                c.packet_events > c.matched ? c.packet_events - c.matched : 0,
+                                c.ignored);
       sl_host_info_clear (&hi);
     }
 

@@ -1,0 +1,297 @@
+/* sl-event-store.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "sl-event-store.h"
+
+G_STATIC_ASSERT (sizeof (SlEvent) == 24);
+
+/* Fixed-size chunks: appending never copies what is stored (a doubling
+ * array would briefly need twice the memory of a long trace), and the
+ * index of an event is a shift and a mask. */
+#define CHUNK_SHIFT 13
+#define CHUNK_LEN   (1u << CHUNK_SHIFT)
+#define CHUNK_MASK  (CHUNK_LEN - 1)
+
+typedef struct
+{
+  GPtrArray *chunks;
+  guint64    len;
+} Stream;
+
+struct _SlEventStore
+{
+  Stream        streams[SL_EVENT_N_STREAMS];
+  guint64       kind_counts[SL_EVENT_N_KINDS];
+  GStringChunk *string_chunk;
+  GHashTable   *string_ids;
+  GPtrArray    *strings;
+  GHashTable   *thread_names;
+  gint64        first;
+  gint64        last;
+};
+
+static const struct
+{
+  const char    *name;
+  SlEventStream  stream;
+} kinds[SL_EVENT_N_KINDS] = {
+  [SL_EVENT_NONE] = { "none", SL_EVENT_STREAM_SCHED },
+  [SL_EVENT_SCHED_SWITCH] = { "sched_switch", SL_EVENT_STREAM_SCHED },
+  [SL_EVENT_SCHED_WAKEUP] = { "sched_wakeup", SL_EVENT_STREAM_SCHED },
+  [SL_EVENT_PROCESS_FORK] = { "process_fork", SL_EVENT_STREAM_SCHED },
+  [SL_EVENT_PROCESS_EXEC] = { "process_exec", SL_EVENT_STREAM_SCHED },
+  [SL_EVENT_PROCESS_EXIT] = { "process_exit", SL_EVENT_STREAM_SCHED },
+  [SL_EVENT_PROCESS_NAME] = { "process_name", SL_EVENT_STREAM_SCHED },
+  [SL_EVENT_SYSCALL_ENTRY] = { "syscall_entry", SL_EVENT_STREAM_SYSCALL },
+  [SL_EVENT_SYSCALL_EXIT] = { "syscall_exit", SL_EVENT_STREAM_SYSCALL },
+  [SL_EVENT_IRQ_ENTRY] = { "irq_entry", SL_EVENT_STREAM_IRQ },
+  [SL_EVENT_IRQ_EXIT] = { "irq_exit", SL_EVENT_STREAM_IRQ },
+  [SL_EVENT_SOFTIRQ_ENTRY] = { "softirq_entry", SL_EVENT_STREAM_IRQ },
+  [SL_EVENT_SOFTIRQ_EXIT] = { "softirq_exit", SL_EVENT_STREAM_IRQ },
+  [SL_EVENT_SOFTIRQ_RAISE] = { "softirq_raise", SL_EVENT_STREAM_IRQ },
+  [SL_EVENT_PACKET_SEND] = { "packet_send", SL_EVENT_STREAM_NET },
+  [SL_EVENT_PACKET_RECV] = { "packet_recv", SL_EVENT_STREAM_NET },
+};
+
+SlEventStore *
+sl_event_store_new (void)
+{
+  SlEventStore *self = g_new0 (SlEventStore, 1);
+
+  for (guint i = 0; i < SL_EVENT_N_STREAMS; i++)
+    self->streams[i].chunks = g_ptr_array_new_with_free_func (g_free);
+  self->string_chunk = g_string_chunk_new (4096);
+  self->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  self->strings = g_ptr_array_new ();
+  g_ptr_array_add (self->strings, (gpointer) "");
+  self->thread_names = g_hash_table_new (NULL, NULL);
+  self->first = G_MAXINT64;
+  self->last = G_MININT64;
+  return self;
+}
+
+void
+sl_event_store_free (SlEventStore *self)
+{
+  if (self == NULL)
+    return;
+
+  for (guint i = 0; i < SL_EVENT_N_STREAMS; i++)
+    g_ptr_array_unref (self->streams[i].chunks);
+  g_string_chunk_free (self->string_chunk);
+  g_hash_table_destroy (self->string_ids);
+  g_ptr_array_unref (self->strings);
+  g_hash_table_destroy (self->thread_names);
+  g_free (self);
+}
+
+guint32
+sl_event_store_intern (SlEventStore *self,
+                       const char   *str)
+{
+  gpointer id;
+  char *copy;
+
+  g_return_val_if_fail (self != NULL, 0);
+
+  if (str == NULL || *str == '\0')
+    return 0;
+  if (g_hash_table_lookup_extended (self->string_ids, str, NULL, &id))
+    return GPOINTER_TO_UINT (id);
+
+  copy = g_string_chunk_insert (self->string_chunk, str);
+  g_ptr_array_add (self->strings, copy);
+  g_hash_table_insert (self->string_ids, copy, GUINT_TO_POINTER (self->strings->len - 1));
+  return self->strings->len - 1;
+}
+
+const char *
+sl_event_store_get_string (const SlEventStore *self,
+                           guint32             id)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (id < self->strings->len, NULL);
+
+  return g_ptr_array_index (self->strings, id);
+}
+
+guint
+sl_event_store_get_n_strings (const SlEventStore *self)
+{
+  return self->strings->len - 1;
+}
+
+SlEventStream
+sl_event_kind_get_stream (SlEventKind kind)
+{
+  g_return_val_if_fail (kind < SL_EVENT_N_KINDS, SL_EVENT_STREAM_SCHED);
+  return kinds[kind].stream;
+}
+
+const char *
+sl_event_kind_to_string (SlEventKind kind)
+{
+  g_return_val_if_fail (kind < SL_EVENT_N_KINDS, NULL);
+  return kinds[kind].name;
+}
+
+static void
+set_thread_name (SlEventStore *self,
+                 guint32       tid,
+                 guint32       str)
+{
+  if (str != 0)
+    g_hash_table_insert (self->thread_names, GUINT_TO_POINTER (tid), GUINT_TO_POINTER (str));
+}
+
+void
+sl_event_store_append (SlEventStore  *self,
+                       const SlEvent *event)
+{
+  Stream *s;
+  SlEvent *chunk;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (event != NULL);
+  g_return_if_fail (event->kind > SL_EVENT_NONE && event->kind < SL_EVENT_N_KINDS);
+
+  s = &self->streams[kinds[event->kind].stream];
+  if ((s->len & CHUNK_MASK) == 0)
+    g_ptr_array_add (s->chunks, g_new (SlEvent, CHUNK_LEN));
+  chunk = g_ptr_array_index (s->chunks, s->len >> CHUNK_SHIFT);
+  chunk[s->len & CHUNK_MASK] = *event;
+  s->len++;
+  self->kind_counts[event->kind]++;
+  self->first = MIN (self->first, event->time);
+  self->last = MAX (self->last, event->time);
+
+  switch (event->kind)
+    {
+    case SL_EVENT_SCHED_SWITCH:
+    case SL_EVENT_PROCESS_FORK:
+    case SL_EVENT_PROCESS_NAME:
+      set_thread_name (self, event->kind == SL_EVENT_PROCESS_NAME ? event->tid : event->arg, event->str);
+      break;
+
+    default:
+      break;
+    }
+}
+
+guint64
+sl_event_store_get_n_events (const SlEventStore *self,
+                             SlEventStream       stream)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (stream < SL_EVENT_N_STREAMS, 0);
+
+  return self->streams[stream].len;
+}
+
+guint64
+sl_event_store_get_kind_count (const SlEventStore *self,
+                               SlEventKind         kind)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (kind < SL_EVENT_N_KINDS, 0);
+
+  return self->kind_counts[kind];
+}
+
+const SlEvent *
+sl_event_store_get (const SlEventStore *self,
+                    SlEventStream       stream,
+                    guint64             index)
+{
+  const Stream *s;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (stream < SL_EVENT_N_STREAMS, NULL);
+
+  s = &self->streams[stream];
+  g_return_val_if_fail (index < s->len, NULL);
+
+  return (const SlEvent *) g_ptr_array_index (s->chunks, index >> CHUNK_SHIFT) + (index & CHUNK_MASK);
+}
+
+/* Streams are in the order the reader merged them: by time, except for
+ * sub-microsecond overlaps between packets that some tracers write. */
+guint64
+sl_event_store_lower_bound (const SlEventStore *self,
+                            SlEventStream       stream,
+                            gint64              time)
+{
+  guint64 lo = 0, hi;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (stream < SL_EVENT_N_STREAMS, 0);
+
+  hi = self->streams[stream].len;
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+
+      if (sl_event_store_get (self, stream, mid)->time < time)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+gboolean
+sl_event_store_get_time_range (const SlEventStore *self,
+                               gint64             *first,
+                               gint64             *last)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (self->first > self->last)
+    return FALSE;
+  if (first != NULL)
+    *first = self->first;
+  if (last != NULL)
+    *last = self->last;
+  return TRUE;
+}
+
+const char *
+sl_event_store_get_thread_name (const SlEventStore *self,
+                                guint32             tid)
+{
+  gpointer id;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (!g_hash_table_lookup_extended (self->thread_names, GUINT_TO_POINTER (tid), NULL, &id))
+    return NULL;
+  return sl_event_store_get_string (self, GPOINTER_TO_UINT (id));
+}
+
+guint
+sl_event_store_get_n_threads (const SlEventStore *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return g_hash_table_size (self->thread_names);
+}
+
+gsize
+sl_event_store_get_memory_size (const SlEventStore *self)
+{
+  gsize size = sizeof *self;
+
+  g_return_val_if_fail (self != NULL, 0);
+
+  for (guint i = 0; i < SL_EVENT_N_STREAMS; i++)
+    size += self->streams[i].chunks->len * (CHUNK_LEN * sizeof (SlEvent) + sizeof (gpointer));
+  for (guint i = 1; i < self->strings->len; i++)
+    size += strlen (g_ptr_array_index (self->strings, i)) + 1 + 2 * sizeof (gpointer);
+  size += g_hash_table_size (self->thread_names) * 4 * sizeof (gpointer);
+  return size;
+}

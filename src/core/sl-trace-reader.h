@@ -1,0 +1,115 @@
+/* sl-trace-reader.h: LTTng trace folders to packet events and event stores
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+#include "sl-engine.h"
+#include "sl-event-store.h"
+
+G_BEGIN_DECLS
+
+/**
+ * SlTraceReaderOptions:
+ * @n_threads: decoding threads (0: one per processor)
+ * @keep_events: fill each host's #SlEventStore (memory grows with the
+ *   trace; without it, memory is independent of trace length)
+ * @calibration_packets: packet events per host read ahead to estimate
+ *   coarse clock offsets for the merge order (0: default)
+ */
+typedef struct
+{
+  guint    n_threads;
+  gboolean keep_events;
+  guint    calibration_packets;
+} SlTraceReaderOptions;
+
+typedef enum
+{
+  SL_TRACE_READER_BUSY,
+  SL_TRACE_READER_AGAIN,
+  SL_TRACE_READER_DONE,
+  SL_TRACE_READER_CANCELLED,
+} SlTraceReaderStatus;
+
+/**
+ * SlTraceProgress:
+ * @fraction: 0 to 1, by stream bytes decoded
+ * @events: events decoded so far, all hosts
+ * @events_per_s: decoding rate since the start
+ * @eta_s: seconds left, or -1 when not known yet
+ * @hosts: hosts found (0 while the folders are being searched)
+ * @hosts_done: hosts fully decoded
+ * @scanning: still searching the folders
+ */
+typedef struct
+{
+  double   fraction;
+  guint64  events;
+  double   events_per_s;
+  double   eta_s;
+  guint    hosts;
+  guint    hosts_done;
+  gboolean scanning;
+} SlTraceProgress;
+
+/**
+ * SlTraceProblem:
+ * @host: host name, or %NULL when the problem is not tied to a host
+ * @file: the file or folder at fault
+ * @message: what is wrong, one line
+ *
+ * A problem that skipped a trace, a file or the rest of a host's stream;
+ * the other hosts go on.
+ */
+typedef struct
+{
+  char *host;
+  char *file;
+  char *message;
+} SlTraceProblem;
+
+typedef void (*SlTraceReaderWakeup) (gpointer user_data);
+
+typedef struct _SlTraceReader SlTraceReader;
+
+void                 sl_trace_reader_options_init    (SlTraceReaderOptions       *options);
+SlTraceReader       *sl_trace_reader_new             (SlEngine                   *engine,
+                                                      const SlTraceReaderOptions *options);
+void                 sl_trace_reader_free            (SlTraceReader              *self);
+void                 sl_trace_reader_add_folder      (SlTraceReader              *self,
+                                                      const char                 *path);
+void                 sl_trace_reader_set_wakeup      (SlTraceReader              *self,
+                                                      SlTraceReaderWakeup         wakeup,
+                                                      gpointer                    user_data);
+void                 sl_trace_reader_start           (SlTraceReader              *self);
+SlTraceReaderStatus  sl_trace_reader_step            (SlTraceReader              *self,
+                                                      gint64                      budget_us);
+void                 sl_trace_reader_wait            (SlTraceReader              *self,
+                                                      gint64                      timeout_us);
+SlTraceReaderStatus  sl_trace_reader_run             (SlTraceReader              *self);
+void                 sl_trace_reader_cancel          (SlTraceReader              *self);
+void                 sl_trace_reader_get_progress    (SlTraceReader              *self,
+                                                      SlTraceProgress            *progress);
+GPtrArray           *sl_trace_reader_dup_problems    (SlTraceReader              *self);
+guint                sl_trace_reader_get_n_hosts     (SlTraceReader              *self);
+const char          *sl_trace_reader_get_host_name   (SlTraceReader              *self,
+                                                      guint                       index);
+guint                sl_trace_reader_get_engine_host (SlTraceReader              *self,
+                                                      guint                       index);
+const GPtrArray     *sl_trace_reader_get_host_traces (SlTraceReader              *self,
+                                                      guint                       index);
+gboolean             sl_trace_reader_host_failed     (SlTraceReader              *self,
+                                                      guint                       index);
+const SlEventStore  *sl_trace_reader_get_event_store (SlTraceReader              *self,
+                                                      guint                       index);
+gint64               sl_trace_reader_get_merge_hint  (SlTraceReader              *self,
+                                                      guint                       index);
+
+void                 sl_trace_problem_free           (SlTraceProblem             *problem);
+char                *sl_trace_problem_to_string      (const SlTraceProblem       *problem);
+
+G_END_DECLS

@@ -1,0 +1,998 @@
+/* test-generate.c: generated LTTng kernel traces, read back by babeltrace2
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "sl-engine.h"
+#include "sl-generate.h"
+
+typedef struct
+{
+  int   status;
+  char *out;
+  char *err;
+} Run;
+
+static void
+run_clear (Run *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+
+static void
+run_argv (Run         *r,
+          const char  *prog,
+          const char **args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  int wait_status;
+
+  g_ptr_array_add (argv, (char *) prog);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &r->out, &r->err, &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  r->status = WEXITSTATUS (wait_status);
+}
+
+static void
+run_cli (Run         *r,
+         const char **args)
+{
+  const char *cli = g_getenv ("SL_CLI");
+
+  g_assert_nonnull (cli);
+  run_argv (r, cli, args);
+}
+
+static const char *
+babeltrace2 (void)
+{
+  const char *bt = g_getenv ("SL_BABELTRACE2");
+
+  if (bt == NULL || !g_file_test (bt, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("babeltrace2 is not installed (SL_BABELTRACE2 unset); skipping");
+      return NULL;
+    }
+  return bt;
+}
+
+static void
+rm_rf (const char *path)
+{
+  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+    {
+      g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+      const char *name;
+
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+          rm_rf (child);
+        }
+      g_rmdir (path);
+    }
+  else
+    g_unlink (path);
+}
+
+static char *
+make_tmp (void)
+{
+  g_autoptr(GError) error = NULL;
+  char *dir = g_dir_make_tmp ("sl-generate-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  return dir;
+}
+
+static JsonObject *
+load_truth (JsonParser *parser,
+            const char *dir)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (dir, "ground-truth.json", NULL);
+
+  g_assert_true (json_parser_load_from_file (parser, path, &error));
+  g_assert_no_error (error);
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+/* Bad options */
+
+static void
+assert_clean_error (const char **args,
+                    const char  *needle)
+{
+  Run r = { 0 };
+
+  run_cli (&r, args);
+  g_assert_cmpint (r.status, ==, 2);
+  if (!g_str_has_prefix (r.err, "syncline-cli: ") ||
+      strchr (r.err, '\n') != r.err + strlen (r.err) - 1 ||
+      strstr (r.err, needle) == NULL)
+    g_error ("for %s: error “%s” is not one line mentioning “%s”", args[1], r.err, needle);
+  g_assert_cmpstr (r.out, ==, "");
+  run_clear (&r);
+}
+
+static void
+test_bad_options (void)
+{
+  g_autofree char *tmp = make_tmp ();
+  g_autofree char *out = g_strdup_printf ("--out=%s/x", tmp);
+  g_autofree char *full = g_build_filename (tmp, "full", NULL);
+  g_autofree char *full_arg = g_strdup_printf ("--out=%s", full);
+  g_autofree char *stray = g_build_filename (full, "stray", NULL);
+  g_autofree char *file_arg = g_strdup_printf ("--out=%s", stray);
+
+  {
+    const char *a[] = { "generate", NULL };
+    assert_clean_error (a, "--out=DIR is required");
+  }
+  {
+    const char *a[] = { "generate", out, "--host=web", NULL };
+    assert_clean_error (a, "NAME:FREQ_HZ:OFFSET_NS:DRIFT_PPM");
+  }
+  {
+    const char *a[] = { "generate", out, "--host=web:0:0:0", NULL };
+    assert_clean_error (a, "frequency");
+  }
+  {
+    const char *a[] = { "generate", out, "--host=web:1000000000:12x:0", NULL };
+    assert_clean_error (a, "offset");
+  }
+  {
+    const char *a[] = { "generate", out, "--host=we/b:1000000000:0:0", NULL };
+    assert_clean_error (a, "host name");
+  }
+  {
+    const char *a[] = { "generate", out, "--host=a:1000000000:0:0", "--host=a:1000000000:0:0", NULL };
+    assert_clean_error (a, "twice");
+  }
+  {
+    const char *a[] = { "generate", out, "--host=a:1000000000:0:0", "--host=b:1000000000:0:0",
+                        "--link=a:c", NULL };
+    assert_clean_error (a, "no host named “c”");
+  }
+  {
+    const char *a[] = { "generate", out, "--host=a:1000000000:0:0", "--link=a:a", NULL };
+    assert_clean_error (a, "itself");
+  }
+  {
+    const char *a[] = { "generate", out, "--link=node-01:node-02:-3", NULL };
+    assert_clean_error (a, "rate");
+  }
+  {
+    const char *a[] = { "generate", out, "--ip=5", NULL };
+    assert_clean_error (a, "--ip");
+  }
+  {
+    const char *a[] = { "generate", out, "--variant-style=old", NULL };
+    assert_clean_error (a, "--variant-style");
+  }
+  {
+    const char *a[] = { "generate", out, "--event-header=tiny", NULL };
+    assert_clean_error (a, "--event-header");
+  }
+  {
+    const char *a[] = { "generate", out, "--duration=0", NULL };
+    assert_clean_error (a, "--duration");
+  }
+  {
+    const char *a[] = { "generate", out, "--loss=0.7", NULL };
+    assert_clean_error (a, "--loss");
+  }
+  {
+    const char *a[] = { "generate", out, "--packet-size=5", NULL };
+    assert_clean_error (a, "--packet-size");
+  }
+  {
+    const char *a[] = { "generate", out, "--latency=fast", NULL };
+    assert_clean_error (a, "--latency");
+  }
+  {
+    const char *a[] = { "generate", out, "--wander=2:0", NULL };
+    assert_clean_error (a, "--wander");
+  }
+  {
+    const char *a[] = { "generate", out, "--hosts=3", "--host=a:1000000000:0:0", NULL };
+    assert_clean_error (a, "--hosts");
+  }
+  {
+    const char *a[] = { "generate", out, "--bogus", NULL };
+    assert_clean_error (a, "--bogus");
+  }
+  {
+    const char *a[] = { "generate", out, "extra", NULL };
+    assert_clean_error (a, "extra");
+  }
+
+  g_assert_cmpint (g_mkdir (full, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (stray, "x", 1, NULL));
+  {
+    const char *a[] = { "generate", full_arg, NULL };
+    assert_clean_error (a, "not empty");
+  }
+  {
+    const char *a[] = { "generate", file_arg, NULL };
+    assert_clean_error (a, "not a folder");
+  }
+  g_assert_false (g_file_test (out + strlen ("--out="), G_FILE_TEST_EXISTS));
+  rm_rf (tmp);
+}
+
+/* Decoding by babeltrace2 */
+
+typedef struct
+{
+  SlPacketEvent ev;
+} Packet;
+
+static void
+collect_cb (const SlPacketEvent *event,
+            gint64               true_ns,
+            gpointer             user_data)
+{
+  GArray *per_host = user_data;
+  GArray *list = g_array_index (per_host, GArray *, event->host);
+
+  g_array_append_val (list, *event);
+}
+
+static int
+packet_cmp (gconstpointer a,
+            gconstpointer b)
+{
+  const SlPacketEvent *x = a, *y = b;
+  int c;
+
+  if (x->time != y->time)
+    return x->time < y->time ? -1 : 1;
+  if (x->dir != y->dir)
+    return x->dir < y->dir ? -1 : 1;
+  if (x->seq != y->seq)
+    return x->seq < y->seq ? -1 : 1;
+  if (x->ack_seq != y->ack_seq)
+    return x->ack_seq < y->ack_seq ? -1 : 1;
+  if (x->sport != y->sport)
+    return x->sport < y->sport ? -1 : 1;
+  c = memcmp (x->saddr, y->saddr, 16);
+  if (c != 0)
+    return c;
+  return (int) x->flags - (int) y->flags;
+}
+
+static gboolean
+field_u64 (const char *line,
+           const char *key,
+           guint64    *out)
+{
+  const char *p = strstr (line, key);
+  char *end;
+
+  if (p == NULL)
+    return FALSE;
+  p += strlen (key);
+  *out = g_ascii_strtoull (p, &end, 0);
+  return end != p;
+}
+
+static gboolean
+field_addr (const char *line,
+            const char *key,
+            int         family,
+            guint8      out[16])
+{
+  const char *p = strstr (line, key);
+
+  memset (out, 0, 16);
+  if (p == NULL)
+    return FALSE;
+  for (int i = 0; i < (family == 4 ? 4 : 8); i++)
+    {
+      char tag[16];
+      char *end;
+      guint64 v;
+
+      g_snprintf (tag, sizeof tag, "[%d] = ", i);
+      p = strstr (p, tag);
+      if (p == NULL)
+        return FALSE;
+      p += strlen (tag);
+      v = g_ascii_strtoull (p, &end, 0);
+      if (family == 4)
+        out[i] = (guint8) v;
+      else
+        {
+          out[2 * i] = (guint8) (v >> 8);
+          out[2 * i + 1] = (guint8) v;
+        }
+    }
+  return TRUE;
+}
+
+static gint64
+line_time (const char *line)
+{
+  guint64 s, ns;
+  char *end;
+
+  g_assert_true (line[0] == '[');
+  s = g_ascii_strtoull (line + 1, &end, 10);
+  g_assert_true (*end == '.');
+  ns = g_ascii_strtoull (end + 1, &end, 10);
+  g_assert_true (*end == ']');
+  return (gint64) (s * 1000000000 + ns);
+}
+
+typedef struct
+{
+  guint64 tcp;
+  guint64 udp;
+  guint64 icmp;
+  guint64 no_network_header;
+  guint64 loopback;
+} NetCounts;
+
+/* The TCP network events of one host as babeltrace2 prints them. */
+static GArray *
+parse_tcp_events (char      **lines,
+                  guint       host,
+                  NetCounts  *counts)
+{
+  GArray *list = g_array_new (FALSE, TRUE, sizeof (SlPacketEvent));
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *l = lines[i];
+      gboolean send = strstr (l, " net_dev_queue: ") != NULL;
+      gboolean recv = strstr (l, " net_if_receive_skb: ") != NULL;
+      SlPacketEvent ev = { 0 };
+      guint64 v = 0;
+      int family;
+
+      if (!send && !recv)
+        continue;
+      if (strstr (l, "name = \"lo\"") != NULL)
+        counts->loopback++;
+      if (strstr (l, "network_header_type = ( \"_unknown\"") != NULL)
+        {
+          counts->no_network_header++;
+          continue;
+        }
+      family = strstr (l, "network_header_type = ( \"_ipv6\"") != NULL ? 6 : 4;
+      if (strstr (l, "( \"_udp\"") != NULL)
+        {
+          counts->udp++;
+          continue;
+        }
+      if (strstr (l, "( \"_icmp\"") != NULL)
+        {
+          counts->icmp++;
+          continue;
+        }
+      g_assert_nonnull (strstr (l, family == 4 ? "protocol = ( \"_tcp\" : container = 6 )"
+                                               : "nexthdr = ( \"_tcp\" : container = 6 )"));
+      g_assert_nonnull (strstr (l, "data_offset = 8, reserved = 0"));
+      counts->tcp++;
+
+      ev.host = host;
+      ev.dir = send ? SL_PACKET_SEND : SL_PACKET_RECV;
+      ev.time = line_time (l);
+      ev.family = (guint8) family;
+      g_assert_true (field_addr (l, "saddr = [", family, ev.saddr));
+      g_assert_true (field_addr (l, "daddr = [", family, ev.daddr));
+      g_assert_true (field_u64 (l, "source_port = ", &v));
+      ev.sport = (guint16) v;
+      g_assert_true (field_u64 (l, "dest_port = ", &v));
+      ev.dport = (guint16) v;
+      g_assert_true (field_u64 (l, " seq = ", &v));
+      ev.seq = (guint32) v;
+      g_assert_true (field_u64 (l, "ack_seq = ", &v));
+      ev.ack_seq = (guint32) v;
+      g_assert_true (field_u64 (l, "flags = ", &v));
+      ev.flags = (guint16) v;
+      g_array_append_val (list, ev);
+    }
+  return list;
+}
+
+/* Splits @text in place. (Not g_strsplit(): under AddressSanitizer its
+ * strstr() calls measure the whole remaining text each time.) */
+static char **
+split_lines (char  *text,
+             guint *n_lines)
+{
+  GPtrArray *lines = g_ptr_array_new ();
+  char *p = text;
+
+  while (*p != '\0')
+    {
+      char *nl = strchr (p, '\n');
+
+      g_ptr_array_add (lines, p);
+      if (nl == NULL)
+        break;
+      *nl = '\0';
+      p = nl + 1;
+    }
+  *n_lines = lines->len;
+  g_ptr_array_add (lines, NULL);
+  return (char **) g_ptr_array_free (lines, FALSE);
+}
+
+static gint64
+json_int (JsonObject *o,
+          const char *key)
+{
+  g_assert_true (json_object_has_member (o, key));
+  return json_object_get_int_member (o, key);
+}
+
+/* Timestamps: what babeltrace2 prints for the sampled events is what the
+ * ground truth says, and follows the clock formula within one tick. */
+static void
+check_samples (JsonObject  *host,
+               gint64       start,
+               gint64       duration,
+               char       **lines)
+{
+  JsonArray *samples = json_object_get_array_member (host, "samples");
+  gint64 offset = json_int (host, "offset_ns");
+  double drift = json_object_get_double_member (host, "drift_ppm") * 1e-6;
+  double wander = json_object_get_double_member (host, "wander_ppm") * 1e-6;
+  double period = json_object_get_double_member (host, "wander_period_s") * 1e9;
+  double tick = 1e9 / (double) json_int (host, "freq");
+  gint64 last_true = 0;
+
+  g_assert_cmpuint (json_array_get_length (samples), >=, 4);
+  for (guint i = 0; i < json_array_get_length (samples); i++)
+    {
+      JsonObject *s = json_array_get_object_element (samples, i);
+      g_autofree char *pat = g_strdup_printf ("%s: ", json_object_get_string_member (s, "event"));
+      g_autofree char *len = g_strdup_printf (" len = %" G_GINT64_FORMAT ",", json_int (s, "len"));
+      g_autofree char *seq = g_strdup_printf (" seq = %" G_GINT64_FORMAT ",", json_int (s, "seq"));
+      g_autofree char *port = g_strdup_printf ("source_port = %" G_GINT64_FORMAT ",", json_int (s, "source_port"));
+      gint64 true_ns = json_int (s, "true_ns"), dt = true_ns - start;
+      double model = drift * (double) dt + wander * period / (2 * G_PI) * (1 - cos (2 * G_PI * (double) dt / period));
+      const char *found = NULL;
+      gint64 printed;
+
+      for (guint k = 0; lines[k] != NULL && found == NULL; k++)
+        if (strstr (lines[k], pat) && strstr (lines[k], len) && strstr (lines[k], seq) && strstr (lines[k], port))
+          found = lines[k];
+      if (found == NULL)
+        g_error ("sample %s%s%s not in the babeltrace2 output", pat, seq, len);
+      printed = line_time (found);
+      g_assert_cmpint (printed, ==, json_int (s, "trace_ns"));
+      /* local time per the formula, and what was printed, within one tick */
+      g_assert_cmpfloat (fabs ((double) (json_int (s, "local_ns") - true_ns - offset) - model), <=, 1.0);
+      g_assert_cmpfloat (fabs ((double) (printed - true_ns - offset) - model), <=, tick + 1.0);
+      last_true = MAX (last_true, true_ns);
+    }
+  /* samples reach late into the trace: timestamp wrap-arounds are covered */
+  g_assert_cmpint (last_true - start, >, duration / 2);
+}
+
+/* One scenario, given both as command-line arguments and in-process. */
+typedef struct
+{
+  const char       *hosts[4];
+  const char       *links[4];
+  double            duration;
+  double            background;
+  double            noise;
+  double            rate;
+  double            loss;
+  SlGenerateVariant variant;
+  SlCtfHeader       header;
+  SlGenerateIp      ip;
+  guint             packet_kib;
+  gboolean          check_determinism;
+} DecodeCase;
+
+static void
+add_host (SlGenerate *gen,
+          const char *spec)
+{
+  SlGenerateHost h;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (sl_generate_parse_host (spec, &h, &error));
+  g_assert_no_error (error);
+  g_assert_true (sl_generate_add_host (gen, &h, &error));
+  g_assert_no_error (error);
+  sl_generate_host_clear (&h);
+}
+
+static GPtrArray *
+case_args (const DecodeCase *dc,
+           const char       *out)
+{
+  GPtrArray *a = g_ptr_array_new_with_free_func (g_free);
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+#define ADD_NUM(opt, v) \
+  g_ptr_array_add (a, g_strconcat (opt, g_ascii_dtostr (buf, sizeof buf, (v)), NULL))
+
+  g_ptr_array_add (a, g_strdup ("generate"));
+  g_ptr_array_add (a, g_strdup_printf ("--out=%s", out));
+  g_ptr_array_add (a, g_strdup ("--quiet"));
+  g_ptr_array_add (a, g_strdup ("--seed=7"));
+  ADD_NUM ("--duration=", dc->duration);
+  ADD_NUM ("--background=", dc->background);
+  ADD_NUM ("--noise=", dc->noise);
+  ADD_NUM ("--rate=", dc->rate);
+  ADD_NUM ("--loss=", dc->loss);
+  ADD_NUM ("--duplicate=", dc->loss / 2);
+#undef ADD_NUM
+  for (guint i = 0; dc->hosts[i] != NULL; i++)
+    g_ptr_array_add (a, g_strconcat ("--host=", dc->hosts[i], NULL));
+  for (guint i = 0; dc->links[i] != NULL; i++)
+    g_ptr_array_add (a, g_strconcat ("--link=", dc->links[i], NULL));
+  g_ptr_array_add (a, g_strconcat ("--variant-style=", sl_generate_variant_to_string (dc->variant), NULL));
+  g_ptr_array_add (a, g_strconcat ("--ip=", sl_generate_ip_to_string (dc->ip), NULL));
+  g_ptr_array_add (a, g_strdup (dc->header == SL_CTF_HEADER_COMPACT ? "--event-header=compact"
+                                                                   : "--event-header=large"));
+  g_ptr_array_add (a, g_strdup_printf ("--packet-size=%u", dc->packet_kib));
+  g_ptr_array_add (a, NULL);
+  return a;
+}
+
+static SlGenerate *
+case_generator (const DecodeCase *dc)
+{
+  SlGenerateOptions options;
+  SlGenerate *gen;
+
+  sl_generate_options_init (&options);
+  options.seed = 7;
+  options.duration_ns = (gint64) (dc->duration * 1e9);
+  options.background_rate = dc->background;
+  options.noise_rate = dc->noise;
+  options.link_rate = dc->rate;
+  options.loss = dc->loss;
+  options.duplicate = dc->loss / 2;
+  options.variant = dc->variant;
+  options.header = dc->header;
+  options.ip = dc->ip;
+  options.packet_size = dc->packet_kib * 1024;
+  gen = sl_generate_new (&options);
+  for (guint i = 0; dc->hosts[i] != NULL; i++)
+    add_host (gen, dc->hosts[i]);
+  for (guint i = 0; dc->links[i] != NULL; i++)
+    g_assert_true (sl_generate_add_link_spec (gen, dc->links[i], NULL));
+  return gen;
+}
+
+static void
+test_decode (gconstpointer data)
+{
+  const DecodeCase *dc = data;
+  const char *bt = babeltrace2 ();
+  g_autofree char *tmp = NULL;
+  g_autofree char *dir_a = NULL, *dir_b = NULL;
+  g_autoptr(GPtrArray) args = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GArray) per_host = g_array_new (FALSE, TRUE, sizeof (GArray *));
+  g_autoptr(SlGenerate) gen = NULL;
+  g_autoptr(GError) error = NULL;
+  SlGenerateStats stats;
+  NetCounts counts = { 0 };
+  JsonObject *truth;
+  JsonArray *hosts;
+  gint64 start;
+  guint64 total = 0;
+  Run r = { 0 };
+
+  if (bt == NULL)
+    return;
+
+  tmp = make_tmp ();
+  dir_a = g_build_filename (tmp, "a", NULL);
+  dir_b = g_build_filename (tmp, "b", NULL);
+
+  args = case_args (dc, dir_a);
+  run_cli (&r, (const char **) args->pdata);
+  if (r.status != 0)
+    g_error ("generate failed: %s", r.err);
+  g_assert_cmpstr (r.out, ==, "");
+  run_clear (&r);
+
+  /* The same scenario in-process, without files: the packets it reports
+   * are what babeltrace2 must decode from the files. */
+  gen = case_generator (dc);
+  g_assert_true (sl_generate_prepare (gen, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < sl_generate_get_n_hosts (gen); i++)
+    {
+      GArray *list = g_array_new (FALSE, TRUE, sizeof (SlPacketEvent));
+      g_array_append_val (per_host, list);
+    }
+  sl_generate_set_packet_func (gen, collect_cb, per_host);
+  g_assert_true (sl_generate_run (gen, NULL, &stats, &error));
+  g_assert_no_error (error);
+
+  truth = load_truth (parser, dir_a);
+  start = json_int (truth, "start_ns");
+  g_assert_cmpint (json_int (truth, "events"), ==, (gint64) stats.events);
+  if (dc->loss > 0)
+    {
+      g_assert_cmpint (json_int (truth, "lost"), >, 0);
+      g_assert_cmpint (json_int (truth, "retransmissions"), >, 0);
+    }
+  hosts = json_object_get_array_member (truth, "hosts");
+  g_assert_cmpuint (json_array_get_length (hosts), ==, sl_generate_get_n_hosts (gen));
+
+  for (guint i = 0; i < json_array_get_length (hosts); i++)
+    {
+      JsonObject *host = json_array_get_object_element (hosts, i);
+      const char *name = json_object_get_string_member (host, "name");
+      g_autofree char *path = g_build_filename (dir_a, name, "kernel", NULL);
+      const char *bt_args[] = { "--clock-seconds", path, NULL };
+      g_autofree char **lines = NULL;
+      g_autoptr(GArray) decoded = NULL;
+      GArray *written = g_array_index (per_host, GArray *, i);
+      guint n_lines;
+
+      run_argv (&r, bt, bt_args);
+      if (r.status != 0)
+        g_error ("babeltrace2 %s failed: %s", path, r.err);
+      lines = split_lines (r.out, &n_lines);
+      /* every event the generator wrote is decoded */
+      g_assert_cmpint (n_lines, ==, json_int (host, "events"));
+      total += n_lines;
+
+      decoded = parse_tcp_events (lines, i, &counts);
+      g_array_sort (decoded, packet_cmp);
+      g_array_sort (written, packet_cmp);
+      g_assert_cmpuint (decoded->len, ==, written->len);
+      g_assert_cmpuint (decoded->len, >, 20);
+      for (guint k = 0; k < decoded->len; k++)
+        {
+          const SlPacketEvent *x = &g_array_index (decoded, SlPacketEvent, k);
+          const SlPacketEvent *y = &g_array_index (written, SlPacketEvent, k);
+
+          if (packet_cmp (x, y) != 0 || x->family != y->family || x->dport != y->dport ||
+              memcmp (x->daddr, y->daddr, 16) != 0)
+            g_error ("%s: TCP event %u decodes as seq %u at %" G_GINT64_FORMAT
+                     ", but seq %u at %" G_GINT64_FORMAT " was written",
+                     name, k, x->seq, x->time, y->seq, y->time);
+        }
+
+      check_samples (host, start, json_int (truth, "duration_ns"), lines);
+      run_clear (&r);
+      g_array_unref (written);
+    }
+  g_assert_cmpuint (total, ==, stats.events);
+  /* packets readers must ignore are there, and decode */
+  g_assert_cmpuint (counts.udp, >, 0);
+  g_assert_cmpuint (counts.icmp, >, 0);
+  g_assert_cmpuint (counts.loopback, >, 0);
+  g_assert_cmpuint (counts.no_network_header, >, 0);
+
+  if (dc->check_determinism)
+    {
+      g_autofree char *truth_a = NULL, *truth_b = NULL;
+
+      g_autoptr(GPtrArray) args_b = case_args (dc, dir_b);
+
+      run_cli (&r, (const char **) args_b->pdata);
+      g_assert_cmpint (r.status, ==, 0);
+      run_clear (&r);
+      for (guint i = 0; i < json_array_get_length (hosts); i++)
+        {
+          const char *name = json_object_get_string_member (json_array_get_object_element (hosts, i), "name");
+          g_autofree char *ka = g_build_filename (dir_a, name, "kernel", NULL);
+          g_autoptr(GDir) d = g_dir_open (ka, 0, NULL);
+          const char *f;
+          guint n = 0;
+
+          while ((f = g_dir_read_name (d)) != NULL)
+            {
+              g_autofree char *pa = g_build_filename (dir_a, name, "kernel", f, NULL);
+              g_autofree char *pb = g_build_filename (dir_b, name, "kernel", f, NULL);
+              g_autofree char *ca = NULL, *cb = NULL;
+              gsize la, lb;
+
+              g_assert_true (g_file_get_contents (pa, &ca, &la, NULL));
+              g_assert_true (g_file_get_contents (pb, &cb, &lb, NULL));
+              g_assert_cmpmem (ca, la, cb, lb);
+              n++;
+            }
+          g_assert_cmpuint (n, ==, 1 + json_int (json_array_get_object_element (hosts, i), "cpus"));
+        }
+      {
+        g_autofree char *pa = g_build_filename (dir_a, "ground-truth.json", NULL);
+        g_autofree char *pb = g_build_filename (dir_b, "ground-truth.json", NULL);
+        gsize la, lb;
+
+        g_assert_true (g_file_get_contents (pa, &truth_a, &la, NULL));
+        g_assert_true (g_file_get_contents (pb, &truth_b, &lb, NULL));
+        g_assert_cmpmem (truth_a, la, truth_b, lb);
+      }
+    }
+
+  rm_rf (tmp);
+}
+
+#define THREE_HOSTS \
+  { "web:1000000000:0:-4", "db:2400000000:-7200123456789:31.5:0.5:20", \
+    "cache:3000000000:86400000000000:-480", NULL }
+#define TWO_LINKS { "web:db:400", "web:cache:150", NULL }
+
+static const DecodeCase case_modern_ipv4 = {
+  THREE_HOSTS, TWO_LINKS, 3, 1500, 60, 200, 0.01,
+  SL_GENERATE_VARIANT_MODERN, SL_CTF_HEADER_LARGE, SL_GENERATE_IP_4, 256, TRUE,
+};
+
+static const DecodeCase case_legacy_ipv6 = {
+  THREE_HOSTS, TWO_LINKS, 3, 1500, 60, 200, 0.01,
+  SL_GENERATE_VARIANT_LEGACY, SL_CTF_HEADER_COMPACT, SL_GENERATE_IP_6, 1024, FALSE,
+};
+
+static const DecodeCase case_modern_mix = {
+  THREE_HOSTS, TWO_LINKS, 3, 1500, 60, 200, 0.01,
+  SL_GENERATE_VARIANT_MODERN, SL_CTF_HEADER_COMPACT, SL_GENERATE_IP_MIX, 4, FALSE,
+};
+
+static const DecodeCase case_legacy_mix = {
+  THREE_HOSTS, TWO_LINKS, 3, 1500, 60, 200, 0.01,
+  SL_GENERATE_VARIANT_LEGACY, SL_CTF_HEADER_LARGE, SL_GENERATE_IP_MIX, 256, FALSE,
+};
+
+/* Seconds between events: full timestamps (extended headers) and the
+ * truncated ones wrapping around many times. */
+static const DecodeCase case_sparse_compact = {
+  THREE_HOSTS, { "web:db", "cache:db", NULL }, 40, 0, 3, 4, 0,
+  SL_GENERATE_VARIANT_MODERN, SL_CTF_HEADER_COMPACT, SL_GENERATE_IP_MIX, 256, FALSE,
+};
+
+static const DecodeCase case_sparse_large = {
+  THREE_HOSTS, { "web:db", "cache:db", NULL }, 40, 0, 3, 4, 0,
+  SL_GENERATE_VARIANT_LEGACY, SL_CTF_HEADER_LARGE, SL_GENERATE_IP_4, 256, FALSE,
+};
+
+/* Synchronizing the generated packets recovers the true clocks */
+
+typedef struct
+{
+  SlEngine *engine;
+  guint64   events;
+} Feed;
+
+static void
+feed_cb (const SlPacketEvent *event,
+         gint64               true_ns,
+         gpointer             user_data)
+{
+  Feed *f = user_data;
+
+  sl_engine_add_packet (f->engine, event, true_ns);
+  f->events++;
+}
+
+typedef struct
+{
+  guint   hosts;
+  guint   components;
+  double  max_drift_ppm;
+  gint64  max_offset_ns;
+  double  loss;
+  double  duplicate;
+  double  seconds;
+  guint64 seed;
+} SyncCase;
+
+/* Automatic hosts are split into contiguous groups, as sl-generate.c does. */
+static guint
+component_of (guint h,
+              guint n,
+              guint k)
+{
+  for (guint c = 0; c < k; c++)
+    if (h < (c + 1) * n / k)
+      return c;
+  g_assert_not_reached ();
+}
+
+static void
+test_sync_bounds (gconstpointer data)
+{
+  const SyncCase *sc = data;
+  SlGenerateOptions options;
+  g_autoptr(SlGenerate) gen = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) refs = g_hash_table_new (NULL, NULL);
+  SlEngineOptions eo;
+  SlGenerateStats stats;
+  Feed feed = { 0 };
+  double worst = 0;
+
+  sl_generate_options_init (&options);
+  options.n_hosts = sc->hosts;
+  options.components = sc->components;
+  options.max_drift_ppm = sc->max_drift_ppm;
+  options.max_offset_ns = sc->max_offset_ns;
+  options.loss = sc->loss;
+  options.duplicate = sc->duplicate;
+  options.duration_ns = (gint64) (sc->seconds * 1e9);
+  options.seed = sc->seed;
+  options.background_rate = 0;
+  options.noise_rate = 5;
+  options.ip = SL_GENERATE_IP_MIX;
+  gen = sl_generate_new (&options);
+  g_assert_true (sl_generate_prepare (gen, &error));
+  g_assert_no_error (error);
+
+  sl_engine_options_init (&eo);
+  feed.engine = sl_engine_new (&eo);
+  for (guint i = 0; i < sl_generate_get_n_hosts (gen); i++)
+    sl_engine_add_host (feed.engine, sl_generate_get_host (gen, i)->name);
+  sl_generate_set_packet_func (gen, feed_cb, &feed);
+  g_assert_true (sl_generate_run (gen, NULL, &stats, &error));
+  g_assert_no_error (error);
+  sl_engine_flush (feed.engine);
+  g_assert_cmpuint (stats.lost, >, 0);
+  g_assert_cmpuint (stats.retransmissions, >, 0);
+
+  for (guint h = 0; h < sl_generate_get_n_hosts (gen); h++)
+    {
+      SlHostInfo hi = { 0 };
+      SlTransform truth;
+      gint64 start = sl_generate_get_start (gen), dur = sl_generate_get_duration (gen);
+      guint component = component_of (h, sc->hosts, sc->components);
+
+      sl_engine_get_host_info (feed.engine, h, &hi);
+      g_assert_cmpuint (hi.reference, <, sl_generate_get_n_hosts (gen));
+      /* hosts that never talk keep separate references */
+      g_assert_cmpuint (component_of (hi.reference, sc->hosts, sc->components), ==, component);
+      g_hash_table_add (refs, GUINT_TO_POINTER (hi.reference));
+      g_assert_true (isfinite (hi.bound_ns));
+      g_assert_cmpfloat (hi.bound_ns, <, 1e7);
+
+      sl_generate_true_transform (gen, h, hi.reference, &truth);
+      for (int k = 0; k <= 4; k++)
+        {
+          gint64 local = sl_generate_local_time (gen, h, start + k * dur / 4);
+          double err = fabs ((double) (sl_transform_apply (&hi.to_reference, local) -
+                                       sl_transform_apply (&truth, local)));
+
+          /* +4 ns: timestamps are whole ticks of clocks at ≥ 1 GHz */
+          if (err > hi.bound_ns + 4)
+            g_error ("host %s: error %.1f ns outside the bound %.1f ns",
+                     sl_generate_get_host (gen, h)->name, err, hi.bound_ns);
+          worst = MAX (worst, err);
+        }
+      sl_host_info_clear (&hi);
+    }
+  g_assert_cmpuint (g_hash_table_size (refs), ==, sc->components);
+  g_test_message ("%u hosts: %" G_GUINT64_FORMAT " packet events, worst error %.1f ns",
+                  sc->hosts, feed.events, worst);
+  sl_engine_free (feed.engine);
+}
+
+static const SyncCase sync_2 = { 2, 1, 500, 5000, 0.02, 0.01, 20, 11 };
+static const SyncCase sync_5_days = { 5, 1, 500, G_GINT64_CONSTANT (3) * 86400 * 1000000000, 0.01, 0.005, 20, 12 };
+static const SyncCase sync_16_split = { 16, 3, 200, G_GINT64_CONSTANT (86400) * 1000000000, 0.01, 0.005, 15, 13 };
+static const SyncCase sync_64 = { 64, 1, 500, G_GINT64_CONSTANT (2) * 86400 * 1000000000, 0.005, 0.002, 10, 14 };
+
+/* The ground truth file reproduces the clocks */
+
+static void
+test_truth_roundtrip (void)
+{
+  g_autofree char *tmp = make_tmp ();
+  g_autofree char *path = g_build_filename (tmp, "ground-truth.json", NULL);
+  g_autoptr(SlGenerate) gen = NULL, loaded = NULL;
+  g_autoptr(GError) error = NULL;
+  SlGenerateOptions options;
+
+  sl_generate_options_init (&options);
+  options.n_hosts = 5;
+  options.duration_ns = 200000000;
+  options.background_rate = 0;
+  options.max_drift_ppm = 500;
+  options.wander_ppm = 1;
+  options.wander_period_s = 30;
+  gen = sl_generate_new (&options);
+  g_assert_true (sl_generate_run (gen, tmp, NULL, &error));
+  g_assert_no_error (error);
+
+  loaded = sl_generate_load_truth (path, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (loaded);
+  g_assert_cmpuint (sl_generate_get_n_hosts (loaded), ==, 5);
+  g_assert_cmpuint (sl_generate_get_n_links (loaded), ==, sl_generate_get_n_links (gen));
+
+  for (guint a = 0; a < 5; a++)
+    {
+      gint64 t = sl_generate_get_start (gen) + 123456789;
+
+      g_assert_cmpstr (sl_generate_get_host (loaded, a)->name, ==, sl_generate_get_host (gen, a)->name);
+      g_assert_cmpint (sl_generate_local_time (loaded, a, t), ==, sl_generate_local_time (gen, a, t));
+      g_assert_cmpint (sl_generate_trace_time (loaded, a, t), ==, sl_generate_trace_time (gen, a, t));
+      for (guint b = 0; b < 5; b++)
+        {
+          SlTransform x, y;
+          gint64 local = sl_generate_local_time (gen, a, t);
+
+          sl_generate_true_transform (gen, a, b, &x);
+          g_assert_true (sl_generate_true_transform_by_name (loaded, sl_generate_get_host (gen, a)->name,
+                                                             sl_generate_get_host (gen, b)->name, &y, NULL));
+          g_assert_cmpint (sl_transform_apply (&x, local), ==, sl_transform_apply (&y, local));
+          /* the linear relation is off by the wander, and no more */
+          g_assert_cmpfloat (fabs ((double) (sl_transform_apply (&x, local) - sl_generate_local_time (gen, b, t))),
+                             <=, sl_generate_wander_bound_ns (gen, a, b) + 1);
+        }
+    }
+  g_assert_false (sl_generate_true_transform_by_name (loaded, "nobody", "node-1", NULL, &error));
+  g_assert_error (error, SL_ERROR, SL_ERROR_INVALID);
+  g_clear_error (&error);
+
+  g_assert_null (sl_generate_load_truth (tmp, &error));
+  g_assert_nonnull (error);
+  rm_rf (tmp);
+}
+
+/* --events aims the total */
+
+static void
+test_events_target (void)
+{
+  SlGenerateOptions options;
+  g_autoptr(SlGenerate) gen = NULL;
+  g_autoptr(GError) error = NULL;
+  SlGenerateStats stats;
+
+  sl_generate_options_init (&options);
+  options.n_hosts = 3;
+  options.events = 400000;
+  options.duration_ns = 5 * G_GINT64_CONSTANT (1000000000);
+  gen = sl_generate_new (&options);
+  g_assert_true (sl_generate_run (gen, NULL, &stats, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (fabs ((double) stats.events - 400000) / 400000, <, 0.02);
+  g_test_message ("%" G_GUINT64_FORMAT " events in %.3f s: %.2f M events/s without files",
+                  stats.events, stats.elapsed_s, (double) stats.events / stats.elapsed_s / 1e6);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/generate/bad-options", test_bad_options);
+  g_test_add_data_func ("/generate/decode/modern-ipv4-large", &case_modern_ipv4, test_decode);
+  g_test_add_data_func ("/generate/decode/legacy-ipv6-compact", &case_legacy_ipv6, test_decode);
+  g_test_add_data_func ("/generate/decode/modern-mix-compact", &case_modern_mix, test_decode);
+  g_test_add_data_func ("/generate/decode/legacy-mix-large", &case_legacy_mix, test_decode);
+  g_test_add_data_func ("/generate/decode/sparse-compact", &case_sparse_compact, test_decode);
+  g_test_add_data_func ("/generate/decode/sparse-large", &case_sparse_large, test_decode);
+  g_test_add_data_func ("/generate/sync/2-hosts", &sync_2, test_sync_bounds);
+  g_test_add_data_func ("/generate/sync/5-hosts-days", &sync_5_days, test_sync_bounds);
+  g_test_add_data_func ("/generate/sync/16-hosts-3-components", &sync_16_split, test_sync_bounds);
+  g_test_add_data_func ("/generate/sync/64-hosts", &sync_64, test_sync_bounds);
+  g_test_add_func ("/generate/truth-roundtrip", test_truth_roundtrip);
+  g_test_add_func ("/generate/events-target", test_events_target);
+
+  return g_test_run ();
+}
