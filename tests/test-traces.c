@@ -16,6 +16,7 @@
 
 #include "sl-engine.h"
 #include "sl-report.h"
+#include "sl-generate.h"
 #include "sl-trace-reader.h"
 #include "test-util.h"
 
@@ -1392,6 +1393,113 @@ test_same_name_two_boots (void)
   rm_rf (tmp);
 }
 
+/* Generated traces end to end: `generate` writes them, the reader and the
+ * engine synchronize them, and every host's transform is within its bound
+ * of ground-truth.json, in the middle and at the quarters of the run. */
+static void
+check_generated (const char *const *gen_args,
+                 guint              n_components)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *out = g_build_filename (dir, "t", NULL);
+  g_autofree char *out_arg = g_strdup_printf ("--out=%s", out);
+  g_autofree char *truth_path = g_build_filename (out, "ground-truth.json", NULL);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SlGenerate) truth = NULL;
+  const char *folders[] = { out, NULL };
+  SlEngine *engine;
+  guint refs = 0;
+  Run r = { 0 };
+
+  g_ptr_array_add (argv, (char *) "generate");
+  g_ptr_array_add (argv, out_arg);
+  g_ptr_array_add (argv, (char *) "--quiet");
+  for (guint i = 0; gen_args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) gen_args[i]);
+  for (guint i = argv->len; i < 14; i++)
+    g_ptr_array_add (argv, NULL);
+  run_cli (&r, argv->pdata[0], argv->pdata[1], argv->pdata[2], argv->pdata[3], argv->pdata[4],
+           argv->pdata[5], argv->pdata[6], argv->pdata[7], argv->pdata[8], argv->pdata[9],
+           argv->pdata[10], argv->pdata[11], argv->pdata[12], NULL);
+  if (r.status != 0)
+    g_error ("generate failed: %s", r.err);
+  run_clear (&r);
+
+  truth = sl_generate_load_truth (truth_path, &error);
+  g_assert_no_error (error);
+  engine = load (folders, FALSE, NULL, NULL);
+  g_assert_cmpuint (sl_engine_get_n_hosts (engine), ==, sl_generate_get_n_hosts (truth));
+
+  for (guint h = 0; h < sl_engine_get_n_hosts (engine); h++)
+    {
+      const char *name = sl_engine_get_host_name (engine, h);
+      guint gh = sl_generate_find_host (truth, name);
+      SlHostInfo hi = { 0 };
+      SlTransform tt;
+
+      g_assert_cmpuint (gh, !=, G_MAXUINT);
+      sl_engine_get_host_info (engine, h, &hi);
+      refs += hi.reference == h;
+      g_assert_true (sl_generate_true_transform_by_name (truth, name,
+                                                         sl_engine_get_host_name (engine, hi.reference),
+                                                         &tt, &error));
+      g_assert_no_error (error);
+      for (int k = 1; k <= 3; k++)
+        {
+          gint64 t_true = sl_generate_get_start (truth) + sl_generate_get_duration (truth) * k / 4;
+          gint64 local = sl_generate_local_time (truth, gh, t_true);
+          double err = fabs ((double) (sl_transform_apply (&hi.to_reference, local) -
+                                       sl_transform_apply (&tt, local)));
+
+          if (g_test_verbose ())
+            g_test_message ("%s: error %.1f ns, bound %.1f ns", name, err, hi.bound_ns);
+          if (!(err <= hi.bound_ns + 2.0))
+            g_error ("%s (reference %s, %u hops): %.1f ns from the truth, bound %.1f ns",
+                     name, sl_engine_get_host_name (engine, hi.reference), hi.path->len - 1,
+                     err, hi.bound_ns);
+        }
+      sl_host_info_clear (&hi);
+    }
+  g_assert_cmpuint (refs, ==, n_components);
+
+  for (guint l = 0; l < sl_engine_get_n_links (engine); l++)
+    {
+      SlLinkInfo li;
+
+      sl_engine_get_link_info (engine, l, &li);
+      if (li.in_tree)
+        g_assert_cmpuint (li.inversions, ==, 0);
+    }
+
+  sl_engine_free (engine);
+  rm_rf (dir);
+}
+
+static void
+test_generated_truth (void)
+{
+  static const char *two[] = { "--host=a:1000000000:1500:-500", "--host=b:2400000000:-3000:500",
+                               "--link=a:b:400", "--duration=4", "--loss=0.01", "--background=100",
+                               "--cpus=2", NULL };
+  static const char *days[] = { "--hosts=5", "--max-offset=259200000000000", "--max-drift-ppm=500",
+                                "--duration=4", "--seed=3", "--background=100", "--cpus=2", NULL };
+  static const char *groups[] = { "--hosts=16", "--components=3", "--ip=mix", "--variant-style=legacy",
+                                  "--duration=3", "--seed=4", "--background=100", "--cpus=2", NULL };
+  static const char *many[] = { "--hosts=64", "--duration=3", "--seed=5", "--background=50",
+                                "--cpus=2", "--max-drift-ppm=500", NULL };
+
+  if (g_getenv ("SL_BABELTRACE2") == NULL)
+    {
+      g_test_skip ("babeltrace2 is not installed");
+      return;
+    }
+  check_generated (two, 1);
+  check_generated (days, 1);
+  check_generated (groups, 3);
+  check_generated (many, 1);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1401,6 +1509,7 @@ main (int    argc,
   g_test_add_func ("/traces/synctraces", test_synctraces);
   g_test_add_func ("/traces/synctraces-cli", test_synctraces_cli);
   g_test_add_func ("/traces/django-vote", test_django);
+  g_test_add_func ("/traces/generated-truth", test_generated_truth);
   g_test_add_func ("/traces/synthetic-layouts", test_synthetic_layouts);
   g_test_add_func ("/traces/same-name-two-boots", test_same_name_two_boots);
   g_test_add_func ("/traces/progress-cancel", test_progress_cancel);
