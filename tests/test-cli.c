@@ -260,6 +260,30 @@ test_json_schema (void)
   g_assert_nonnull (strstr (r.out, "in tree"));
   run_clear (&r);
 
+  /* --plots draws the link; --export needs trace folders */
+  {
+    g_autofree char *dir = g_dir_make_tmp ("sl-cli-plots-XXXXXX", NULL);
+    g_autofree char *plots = g_build_filename (dir, "plots", NULL);
+    g_autofree char *plots_arg = g_strdup_printf ("--plots=%s", plots);
+    g_autofree char *png = g_build_filename (plots, "0--1.png", NULL);
+    g_autofree char *svg = g_build_filename (plots, "0--1.svg", NULL);
+    g_autofree char *export_arg = g_strdup_printf ("--export=%s", dir);
+
+    run_cli (&r, "sync", "--max-drift-ppm=500000", plots_arg, path, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
+    g_assert_true (g_file_test (svg, G_FILE_TEST_IS_REGULAR));
+    run_clear (&r);
+    g_unlink (png);
+    g_unlink (svg);
+    g_rmdir (plots);
+
+    run_cli (&r, "sync", export_arg, path, NULL);
+    assert_clean_error (&r, "--export");
+    run_clear (&r);
+    g_rmdir (dir);
+  }
+
   /* linreg and shortest-path run on the same input */
   run_cli (&r, "sync", "--json", "--algorithm=linreg", "--tree=shortest-path", path, NULL);
   g_assert_cmpint (r.status, ==, 0);

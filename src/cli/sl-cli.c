@@ -17,7 +17,9 @@
 
 #include "sl-cli.h"
 #include "sl-engine.h"
+#include "sl-export.h"
 #include "sl-lttv-text.h"
+#include "sl-plot.h"
 #include "sl-report.h"
 #include "sl-sim.h"
 #include "sl-trace-reader.h"
@@ -78,6 +80,8 @@ typedef struct
   gboolean  json;
   double    max_drift_ppm;
   int       confidence;
+  char     *plots;
+  char     *export_dir;
 } SyncArgs;
 
 static GOptionEntry *
@@ -96,6 +100,8 @@ engine_entries (SyncArgs *args)
       "Largest plausible relative clock rate error in ppm (default 10000)", "PPM" },
     { "linreg-confidence", 0, 0, G_OPTION_ARG_INT, &args->confidence,
       "linreg: drop round trips above this percentile of error margin (0 = keep all, 90, 95, 99)", "N" },
+    { "plots", 0, 0, G_OPTION_ARG_FILENAME, &args->plots,
+      "Draw each link's hulls, bounds, estimate and accuracy over time to DIR/A--B.png and .svg", "DIR" },
     { NULL }
   };
 
@@ -109,6 +115,8 @@ sync_args_clear (SyncArgs *args)
   g_free (args->tree);
   g_free (args->reference);
   g_free (args->input_format);
+  g_free (args->plots);
+  g_free (args->export_dir);
 }
 
 static gboolean
@@ -172,6 +180,21 @@ print_report (SlEngine       *engine,
       g_autofree char *text = sl_report_to_text (engine, &timing);
       g_print ("%s", text);
     }
+  return 0;
+}
+
+/* --plots, once the report is out */
+static int
+write_plots (SlEngine       *engine,
+             const SyncArgs *args,
+             int             ret)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (ret != 0 || args->plots == NULL)
+    return ret;
+  if (!sl_plot_links (engine, args->plots, &error))
+    return fail ("%s", error->message);
   return 0;
 }
 
@@ -449,7 +472,11 @@ sync_folders (SlEngine       *engine,
   if (!apply_reference (engine, args, &error))
     ret = fail ("%s", error->message);
   else
-    ret = print_trace_report (engine, reader, problems, args, timeline, t0, cpu0);
+    ret = write_plots (engine, args, print_trace_report (engine, reader, problems, args, timeline, t0, cpu0));
+
+  if (ret == 0 && args->export_dir != NULL &&
+      !sl_export_traces (reader, engine, args->export_dir, &error))
+    ret = fail ("%s", error->message);
 
   sl_trace_reader_free (reader);
   return ret;
@@ -475,6 +502,9 @@ cmd_sync (int    argc,
     { "progress", 0, 0, G_OPTION_ARG_NONE, &progress,
       "Show progress on stderr (default when stderr is a terminal)", NULL },
     { "no-progress", 0, 0, G_OPTION_ARG_NONE, &no_progress, "Never show progress", NULL },
+    { "export", 0, 0, G_OPTION_ARG_FILENAME, &args.export_dir,
+      "Trace folders: write a synchronized copy of the traces to DIR (new or empty): stream "
+      "files linked or copied, each host's clock rewritten to its reference's", "DIR" },
     { NULL }
   };
   g_autoptr(GError) error = NULL;
@@ -570,6 +600,11 @@ cmd_sync (int    argc,
       sync_args_clear (&args);
       return fail ("%s: is a folder; --input-format=lttv-text reads LTTV unit-case text files", argv[1]);
     }
+  if (n_folders == 0 && args.export_dir != NULL)
+    {
+      sync_args_clear (&args);
+      return fail ("--export: copies trace folders; the inputs are LTTV text files");
+    }
   if (n_folders == 0 && g_strcmp0 (args.input_format, "lttng") == 0)
     {
       sync_args_clear (&args);
@@ -608,7 +643,7 @@ cmd_sync (int    argc,
       goto out;
     }
 
-  ret = print_report (engine, &args, t0, cpu0);
+  ret = write_plots (engine, &args, print_report (engine, &args, t0, cpu0));
 
 out:
   sl_engine_free (engine);
@@ -716,7 +751,7 @@ cmd_demo (int    argc,
   while (sl_sim_next (sim, &ev, &true_time))
     sl_engine_add_packet (engine, &ev, true_time);
 
-  ret = print_report (engine, &args, t0, cpu0);
+  ret = write_plots (engine, &args, print_report (engine, &args, t0, cpu0));
 
   /* Ground truth: every host's transform against the true clocks, at the
    * start and the end of the run, must be within the reported bound. */

@@ -1,0 +1,866 @@
+/* sl-plot.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <cairo.h>
+#include <cairo-svg.h>
+#include <glib/gstdio.h>
+
+#include "sl-plot.h"
+#include "sl-report.h"
+
+#define MAX_DRAWN_POINTS 20000
+
+typedef struct
+{
+  double x;
+  double y;
+} DPoint;
+
+typedef struct
+{
+  double left;
+  double top;
+  double right;
+  double bottom;
+  double xmin;
+  double xmax;
+  double ymin;
+  double ymax;
+  gboolean log_y;
+} Panel;
+
+/* One link in the report's orientation (a < b by name), in plot units:
+ * x in seconds since the first packet, offsets in µs relative to the
+ * estimate's offset there, accuracy in ppm. */
+typedef struct
+{
+  char     *title;
+  char     *name_a;
+  char     *name_b;
+  GArray   *pts[2];
+  GArray   *hull[2];
+  gboolean  has_line[3];
+  double    line_y[3][2];
+  double    x_end;
+  GArray   *acc;
+  guint64   n_pts[2];
+} Plot;
+
+enum { LINE_LMIN, LINE_LMAX, LINE_ESTIMATE };
+
+typedef struct
+{
+  guint32  rgb;
+  int      kind;
+  char    *text;
+} LegendItem;
+
+static void
+set_rgb (cairo_t *cr,
+         guint32  rgb)
+{
+  cairo_set_source_rgb (cr,
+                        ((rgb >> 16) & 0xff) / 255.0,
+                        ((rgb >> 8) & 0xff) / 255.0,
+                        (rgb & 0xff) / 255.0);
+}
+
+#define RGB_HULL_AB 0x0b3d66
+#define RGB_HULL_BA 0x8c4200
+#define RGB_LMIN    0x2ca02c
+#define RGB_LMAX    0x9467bd
+#define RGB_ACCURACY 0x138d99
+#define RGB_AXES    0x202020
+#define RGB_GRID    0xe4e4e4
+
+static void
+plot_clear (Plot *p)
+{
+  g_free (p->title);
+  g_free (p->name_a);
+  g_free (p->name_b);
+  for (guint d = 0; d < 2; d++)
+    {
+      g_clear_pointer (&p->pts[d], g_array_unref);
+      g_clear_pointer (&p->hull[d], g_array_unref);
+    }
+  g_clear_pointer (&p->acc, g_array_unref);
+}
+
+static char *
+sanitize_name (const char *name)
+{
+  GString *s = g_string_new (NULL);
+
+  for (const char *c = name; *c != '\0'; c++)
+    g_string_append_c (s, g_ascii_isalnum (*c) || *c == '.' || *c == '_' || *c == '-' ? *c : '_');
+  if (s->len == 0 || s->str[0] == '.')
+    g_string_prepend_c (s, '_');
+  return g_string_free (s, FALSE);
+}
+
+/* L(t) - t in ns, exact in int64 before the conversion to double. */
+static double
+line_offset_at (const SlTransform *l,
+                gint64             t)
+{
+  gint64 whole;
+  double frac;
+
+  sl_transform_apply_split (l, t, &whole, &frac);
+  return (double) (whole - t) + frac;
+}
+
+static SlPoint
+orient (SlPoint  p,
+        gboolean flipped)
+{
+  if (flipped)
+    return (SlPoint) { p.y, p.x };
+  return p;
+}
+
+static void
+plot_build (SlEngine *engine,
+            guint     link,
+            Plot     *p)
+{
+  const SlHull *hull = sl_engine_get_link_hull (engine, link);
+  SlJournal *journal = sl_engine_get_journal (engine);
+  GArray *raw_pts[2], *raw_hull[2];
+  SlReportLink rl;
+  SlHullResult r;
+  SlTransform lines[3];
+  gint64 x0 = G_MAXINT64, x1 = G_MININT64;
+  gboolean has_ref = FALSE;
+  double ref = 0;
+  g_autofree char *acc_text = NULL;
+  g_autofree char *bound_text = NULL;
+  double accuracy;
+
+  sl_report_get_link (engine, link, &rl);
+  sl_hull_get_result (hull, &r);
+
+  p->name_a = g_strdup (sl_engine_get_host_name (engine, rl.a));
+  p->name_b = g_strdup (sl_engine_get_host_name (engine, rl.b));
+
+  /* Direction d of the report (0: sent by a) is the engine's a_to_b
+   * unless the link is flipped. */
+  for (guint d = 0; d < 2; d++)
+    {
+      gboolean a_to_b = rl.flipped ? d == 1 : d == 0;
+
+      raw_pts[d] = sl_engine_get_link_points (engine, link, a_to_b);
+      raw_hull[d] = sl_hull_get_hull (hull, a_to_b);
+      for (guint i = 0; i < raw_pts[d]->len; i++)
+        {
+          SlPoint q = orient (g_array_index (raw_pts[d], SlPoint, i), rl.flipped);
+          x0 = MIN (x0, q.x);
+          x1 = MAX (x1, q.x);
+        }
+      for (guint i = 0; i < raw_hull[d]->len; i++)
+        {
+          SlPoint q = orient (g_array_index (raw_hull[d], SlPoint, i), rl.flipped);
+          x0 = MIN (x0, q.x);
+          x1 = MAX (x1, q.x);
+        }
+    }
+  if (x0 > x1)
+    x0 = x1 = 0;
+
+  /* The bounding lines in the report's orientation: inverting swaps
+   * which slope is the smaller. */
+  if (!rl.flipped)
+    {
+      p->has_line[LINE_LMIN] = r.has_lmin;
+      lines[LINE_LMIN] = r.lmin;
+      p->has_line[LINE_LMAX] = r.has_lmax;
+      lines[LINE_LMAX] = r.lmax;
+    }
+  else
+    {
+      p->has_line[LINE_LMIN] = r.has_lmax && sl_transform_get_slope (&r.lmax) > 0;
+      if (p->has_line[LINE_LMIN])
+        sl_transform_invert (&r.lmax, &lines[LINE_LMIN]);
+      p->has_line[LINE_LMAX] = r.has_lmin && sl_transform_get_slope (&r.lmin) > 0;
+      if (p->has_line[LINE_LMAX])
+        sl_transform_invert (&r.lmin, &lines[LINE_LMAX]);
+    }
+  p->has_line[LINE_ESTIMATE] = rl.info.has_estimate;
+  lines[LINE_ESTIMATE] = rl.estimate;
+
+  if (p->has_line[LINE_ESTIMATE])
+    {
+      ref = line_offset_at (&lines[LINE_ESTIMATE], x0);
+      has_ref = TRUE;
+    }
+
+  for (guint d = 0; d < 2; d++)
+    {
+      guint n = raw_pts[d]->len;
+      guint stride = MAX (1, (n + MAX_DRAWN_POINTS - 1) / MAX_DRAWN_POINTS);
+
+      if (!has_ref && n > 0)
+        {
+          SlPoint q = orient (g_array_index (raw_pts[d], SlPoint, 0), rl.flipped);
+          ref = (double) (q.y - q.x);
+          has_ref = TRUE;
+        }
+
+      p->n_pts[d] = n;
+      p->pts[d] = g_array_sized_new (FALSE, FALSE, sizeof (DPoint), n / stride + 1);
+      for (guint i = 0; i < n; i += stride)
+        {
+          SlPoint q = orient (g_array_index (raw_pts[d], SlPoint, i), rl.flipped);
+          DPoint dp = { (double) (q.x - x0) / 1e9, ((double) (q.y - q.x) - ref) / 1e3 };
+          g_array_append_val (p->pts[d], dp);
+        }
+    }
+
+  for (guint d = 0; d < 2; d++)
+    {
+      p->hull[d] = g_array_sized_new (FALSE, FALSE, sizeof (DPoint), raw_hull[d]->len);
+      for (guint i = 0; i < raw_hull[d]->len; i++)
+        {
+          SlPoint q = orient (g_array_index (raw_hull[d], SlPoint, i), rl.flipped);
+          DPoint dp = { (double) (q.x - x0) / 1e9, ((double) (q.y - q.x) - ref) / 1e3 };
+          g_array_append_val (p->hull[d], dp);
+        }
+      g_array_unref (raw_pts[d]);
+      g_array_unref (raw_hull[d]);
+    }
+
+  for (guint k = 0; k < 3; k++)
+    if (p->has_line[k])
+      {
+        p->line_y[k][0] = (line_offset_at (&lines[k], x0) - ref) / 1e3;
+        p->line_y[k][1] = (line_offset_at (&lines[k], x1) - ref) / 1e3;
+        if (!isfinite (p->line_y[k][0]) || !isfinite (p->line_y[k][1]))
+          p->has_line[k] = FALSE;
+      }
+  p->x_end = (double) (x1 - x0) / 1e9;
+
+  /* Journal entries name the link by the engine's hosts, in either order;
+   * their input times are merge-order times, close to a's clock. */
+  p->acc = g_array_new (FALSE, FALSE, sizeof (DPoint));
+  for (guint64 seq = sl_journal_get_first_seq (journal);
+       seq < sl_journal_get_next_seq (journal); seq++)
+    {
+      const SlChange *c = sl_journal_get (journal, seq);
+      DPoint dp;
+
+      if (c == NULL || c->kind != SL_CHANGE_LINK)
+        continue;
+      if (!((c->a == rl.info.a && c->b == rl.info.b) ||
+            (c->a == rl.info.b && c->b == rl.info.a)))
+        continue;
+      dp.x = (double) (c->input_time - x0) / 1e9;
+      dp.y = isfinite (c->value) && c->value > 0 ? c->value * 1e6 : NAN;
+      g_array_append_val (p->acc, dp);
+    }
+
+  accuracy = rl.alpha_max - rl.alpha_min;
+  acc_text = isfinite (accuracy) ? g_strdup_printf ("accuracy %.3g ppm", accuracy * 1e6)
+                                 : g_strdup ("accuracy unbounded");
+  bound_text = isfinite (rl.info.bound_ns) ? g_strdup_printf (", bound \u00b1%.3g \u00b5s", rl.info.bound_ns / 1e3)
+                                           : g_strdup ("");
+  p->title = g_strdup_printf ("%s \u2013 %s: %s, %s%s, %" G_GUINT64_FORMAT " + %" G_GUINT64_FORMAT " packets",
+                              p->name_a, p->name_b, sl_quality_to_string (rl.info.quality),
+                              acc_text, bound_text,
+                              rl.flipped ? rl.info.n_ba : rl.info.n_ab,
+                              rl.flipped ? rl.info.n_ab : rl.info.n_ba);
+}
+
+static double
+panel_x (const Panel *pn,
+         double       x)
+{
+  return pn->left + (x - pn->xmin) / (pn->xmax - pn->xmin) * (pn->right - pn->left);
+}
+
+static double
+panel_y (const Panel *pn,
+         double       y)
+{
+  if (pn->log_y)
+    y = log10 (y);
+  return pn->bottom - (y - pn->ymin) / (pn->ymax - pn->ymin) * (pn->bottom - pn->top);
+}
+
+static double
+nice_step (double range,
+           int    n)
+{
+  double raw = range / n;
+  double mag = pow (10, floor (log10 (raw)));
+  double f = raw / mag;
+
+  if (f < 1.5)
+    return mag;
+  if (f < 3.5)
+    return 2 * mag;
+  if (f < 7.5)
+    return 5 * mag;
+  return 10 * mag;
+}
+
+static void
+show_text_at (cairo_t    *cr,
+              const char *text,
+              double      x,
+              double      y,
+              double      halign,
+              double      valign)
+{
+  cairo_text_extents_t ext;
+
+  cairo_text_extents (cr, text, &ext);
+  cairo_move_to (cr,
+                 x - ext.x_bearing - ext.width * halign,
+                 y - ext.y_bearing - ext.height * valign);
+  cairo_show_text (cr, text);
+}
+
+static void
+draw_axes (cairo_t     *cr,
+           const Panel *pn,
+           const char  *xlabel,
+           const char  *ylabel)
+{
+  double step;
+  char buf[64];
+
+  cairo_save (cr);
+  cairo_set_font_size (cr, 12);
+  cairo_set_line_width (cr, 1);
+
+  step = nice_step (pn->xmax - pn->xmin, 10);
+  for (double x = ceil (pn->xmin / step) * step; x <= pn->xmax + step * 1e-9; x += step)
+    {
+      double px = panel_x (pn, x);
+
+      set_rgb (cr, RGB_GRID);
+      cairo_move_to (cr, px, pn->top);
+      cairo_line_to (cr, px, pn->bottom);
+      cairo_stroke (cr);
+      set_rgb (cr, RGB_AXES);
+      cairo_move_to (cr, px, pn->bottom);
+      cairo_line_to (cr, px, pn->bottom + 5);
+      cairo_stroke (cr);
+      g_snprintf (buf, sizeof buf, "%g", fabs (x) < step * 1e-6 ? 0.0 : x);
+      show_text_at (cr, buf, px, pn->bottom + 8, 0.5, 0);
+    }
+
+  if (pn->log_y)
+    step = 1;
+  else
+    step = nice_step (pn->ymax - pn->ymin, 8);
+  for (double y = ceil (pn->ymin / step) * step; y <= pn->ymax + step * 1e-9; y += step)
+    {
+      double v = pn->log_y ? pow (10, y) : (fabs (y) < step * 1e-6 ? 0.0 : y);
+      double py = panel_y (pn, v);
+
+      set_rgb (cr, RGB_GRID);
+      cairo_move_to (cr, pn->left, py);
+      cairo_line_to (cr, pn->right, py);
+      cairo_stroke (cr);
+      set_rgb (cr, RGB_AXES);
+      cairo_move_to (cr, pn->left - 5, py);
+      cairo_line_to (cr, pn->left, py);
+      cairo_stroke (cr);
+      g_snprintf (buf, sizeof buf, "%g", v);
+      show_text_at (cr, buf, pn->left - 8, py, 1, 0.5);
+    }
+
+  set_rgb (cr, RGB_AXES);
+  cairo_rectangle (cr, pn->left, pn->top, pn->right - pn->left, pn->bottom - pn->top);
+  cairo_stroke (cr);
+
+  cairo_set_font_size (cr, 13);
+  show_text_at (cr, xlabel, (pn->left + pn->right) / 2, pn->bottom + 26, 0.5, 0);
+  cairo_save (cr);
+  cairo_translate (cr, pn->left - 70, (pn->top + pn->bottom) / 2);
+  cairo_rotate (cr, -G_PI / 2);
+  show_text_at (cr, ylabel, 0, 0, 0.5, 0);
+  cairo_restore (cr);
+  cairo_restore (cr);
+}
+
+static void
+clip_panel (cairo_t     *cr,
+            const Panel *pn)
+{
+  cairo_rectangle (cr, pn->left, pn->top, pn->right - pn->left, pn->bottom - pn->top);
+  cairo_clip (cr);
+}
+
+static void
+extend (double *lo,
+        double *hi,
+        double  v)
+{
+  if (!isfinite (v))
+    return;
+  *lo = MIN (*lo, v);
+  *hi = MAX (*hi, v);
+}
+
+static gboolean
+in_box (const Panel *pn,
+        double       x,
+        double       y,
+        double       bx,
+        double       by,
+        double       bw,
+        double       bh)
+{
+  double px = panel_x (pn, x), py = panel_y (pn, y);
+
+  return px >= bx && px <= bx + bw && py >= by && py <= by + bh;
+}
+
+/* The corner of the panel that hides the fewest drawn items. */
+static void
+pick_legend_corner (const Panel *pn,
+                    const Plot  *p,
+                    double       bw,
+                    double       bh,
+                    double      *x,
+                    double      *y)
+{
+  guint best = G_MAXUINT;
+
+  *x = pn->left + 10;
+  *y = pn->top + 10;
+  for (guint corner = 0; corner < 4; corner++)
+    {
+      double bx = corner % 2 == 0 ? pn->left + 10 : pn->right - 10 - bw;
+      double by = corner < 2 ? pn->top + 10 : pn->bottom - 10 - bh;
+      guint hidden = 0;
+
+      for (guint d = 0; d < 2; d++)
+        {
+          for (guint i = 0; i < p->pts[d]->len; i++)
+            {
+              const DPoint *q = &g_array_index (p->pts[d], DPoint, i);
+              hidden += in_box (pn, q->x, q->y, bx, by, bw, bh);
+            }
+          for (guint i = 0; i < p->hull[d]->len; i++)
+            {
+              const DPoint *q = &g_array_index (p->hull[d], DPoint, i);
+              hidden += 10 * in_box (pn, q->x, q->y, bx, by, bw, bh);
+            }
+        }
+      for (guint k = 0; k < 3; k++)
+        for (guint j = 0; p->has_line[k] && j <= 50; j++)
+          {
+            double t = j / 50.0;
+
+            hidden += 10 * in_box (pn, t * p->x_end,
+                                   (1 - t) * p->line_y[k][0] + t * p->line_y[k][1],
+                                   bx, by, bw, bh);
+          }
+      if (hidden < best)
+        {
+          best = hidden;
+          *x = bx;
+          *y = by;
+        }
+    }
+}
+
+static void
+draw_legend (cairo_t     *cr,
+             const Panel *pn,
+             const Plot  *p)
+{
+  LegendItem items[7];
+  guint n = 0;
+  double x, y, w = 0;
+
+  items[n++] = (LegendItem) { SL_PLOT_RGB_AB, 0,
+    g_strdup_printf ("%s \u2192 %s packets", p->name_a, p->name_b) };
+  items[n++] = (LegendItem) { SL_PLOT_RGB_BA, 0,
+    g_strdup_printf ("%s \u2192 %s packets", p->name_b, p->name_a) };
+  items[n++] = (LegendItem) { RGB_HULL_AB, 1, g_strdup_printf ("%s \u2192 %s hull", p->name_a, p->name_b) };
+  items[n++] = (LegendItem) { RGB_HULL_BA, 1, g_strdup_printf ("%s \u2192 %s hull", p->name_b, p->name_a) };
+  items[n++] = (LegendItem) { RGB_LMIN, 2, g_strdup ("Lmin") };
+  items[n++] = (LegendItem) { RGB_LMAX, 2, g_strdup ("Lmax") };
+  items[n++] = (LegendItem) { SL_PLOT_RGB_ESTIMATE, 3, g_strdup ("estimate") };
+
+  cairo_save (cr);
+  cairo_set_font_size (cr, 12);
+  for (guint i = 0; i < n; i++)
+    {
+      cairo_text_extents_t ext;
+
+      cairo_text_extents (cr, items[i].text, &ext);
+      w = MAX (w, ext.x_advance);
+    }
+  pick_legend_corner (pn, p, w + 50, n * 18 + 8, &x, &y);
+  cairo_rectangle (cr, x, y, w + 50, n * 18 + 8);
+  cairo_set_source_rgba (cr, 1, 1, 1, 0.85);
+  cairo_fill_preserve (cr);
+  set_rgb (cr, RGB_AXES);
+  cairo_set_line_width (cr, 0.8);
+  cairo_stroke (cr);
+
+  for (guint i = 0; i < n; i++)
+    {
+      double cy = y + 13 + i * 18;
+
+      set_rgb (cr, items[i].rgb);
+      if (items[i].kind == 0)
+        {
+          cairo_rectangle (cr, x + 14, floor (cy) - 3, 6, 6);
+          cairo_fill (cr);
+        }
+      else
+        {
+          double dash[] = { 6, 4 };
+
+          cairo_set_line_width (cr, items[i].kind == 3 ? 3 : 1.5);
+          if (items[i].kind == 2)
+            cairo_set_dash (cr, dash, 2, 0);
+          cairo_move_to (cr, x + 6, cy);
+          cairo_line_to (cr, x + 30, cy);
+          cairo_stroke (cr);
+          cairo_set_dash (cr, NULL, 0, 0);
+        }
+      set_rgb (cr, RGB_AXES);
+      show_text_at (cr, items[i].text, x + 38, cy, 0, 0.5);
+      g_free (items[i].text);
+    }
+  cairo_restore (cr);
+}
+
+static void
+draw_hull_panel (cairo_t    *cr,
+                 const Plot *p,
+                 Panel      *pn)
+{
+  static const guint32 hull_rgb[2] = { RGB_HULL_AB, RGB_HULL_BA };
+  static const guint32 pts_rgb[2] = { SL_PLOT_RGB_AB, SL_PLOT_RGB_BA };
+  double ylo = INFINITY, yhi = -INFINITY, pad, clo, chi, reach;
+
+  /* The hulls and lines are what the plot is about: they always fit. A
+   * retransmission 200 ms late would squash them to a line, so points
+   * widen the range only up to a few band widths beyond (the rest is
+   * clipped at the frame). */
+  for (guint d = 0; d < 2; d++)
+    for (guint i = 0; i < p->hull[d]->len; i++)
+      extend (&ylo, &yhi, g_array_index (p->hull[d], DPoint, i).y);
+  for (guint k = 0; k < 3; k++)
+    if (p->has_line[k])
+      {
+        extend (&ylo, &yhi, p->line_y[k][0]);
+        extend (&ylo, &yhi, p->line_y[k][1]);
+      }
+  clo = ylo;
+  chi = yhi;
+  reach = clo <= chi ? MAX (3 * (chi - clo), 1.0) : INFINITY;
+  for (guint d = 0; d < 2; d++)
+    for (guint i = 0; i < p->pts[d]->len; i++)
+      {
+        double y = g_array_index (p->pts[d], DPoint, i).y;
+
+        if (!(clo <= chi) || (y >= clo - reach && y <= chi + reach))
+          extend (&ylo, &yhi, y);
+      }
+  if (!(ylo <= yhi))
+    ylo = yhi = 0;
+  pad = MAX ((yhi - ylo) * 0.05, 1e-3);
+  pn->ymin = ylo - pad;
+  pn->ymax = yhi + pad;
+  /* A margin keeps the first and last packets off the frame. */
+  pad = MAX (p->x_end, 1e-9) * 0.02;
+  pn->xmin = -pad;
+  pn->xmax = MAX (p->x_end, 1e-9) + pad;
+  pn->log_y = FALSE;
+
+  draw_axes (cr, pn, "time on a (s since the first packet)",
+             "offset t_b \u2212 t_a (\u00b5s, relative to the estimate at 0)");
+
+  cairo_save (cr);
+  clip_panel (cr, pn);
+
+  /* Points as pixel-aligned 2x2 squares without antialiasing: their
+   * colours stay exact, and one path per direction keeps the SVG small. */
+  cairo_save (cr);
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+  for (guint d = 0; d < 2; d++)
+    {
+      double size = p->pts[d]->len < 1000 ? 6 : 2;
+
+      for (guint i = 0; i < p->pts[d]->len; i++)
+        {
+          const DPoint *q = &g_array_index (p->pts[d], DPoint, i);
+
+          cairo_rectangle (cr, floor (panel_x (pn, q->x) - size / 2), floor (panel_y (pn, q->y) - size / 2),
+                           size, size);
+        }
+      set_rgb (cr, pts_rgb[d]);
+      cairo_fill (cr);
+    }
+  cairo_restore (cr);
+
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  for (guint d = 0; d < 2; d++)
+    {
+      const GArray *h = p->hull[d];
+
+      if (h->len == 0)
+        continue;
+      set_rgb (cr, hull_rgb[d]);
+      cairo_set_line_width (cr, 1.5);
+      for (guint i = 0; i < h->len; i++)
+        {
+          const DPoint *q = &g_array_index (h, DPoint, i);
+          cairo_line_to (cr, panel_x (pn, q->x), panel_y (pn, q->y));
+        }
+      cairo_stroke (cr);
+      for (guint i = 0; i < h->len; i++)
+        {
+          const DPoint *q = &g_array_index (h, DPoint, i);
+          cairo_new_sub_path (cr);
+          cairo_arc (cr, panel_x (pn, q->x), panel_y (pn, q->y), 2.5, 0, 2 * G_PI);
+        }
+      cairo_fill (cr);
+    }
+
+  for (guint k = 0; k < 3; k++)
+    {
+      static const guint32 rgb[3] = { RGB_LMIN, RGB_LMAX, SL_PLOT_RGB_ESTIMATE };
+      double dash[] = { 8, 5 };
+
+      if (!p->has_line[k])
+        continue;
+      set_rgb (cr, rgb[k]);
+      cairo_set_line_width (cr, k == LINE_ESTIMATE ? 3 : 1.5);
+      cairo_set_dash (cr, dash, k == LINE_ESTIMATE ? 0 : 2, 0);
+      cairo_move_to (cr, panel_x (pn, 0), panel_y (pn, p->line_y[k][0]));
+      cairo_line_to (cr, panel_x (pn, p->x_end), panel_y (pn, p->line_y[k][1]));
+      cairo_stroke (cr);
+    }
+  cairo_set_dash (cr, NULL, 0, 0);
+  cairo_restore (cr);
+
+  draw_legend (cr, pn, p);
+}
+
+static void
+draw_accuracy_panel (cairo_t    *cr,
+                     const Plot *p,
+                     Panel      *pn)
+{
+  double ylo = INFINITY, yhi = -INFINITY;
+  double xlo = 0, xhi = p->x_end, pad;
+  gboolean open = FALSE, any = FALSE;
+
+  for (guint i = 0; i < p->acc->len; i++)
+    {
+      const DPoint *q = &g_array_index (p->acc, DPoint, i);
+
+      extend (&xlo, &xhi, q->x);
+      if (isfinite (q->y))
+        {
+          extend (&ylo, &yhi, log10 (q->y));
+          any = TRUE;
+        }
+    }
+  if (!any)
+    ylo = yhi = 0;
+  pn->ymin = floor (ylo);
+  pn->ymax = ceil (yhi);
+  if (pn->ymax - pn->ymin < 1)
+    {
+      pn->ymin -= 1;
+      pn->ymax += 1;
+    }
+  pad = MAX (xhi - xlo, 1e-9) * 0.02;
+  pn->xmin = xlo - pad;
+  pn->xmax = MAX (xhi, xlo + 1e-9) + pad;
+  pn->log_y = TRUE;
+
+  draw_axes (cr, pn, "input time (s since the first packet)",
+             "accuracy (ppm, log)");
+
+  cairo_save (cr);
+  clip_panel (cr, pn);
+  set_rgb (cr, RGB_ACCURACY);
+  cairo_set_line_width (cr, 2);
+  for (guint i = 0; i < p->acc->len; i++)
+    {
+      const DPoint *q = &g_array_index (p->acc, DPoint, i);
+      double x_next = i + 1 < p->acc->len ? g_array_index (p->acc, DPoint, i + 1).x : xhi;
+
+      if (!isfinite (q->y))
+        {
+          open = FALSE;
+          continue;
+        }
+      if (open)
+        cairo_line_to (cr, panel_x (pn, q->x), panel_y (pn, q->y));
+      else
+        cairo_move_to (cr, panel_x (pn, q->x), panel_y (pn, q->y));
+      cairo_line_to (cr, panel_x (pn, x_next), panel_y (pn, q->y));
+      open = TRUE;
+    }
+  cairo_stroke (cr);
+
+  /* Few changes make short steps: mark where each one starts. */
+  if (p->acc->len < 200)
+    {
+      for (guint i = 0; i < p->acc->len; i++)
+        {
+          const DPoint *q = &g_array_index (p->acc, DPoint, i);
+
+          if (!isfinite (q->y))
+            continue;
+          cairo_new_sub_path (cr);
+          cairo_arc (cr, panel_x (pn, q->x), panel_y (pn, q->y), 3.5, 0, 2 * G_PI);
+        }
+      cairo_fill (cr);
+    }
+  cairo_restore (cr);
+
+  if (!any)
+    {
+      cairo_save (cr);
+      set_rgb (cr, RGB_AXES);
+      cairo_set_font_size (cr, 14);
+      show_text_at (cr, "no bounded accuracy in the journal",
+                    (pn->left + pn->right) / 2, (pn->top + pn->bottom) / 2, 0.5, 0.5);
+      cairo_restore (cr);
+    }
+}
+
+static void
+draw_plot (cairo_t    *cr,
+           const Plot *p)
+{
+  Panel hull_panel = { 100, 50, SL_PLOT_WIDTH - 30, 580 };
+  Panel acc_panel = { 100, 650, SL_PLOT_WIDTH - 30, SL_PLOT_HEIGHT - 60 };
+
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  cairo_select_font_face (cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+  cairo_set_font_size (cr, 16);
+  set_rgb (cr, RGB_AXES);
+  show_text_at (cr, p->title, SL_PLOT_WIDTH / 2.0, 16, 0.5, 0);
+  cairo_select_font_face (cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+
+  draw_hull_panel (cr, p, &hull_panel);
+  draw_accuracy_panel (cr, p, &acc_panel);
+}
+
+static gboolean
+check_cairo (cairo_status_t   status,
+             const char      *path,
+             GError         **error)
+{
+  if (status == CAIRO_STATUS_SUCCESS)
+    return TRUE;
+  g_set_error (error, SL_ERROR, SL_ERROR_IO, "Cannot write %s: %s",
+               path, cairo_status_to_string (status));
+  return FALSE;
+}
+
+static gboolean
+write_png (const Plot  *p,
+           const char  *path,
+           GError     **error)
+{
+  cairo_surface_t *surface;
+  cairo_status_t status;
+  cairo_t *cr;
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, SL_PLOT_WIDTH, SL_PLOT_HEIGHT);
+  cr = cairo_create (surface);
+  draw_plot (cr, p);
+  status = cairo_status (cr);
+  cairo_destroy (cr);
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_write_to_png (surface, path);
+  cairo_surface_destroy (surface);
+  return check_cairo (status, path, error);
+}
+
+static gboolean
+write_svg (const Plot  *p,
+           const char  *path,
+           GError     **error)
+{
+  cairo_surface_t *surface;
+  cairo_status_t status;
+  cairo_t *cr;
+
+  surface = cairo_svg_surface_create (path, SL_PLOT_WIDTH, SL_PLOT_HEIGHT);
+  status = cairo_surface_status (surface);
+  if (status == CAIRO_STATUS_SUCCESS)
+    {
+      cr = cairo_create (surface);
+      draw_plot (cr, p);
+      status = cairo_status (cr);
+      cairo_destroy (cr);
+      cairo_surface_finish (surface);
+      if (status == CAIRO_STATUS_SUCCESS)
+        status = cairo_surface_status (surface);
+    }
+  cairo_surface_destroy (surface);
+  return check_cairo (status, path, error);
+}
+
+gboolean
+sl_plot_links (SlEngine    *engine,
+               const char  *out_dir,
+               GError     **error)
+{
+  g_return_val_if_fail (engine != NULL, FALSE);
+  g_return_val_if_fail (out_dir != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (g_mkdir_with_parents (out_dir, 0755) != 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, SL_ERROR, SL_ERROR_IO, "Cannot create the plot folder %s: %s",
+                   out_dir, g_strerror (saved));
+      return FALSE;
+    }
+  if (!g_file_test (out_dir, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, SL_ERROR, SL_ERROR_IO, "Cannot create the plot folder %s: %s",
+                   out_dir, g_strerror (ENOTDIR));
+      return FALSE;
+    }
+
+  for (guint l = 0; l < sl_engine_get_n_links (engine); l++)
+    {
+      Plot p = { 0 };
+      g_autofree char *a = NULL;
+      g_autofree char *b = NULL;
+      g_autofree char *base = NULL;
+      g_autofree char *png = NULL;
+      g_autofree char *svg = NULL;
+      gboolean ok;
+
+      plot_build (engine, l, &p);
+      a = sanitize_name (p.name_a);
+      b = sanitize_name (p.name_b);
+      base = g_strdup_printf ("%s--%s", a, b);
+      png = g_strconcat (out_dir, G_DIR_SEPARATOR_S, base, ".png", NULL);
+      svg = g_strconcat (out_dir, G_DIR_SEPARATOR_S, base, ".svg", NULL);
+      ok = write_png (&p, png, error) && write_svg (&p, svg, error);
+      plot_clear (&p);
+      if (!ok)
+        return FALSE;
+    }
+  return TRUE;
+}

@@ -1,0 +1,360 @@
+/* test-plots.c: per-link PNG and SVG plots
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <cairo.h>
+#include <fontconfig/fontconfig.h>
+#include <glib/gstdio.h>
+
+#include "sl-engine.h"
+#include "sl-lttv-text.h"
+#include "sl-plot.h"
+#include "test-util.h"
+
+#define SEC G_GINT64_CONSTANT (1000000000)
+
+static char *
+make_tmp_dir (void)
+{
+  g_autoptr(GError) error = NULL;
+  char *dir = g_dir_make_tmp ("sl-plots-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  return dir;
+}
+
+static void
+rm_rf (const char *path)
+{
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      GDir *d = g_dir_open (path, 0, NULL);
+      const char *name;
+
+      while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+          rm_rf (child);
+        }
+      g_clear_pointer (&d, g_dir_close);
+      g_rmdir (path);
+    }
+  else
+    g_unlink (path);
+}
+
+/* An opaque PNG loads as RGB24, whose top byte is undefined. */
+static gboolean
+near_rgb (guint32 pixel,
+          guint32 rgb)
+{
+  for (int shift = 0; shift < 24; shift += 8)
+    {
+      int a = (pixel >> shift) & 0xff;
+      int b = (rgb >> shift) & 0xff;
+
+      if (ABS (a - b) > 2)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static cairo_surface_t *
+load_png (const char *path)
+{
+  cairo_surface_t *s = cairo_image_surface_create_from_png (path);
+
+  g_assert_cmpint (cairo_surface_status (s), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (s), ==, SL_PLOT_WIDTH);
+  g_assert_cmpint (cairo_image_surface_get_height (s), ==, SL_PLOT_HEIGHT);
+  return s;
+}
+
+typedef struct
+{
+  guint elements;
+  guint paths;
+} SvgCounts;
+
+static void
+svg_start_cb (GMarkupParseContext  *context,
+              const char           *element,
+              const char          **names,
+              const char          **values,
+              gpointer              user_data,
+              GError              **error)
+{
+  SvgCounts *c = user_data;
+
+  c->elements++;
+  if (g_str_equal (element, "path"))
+    c->paths++;
+}
+
+static void
+check_svg (const char *path)
+{
+  static const GMarkupParser parser = { svg_start_cb, NULL, NULL, NULL, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  SvgCounts counts = { 0 };
+  GMarkupParseContext *ctx;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &text, &len, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (text, "<svg"));
+  ctx = g_markup_parse_context_new (&parser, 0, &counts, NULL);
+  g_assert_true (g_markup_parse_context_parse (ctx, text, len, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_markup_parse_context_end_parse (ctx, &error));
+  g_assert_no_error (error);
+  g_markup_parse_context_free (ctx);
+  g_assert_cmpuint (counts.paths, >, 5);
+}
+
+static void
+test_lttv (void)
+{
+  g_autofree char *data = sl_test_data_path ("lttv-sync-cases", "test1.txt", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *out = NULL;
+  SlEngineOptions o;
+  SlEngine *e;
+  GDir *d;
+  const char *name;
+  guint n_png = 0, n_svg = 0;
+
+  if (data == NULL)
+    return;
+
+  sl_engine_options_init (&o);
+  o.max_drift = 0.5;
+  e = sl_engine_new (&o);
+  g_assert_true (sl_lttv_text_load (e, data, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (sl_engine_get_n_links (e), >=, 1);
+
+  dir = make_tmp_dir ();
+  out = g_build_filename (dir, "new", "plots", NULL);
+  g_assert_true (sl_plot_links (e, out, &error));
+  g_assert_no_error (error);
+
+  d = g_dir_open (out, 0, &error);
+  g_assert_no_error (error);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (out, name, NULL);
+
+      g_assert_nonnull (strstr (name, "--"));
+      if (g_str_has_suffix (name, ".png"))
+        {
+          cairo_surface_destroy (load_png (path));
+          n_png++;
+        }
+      else if (g_str_has_suffix (name, ".svg"))
+        {
+          check_svg (path);
+          n_svg++;
+        }
+    }
+  g_dir_close (d);
+  g_assert_cmpuint (n_png, ==, sl_engine_get_n_links (e));
+  g_assert_cmpuint (n_svg, ==, sl_engine_get_n_links (e));
+
+  rm_rf (dir);
+  sl_engine_free (e);
+}
+
+/* "zulu" is added first, so the engine's link runs zulu -> alpha and the
+ * plot (alpha < zulu by name) must flip it. zulu's clock runs 50 ppm fast
+ * and 3 ms ahead of alpha's; latencies are 40-240 µs. */
+static SlEngine *
+make_synthetic (void)
+{
+  GRand *rand = g_rand_new_with_seed (7);
+  gint64 t0 = G_GINT64_CONSTANT (1400000000000000000);
+  SlEngineOptions o;
+  SlEngine *e;
+  guint zulu, alpha;
+
+  sl_engine_options_init (&o);
+  e = sl_engine_new (&o);
+  zulu = sl_engine_add_host (e, "zulu");
+  alpha = sl_engine_add_host (e, "alpha/1");
+
+  for (int i = 0; i < 6000; i++)
+    {
+      gint64 ta = t0 + (gint64) i * (10 * SEC / 6000);
+      gint64 lat = 40000 + g_rand_int_range (rand, 0, 200000);
+      gboolean from_alpha = i % 2 == 0;
+      SlMatch m;
+
+      if (from_alpha)
+        m = (SlMatch) { alpha, zulu, ta,
+                        ta + lat + 3000000 + (gint64) ((ta + lat - t0) * 50e-6) };
+      else
+        m = (SlMatch) { zulu, alpha, ta + 3000000 + (gint64) ((ta - t0) * 50e-6), ta + lat };
+      sl_engine_add_match (e, &m, m.recv_time);
+    }
+  g_rand_free (rand);
+  return e;
+}
+
+static void
+test_synthetic (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *png = g_build_filename (dir, "alpha_1--zulu.png", NULL);
+  g_autofree char *svg = g_build_filename (dir, "alpha_1--zulu.svg", NULL);
+  SlEngine *e = make_synthetic ();
+  SlLinkInfo li;
+  cairo_surface_t *s;
+  const guchar *data;
+  int w, h, stride;
+  guint ordered = 0, inverted = 0, est_between = 0;
+  gboolean est_seen = FALSE;
+
+  g_assert_cmpuint (sl_engine_get_n_links (e), ==, 1);
+  sl_engine_get_link_info (e, 0, &li);
+  g_assert_cmpint (li.quality, ==, SL_QUALITY_ACCURATE);
+
+  g_assert_true (sl_plot_links (e, dir, &error));
+  g_assert_no_error (error);
+
+  check_svg (svg);
+  s = load_png (png);
+  data = cairo_image_surface_get_data (s);
+  w = cairo_image_surface_get_width (s);
+  h = cairo_image_surface_get_height (s);
+  stride = cairo_image_surface_get_stride (s);
+
+  /* Per column: packets sent by alpha (a) lie above the estimate, which
+   * lies above the packets sent by zulu. */
+  for (int x = 0; x < w; x++)
+    {
+      int ab_lo = -1, ba_hi = h, est_hi = h, est_lo = -1, ab_hi = h, ba_lo = -1;
+
+      for (int y = 0; y < h; y++)
+        {
+          guint32 px = *(const guint32 *) (data + y * stride + x * 4);
+
+          if (near_rgb (px, SL_PLOT_RGB_AB))
+            {
+              ab_lo = MAX (ab_lo, y);
+              ab_hi = MIN (ab_hi, y);
+            }
+          else if (near_rgb (px, SL_PLOT_RGB_BA))
+            {
+              ba_hi = MIN (ba_hi, y);
+              ba_lo = MAX (ba_lo, y);
+            }
+          else if (near_rgb (px, SL_PLOT_RGB_ESTIMATE))
+            {
+              est_hi = MIN (est_hi, y);
+              est_lo = MAX (est_lo, y);
+              est_seen = TRUE;
+            }
+        }
+      if (ab_lo < 0 || ba_lo < 0)
+        continue;
+      if (ab_lo < ba_hi)
+        ordered++;
+      if (ba_lo < ab_hi)
+        inverted++;
+      if (est_lo >= 0 && ab_lo < est_hi && est_lo < ba_hi)
+        est_between++;
+    }
+  cairo_surface_destroy (s);
+
+  g_assert_true (est_seen);
+  g_assert_cmpuint (ordered, >, 500);
+  g_assert_cmpuint (inverted, ==, 0);
+  g_assert_cmpuint (est_between, >, 500);
+
+  rm_rf (dir);
+  sl_engine_free (e);
+}
+
+/* One-way traffic: no hull on one side, no estimate; still two files. */
+static void
+test_incomplete (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *png = g_build_filename (dir, "a--b.png", NULL);
+  g_autofree char *svg = g_build_filename (dir, "a--b.svg", NULL);
+  gint64 t = G_GINT64_CONSTANT (1400000000000000000);
+  SlEngineOptions o;
+  SlEngine *e;
+
+  sl_engine_options_init (&o);
+  e = sl_engine_new (&o);
+  sl_engine_add_host (e, "a");
+  sl_engine_add_host (e, "b");
+  for (int i = 0; i < 50; i++)
+    {
+      SlMatch m = { 0, 1, t + i * 1000000, t + i * 1000000 + 3600 * SEC };
+      sl_engine_add_match (e, &m, m.recv_time);
+    }
+
+  g_assert_true (sl_plot_links (e, dir, &error));
+  g_assert_no_error (error);
+  cairo_surface_destroy (load_png (png));
+  check_svg (svg);
+
+  rm_rf (dir);
+  sl_engine_free (e);
+}
+
+static void
+test_unwritable (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *file = g_build_filename (dir, "a-file", NULL);
+  g_autofree char *below = g_build_filename (file, "plots", NULL);
+  SlEngine *e = make_synthetic ();
+
+  g_assert_true (g_file_set_contents (file, "x", 1, NULL));
+
+  g_assert_false (sl_plot_links (e, below, &error));
+  g_assert_error (error, SL_ERROR, SL_ERROR_IO);
+  g_assert_nonnull (strstr (error->message, below));
+  g_clear_error (&error);
+
+  g_assert_false (sl_plot_links (e, file, &error));
+  g_assert_error (error, SL_ERROR, SL_ERROR_IO);
+  g_assert_nonnull (strstr (error->message, file));
+
+  rm_rf (dir);
+  sl_engine_free (e);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/plots/lttv", test_lttv);
+  g_test_add_func ("/plots/synthetic", test_synthetic);
+  g_test_add_func ("/plots/incomplete", test_incomplete);
+  g_test_add_func ("/plots/unwritable", test_unwritable);
+
+  ret = g_test_run ();
+
+  /* Drop cairo's and fontconfig's font caches so that the leak checker
+   * sees only ours. */
+  cairo_debug_reset_static_data ();
+  FcFini ();
+  return ret;
+}
