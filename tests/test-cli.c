@@ -13,48 +13,6 @@
 
 #include "test-util.h"
 
-typedef struct
-{
-  int   status;
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
-
-static void
-run_cli (Run        *r,
-         const char *first,
-         ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  const char *cli = g_getenv ("SL_CLI");
-  const char *arg;
-  va_list args;
-  int wait_status;
-
-  g_assert_nonnull (cli);
-  g_ptr_array_add (argv, (char *) cli);
-  va_start (args, first);
-  for (arg = first; arg != NULL; arg = va_arg (args, const char *))
-    g_ptr_array_add (argv, (char *) arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &r->out, &r->err, &wait_status, &error));
-  g_assert_no_error (error);
-  /* a signal (abort, segfault) is never acceptable */
-  g_assert_true (WIFEXITED (wait_status));
-  r->status = WEXITSTATUS (wait_status);
-}
-
 /* A failure is one line on stderr naming the culprit, exit status 2. */
 static void
 assert_clean_error (Run        *r,

@@ -39,36 +39,6 @@ pair_free (gpointer p)
   g_free (pair);
 }
 
-static void
-rm_rf (const char *path)
-{
-  g_autoptr(GDir) d = NULL;
-  const char *name;
-
-  if (!g_file_test (path, G_FILE_TEST_IS_DIR) || g_file_test (path, G_FILE_TEST_IS_SYMLINK))
-    {
-      g_unlink (path);
-      return;
-    }
-  d = g_dir_open (path, 0, NULL);
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *p = g_build_filename (path, name, NULL);
-      rm_rf (p);
-    }
-  g_rmdir (path);
-}
-
-static char *
-make_tmpdir (void)
-{
-  g_autoptr(GError) error = NULL;
-  char *dir = g_dir_make_tmp ("sl-export-XXXXXX", &error);
-
-  g_assert_no_error (error);
-  return dir;
-}
-
 static char *
 spawn (const char *const *argv,
        gboolean           must_succeed)

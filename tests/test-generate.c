@@ -14,51 +14,7 @@
 
 #include "sl-engine.h"
 #include "sl-generate.h"
-
-typedef struct
-{
-  int   status;
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
-
-static void
-run_argv (Run         *r,
-          const char  *prog,
-          const char **args)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  int wait_status;
-
-  g_ptr_array_add (argv, (char *) prog);
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (char *) args[i]);
-  g_ptr_array_add (argv, NULL);
-
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &r->out, &r->err, &wait_status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  r->status = WEXITSTATUS (wait_status);
-}
-
-static void
-run_cli (Run         *r,
-         const char **args)
-{
-  const char *cli = g_getenv ("SL_CLI");
-
-  g_assert_nonnull (cli);
-  run_argv (r, cli, args);
-}
+#include "test-util.h"
 
 static const char *
 babeltrace2 (void)
@@ -71,35 +27,6 @@ babeltrace2 (void)
       return NULL;
     }
   return bt;
-}
-
-static void
-rm_rf (const char *path)
-{
-  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
-    {
-      g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-      const char *name;
-
-      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-          rm_rf (child);
-        }
-      g_rmdir (path);
-    }
-  else
-    g_unlink (path);
-}
-
-static char *
-make_tmp (void)
-{
-  g_autoptr(GError) error = NULL;
-  char *dir = g_dir_make_tmp ("sl-generate-XXXXXX", &error);
-
-  g_assert_no_error (error);
-  return dir;
 }
 
 static JsonObject *
@@ -122,7 +49,7 @@ assert_clean_error (const char **args,
 {
   Run r = { 0 };
 
-  run_cli (&r, args);
+  run_cli_argv (&r, args);
   g_assert_cmpint (r.status, ==, 2);
   if (!g_str_has_prefix (r.err, "syncline-cli: ") ||
       strchr (r.err, '\n') != r.err + strlen (r.err) - 1 ||
@@ -135,7 +62,7 @@ assert_clean_error (const char **args,
 static void
 test_bad_options (void)
 {
-  g_autofree char *tmp = make_tmp ();
+  g_autofree char *tmp = make_tmpdir ();
   g_autofree char *out = g_strdup_printf ("--out=%s/x", tmp);
   g_autofree char *full = g_build_filename (tmp, "full", NULL);
   g_autofree char *full_arg = g_strdup_printf ("--out=%s", full);
@@ -605,12 +532,12 @@ test_decode (gconstpointer data)
   if (bt == NULL)
     return;
 
-  tmp = make_tmp ();
+  tmp = make_tmpdir ();
   dir_a = g_build_filename (tmp, "a", NULL);
   dir_b = g_build_filename (tmp, "b", NULL);
 
   args = case_args (dc, dir_a);
-  run_cli (&r, (const char **) args->pdata);
+  run_cli_argv (&r, (const char **) args->pdata);
   if (r.status != 0)
     g_error ("generate failed: %s", r.err);
   g_assert_cmpstr (r.out, ==, "");
@@ -694,7 +621,7 @@ test_decode (gconstpointer data)
 
       g_autoptr(GPtrArray) args_b = case_args (dc, dir_b);
 
-      run_cli (&r, (const char **) args_b->pdata);
+      run_cli_argv (&r, (const char **) args_b->pdata);
       g_assert_cmpint (r.status, ==, 0);
       run_clear (&r);
       for (guint i = 0; i < json_array_get_length (hosts); i++)
@@ -899,7 +826,7 @@ static const SyncCase sync_64 = { 64, 1, 500, G_GINT64_CONSTANT (2) * 86400 * 10
 static void
 test_truth_roundtrip (void)
 {
-  g_autofree char *tmp = make_tmp ();
+  g_autofree char *tmp = make_tmpdir ();
   g_autofree char *path = g_build_filename (tmp, "ground-truth.json", NULL);
   g_autoptr(SlGenerate) gen = NULL, loaded = NULL;
   g_autoptr(GError) error = NULL;

@@ -27,26 +27,6 @@ make_tmp_dir (void)
   return dir;
 }
 
-static void
-rm_rf (const char *path)
-{
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      GDir *d = g_dir_open (path, 0, NULL);
-      const char *name;
-
-      while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-          rm_rf (child);
-        }
-      g_clear_pointer (&d, g_dir_close);
-      g_rmdir (path);
-    }
-  else
-    g_unlink (path);
-}
-
 /* An opaque PNG loads as RGB24, whose top byte is undefined. */
 static gboolean
 near_rgb (guint32 pixel,

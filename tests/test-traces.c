@@ -30,50 +30,6 @@
 /* ---------------------------------------------------------------------- */
 /* Helpers                                                                 */
 
-typedef struct
-{
-  int   status;
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-  memset (r, 0, sizeof *r);
-}
-
-static void
-run_cli (Run        *r,
-         const char *first,
-         ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  const char *cli = g_getenv ("SL_CLI");
-  const char *arg;
-  va_list args;
-  int wait_status;
-
-  g_assert_nonnull (cli);
-  g_ptr_array_add (argv, (char *) cli);
-  va_start (args, first);
-  for (arg = first; arg != NULL; arg = va_arg (args, const char *))
-    g_ptr_array_add (argv, (char *) arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &r->out, &r->err, &wait_status, &error));
-  g_assert_no_error (error);
-  /* a signal (abort, segfault) is never acceptable */
-  if (!WIFEXITED (wait_status))
-    g_error ("syncline-cli died of signal %d; stderr: %s", WTERMSIG (wait_status), r->err);
-  r->status = WEXITSTATUS (wait_status);
-}
-
 /* Every line on stderr is ours: "syncline-cli: …". */
 static void
 assert_clean_stderr (const Run *r)
@@ -201,37 +157,6 @@ copy_trace (const char *from,
       if (g_file_test (a, G_FILE_TEST_IS_REGULAR))
         copy_file (a, b);
     }
-}
-
-static void
-rm_rf (const char *path)
-{
-  g_autoptr(GDir) d = NULL;
-  const char *name;
-
-  if (!g_file_test (path, G_FILE_TEST_IS_DIR) || g_file_test (path, G_FILE_TEST_IS_SYMLINK))
-    {
-      g_unlink (path);
-      return;
-    }
-  g_chmod (path, 0755);
-  d = g_dir_open (path, 0, NULL);
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *p = g_build_filename (path, name, NULL);
-      rm_rf (p);
-    }
-  g_rmdir (path);
-}
-
-static char *
-make_tmpdir (void)
-{
-  g_autoptr(GError) error = NULL;
-  char *dir = g_dir_make_tmp ("sl-traces-XXXXXX", &error);
-
-  g_assert_no_error (error);
-  return dir;
 }
 
 /* The text of a packetized metadata file, as babeltrace would see it. */

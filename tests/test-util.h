@@ -5,7 +5,11 @@
 
 #pragma once
 
+#include <string.h>
+#include <sys/wait.h>
+
 #include <glib.h>
+#include <glib/gstdio.h>
 
 /* The shared test data lives beside the project (../shared/data); tests
  * read it in place and skip with a message when it is absent. */
@@ -31,4 +35,101 @@ sl_test_data_path (const char *first,
       return NULL;
     }
   return path;
+}
+
+/* Running syncline-cli (or any program) and cleaning up after it. */
+
+typedef struct
+{
+  int   status;
+  char *out;
+  char *err;
+} Run;
+
+static inline void
+run_clear (Run *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+  memset (r, 0, sizeof *r);
+}
+
+/* A signal (abort, segfault) is never acceptable: only exit statuses. */
+static inline void
+run_argv (Run               *r,
+          const char        *prog,
+          const char *const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  int wait_status;
+
+  g_ptr_array_add (argv, (char *) prog);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &r->out, &r->err, &wait_status, &error));
+  g_assert_no_error (error);
+  if (!WIFEXITED (wait_status))
+    g_error ("%s died of signal %d; stderr: %s", prog, WTERMSIG (wait_status), r->err);
+  r->status = WEXITSTATUS (wait_status);
+}
+
+static inline void
+run_cli_argv (Run               *r,
+              const char *const *args)
+{
+  const char *cli = g_getenv ("SL_CLI");
+
+  g_assert_nonnull (cli);
+  run_argv (r, cli, args);
+}
+
+static inline void
+run_cli (Run        *r,
+         const char *first,
+         ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  va_list ap;
+
+  va_start (ap, first);
+  for (const char *arg = first; arg != NULL; arg = va_arg (ap, const char *))
+    g_ptr_array_add (args, (char *) arg);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+  run_cli_argv (r, (const char *const *) args->pdata);
+}
+
+static inline void
+rm_rf (const char *path)
+{
+  g_autoptr(GDir) d = NULL;
+  const char *name;
+
+  if (!g_file_test (path, G_FILE_TEST_IS_DIR) || g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+    {
+      g_unlink (path);
+      return;
+    }
+  g_chmod (path, 0755);
+  d = g_dir_open (path, 0, NULL);
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *p = g_build_filename (path, name, NULL);
+      rm_rf (p);
+    }
+  g_rmdir (path);
+}
+
+static inline char *
+make_tmpdir (void)
+{
+  g_autoptr(GError) error = NULL;
+  char *dir = g_dir_make_tmp ("sl-test-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  return dir;
 }

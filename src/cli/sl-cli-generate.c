@@ -58,24 +58,6 @@ args_clear (Args *a)
   g_free (a->wander);
 }
 
-static int
-fail (const char *fmt,
-      ...) G_GNUC_PRINTF (1, 2);
-
-static int
-fail (const char *fmt,
-      ...)
-{
-  g_autofree char *msg = NULL;
-  va_list args;
-
-  va_start (args, fmt);
-  msg = g_strdup_vprintf (fmt, args);
-  va_end (args);
-  g_printerr ("syncline-cli: %s\n", msg);
-  return 2;
-}
-
 static gboolean
 parse_pair (const char *str,
             double     *first,
@@ -374,37 +356,37 @@ sl_cli_generate (int    argc,
 
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     {
-      ret = fail ("%s", error->message);
+      ret = sl_cli_fail ("%s", error->message);
       goto out;
     }
   if (argc > 1)
     {
-      ret = fail ("generate: unexpected argument “%s”", argv[1]);
+      ret = sl_cli_fail ("generate: unexpected argument “%s”", argv[1]);
       goto out;
     }
   if (a.out == NULL || a.out[0] == '\0')
     {
-      ret = fail ("generate: --out=DIR is required");
+      ret = sl_cli_fail ("generate: --out=DIR is required");
       goto out;
     }
   if ((msg = options_from_args (&a, &options)) != NULL)
     {
-      ret = fail ("%s", msg);
+      ret = sl_cli_fail ("%s", msg);
       goto out;
     }
   if (a.n_hosts != 0 && a.hosts != NULL)
     {
-      ret = fail ("--hosts: cannot be combined with --host");
+      ret = sl_cli_fail ("--hosts: cannot be combined with --host");
       goto out;
     }
   if (g_file_test (a.out, G_FILE_TEST_EXISTS) && !g_file_test (a.out, G_FILE_TEST_IS_DIR))
     {
-      ret = fail ("%s: exists and is not a folder", a.out);
+      ret = sl_cli_fail ("%s: exists and is not a folder", a.out);
       goto out;
     }
   if (!a.force && !dir_is_empty (a.out))
     {
-      ret = fail ("%s: folder is not empty (use --force to write into it)", a.out);
+      ret = sl_cli_fail ("%s: folder is not empty (use --force to write into it)", a.out);
       goto out;
     }
 
@@ -415,13 +397,13 @@ sl_cli_generate (int    argc,
 
       if (!sl_generate_parse_host (a.hosts[i], &h, &error))
         {
-          ret = fail ("%s", error->message);
+          ret = sl_cli_fail ("%s", error->message);
           goto out;
         }
       if (!sl_generate_add_host (gen, &h, &error))
         {
           sl_generate_host_clear (&h);
-          ret = fail ("--host: %s", error->message);
+          ret = sl_cli_fail ("--host: %s", error->message);
           goto out;
         }
       sl_generate_host_clear (&h);
@@ -431,20 +413,20 @@ sl_cli_generate (int    argc,
       /* links name hosts: create the automatic ones first */
       if (!sl_generate_prepare_hosts (gen, &error))
         {
-          ret = fail ("%s", error->message);
+          ret = sl_cli_fail ("%s", error->message);
           goto out;
         }
     }
   for (guint i = 0; a.links != NULL && a.links[i] != NULL; i++)
     if (!sl_generate_add_link_spec (gen, a.links[i], &error))
       {
-        ret = fail ("%s", error->message);
+        ret = sl_cli_fail ("%s", error->message);
         goto out;
       }
 
   if (!sl_generate_run (gen, a.out, &stats, &error))
     {
-      ret = fail ("%s", error->message);
+      ret = sl_cli_fail ("%s", error->message);
       goto out;
     }
   print_summary (&a, gen, &stats);

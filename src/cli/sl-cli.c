@@ -53,13 +53,10 @@ sl_cli_peak_rss_kb (void)
   return ru.ru_maxrss;
 }
 
-static int
-fail (const char *fmt,
-      ...) G_GNUC_PRINTF (1, 2);
-
-static int
-fail (const char *fmt,
-      ...)
+/* One line on stderr, exit status 2: how every command fails. */
+int
+sl_cli_fail (const char *fmt,
+             ...)
 {
   g_autofree char *msg = NULL;
   va_list args;
@@ -194,7 +191,7 @@ write_plots (SlEngine       *engine,
   if (ret != 0 || args->plots == NULL)
     return ret;
   if (!sl_plot_links (engine, args->plots, &error))
-    return fail ("%s", error->message);
+    return sl_cli_fail ("%s", error->message);
   return 0;
 }
 
@@ -431,7 +428,7 @@ sync_folders (SlEngine       *engine,
   if (st == SL_TRACE_READER_CANCELLED)
     {
       sl_trace_reader_free (reader);
-      return fail ("interrupted");
+      return sl_cli_fail ("interrupted");
     }
 
   problems = sl_trace_reader_dup_problems (reader);
@@ -448,7 +445,7 @@ sync_folders (SlEngine       *engine,
       if (problems->len == 1)
         {
           g_autofree char *msg = sl_trace_problem_to_string (g_ptr_array_index (problems, 0));
-          ret = fail ("%s", msg);
+          ret = sl_cli_fail ("%s", msg);
         }
       else
         {
@@ -457,7 +454,7 @@ sync_folders (SlEngine       *engine,
               g_autofree char *msg = sl_trace_problem_to_string (g_ptr_array_index (problems, i));
               g_printerr ("syncline-cli: warning: %s\n", msg);
             }
-          ret = fail ("no event could be read from the trace folders");
+          ret = sl_cli_fail ("no event could be read from the trace folders");
         }
       sl_trace_reader_free (reader);
       return ret;
@@ -470,13 +467,13 @@ sync_folders (SlEngine       *engine,
     }
 
   if (!apply_reference (engine, args, &error))
-    ret = fail ("%s", error->message);
+    ret = sl_cli_fail ("%s", error->message);
   else
     ret = write_plots (engine, args, print_trace_report (engine, reader, problems, args, timeline, t0, cpu0));
 
   if (ret == 0 && args->export_dir != NULL &&
       !sl_export_traces (reader, engine, args->export_dir, &error))
-    ret = fail ("%s", error->message);
+    ret = sl_cli_fail ("%s", error->message);
 
   sl_trace_reader_free (reader);
   return ret;
@@ -529,7 +526,7 @@ cmd_sync (int    argc,
   if (!g_option_context_parse (ctx, &argc, &argv, &error) ||
       !engine_options_from_args (&args, &options, &error))
     {
-      ret = fail ("%s", error->message);
+      ret = sl_cli_fail ("%s", error->message);
       sync_args_clear (&args);
       return ret;
     }
@@ -539,27 +536,27 @@ cmd_sync (int    argc,
       g_strcmp0 (args.input_format, "lttng") != 0 &&
       g_strcmp0 (args.input_format, "lttv-text") != 0)
     {
-      ret = fail ("--input-format: “%s” is not auto, lttng or lttv-text", args.input_format);
+      ret = sl_cli_fail ("--input-format: “%s” is not auto, lttng or lttv-text", args.input_format);
       sync_args_clear (&args);
       return ret;
     }
   if (threads < 0 || threads > 1024)
     {
       sync_args_clear (&args);
-      return fail ("--threads: expected 1 to 1024");
+      return sl_cli_fail ("--threads: expected 1 to 1024");
     }
 
   if (argc < 2)
     {
       sync_args_clear (&args);
-      return fail ("sync: no INPUT given (see syncline-cli sync --help)");
+      return sl_cli_fail ("sync: no INPUT given (see syncline-cli sync --help)");
     }
 
   for (int i = 1; i < argc; i++)
     {
       if (!g_file_test (argv[i], G_FILE_TEST_EXISTS))
         {
-          ret = fail ("%s: no such file or folder", argv[i]);
+          ret = sl_cli_fail ("%s: no such file or folder", argv[i]);
           sync_args_clear (&args);
           return ret;
         }
@@ -569,8 +566,8 @@ cmd_sync (int    argc,
 
           if (real != NULL && g_str_equal (real, "/"))
             {
-              ret = fail ("%s: refusing to search the whole file system for traces; "
-                          "give the folder that holds them", argv[i]);
+              ret = sl_cli_fail ("%s: refusing to search the whole file system for traces; "
+                                 "give the folder that holds them", argv[i]);
               sync_args_clear (&args);
               return ret;
             }
@@ -593,22 +590,22 @@ cmd_sync (int    argc,
   if (n_folders > 0 && n_folders < argc - 1)
     {
       sync_args_clear (&args);
-      return fail ("sync: give either trace folders or LTTV text files, not both");
+      return sl_cli_fail ("sync: give either trace folders or LTTV text files, not both");
     }
   if (n_folders > 0 && g_strcmp0 (args.input_format, "lttv-text") == 0)
     {
       sync_args_clear (&args);
-      return fail ("%s: is a folder; --input-format=lttv-text reads LTTV unit-case text files", argv[1]);
+      return sl_cli_fail ("%s: is a folder; --input-format=lttv-text reads LTTV unit-case text files", argv[1]);
     }
   if (n_folders == 0 && args.export_dir != NULL)
     {
       sync_args_clear (&args);
-      return fail ("--export: copies trace folders; the inputs are LTTV text files");
+      return sl_cli_fail ("--export: copies trace folders; the inputs are LTTV text files");
     }
   if (n_folders == 0 && g_strcmp0 (args.input_format, "lttng") == 0)
     {
       sync_args_clear (&args);
-      return fail ("%s: is not a folder; --input-format=lttng reads trace folders", argv[1]);
+      return sl_cli_fail ("%s: is not a folder; --input-format=lttng reads trace folders", argv[1]);
     }
 
   engine = sl_engine_new (&options);
@@ -627,19 +624,19 @@ cmd_sync (int    argc,
     {
       if (g_strcmp0 (args.input_format, "lttv-text") != 0 && !sl_lttv_text_looks_like (argv[i]))
         {
-          ret = fail ("%s: unrecognized input (not a trace folder nor an LTTV unit-case text file)", argv[i]);
+          ret = sl_cli_fail ("%s: unrecognized input (not a trace folder nor an LTTV unit-case text file)", argv[i]);
           goto out;
         }
       if (!sl_lttv_text_load (engine, argv[i], &error))
         {
-          ret = fail ("%s", error->message);
+          ret = sl_cli_fail ("%s", error->message);
           goto out;
         }
     }
 
   if (!apply_reference (engine, &args, &error))
     {
-      ret = fail ("%s", error->message);
+      ret = sl_cli_fail ("%s", error->message);
       goto out;
     }
 
@@ -712,19 +709,19 @@ cmd_demo (int    argc,
   if (!g_option_context_parse (ctx, &argc, &argv, &error) ||
       !engine_options_from_args (&args, &options, &error))
     {
-      ret = fail ("%s", error->message);
+      ret = sl_cli_fail ("%s", error->message);
       sync_args_clear (&args);
       return ret;
     }
   if (argc > 1)
     {
       sync_args_clear (&args);
-      return fail ("demo: unexpected argument “%s”", argv[1]);
+      return sl_cli_fail ("demo: unexpected argument “%s”", argv[1]);
     }
   if (duration_s < 1 || duration_s > 86400)
     {
       sync_args_clear (&args);
-      return fail ("--duration: expected 1 to 86400 seconds");
+      return sl_cli_fail ("--duration: expected 1 to 86400 seconds");
     }
 
   sl_sim_options_init (&sim_options);
@@ -744,7 +741,7 @@ cmd_demo (int    argc,
 
   if (!apply_reference (engine, &args, &error))
     {
-      ret = fail ("%s", error->message);
+      ret = sl_cli_fail ("%s", error->message);
       goto out;
     }
 
@@ -781,7 +778,7 @@ cmd_demo (int    argc,
       sl_host_info_clear (&hi);
     }
   if (!all_ok)
-    ret = fail ("demo: a recovered transform is outside its bound");
+    ret = sl_cli_fail ("demo: a recovered transform is outside its bound");
 
 out:
   sl_engine_free (engine);
@@ -810,25 +807,25 @@ cmd_bench (int    argc,
   ctx = g_option_context_new ("hull|graph — measure the engine's speed");
   g_option_context_add_main_entries (ctx, entries, NULL);
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
-    return fail ("%s", error->message);
+    return sl_cli_fail ("%s", error->message);
   if (argc != 2)
-    return fail ("bench: expected hull or graph");
+    return sl_cli_fail ("bench: expected hull or graph");
 
   if (g_strcmp0 (argv[1], "hull") == 0)
     {
       if (packets < 1)
-        return fail ("--packets: expected a positive count");
+        return sl_cli_fail ("--packets: expected a positive count");
       return sl_cli_bench_hull ((guint64) packets, (guint64) seed, json);
     }
   if (g_strcmp0 (argv[1], "graph") == 0)
     {
       if (nodes < 2 || nodes > 10000000)
-        return fail ("--nodes: expected 2 to 10000000");
+        return sl_cli_fail ("--nodes: expected 2 to 10000000");
       if (ops < 1)
-        return fail ("--ops: expected a positive count");
+        return sl_cli_fail ("--ops: expected a positive count");
       return sl_cli_bench_graph ((guint) nodes, (guint64) ops, (guint64) seed, json);
     }
-  return fail ("bench: unknown benchmark “%s” (hull or graph)", argv[1]);
+  return sl_cli_fail ("bench: unknown benchmark “%s” (hull or graph)", argv[1]);
 }
 
 int
