@@ -918,6 +918,16 @@ test_mst_random_pinned (void)
     run_random (SL_TREE_MST, seed * 104729, 4 + seed * 5, 5, 2500, 1, seed % 2, TRUE);
 }
 
+/* Larger forests than above, checked less often: deeper splay trees, and
+ * long paths for the swaps, links, cuts and re-rootings of the link-cut
+ * trees. */
+static void
+test_mst_random_large (void)
+{
+  run_random (SL_TREE_MST, 4241, 400, 40, 40000, 250, FALSE, TRUE);
+  run_random (SL_TREE_MST, 4243, 400, 40, 40000, 250, TRUE, TRUE);
+}
+
 static void
 test_sp_random (void)
 {
@@ -1312,6 +1322,7 @@ main (int   argc,
   g_test_add_func ("/graph/shortest-path/basic", test_shortest_path_basic);
   g_test_add_func ("/graph/mst/random", test_mst_random);
   g_test_add_func ("/graph/mst/random-pinned", test_mst_random_pinned);
+  g_test_add_func ("/graph/mst/random-large", test_mst_random_large);
   g_test_add_func ("/graph/shortest-path/random", test_sp_random);
   g_test_add_func ("/graph/long-path", test_long_path);
   g_test_add_func ("/graph/growing-chain", test_growing_chain);

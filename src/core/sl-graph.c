@@ -15,7 +15,9 @@
  *
  * - a link-cut forest (Sleator-Tarjan, splay based) whose nodes are the hosts
  *   and the tree edges, an edge node carrying its weight: the heaviest edge
- *   on a tree path in O(log n) amortized;
+ *   on a tree path, and the lowest common ancestor of its ends, in O(log n)
+ *   amortized. Its trees keep the roots of the explicit forest below, so a
+ *   query reverses no path and a swap only the short one it re-roots;
  * - a union-find over the components whose links carry upper bounds on the
  *   heaviest edge between two hosts, so that most offers that cannot enter
  *   the tree are refused in near-constant time (see uf_find);
@@ -61,9 +63,10 @@ typedef struct
   SlTransform a_to_b;
 } Edge;
 
+/* The parents are an array of their own: the walks up the trees chase
+ * them, and a compact array of them stays in the caches better. */
 typedef struct
 {
-  guint parent;
   guint parent_edge;
   guint size;
   guint mark;
@@ -123,6 +126,7 @@ struct _SlGraph
 
   guint       n_nodes;
   guint       cap;
+  guint      *parent;
   Vertex     *vertices;
   Cache      *cache;
   guint       mark_id;
@@ -194,25 +198,34 @@ map_init (EdgeMap *map,
     map->slots[i].val = NONE;
 }
 
+/* On a miss, hole (if not NULL) gets the free slot that ended the probe,
+ * where map_insert() can put the key. */
 static guint
 map_lookup (const EdgeMap *map,
             const Edge    *edges,
-            guint64        key)
+            guint64        key,
+            gsize         *hole)
 {
   guint32 fp = map_fp (key);
   gsize i = fp & map->mask;
 
+  /* slots and links are rarely met again soon: fetch them so that they do
+   * not push the trees out of the caches */
+  __builtin_prefetch (&map->slots[i], 0, 0);
   while (map->slots[i].val != NONE)
     {
       if (map->slots[i].fp == fp)
         {
           const Edge *E = &edges[map->slots[i].val];
 
+          __builtin_prefetch (E, 0, 0);
           if (pair_key (E->a, E->b) == key)
             return map->slots[i].val;
         }
       i = (i + 1) & map->mask;
     }
+  if (hole != NULL)
+    *hole = i;
   return NONE;
 }
 
@@ -239,7 +252,7 @@ map_put (EdgeMap *map,
 {
   gsize i;
 
-  if ((map->len + 1) * 2 > map->mask + 1)
+  if ((map->len + 1) * 4 > (map->mask + 1) * 3)
     map_grow (map);
 
   i = fp & map->mask;
@@ -247,6 +260,23 @@ map_put (EdgeMap *map,
     i = (i + 1) & map->mask;
   map->slots[i].fp = fp;
   map->slots[i].val = val;
+  map->len++;
+}
+
+/* Right after a missed map_lookup() of the key. */
+static void
+map_insert (EdgeMap *map,
+            gsize    hole,
+            guint32  fp,
+            guint    val)
+{
+  if ((map->len + 1) * 4 > (map->mask + 1) * 3)
+    {
+      map_put (map, fp, val);
+      return;
+    }
+  map->slots[hole].fp = fp;
+  map->slots[hole].val = val;
   map->len++;
 }
 
@@ -360,7 +390,9 @@ lct_rotate (LctNode *t,
 }
 
 /* The splay ancestors of x are collected once (they are needed top-down to
- * push reversals), so the rotations need no more root tests. */
+ * push reversals), so the rotations need no more root tests. x is left
+ * unpulled: every caller changes its children or its value next, or drops
+ * it, and pulls then if needed. */
 static void
 lct_splay (SlGraph *self,
            guint    x)
@@ -398,7 +430,6 @@ lct_splay (SlGraph *self,
           lct_rotate (t, x, g, gg);
         }
     }
-  lct_pull (t, x);
 }
 
 /* Makes the path from the root to x preferred; returns the root of its
@@ -420,20 +451,19 @@ lct_expose (SlGraph *self,
   return last;
 }
 
-static void
-lct_access (SlGraph *self,
-            guint    x)
-{
-  lct_expose (self, x);
-  lct_splay (self, x);
-}
-
-static void
+/* Makes x the root of its tree; returns the root of the splay tree holding
+ * the path from x, with no path-parent. Reversing that whole splay tree
+ * reverses the path: x need not be splayed to its root first (the amortized
+ * bound of an access does not need that final splay either). Links and
+ * moves of a reference need this; queries and swaps do not. */
+static guint
 lct_evert (SlGraph *self,
            guint    x)
 {
-  lct_access (self, x);
-  self->lct[x].best ^= LCT_REV;
+  guint top = lct_expose (self, x);
+
+  self->lct[top].best ^= LCT_REV;
+  return top;
 }
 
 static inline guint
@@ -486,67 +516,121 @@ lct_slot_free (SlGraph *self,
   E->slot = NONE;
 }
 
-/* The heaviest tree edge on the path a..b (connected). Leaves that path as
- * one splay tree, with a as the root of the represented tree, which is what
+static inline guint
+lct_node_edge (SlGraph *self,
+               guint    x)
+{
+  return self->slot_edge[(x - 2) / 2];
+}
+
+/* The link-cut node of the heaviest tree edge on the path a..b (connected),
+ * its weight and the lowest common ancestor of a and b. The link-cut trees
+ * are rooted like the explicit forest, so no query reverses a path: a is
+ * accessed, then b's access stops at the splay tree holding the root, at
+ * the common ancestor, where the two halves of the path hang: the part
+ * towards a below it, the part towards b as the last splay tree met. Each
+ * half is then one splay tree ending at a or at b, which is what
  * lct_replace() expects. */
 static guint
 lct_query (SlGraph *self,
            guint    a,
-           guint    b)
+           guint    b,
+           double  *weight,
+           guint   *lca)
 {
-  guint top;
-  guint best;
+  LctNode *t = self->lct;
+  guint last = 0;
+  guint best = 0;
+  double best_val = -1.0;
 
-  lct_evert (self, lct_host (a));
-  top = lct_expose (self, lct_host (b));
-  best = self->lct[top].best & ~LCT_REV;
-  g_assert (self->lct[top].best_val >= 0.0 && (best & 1) == 0);
-  return self->slot_edge[(best - 2) / 2];
+  lct_expose (self, lct_host (a));
+  for (guint y = lct_host (b); ; y = t[y].par)
+    {
+      lct_splay (self, y);
+      if (t[y].par == 0)
+        {
+          guint below = t[y].ch[1];
+
+          if (below != 0)
+            {
+              best = t[below].best & ~LCT_REV;
+              best_val = t[below].best_val;
+            }
+          if (last != 0 && t[last].best_val > best_val)
+            {
+              best = t[last].best & ~LCT_REV;
+              best_val = t[last].best_val;
+            }
+          g_assert (y & 1);
+          t[y].ch[1] = last;
+          lct_pull (t, y);
+          *lca = (y - 1) / 2;
+          break;
+        }
+      t[y].ch[1] = last;
+      lct_pull (t, y);
+      last = y;
+    }
+
+  g_assert (best_val >= 0.0 && (best & 1) == 0);
+  /* the weight is at hand; the edge record is far, and a swap writes it */
+  __builtin_prefetch (&self->edges[lct_node_edge (self, best)], 1);
+  if (weight != NULL)
+    *weight = best_val;
+  return best;
 }
 
-/* Right after lct_query (f->a, f->b): tree edge e, on that path, leaves and
- * f takes its place. Splaying e's node splits the path into the part on a's
- * side and the part on b's side; a's part then hangs below f's node, which
- * hangs below b. */
-static void
+/* Right after lct_query (f's ends): tree edge e, node x on that path,
+ * leaves and f takes its place. Splaying x splits its half of the path into
+ * the part above x and the part below, from e's child end y down to the end
+ * w of f inside y's subtree; reversing the latter re-roots that subtree at
+ * w, which then hangs below f's node, below f's other end. x was in the
+ * splay tree holding the root (no path-parent) iff it is on the half
+ * towards f->b. Returns w. */
+static guint
 lct_replace (SlGraph *self,
+             guint    x,
              guint    e,
              guint    f)
 {
   LctNode *t = self->lct;
-  guint x = lct_slot (self->edges[e].slot);
-  guint l, r, y;
+  const Edge *F = &self->edges[f];
+  guint l, r, y, w, u;
 
   lct_splay (self, x);
+  w = t[x].par == 0 ? F->b : F->a;
+  u = w == F->a ? F->b : F->a;
   l = t[x].ch[0];
   r = t[x].ch[1];
-  g_assert (l != 0 && r != 0 && t[x].par == 0);
+  g_assert (r != 0);
+  if (l != 0)
+    t[l].par = t[x].par;
   t[x].ch[0] = 0;
   t[x].ch[1] = 0;
-  t[r].par = 0;
   lct_slot_free (self, e);
 
   y = lct_slot_alloc (self, f);
-  t[y].par = lct_host (self->edges[f].b);
-  t[l].par = y;
+  t[y].par = lct_host (u);
+  t[r].par = y;
+  t[r].best ^= LCT_REV;
+  return w;
 }
 
-/* Tree edge e leaves without a replacement. */
+/* Tree edge e, whose child end is y, leaves without a replacement. */
 static void
 lct_cut_edge (SlGraph *self,
-              guint    e)
+              guint    e,
+              guint    y)
 {
   LctNode *t = self->lct;
-  const Edge *E = &self->edges[e];
-  guint x = lct_slot (E->slot);
+  guint x = lct_slot (self->edges[e].slot);
   guint l, r;
 
-  lct_evert (self, lct_host (E->a));
-  lct_access (self, lct_host (E->b));
+  lct_expose (self, lct_host (y));
   lct_splay (self, x);
   l = t[x].ch[0];
   r = t[x].ch[1];
-  g_assert (l == lct_host (E->a) && r == lct_host (E->b));
+  g_assert (l != 0 && r == lct_host (y) && t[x].par == 0);
   t[x].ch[0] = 0;
   t[x].ch[1] = 0;
   t[l].par = 0;
@@ -554,27 +638,28 @@ lct_cut_edge (SlGraph *self,
   lct_slot_free (self, e);
 }
 
-/* Edge e joins two trees. */
+/* Edge e joins two trees: g's, re-rooted at g, goes below h. */
 static void
 lct_link_edge (SlGraph *self,
-               guint    e)
+               guint    e,
+               guint    g,
+               guint    h)
 {
-  const Edge *E = &self->edges[e];
   guint y = lct_slot_alloc (self, e);
-  guint la = lct_host (E->a);
 
-  self->lct[y].par = lct_host (E->b);
-  lct_evert (self, la);
-  self->lct[la].par = y;
+  self->lct[y].par = lct_host (h);
+  self->lct[lct_evert (self, lct_host (g))].par = y;
 }
 
+/* Only x's own splay tree aggregates its value, and splaying x to the root of
+ * that tree is O(log n) amortized on its own: no access is needed. */
 static void
 lct_set_weight (SlGraph *self,
                 guint    e)
 {
   guint x = lct_slot (self->edges[e].slot);
 
-  lct_access (self, x);
+  lct_splay (self, x);
   self->lct[x].val = self->edges[e].weight;
   lct_pull (self->lct, x);
 }
@@ -663,19 +748,19 @@ static void
 children_init (SlGraph  *self,
                Children *ch)
 {
-  const Vertex *V = self->vertices;
+  const guint *P = self->parent;
   guint n = self->n_nodes;
 
   ch->start = g_new0 (guint, n + 2);
   ch->list = g_new (guint, MAX (n, 1));
   for (guint v = 0; v < n; v++)
-    if (V[v].parent != NONE)
-      ch->start[V[v].parent + 2]++;
+    if (P[v] != NONE)
+      ch->start[P[v] + 2]++;
   for (guint v = 0; v < n; v++)
     ch->start[v + 2] += ch->start[v + 1];
   for (guint v = 0; v < n; v++)
-    if (V[v].parent != NONE)
-      ch->list[ch->start[V[v].parent + 1]++] = v;
+    if (P[v] != NONE)
+      ch->list[ch->start[P[v] + 1]++] = v;
 }
 
 static void
@@ -689,6 +774,7 @@ static void
 rebuild_components (SlGraph *self)
 {
   const Vertex *V = self->vertices;
+  const guint *P = self->parent;
   UfNode *uf = self->uf;
   guint *stack = self->buf_a;
   Children ch;
@@ -699,7 +785,7 @@ rebuild_components (SlGraph *self)
     {
       guint len = 0;
 
-      if (V[r].parent != NONE)
+      if (P[r] != NONE)
         continue;
       uf[r].size = 0;
       stack[len++] = r;
@@ -709,7 +795,7 @@ rebuild_components (SlGraph *self)
 
           uf[v].parent = r;
           uf[v].bound = v == r ? 0.0 :
-            MAX (uf[V[v].parent].bound, self->edges[V[v].parent_edge].weight);
+            MAX (uf[P[v]].bound, self->edges[V[v].parent_edge].weight);
           uf[r].size++;
           for (guint k = ch.start[v]; k < ch.start[v + 1]; k++)
             stack[len++] = ch.list[k];
@@ -747,7 +833,7 @@ set_parent (SlGraph *self,
             guint    parent,
             guint    edge)
 {
-  self->vertices[v].parent = parent;
+  self->parent[v] = parent;
   self->vertices[v].parent_edge = edge;
   mark_changed (self, v);
 }
@@ -756,10 +842,10 @@ static guint
 root_of (SlGraph *self,
          guint    v)
 {
-  const Vertex *V = self->vertices;
+  const guint *P = self->parent;
 
-  while (V[v].parent != NONE)
-    v = V[v].parent;
+  while (P[v] != NONE)
+    v = P[v];
   return v;
 }
 
@@ -770,25 +856,12 @@ collect_path (SlGraph *self,
               guint    v,
               guint   *path)
 {
-  const Vertex *V = self->vertices;
+  const guint *P = self->parent;
   guint len = 0;
 
-  for (; v != NONE; v = V[v].parent)
+  for (; v != NONE; v = P[v])
     path[len++] = v;
   return len;
-}
-
-static void
-reverse (guint *p,
-         guint  len)
-{
-  for (guint i = 0; i < len / 2; i++)
-    {
-      guint t = p[i];
-
-      p[i] = p[len - 1 - i];
-      p[len - 1 - i] = t;
-    }
 }
 
 /* Makes v the root of its tree by reversing the path to the old root. */
@@ -816,33 +889,44 @@ reroot (SlGraph *self,
   set_parent (self, v, NONE, NONE);
 }
 
-/* down[0] is the current root, down[i + 1] a child of down[i], and only
- * down[1..] may hold more than half of the tree; returns the centroid,
- * keeping down[0] (or prev_other) when two vertices qualify. */
+/* MST mode: the link-cut trees keep the explicit forest's roots. */
+static void
+move_root (SlGraph *self,
+           guint    v)
+{
+  reroot (self, v);
+  lct_evert (self, lct_host (v));
+}
+
+/* up[len - 1] is the current root, up[i] a child of up[i + 1], and only
+ * up[..len - 2] may hold more than half of the tree; returns the centroid,
+ * keeping the root (or prev_other) when two vertices qualify. The path is
+ * given bottom-up as the walks collect it: the search from the top rarely
+ * goes further than one step. */
 static guint
 centroid_along_path (SlGraph     *self,
-                     const guint *down,
+                     const guint *up,
                      guint        len,
                      guint        prev_other)
 {
   const Vertex *V = self->vertices;
-  guint64 n = V[down[0]].size;
-  guint j = 0;
+  guint64 n = V[up[len - 1]].size;
+  guint j = len - 1;
 
-  while (j + 1 < len && 2 * (guint64) V[down[j + 1]].size > n)
-    j++;
+  while (j > 0 && 2 * (guint64) V[up[j - 1]].size > n)
+    j--;
 
-  if (j + 1 < len && 2 * (guint64) V[down[j + 1]].size == n)
+  if (j > 0 && 2 * (guint64) V[up[j - 1]].size == n)
     {
-      guint d = down[j + 1];
+      guint d = up[j - 1];
 
-      if (j == 0)
-        return down[0];
+      if (j == len - 1)
+        return up[len - 1];
       if (d == prev_other)
         return d;
-      return MIN (down[j], d);
+      return MIN (up[j], d);
     }
-  return down[j];
+  return up[j];
 }
 
 /* Centroid of the tree rooted at root, scanning children; used after a split
@@ -976,6 +1060,7 @@ ensure_cache (SlGraph *self,
               guint    v)
 {
   const Vertex *V = self->vertices;
+  const guint *P = self->parent;
   Cache *C = self->cache;
   guint *stack = self->buf_c;
   guint len = 0;
@@ -985,9 +1070,9 @@ ensure_cache (SlGraph *self,
     return;
 
   stack[len++] = y;
-  while (V[y].parent != NONE && C[V[y].parent].verified != self->epoch)
+  while (P[y] != NONE && C[P[y]].verified != self->epoch)
     {
-      y = V[y].parent;
+      y = P[y];
       stack[len++] = y;
     }
 
@@ -996,7 +1081,7 @@ ensure_cache (SlGraph *self,
       guint p;
 
       y = stack[i];
-      p = V[y].parent;
+      p = P[y];
 
       if (p == NONE)
         {
@@ -1064,109 +1149,55 @@ edge_free (SlGraph *self,
 /* Tree edge e leaves and edge f, which closes a cycle through e, enters.
  *
  * With e = (x, y), x the parent, the subtree S of y moves: it is re-rooted
- * at f's end w inside S and hung below f's other end u. Walking up from both
- * ends of f at once finds which end is in S (its walk meets y) and their
- * lowest common ancestor l; only the sizes below l change (minus |S| from x
- * up, plus |S| from u up), so the work is the length of the cycle. The
- * reference can only move if l is the root, and then only towards u. */
+ * at f's end w inside S and hung below f's other end u. Only the sizes below
+ * the lowest common ancestor l of f's ends change (minus |S| from x up, plus
+ * |S| from u up), so the work is the length of the cycle; the two walks are
+ * independent chains of loads, which keeps two cache misses in flight. The
+ * reference can only move if l is the root, and then only towards u.
+ *
+ * lct_query (f's ends) must have been called just before; it gave l, and
+ * x_e is e's link-cut node. */
 static void
 mst_swap (SlGraph    *self,
           guint       e,
           guint       f,
-          const char *reason,
-          gboolean    queried)
+          guint       x_e,
+          guint       l,
+          const char *reason)
 {
   Vertex *V = self->vertices;
+  const guint *P = self->parent;
   Edge *E = &self->edges[e];
   Edge *F = &self->edges[f];
-  guint *pa = self->buf_a;
-  guint *pb = self->buf_b;
-  guint la = 0, lb = 0;
-  guint id_a, id_b;
-  guint xa = F->a, xb = F->b;
-  guint l = NONE;
-  gboolean y_on_a = FALSE;
-  gboolean past_y;
-  guint *pw, *pu;
-  guint lw, lu;
-  guint y, u, w, r, c, s;
+  guint *pu = self->buf_b + 1;
+  guint lu = 0;
+  guint y, u, w, p, q, r, c, s;
 
-  if (!queried)
-    lct_query (self, F->a, F->b);
-  lct_replace (self, e, f);
+  w = lct_replace (self, x_e, e, f);
+  u = w == F->a ? F->b : F->a;
   E->flags &= ~EDGE_IN_TREE;
   F->flags |= EDGE_IN_TREE;
 
   y = child_endpoint (self, e);
   s = V[y].size;
 
-  reserve_mark_ids (self, 2);
-  id_a = ++self->mark_id;
-  id_b = ++self->mark_id;
-  for (;;)
+  /* pu gets the path from u up to, not including, l */
+  p = P[y];
+  q = u;
+  while (p != l || q != l)
     {
-      if (xa != NONE)
+      if (p != l)
         {
-          if (V[xa].mark == id_b)
-            {
-              l = xa;
-              while (pb[lb - 1] != l)
-                lb--;
-              lb--;
-              break;
-            }
-          V[xa].mark = id_a;
-          pa[la++] = xa;
-          y_on_a |= xa == y;
-          xa = V[xa].parent;
+          V[p].size -= s;
+          p = P[p];
         }
-      if (xb != NONE)
+      if (q != l)
         {
-          if (V[xb].mark == id_a)
-            {
-              l = xb;
-              while (pa[la - 1] != l)
-                la--;
-              la--;
-              break;
-            }
-          V[xb].mark = id_b;
-          pb[lb++] = xb;
-          xb = V[xb].parent;
+          pu[lu++] = q;
+          V[q].size += s;
+          q = P[q];
         }
-      g_assert (xa != NONE || xb != NONE);
     }
-
-  /* paths from each end of f up to, not including, l */
-  if (y_on_a)
-    {
-      w = F->a;
-      u = F->b;
-      pw = pa;
-      lw = la;
-      pu = pb;
-      lu = lb;
-    }
-  else
-    {
-      w = F->b;
-      u = F->a;
-      pw = pb;
-      lw = lb;
-      pu = pa;
-      lu = la;
-    }
-
-  past_y = FALSE;
-  for (guint i = 0; i < lw; i++)
-    {
-      if (past_y)
-        V[pw[i]].size -= s;
-      past_y |= pw[i] == y;
-    }
-  g_assert (past_y);
-  for (guint i = 0; i < lu; i++)
-    V[pu[i]].size += s;
 
   set_parent (self, y, NONE, NONE);
   reroot (self, w);
@@ -1176,7 +1207,7 @@ mst_swap (SlGraph    *self,
   journal_edge (self, SL_CHANGE_TREE_EDGE_OUT, e, reason);
   journal_edge (self, SL_CHANGE_TREE_EDGE_IN, f, reason);
 
-  if (V[l].parent != NONE)
+  if (P[l] != NONE)
     {
       /* the reference's subtrees kept their sizes */
       if (self->journal != NULL)
@@ -1190,15 +1221,28 @@ mst_swap (SlGraph    *self,
   r = c = l;
   if (self->pinned != r)
     {
-      /* [r, .. u, w]: pu holds u .. below r */
+      /* [w, u, .., r] */
+      pu[-1] = w;
       pu[lu] = r;
-      reverse (pu, lu + 1);
-      pu[lu + 1] = w;
-      c = centroid_along_path (self, pu, lu + 2, NONE);
+      c = centroid_along_path (self, pu - 1, lu + 2, NONE);
       if (c != r)
-        reroot (self, c);
+        move_root (self, c);
     }
   journal_outcome (self, r, c, w, reason);
+}
+
+/* Tree edge e leaves for f, found by a scan rather than by a query. */
+static void
+mst_swap_for (SlGraph    *self,
+              guint       e,
+              guint       f,
+              const char *reason)
+{
+  const Edge *F = &self->edges[f];
+  guint l;
+
+  lct_query (self, F->a, F->b, NULL, &l);
+  mst_swap (self, e, f, lct_slot (self->edges[e].slot), l, reason);
 }
 
 static void
@@ -1215,10 +1259,11 @@ mst_link (SlGraph *self,
   guint64 na, nb;
   gboolean host_a;
 
-  la = collect_path (self, E->a, pa);
-  lb = collect_path (self, E->b, pb);
-  ra = pa[la - 1];
-  rb = pb[lb - 1];
+  /* the paths start at index 1, to prepend g below h for the centroid */
+  la = collect_path (self, E->a, pa + 1);
+  lb = collect_path (self, E->b, pb + 1);
+  ra = pa[la];
+  rb = pb[lb];
   na = V[ra].size;
   nb = V[rb].size;
 
@@ -1238,13 +1283,13 @@ mst_link (SlGraph *self,
   ph = host_a ? pa : pb;
   lh = host_a ? la : lb;
 
-  lct_link_edge (self, e);
+  lct_link_edge (self, e, g, h);
   uf_union (self, E->a, E->b, E->weight);
   E->flags |= EDGE_IN_TREE;
 
   reroot (self, g);
   set_parent (self, g, h, e);
-  for (guint i = 0; i < lh; i++)
+  for (guint i = 1; i <= lh; i++)
     V[ph[i]].size += V[g].size;
 
   self->n_tree_changes++;
@@ -1253,11 +1298,10 @@ mst_link (SlGraph *self,
   c = rh;
   if (self->pinned != rh)
     {
-      reverse (ph, lh);
-      ph[lh] = g;
+      ph[0] = g;
       c = centroid_along_path (self, ph, lh + 1, rg);
       if (c != rh)
-        reroot (self, c);
+        move_root (self, c);
     }
   journal_outcome (self, rh, c, g, "components merged");
 }
@@ -1271,7 +1315,7 @@ mst_offer (SlGraph    *self,
   const Edge *E = &self->edges[e];
   double ba, bb, d;
   guint ra, rb;
-  guint heaviest;
+  guint x, l;
 
   ra = uf_find (self, E->a, &ba);
   rb = uf_find (self, E->b, &bb);
@@ -1284,17 +1328,17 @@ mst_offer (SlGraph    *self,
     return;
 
   /* d: the minimax distance of a and b once done */
-  heaviest = lct_query (self, E->a, E->b);
-  d = self->edges[heaviest].weight;
+  x = lct_query (self, E->a, E->b, &d, &l);
   if (d > E->weight)
     {
       d = E->weight;
-      mst_swap (self, heaviest, e, reason, TRUE);
+      mst_swap (self, lct_node_edge (self, x), e, x, l, reason);
     }
-  else if (++self->n_wasted_queries > self->n_nodes / 4 + 64)
+  else if (++self->n_wasted_queries > self->n_nodes / 64 + 64)
     {
       /* the bounds have drifted far above the distances: O(n) now saves
-       * more than that in queries */
+       * more than that in queries (a wasted query, mostly cache misses,
+       * costs about as much as rebuilding 64 hosts, which is sequential) */
       rebuild_components (self);
       return;
     }
@@ -1363,19 +1407,20 @@ mst_split (SlGraph    *self,
            const char *reason)
 {
   Vertex *V = self->vertices;
+  const guint *P = self->parent;
   guint y = child_endpoint (self, e);
-  guint x = V[y].parent;
+  guint x = P[y];
   guint s = V[y].size;
   guint r, c;
 
-  lct_cut_edge (self, e);
+  lct_cut_edge (self, e, y);
   self->edges[e].flags &= ~EDGE_IN_TREE;
 
   set_parent (self, y, NONE, NONE);
-  for (r = x; ; r = V[r].parent)
+  for (r = x; ; r = P[r])
     {
       V[r].size -= s;
-      if (V[r].parent == NONE)
+      if (P[r] == NONE)
         break;
     }
 
@@ -1388,14 +1433,14 @@ mst_split (SlGraph    *self,
       c = centroid_by_scan (self, r, TRUE);
       if (c != r)
         {
-          reroot (self, c);
+          move_root (self, c);
           journal_reference (self, r, c, reason);
         }
     }
 
   c = centroid_by_scan (self, y, FALSE);
   if (c != y)
-    reroot (self, c);
+    move_root (self, c);
   journal_reference (self, NONE, c, reason);
 }
 
@@ -1408,7 +1453,7 @@ mst_remove (SlGraph *self,
       guint f = mst_find_replacement (self, e);
 
       if (f != NONE)
-        mst_swap (self, e, f, "link removed", FALSE);
+        mst_swap_for (self, e, f, "link removed");
       else
         mst_split (self, e, "link removed");
       rebuild_components (self);
@@ -1425,7 +1470,7 @@ mst_degrade (SlGraph *self,
 
   if (f != NONE && self->edges[f].weight < self->edges[e].weight)
     {
-      mst_swap (self, e, f, "link degraded", FALSE);
+      mst_swap_for (self, e, f, "link degraded");
       swapped = TRUE;
     }
   else
@@ -1568,6 +1613,7 @@ sp_component (SlGraph     *self,
 {
   static const char *reason = "shortest paths recomputed";
   Vertex *V = self->vertices;
+  const guint *P = self->parent;
   guint ref = NONE;
   guint prev = NONE;
   guint n_in = 0;
@@ -1582,8 +1628,8 @@ sp_component (SlGraph     *self,
       guint r = v;
 
       /* old roots, through the structure as it was */
-      while (V[r].parent != NONE)
-        r = V[r].parent;
+      while (P[r] != NONE)
+        r = P[r];
       old_root[v] = r;
       w->pos[v] = i;
     }
@@ -1678,7 +1724,7 @@ sp_component (SlGraph     *self,
 
       if (e != NONE)
         p = self->edges[e].a == v ? self->edges[e].b : self->edges[e].a;
-      changed[v] = p != V[v].parent || e != V[v].parent_edge ||
+      changed[v] = p != P[v] || e != V[v].parent_edge ||
                    (e != NONE && (self->edges[e].flags & EDGE_TF_CHANGED));
     }
   for (guint i = 0; i < n_members; i++)
@@ -1704,7 +1750,7 @@ sp_component (SlGraph     *self,
 
         if (!changed[v] || v == ref)
           continue;
-        for (a = V[v].parent; a != NONE && !changed[a]; a = V[a].parent)
+        for (a = P[v]; a != NONE && !changed[a]; a = P[a])
           ;
         if (a == NONE)
           journal_transform (self, v, ref, reason);
@@ -1859,6 +1905,7 @@ sl_graph_free (SlGraph *self)
   if (self == NULL)
     return;
 
+  g_free (self->parent);
   g_free (self->vertices);
   g_free (self->cache);
   g_free (self->dirty);
@@ -1897,6 +1944,7 @@ sl_graph_add_node (SlGraph *self)
       guint old = self->cap;
       guint cap = MAX (16, old * 2);
 
+      self->parent = g_renew (guint, self->parent, cap);
       self->vertices = g_renew (Vertex, self->vertices, cap);
       self->cache = g_renew (Cache, self->cache, cap);
       self->dirty = g_renew (guint8, self->dirty, cap);
@@ -1914,7 +1962,7 @@ sl_graph_add_node (SlGraph *self)
 
   v = self->n_nodes++;
   V = &self->vertices[v];
-  V->parent = NONE;
+  self->parent[v] = NONE;
   V->parent_edge = NONE;
   V->size = 1;
   memset (&self->cache[v], 0, sizeof (Cache));
@@ -1953,6 +2001,7 @@ sl_graph_update_edge (SlGraph           *self,
   gboolean tf_changed;
   double old_weight;
   guint64 key;
+  gsize hole;
   guint e;
   Edge *E;
 
@@ -1967,13 +2016,20 @@ sl_graph_update_edge (SlGraph           *self,
       return;
     }
 
+  /* most offers stop at the union-find: overlap its misses with the map's */
+  if (self->kind == SL_TREE_MST)
+    {
+      __builtin_prefetch (&self->uf[a]);
+      __builtin_prefetch (&self->uf[b]);
+    }
+
   if (a_to_b != NULL)
     tf = *a_to_b;
   else
     sl_transform_init_identity (&tf);
 
   key = pair_key (a, b);
-  e = map_lookup (&self->map, self->edges, key);
+  e = map_lookup (&self->map, self->edges, key, &hole);
 
   if (e == NONE)
     {
@@ -1985,7 +2041,7 @@ sl_graph_update_edge (SlGraph           *self,
       E->weight = weight;
       E->bound = bound_ns;
       E->a_to_b = tf;
-      map_put (&self->map, map_fp (key), e);
+      map_insert (&self->map, hole, map_fp (key), e);
 
       if (self->kind == SL_TREE_SHORTEST_PATH)
         {
@@ -2063,7 +2119,7 @@ sl_graph_remove_edge (SlGraph *self,
   g_return_if_fail (b < self->n_nodes);
 
   key = pair_key (a, b);
-  e = map_lookup (&self->map, self->edges, key);
+  e = map_lookup (&self->map, self->edges, key, NULL);
   if (e == NONE)
     return;
 
@@ -2119,20 +2175,20 @@ sl_graph_pin_reference (SlGraph *self,
 
       if (r != node)
         {
-          reroot (self, node);
+          move_root (self, node);
           journal_reference (self, r, node, "pinned");
         }
     }
 
   /* the old pin, if still a root, is in another component: back to its
    * centroid */
-  if (old != NONE && self->vertices[old].parent == NONE)
+  if (old != NONE && self->parent[old] == NONE)
     {
       guint c = centroid_by_scan (self, old, TRUE);
 
       if (c != old)
         {
-          reroot (self, c);
+          move_root (self, c);
           journal_reference (self, old, c, "unpinned");
         }
     }
@@ -2158,7 +2214,7 @@ sl_graph_edge_in_tree (SlGraph *self,
   if (a == b || a >= self->n_nodes || b >= self->n_nodes)
     return FALSE;
   prepare (self);
-  e = map_lookup (&self->map, self->edges, pair_key (a, b));
+  e = map_lookup (&self->map, self->edges, pair_key (a, b), NULL);
   return e != NONE && (self->edges[e].flags & EDGE_IN_TREE) != 0;
 }
 
@@ -2182,7 +2238,7 @@ sl_graph_get_parent (SlGraph *self,
   g_return_val_if_fail (node < self->n_nodes, NONE);
 
   prepare (self);
-  return self->vertices[node].parent;
+  return self->parent[node];
 }
 
 void
@@ -2213,7 +2269,7 @@ sl_graph_get_path (SlGraph *self,
 
   prepare (self);
   path = g_array_new (FALSE, FALSE, sizeof (guint));
-  for (guint v = node; v != NONE; v = self->vertices[v].parent)
+  for (guint v = node; v != NONE; v = self->parent[v])
     g_array_append_val (path, v);
   return path;
 }
