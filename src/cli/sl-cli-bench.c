@@ -120,10 +120,12 @@ sl_cli_bench_hull (guint64  packets,
       t0 = g_get_monotonic_time ();
       for (guint i = 0; i < n; i++)
         {
-          if (m[i].send_host == 0)
-            sl_hull_add (hull_b, TRUE, m[i].send_time, m[i].recv_time);
-          else
-            sl_hull_add (hull_b, FALSE, m[i].recv_time, m[i].send_time);
+          /* selects, not branches: the direction is random */
+          gboolean ab = m[i].send_host == 0;
+          gint64 ta = ab ? m[i].send_time : m[i].recv_time;
+          gint64 tb = ab ? m[i].recv_time : m[i].send_time;
+
+          sl_hull_add (hull_b, ab, ta, tb);
         }
       t_hull += g_get_monotonic_time () - t0;
 
