@@ -141,18 +141,6 @@ test_hostile_inputs (void)
   }
 }
 
-static JsonObject *
-parse_object (const char *text,
-              JsonParser *parser)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
-  g_assert_no_error (error);
-  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
-  return json_node_get_object (json_parser_get_root (parser));
-}
-
 static void
 test_json_schema (void)
 {

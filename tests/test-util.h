@@ -10,6 +10,7 @@
 
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 
 /* The shared test data lives beside the project (../shared/data); tests
  * read it in place and skip with a message when it is absent. */
@@ -132,4 +133,17 @@ make_tmpdir (void)
 
   g_assert_no_error (error);
   return dir;
+}
+
+/* The root object of a JSON text, which must parse. */
+static inline JsonObject *
+parse_object (const char *text,
+              JsonParser *parser)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
+  return json_node_get_object (json_parser_get_root (parser));
 }
