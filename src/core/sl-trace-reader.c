@@ -1,4 +1,4 @@
-/* sl-trace-reader.c: the only file that includes babeltrace2
+/* sl-trace-reader.c: trace folders, per-host babeltrace2 graphs, merge
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -10,9 +10,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <babeltrace2/babeltrace.h>
 #include <glib/gstdio.h>
 
+#include "sl-bt-decode.h"
 #include "sl-trace-reader.h"
 
 /*
@@ -59,7 +59,7 @@
  * - Precondition failures abort: field types are checked before every
  *   accessor, clocks before clock snapshots.
  * - Its objects' reference counts are not atomic: everything that creates
- *   or destroys components or queries a component class holds bt_lock.
+ *   or destroys components or queries a component class holds sl_bt_lock.
  *   Running a graph does not touch shared objects.
  * - After an error, the graph is destroyed, never run again, and the
  *   thread's error is always taken.
@@ -76,42 +76,14 @@
 #define METADATA_MAGIC         0x75d11d57u
 #define STREAM_MAGIC           0xc1fc1fc1u
 
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/lsan_interface.h>
-
-/* babeltrace2 2.0.4 leaks on some error paths of its CTF decoder (a
- * message iterator that fails mid-packet loses a reference that holds the
- * whole trace; its TSDL parser leaks on syntax errors). What it allocates
- * inside these calls is not reported; our own allocations still are. */
-#define BT_LEAKY(call) (__lsan_disable (), __extension__ ({ __auto_type r_ = (call); __lsan_enable (); r_; }))
-
-const char *__lsan_default_suppressions (void);
-const char *__lsan_default_options (void);
-
-const char *
-__lsan_default_options (void)
-{
-  return "print_suppressions=0";
-}
-
-const char *
-__lsan_default_suppressions (void)
-{
-  return "leak:babeltrace-plugin-ctf.so\n";
-}
-#else
-#define BT_LEAKY(call) (call)
-#endif
 
 /* ---------------------------------------------------------------------- */
 /* Shared babeltrace state                                                 */
 
-static GMutex bt_lock;
 /* SL_READER_DECODE_ONLY=1: iterate and drop the messages, nothing else;
  * the floor against which the reader's own cost is measured (README,
  * Benchmarks). */
 static gboolean decode_only;
-static const bt_plugin *ctf_plugin;
 static const bt_component_class_source *ctf_fs_class;
 static bt_component_class_sink *sink_class;
 static char *bt_init_error;
@@ -124,61 +96,17 @@ static bt_component_class_initialize_method_status sink_initialize (bt_self_comp
 static bt_component_class_sink_graph_is_configured_method_status sink_graph_is_configured (bt_self_component_sink *self);
 static void sink_finalize (bt_self_component_sink *self);
 
-/* One line from the thread's babeltrace error: the innermost causes say
- * what failed and name the file; the outer ones repeat addresses. */
-static char *
-take_bt_error (void)
-{
-  const bt_error *err = bt_current_thread_take_error ();
-  GString *s = g_string_new (NULL);
-  guint64 n;
-
-  if (err == NULL)
-    return g_string_free (s, FALSE);
-
-  n = bt_error_get_cause_count (err);
-  for (guint64 i = 0; i < n && s->len < 400; i++)
-    {
-      const bt_error_cause *c = bt_error_borrow_cause_by_index (err, i);
-      const char *msg = bt_error_cause_get_message (c);
-      const char *module = bt_error_cause_get_module_name (c);
-
-      if (module != NULL && g_str_equal (module, "libbabeltrace2") && s->len > 0)
-        continue;
-      if (msg == NULL || *msg == '\0' || strstr (s->str, msg) != NULL)
-        continue;
-      if (s->len > 0)
-        g_string_append (s, ": ");
-      g_string_append (s, msg);
-      break;
-    }
-  bt_error_release (err);
-
-  g_strdelimit (s->str, "\n\t", ' ');
-  while (s->len > 0 && (s->str[s->len - 1] == '.' || s->str[s->len - 1] == ' '))
-    g_string_truncate (s, s->len - 1);
-  return g_string_free (s, FALSE);
-}
-
 static gpointer
 bt_init_once (gpointer data)
 {
-  bt_plugin_find_status st;
-  const char *level = g_getenv ("SL_BABELTRACE_LOG");
+  const char *why = NULL;
+  const bt_plugin *ctf_plugin = sl_bt_get_ctf_plugin (&why);
 
   decode_only = g_strcmp0 (g_getenv ("SL_READER_DECODE_ONLY"), "1") == 0;
 
-  /* babeltrace logs to stderr by default; our messages are the report. */
-  bt_logging_set_global_level (level != NULL ? BT_LOGGING_LEVEL_DEBUG : BT_LOGGING_LEVEL_NONE);
-
-  st = bt_plugin_find ("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_FALSE, &ctf_plugin);
-  if (st != BT_PLUGIN_FIND_STATUS_OK)
+  if (ctf_plugin == NULL)
     {
-      g_autofree char *why = st == BT_PLUGIN_FIND_STATUS_NOT_FOUND ? NULL : take_bt_error ();
-      bt_current_thread_clear_error ();
-      bt_init_error = g_strdup_printf ("babeltrace2's ctf plugin cannot be loaded%s%s",
-                                       why != NULL && *why ? ": " : " (is babeltrace2 installed?)",
-                                       why != NULL ? why : "");
+      bt_init_error = g_strdup (why);
       return NULL;
     }
   ctf_fs_class = bt_plugin_borrow_source_component_class_by_name_const (ctf_plugin, "fs");
@@ -244,95 +172,6 @@ typedef struct
   gboolean failed;
 } TraceDir;
 
-typedef enum
-{
-  EK_OTHER,
-  EK_NET_SEND,
-  EK_NET_RECV,
-  EK_INET_SEND,
-  EK_INET_RECV,
-  EK_UST_SEND,
-  EK_UST_RECV,
-  EK_SCHED_SWITCH,
-  EK_SCHED_WAKEUP,
-  EK_PROCESS_FORK,
-  EK_PROCESS_EXEC,
-  EK_PROCESS_EXIT,
-  EK_STATEDUMP_PROCESS,
-  EK_SYSCALL_ENTRY,
-  EK_SYSCALL_EXIT,
-  EK_IRQ_ENTRY,
-  EK_IRQ_EXIT,
-  EK_SOFTIRQ_ENTRY,
-  EK_SOFTIRQ_EXIT,
-  EK_SOFTIRQ_RAISE,
-} EventKindInternal;
-
-/* Option kinds of the network and transport header variants. */
-enum
-{
-  OPT_OTHER,
-  OPT_IPV4,
-  OPT_IPV6,
-  OPT_TCP,
-};
-
-#define CACHE_MAX_MEMBERS 8
-
-/* What a structure member is, found once from the structure's class:
- * field classes do not change for the life of a trace, and a field is an
- * instance of its class, so reading it needs no further type check. */
-typedef enum
-{
-  MK_NONE,
-  MK_UNSIGNED,
-  MK_SIGNED,
-  MK_STRING,
-  MK_ARRAY,
-  MK_OTHER,
-} MemberKind;
-
-typedef struct
-{
-  gint16 idx;
-  guint8 kind;
-  guint8 bytes;
-  guint8 elem;
-} Member;
-
-typedef struct
-{
-  const bt_field_class *cls;
-  Member                m[CACHE_MAX_MEMBERS];
-} MemberCache;
-
-typedef struct
-{
-  const bt_field_class *cls;
-  guint                 n;
-  guint8                kinds[8];
-} VariantCache;
-
-typedef struct
-{
-  EventKindInternal kind;
-  Member            m[CACHE_MAX_MEMBERS];
-  guint32           name_id;
-  MemberCache       ip[2];
-  MemberCache       tcp[2];
-  VariantCache      nh;
-  VariantCache      th[2];
-} EventInfo;
-
-typedef struct
-{
-  const bt_stream_class *sc;
-  gboolean               has_clock;
-  GPtrArray             *by_id;
-  GHashTable            *by_class;
-  Member                 ctx_cpu;
-  Member                 common_tid;
-} StreamInfo;
 
 typedef struct _Host Host;
 
@@ -346,9 +185,7 @@ typedef struct
   gboolean                 ended;
   gboolean                 has_head;
   gint64                   head_time;
-  StreamInfo              *sinfo;
-  guint                    cpu;
-  char                    *file;
+  SlBtStreamState          st;
 } Input;
 
 struct _Host
@@ -367,13 +204,12 @@ struct _Host
   bt_graph       *graph;
   Input          *inputs;
   guint           n_inputs;
-  GHashTable     *stream_infos;
+  SlBtDecoder    *decoder;
   Batch          *fill;
   guint64         ev_delta;
   guint64         ignored_delta;
   gint64          last_time;
   SlEventStore   *store;
-  GArray         *cpu_tid;
   gboolean        decode_failed;
   gboolean        stopped;
   Input          *error_input;
@@ -607,778 +443,33 @@ host_publish (Host     *h,
 }
 
 /* ---------------------------------------------------------------------- */
-/* Field access: every type is checked first (a wrong type aborts)         */
-
-static inline const char *
-strip_underscore (const char *name)
-{
-  return name != NULL && name[0] == '_' ? name + 1 : name;
-}
-
-static inline gboolean
-field_is (const bt_field        *f,
-          bt_field_class_type    type)
-{
-  return f != NULL && bt_field_class_type_is (bt_field_get_class_type (f), type);
-}
-
-static MemberKind
-class_kind (const bt_field_class *cls,
-            guint8               *bytes)
-{
-  bt_field_class_type t = bt_field_class_get_type (cls);
-
-  *bytes = 0;
-  if (bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_INTEGER))
-    {
-      *bytes = (guint8) MIN (bt_field_class_integer_get_field_value_range (cls) / 8, 8);
-      return bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER) ? MK_UNSIGNED : MK_SIGNED;
-    }
-  if (bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_STRING))
-    return MK_STRING;
-  if (bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_ARRAY))
-    return MK_ARRAY;
-  return MK_OTHER;
-}
-
-/* @names: alternatives separated by '|', e.g. "source_port|source". */
-static Member
-member_lookup (const bt_field_class *cls,
-               const char           *names)
-{
-  Member m = { -1, MK_NONE, 0, MK_NONE };
-  g_auto(GStrv) alts = NULL;
-  guint64 n;
-
-  if (cls == NULL || names == NULL ||
-      !bt_field_class_type_is (bt_field_class_get_type (cls), BT_FIELD_CLASS_TYPE_STRUCTURE))
-    return m;
-
-  alts = g_strsplit (names, "|", -1);
-  n = bt_field_class_structure_get_member_count (cls);
-  for (guint a = 0; alts[a] != NULL; a++)
-    for (guint64 i = 0; i < n && i < G_MAXINT16; i++)
-      {
-        const bt_field_class_structure_member *sm = bt_field_class_structure_borrow_member_by_index_const (cls, i);
-        const bt_field_class *mc;
-
-        if (g_strcmp0 (strip_underscore (bt_field_class_structure_member_get_name (sm)), alts[a]) != 0)
-          continue;
-        mc = bt_field_class_structure_member_borrow_field_class_const (sm);
-        m.idx = (gint16) i;
-        m.kind = class_kind (mc, &m.bytes);
-        if (m.kind == MK_ARRAY)
-          {
-            guint8 eb;
-
-            m.elem = class_kind (bt_field_class_array_borrow_element_field_class_const (mc), &eb);
-            m.bytes = eb;
-          }
-        return m;
-      }
-  return m;
-}
-
-static inline const bt_field *
-member_field (const bt_field *st,
-              Member          m)
-{
-  if (st == NULL || m.kind == MK_NONE)
-    return NULL;
-  return bt_field_structure_borrow_member_field_by_index_const (st, (guint64) m.idx);
-}
-
-static inline gboolean
-member_uint (const bt_field *st,
-             Member          m,
-             guint64        *v)
-{
-  const bt_field *f;
-
-  if (m.kind != MK_UNSIGNED && m.kind != MK_SIGNED)
-    return FALSE;
-  f = member_field (st, m);
-  if (f == NULL)
-    return FALSE;
-  *v = m.kind == MK_UNSIGNED ? bt_field_integer_unsigned_get_value (f)
-                             : (guint64) bt_field_integer_signed_get_value (f);
-  return TRUE;
-}
-
-static inline const char *
-member_string (const bt_field *st,
-               Member          m)
-{
-  const bt_field *f;
-
-  if (m.kind != MK_STRING)
-    return NULL;
-  f = member_field (st, m);
-  return f != NULL ? bt_field_string_get_value (f) : NULL;
-}
-
-static const Member *
-member_cache_get (MemberCache       *c,
-                  const bt_field    *st,
-                  const char *const *names)
-{
-  const bt_field_class *cls = bt_field_borrow_class_const (st);
-
-  if (c->cls != cls)
-    {
-      for (guint i = 0; i < CACHE_MAX_MEMBERS; i++)
-        c->m[i] = member_lookup (cls, names[i]);
-      c->cls = cls;
-    }
-  return c->m;
-}
-
-static guint
-option_kind (const char *name)
-{
-  name = strip_underscore (name);
-  if (g_strcmp0 (name, "ipv4") == 0)
-    return OPT_IPV4;
-  if (g_strcmp0 (name, "ipv6") == 0)
-    return OPT_IPV6;
-  if (g_strcmp0 (name, "tcp") == 0)
-    return OPT_TCP;
-  return OPT_OTHER;
-}
-
-static guint
-variant_kind (VariantCache   *c,
-              const bt_field *v)
-{
-  const bt_field_class *cls;
-  guint64 idx;
-
-  if (!field_is (v, BT_FIELD_CLASS_TYPE_VARIANT))
-    return OPT_OTHER;
-
-  cls = bt_field_borrow_class_const (v);
-  if (c->cls != cls)
-    {
-      guint64 n = bt_field_class_variant_get_option_count (cls);
-
-      c->n = (guint) MIN (n, G_N_ELEMENTS (c->kinds));
-      for (guint i = 0; i < c->n; i++)
-        c->kinds[i] = option_kind (bt_field_class_variant_option_get_name (
-                                     bt_field_class_variant_borrow_option_by_index_const (cls, i)));
-      c->cls = cls;
-    }
-  idx = bt_field_variant_get_selected_option_index (v);
-  return idx < c->n ? c->kinds[idx] : OPT_OTHER;
-}
-
-/* An address as stored in the trace (byte array, 16-bit words as in
- * lttng-modules' IPv6 header, or one 32-bit integer) into network byte
- * order. Returns the number of bytes, 0 when the member has another
- * shape. */
-static guint
-read_address (const bt_field *st,
-              Member          m,
-              guint8         *out)
-{
-  const bt_field *f;
-  guint len = 0;
-
-  if (m.kind == MK_ARRAY && (m.elem == MK_UNSIGNED || m.elem == MK_SIGNED) && m.bytes >= 1 && m.bytes <= 4)
-    {
-      guint64 n;
-
-      f = member_field (st, m);
-      n = bt_field_array_get_length (f);
-      if (n == 0 || n * m.bytes > 16)
-        return 0;
-      for (guint64 i = 0; i < n; i++)
-        {
-          const bt_field *e = bt_field_array_borrow_element_field_by_index_const (f, i);
-          guint64 v = m.elem == MK_UNSIGNED ? bt_field_integer_unsigned_get_value (e)
-                                            : (guint64) bt_field_integer_signed_get_value (e);
-
-          for (guint k = 0; k < m.bytes; k++)
-            out[len++] = (guint8) (v >> (8 * (m.bytes - 1 - k)));
-        }
-      return len;
-    }
-
-  if ((m.kind == MK_UNSIGNED || m.kind == MK_SIGNED) && m.bytes == 4)
-    {
-      guint64 v = 0;
-
-      member_uint (st, m, &v);
-      for (guint k = 0; k < 4; k++)
-        out[k] = (guint8) (v >> (8 * (3 - k)));
-      return 4;
-    }
-  return 0;
-}
-
-/* ---------------------------------------------------------------------- */
-/* Event classes                                                           */
-
-enum { NET_NH, NET_TID };
-enum { IP_SADDR, IP_DADDR, IP_TH };
-enum { TCP_SPORT, TCP_DPORT, TCP_SEQ, TCP_ACK, TCP_FLAGS };
-enum { INET_SEQ, INET_ACK, INET_FLAGS };
-enum { UST_FAMILY, UST_SADDR, UST_DADDR, UST_SPORT, UST_DPORT, UST_SEQ, UST_ACK, UST_FLAGS };
-
-static const char *const ip_members[CACHE_MAX_MEMBERS] = { "saddr", "daddr", "transport_header" };
-static const char *const tcp_members[CACHE_MAX_MEMBERS] = {
-  "source_port|source|sport", "dest_port|dest|dport", "seq", "ack_seq", "flags",
-};
-
-static const struct
-{
-  const char        *name;
-  EventKindInternal  kind;
-  const char        *members[CACHE_MAX_MEMBERS];
-} known_events[] = {
-  { "net_dev_queue", EK_NET_SEND, { "network_header" } },
-  { "net_if_receive_skb", EK_NET_RECV, { "network_header" } },
-  { "netif_receive_skb", EK_NET_RECV, { "network_header" } },
-  { "net_if_rx", EK_NET_RECV, { "network_header" } },
-  { "netif_rx", EK_NET_RECV, { "network_header" } },
-  { "inet_sock_local_out", EK_INET_SEND, { "seq", "ack_seq", "flags" } },
-  { "inet_sock_local_in", EK_INET_RECV, { "seq", "ack_seq", "flags" } },
-  { "syncline_net:tcp_send", EK_UST_SEND,
-    { "family", "saddr", "daddr", "sport|source_port", "dport|dest_port", "seq", "ack_seq", "flags" } },
-  { "syncline_net:tcp_recv", EK_UST_RECV,
-    { "family", "saddr", "daddr", "sport|source_port", "dport|dest_port", "seq", "ack_seq", "flags" } },
-  { "sched_switch", EK_SCHED_SWITCH, { "prev_tid", "next_tid", "next_comm", "prev_state" } },
-  { "sched_wakeup", EK_SCHED_WAKEUP, { "tid", "target_cpu" } },
-  { "sched_wakeup_new", EK_SCHED_WAKEUP, { "tid", "target_cpu" } },
-  { "sched_waking", EK_SCHED_WAKEUP, { "tid", "target_cpu" } },
-  { "sched_process_fork", EK_PROCESS_FORK, { "parent_tid", "child_tid", "child_comm" } },
-  { "sched_process_exec", EK_PROCESS_EXEC, { "tid", "filename" } },
-  { "sched_process_exit", EK_PROCESS_EXIT, { "tid" } },
-  { "lttng_statedump_process_state", EK_STATEDUMP_PROCESS, { "tid", "pid", "name" } },
-  { "irq_handler_entry", EK_IRQ_ENTRY, { "irq", "name" } },
-  { "irq_handler_exit", EK_IRQ_EXIT, { "irq", "ret" } },
-  { "softirq_entry", EK_SOFTIRQ_ENTRY, { "vec" } },
-  { "softirq_exit", EK_SOFTIRQ_EXIT, { "vec" } },
-  { "softirq_raise", EK_SOFTIRQ_RAISE, { "vec" } },
-  { "exit_syscall", EK_SYSCALL_EXIT, { "ret" } },
-};
-
-static EventInfo *
-event_info_new (Host                 *h,
-                const bt_event_class *ec)
-{
-  EventInfo *ei = g_new0 (EventInfo, 1);
-  const char *name = bt_event_class_get_name (ec);
-  const bt_field_class *payload = bt_event_class_borrow_payload_field_class_const (ec);
-  const char *const *members = NULL;
-  const char *syscall = NULL;
-  static const char *const exit_members[CACHE_MAX_MEMBERS] = { "ret" };
-
-  for (guint i = 0; i < CACHE_MAX_MEMBERS; i++)
-    ei->m[i] = member_lookup (NULL, NULL);
-  ei->kind = EK_OTHER;
-  if (name == NULL)
-    return ei;
-
-  for (guint i = 0; i < G_N_ELEMENTS (known_events); i++)
-    if (g_str_equal (name, known_events[i].name))
-      {
-        ei->kind = known_events[i].kind;
-        members = known_events[i].members;
-        break;
-      }
-
-  if (ei->kind == EK_OTHER)
-    {
-      if (g_str_has_prefix (name, "syscall_entry_"))
-        ei->kind = EK_SYSCALL_ENTRY, syscall = name + strlen ("syscall_entry_");
-      else if (g_str_has_prefix (name, "compat_syscall_entry_"))
-        ei->kind = EK_SYSCALL_ENTRY, syscall = name + strlen ("compat_syscall_entry_");
-      else if (g_str_has_prefix (name, "syscall_exit_"))
-        ei->kind = EK_SYSCALL_EXIT, syscall = name + strlen ("syscall_exit_"), members = exit_members;
-      else if (g_str_has_prefix (name, "compat_syscall_exit_"))
-        ei->kind = EK_SYSCALL_EXIT, syscall = name + strlen ("compat_syscall_exit_"), members = exit_members;
-      else if (g_str_has_prefix (name, "sys_"))
-        ei->kind = EK_SYSCALL_ENTRY, syscall = name + strlen ("sys_");
-      else if (g_str_has_prefix (name, "compat_sys_"))
-        ei->kind = EK_SYSCALL_ENTRY, syscall = name + strlen ("compat_sys_");
-    }
-
-  /* Without an event store only the packet events matter. */
-  if (h->store == NULL && ei->kind > EK_UST_RECV)
-    ei->kind = EK_OTHER;
-
-  if (members != NULL)
-    for (guint i = 0; i < CACHE_MAX_MEMBERS && members[i] != NULL; i++)
-      ei->m[i] = member_lookup (payload, members[i]);
-  if (syscall != NULL && h->store != NULL)
-    ei->name_id = sl_event_store_intern (h->store, syscall);
-  return ei;
-}
-
-static void
-event_info_free (gpointer p)
-{
-  g_free (p);
-}
-
-static void
-stream_info_free (gpointer p)
-{
-  StreamInfo *si = p;
-
-  g_ptr_array_unref (si->by_id);
-  g_hash_table_destroy (si->by_class);
-  g_free (si);
-}
-
-static StreamInfo *
-stream_info_get (Host                  *h,
-                 const bt_stream_class *sc)
-{
-  StreamInfo *si = g_hash_table_lookup (h->stream_infos, sc);
-  const bt_field_class *pc, *cc;
-
-  if (si != NULL)
-    return si;
-
-  si = g_new0 (StreamInfo, 1);
-  si->sc = sc;
-  si->has_clock = bt_stream_class_borrow_default_clock_class_const (sc) != NULL;
-  si->by_id = g_ptr_array_new_with_free_func (event_info_free);
-  si->by_class = g_hash_table_new_full (NULL, NULL, NULL, event_info_free);
-  si->ctx_cpu = member_lookup (NULL, NULL);
-  if (bt_stream_class_supports_packets (sc))
-    {
-      pc = bt_stream_class_borrow_packet_context_field_class_const (sc);
-      si->ctx_cpu = member_lookup (pc, "cpu_id");
-    }
-  cc = bt_stream_class_borrow_event_common_context_field_class_const (sc);
-  si->common_tid = member_lookup (cc, "tid|vtid");
-  g_hash_table_insert (h->stream_infos, (gpointer) sc, si);
-  return si;
-}
-
-static inline EventInfo *
-event_info_get (Host                 *h,
-                StreamInfo           *si,
-                const bt_event_class *ec)
-{
-  guint64 id = bt_event_class_get_id (ec);
-  EventInfo *ei;
-
-  if (id < 65536)
-    {
-      if (id < si->by_id->len)
-        {
-          ei = g_ptr_array_index (si->by_id, id);
-          if (ei != NULL)
-            return ei;
-        }
-      else
-        g_ptr_array_set_size (si->by_id, (guint) id + 1);
-      ei = event_info_new (h, ec);
-      g_ptr_array_index (si->by_id, id) = ei;
-      return ei;
-    }
-
-  ei = g_hash_table_lookup (si->by_class, ec);
-  if (ei == NULL)
-    {
-      ei = event_info_new (h, ec);
-      g_hash_table_insert (si->by_class, (gpointer) ec, ei);
-    }
-  return ei;
-}
-
-/* ---------------------------------------------------------------------- */
-/* Packet events                                                           */
-
-/* lttng-modules >= 2.9: network_header variant (ipv4 | ipv6 | unknown),
- * then transport_header variant (tcp | udp | icmp | unknown), whether the
- * variant is tagged by transport_header_type or by protocol/nexthdr:
- * either way the selected option's name says which. */
-static gboolean
-decode_net (EventInfo      *ei,
-            const bt_field *payload,
-            SlPacketEvent  *pe)
-{
-  const bt_field *nh, *ip, *th, *tcp;
-  const Member *ipm, *tcpm;
-  guint kind, v, alen;
-  guint64 sport, dport, seq, ack, flags;
-
-  nh = member_field (payload, ei->m[NET_NH]);
-  kind = variant_kind (&ei->nh, nh);
-  if (kind != OPT_IPV4 && kind != OPT_IPV6)
-    return FALSE;
-  v = kind == OPT_IPV4 ? 0 : 1;
-  alen = v == 0 ? 4 : 16;
-
-  ip = bt_field_variant_borrow_selected_option_field_const (nh);
-  if (!field_is (ip, BT_FIELD_CLASS_TYPE_STRUCTURE))
-    return FALSE;
-  ipm = member_cache_get (&ei->ip[v], ip, ip_members);
-
-  th = member_field (ip, ipm[IP_TH]);
-  if (variant_kind (&ei->th[v], th) != OPT_TCP)
-    return FALSE;
-  tcp = bt_field_variant_borrow_selected_option_field_const (th);
-  if (!field_is (tcp, BT_FIELD_CLASS_TYPE_STRUCTURE))
-    return FALSE;
-  tcpm = member_cache_get (&ei->tcp[v], tcp, tcp_members);
-
-  memset (pe->saddr, 0, sizeof pe->saddr);
-  memset (pe->daddr, 0, sizeof pe->daddr);
-  if (read_address (ip, ipm[IP_SADDR], pe->saddr) != alen ||
-      read_address (ip, ipm[IP_DADDR], pe->daddr) != alen ||
-      !member_uint (tcp, tcpm[TCP_SPORT], &sport) ||
-      !member_uint (tcp, tcpm[TCP_DPORT], &dport) ||
-      !member_uint (tcp, tcpm[TCP_SEQ], &seq) ||
-      !member_uint (tcp, tcpm[TCP_ACK], &ack) ||
-      !member_uint (tcp, tcpm[TCP_FLAGS], &flags))
-    return FALSE;
-
-  pe->family = v == 0 ? 4 : 6;
-  pe->sport = (guint16) sport;
-  pe->dport = (guint16) dport;
-  pe->seq = (guint32) seq;
-  pe->ack_seq = (guint32) ack;
-  pe->flags = (guint16) flags;
-  return TRUE;
-}
-
-/* The old out-of-tree inet_sock_local_* events: no addresses. */
-static gboolean
-decode_inet (EventInfo      *ei,
-             const bt_field *payload,
-             SlPacketEvent  *pe)
-{
-  guint64 seq, ack, flags;
-
-  if (!member_uint (payload, ei->m[INET_SEQ], &seq) ||
-      !member_uint (payload, ei->m[INET_ACK], &ack) ||
-      !member_uint (payload, ei->m[INET_FLAGS], &flags))
-    return FALSE;
-
-  pe->family = 0;
-  pe->sport = pe->dport = 0;
-  memset (pe->saddr, 0, sizeof pe->saddr);
-  memset (pe->daddr, 0, sizeof pe->daddr);
-  pe->seq = (guint32) seq;
-  pe->ack_seq = (guint32) ack;
-  pe->flags = (guint16) flags;
-  return TRUE;
-}
-
-/* The flat UST event of README "Instrumenting your own programs". */
-static gboolean
-decode_ust (EventInfo      *ei,
-            const bt_field *payload,
-            SlPacketEvent  *pe)
-{
-  guint64 family, sport, dport, seq, ack, flags;
-  guint8 addr[16];
-  guint want;
-
-  if (!member_uint (payload, ei->m[UST_FAMILY], &family))
-    return FALSE;
-  if (family == 4 || family == 2)
-    pe->family = 4, want = 4;
-  else if (family == 6 || family == 10)
-    pe->family = 6, want = 16;
-  else
-    return FALSE;
-
-  memset (pe->saddr, 0, sizeof pe->saddr);
-  memset (pe->daddr, 0, sizeof pe->daddr);
-  if (read_address (payload, ei->m[UST_SADDR], addr) < want)
-    return FALSE;
-  memcpy (pe->saddr, addr, want);
-  if (read_address (payload, ei->m[UST_DADDR], addr) < want)
-    return FALSE;
-  memcpy (pe->daddr, addr, want);
-
-  if (!member_uint (payload, ei->m[UST_SPORT], &sport) ||
-      !member_uint (payload, ei->m[UST_DPORT], &dport) ||
-      !member_uint (payload, ei->m[UST_SEQ], &seq) ||
-      !member_uint (payload, ei->m[UST_ACK], &ack) ||
-      !member_uint (payload, ei->m[UST_FLAGS], &flags))
-    return FALSE;
-  pe->sport = (guint16) sport;
-  pe->dport = (guint16) dport;
-  pe->seq = (guint32) seq;
-  pe->ack_seq = (guint32) ack;
-  pe->flags = (guint16) flags;
-  return TRUE;
-}
-
-/* ---------------------------------------------------------------------- */
-/* Event store                                                             */
-
-static guint32
-current_tid (Host        *h,
-             Input       *in,
-             const bt_event *ev)
-{
-  guint64 tid;
-
-  if (member_uint (bt_event_borrow_common_context_field_const (ev), in->sinfo->common_tid, &tid))
-    return (guint32) tid;
-  if (in->cpu < h->cpu_tid->len)
-    return g_array_index (h->cpu_tid, guint32, in->cpu);
-  return 0;
-}
-
-static guint64
-payload_uint (const bt_field  *payload,
-              const EventInfo *ei,
-              guint            i)
-{
-  guint64 v = 0;
-
-  member_uint (payload, ei->m[i], &v);
-  return v;
-}
-
-static guint32
-payload_str (Host            *h,
-             const bt_field  *payload,
-             const EventInfo *ei,
-             guint            i)
-{
-  return sl_event_store_intern (h->store, member_string (payload, ei->m[i]));
-}
-
-static void
-store_event (Host           *h,
-             Input          *in,
-             EventInfo      *ei,
-             const bt_event *ev,
-             const bt_field *payload,
-             gint64          time,
-             const SlPacketEvent *pe)
-{
-  SlEvent e = { 0 };
-
-  e.time = time;
-  e.cpu = (guint16) MIN (in->cpu, G_MAXUINT16);
-
-  switch (ei->kind)
-    {
-    case EK_NET_SEND:
-    case EK_INET_SEND:
-    case EK_UST_SEND:
-    case EK_NET_RECV:
-    case EK_INET_RECV:
-    case EK_UST_RECV:
-      e.kind = pe->dir == SL_PACKET_SEND ? SL_EVENT_PACKET_SEND : SL_EVENT_PACKET_RECV;
-      e.tid = current_tid (h, in, ev);
-      e.arg = pe->seq;
-      break;
-
-    case EK_SCHED_SWITCH:
-      e.kind = SL_EVENT_SCHED_SWITCH;
-      e.tid = (guint32) payload_uint (payload, ei, 0);
-      e.arg = (guint32) payload_uint (payload, ei, 1);
-      e.str = payload_str (h, payload, ei, 2);
-      e.flags = (guint8) payload_uint (payload, ei, 3);
-      if (in->cpu < 4096)
-        {
-          if (in->cpu >= h->cpu_tid->len)
-            g_array_set_size (h->cpu_tid, in->cpu + 1);
-          g_array_index (h->cpu_tid, guint32, in->cpu) = e.arg;
-        }
-      break;
-
-    case EK_SCHED_WAKEUP:
-      e.kind = SL_EVENT_SCHED_WAKEUP;
-      e.tid = (guint32) payload_uint (payload, ei, 0);
-      e.arg = (guint32) payload_uint (payload, ei, 1);
-      break;
-
-    case EK_PROCESS_FORK:
-      e.kind = SL_EVENT_PROCESS_FORK;
-      e.tid = (guint32) payload_uint (payload, ei, 0);
-      e.arg = (guint32) payload_uint (payload, ei, 1);
-      e.str = payload_str (h, payload, ei, 2);
-      break;
-
-    case EK_PROCESS_EXEC:
-      e.kind = SL_EVENT_PROCESS_EXEC;
-      e.tid = ei->m[0].kind != MK_NONE ? (guint32) payload_uint (payload, ei, 0) : current_tid (h, in, ev);
-      e.str = payload_str (h, payload, ei, 1);
-      break;
-
-    case EK_PROCESS_EXIT:
-      e.kind = SL_EVENT_PROCESS_EXIT;
-      e.tid = (guint32) payload_uint (payload, ei, 0);
-      break;
-
-    case EK_STATEDUMP_PROCESS:
-      e.kind = SL_EVENT_PROCESS_NAME;
-      e.tid = (guint32) payload_uint (payload, ei, 0);
-      e.arg = (guint32) payload_uint (payload, ei, 1);
-      e.str = payload_str (h, payload, ei, 2);
-      break;
-
-    case EK_SYSCALL_ENTRY:
-      e.kind = SL_EVENT_SYSCALL_ENTRY;
-      e.tid = current_tid (h, in, ev);
-      e.str = ei->name_id;
-      break;
-
-    case EK_SYSCALL_EXIT:
-      e.kind = SL_EVENT_SYSCALL_EXIT;
-      e.tid = current_tid (h, in, ev);
-      e.arg = (guint32) payload_uint (payload, ei, 0);
-      e.str = ei->name_id;
-      break;
-
-    case EK_IRQ_ENTRY:
-      e.kind = SL_EVENT_IRQ_ENTRY;
-      e.arg = (guint32) payload_uint (payload, ei, 0);
-      e.str = payload_str (h, payload, ei, 1);
-      break;
-
-    case EK_IRQ_EXIT:
-      e.kind = SL_EVENT_IRQ_EXIT;
-      e.arg = (guint32) payload_uint (payload, ei, 0);
-      break;
-
-    case EK_SOFTIRQ_ENTRY:
-    case EK_SOFTIRQ_EXIT:
-    case EK_SOFTIRQ_RAISE:
-      e.kind = ei->kind == EK_SOFTIRQ_ENTRY ? SL_EVENT_SOFTIRQ_ENTRY :
-               ei->kind == EK_SOFTIRQ_EXIT ? SL_EVENT_SOFTIRQ_EXIT : SL_EVENT_SOFTIRQ_RAISE;
-      e.arg = (guint32) payload_uint (payload, ei, 0);
-      break;
-
-    case EK_OTHER:
-    default:
-      return;
-    }
-
-  sl_event_store_append (h->store, &e);
-}
-
-/* ---------------------------------------------------------------------- */
 /* The sink: per-host merge of the streams and conversion                  */
 
 static void
-handle_event (Host          *h,
-              Input         *in,
+handle_event (Host             *h,
+              Input            *in,
               const bt_message *msg)
 {
-  const bt_event *ev = bt_message_event_borrow_event_const (msg);
-  EventInfo *ei = event_info_get (h, in->sinfo, bt_event_borrow_class_const (ev));
-  const bt_field *payload;
-  SlPacketEvent *pe;
-  gboolean ok;
-
   h->ev_delta++;
   h->events_done_local++;
   h->last_time = MAX (h->last_time, in->head_time);
 
-  if (ei->kind == EK_OTHER)
-    return;
-
-  payload = bt_event_borrow_payload_field_const (ev);
-  if (!field_is (payload, BT_FIELD_CLASS_TYPE_STRUCTURE))
-    {
-      if (ei->kind <= EK_UST_RECV)
-        h->ignored_delta++;
-      return;
-    }
-
-  if (ei->kind > EK_UST_RECV)
-    {
-      store_event (h, in, ei, ev, payload, in->head_time, NULL);
-      return;
-    }
-
   if (h->fill == NULL)
     host_publish (h, FALSE);
-  pe = &h->fill->ev[h->fill->n];
-  switch (ei->kind)
+  switch (sl_bt_decoder_event (h->decoder, &in->st, msg, in->head_time, h->engine_host,
+                               &h->fill->ev[h->fill->n]))
     {
-    case EK_NET_SEND:
-    case EK_NET_RECV:
-      ok = decode_net (ei, payload, pe);
-      pe->dir = ei->kind == EK_NET_SEND ? SL_PACKET_SEND : SL_PACKET_RECV;
+    case SL_BT_EVENT_PACKET:
+      if (++h->fill->n == BATCH_CAP)
+        host_publish (h, FALSE);
       break;
-    case EK_INET_SEND:
-    case EK_INET_RECV:
-      ok = decode_inet (ei, payload, pe);
-      pe->dir = ei->kind == EK_INET_SEND ? SL_PACKET_SEND : SL_PACKET_RECV;
-      break;
-    default:
-      ok = decode_ust (ei, payload, pe);
-      pe->dir = ei->kind == EK_UST_SEND ? SL_PACKET_SEND : SL_PACKET_RECV;
-      break;
-    }
-
-  if (!ok)
-    {
+    case SL_BT_EVENT_IGNORED:
       h->ignored_delta++;
-      return;
-    }
-
-  pe->host = h->engine_host;
-  pe->time = in->head_time;
-  if (h->store != NULL)
-    store_event (h, in, ei, ev, payload, in->head_time, pe);
-  if (++h->fill->n == BATCH_CAP)
-    host_publish (h, FALSE);
-}
-
-/* Non-event messages are handled in stream order as they come. */
-static gboolean
-handle_other (Host             *h,
-              Input            *in,
-              const bt_message *msg)
-{
-  switch (bt_message_get_type (msg))
-    {
-    case BT_MESSAGE_TYPE_STREAM_BEGINNING:
-      {
-        const bt_stream *stream = bt_message_stream_beginning_borrow_stream_const (msg);
-        const char *name = bt_stream_get_name (stream);
-
-        /* src.ctf.fs names a stream after its file; its port names hold
-         * the path only for traces without stream instance IDs */
-        if (name != NULL && strchr (name, '/') != NULL)
-          {
-            g_free (in->file);
-            in->file = g_strdup (name);
-          }
-        in->sinfo = stream_info_get (h, bt_stream_borrow_class_const (stream));
-        if (!in->sinfo->has_clock)
-          {
-            bt_current_thread_clear_error ();
-            bt_current_thread_error_append_cause_from_unknown ("syncline", __FILE__, __LINE__,
-                                                               "a stream has no clock: events cannot be placed in time");
-            return FALSE;
-          }
-        break;
-      }
-
-    case BT_MESSAGE_TYPE_PACKET_BEGINNING:
-      {
-        const bt_packet *packet = bt_message_packet_beginning_borrow_packet_const (msg);
-        const bt_field *ctx = bt_packet_borrow_context_field_const (packet);
-        guint64 v;
-
-        if (in->sinfo == NULL)
-          in->sinfo = stream_info_get (h, bt_stream_borrow_class_const (bt_packet_borrow_stream_const (packet)));
-        if (member_uint (ctx, in->sinfo->ctx_cpu, &v))
-          in->cpu = (guint) MIN (v, G_MAXUINT);
-        break;
-      }
-
+      break;
+    case SL_BT_EVENT_OTHER:
     default:
       break;
     }
-  return TRUE;
 }
 
 typedef enum
@@ -1429,34 +520,17 @@ input_fill_head (Host  *h,
       msg = in->msgs[in->pos];
       if (bt_message_get_type (msg) == BT_MESSAGE_TYPE_EVENT)
         {
-          const bt_clock_snapshot *cs;
-          int64_t ns = 0;
+          gint64 ns = h->last_time;
 
-          if (in->sinfo == NULL)
-            in->sinfo = stream_info_get (h, bt_stream_borrow_class_const (
-                                           bt_event_borrow_stream_const (bt_message_event_borrow_event_const (msg))));
-          /* the stream's class was checked at its beginning: its clock
-           * is the events' */
-          if (!in->sinfo->has_clock)
-            {
-              bt_current_thread_clear_error ();
-              bt_current_thread_error_append_cause_from_unknown ("syncline", __FILE__, __LINE__,
-                                                                 "an event has no timestamp");
-              return FILL_ERROR;
-            }
-          cs = bt_message_event_borrow_default_clock_snapshot_const (msg);
-          if (bt_clock_snapshot_get_ns_from_origin (cs, &ns) != BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK)
-            {
-              bt_current_thread_clear_error ();
-              ns = h->last_time;
-            }
+          if (!sl_bt_decoder_event_time (h->decoder, &in->st, msg, &ns))
+            return FILL_ERROR;
           in->head_time = ns;
           in->has_head = TRUE;
           return FILL_OK;
         }
 
       in->pos++;
-      if (!handle_other (h, in, msg))
+      if (!sl_bt_decoder_other (h->decoder, &in->st, msg))
         {
           bt_message_put_ref (msg);
           return FILL_ERROR;
@@ -1642,7 +716,7 @@ static void
 inputs_free (Host *h)
 {
   for (guint i = 0; i < h->n_inputs; i++)
-    g_free (h->inputs[i].file);
+    g_free (h->inputs[i].st.file);
   g_clear_pointer (&h->inputs, g_free);
   h->n_inputs = 0;
 }
@@ -1869,7 +943,7 @@ scan_trace (Scan       *scan,
       return;
     }
 
-  g_mutex_lock (&bt_lock);
+  g_mutex_lock (&sl_bt_lock);
   params = bt_value_map_create ();
   if (params != NULL && bt_value_map_insert_string_entry (params, "path", dir) == BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK)
     {
@@ -1893,10 +967,10 @@ scan_trace (Scan       *scan,
         text = g_strdup (bt_value_string_get (tv));
     }
   else
-    why = take_bt_error ();
+    why = sl_bt_take_error ();
   bt_current_thread_clear_error ();
   bt_value_put_ref (result);
-  g_mutex_unlock (&bt_lock);
+  g_mutex_unlock (&sl_bt_lock);
 
   if (text == NULL)
     {
@@ -2056,8 +1130,7 @@ host_new (SlTraceReader *self,
   h->clock_uuid = g_strdup (uuid);
   h->traces = g_ptr_array_new_with_free_func (trace_dir_free);
   h->trace_paths = g_ptr_array_new_with_free_func (g_free);
-  h->stream_infos = g_hash_table_new_full (NULL, NULL, NULL, stream_info_free);
-  h->cpu_tid = g_array_new (FALSE, TRUE, sizeof (guint32));
+  h->decoder = sl_bt_decoder_new ();
   h->last_time = G_MININT64;
   h->watermark = G_MININT64;
   h->engine_host = SL_HOST_NONE;
@@ -2080,8 +1153,7 @@ host_free (Host *h)
   g_free (h->clock_uuid);
   g_ptr_array_unref (h->traces);
   g_ptr_array_unref (h->trace_paths);
-  g_hash_table_destroy (h->stream_infos);
-  g_array_unref (h->cpu_tid);
+  sl_bt_decoder_free (h->decoder);
   inputs_free (h);
   batch_free (h->fill);
   batch_free (h->cur);
@@ -2220,15 +1292,15 @@ host_destroy_graph (Host *h)
 {
   if (h->graph == NULL)
     return;
-  g_mutex_lock (&bt_lock);
+  g_mutex_lock (&sl_bt_lock);
   bt_graph_put_ref (h->graph);
   h->graph = NULL;
   bt_current_thread_clear_error ();
-  g_mutex_unlock (&bt_lock);
+  g_mutex_unlock (&sl_bt_lock);
   inputs_release (h);
 }
 
-/* The time range of a trace's streams, for progress (bt_lock held). */
+/* The time range of a trace's streams, for progress (sl_bt_lock held). */
 static void
 query_range (Host       *h,
              const char *path)
@@ -2300,12 +1372,12 @@ host_build_graph (Host *h)
       gboolean retry = FALSE;
       bt_graph *graph;
 
-      g_mutex_lock (&bt_lock);
+      g_mutex_lock (&sl_bt_lock);
       graph = bt_graph_create (0);
       if (graph == NULL)
         {
           bt_current_thread_clear_error ();
-          g_mutex_unlock (&bt_lock);
+          g_mutex_unlock (&sl_bt_lock);
           add_problem (self, h->name, g_ptr_array_index (h->trace_paths, 0), "out of memory");
           return FALSE;
         }
@@ -2328,16 +1400,16 @@ host_build_graph (Host *h)
                                                        BT_LOGGING_LEVEL_NONE, &src)) !=
                 BT_GRAPH_ADD_COMPONENT_STATUS_OK)
             {
-              g_autofree char *why = take_bt_error ();
+              g_autofree char *why = sl_bt_take_error ();
               g_autofree char *file = file_in_message (why, t->path);
 
               bt_value_put_ref (params);
               t->failed = TRUE;
               retry = TRUE;
-              g_mutex_unlock (&bt_lock);
+              g_mutex_unlock (&sl_bt_lock);
               add_problem (self, h->name, file, "cannot open the trace: %s; trace skipped",
                            why != NULL && *why ? why : "babeltrace2 refused it");
-              g_mutex_lock (&bt_lock);
+              g_mutex_lock (&sl_bt_lock);
               break;
             }
           bt_value_put_ref (params);
@@ -2350,14 +1422,14 @@ host_build_graph (Host *h)
         {
           bt_graph_put_ref (graph);
           bt_current_thread_clear_error ();
-          g_mutex_unlock (&bt_lock);
+          g_mutex_unlock (&sl_bt_lock);
           continue;
         }
 
       if (n_ports == 0)
         {
           bt_graph_put_ref (graph);
-          g_mutex_unlock (&bt_lock);
+          g_mutex_unlock (&sl_bt_lock);
           if (sources->len > 0)
             add_problem (self, h->name, g_ptr_array_index (h->trace_paths, 0), "no stream to read");
           return FALSE;
@@ -2373,10 +1445,10 @@ host_build_graph (Host *h)
                                                                    BT_LOGGING_LEVEL_NONE, &sink) !=
           BT_GRAPH_ADD_COMPONENT_STATUS_OK)
         {
-          g_autofree char *why = take_bt_error ();
+          g_autofree char *why = sl_bt_take_error ();
 
           bt_graph_put_ref (graph);
-          g_mutex_unlock (&bt_lock);
+          g_mutex_unlock (&sl_bt_lock);
           add_problem (self, h->name, g_ptr_array_index (h->trace_paths, 0), "cannot build the reader: %s", why);
           return FALSE;
         }
@@ -2393,16 +1465,16 @@ host_build_graph (Host *h)
               const char *bar = pname != NULL ? strrchr (pname, '|') : NULL;
 
               /* src.ctf.fs names its ports "UUID | STREAM ID | PATH" */
-              h->inputs[port].file = g_strstrip (g_strdup (bar != NULL ? bar + 1 : pname != NULL ? pname : ""));
-              if (strchr (h->inputs[port].file, '/') == NULL)
-                g_clear_pointer (&h->inputs[port].file, g_free);
+              h->inputs[port].st.file = g_strstrip (g_strdup (bar != NULL ? bar + 1 : pname != NULL ? pname : ""));
+              if (strchr (h->inputs[port].st.file, '/') == NULL)
+                g_clear_pointer (&h->inputs[port].st.file, g_free);
               if (bt_graph_connect_ports (graph, out, bt_component_sink_borrow_input_port_by_index_const (sink, port), NULL) !=
                   BT_GRAPH_CONNECT_PORTS_STATUS_OK)
                 {
-                  g_autofree char *why = take_bt_error ();
+                  g_autofree char *why = sl_bt_take_error ();
 
                   bt_graph_put_ref (graph);
-                  g_mutex_unlock (&bt_lock);
+                  g_mutex_unlock (&sl_bt_lock);
                   add_problem (self, h->name, g_ptr_array_index (h->trace_paths, 0), "cannot build the reader: %s", why);
                   return FALSE;
                 }
@@ -2410,7 +1482,7 @@ host_build_graph (Host *h)
         }
 
       h->graph = graph;
-      g_mutex_unlock (&bt_lock);
+      g_mutex_unlock (&sl_bt_lock);
       return TRUE;
     }
 }
@@ -2462,7 +1534,7 @@ host_task (gpointer data,
         g_usleep (1000);
       else if (st != BT_GRAPH_RUN_ONCE_STATUS_OK)
         {
-          g_autofree char *why = take_bt_error ();
+          g_autofree char *why = sl_bt_take_error ();
           g_autofree char *file = NULL;
 
           /* babeltrace names the file in some messages; otherwise the
@@ -2470,8 +1542,8 @@ host_task (gpointer data,
           for (guint i = 0; i < h->trace_paths->len && file == NULL; i++)
             if (why != NULL && strstr (why, g_ptr_array_index (h->trace_paths, i)) != NULL)
               file = file_in_message (why, g_ptr_array_index (h->trace_paths, i));
-          if (file == NULL && h->error_input != NULL && h->error_input->file != NULL && *h->error_input->file)
-            file = g_strdup (h->error_input->file);
+          if (file == NULL && h->error_input != NULL && h->error_input->st.file != NULL && *h->error_input->st.file)
+            file = g_strdup (h->error_input->st.file);
           if (file == NULL)
             file = g_strdup (g_ptr_array_index (h->trace_paths, 0));
           h->stopped = TRUE;
@@ -2724,7 +1796,10 @@ register_hosts (SlTraceReader *self)
 
       h->engine_host = sl_engine_add_host (self->engine, h->name);
       if (self->options.keep_events)
-        h->store = sl_event_store_new ();
+        {
+          h->store = sl_event_store_new ();
+          sl_bt_decoder_set_store (h->decoder, h->store);
+        }
     }
   for (guint i = 0; i < self->hosts->len; i++)
     g_thread_pool_push (self->pool, g_ptr_array_index (self->hosts, i), NULL);

@@ -1,0 +1,1034 @@
+/* sl-bt-decode.c: babeltrace2 events into packet events and the event store
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "sl-bt-decode.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+const char *__lsan_default_suppressions (void);
+const char *__lsan_default_options (void);
+
+const char *
+__lsan_default_options (void)
+{
+  return "print_suppressions=0";
+}
+
+const char *
+__lsan_default_suppressions (void)
+{
+  return "leak:babeltrace-plugin-ctf.so\n";
+}
+#endif
+
+GMutex sl_bt_lock;
+
+static const bt_plugin *ctf_plugin;
+static char *ctf_plugin_error;
+
+static gpointer
+load_ctf_plugin (gpointer data)
+{
+  bt_plugin_find_status st;
+  const char *level = g_getenv ("SL_BABELTRACE_LOG");
+
+  /* babeltrace logs to stderr by default; our messages are the report. */
+  bt_logging_set_global_level (level != NULL ? BT_LOGGING_LEVEL_DEBUG : BT_LOGGING_LEVEL_NONE);
+
+  st = bt_plugin_find ("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_FALSE, &ctf_plugin);
+  if (st != BT_PLUGIN_FIND_STATUS_OK)
+    {
+      g_autofree char *why = st == BT_PLUGIN_FIND_STATUS_NOT_FOUND ? NULL : sl_bt_take_error ();
+
+      bt_current_thread_clear_error ();
+      ctf_plugin = NULL;
+      ctf_plugin_error = g_strdup_printf ("babeltrace2's ctf plugin cannot be loaded%s%s",
+                                          why != NULL && *why ? ": " : " (is babeltrace2 installed?)",
+                                          why != NULL ? why : "");
+    }
+  return NULL;
+}
+
+const bt_plugin *
+sl_bt_get_ctf_plugin (const char **error)
+{
+  static GOnce once = G_ONCE_INIT;
+
+  g_once (&once, load_ctf_plugin, NULL);
+  if (error != NULL)
+    *error = ctf_plugin_error;
+  return ctf_plugin;
+}
+
+/* One line from the thread's babeltrace error: the innermost causes say
+ * what failed and name the file; the outer ones repeat addresses. */
+char *
+sl_bt_take_error (void)
+{
+  const bt_error *err = bt_current_thread_take_error ();
+  GString *s = g_string_new (NULL);
+  guint64 n;
+
+  if (err == NULL)
+    return g_string_free (s, FALSE);
+
+  n = bt_error_get_cause_count (err);
+  for (guint64 i = 0; i < n && s->len < 400; i++)
+    {
+      const bt_error_cause *c = bt_error_borrow_cause_by_index (err, i);
+      const char *msg = bt_error_cause_get_message (c);
+      const char *module = bt_error_cause_get_module_name (c);
+
+      if (module != NULL && g_str_equal (module, "libbabeltrace2") && s->len > 0)
+        continue;
+      if (msg == NULL || *msg == '\0' || strstr (s->str, msg) != NULL)
+        continue;
+      if (s->len > 0)
+        g_string_append (s, ": ");
+      g_string_append (s, msg);
+      break;
+    }
+  bt_error_release (err);
+
+  g_strdelimit (s->str, "\n\t", ' ');
+  while (s->len > 0 && (s->str[s->len - 1] == '.' || s->str[s->len - 1] == ' '))
+    g_string_truncate (s, s->len - 1);
+  return g_string_free (s, FALSE);
+}
+
+typedef enum
+{
+  EK_OTHER,
+  EK_NET_SEND,
+  EK_NET_RECV,
+  EK_INET_SEND,
+  EK_INET_RECV,
+  EK_UST_SEND,
+  EK_UST_RECV,
+  EK_SCHED_SWITCH,
+  EK_SCHED_WAKEUP,
+  EK_PROCESS_FORK,
+  EK_PROCESS_EXEC,
+  EK_PROCESS_EXIT,
+  EK_STATEDUMP_PROCESS,
+  EK_SYSCALL_ENTRY,
+  EK_SYSCALL_EXIT,
+  EK_IRQ_ENTRY,
+  EK_IRQ_EXIT,
+  EK_SOFTIRQ_ENTRY,
+  EK_SOFTIRQ_EXIT,
+  EK_SOFTIRQ_RAISE,
+} EventKindInternal;
+
+/* Option kinds of the network and transport header variants. */
+enum
+{
+  OPT_OTHER,
+  OPT_IPV4,
+  OPT_IPV6,
+  OPT_TCP,
+};
+
+#define CACHE_MAX_MEMBERS 8
+
+/* What a structure member is, found once from the structure's class:
+ * field classes do not change for the life of a trace, and a field is an
+ * instance of its class, so reading it needs no further type check. */
+typedef enum
+{
+  MK_NONE,
+  MK_UNSIGNED,
+  MK_SIGNED,
+  MK_STRING,
+  MK_ARRAY,
+  MK_OTHER,
+} MemberKind;
+
+typedef struct
+{
+  gint16 idx;
+  guint8 kind;
+  guint8 bytes;
+  guint8 elem;
+} Member;
+
+typedef struct
+{
+  const bt_field_class *cls;
+  Member                m[CACHE_MAX_MEMBERS];
+} MemberCache;
+
+typedef struct
+{
+  const bt_field_class *cls;
+  guint                 n;
+  guint8                kinds[8];
+} VariantCache;
+
+typedef struct
+{
+  EventKindInternal kind;
+  Member            m[CACHE_MAX_MEMBERS];
+  guint32           name_id;
+  MemberCache       ip[2];
+  MemberCache       tcp[2];
+  VariantCache      nh;
+  VariantCache      th[2];
+} EventInfo;
+
+struct _SlBtStreamInfo
+{
+  const bt_stream_class *sc;
+  gboolean               has_clock;
+  GPtrArray             *by_id;
+  GHashTable            *by_class;
+  Member                 ctx_cpu;
+  Member                 common_tid;
+};
+
+struct _SlBtDecoder
+{
+  GHashTable   *stream_infos;
+  GArray       *cpu_tid;
+  SlEventStore *store;
+};
+
+
+
+/* ---------------------------------------------------------------------- */
+/* Field access: every type is checked first (a wrong type aborts)         */
+
+static inline const char *
+strip_underscore (const char *name)
+{
+  return name != NULL && name[0] == '_' ? name + 1 : name;
+}
+
+static inline gboolean
+field_is (const bt_field        *f,
+          bt_field_class_type    type)
+{
+  return f != NULL && bt_field_class_type_is (bt_field_get_class_type (f), type);
+}
+
+static MemberKind
+class_kind (const bt_field_class *cls,
+            guint8               *bytes)
+{
+  bt_field_class_type t = bt_field_class_get_type (cls);
+
+  *bytes = 0;
+  if (bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_INTEGER))
+    {
+      *bytes = (guint8) MIN (bt_field_class_integer_get_field_value_range (cls) / 8, 8);
+      return bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER) ? MK_UNSIGNED : MK_SIGNED;
+    }
+  if (bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_STRING))
+    return MK_STRING;
+  if (bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_ARRAY))
+    return MK_ARRAY;
+  return MK_OTHER;
+}
+
+/* @names: alternatives separated by '|', e.g. "source_port|source". */
+static Member
+member_lookup (const bt_field_class *cls,
+               const char           *names)
+{
+  Member m = { -1, MK_NONE, 0, MK_NONE };
+  g_auto(GStrv) alts = NULL;
+  guint64 n;
+
+  if (cls == NULL || names == NULL ||
+      !bt_field_class_type_is (bt_field_class_get_type (cls), BT_FIELD_CLASS_TYPE_STRUCTURE))
+    return m;
+
+  alts = g_strsplit (names, "|", -1);
+  n = bt_field_class_structure_get_member_count (cls);
+  for (guint a = 0; alts[a] != NULL; a++)
+    for (guint64 i = 0; i < n && i < G_MAXINT16; i++)
+      {
+        const bt_field_class_structure_member *sm = bt_field_class_structure_borrow_member_by_index_const (cls, i);
+        const bt_field_class *mc;
+
+        if (g_strcmp0 (strip_underscore (bt_field_class_structure_member_get_name (sm)), alts[a]) != 0)
+          continue;
+        mc = bt_field_class_structure_member_borrow_field_class_const (sm);
+        m.idx = (gint16) i;
+        m.kind = class_kind (mc, &m.bytes);
+        if (m.kind == MK_ARRAY)
+          {
+            guint8 eb;
+
+            m.elem = class_kind (bt_field_class_array_borrow_element_field_class_const (mc), &eb);
+            m.bytes = eb;
+          }
+        return m;
+      }
+  return m;
+}
+
+static inline const bt_field *
+member_field (const bt_field *st,
+              Member          m)
+{
+  if (st == NULL || m.kind == MK_NONE)
+    return NULL;
+  return bt_field_structure_borrow_member_field_by_index_const (st, (guint64) m.idx);
+}
+
+static inline gboolean
+member_uint (const bt_field *st,
+             Member          m,
+             guint64        *v)
+{
+  const bt_field *f;
+
+  if (m.kind != MK_UNSIGNED && m.kind != MK_SIGNED)
+    return FALSE;
+  f = member_field (st, m);
+  if (f == NULL)
+    return FALSE;
+  *v = m.kind == MK_UNSIGNED ? bt_field_integer_unsigned_get_value (f)
+                             : (guint64) bt_field_integer_signed_get_value (f);
+  return TRUE;
+}
+
+static inline const char *
+member_string (const bt_field *st,
+               Member          m)
+{
+  const bt_field *f;
+
+  if (m.kind != MK_STRING)
+    return NULL;
+  f = member_field (st, m);
+  return f != NULL ? bt_field_string_get_value (f) : NULL;
+}
+
+static const Member *
+member_cache_get (MemberCache       *c,
+                  const bt_field    *st,
+                  const char *const *names)
+{
+  const bt_field_class *cls = bt_field_borrow_class_const (st);
+
+  if (c->cls != cls)
+    {
+      for (guint i = 0; i < CACHE_MAX_MEMBERS; i++)
+        c->m[i] = member_lookup (cls, names[i]);
+      c->cls = cls;
+    }
+  return c->m;
+}
+
+static guint
+option_kind (const char *name)
+{
+  name = strip_underscore (name);
+  if (g_strcmp0 (name, "ipv4") == 0)
+    return OPT_IPV4;
+  if (g_strcmp0 (name, "ipv6") == 0)
+    return OPT_IPV6;
+  if (g_strcmp0 (name, "tcp") == 0)
+    return OPT_TCP;
+  return OPT_OTHER;
+}
+
+static guint
+variant_kind (VariantCache   *c,
+              const bt_field *v)
+{
+  const bt_field_class *cls;
+  guint64 idx;
+
+  if (!field_is (v, BT_FIELD_CLASS_TYPE_VARIANT))
+    return OPT_OTHER;
+
+  cls = bt_field_borrow_class_const (v);
+  if (c->cls != cls)
+    {
+      guint64 n = bt_field_class_variant_get_option_count (cls);
+
+      c->n = (guint) MIN (n, G_N_ELEMENTS (c->kinds));
+      for (guint i = 0; i < c->n; i++)
+        c->kinds[i] = option_kind (bt_field_class_variant_option_get_name (
+                                     bt_field_class_variant_borrow_option_by_index_const (cls, i)));
+      c->cls = cls;
+    }
+  idx = bt_field_variant_get_selected_option_index (v);
+  return idx < c->n ? c->kinds[idx] : OPT_OTHER;
+}
+
+/* An address as stored in the trace (byte array, 16-bit words as in
+ * lttng-modules' IPv6 header, or one 32-bit integer) into network byte
+ * order. Returns the number of bytes, 0 when the member has another
+ * shape. */
+static guint
+read_address (const bt_field *st,
+              Member          m,
+              guint8         *out)
+{
+  const bt_field *f;
+  guint len = 0;
+
+  if (m.kind == MK_ARRAY && (m.elem == MK_UNSIGNED || m.elem == MK_SIGNED) && m.bytes >= 1 && m.bytes <= 4)
+    {
+      guint64 n;
+
+      f = member_field (st, m);
+      n = bt_field_array_get_length (f);
+      if (n == 0 || n * m.bytes > 16)
+        return 0;
+      for (guint64 i = 0; i < n; i++)
+        {
+          const bt_field *e = bt_field_array_borrow_element_field_by_index_const (f, i);
+          guint64 v = m.elem == MK_UNSIGNED ? bt_field_integer_unsigned_get_value (e)
+                                            : (guint64) bt_field_integer_signed_get_value (e);
+
+          for (guint k = 0; k < m.bytes; k++)
+            out[len++] = (guint8) (v >> (8 * (m.bytes - 1 - k)));
+        }
+      return len;
+    }
+
+  if ((m.kind == MK_UNSIGNED || m.kind == MK_SIGNED) && m.bytes == 4)
+    {
+      guint64 v = 0;
+
+      member_uint (st, m, &v);
+      for (guint k = 0; k < 4; k++)
+        out[k] = (guint8) (v >> (8 * (3 - k)));
+      return 4;
+    }
+  return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Event classes                                                           */
+
+enum { NET_NH, NET_TID };
+enum { IP_SADDR, IP_DADDR, IP_TH };
+enum { TCP_SPORT, TCP_DPORT, TCP_SEQ, TCP_ACK, TCP_FLAGS };
+enum { INET_SEQ, INET_ACK, INET_FLAGS };
+enum { UST_FAMILY, UST_SADDR, UST_DADDR, UST_SPORT, UST_DPORT, UST_SEQ, UST_ACK, UST_FLAGS };
+
+static const char *const ip_members[CACHE_MAX_MEMBERS] = { "saddr", "daddr", "transport_header" };
+static const char *const tcp_members[CACHE_MAX_MEMBERS] = {
+  "source_port|source|sport", "dest_port|dest|dport", "seq", "ack_seq", "flags",
+};
+
+static const struct
+{
+  const char        *name;
+  EventKindInternal  kind;
+  const char        *members[CACHE_MAX_MEMBERS];
+} known_events[] = {
+  { "net_dev_queue", EK_NET_SEND, { "network_header" } },
+  { "net_if_receive_skb", EK_NET_RECV, { "network_header" } },
+  { "netif_receive_skb", EK_NET_RECV, { "network_header" } },
+  { "net_if_rx", EK_NET_RECV, { "network_header" } },
+  { "netif_rx", EK_NET_RECV, { "network_header" } },
+  { "inet_sock_local_out", EK_INET_SEND, { "seq", "ack_seq", "flags" } },
+  { "inet_sock_local_in", EK_INET_RECV, { "seq", "ack_seq", "flags" } },
+  { "syncline_net:tcp_send", EK_UST_SEND,
+    { "family", "saddr", "daddr", "sport|source_port", "dport|dest_port", "seq", "ack_seq", "flags" } },
+  { "syncline_net:tcp_recv", EK_UST_RECV,
+    { "family", "saddr", "daddr", "sport|source_port", "dport|dest_port", "seq", "ack_seq", "flags" } },
+  { "sched_switch", EK_SCHED_SWITCH, { "prev_tid", "next_tid", "next_comm", "prev_state" } },
+  { "sched_wakeup", EK_SCHED_WAKEUP, { "tid", "target_cpu" } },
+  { "sched_wakeup_new", EK_SCHED_WAKEUP, { "tid", "target_cpu" } },
+  { "sched_waking", EK_SCHED_WAKEUP, { "tid", "target_cpu" } },
+  { "sched_process_fork", EK_PROCESS_FORK, { "parent_tid", "child_tid", "child_comm" } },
+  { "sched_process_exec", EK_PROCESS_EXEC, { "tid", "filename" } },
+  { "sched_process_exit", EK_PROCESS_EXIT, { "tid" } },
+  { "lttng_statedump_process_state", EK_STATEDUMP_PROCESS, { "tid", "pid", "name" } },
+  { "irq_handler_entry", EK_IRQ_ENTRY, { "irq", "name" } },
+  { "irq_handler_exit", EK_IRQ_EXIT, { "irq", "ret" } },
+  { "softirq_entry", EK_SOFTIRQ_ENTRY, { "vec" } },
+  { "softirq_exit", EK_SOFTIRQ_EXIT, { "vec" } },
+  { "softirq_raise", EK_SOFTIRQ_RAISE, { "vec" } },
+  { "exit_syscall", EK_SYSCALL_EXIT, { "ret" } },
+};
+
+static EventInfo *
+event_info_new (SlBtDecoder          *d,
+                const bt_event_class *ec)
+{
+  EventInfo *ei = g_new0 (EventInfo, 1);
+  const char *name = bt_event_class_get_name (ec);
+  const bt_field_class *payload = bt_event_class_borrow_payload_field_class_const (ec);
+  const char *const *members = NULL;
+  const char *syscall = NULL;
+  static const char *const exit_members[CACHE_MAX_MEMBERS] = { "ret" };
+
+  for (guint i = 0; i < CACHE_MAX_MEMBERS; i++)
+    ei->m[i] = member_lookup (NULL, NULL);
+  ei->kind = EK_OTHER;
+  if (name == NULL)
+    return ei;
+
+  for (guint i = 0; i < G_N_ELEMENTS (known_events); i++)
+    if (g_str_equal (name, known_events[i].name))
+      {
+        ei->kind = known_events[i].kind;
+        members = known_events[i].members;
+        break;
+      }
+
+  if (ei->kind == EK_OTHER)
+    {
+      if (g_str_has_prefix (name, "syscall_entry_"))
+        ei->kind = EK_SYSCALL_ENTRY, syscall = name + strlen ("syscall_entry_");
+      else if (g_str_has_prefix (name, "compat_syscall_entry_"))
+        ei->kind = EK_SYSCALL_ENTRY, syscall = name + strlen ("compat_syscall_entry_");
+      else if (g_str_has_prefix (name, "syscall_exit_"))
+        ei->kind = EK_SYSCALL_EXIT, syscall = name + strlen ("syscall_exit_"), members = exit_members;
+      else if (g_str_has_prefix (name, "compat_syscall_exit_"))
+        ei->kind = EK_SYSCALL_EXIT, syscall = name + strlen ("compat_syscall_exit_"), members = exit_members;
+      else if (g_str_has_prefix (name, "sys_"))
+        ei->kind = EK_SYSCALL_ENTRY, syscall = name + strlen ("sys_");
+      else if (g_str_has_prefix (name, "compat_sys_"))
+        ei->kind = EK_SYSCALL_ENTRY, syscall = name + strlen ("compat_sys_");
+    }
+
+  /* Without an event store only the packet events matter. */
+  if (d->store == NULL && ei->kind > EK_UST_RECV)
+    ei->kind = EK_OTHER;
+
+  if (members != NULL)
+    for (guint i = 0; i < CACHE_MAX_MEMBERS && members[i] != NULL; i++)
+      ei->m[i] = member_lookup (payload, members[i]);
+  if (syscall != NULL && d->store != NULL)
+    ei->name_id = sl_event_store_intern (d->store, syscall);
+  return ei;
+}
+
+static void
+event_info_free (gpointer p)
+{
+  g_free (p);
+}
+
+static void
+stream_info_free (gpointer p)
+{
+  SlBtStreamInfo *si = p;
+
+  g_ptr_array_unref (si->by_id);
+  g_hash_table_destroy (si->by_class);
+  g_free (si);
+}
+
+static SlBtStreamInfo *
+stream_info_get (SlBtDecoder           *d,
+                 const bt_stream_class *sc)
+{
+  SlBtStreamInfo *si = g_hash_table_lookup (d->stream_infos, sc);
+  const bt_field_class *pc, *cc;
+
+  if (si != NULL)
+    return si;
+
+  si = g_new0 (SlBtStreamInfo, 1);
+  si->sc = sc;
+  si->has_clock = bt_stream_class_borrow_default_clock_class_const (sc) != NULL;
+  si->by_id = g_ptr_array_new_with_free_func (event_info_free);
+  si->by_class = g_hash_table_new_full (NULL, NULL, NULL, event_info_free);
+  si->ctx_cpu = member_lookup (NULL, NULL);
+  if (bt_stream_class_supports_packets (sc))
+    {
+      pc = bt_stream_class_borrow_packet_context_field_class_const (sc);
+      si->ctx_cpu = member_lookup (pc, "cpu_id");
+    }
+  cc = bt_stream_class_borrow_event_common_context_field_class_const (sc);
+  si->common_tid = member_lookup (cc, "tid|vtid");
+  g_hash_table_insert (d->stream_infos, (gpointer) sc, si);
+  return si;
+}
+
+static inline EventInfo *
+event_info_get (SlBtDecoder          *d,
+                SlBtStreamInfo           *si,
+                const bt_event_class *ec)
+{
+  guint64 id = bt_event_class_get_id (ec);
+  EventInfo *ei;
+
+  if (id < 65536)
+    {
+      if (id < si->by_id->len)
+        {
+          ei = g_ptr_array_index (si->by_id, id);
+          if (ei != NULL)
+            return ei;
+        }
+      else
+        g_ptr_array_set_size (si->by_id, (guint) id + 1);
+      ei = event_info_new (d, ec);
+      g_ptr_array_index (si->by_id, id) = ei;
+      return ei;
+    }
+
+  ei = g_hash_table_lookup (si->by_class, ec);
+  if (ei == NULL)
+    {
+      ei = event_info_new (d, ec);
+      g_hash_table_insert (si->by_class, (gpointer) ec, ei);
+    }
+  return ei;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Packet events                                                           */
+
+/* lttng-modules >= 2.9: network_header variant (ipv4 | ipv6 | unknown),
+ * then transport_header variant (tcp | udp | icmp | unknown), whether the
+ * variant is tagged by transport_header_type or by protocol/nexthdr:
+ * either way the selected option's name says which. */
+static gboolean
+decode_net (EventInfo      *ei,
+            const bt_field *payload,
+            SlPacketEvent  *pe)
+{
+  const bt_field *nh, *ip, *th, *tcp;
+  const Member *ipm, *tcpm;
+  guint kind, v, alen;
+  guint64 sport, dport, seq, ack, flags;
+
+  nh = member_field (payload, ei->m[NET_NH]);
+  kind = variant_kind (&ei->nh, nh);
+  if (kind != OPT_IPV4 && kind != OPT_IPV6)
+    return FALSE;
+  v = kind == OPT_IPV4 ? 0 : 1;
+  alen = v == 0 ? 4 : 16;
+
+  ip = bt_field_variant_borrow_selected_option_field_const (nh);
+  if (!field_is (ip, BT_FIELD_CLASS_TYPE_STRUCTURE))
+    return FALSE;
+  ipm = member_cache_get (&ei->ip[v], ip, ip_members);
+
+  th = member_field (ip, ipm[IP_TH]);
+  if (variant_kind (&ei->th[v], th) != OPT_TCP)
+    return FALSE;
+  tcp = bt_field_variant_borrow_selected_option_field_const (th);
+  if (!field_is (tcp, BT_FIELD_CLASS_TYPE_STRUCTURE))
+    return FALSE;
+  tcpm = member_cache_get (&ei->tcp[v], tcp, tcp_members);
+
+  memset (pe->saddr, 0, sizeof pe->saddr);
+  memset (pe->daddr, 0, sizeof pe->daddr);
+  if (read_address (ip, ipm[IP_SADDR], pe->saddr) != alen ||
+      read_address (ip, ipm[IP_DADDR], pe->daddr) != alen ||
+      !member_uint (tcp, tcpm[TCP_SPORT], &sport) ||
+      !member_uint (tcp, tcpm[TCP_DPORT], &dport) ||
+      !member_uint (tcp, tcpm[TCP_SEQ], &seq) ||
+      !member_uint (tcp, tcpm[TCP_ACK], &ack) ||
+      !member_uint (tcp, tcpm[TCP_FLAGS], &flags))
+    return FALSE;
+
+  pe->family = v == 0 ? 4 : 6;
+  pe->sport = (guint16) sport;
+  pe->dport = (guint16) dport;
+  pe->seq = (guint32) seq;
+  pe->ack_seq = (guint32) ack;
+  pe->flags = (guint16) flags;
+  return TRUE;
+}
+
+/* The old out-of-tree inet_sock_local_* events: no addresses. */
+static gboolean
+decode_inet (EventInfo      *ei,
+             const bt_field *payload,
+             SlPacketEvent  *pe)
+{
+  guint64 seq, ack, flags;
+
+  if (!member_uint (payload, ei->m[INET_SEQ], &seq) ||
+      !member_uint (payload, ei->m[INET_ACK], &ack) ||
+      !member_uint (payload, ei->m[INET_FLAGS], &flags))
+    return FALSE;
+
+  pe->family = 0;
+  pe->sport = pe->dport = 0;
+  memset (pe->saddr, 0, sizeof pe->saddr);
+  memset (pe->daddr, 0, sizeof pe->daddr);
+  pe->seq = (guint32) seq;
+  pe->ack_seq = (guint32) ack;
+  pe->flags = (guint16) flags;
+  return TRUE;
+}
+
+/* The flat UST event of README "Instrumenting your own programs". */
+static gboolean
+decode_ust (EventInfo      *ei,
+            const bt_field *payload,
+            SlPacketEvent  *pe)
+{
+  guint64 family, sport, dport, seq, ack, flags;
+  guint8 addr[16];
+  guint want;
+
+  if (!member_uint (payload, ei->m[UST_FAMILY], &family))
+    return FALSE;
+  if (family == 4 || family == 2)
+    pe->family = 4, want = 4;
+  else if (family == 6 || family == 10)
+    pe->family = 6, want = 16;
+  else
+    return FALSE;
+
+  memset (pe->saddr, 0, sizeof pe->saddr);
+  memset (pe->daddr, 0, sizeof pe->daddr);
+  if (read_address (payload, ei->m[UST_SADDR], addr) < want)
+    return FALSE;
+  memcpy (pe->saddr, addr, want);
+  if (read_address (payload, ei->m[UST_DADDR], addr) < want)
+    return FALSE;
+  memcpy (pe->daddr, addr, want);
+
+  if (!member_uint (payload, ei->m[UST_SPORT], &sport) ||
+      !member_uint (payload, ei->m[UST_DPORT], &dport) ||
+      !member_uint (payload, ei->m[UST_SEQ], &seq) ||
+      !member_uint (payload, ei->m[UST_ACK], &ack) ||
+      !member_uint (payload, ei->m[UST_FLAGS], &flags))
+    return FALSE;
+  pe->sport = (guint16) sport;
+  pe->dport = (guint16) dport;
+  pe->seq = (guint32) seq;
+  pe->ack_seq = (guint32) ack;
+  pe->flags = (guint16) flags;
+  return TRUE;
+}
+
+
+/* ---------------------------------------------------------------------- */
+/* Event store                                                             */
+
+static guint32
+current_tid (SlBtDecoder *d,
+             SlBtStreamState *st,
+             const bt_event *ev)
+{
+  guint64 tid;
+
+  if (member_uint (bt_event_borrow_common_context_field_const (ev), st->sinfo->common_tid, &tid))
+    return (guint32) tid;
+  if (st->cpu < d->cpu_tid->len)
+    return g_array_index (d->cpu_tid, guint32, st->cpu);
+  return 0;
+}
+
+static guint64
+payload_uint (const bt_field  *payload,
+              const EventInfo *ei,
+              guint            i)
+{
+  guint64 v = 0;
+
+  member_uint (payload, ei->m[i], &v);
+  return v;
+}
+
+static guint32
+payload_str (SlBtDecoder     *d,
+             const bt_field  *payload,
+             const EventInfo *ei,
+             guint            i)
+{
+  return sl_event_store_intern (d->store, member_string (payload, ei->m[i]));
+}
+
+static void
+store_event (SlBtDecoder    *d,
+             SlBtStreamState *st,
+             EventInfo      *ei,
+             const bt_event *ev,
+             const bt_field *payload,
+             gint64          time,
+             const SlPacketEvent *pe)
+{
+  SlEvent e = { 0 };
+
+  e.time = time;
+  e.cpu = (guint16) MIN (st->cpu, G_MAXUINT16);
+
+  switch (ei->kind)
+    {
+    case EK_NET_SEND:
+    case EK_INET_SEND:
+    case EK_UST_SEND:
+    case EK_NET_RECV:
+    case EK_INET_RECV:
+    case EK_UST_RECV:
+      e.kind = pe->dir == SL_PACKET_SEND ? SL_EVENT_PACKET_SEND : SL_EVENT_PACKET_RECV;
+      e.tid = current_tid (d, st, ev);
+      e.arg = pe->seq;
+      break;
+
+    case EK_SCHED_SWITCH:
+      e.kind = SL_EVENT_SCHED_SWITCH;
+      e.tid = (guint32) payload_uint (payload, ei, 0);
+      e.arg = (guint32) payload_uint (payload, ei, 1);
+      e.str = payload_str (d, payload, ei, 2);
+      e.flags = (guint8) payload_uint (payload, ei, 3);
+      if (st->cpu < 4096)
+        {
+          if (st->cpu >= d->cpu_tid->len)
+            g_array_set_size (d->cpu_tid, st->cpu + 1);
+          g_array_index (d->cpu_tid, guint32, st->cpu) = e.arg;
+        }
+      break;
+
+    case EK_SCHED_WAKEUP:
+      e.kind = SL_EVENT_SCHED_WAKEUP;
+      e.tid = (guint32) payload_uint (payload, ei, 0);
+      e.arg = (guint32) payload_uint (payload, ei, 1);
+      break;
+
+    case EK_PROCESS_FORK:
+      e.kind = SL_EVENT_PROCESS_FORK;
+      e.tid = (guint32) payload_uint (payload, ei, 0);
+      e.arg = (guint32) payload_uint (payload, ei, 1);
+      e.str = payload_str (d, payload, ei, 2);
+      break;
+
+    case EK_PROCESS_EXEC:
+      e.kind = SL_EVENT_PROCESS_EXEC;
+      e.tid = ei->m[0].kind != MK_NONE ? (guint32) payload_uint (payload, ei, 0) : current_tid (d, st, ev);
+      e.str = payload_str (d, payload, ei, 1);
+      break;
+
+    case EK_PROCESS_EXIT:
+      e.kind = SL_EVENT_PROCESS_EXIT;
+      e.tid = (guint32) payload_uint (payload, ei, 0);
+      break;
+
+    case EK_STATEDUMP_PROCESS:
+      e.kind = SL_EVENT_PROCESS_NAME;
+      e.tid = (guint32) payload_uint (payload, ei, 0);
+      e.arg = (guint32) payload_uint (payload, ei, 1);
+      e.str = payload_str (d, payload, ei, 2);
+      break;
+
+    case EK_SYSCALL_ENTRY:
+      e.kind = SL_EVENT_SYSCALL_ENTRY;
+      e.tid = current_tid (d, st, ev);
+      e.str = ei->name_id;
+      break;
+
+    case EK_SYSCALL_EXIT:
+      e.kind = SL_EVENT_SYSCALL_EXIT;
+      e.tid = current_tid (d, st, ev);
+      e.arg = (guint32) payload_uint (payload, ei, 0);
+      e.str = ei->name_id;
+      break;
+
+    case EK_IRQ_ENTRY:
+      e.kind = SL_EVENT_IRQ_ENTRY;
+      e.arg = (guint32) payload_uint (payload, ei, 0);
+      e.str = payload_str (d, payload, ei, 1);
+      break;
+
+    case EK_IRQ_EXIT:
+      e.kind = SL_EVENT_IRQ_EXIT;
+      e.arg = (guint32) payload_uint (payload, ei, 0);
+      break;
+
+    case EK_SOFTIRQ_ENTRY:
+    case EK_SOFTIRQ_EXIT:
+    case EK_SOFTIRQ_RAISE:
+      e.kind = ei->kind == EK_SOFTIRQ_ENTRY ? SL_EVENT_SOFTIRQ_ENTRY :
+               ei->kind == EK_SOFTIRQ_EXIT ? SL_EVENT_SOFTIRQ_EXIT : SL_EVENT_SOFTIRQ_RAISE;
+      e.arg = (guint32) payload_uint (payload, ei, 0);
+      break;
+
+    case EK_OTHER:
+    default:
+      return;
+    }
+
+  sl_event_store_append (d->store, &e);
+}
+
+
+/* ---------------------------------------------------------------------- */
+/* The sink: per-host merge of the streams and conversion                  */
+
+SlBtEventResult
+sl_bt_decoder_event (SlBtDecoder      *d,
+                     SlBtStreamState  *st,
+                     const bt_message *msg,
+                     gint64            time,
+                     guint             engine_host,
+                     SlPacketEvent    *pe)
+{
+  const bt_event *ev = bt_message_event_borrow_event_const (msg);
+  EventInfo *ei;
+  const bt_field *payload;
+  gboolean ok;
+
+  if (st->sinfo == NULL)
+    st->sinfo = stream_info_get (d, bt_stream_borrow_class_const (bt_event_borrow_stream_const (ev)));
+  ei = event_info_get (d, st->sinfo, bt_event_borrow_class_const (ev));
+  if (ei->kind == EK_OTHER)
+    return SL_BT_EVENT_OTHER;
+
+  payload = bt_event_borrow_payload_field_const (ev);
+  if (!field_is (payload, BT_FIELD_CLASS_TYPE_STRUCTURE))
+    return ei->kind <= EK_UST_RECV ? SL_BT_EVENT_IGNORED : SL_BT_EVENT_OTHER;
+
+  if (ei->kind > EK_UST_RECV)
+    {
+      store_event (d, st, ei, ev, payload, time, NULL);
+      return SL_BT_EVENT_OTHER;
+    }
+
+  switch (ei->kind)
+    {
+    case EK_NET_SEND:
+    case EK_NET_RECV:
+      ok = decode_net (ei, payload, pe);
+      pe->dir = ei->kind == EK_NET_SEND ? SL_PACKET_SEND : SL_PACKET_RECV;
+      break;
+    case EK_INET_SEND:
+    case EK_INET_RECV:
+      ok = decode_inet (ei, payload, pe);
+      pe->dir = ei->kind == EK_INET_SEND ? SL_PACKET_SEND : SL_PACKET_RECV;
+      break;
+    default:
+      ok = decode_ust (ei, payload, pe);
+      pe->dir = ei->kind == EK_UST_SEND ? SL_PACKET_SEND : SL_PACKET_RECV;
+      break;
+    }
+  if (!ok)
+    return SL_BT_EVENT_IGNORED;
+
+  pe->host = engine_host;
+  pe->time = time;
+  if (d->store != NULL)
+    store_event (d, st, ei, ev, payload, time, pe);
+  return SL_BT_EVENT_PACKET;
+}
+
+/* Non-event messages are handled in stream order as they come. */
+gboolean
+sl_bt_decoder_other (SlBtDecoder      *d,
+                     SlBtStreamState  *st,
+                     const bt_message *msg)
+{
+  switch (bt_message_get_type (msg))
+    {
+    case BT_MESSAGE_TYPE_STREAM_BEGINNING:
+      {
+        const bt_stream *stream = bt_message_stream_beginning_borrow_stream_const (msg);
+        const char *name = bt_stream_get_name (stream);
+
+        /* src.ctf.fs names a stream after its file; its port names hold
+         * the path only for traces without stream instance IDs */
+        if (name != NULL && strchr (name, '/') != NULL)
+          {
+            g_free (st->file);
+            st->file = g_strdup (name);
+          }
+        st->sinfo = stream_info_get (d, bt_stream_borrow_class_const (stream));
+        if (!st->sinfo->has_clock)
+          {
+            bt_current_thread_clear_error ();
+            bt_current_thread_error_append_cause_from_unknown ("syncline", __FILE__, __LINE__,
+                                                               "a stream has no clock: events cannot be placed in time");
+            return FALSE;
+          }
+        break;
+      }
+
+    case BT_MESSAGE_TYPE_PACKET_BEGINNING:
+      {
+        const bt_packet *packet = bt_message_packet_beginning_borrow_packet_const (msg);
+        const bt_field *ctx = bt_packet_borrow_context_field_const (packet);
+        guint64 v;
+
+        if (st->sinfo == NULL)
+          st->sinfo = stream_info_get (d, bt_stream_borrow_class_const (bt_packet_borrow_stream_const (packet)));
+        if (member_uint (ctx, st->sinfo->ctx_cpu, &v))
+          st->cpu = (guint) MIN (v, G_MAXUINT);
+        break;
+      }
+
+    default:
+      break;
+    }
+  return TRUE;
+}
+
+
+/* ---------------------------------------------------------------------- */
+/* Decoder                                                                 */
+
+SlBtDecoder *
+sl_bt_decoder_new (void)
+{
+  SlBtDecoder *d = g_new0 (SlBtDecoder, 1);
+
+  d->stream_infos = g_hash_table_new_full (NULL, NULL, NULL, stream_info_free);
+  d->cpu_tid = g_array_new (FALSE, TRUE, sizeof (guint32));
+  return d;
+}
+
+void
+sl_bt_decoder_free (SlBtDecoder *d)
+{
+  if (d == NULL)
+    return;
+  g_hash_table_destroy (d->stream_infos);
+  g_array_unref (d->cpu_tid);
+  g_free (d);
+}
+
+/* Before the first event: event classes already seen keep what they were
+ * decoded as. */
+void
+sl_bt_decoder_set_store (SlBtDecoder  *d,
+                         SlEventStore *store)
+{
+  d->store = store;
+}
+
+/* FALSE, with the thread's babeltrace error set, when the event's stream
+ * has no clock. An event whose time cannot be expressed in ns from the
+ * origin keeps *time as it is. */
+gboolean
+sl_bt_decoder_event_time (SlBtDecoder      *d,
+                          SlBtStreamState  *st,
+                          const bt_message *msg,
+                          gint64           *time)
+{
+  const bt_clock_snapshot *cs;
+  int64_t ns = 0;
+
+  if (st->sinfo == NULL)
+    st->sinfo = stream_info_get (d, bt_stream_borrow_class_const (
+                                   bt_event_borrow_stream_const (bt_message_event_borrow_event_const (msg))));
+  /* the stream's class was checked at its beginning: its clock is the
+   * events' */
+  if (!st->sinfo->has_clock)
+    {
+      bt_current_thread_clear_error ();
+      bt_current_thread_error_append_cause_from_unknown ("syncline", __FILE__, __LINE__,
+                                                         "an event has no timestamp");
+      return FALSE;
+    }
+  cs = bt_message_event_borrow_default_clock_snapshot_const (msg);
+  if (bt_clock_snapshot_get_ns_from_origin (cs, &ns) != BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK)
+    {
+      bt_current_thread_clear_error ();
+      return TRUE;
+    }
+  *time = ns;
+  return TRUE;
+}
