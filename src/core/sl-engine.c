@@ -53,6 +53,8 @@ struct _SlEngine
   SlJournal       *journal;
   guint64          n_matches;
   gint64           now;
+  SlEngineMatchFunc match_func;
+  gpointer         match_data;
 };
 
 void
@@ -350,18 +352,17 @@ refresh_link (SlEngine *self,
     }
 }
 
-void
-sl_engine_add_match (SlEngine      *self,
-                     const SlMatch *match,
-                     gint64         now)
+static void
+add_match (SlEngine            *self,
+           const SlMatch       *match,
+           const SlPacketEvent *event,
+           gint64               now)
 {
   gboolean a_to_b;
   gint64 t_a, t_b;
   guint lo, hi;
   Link *l;
 
-  g_return_if_fail (self != NULL);
-  g_return_if_fail (match != NULL);
   g_return_if_fail (match->send_host < self->host_names->len);
   g_return_if_fail (match->recv_host < self->host_names->len);
 
@@ -377,6 +378,8 @@ sl_engine_add_match (SlEngine      *self,
   lo = MIN (match->send_host, match->recv_host);
   hi = MAX (match->send_host, match->recv_host);
   l = get_link (self, lo, hi);
+  if (self->match_func != NULL)
+    self->match_func (match, event, self->match_data);
   a_to_b = match->send_host == lo;
   t_a = a_to_b ? match->send_time : match->recv_time;
   t_b = a_to_b ? match->recv_time : match->send_time;
@@ -407,6 +410,17 @@ sl_engine_add_match (SlEngine      *self,
     }
 }
 
+void
+sl_engine_add_match (SlEngine      *self,
+                     const SlMatch *match,
+                     gint64         now)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (match != NULL);
+
+  add_match (self, match, NULL, now);
+}
+
 gboolean
 sl_engine_add_packet (SlEngine            *self,
                       const SlPacketEvent *event,
@@ -421,8 +435,20 @@ sl_engine_add_packet (SlEngine            *self,
     g_array_index (self->host_counts, SlHostCounts, event->host).packet_events++;
   if (!sl_matcher_push (self->matcher, event, now, &m))
     return FALSE;
-  sl_engine_add_match (self, &m, now);
+  add_match (self, &m, event, now);
   return TRUE;
+}
+
+/* An observer of every match, e.g. the timeline's message arrows. */
+void
+sl_engine_set_match_func (SlEngine          *self,
+                          SlEngineMatchFunc  func,
+                          gpointer           user_data)
+{
+  g_return_if_fail (self != NULL);
+
+  self->match_func = func;
+  self->match_data = user_data;
 }
 
 /* Linear regression refits at flush time, not per packet: a fit costs

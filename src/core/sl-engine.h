@@ -118,6 +118,18 @@ typedef struct
 
 typedef struct _SlEngine SlEngine;
 
+/**
+ * SlEngineMatchFunc:
+ * @match: the pair just given to its link
+ * @event: the packet event that completed the pair (its TCP key), or
+ *   %NULL when the match came in already paired (sl_engine_add_match())
+ *
+ * Called on the engine's thread for every match between two hosts.
+ */
+typedef void (*SlEngineMatchFunc) (const SlMatch       *match,
+                                   const SlPacketEvent *event,
+                                   gpointer             user_data);
+
 void             sl_engine_options_init     (SlEngineOptions       *options);
 SlEngine        *sl_engine_new              (const SlEngineOptions *options);
 void             sl_engine_free             (SlEngine              *self);
@@ -144,6 +156,9 @@ void             sl_engine_add_match        (SlEngine              *self,
 gboolean         sl_engine_add_packet       (SlEngine              *self,
                                              const SlPacketEvent   *event,
                                              gint64                 now);
+void             sl_engine_set_match_func   (SlEngine              *self,
+                                             SlEngineMatchFunc      func,
+                                             gpointer               user_data);
 void             sl_engine_flush            (SlEngine              *self);
 guint            sl_engine_get_n_links      (const SlEngine        *self);
 void             sl_engine_get_link_info    (SlEngine              *self,

@@ -1,0 +1,590 @@
+/* sl-timeline-arrows.c: matched packets as message arrows
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "sl-timeline-private.h"
+
+G_STATIC_ASSERT (sizeof (SlTlArrow) == 32);
+
+/* Matches arrive from the engine while the reader still appends to the
+ * stores on its workers, so they wait here until sl_timeline_update() has
+ * consumed both ends' events and can name their threads. */
+typedef struct
+{
+  guint32 send_host;
+  guint32 recv_host;
+  guint32 conn;
+  guint32 pad;
+  gint64  send_time;
+  gint64  recv_time;
+} Pending;
+
+typedef struct
+{
+  guint32 host_lo;
+  guint32 host_hi;
+  guint8  family;
+  guint8  pad[3];
+  guint16 port_lo;
+  guint16 port_hi;
+  guint8  addr_lo[16];
+  guint8  addr_hi[16];
+} ConnKey;
+
+static guint
+conn_key_hash (gconstpointer p)
+{
+  const guint8 *b = p;
+  guint h = 2166136261u;
+
+  for (gsize i = 0; i < sizeof (ConnKey); i++)
+    h = (h ^ b[i]) * 16777619u;
+  return h;
+}
+
+static gboolean
+conn_key_equal (gconstpointer a,
+                gconstpointer b)
+{
+  return memcmp (a, b, sizeof (ConnKey)) == 0;
+}
+
+static void
+lane_free (gpointer p)
+{
+  SlTlLane *l = p;
+
+  g_free (l->a);
+  g_free (l);
+}
+
+void
+_sl_tl_arrows_init (SlTimeline *self)
+{
+  self->pending = g_array_new (FALSE, FALSE, sizeof (Pending));
+  self->lanes = g_ptr_array_new_with_free_func (lane_free);
+  self->lane_by_pair = g_hash_table_new (NULL, NULL);
+  self->conns = g_array_new (FALSE, TRUE, sizeof (SlTimelineConnection));
+  self->conn_by_key = g_hash_table_new_full (conn_key_hash, conn_key_equal, g_free, NULL);
+}
+
+void
+_sl_tl_arrows_clear (SlTimeline *self)
+{
+  g_array_unref (self->pending);
+  g_ptr_array_unref (self->lanes);
+  g_hash_table_destroy (self->lane_by_pair);
+  g_array_unref (self->conns);
+  g_hash_table_destroy (self->conn_by_key);
+}
+
+gsize
+_sl_tl_arrows_memory (const SlTimeline *self)
+{
+  gsize size = self->pending->len * sizeof (Pending) + self->conns->len * sizeof (SlTimelineConnection);
+
+  for (guint i = 0; i < self->lanes->len; i++)
+    {
+      const SlTlLane *l = g_ptr_array_index (self->lanes, i);
+      size += sizeof *l + l->cap * sizeof (SlTlArrow);
+    }
+  return size;
+}
+
+static SlTlLane *
+lane_get (SlTimeline *self,
+          guint       send_host,
+          guint       recv_host)
+{
+  gpointer key = GUINT_TO_POINTER ((send_host << 16) | recv_host);
+  gpointer v;
+
+  if (g_hash_table_lookup_extended (self->lane_by_pair, key, NULL, &v))
+    return g_ptr_array_index (self->lanes, GPOINTER_TO_UINT (v));
+
+  /* both directions at once, so a link's bound reaches both */
+  for (guint d = 0; d < 2; d++)
+    {
+      SlTlLane *l = g_new0 (SlTlLane, 1);
+
+      l->send_host = d == 0 ? send_host : recv_host;
+      l->recv_host = d == 0 ? recv_host : send_host;
+      l->min_delta = G_MAXINT64;
+      l->max_delta = G_MININT64;
+      l->uncertainty_ns = NAN;
+      g_hash_table_insert (self->lane_by_pair, GUINT_TO_POINTER ((l->send_host << 16) | l->recv_host),
+                           GUINT_TO_POINTER (self->lanes->len));
+      g_ptr_array_add (self->lanes, l);
+    }
+  v = g_hash_table_lookup (self->lane_by_pair, key);
+  return g_ptr_array_index (self->lanes, GPOINTER_TO_UINT (v));
+}
+
+void
+sl_timeline_set_link_bound (SlTimeline *self,
+                            guint       host_a,
+                            guint       host_b,
+                            double      uncertainty_ns)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (host_a < G_MAXUINT16 && host_b < G_MAXUINT16);
+  g_return_if_fail (host_a != host_b);
+
+  lane_get (self, host_a, host_b)->uncertainty_ns = uncertainty_ns;
+  lane_get (self, host_b, host_a)->uncertainty_ns = uncertainty_ns;
+}
+
+static guint32
+conn_get (SlTimeline          *self,
+          const SlMatch       *m,
+          const SlPacketEvent *ev)
+{
+  ConnKey key;
+  gpointer v;
+  SlTimelineConnection c = { 0 };
+  gboolean swap;
+  guint id;
+
+  memset (&key, 0, sizeof key);
+  key.host_lo = MIN (m->send_host, m->recv_host);
+  key.host_hi = MAX (m->send_host, m->recv_host);
+  if (ev != NULL && ev->family != 0)
+    {
+      int cmp = memcmp (ev->saddr, ev->daddr, 16);
+
+      swap = cmp > 0 || (cmp == 0 && ev->sport > ev->dport);
+      key.family = ev->family;
+      key.port_lo = swap ? ev->dport : ev->sport;
+      key.port_hi = swap ? ev->sport : ev->dport;
+      memcpy (key.addr_lo, swap ? ev->daddr : ev->saddr, 16);
+      memcpy (key.addr_hi, swap ? ev->saddr : ev->daddr, 16);
+    }
+
+  if (g_hash_table_lookup_extended (self->conn_by_key, &key, NULL, &v))
+    return GPOINTER_TO_UINT (v);
+
+  c.host_a = m->send_host;
+  c.host_b = m->recv_host;
+  if (ev != NULL)
+    {
+      c.family = ev->family;
+      c.port_a = ev->sport;
+      c.port_b = ev->dport;
+      memcpy (c.addr_a, ev->saddr, 16);
+      memcpy (c.addr_b, ev->daddr, 16);
+    }
+  id = self->conns->len;
+  g_array_append_val (self->conns, c);
+  g_hash_table_insert (self->conn_by_key, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (id));
+  return id;
+}
+
+void
+sl_timeline_add_match (SlTimeline          *self,
+                       const SlMatch       *match,
+                       const SlPacketEvent *event)
+{
+  Pending p = { 0 };
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (match != NULL);
+
+  if (match->send_host == match->recv_host ||
+      match->send_host >= G_MAXUINT16 || match->recv_host >= G_MAXUINT16)
+    return;
+  p.send_host = match->send_host;
+  p.recv_host = match->recv_host;
+  p.send_time = match->send_time;
+  p.recv_time = match->recv_time;
+  p.conn = conn_get (self, match, event);
+  g_array_append_val (self->pending, p);
+}
+
+static void
+match_cb (const SlMatch       *match,
+          const SlPacketEvent *event,
+          gpointer             user_data)
+{
+  sl_timeline_add_match (user_data, match, event);
+}
+
+void
+sl_timeline_connect_engine (SlTimeline *self,
+                            SlEngine   *engine)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (engine != NULL);
+
+  sl_engine_set_match_func (engine, match_cb, self);
+}
+
+/* First index in [0, n) of @stream whose time is >= @t, galloping from
+ * @hint: consecutive matches are close in time. */
+static guint64
+store_lower_bound (const SlEventStore *store,
+                   SlEventStream       stream,
+                   guint64             n,
+                   guint64             hint,
+                   gint64              t)
+{
+  guint64 lo, hi, step = 1;
+
+  if (n == 0)
+    return 0;
+  hint = MIN (hint, n - 1);
+  if (sl_event_store_get (store, stream, hint)->time < t)
+    {
+      /* time(lo) < t */
+      lo = hint;
+      while (lo + step < n && sl_event_store_get (store, stream, lo + step)->time < t)
+        {
+          lo += step;
+          step <<= 1;
+        }
+      hi = MIN (lo + step, n);
+    }
+  else
+    {
+      /* time(hi) >= t */
+      hi = hint;
+      while (hi >= step && sl_event_store_get (store, stream, hi - step)->time >= t)
+        {
+          hi -= step;
+          step <<= 1;
+        }
+      if (hi < step)
+        {
+          if (sl_event_store_get (store, stream, 0)->time >= t)
+            return 0;
+          lo = 0;
+        }
+      else
+        lo = hi - step;
+    }
+  while (hi - lo > 1)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+
+      if (sl_event_store_get (store, stream, mid)->time < t)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return hi;
+}
+
+static void
+resolve_end (SlTimeline *self,
+             SlTlHost   *h,
+             guint       host,
+             gint64      t,
+             SlEventKind kind,
+             guint32    *row,
+             guint16    *cpu)
+{
+  const SlEventStore *store = h->store;
+  guint64 n, k;
+  const SlEvent *hit = NULL;
+  guint r;
+
+  *row = h->row;
+  *cpu = SL_TIMELINE_NO_CPU;
+  if (store == NULL)
+    return;
+
+  n = MIN (sl_event_store_get_n_events (store, SL_EVENT_STREAM_NET), h->consumed[SL_EVENT_STREAM_NET]);
+  if (n == 0)
+    return;
+  k = store_lower_bound (store, SL_EVENT_STREAM_NET, n, h->net_cursor, t);
+  h->net_cursor = k;
+  for (guint64 i = k; i < n; i++)
+    {
+      const SlEvent *e = sl_event_store_get (store, SL_EVENT_STREAM_NET, i);
+
+      if (e->time != t)
+        break;
+      if (e->kind == kind)
+        {
+          hit = e;
+          break;
+        }
+    }
+  /* the stream may hold sub-microsecond inversions: look around */
+  for (guint64 i = k > 16 ? k - 16 : 0; hit == NULL && i < MIN (n, k + 16); i++)
+    {
+      const SlEvent *e = sl_event_store_get (store, SL_EVENT_STREAM_NET, i);
+
+      if (e->time == t && e->kind == kind)
+        hit = e;
+    }
+  if (hit == NULL)
+    return;
+
+  *cpu = hit->cpu;
+  r = hit->tid != 0 ? _sl_tl_thread_row_at (self, h, hit->tid, t) : SL_TIMELINE_NONE;
+  /* kernel events on an idle CPU (softirq) belong to the CPU */
+  if (r == SL_TIMELINE_NONE)
+    r = sl_timeline_find_cpu (self, host, hit->cpu);
+  if (r != SL_TIMELINE_NONE)
+    *row = r;
+}
+
+static void
+lane_insert (SlTlLane        *l,
+             const SlTlArrow *a)
+{
+  guint64 k = l->n;
+  gint64 delta = a->recv_time - a->send_time;
+
+  if (l->n == l->cap)
+    {
+      l->cap = l->cap < 16 ? 16 : l->cap + l->cap / 2;
+      l->a = g_renew (SlTlArrow, l->a, l->cap);
+    }
+  /* nearly sorted already: matches complete in receive order */
+  while (k > 0 && l->a[k - 1].send_time > a->send_time)
+    k--;
+  if (k < l->n)
+    memmove (&l->a[k + 1], &l->a[k], (l->n - k) * sizeof (SlTlArrow));
+  l->a[k] = *a;
+  l->n++;
+  l->min_delta = MIN (l->min_delta, delta);
+  l->max_delta = MAX (l->max_delta, delta);
+}
+
+static gboolean
+end_known (const SlTlHost *h,
+           gint64          t)
+{
+  return h->store == NULL || (h->has_data && t <= h->end);
+}
+
+void
+_sl_tl_arrows_resolve (SlTimeline *self)
+{
+  guint kept = 0;
+
+  for (guint i = 0; i < self->pending->len; i++)
+    {
+      const Pending *p = &g_array_index (self->pending, Pending, i);
+      SlTlHost *hs = sl_tl_host (self, p->send_host), *hr = sl_tl_host (self, p->recv_host);
+      SlTlArrow a;
+
+      if (hs == NULL || hr == NULL || !end_known (hs, p->send_time) || !end_known (hr, p->recv_time))
+        {
+          g_array_index (self->pending, Pending, kept++) = *p;
+          continue;
+        }
+      a.send_time = p->send_time;
+      a.recv_time = p->recv_time;
+      a.conn = p->conn;
+      resolve_end (self, hs, p->send_host, p->send_time, SL_EVENT_PACKET_SEND, &a.send_row, &a.send_cpu);
+      resolve_end (self, hr, p->recv_host, p->recv_time, SL_EVENT_PACKET_RECV, &a.recv_row, &a.recv_cpu);
+      lane_insert (lane_get (self, p->send_host, p->recv_host), &a);
+      g_array_index (self->conns, SlTimelineConnection, p->conn).n_arrows++;
+      self->n_arrows++;
+    }
+  g_array_set_size (self->pending, kept);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Queries                                                                 */
+
+/* First arrow at or after @from sending at or after @t; galloping, as the
+ * next pixel column's arrows are usually close. */
+static guint64
+arrow_lower_bound (const SlTlLane *l,
+                   guint64         from,
+                   gint64          t)
+{
+  guint64 lo = from, hi, step = 1;
+
+  if (lo >= l->n || l->a[lo].send_time >= t)
+    return lo;
+  while (lo + step < l->n && l->a[lo + step].send_time < t)
+    {
+      lo += step;
+      step <<= 1;
+    }
+  hi = MIN (lo + step, l->n);
+  lo++;
+
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+
+      if (l->a[mid].send_time < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static gint64
+sat_sub (gint64 a,
+         gint64 b)
+{
+  gint64 r;
+
+  if (__builtin_sub_overflow (a, b, &r))
+    return b > 0 ? G_MININT64 : G_MAXINT64;
+  return r;
+}
+
+/* Bounds on recv_view - send_view over a lane. With affine maps,
+ * T_r(s + d) - T_s(s) = (T_r(s) - T_s(s)) + k_r d: the first term is
+ * linear in s, so its extremes are at the lane's first and last send. */
+static void
+lane_view_deltas (const SlTimeline *self,
+                  const SlTlLane   *l,
+                  double           *dmin,
+                  double           *dmax)
+{
+  const SlTlHost *hr = sl_tl_host (self, l->recv_host);
+  gint64 s0 = l->a[0].send_time, s1 = l->a[l->n - 1].send_time;
+  double kr = hr->has_view ? sl_transform_get_slope (&hr->to_view) : 1.0;
+  double g0 = (double) sl_timeline_to_view (self, l->recv_host, s0) - (double) sl_timeline_to_view (self, l->send_host, s0);
+  double g1 = (double) sl_timeline_to_view (self, l->recv_host, s1) - (double) sl_timeline_to_view (self, l->send_host, s1);
+
+  *dmax = MAX (g0, g1) + kr * (double) l->max_delta + 4;
+  *dmin = MIN (g0, g1) + kr * (double) l->min_delta - 4;
+}
+
+guint64
+sl_timeline_query_arrows (const SlTimeline *self,
+                          gint64            t0,
+                          gint64            t1,
+                          guint             n_px,
+                          guint             host_a,
+                          guint             host_b,
+                          guint             connection,
+                          GArray           *out)
+{
+  guint64 added = 0;
+  double span = (double) t1 - (double) t0;
+  double px_per_ns = span > 0 ? n_px / span : 0, ns_per_px = n_px > 0 ? span / n_px : 0;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (out != NULL, 0);
+  g_return_val_if_fail (g_array_get_element_size (out) == sizeof (SlTimelineArrow), 0);
+
+  if (t1 < t0)
+    return 0;
+
+  for (guint li = 0; li < self->lanes->len; li++)
+    {
+      const SlTlLane *l = g_ptr_array_index (self->lanes, li);
+      double dmin, dmax;
+      gint64 ls0, ls1;
+      guint64 k;
+      gint64 last_px = G_MININT64;
+      guint last_out = G_MAXUINT;
+
+      if (l->n == 0)
+        continue;
+      if (host_a != SL_TIMELINE_NONE &&
+          !((l->send_host == host_a && (host_b == SL_TIMELINE_NONE || l->recv_host == host_b)) ||
+            (l->recv_host == host_a && (host_b == SL_TIMELINE_NONE || l->send_host == host_b))))
+        continue;
+
+      lane_view_deltas (self, l, &dmin, &dmax);
+      ls0 = sl_timeline_from_view (self, l->send_host, sat_sub (t0, dmax > 0 ? (gint64) MIN (dmax, 9e18) : 0)) - 2;
+      ls1 = sl_timeline_from_view (self, l->send_host, sat_sub (t1, dmin < 0 ? (gint64) MAX (dmin, -9e18) : 0)) + 2;
+
+      k = arrow_lower_bound (l, 0, ls0);
+      while (k < l->n && l->a[k].send_time <= ls1)
+        {
+          const SlTlArrow *a = &l->a[k];
+          SlTimelineArrow o;
+          gint64 sv = sl_timeline_to_view (self, l->send_host, a->send_time);
+          gint64 rv = sl_timeline_to_view (self, l->recv_host, a->recv_time);
+          gint64 px;
+
+          if (MAX (sv, rv) < t0 || MIN (sv, rv) > t1 ||
+              (connection != SL_TIMELINE_NONE && a->conn != connection))
+            {
+              k++;
+              continue;
+            }
+
+          px = -1;
+          if (n_px > 0)
+            {
+              px = sv < t0 ? -1 : (gint64) ((double) (sv - t0) * px_per_ns);
+              px = MIN (px, (gint64) n_px);
+              if (px == last_px && last_out != G_MAXUINT)
+                {
+                  g_array_index (out, SlTimelineArrow, last_out).count++;
+                  k++;
+                  continue;
+                }
+            }
+
+          o.send_host = l->send_host;
+          o.recv_host = l->recv_host;
+          o.send_row = a->send_row;
+          o.recv_row = a->recv_row;
+          o.send_cpu = a->send_cpu;
+          o.recv_cpu = a->recv_cpu;
+          o.connection = a->conn;
+          o.count = 1;
+          o.send_time = a->send_time;
+          o.recv_time = a->recv_time;
+          o.send_view = sv;
+          o.recv_view = rv;
+          o.uncertainty_ns = l->uncertainty_ns;
+          g_array_append_val (out, o);
+          last_out = out->len - 1;
+          last_px = px;
+          added++;
+          k++;
+
+          /* skip the rest of this pixel column at once */
+          if (n_px > 0 && px >= 0 && px < (gint64) n_px && connection == SL_TIMELINE_NONE)
+            {
+              gint64 edge = t0 + (gint64) ((double) (px + 1) * ns_per_px);
+              guint64 k2 = arrow_lower_bound (l, k, sl_timeline_from_view (self, l->send_host, edge) - 2);
+
+              if (k2 > k)
+                {
+                  g_array_index (out, SlTimelineArrow, last_out).count += (guint) MIN (k2 - k, (guint64) G_MAXUINT - 1);
+                  k = k2;
+                }
+            }
+        }
+    }
+  return added;
+}
+
+guint64
+sl_timeline_get_n_arrows (const SlTimeline *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->n_arrows;
+}
+
+guint
+sl_timeline_get_n_connections (const SlTimeline *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->conns->len;
+}
+
+void
+sl_timeline_get_connection (const SlTimeline     *self,
+                            guint                 connection,
+                            SlTimelineConnection *out)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (connection < self->conns->len);
+  g_return_if_fail (out != NULL);
+
+  *out = g_array_index (self->conns, SlTimelineConnection, connection);
+}

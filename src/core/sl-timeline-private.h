@@ -1,0 +1,157 @@
+/* sl-timeline-private.h: what the sl-timeline*.c files share
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "sl-timeline.h"
+
+G_BEGIN_DECLS
+
+/* A row's intervals are a flat array of starts (the end of one is the start
+ * of the next); every BLOCK intervals, a block keeps the time spent in each
+ * state before it, so the time per state over any span is two prefix
+ * lookups, and the blocks' start times, a compact array searched before
+ * the intervals. */
+#define SL_TL_BLOCK_SHIFT 5
+#define SL_TL_BLOCK       (1u << SL_TL_BLOCK_SHIFT)
+
+typedef struct
+{
+  gint64  start;
+  guint32 detail;
+  guint16 cpu;
+  guint8  state;
+  guint8  pad;
+} SlTlIval;
+
+typedef struct
+{
+  gint64 cum[SL_TIMELINE_N_STATES];
+} SlTlBlock;
+
+typedef struct
+{
+  SlTlIval  *iv;
+  guint64    n_iv;
+  guint64    cap_iv;
+  SlTlBlock *blocks;
+  gint64    *block_start;
+  guint64    n_blocks;
+  guint64    cap_blocks;
+  /* time per state before iv[n_iv - 1].start */
+  gint64     cum[SL_TIMELINE_N_STATES];
+
+  guint8     kind;
+  guint      host;
+  guint      parent;
+  guint32    tid;
+  guint32    pid;
+  guint32    ppid;
+  guint      cpu;
+  guint32    name;
+  gint64     first;
+  gint64     exited_at;
+  guint      thread_row;
+  guint      prev_same_tid;
+  GArray    *children;
+} SlTlRow;
+
+typedef struct
+{
+  gint64  send_time;
+  gint64  recv_time;
+  guint32 send_row;
+  guint32 recv_row;
+  guint32 conn;
+  guint16 send_cpu;
+  guint16 recv_cpu;
+} SlTlArrow;
+
+/* All arrows from one host to another, sorted by send time. */
+typedef struct
+{
+  guint      send_host;
+  guint      recv_host;
+  SlTlArrow *a;
+  guint64    n;
+  guint64    cap;
+  gint64     min_delta;
+  gint64     max_delta;
+  double     uncertainty_ns;
+} SlTlLane;
+
+typedef struct _SlTlHost SlTlHost;
+
+struct _SlTimeline
+{
+  GPtrArray    *hosts;
+  GPtrArray    *rows;
+  GStringChunk *string_chunk;
+  GHashTable   *string_ids;
+  GPtrArray    *strings;
+  GArray       *pending;
+  GPtrArray    *lanes;
+  GHashTable   *lane_by_pair;
+  GArray       *conns;
+  GHashTable   *conn_by_key;
+  guint64       n_arrows;
+  guint64       events;
+};
+
+struct _SlTlHost
+{
+  char               *name;
+  const SlEventStore *store;
+  guint               row;
+  guint64             consumed[SL_EVENT_N_STREAMS];
+  GHashTable         *threads;
+  GPtrArray          *all_threads;
+  GHashTable         *processes;
+  GArray             *cpus;
+  GArray             *str_map;
+  gint64              first;
+  gint64              end;
+  gboolean            has_data;
+  gboolean            has_view;
+  SlTransform         to_view;
+  SlTransform         from_view;
+  double              bound_ns;
+  guint64             net_cursor;
+};
+
+static inline SlTlRow *
+sl_tl_row (const SlTimeline *self,
+           guint             row)
+{
+  return g_ptr_array_index (self->rows, row);
+}
+
+static inline SlTlHost *
+sl_tl_host (const SlTimeline *self,
+            guint             host)
+{
+  return host < self->hosts->len ? g_ptr_array_index (self->hosts, host) : NULL;
+}
+
+void     _sl_tl_row_push          (SlTlRow          *row,
+                                   gint64            t,
+                                   guint8            state,
+                                   guint16           cpu,
+                                   guint32           detail);
+void     _sl_tl_row_clear         (SlTlRow          *row);
+gsize    _sl_tl_row_memory        (const SlTlRow    *row);
+gint64   _sl_tl_row_end           (const SlTimeline *self,
+                                   const SlTlRow    *row);
+
+void     _sl_tl_arrows_init       (SlTimeline       *self);
+void     _sl_tl_arrows_clear      (SlTimeline       *self);
+void     _sl_tl_arrows_resolve    (SlTimeline       *self);
+gsize    _sl_tl_arrows_memory     (const SlTimeline *self);
+guint    _sl_tl_thread_row_at     (const SlTimeline *self,
+                                   SlTlHost         *h,
+                                   guint32           tid,
+                                   gint64            t);
+
+G_END_DECLS

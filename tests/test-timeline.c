@@ -1,0 +1,1334 @@
+/* test-timeline.c: the control-flow timeline model
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+
+#include "sl-generate.h"
+#include "sl-timeline.h"
+#include "sl-trace-reader.h"
+#include "test-util.h"
+
+/* ---------------------------------------------------------------------- */
+/* Helpers                                                                 */
+
+typedef struct
+{
+  SlEngine      *engine;
+  SlTraceReader *reader;
+  SlTimeline    *tl;
+} Loaded;
+
+static void
+loaded_init (Loaded            *l,
+             const char *const *folders)
+{
+  SlEngineOptions eo;
+  SlTraceReaderOptions ro;
+
+  sl_engine_options_init (&eo);
+  l->engine = sl_engine_new (&eo);
+  sl_trace_reader_options_init (&ro);
+  ro.keep_events = TRUE;
+  l->reader = sl_trace_reader_new (l->engine, &ro);
+  l->tl = sl_timeline_new ();
+  sl_timeline_connect_engine (l->tl, l->engine);
+  for (guint i = 0; folders[i] != NULL; i++)
+    sl_trace_reader_add_folder (l->reader, folders[i]);
+  g_assert_cmpint (sl_trace_reader_run (l->reader), ==, SL_TRACE_READER_DONE);
+  sl_timeline_add_reader_hosts (l->tl, l->reader);
+  g_assert_true (sl_timeline_update (l->tl));
+  g_assert_false (sl_timeline_update (l->tl));
+  sl_timeline_sync_engine (l->tl, l->engine);
+}
+
+static void
+loaded_clear (Loaded *l)
+{
+  sl_engine_set_match_func (l->engine, NULL, NULL);
+  sl_timeline_free (l->tl);
+  sl_trace_reader_free (l->reader);
+  sl_engine_free (l->engine);
+}
+
+static SlTimelineRowInfo
+row_info (SlTimeline *tl,
+          guint       row)
+{
+  SlTimelineRowInfo ri;
+
+  sl_timeline_get_row_info (tl, row, &ri);
+  return ri;
+}
+
+static SlTimelineInterval
+interval (SlTimeline *tl,
+          guint       row,
+          guint64     i)
+{
+  SlTimelineInterval iv;
+
+  sl_timeline_get_interval (tl, row, i, &iv);
+  return iv;
+}
+
+/* The interval of @row at @t; state NONE outside them. */
+static SlTimelineInterval
+interval_at (SlTimeline *tl,
+             guint       row,
+             gint64      t)
+{
+  guint64 i = sl_timeline_find_interval (tl, row, t);
+  SlTimelineInterval none = { t, t, SL_TIMELINE_STATE_NONE, SL_TIMELINE_NO_CPU, 0 };
+
+  return i == G_MAXUINT64 ? none : interval (tl, row, i);
+}
+
+static const char *
+detail_name (SlTimeline               *tl,
+             const SlTimelineInterval *iv)
+{
+  return sl_timeline_get_string (tl, iv->detail);
+}
+
+static gboolean
+on_cpu (guint8 state)
+{
+  return state == SL_TIMELINE_STATE_USER || state == SL_TIMELINE_STATE_SYSCALL ||
+         state == SL_TIMELINE_STATE_IRQ || state == SL_TIMELINE_STATE_SOFTIRQ;
+}
+
+static gint
+cmp_i64_pair (gconstpointer a,
+              gconstpointer b)
+{
+  const gint64 *x = a, *y = b;
+
+  return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* Structural invariants any timeline must hold: ordered, merged intervals,
+ * states that fit the row kind, a tree of rows, and at most one thread on a
+ * CPU at a time, the one the CPU's row names. */
+static void
+check_invariants (SlTimeline *tl)
+{
+  guint n_rows = sl_timeline_get_n_rows (tl);
+  g_autoptr(GHashTable) per_cpu = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                         (GDestroyNotify) g_array_unref);
+  GHashTableIter it;
+  gpointer value;
+
+  for (guint r = 0; r < n_rows; r++)
+    {
+      SlTimelineRowInfo ri = row_info (tl, r);
+      g_autoptr(GArray) children = sl_timeline_dup_children (tl, r);
+
+      g_assert_cmpuint (children->len, ==, ri.n_children);
+      for (guint c = 0; c < children->len; c++)
+        g_assert_cmpuint (row_info (tl, g_array_index (children, guint, c)).parent, ==, r);
+      if (ri.kind == SL_TIMELINE_ROW_HOST)
+        g_assert_cmpuint (ri.parent, ==, SL_TIMELINE_NONE);
+      else
+        g_assert_cmpuint (row_info (tl, ri.parent).host, ==, ri.host);
+      if (ri.kind == SL_TIMELINE_ROW_PROCESS || ri.kind == SL_TIMELINE_ROW_HOST)
+        {
+          g_assert_cmpuint (ri.n_intervals, ==, 0);
+          if (ri.kind == SL_TIMELINE_ROW_PROCESS && ri.thread_row != SL_TIMELINE_NONE)
+            {
+              SlTimelineRowInfo ti = row_info (tl, ri.thread_row);
+
+              g_assert_cmpuint (ti.parent, ==, r);
+              g_assert_cmpuint (ti.tid, ==, ri.pid);
+            }
+          continue;
+        }
+
+      for (guint64 i = 0; i < ri.n_intervals; i++)
+        {
+          SlTimelineInterval iv = interval (tl, r, i);
+
+          g_assert_cmpint (iv.end, >=, iv.start);
+          g_assert_cmpuint (iv.state, >, SL_TIMELINE_STATE_NONE);
+          g_assert_cmpuint (iv.state, <, SL_TIMELINE_N_STATES);
+          if (i + 1 < ri.n_intervals)
+            {
+              SlTimelineInterval nx = interval (tl, r, i + 1);
+
+              g_assert_cmpint (nx.start, >, iv.start);
+              g_assert_cmpint (iv.end, ==, nx.start);
+              g_assert_false (nx.state == iv.state && nx.cpu == iv.cpu && nx.detail == iv.detail);
+            }
+
+          if (ri.kind == SL_TIMELINE_ROW_CPU)
+            {
+              g_assert_true (on_cpu (iv.state) || iv.state == SL_TIMELINE_STATE_IDLE ||
+                             iv.state == SL_TIMELINE_STATE_UNKNOWN);
+              continue;
+            }
+
+          g_assert_cmpuint (iv.state, !=, SL_TIMELINE_STATE_IDLE);
+          if (on_cpu (iv.state))
+            g_assert_cmpuint (iv.cpu, !=, SL_TIMELINE_NO_CPU);
+          else if (iv.state != SL_TIMELINE_STATE_EXITED)
+            g_assert_cmpuint (iv.cpu, ==, SL_TIMELINE_NO_CPU);
+          if (iv.state == SL_TIMELINE_STATE_SYSCALL)
+            g_assert_cmpstr (detail_name (tl, &iv), !=, "");
+          if (iv.cpu != SL_TIMELINE_NO_CPU && iv.end > iv.start)
+            {
+              gint64 key = (gint64) ri.host << 16 | iv.cpu;
+              gint64 span[3] = { iv.start, iv.end, r };
+              GArray *a = g_hash_table_lookup (per_cpu, &key);
+
+              if (a == NULL)
+                {
+                  a = g_array_new (FALSE, FALSE, 3 * sizeof (gint64));
+                  g_hash_table_insert (per_cpu, g_memdup2 (&key, sizeof key), a);
+                }
+              g_array_append_vals (a, span, 1);
+            }
+        }
+    }
+
+  g_hash_table_iter_init (&it, per_cpu);
+  while (g_hash_table_iter_next (&it, NULL, &value))
+    {
+      GArray *a = value;
+      gint64 last_end = G_MININT64;
+
+      g_array_sort (a, cmp_i64_pair);
+      for (guint i = 0; i < a->len; i++)
+        {
+          const gint64 *span = &g_array_index (a, gint64, 3 * i);
+          guint row = (guint) span[2];
+          SlTimelineInterval iv = interval_at (tl, row, span[0]);
+          SlTimelineRowInfo ri = row_info (tl, row);
+          guint cpu_row = sl_timeline_find_cpu (tl, ri.host, iv.cpu);
+          SlTimelineInterval ci;
+
+          if (span[0] < last_end)
+            g_error ("host %u CPU %u: thread row %u on it from %" G_GINT64_FORMAT
+                     " while another one is until %" G_GINT64_FORMAT, ri.host, iv.cpu, row, span[0], last_end);
+          last_end = span[1];
+
+          g_assert_cmpuint (cpu_row, !=, SL_TIMELINE_NONE);
+          ci = interval_at (tl, cpu_row, span[0]);
+          if (iv.state == SL_TIMELINE_STATE_USER || iv.state == SL_TIMELINE_STATE_SYSCALL)
+            {
+              g_assert_cmpuint (ci.state, ==, iv.state);
+              g_assert_cmpuint (ci.detail, ==, ri.tid);
+            }
+          else if (iv.state == SL_TIMELINE_STATE_IRQ || iv.state == SL_TIMELINE_STATE_SOFTIRQ)
+            {
+              g_assert_cmpuint (ci.state, ==, iv.state);
+              g_assert_cmpuint (ci.detail, ==, iv.detail);
+            }
+        }
+    }
+}
+
+/* Pixel k of a span covers [t0 + floor((t1 - t0) k / n), the next). */
+static gint64
+pixel_bound (gint64 t0,
+             gint64 t1,
+             guint  n,
+             guint  k)
+{
+  return t0 + (gint64) (((__int128) (t1 - t0) * k) / n);
+}
+
+/* The per-pixel query against a direct scan of the row's intervals. */
+static void
+check_query_row (SlTimeline *tl,
+                 guint       row,
+                 gint64      t0,
+                 gint64      t1,
+                 guint       n_px)
+{
+  g_autofree SlTimelinePixel *px = g_new (SlTimelinePixel, n_px);
+  guint64 n = sl_timeline_get_n_intervals (tl, row);
+  guint64 j = 0;
+
+  sl_timeline_query_row (tl, row, t0, t1, n_px, px);
+  for (guint k = 0; k < n_px; k++)
+    {
+      gint64 a = pixel_bound (t0, t1, n_px, k), b = pixel_bound (t0, t1, n_px, k + 1);
+      gint64 ns[SL_TIMELINE_N_STATES] = { 0 }, got[SL_TIMELINE_N_STATES], sum = 0, best = -1;
+      guint n_states = 0, state = SL_TIMELINE_STATE_NONE, changes = 0;
+      guint64 first_in = G_MAXUINT64;
+
+      while (j < n && interval (tl, row, j).end <= a && j + 1 < n)
+        j++;
+      for (guint64 i = j; i < n; i++)
+        {
+          SlTimelineInterval iv = interval (tl, row, i);
+          gint64 lo = MAX (iv.start, a), hi = MIN (iv.end, b);
+
+          if (iv.start > b)
+            break;
+          if (iv.start > a)
+            changes++;
+          if (hi > lo)
+            {
+              ns[iv.state] += hi - lo;
+              if (first_in == G_MAXUINT64)
+                first_in = i;
+            }
+          else if (iv.start <= a && a < iv.end && first_in == G_MAXUINT64)
+            first_in = i;
+        }
+      for (guint s = 1; s < SL_TIMELINE_N_STATES; s++)
+        sum += ns[s];
+      ns[SL_TIMELINE_STATE_NONE] = (b - a) - sum;
+
+      if (b > a)
+        for (guint s = 0; s < SL_TIMELINE_N_STATES; s++)
+          {
+            if (ns[s] > 0)
+              n_states++;
+            if (ns[s] > best)
+              best = ns[s], state = s;
+          }
+
+      if (b > a)
+        {
+          g_assert_cmpuint (px[k].state, ==, state);
+          g_assert_cmpuint (px[k].n_states, ==, n_states);
+          for (guint s = 0; s < SL_TIMELINE_N_STATES; s++)
+            if (fabsf (px[k].fraction[s] - (float) ((double) ns[s] / (double) (b - a))) > 1e-6f)
+              g_error ("row %u pixel %u of %u [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "): state %u: %g, scan %g",
+                       row, k, n_px, a, b, s, px[k].fraction[s], (double) ns[s] / (double) (b - a));
+        }
+      g_assert_cmpuint (px[k].n_changes, ==, changes);
+
+      /* the cpu and detail come from the first interval of the dominant
+       * state among the pixel's first nine */
+      if (b > a)
+        {
+          guint16 cpu = SL_TIMELINE_NO_CPU;
+          guint32 detail = 0;
+
+          for (guint64 i = first_in; state != SL_TIMELINE_STATE_NONE && i < n && i <= first_in + 8; i++)
+            {
+              SlTimelineInterval iv = interval (tl, row, i);
+
+              if (iv.start >= b && i != first_in)
+                break;
+              if (iv.state == state)
+                {
+                  cpu = iv.cpu;
+                  detail = iv.detail;
+                  break;
+                }
+            }
+          g_assert_cmpuint (px[k].cpu, ==, cpu);
+          g_assert_cmpuint (px[k].detail, ==, detail);
+        }
+
+      if (k % 97 == 0 && b > a)
+        {
+          sl_timeline_get_state_time (tl, row, a, b, got);
+          for (guint s = 0; s < SL_TIMELINE_N_STATES; s++)
+            g_assert_cmpint (got[s], ==, ns[s]);
+        }
+    }
+}
+
+static void
+check_queries (SlTimeline *tl,
+               GRand      *rand,
+               guint       rows_to_check,
+               guint       spans_per_row)
+{
+  guint n_rows = sl_timeline_get_n_rows (tl), checked = 0;
+
+  for (guint tries = 0; tries < 50 * rows_to_check && checked < rows_to_check; tries++)
+    {
+      guint row = g_rand_int_range (rand, 0, (gint32) n_rows);
+      SlTimelineRowInfo ri = row_info (tl, row);
+      gint64 lo, hi, span;
+
+      if (ri.n_intervals < 3 || (ri.kind != SL_TIMELINE_ROW_THREAD && ri.kind != SL_TIMELINE_ROW_CPU))
+        continue;
+      lo = interval (tl, row, 0).start;
+      hi = interval (tl, row, ri.n_intervals - 1).end;
+      span = MAX (hi - lo, 1);
+      checked++;
+
+      /* the whole row at common widths, then random spans down to a few ns */
+      check_query_row (tl, row, lo - span / 10, hi + span / 10, 1600);
+      check_query_row (tl, row, lo, hi, 1);
+      for (guint s = 0; s < spans_per_row; s++)
+        {
+          double zoom = pow (10, -g_rand_double_range (rand, 0, 7));
+          gint64 w = MAX ((gint64) (span * zoom), 1);
+          gint64 a = lo - span / 20 + (gint64) (g_rand_double (rand) * (double) (span + span / 10));
+          guint n_px = s % 3 == 0 ? 1600 : (guint) g_rand_int_range (rand, 1, 3000);
+
+          check_query_row (tl, row, a, a + w, n_px);
+        }
+    }
+  g_assert_cmpuint (checked, >, 0);
+}
+
+static guint
+find_row (SlTimeline        *tl,
+          guint              host,
+          SlTimelineRowKind  kind,
+          const char        *name,
+          guint              nth)
+{
+  for (guint r = 0; r < sl_timeline_get_n_rows (tl); r++)
+    {
+      SlTimelineRowInfo ri = row_info (tl, r);
+
+      if (ri.host == host && ri.kind == kind && g_strcmp0 (ri.name, name) == 0 && nth-- == 0)
+        return r;
+    }
+  return SL_TIMELINE_NONE;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Hand-made event streams with known states                               */
+
+typedef struct
+{
+  gint64  start;
+  guint8  state;
+  guint16 cpu;
+  const char *detail;
+  guint32 number;
+} Expect;
+
+static void
+expect_row (SlTimeline   *tl,
+            guint         row,
+            const Expect *want,
+            guint         n)
+{
+  g_assert_cmpuint (row, !=, SL_TIMELINE_NONE);
+  if (sl_timeline_get_n_intervals (tl, row) != n)
+    {
+      for (guint64 i = 0; i < sl_timeline_get_n_intervals (tl, row); i++)
+        {
+          SlTimelineInterval iv = interval (tl, row, i);
+          g_printerr ("  %" G_GINT64_FORMAT " %s cpu %u detail %u\n", iv.start,
+                      sl_timeline_state_to_string (iv.state), iv.cpu, iv.detail);
+        }
+      g_error ("row %u (%s): %" G_GUINT64_FORMAT " intervals, expected %u", row, row_info (tl, row).name,
+               sl_timeline_get_n_intervals (tl, row), n);
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      SlTimelineInterval iv = interval (tl, row, i);
+
+      g_assert_cmpint (iv.start, ==, want[i].start);
+      g_assert_cmpstr (sl_timeline_state_to_string (iv.state), ==, sl_timeline_state_to_string (want[i].state));
+      g_assert_cmpuint (iv.cpu, ==, want[i].cpu);
+      if (want[i].detail != NULL)
+        g_assert_cmpstr (detail_name (tl, &iv), ==, want[i].detail);
+      else
+        g_assert_cmpuint (iv.detail, ==, want[i].number);
+    }
+}
+
+static void
+put (SlEventStore *store,
+     gint64        time,
+     SlEventKind   kind,
+     guint16       cpu,
+     guint32       tid,
+     guint32       arg,
+     const char   *str,
+     guint8        flags)
+{
+  SlEvent e = { 0 };
+
+  e.time = time;
+  e.kind = (guint8) kind;
+  e.cpu = cpu;
+  e.tid = tid;
+  e.arg = arg;
+  e.str = sl_event_store_intern (store, str);
+  e.flags = flags;
+  sl_event_store_append (store, &e);
+}
+
+#define NO SL_TIMELINE_NO_CPU
+
+static void
+test_states (void)
+{
+  SlEventStore *k = sl_event_store_new (), *u = sl_event_store_new ();
+  g_autoptr(SlTimeline) tl = sl_timeline_new ();
+  g_autoptr(GArray) arrows = g_array_new (FALSE, FALSE, sizeof (SlTimelineArrow));
+  g_autoptr(GArray) events = NULL, found = NULL;
+  SlPacketEvent pe = { 0 };
+  SlMatch m = { 0, 1, 1150, 5000 };
+  SlTransform shift;
+  SlTimelineConnection conn;
+  guint server, server2, worker, worker2, client, cpu0, cpu1, p, connection;
+  SlTimelinePixel px[4];
+
+  /* host 0: a kernel trace with lttng 2.4-style system calls (entry
+   * named, exit not) and modern ones (both named) */
+  put (k, 100, SL_EVENT_PROCESS_NAME, 0, 10, 10, "server", 0);
+  put (k, 110, SL_EVENT_PROCESS_NAME, 0, 11, 10, "server", 0);
+  put (k, 120, SL_EVENT_PROCESS_NAME, 0, 20, 20, "client", 0);
+  /* a thread seen running through its system calls before any switch */
+  put (k, 130, SL_EVENT_SYSCALL_ENTRY, 1, 20, 0, "poll", 0);
+  put (k, 140, SL_EVENT_SYSCALL_EXIT, 1, 20, 1, "poll", 0);
+  put (k, 150, SL_EVENT_SCHED_SWITCH, 1, 20, 0, "swapper/1", 1);
+  put (k, 1000, SL_EVENT_SCHED_SWITCH, 0, 0, 10, "server", 0);
+  put (k, 1100, SL_EVENT_SYSCALL_ENTRY, 0, 10, 0, "read", 0);
+  put (k, 1150, SL_EVENT_PACKET_SEND, 0, 10, 1, NULL, 0);
+  put (k, 1200, SL_EVENT_IRQ_ENTRY, 0, 0, 42, "eth0", 0);
+  put (k, 1300, SL_EVENT_IRQ_EXIT, 0, 0, 42, NULL, 0);
+  put (k, 1400, SL_EVENT_SYSCALL_EXIT, 0, 10, 5, NULL, 0);
+  put (k, 1500, SL_EVENT_SYSCALL_ENTRY, 0, 10, 0, "futex", 0);
+  put (k, 1600, SL_EVENT_SCHED_SWITCH, 0, 10, 11, "server", 1);
+  put (k, 1700, SL_EVENT_SCHED_WAKEUP, 0, 10, 0, NULL, 0);
+  put (k, 1800, SL_EVENT_SOFTIRQ_ENTRY, 0, 0, 3, NULL, 0);
+  put (k, 1900, SL_EVENT_SOFTIRQ_EXIT, 0, 0, 3, NULL, 0);
+  put (k, 2000, SL_EVENT_SCHED_SWITCH, 0, 11, 10, "server", 0);
+  put (k, 2100, SL_EVENT_SYSCALL_EXIT, 0, 10, 0, "futex", 0);
+  put (k, 2200, SL_EVENT_PROCESS_FORK, 0, 10, 30, "server", 0);
+  put (k, 2300, SL_EVENT_SCHED_SWITCH, 0, 10, 30, "server", 0);
+  put (k, 2400, SL_EVENT_PROCESS_EXEC, 0, 30, 0, "/usr/bin/worker", 0);
+  put (k, 2500, SL_EVENT_PROCESS_EXIT, 0, 30, 0, NULL, 0);
+  put (k, 2600, SL_EVENT_SCHED_SWITCH, 0, 30, 0, "swapper/0", 128);
+  put (k, 2700, SL_EVENT_PROCESS_FORK, 0, 10, 30, "again", 0);
+  put (k, 3000, SL_EVENT_SCHED_SWITCH, 1, 0, 30, "again", 0);
+  put (k, 3100, SL_EVENT_SYSCALL_ENTRY, 1, 30, 0, "nanosleep", 0);
+  put (k, 3200, SL_EVENT_SCHED_SWITCH, 1, 30, 0, "swapper/1", 2);
+  put (k, 4000, SL_EVENT_SCHED_WAKEUP, 0, 11, 0, NULL, 0);
+
+  sl_timeline_set_host (tl, 0, "kernel-host", k);
+  sl_timeline_set_host (tl, 1, "ust-host", u);
+
+  /* an arrow whose receive end is not in its host's store yet waits */
+  pe.family = 4;
+  pe.sport = 40000;
+  pe.dport = 5432;
+  pe.saddr[0] = 10, pe.saddr[3] = 1;
+  pe.daddr[0] = 10, pe.daddr[3] = 2;
+  sl_timeline_add_match (tl, &m, &pe);
+  g_assert_true (sl_timeline_update (tl));
+  g_assert_cmpuint (sl_timeline_get_n_arrows (tl), ==, 0);
+
+  server = sl_timeline_find_thread (tl, 0, 10, 1000);
+  {
+    static const Expect want[] = {
+      { 100, SL_TIMELINE_STATE_UNKNOWN, NO, NULL, 0 },
+      { 1000, SL_TIMELINE_STATE_USER, 0, NULL, 0 },
+      { 1100, SL_TIMELINE_STATE_SYSCALL, 0, "read", 0 },
+      { 1200, SL_TIMELINE_STATE_IRQ, 0, NULL, 42 },
+      { 1300, SL_TIMELINE_STATE_SYSCALL, 0, "read", 0 },
+      { 1400, SL_TIMELINE_STATE_USER, 0, NULL, 0 },
+      { 1500, SL_TIMELINE_STATE_SYSCALL, 0, "futex", 0 },
+      { 1600, SL_TIMELINE_STATE_BLOCKED, NO, "futex", 0 },
+      { 1700, SL_TIMELINE_STATE_RUNNABLE, NO, NULL, 0 },
+      { 2000, SL_TIMELINE_STATE_SYSCALL, 0, "futex", 0 },
+      { 2100, SL_TIMELINE_STATE_USER, 0, NULL, 0 },
+      { 2300, SL_TIMELINE_STATE_RUNNABLE, NO, NULL, 0 },
+    };
+    expect_row (tl, server, want, G_N_ELEMENTS (want));
+  }
+  server2 = sl_timeline_find_thread (tl, 0, 11, 1000);
+  {
+    static const Expect want[] = {
+      { 110, SL_TIMELINE_STATE_UNKNOWN, NO, NULL, 0 },
+      { 1600, SL_TIMELINE_STATE_USER, 0, NULL, 0 },
+      { 1800, SL_TIMELINE_STATE_SOFTIRQ, 0, NULL, 3 },
+      { 1900, SL_TIMELINE_STATE_USER, 0, NULL, 0 },
+      { 2000, SL_TIMELINE_STATE_RUNNABLE, NO, NULL, 0 },
+    };
+    expect_row (tl, server2, want, G_N_ELEMENTS (want));
+  }
+  worker = sl_timeline_find_thread (tl, 0, 30, 2400);
+  {
+    static const Expect want[] = {
+      { 2200, SL_TIMELINE_STATE_RUNNABLE, NO, NULL, 0 },
+      { 2300, SL_TIMELINE_STATE_USER, 0, NULL, 0 },
+      { 2500, SL_TIMELINE_STATE_EXITED, 0, NULL, 0 },
+      { 2600, SL_TIMELINE_STATE_EXITED, NO, NULL, 0 },
+    };
+    expect_row (tl, worker, want, G_N_ELEMENTS (want));
+  }
+  worker2 = sl_timeline_find_thread (tl, 0, 30, 3500);
+  g_assert_cmpuint (worker2, !=, worker);
+  {
+    static const Expect want[] = {
+      { 2700, SL_TIMELINE_STATE_RUNNABLE, NO, NULL, 0 },
+      { 3000, SL_TIMELINE_STATE_USER, 1, NULL, 0 },
+      { 3100, SL_TIMELINE_STATE_SYSCALL, 1, "nanosleep", 0 },
+      { 3200, SL_TIMELINE_STATE_BLOCKED, NO, "nanosleep", 0 },
+    };
+    expect_row (tl, worker2, want, G_N_ELEMENTS (want));
+  }
+  cpu0 = sl_timeline_find_cpu (tl, 0, 0);
+  {
+    static const Expect want[] = {
+      { 100, SL_TIMELINE_STATE_UNKNOWN, 0, NULL, 0 },
+      { 1000, SL_TIMELINE_STATE_USER, 0, NULL, 10 },
+      { 1100, SL_TIMELINE_STATE_SYSCALL, 0, NULL, 10 },
+      { 1200, SL_TIMELINE_STATE_IRQ, 0, NULL, 42 },
+      { 1300, SL_TIMELINE_STATE_SYSCALL, 0, NULL, 10 },
+      { 1400, SL_TIMELINE_STATE_USER, 0, NULL, 10 },
+      { 1500, SL_TIMELINE_STATE_SYSCALL, 0, NULL, 10 },
+      { 1600, SL_TIMELINE_STATE_USER, 0, NULL, 11 },
+      { 1800, SL_TIMELINE_STATE_SOFTIRQ, 0, NULL, 3 },
+      { 1900, SL_TIMELINE_STATE_USER, 0, NULL, 11 },
+      { 2000, SL_TIMELINE_STATE_SYSCALL, 0, NULL, 10 },
+      { 2100, SL_TIMELINE_STATE_USER, 0, NULL, 10 },
+      { 2300, SL_TIMELINE_STATE_USER, 0, NULL, 30 },
+      { 2600, SL_TIMELINE_STATE_IDLE, 0, NULL, 0 },
+    };
+    expect_row (tl, cpu0, want, G_N_ELEMENTS (want));
+  }
+  cpu1 = sl_timeline_find_cpu (tl, 0, 1);
+  {
+    static const Expect want[] = {
+      { 130, SL_TIMELINE_STATE_SYSCALL, 1, NULL, 20 },
+      { 140, SL_TIMELINE_STATE_USER, 1, NULL, 20 },
+      { 150, SL_TIMELINE_STATE_IDLE, 1, NULL, 0 },
+      { 3000, SL_TIMELINE_STATE_USER, 1, NULL, 30 },
+      { 3100, SL_TIMELINE_STATE_SYSCALL, 1, NULL, 30 },
+      { 3200, SL_TIMELINE_STATE_IDLE, 1, NULL, 0 },
+    };
+    expect_row (tl, cpu1, want, G_N_ELEMENTS (want));
+  }
+
+  /* the row tree: processes from the state dump and forks, names from
+   * exec, a reused tid is a new row */
+  p = row_info (tl, server).parent;
+  g_assert_cmpuint (row_info (tl, p).kind, ==, SL_TIMELINE_ROW_PROCESS);
+  g_assert_cmpstr (row_info (tl, p).name, ==, "server");
+  g_assert_cmpuint (row_info (tl, p).thread_row, ==, server);
+  g_assert_cmpuint (row_info (tl, server2).parent, ==, p);
+  g_assert_cmpuint (row_info (tl, server2).pid, ==, 10);
+  g_assert_cmpuint (row_info (tl, p).n_children, ==, 2);
+  g_assert_cmpstr (row_info (tl, worker).name, ==, "worker");
+  g_assert_cmpstr (row_info (tl, row_info (tl, worker).parent).name, ==, "worker");
+  g_assert_cmpuint (row_info (tl, row_info (tl, worker).parent).ppid, ==, 10);
+  g_assert_cmpint (row_info (tl, worker).last, ==, 2500);
+  g_assert_cmpstr (row_info (tl, worker2).name, ==, "again");
+  g_assert_cmpuint (row_info (tl, worker2).parent, !=, row_info (tl, worker).parent);
+  client = find_row (tl, 0, SL_TIMELINE_ROW_THREAD, "client", 0);
+  {
+    static const Expect want[] = {
+      { 120, SL_TIMELINE_STATE_UNKNOWN, NO, NULL, 0 },
+      { 130, SL_TIMELINE_STATE_SYSCALL, 1, "poll", 0 },
+      { 140, SL_TIMELINE_STATE_USER, 1, NULL, 0 },
+      { 150, SL_TIMELINE_STATE_BLOCKED, NO, NULL, 0 },
+    };
+    expect_row (tl, client, want, G_N_ELEMENTS (want));
+  }
+  g_assert_cmpint (row_info (tl, client).last, ==, 4000);
+  found = sl_timeline_find_rows (tl, "SERV");
+  g_assert_cmpuint (found->len, ==, 3);
+  g_clear_pointer (&found, g_array_unref);
+  found = sl_timeline_find_rows (tl, "30");
+  g_assert_cmpuint (found->len, ==, 4);
+
+  /* queries: a pixel per state, a mixed one, nothing outside */
+  sl_timeline_query_row (tl, server, 1100, 1500, 4, px);
+  g_assert_cmpuint (px[0].state, ==, SL_TIMELINE_STATE_SYSCALL);
+  g_assert_cmpstr (sl_timeline_get_string (tl, px[0].detail), ==, "read");
+  g_assert_cmpuint (px[0].n_states, ==, 1);
+  g_assert_cmpuint (px[1].state, ==, SL_TIMELINE_STATE_IRQ);
+  g_assert_cmpuint (px[3].state, ==, SL_TIMELINE_STATE_USER);
+  sl_timeline_query_row (tl, server, 1000, 2000, 1, px);
+  g_assert_cmpuint (px[0].n_states, ==, 5);
+  g_assert_cmpuint (px[0].n_changes, ==, 8);
+  g_assert_cmpuint (px[0].state, ==, SL_TIMELINE_STATE_SYSCALL);
+  g_assert_cmpfloat_with_epsilon (px[0].fraction[SL_TIMELINE_STATE_SYSCALL], 0.3, 1e-6);
+  g_assert_cmpfloat_with_epsilon (px[0].fraction[SL_TIMELINE_STATE_RUNNABLE], 0.3, 1e-6);
+  sl_timeline_query_row (tl, server, 0, 100, 2, px);
+  g_assert_cmpuint (px[0].state, ==, SL_TIMELINE_STATE_NONE);
+  sl_timeline_query_row (tl, server, 3900, 4100, 2, px);
+  g_assert_cmpuint (px[0].state, ==, SL_TIMELINE_STATE_RUNNABLE);
+  g_assert_cmpuint (px[1].state, ==, SL_TIMELINE_STATE_NONE);
+  check_invariants (tl);
+
+  /* the process row shows its main thread */
+  sl_timeline_query_row (tl, p, 1100, 1500, 4, px);
+  g_assert_cmpuint (px[1].state, ==, SL_TIMELINE_STATE_IRQ);
+
+  /* a user-space-only host: its threads come from its events, states
+   * unknown; the arrow waiting for it is resolved */
+  put (u, 4900, SL_EVENT_PACKET_SEND, 3, 501, 7, NULL, 0);
+  put (u, 5000, SL_EVENT_PACKET_RECV, 2, 500, 1, NULL, 0);
+  g_assert_true (sl_timeline_update (tl));
+  g_assert_cmpuint (sl_timeline_get_n_arrows (tl), ==, 1);
+  {
+    guint t500 = sl_timeline_find_thread (tl, 1, 500, 5000);
+    SlTimelineArrow *a;
+
+    g_assert_cmpuint (t500, !=, SL_TIMELINE_NONE);
+    g_assert_cmpuint (row_info (tl, t500).parent, ==, sl_timeline_get_host_row (tl, 1));
+    g_assert_cmpuint (interval (tl, t500, 0).state, ==, SL_TIMELINE_STATE_UNKNOWN);
+    events = sl_timeline_dup_row_events (tl, t500, 0, 10000, 0);
+    g_assert_cmpuint (events->len, ==, 1);
+    g_assert_cmpint (g_array_index (events, SlEvent, 0).time, ==, 5000);
+
+    sl_timeline_set_link_bound (tl, 0, 1, 250);
+    sl_transform_init (&shift, 0, -3000, 0, 0);
+    sl_timeline_set_host_transform (tl, 1, &shift, 100);
+    g_assert_cmpuint (sl_timeline_query_arrows (tl, 1000, 1200, 0, SL_TIMELINE_NONE, SL_TIMELINE_NONE,
+                                                SL_TIMELINE_NONE, arrows), ==, 1);
+    a = &g_array_index (arrows, SlTimelineArrow, 0);
+    g_assert_cmpuint (a->send_row, ==, server);
+    g_assert_cmpuint (a->recv_row, ==, t500);
+    g_assert_cmpuint (a->send_cpu, ==, 0);
+    g_assert_cmpuint (a->recv_cpu, ==, 2);
+    g_assert_cmpint (a->send_view, ==, 1150);
+    g_assert_cmpint (a->recv_view, ==, 2000);
+    g_assert_cmpfloat (a->uncertainty_ns, ==, 250);
+    sl_timeline_get_connection (tl, a->connection, &conn);
+    g_assert_cmpuint (conn.port_a, ==, 40000);
+    g_assert_cmpuint (conn.port_b, ==, 5432);
+    g_assert_cmpuint (conn.n_arrows, ==, 1);
+    connection = a->connection;
+    g_array_set_size (arrows, 0);
+    /* crossing the span, at its end, outside it, filtered out */
+    g_assert_cmpuint (sl_timeline_query_arrows (tl, 1300, 1900, 0, SL_TIMELINE_NONE, SL_TIMELINE_NONE,
+                                                SL_TIMELINE_NONE, arrows), ==, 1);
+    g_assert_cmpuint (sl_timeline_query_arrows (tl, 1900, 2100, 16, 1, 0, SL_TIMELINE_NONE, arrows), ==, 1);
+    g_assert_cmpuint (sl_timeline_query_arrows (tl, 2500, 3000, 0, SL_TIMELINE_NONE, SL_TIMELINE_NONE,
+                                                SL_TIMELINE_NONE, arrows), ==, 0);
+    g_assert_cmpuint (sl_timeline_query_arrows (tl, 1000, 3000, 0, 0, 2, SL_TIMELINE_NONE, arrows), ==, 0);
+    g_assert_cmpuint (sl_timeline_query_arrows (tl, 1000, 3000, 0, SL_TIMELINE_NONE, SL_TIMELINE_NONE,
+                                                connection + 1, arrows), ==, 0);
+    /* raw clocks: the receive end at its local time */
+    sl_timeline_clear_transforms (tl);
+    g_assert_cmpuint (sl_timeline_query_arrows (tl, 4999, 5001, 0, SL_TIMELINE_NONE, SL_TIMELINE_NONE,
+                                                SL_TIMELINE_NONE, arrows), ==, 1);
+    g_assert_cmpint (g_array_index (arrows, SlTimelineArrow, arrows->len - 1).recv_view, ==, 5000);
+  }
+
+  /* events of a selection: the server thread's, in time order */
+  g_clear_pointer (&events, g_array_unref);
+  events = sl_timeline_dup_row_events (tl, server, 1000, 1700, 0);
+  g_assert_cmpuint (events->len, ==, 6);
+  g_assert_cmpuint (g_array_index (events, SlEvent, 0).kind, ==, SL_EVENT_SCHED_SWITCH);
+  g_assert_cmpuint (g_array_index (events, SlEvent, 2).kind, ==, SL_EVENT_PACKET_SEND);
+  g_clear_pointer (&events, g_array_unref);
+  events = sl_timeline_dup_row_events (tl, cpu0, 1000, 1400, 2);
+  g_assert_cmpuint (events->len, ==, 2);
+
+  sl_timeline_free (g_steal_pointer (&tl));
+  sl_event_store_free (k);
+  sl_event_store_free (u);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Generated traces against the generator's ground truth                   */
+
+typedef struct
+{
+  SlPacketEvent ev;
+  gint64        true_ns;
+} TruthPacket;
+
+static void
+collect_cb (const SlPacketEvent *ev,
+            gint64               true_ns,
+            gpointer             user_data)
+{
+  TruthPacket tp = { *ev, true_ns };
+
+  g_array_append_val ((GArray *) user_data, tp);
+}
+
+static gboolean
+same_packet (const SlPacketEvent *a,
+             const SlPacketEvent *b)
+{
+  return a->family == b->family && a->sport == b->sport && a->dport == b->dport && a->seq == b->seq &&
+         a->ack_seq == b->ack_seq && a->flags == b->flags && memcmp (a->saddr, b->saddr, 16) == 0 &&
+         memcmp (a->daddr, b->daddr, 16) == 0;
+}
+
+static gboolean
+is_in (const char        *name,
+       const char *const *list)
+{
+  return name != NULL && g_strv_contains (list, name);
+}
+
+/* After a data segment is sent, the application thread goes on in its
+ * sendto, returns to user space, then waits in recvfrom (client) or
+ * epoll_wait (server): blocked, made runnable by the reply, then back in
+ * that system call on its CPU. */
+static void
+check_send_chain (SlTimeline *tl,
+                  guint       row,
+                  gint64      t,
+                  guint16     cpu)
+{
+  guint64 n = sl_timeline_get_n_intervals (tl, row), i = sl_timeline_find_interval (tl, row, t);
+  const char *wait = NULL;
+  guint stage = 0;
+
+  g_assert_cmpuint (i, !=, G_MAXUINT64);
+  for (; i < n && stage < 4; i++)
+    {
+      SlTimelineInterval iv = interval (tl, row, i);
+      const char *d = detail_name (tl, &iv);
+
+      if (iv.state == SL_TIMELINE_STATE_IRQ || iv.state == SL_TIMELINE_STATE_SOFTIRQ)
+        {
+          g_assert_cmpuint (iv.cpu, ==, cpu);
+          continue;
+        }
+      switch (stage)
+        {
+        case 0:
+          g_assert_cmpuint (iv.cpu, ==, cpu);
+          if (iv.state == SL_TIMELINE_STATE_USER)
+            continue;
+          g_assert_cmpuint (iv.state, ==, SL_TIMELINE_STATE_SYSCALL);
+          if (g_str_equal (d, "sendto"))
+            continue;
+          g_assert_true (g_str_equal (d, "recvfrom") || g_str_equal (d, "epoll_wait"));
+          wait = d;
+          stage = 1;
+          break;
+        case 1:
+          g_assert_cmpuint (iv.state, ==, SL_TIMELINE_STATE_BLOCKED);
+          g_assert_cmpstr (d, ==, wait);
+          stage = 2;
+          break;
+        case 2:
+          g_assert_cmpuint (iv.state, ==, SL_TIMELINE_STATE_RUNNABLE);
+          stage = 3;
+          break;
+        default:
+          g_assert_cmpuint (iv.state, ==, SL_TIMELINE_STATE_SYSCALL);
+          g_assert_cmpstr (d, ==, wait);
+          g_assert_cmpuint (iv.cpu, ==, cpu);
+          stage = 4;
+          break;
+        }
+    }
+  /* only the end of the trace may cut the chain short */
+  g_assert_true (stage == 4 || i == n);
+}
+
+static void
+test_generated (void)
+{
+  static const char *const clients[] = { "python3", "gunicorn", "node", "java", "php-fpm", "uwsgi", NULL };
+  static const char *const servers[] = { "postgres", "redis-server", "nginx", "java", "memcached", "mysqld",
+                                         "etcd", NULL };
+  static const char *const execs[] = { "date", "ls", "sh", "awk", "logrotate", "curl", "grep", "apt-check", NULL };
+  g_autofree char *tmp = make_tmpdir ();
+  g_autofree char *truth_path = g_build_filename (tmp, "ground-truth.json", NULL);
+  g_autoptr(GArray) packets = g_array_new (FALSE, FALSE, sizeof (TruthPacket));
+  g_autoptr(GArray) arrows = g_array_new (FALSE, FALSE, sizeof (SlTimelineArrow));
+  g_autoptr(GHashTable) by_end = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref,
+                                                        (GDestroyNotify) g_array_unref);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(SlGenerate) gen = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (5);
+  g_autofree char *text = NULL;
+  g_autofree guint *engine_host = NULL;
+  SlGenerateOptions options;
+  const char *folders[] = { tmp, NULL };
+  JsonArray *hosts;
+  Loaded l;
+  gint64 lo, hi;
+  guint64 n, total = 0, send_checked = 0, recv_checked = 0, exited = 0;
+
+  sl_generate_options_init (&options);
+  options.n_hosts = 3;
+  options.duration_ns = 3 * G_GINT64_CONSTANT (1000000000);
+  options.seed = 11;
+  options.cpus = 2;
+  options.background_rate = 1500;
+  options.loss = 0.01;
+  options.duplicate = 0.005;
+  options.max_drift_ppm = 200;
+  gen = sl_generate_new (&options);
+  sl_generate_set_packet_func (gen, collect_cb, packets);
+  g_assert_true (sl_generate_run (gen, tmp, NULL, &error));
+  g_assert_no_error (error);
+
+  loaded_init (&l, folders);
+  check_invariants (l.tl);
+  g_assert_cmpuint (sl_engine_get_n_hosts (l.engine), ==, 3);
+  engine_host = g_new (guint, sl_generate_get_n_hosts (gen));
+  for (guint g = 0; g < sl_generate_get_n_hosts (gen); g++)
+    {
+      engine_host[g] = sl_engine_find_host (l.engine, sl_generate_get_host (gen, g)->name);
+      g_assert_cmpuint (engine_host[g], !=, SL_HOST_NONE);
+    }
+
+  /* every arrow joins the send and the receive of one segment; there is
+   * one per match */
+  for (guint i = 0; i < packets->len; i++)
+    {
+      TruthPacket *tp = &g_array_index (packets, TruthPacket, i);
+      gint64 key[3] = { engine_host[tp->ev.host], tp->ev.dir, tp->ev.time };
+      g_autoptr(GBytes) b = g_bytes_new (key, sizeof key);
+      GArray *list = g_hash_table_lookup (by_end, b);
+
+      if (list == NULL)
+        {
+          list = g_array_new (FALSE, FALSE, sizeof (SlPacketEvent));
+          g_hash_table_insert (by_end, g_bytes_ref (b), list);
+        }
+      g_array_append_val (list, tp->ev);
+    }
+  g_assert_true (sl_timeline_get_view_range (l.tl, &lo, &hi));
+  n = sl_timeline_query_arrows (l.tl, lo - 1000000000, hi + 1000000000, 0, SL_TIMELINE_NONE, SL_TIMELINE_NONE,
+                                SL_TIMELINE_NONE, arrows);
+  g_assert_cmpuint (n, ==, sl_engine_get_n_matches (l.engine));
+  g_assert_cmpuint (sl_timeline_get_n_arrows (l.tl), ==, n);
+  g_assert_cmpuint (n, >, 1000);
+  for (guint i = 0; i < arrows->len; i++)
+    {
+      const SlTimelineArrow *a = &g_array_index (arrows, SlTimelineArrow, i);
+      gint64 ks[3] = { a->send_host, SL_PACKET_SEND, a->send_time };
+      gint64 kr[3] = { a->recv_host, SL_PACKET_RECV, a->recv_time };
+      g_autoptr(GBytes) bs = g_bytes_new (ks, sizeof ks);
+      g_autoptr(GBytes) br = g_bytes_new (kr, sizeof kr);
+      GArray *ls = g_hash_table_lookup (by_end, bs), *lr = g_hash_table_lookup (by_end, br);
+      gboolean same = FALSE;
+      SlTimelineConnection conn;
+
+      g_assert_nonnull (ls);
+      g_assert_nonnull (lr);
+      for (guint x = 0; x < ls->len && !same; x++)
+        for (guint y = 0; y < lr->len && !same; y++)
+          same = same_packet (&g_array_index (ls, SlPacketEvent, x), &g_array_index (lr, SlPacketEvent, y));
+      g_assert_true (same);
+
+      sl_timeline_get_connection (l.tl, a->connection, &conn);
+      g_assert_true ((conn.port_a == g_array_index (ls, SlPacketEvent, 0).sport &&
+                      conn.port_b == g_array_index (ls, SlPacketEvent, 0).dport) ||
+                     (conn.port_b == g_array_index (ls, SlPacketEvent, 0).sport &&
+                      conn.port_a == g_array_index (ls, SlPacketEvent, 0).dport));
+      g_assert_cmpuint (a->send_cpu, !=, SL_TIMELINE_NO_CPU);
+      g_assert_cmpuint (a->recv_cpu, !=, SL_TIMELINE_NO_CPU);
+      g_assert_cmpuint (row_info (l.tl, a->send_row).host, ==, a->send_host);
+      g_assert_cmpuint (row_info (l.tl, a->recv_row).host, ==, a->recv_host);
+
+      /* synchronized, a message never arrives before it leaves by more
+       * than the bound */
+      g_assert_true (isfinite (a->uncertainty_ns));
+      g_assert_cmpfloat ((double) (a->recv_view - a->send_view), >=, -a->uncertainty_ns - 2);
+    }
+
+  /* folded per pixel column, the counts still add up */
+  g_array_set_size (arrows, 0);
+  sl_timeline_query_arrows (l.tl, lo - 1000000000, hi + 1000000000, 1600, SL_TIMELINE_NONE, SL_TIMELINE_NONE,
+                            SL_TIMELINE_NONE, arrows);
+  for (guint i = 0; i < arrows->len; i++)
+    total += g_array_index (arrows, SlTimelineArrow, i).count;
+  g_assert_cmpuint (total, ==, n);
+  g_assert_cmpuint (arrows->len, <, n);
+
+  /* the sampled packet events of the ground truth */
+  g_assert_true (g_file_get_contents (truth_path, &text, NULL, &error));
+  hosts = json_object_get_array_member (parse_object (text, parser), "hosts");
+  for (guint i = 0; i < json_array_get_length (hosts); i++)
+    {
+      JsonObject *ho = json_array_get_object_element (hosts, i);
+      guint host = sl_engine_find_host (l.engine, json_object_get_string_member (ho, "name"));
+      JsonArray *samples = json_object_get_array_member (ho, "samples");
+
+      for (guint s = 0; s < json_array_get_length (samples); s++)
+        {
+          JsonObject *so = json_array_get_object_element (samples, s);
+          gint64 t = json_object_get_int_member (so, "trace_ns");
+          guint16 cpu = (guint16) json_object_get_int_member (so, "cpu");
+          guint cpu_row = sl_timeline_find_cpu (l.tl, host, cpu);
+          SlTimelineInterval ci = interval_at (l.tl, cpu_row, t);
+
+          if (g_str_equal (json_object_get_string_member (so, "event"), "net_dev_queue"))
+            {
+              /* an application thread, in sendto on that CPU */
+              guint row = sl_timeline_find_thread (l.tl, host, ci.detail, t);
+              SlTimelineInterval iv = interval_at (l.tl, row, t);
+              SlTimelineRowInfo ri = row_info (l.tl, row);
+
+              g_assert_cmpuint (ci.state, ==, SL_TIMELINE_STATE_SYSCALL);
+              g_assert_cmpuint (iv.state, ==, SL_TIMELINE_STATE_SYSCALL);
+              g_assert_cmpstr (detail_name (l.tl, &iv), ==, "sendto");
+              g_assert_cmpuint (iv.cpu, ==, cpu);
+              g_assert_true (is_in (ri.name, clients) || is_in (ri.name, servers));
+              g_assert_cmpuint (row_info (l.tl, ri.parent).kind, ==, SL_TIMELINE_ROW_PROCESS);
+              check_send_chain (l.tl, row, t, cpu);
+              send_checked++;
+            }
+          else
+            {
+              /* in the NET_RX softirq, over whatever ran there */
+              g_assert_cmpuint (ci.state, ==, SL_TIMELINE_STATE_SOFTIRQ);
+              g_assert_cmpuint (ci.detail, ==, 3);
+              recv_checked++;
+            }
+        }
+    }
+  g_assert_cmpuint (send_checked, >, 10);
+  g_assert_cmpuint (recv_checked, >, 10);
+
+  /* processes: multi-threaded daemons are one process, the shell's
+   * children exec and exit */
+  for (guint h = 0; h < 3; h++)
+    {
+      guint systemd = find_row (l.tl, h, SL_TIMELINE_ROW_PROCESS, "systemd", 0);
+
+      g_assert_cmpuint (systemd, !=, SL_TIMELINE_NONE);
+      g_assert_cmpuint (row_info (l.tl, systemd).pid, ==, 1);
+      g_assert_cmpuint (find_row (l.tl, h, SL_TIMELINE_ROW_THREAD, "ksoftirqd/1", 0), !=, SL_TIMELINE_NONE);
+    }
+  for (guint r = 0; r < sl_timeline_get_n_rows (l.tl); r++)
+    {
+      SlTimelineRowInfo ri = row_info (l.tl, r);
+
+      if (ri.kind == SL_TIMELINE_ROW_PROCESS && g_str_equal (ri.name, "rsyslogd"))
+        g_assert_cmpuint (ri.n_children, ==, 3);
+      if (ri.kind == SL_TIMELINE_ROW_THREAD && is_in (ri.name, execs) &&
+          interval (l.tl, r, ri.n_intervals - 1).state == SL_TIMELINE_STATE_EXITED)
+        {
+          gint64 ns[SL_TIMELINE_N_STATES];
+
+          sl_timeline_get_state_time (l.tl, r, ri.first, ri.last + 1, ns);
+          g_assert_cmpint (ns[SL_TIMELINE_STATE_USER], >, 0);
+          g_assert_cmpuint (row_info (l.tl, ri.parent).ppid, !=, 0);
+          exited++;
+        }
+    }
+  g_assert_cmpuint (exited, >, 0);
+
+  check_queries (l.tl, rand, 12, 20);
+  loaded_clear (&l);
+  rm_rf (tmp);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Appending: the live reader's stores grow between updates                */
+
+static gint
+cmp_rows (SlTimeline *a,
+          SlTimeline *b)
+{
+  g_assert_cmpuint (sl_timeline_get_n_rows (a), ==, sl_timeline_get_n_rows (b));
+  for (guint r = 0; r < sl_timeline_get_n_rows (a); r++)
+    {
+      SlTimelineRowInfo x = row_info (a, r), y = row_info (b, r);
+
+      g_assert_cmpuint (x.kind, ==, y.kind);
+      g_assert_cmpuint (x.parent, ==, y.parent);
+      g_assert_cmpuint (x.tid, ==, y.tid);
+      g_assert_cmpuint (x.pid, ==, y.pid);
+      g_assert_cmpstr (x.name, ==, y.name);
+      g_assert_cmpuint (x.n_intervals, ==, y.n_intervals);
+      for (guint64 i = 0; i < x.n_intervals; i++)
+        {
+          SlTimelineInterval p = interval (a, r, i), q = interval (b, r, i);
+
+          g_assert_cmpint (p.start, ==, q.start);
+          g_assert_cmpint (p.end, ==, q.end);
+          g_assert_cmpuint (p.state, ==, q.state);
+          g_assert_cmpuint (p.cpu, ==, q.cpu);
+          if (x.kind == SL_TIMELINE_ROW_THREAD &&
+              (p.state == SL_TIMELINE_STATE_SYSCALL || p.state == SL_TIMELINE_STATE_BLOCKED))
+            g_assert_cmpstr (sl_timeline_get_string (a, p.detail), ==, sl_timeline_get_string (b, q.detail));
+          else
+            g_assert_cmpuint (p.detail, ==, q.detail);
+        }
+    }
+  return 0;
+}
+
+static void
+test_incremental (void)
+{
+  g_autofree char *tmp = make_tmpdir ();
+  const char *folders[] = { tmp, NULL };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (9);
+  SlGenerateOptions options;
+  g_autoptr(SlGenerate) gen = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) copies = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_event_store_free);
+  g_autoptr(GArray) order = g_array_new (FALSE, FALSE, 2 * sizeof (guint64));
+  g_autoptr(SlTimeline) grown = sl_timeline_new ();
+  Loaded l;
+  guint n_hosts;
+
+  sl_generate_options_init (&options);
+  options.n_hosts = 2;
+  options.duration_ns = 2 * G_GINT64_CONSTANT (1000000000);
+  options.seed = 3;
+  options.cpus = 2;
+  options.background_rate = 800;
+  gen = sl_generate_new (&options);
+  g_assert_true (sl_generate_run (gen, tmp, NULL, &error));
+  g_assert_no_error (error);
+  loaded_init (&l, folders);
+  n_hosts = sl_trace_reader_get_n_hosts (l.reader);
+
+  /* replay each host's events in the reader's order into a fresh store,
+   * in uneven slices, updating in between */
+  for (guint i = 0; i < n_hosts; i++)
+    {
+      guint host = sl_trace_reader_get_engine_host (l.reader, i);
+      SlEventStore *copy = sl_event_store_new ();
+
+      g_ptr_array_add (copies, copy);
+      sl_timeline_set_host (grown, host, sl_trace_reader_get_host_name (l.reader, i), copy);
+    }
+  for (guint i = 0; i < n_hosts; i++)
+    {
+      const SlEventStore *src = sl_trace_reader_get_event_store (l.reader, i);
+      guint64 at[SL_EVENT_N_STREAMS] = { 0 };
+
+      for (;;)
+        {
+          guint best = SL_EVENT_N_STREAMS;
+          guint64 rec[2];
+
+          for (guint s = 0; s < SL_EVENT_N_STREAMS; s++)
+            if (at[s] < sl_event_store_get_n_events (src, s) &&
+                (best == SL_EVENT_N_STREAMS ||
+                 sl_event_store_get (src, s, at[s])->time < sl_event_store_get (src, best, at[best])->time))
+              best = s;
+          if (best == SL_EVENT_N_STREAMS)
+            break;
+          rec[0] = i;
+          rec[1] = ((guint64) best << 56) | at[best]++;
+          g_array_append_vals (order, rec, 1);
+        }
+    }
+  for (guint k = 0; k < order->len;)
+    {
+      guint step = (guint) g_rand_int_range (rand, 1, 20000);
+      gint64 before_last = G_MININT64, after_last = G_MININT64;
+
+      sl_timeline_get_time_range (grown, 0, NULL, &before_last);
+      for (guint e = 0; e < step && k < order->len; e++, k++)
+        {
+          const guint64 *rec = &g_array_index (order, guint64, 2 * k);
+          const SlEventStore *src = sl_trace_reader_get_event_store (l.reader, (guint) rec[0]);
+          SlEventStore *dst = g_ptr_array_index (copies, rec[0]);
+          SlEvent ev = *sl_event_store_get (src, (SlEventStream) (rec[1] >> 56), rec[1] & ((G_GUINT64_CONSTANT (1) << 56) - 1));
+
+          ev.str = sl_event_store_intern (dst, sl_event_store_get_string (src, ev.str));
+          sl_event_store_append (dst, &ev);
+        }
+      g_assert_true (sl_timeline_update (grown));
+      sl_timeline_get_time_range (grown, 0, NULL, &after_last);
+      g_assert_cmpint (after_last, >=, before_last);
+    }
+  check_invariants (grown);
+  cmp_rows (l.tl, grown);
+  loaded_clear (&l);
+  rm_rf (tmp);
+}
+
+/* ---------------------------------------------------------------------- */
+/* A real trace: django-vote (lttng-modules 2.4 names)                     */
+
+static guint64
+syscall_intervals (SlTimeline *tl,
+                   guint       row,
+                   const char *name)
+{
+  guint64 n = 0;
+
+  for (guint64 i = 0; i < sl_timeline_get_n_intervals (tl, row); i++)
+    {
+      SlTimelineInterval iv = interval (tl, row, i);
+
+      n += iv.state == SL_TIMELINE_STATE_SYSCALL && g_str_equal (detail_name (tl, &iv), name);
+    }
+  return n;
+}
+
+static void
+check_django_process (SlTimeline        *tl,
+                      SlEngine          *engine,
+                      const char        *host_name,
+                      const char        *name,
+                      const char *const *syscalls)
+{
+  guint host = sl_engine_find_host (engine, host_name);
+  gint64 ns_all[SL_TIMELINE_N_STATES] = { 0 };
+  guint threads = 0;
+  g_autoptr(GArray) rows = sl_timeline_find_rows (tl, name);
+
+  g_assert_cmpuint (host, !=, SL_HOST_NONE);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      guint r = g_array_index (rows, guint, i);
+      SlTimelineRowInfo ri = row_info (tl, r);
+      gint64 ns[SL_TIMELINE_N_STATES];
+
+      if (ri.host != host || ri.kind != SL_TIMELINE_ROW_THREAD || !g_str_equal (ri.name, name))
+        continue;
+      g_assert_cmpuint (row_info (tl, ri.parent).kind, ==, SL_TIMELINE_ROW_PROCESS);
+      threads++;
+      sl_timeline_get_state_time (tl, r, ri.first, ri.last, ns);
+      for (guint s = 0; s < SL_TIMELINE_N_STATES; s++)
+        ns_all[s] += ns[s];
+      for (guint k = 0; syscalls[k] != NULL; k++)
+        if (syscall_intervals (tl, r, syscalls[k]) > 0)
+          ns_all[0] |= G_GINT64_CONSTANT (1) << (40 + k);
+    }
+  if (g_test_verbose ())
+    g_test_message ("%s on %s: %u threads, user %.3f s, syscall %.3f s, runnable %.3f s, blocked %.3f s",
+                    name, host_name, threads, ns_all[SL_TIMELINE_STATE_USER] / 1e9,
+                    ns_all[SL_TIMELINE_STATE_SYSCALL] / 1e9, ns_all[SL_TIMELINE_STATE_RUNNABLE] / 1e9,
+                    ns_all[SL_TIMELINE_STATE_BLOCKED] / 1e9);
+  g_assert_cmpuint (threads, >, 0);
+  g_assert_cmpint (ns_all[SL_TIMELINE_STATE_USER], >, 0);
+  g_assert_cmpint (ns_all[SL_TIMELINE_STATE_SYSCALL], >, 0);
+  g_assert_cmpint (ns_all[SL_TIMELINE_STATE_RUNNABLE], >, 0);
+  g_assert_cmpint (ns_all[SL_TIMELINE_STATE_BLOCKED], >, 0);
+  for (guint k = 0; syscalls[k] != NULL; k++)
+    if (!(ns_all[0] & (G_GINT64_CONSTANT (1) << (40 + k))))
+      g_error ("%s on %s: never in %s", name, host_name, syscalls[k]);
+}
+
+static void
+test_django (void)
+{
+  static const char *const python_calls[] = { "connect", "sendto", "recvfrom", "poll", "read", NULL };
+  static const char *const apache_calls[] = { "accept4", "read", "writev", "epoll_wait", "connect", NULL };
+  static const char *const postgres_calls[] = { "recvfrom", "sendto", "select", NULL };
+  g_autofree char *dir = sl_test_data_path ("traces", "django-vote", NULL);
+  const char *folders[] = { dir, NULL };
+  g_autoptr(GArray) arrows = g_array_new (FALSE, FALSE, sizeof (SlTimelineArrow));
+  g_autoptr(GRand) rand = g_rand_new_with_seed (1);
+  guint client, httpd, db, python_sends = 0, apache_to_postgres = 0;
+  SlTimelineStats st;
+  gint64 lo, hi;
+  Loaded l;
+
+  if (dir == NULL)
+    return;
+
+  loaded_init (&l, folders);
+  client = sl_engine_find_host (l.engine, "django-client");
+  httpd = sl_engine_find_host (l.engine, "django-httpd");
+  db = sl_engine_find_host (l.engine, "django-db");
+  check_invariants (l.tl);
+
+  check_django_process (l.tl, l.engine, "django-client", "python", python_calls);
+  check_django_process (l.tl, l.engine, "django-httpd", "apache2", apache_calls);
+  check_django_process (l.tl, l.engine, "django-db", "postgres", postgres_calls);
+
+  /* every matched packet is an arrow; the client's requests leave python,
+   * apache2 talks to postgres */
+  g_assert_true (sl_timeline_get_view_range (l.tl, &lo, &hi));
+  g_assert_cmpuint (sl_timeline_query_arrows (l.tl, lo, hi, 0, SL_TIMELINE_NONE, SL_TIMELINE_NONE,
+                                              SL_TIMELINE_NONE, arrows), ==, 438);
+  g_assert_cmpuint (sl_engine_get_n_matches (l.engine), ==, 438);
+  for (guint i = 0; i < arrows->len; i++)
+    {
+      const SlTimelineArrow *a = &g_array_index (arrows, SlTimelineArrow, i);
+      SlTimelineRowInfo s = row_info (l.tl, a->send_row), r = row_info (l.tl, a->recv_row);
+
+      g_assert_false (a->send_host == client && a->recv_host == db);
+      g_assert_cmpfloat (a->uncertainty_ns, >, 0);
+      g_assert_cmpfloat (a->uncertainty_ns, <, 200000);
+      g_assert_cmpfloat ((double) (a->recv_view - a->send_view), >=, -a->uncertainty_ns);
+      python_sends += a->send_host == client && g_str_equal (s.name, "python");
+      apache_to_postgres += a->send_host == httpd && g_str_equal (s.name, "apache2") &&
+                            a->recv_host == db && g_str_equal (r.name, "postgres");
+    }
+  g_assert_cmpuint (python_sends, >, 20);
+  g_assert_cmpuint (apache_to_postgres, >, 5);
+
+  sl_timeline_get_stats (l.tl, &st);
+  if (g_test_verbose ())
+    g_test_message ("%u rows, %" G_GUINT64_FORMAT " intervals, %.1f bytes each", st.rows, st.intervals,
+                    (double) st.interval_bytes / (double) st.intervals);
+  g_assert_cmpfloat ((double) st.interval_bytes / (double) st.intervals, <=, 32);
+
+  check_queries (l.tl, rand, 20, 20);
+  loaded_clear (&l);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Views: raw and synchronized spans are the same query                    */
+
+static void
+test_views (void)
+{
+  g_autofree char *dir = sl_test_data_path ("traces", "django-vote", NULL);
+  const char *folders[] = { dir, NULL };
+  SlTimelinePixel a[400], b[400];
+  gint64 bounds[401];
+  Loaded l;
+
+  if (dir == NULL)
+    return;
+
+  loaded_init (&l, folders);
+  for (guint r = 0; r < sl_timeline_get_n_rows (l.tl); r += 7)
+    {
+      SlTimelineRowInfo ri = row_info (l.tl, r);
+      SlHostInfo hi = { 0 };
+      SlTransform inv;
+      gint64 v0, v1;
+
+      if (ri.n_intervals < 10)
+        continue;
+      sl_engine_get_host_info (l.engine, ri.host, &hi);
+      v0 = sl_transform_apply (&hi.to_reference, ri.first);
+      v1 = sl_transform_apply (&hi.to_reference, ri.last);
+
+      /* the stored view transform, the explicit one and explicit bounds */
+      sl_timeline_query_row_view (l.tl, r, v0, v1, 400, a);
+      sl_timeline_query_row_mapped (l.tl, r, &hi.to_reference, v0, v1, 400, b);
+      g_assert_cmpmem (a, sizeof a, b, sizeof b);
+      /* boundaries rounded to the ns may differ by one from
+       * sl_transform_apply()'s: the shares, not the bits, must agree */
+      sl_transform_invert (&hi.to_reference, &inv);
+      for (guint k = 0; k <= 400; k++)
+        bounds[k] = sl_transform_apply (&inv, pixel_bound (v0, v1, 400, k));
+      sl_timeline_query_row_bounds (l.tl, r, bounds, 400, b);
+      for (guint k = 0; k < 400; k++)
+        {
+          double width = (double) (bounds[k + 1] - bounds[k]);
+
+          g_assert_cmpint (labs ((long) a[k].n_changes - (long) b[k].n_changes), <=, 1);
+          for (guint s = 0; s < SL_TIMELINE_N_STATES; s++)
+            g_assert_cmpfloat (fabs (a[k].fraction[s] - b[k].fraction[s]), <=, 2.5 / width + 1e-6);
+        }
+      g_assert_cmpint (sl_timeline_from_view (l.tl, ri.host, v0), ==, bounds[0]);
+
+      /* raw: local spans */
+      sl_timeline_clear_transforms (l.tl);
+      sl_timeline_query_row_view (l.tl, r, ri.first, ri.last, 400, a);
+      sl_timeline_query_row (l.tl, r, ri.first, ri.last, 400, b);
+      g_assert_cmpmem (a, sizeof a, b, sizeof b);
+      sl_timeline_sync_engine (l.tl, l.engine);
+      sl_host_info_clear (&hi);
+    }
+  loaded_clear (&l);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/timeline/states", test_states);
+  g_test_add_func ("/timeline/generated", test_generated);
+  g_test_add_func ("/timeline/incremental", test_incremental);
+  g_test_add_func ("/timeline/django-vote", test_django);
+  g_test_add_func ("/timeline/views", test_views);
+
+  return g_test_run ();
+}
