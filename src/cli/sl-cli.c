@@ -27,6 +27,8 @@
 static const char usage[] =
   "Usage:\n"
   "  syncline-cli sync [OPTIONS] INPUT...    synchronize hosts and report\n"
+  "  syncline-cli sessions net://HOST[:PORT] list a relay daemon's live sessions\n"
+  "  syncline-cli live [OPTIONS] URL...      synchronize live sessions as they stream\n"
   "  syncline-cli demo [OPTIONS]             synchronize a built-in simulated cluster\n"
   "  syncline-cli generate --out=DIR [OPTIONS]  write realistic multi-host LTTng kernel traces\n"
   "  syncline-cli bench hull [OPTIONS]       matcher and hull speed\n"
@@ -68,21 +70,9 @@ sl_cli_fail (const char *fmt,
   return 2;
 }
 
-typedef struct
-{
-  char     *algorithm;
-  char     *tree;
-  char     *reference;
-  char     *input_format;
-  gboolean  json;
-  double    max_drift_ppm;
-  int       confidence;
-  char     *plots;
-  char     *export_dir;
-} SyncArgs;
 
-static GOptionEntry *
-engine_entries (SyncArgs *args)
+GOptionEntry *
+sl_cli_engine_entries (SyncArgs *args)
 {
   GOptionEntry entries[] = {
     { "algorithm", 0, 0, G_OPTION_ARG_STRING, &args->algorithm,
@@ -105,8 +95,8 @@ engine_entries (SyncArgs *args)
   return g_memdup2 (entries, sizeof entries);
 }
 
-static void
-sync_args_clear (SyncArgs *args)
+void
+sl_cli_sync_args_clear (SyncArgs *args)
 {
   g_free (args->algorithm);
   g_free (args->tree);
@@ -116,8 +106,8 @@ sync_args_clear (SyncArgs *args)
   g_free (args->export_dir);
 }
 
-static gboolean
-engine_options_from_args (const SyncArgs   *args,
+gboolean
+sl_cli_engine_options (const SyncArgs   *args,
                           SlEngineOptions  *options,
                           GError          **error)
 {
@@ -195,8 +185,8 @@ write_plots (SlEngine       *engine,
   return 0;
 }
 
-static gboolean
-apply_reference (SlEngine       *engine,
+gboolean
+sl_cli_apply_reference (SlEngine       *engine,
                  const SyncArgs *args,
                  GError        **error)
 {
@@ -466,7 +456,7 @@ sync_folders (SlEngine       *engine,
       g_printerr ("syncline-cli: warning: %s\n", msg);
     }
 
-  if (!apply_reference (engine, args, &error))
+  if (!sl_cli_apply_reference (engine, args, &error))
     ret = sl_cli_fail ("%s", error->message);
   else
     ret = write_plots (engine, args, print_trace_report (engine, reader, problems, args, timeline, t0, cpu0));
@@ -485,7 +475,7 @@ cmd_sync (int    argc,
 {
   SyncArgs args = { 0 };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("INPUT… — synchronize the hosts of the inputs");
-  g_autofree GOptionEntry *entries = engine_entries (&args);
+  g_autofree GOptionEntry *entries = sl_cli_engine_entries (&args);
   gint threads = 0;
   gboolean timeline = FALSE, progress = FALSE, no_progress = FALSE;
   GOptionEntry extra[] = {
@@ -524,10 +514,10 @@ cmd_sync (int    argc,
     "hostname and boot), or an LTTV unit-case text file.");
 
   if (!g_option_context_parse (ctx, &argc, &argv, &error) ||
-      !engine_options_from_args (&args, &options, &error))
+      !sl_cli_engine_options (&args, &options, &error))
     {
       ret = sl_cli_fail ("%s", error->message);
-      sync_args_clear (&args);
+      sl_cli_sync_args_clear (&args);
       return ret;
     }
 
@@ -537,18 +527,18 @@ cmd_sync (int    argc,
       g_strcmp0 (args.input_format, "lttv-text") != 0)
     {
       ret = sl_cli_fail ("--input-format: “%s” is not auto, lttng or lttv-text", args.input_format);
-      sync_args_clear (&args);
+      sl_cli_sync_args_clear (&args);
       return ret;
     }
   if (threads < 0 || threads > 1024)
     {
-      sync_args_clear (&args);
+      sl_cli_sync_args_clear (&args);
       return sl_cli_fail ("--threads: expected 1 to 1024");
     }
 
   if (argc < 2)
     {
-      sync_args_clear (&args);
+      sl_cli_sync_args_clear (&args);
       return sl_cli_fail ("sync: no INPUT given (see syncline-cli sync --help)");
     }
 
@@ -557,7 +547,7 @@ cmd_sync (int    argc,
       if (!g_file_test (argv[i], G_FILE_TEST_EXISTS))
         {
           ret = sl_cli_fail ("%s: no such file or folder", argv[i]);
-          sync_args_clear (&args);
+          sl_cli_sync_args_clear (&args);
           return ret;
         }
       if (g_file_test (argv[i], G_FILE_TEST_IS_DIR))
@@ -568,7 +558,7 @@ cmd_sync (int    argc,
             {
               ret = sl_cli_fail ("%s: refusing to search the whole file system for traces; "
                                  "give the folder that holds them", argv[i]);
-              sync_args_clear (&args);
+              sl_cli_sync_args_clear (&args);
               return ret;
             }
           n_folders++;
@@ -589,22 +579,22 @@ cmd_sync (int    argc,
 
   if (n_folders > 0 && n_folders < argc - 1)
     {
-      sync_args_clear (&args);
+      sl_cli_sync_args_clear (&args);
       return sl_cli_fail ("sync: give either trace folders or LTTV text files, not both");
     }
   if (n_folders > 0 && g_strcmp0 (args.input_format, "lttv-text") == 0)
     {
-      sync_args_clear (&args);
+      sl_cli_sync_args_clear (&args);
       return sl_cli_fail ("%s: is a folder; --input-format=lttv-text reads LTTV unit-case text files", argv[1]);
     }
   if (n_folders == 0 && args.export_dir != NULL)
     {
-      sync_args_clear (&args);
+      sl_cli_sync_args_clear (&args);
       return sl_cli_fail ("--export: copies trace folders; the inputs are LTTV text files");
     }
   if (n_folders == 0 && g_strcmp0 (args.input_format, "lttng") == 0)
     {
-      sync_args_clear (&args);
+      sl_cli_sync_args_clear (&args);
       return sl_cli_fail ("%s: is not a folder; --input-format=lttng reads trace folders", argv[1]);
     }
 
@@ -634,7 +624,7 @@ cmd_sync (int    argc,
         }
     }
 
-  if (!apply_reference (engine, &args, &error))
+  if (!sl_cli_apply_reference (engine, &args, &error))
     {
       ret = sl_cli_fail ("%s", error->message);
       goto out;
@@ -644,7 +634,7 @@ cmd_sync (int    argc,
 
 out:
   sl_engine_free (engine);
-  sync_args_clear (&args);
+  sl_cli_sync_args_clear (&args);
   return ret;
 }
 
@@ -680,7 +670,7 @@ cmd_demo (int    argc,
 {
   SyncArgs args = { 0 };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("— synchronize a simulated cluster with known clocks");
-  g_autofree GOptionEntry *entries = engine_entries (&args);
+  g_autofree GOptionEntry *entries = sl_cli_engine_entries (&args);
   gint64 seed = 1, duration_s = 60;
   GOptionEntry extra[] = {
     { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Random seed (default 1)", "N" },
@@ -707,20 +697,20 @@ cmd_demo (int    argc,
     "engine, prints the report and checks every transform against the true clocks.");
 
   if (!g_option_context_parse (ctx, &argc, &argv, &error) ||
-      !engine_options_from_args (&args, &options, &error))
+      !sl_cli_engine_options (&args, &options, &error))
     {
       ret = sl_cli_fail ("%s", error->message);
-      sync_args_clear (&args);
+      sl_cli_sync_args_clear (&args);
       return ret;
     }
   if (argc > 1)
     {
-      sync_args_clear (&args);
+      sl_cli_sync_args_clear (&args);
       return sl_cli_fail ("demo: unexpected argument “%s”", argv[1]);
     }
   if (duration_s < 1 || duration_s > 86400)
     {
-      sync_args_clear (&args);
+      sl_cli_sync_args_clear (&args);
       return sl_cli_fail ("--duration: expected 1 to 86400 seconds");
     }
 
@@ -739,7 +729,7 @@ cmd_demo (int    argc,
   for (guint i = 0; i < G_N_ELEMENTS (demo_links); i++)
     sl_sim_add_link (sim, demo_links[i].a, demo_links[i].b, demo_links[i].rate);
 
-  if (!apply_reference (engine, &args, &error))
+  if (!sl_cli_apply_reference (engine, &args, &error))
     {
       ret = sl_cli_fail ("%s", error->message);
       goto out;
@@ -783,7 +773,7 @@ cmd_demo (int    argc,
 out:
   sl_engine_free (engine);
   sl_sim_free (sim);
-  sync_args_clear (&args);
+  sl_cli_sync_args_clear (&args);
   return ret;
 }
 
@@ -847,6 +837,10 @@ main (int    argc,
 
   if (g_strcmp0 (argv[1], "sync") == 0)
     return cmd_sync (argc - 1, argv + 1);
+  if (g_strcmp0 (argv[1], "sessions") == 0)
+    return sl_cli_sessions (argc - 1, argv + 1);
+  if (g_strcmp0 (argv[1], "live") == 0)
+    return sl_cli_live (argc - 1, argv + 1);
   if (g_strcmp0 (argv[1], "demo") == 0)
     return cmd_demo (argc - 1, argv + 1);
   if (g_strcmp0 (argv[1], "bench") == 0)

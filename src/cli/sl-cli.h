@@ -7,7 +7,35 @@
 
 #include <glib.h>
 
+#include "sl-engine.h"
+
 G_BEGIN_DECLS
+
+typedef struct
+{
+  char     *algorithm;
+  char     *tree;
+  char     *reference;
+  char     *input_format;
+  gboolean  json;
+  double    max_drift_ppm;
+  int       confidence;
+  char     *plots;
+  char     *export_dir;
+} SyncArgs;
+
+GOptionEntry *sl_cli_engine_entries   (SyncArgs         *args);
+void          sl_cli_sync_args_clear  (SyncArgs         *args);
+gboolean      sl_cli_engine_options   (const SyncArgs   *args,
+                                       SlEngineOptions  *options,
+                                       GError          **error);
+gboolean      sl_cli_apply_reference  (SlEngine         *engine,
+                                       const SyncArgs   *args,
+                                       GError          **error);
+int           sl_cli_sessions         (int               argc,
+                                       char            **argv);
+int           sl_cli_live             (int               argc,
+                                       char            **argv);
 
 int    sl_cli_bench_hull   (guint64   packets,
                             guint64   seed,

@@ -278,7 +278,8 @@ host_or_none (SlEngine *engine,
 
 static void
 add_journal (JsonBuilder *b,
-             SlEngine    *engine)
+             SlEngine    *engine,
+             guint64      from)
 {
   SlJournal *j = sl_engine_get_journal (engine);
 
@@ -286,7 +287,7 @@ add_journal (JsonBuilder *b,
   json_builder_add_int_value (b, (gint64) sl_journal_get_n_dropped (j));
   json_builder_set_member_name (b, "journal");
   json_builder_begin_array (b);
-  for (guint64 s = sl_journal_get_first_seq (j); s < sl_journal_get_next_seq (j); s++)
+  for (guint64 s = MAX (from, sl_journal_get_first_seq (j)); s < sl_journal_get_next_seq (j); s++)
     {
       const SlChange *c = sl_journal_get (j, s);
       const char *a = host_or_none (engine, c->a), *bb = host_or_none (engine, c->b);
@@ -312,6 +313,16 @@ JsonNode *
 sl_report_to_json (SlEngine             *engine,
                    const SlReportTiming *timing)
 {
+  return sl_report_to_json_since (engine, timing, 0);
+}
+
+/* Same as sl_report_to_json(), with only the journal entries from
+ * sequence number @journal_from on (live updates). */
+JsonNode *
+sl_report_to_json_since (SlEngine             *engine,
+                         const SlReportTiming *timing,
+                         guint64               journal_from)
+{
   g_autoptr(JsonBuilder) b = json_builder_new ();
   const SlEngineOptions *o = sl_engine_get_options (engine);
 
@@ -324,7 +335,7 @@ sl_report_to_json (SlEngine             *engine,
   add_hosts (b, engine);
   add_links (b, engine);
   add_components (b, engine);
-  add_journal (b, engine);
+  add_journal (b, engine, journal_from);
   if (timing != NULL)
     {
       json_builder_set_member_name (b, "timing");

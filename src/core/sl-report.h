@@ -44,6 +44,9 @@ void      sl_report_get_link   (SlEngine             *engine,
                                 SlReportLink         *out);
 JsonNode *sl_report_to_json    (SlEngine             *engine,
                                 const SlReportTiming *timing);
+JsonNode *sl_report_to_json_since (SlEngine         *engine,
+                                    const SlReportTiming *timing,
+                                    guint64           journal_from);
 char     *sl_report_to_text    (SlEngine             *engine,
                                 const SlReportTiming *timing);
 

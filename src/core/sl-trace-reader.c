@@ -291,10 +291,45 @@ sl_trace_problem_to_string (const SlTraceProblem *problem)
   return g_strdup_printf ("%s: %s", problem->file, problem->message);
 }
 
+/**
+ * sl_trace_problem_new:
+ *
+ * Host, file and message are made printable on one line.
+ */
+SlTraceProblem *
+sl_trace_problem_new (const char *host,
+                      const char *file,
+                      const char *fmt,
+                      ...)
+{
+  SlTraceProblem *p = g_new0 (SlTraceProblem, 1);
+  g_autofree char *m = NULL;
+  va_list args;
+
+  va_start (args, fmt);
+  m = g_strdup_vprintf (fmt, args);
+  va_end (args);
+  p->host = sl_trace_sanitize (host);
+  p->file = sl_trace_sanitize (file);
+  p->message = sl_trace_sanitize (m);
+  return p;
+}
+
+SlTraceProblem *
+sl_trace_problem_copy (const SlTraceProblem *problem)
+{
+  SlTraceProblem *p = g_new0 (SlTraceProblem, 1);
+
+  p->host = g_strdup (problem->host);
+  p->file = g_strdup (problem->file);
+  p->message = g_strdup (problem->message);
+  return p;
+}
+
 /* Problems are printed one per line: names from hostile input (a path
  * with a newline, a hostname from damaged metadata) must not break that. */
-static char *
-sanitize (const char *s)
+char *
+sl_trace_sanitize (const char *s)
 {
   char *out;
 
@@ -321,19 +356,14 @@ add_problem (SlTraceReader *self,
              const char    *fmt,
              ...)
 {
-  SlTraceProblem *p = g_new0 (SlTraceProblem, 1);
+  g_autofree char *message = NULL;
+  SlTraceProblem *p;
   va_list args;
 
-  p->host = sanitize (host);
-  p->file = sanitize (file);
   va_start (args, fmt);
-  p->message = g_strdup_vprintf (fmt, args);
+  message = g_strdup_vprintf (fmt, args);
   va_end (args);
-  {
-    char *m = p->message;
-    p->message = sanitize (m);
-    g_free (m);
-  }
+  p = sl_trace_problem_new (host, file, "%s", message);
 
   g_mutex_lock (&self->lock);
   g_ptr_array_add (self->problems, p);
@@ -1209,7 +1239,7 @@ group_hosts (SlTraceReader *self,
     {
       Host *h = g_ptr_array_index (hosts, i);
 
-      g_autofree char *clean = sanitize (h->hostname);
+      g_autofree char *clean = sl_trace_sanitize (h->hostname);
 
       if (GPOINTER_TO_UINT (g_hash_table_lookup (name_count, h->hostname)) > 1)
         h->name = g_strdup_printf ("%s/%.8s", clean, h->clock_uuid ? h->clock_uuid : "no-uuid");
@@ -2274,15 +2304,7 @@ sl_trace_reader_dup_problems (SlTraceReader *self)
 
   g_mutex_lock (&self->lock);
   for (guint i = 0; i < self->problems->len; i++)
-    {
-      const SlTraceProblem *p = g_ptr_array_index (self->problems, i);
-      SlTraceProblem *c = g_new0 (SlTraceProblem, 1);
-
-      c->host = g_strdup (p->host);
-      c->file = g_strdup (p->file);
-      c->message = g_strdup (p->message);
-      g_ptr_array_add (out, c);
-    }
+    g_ptr_array_add (out, sl_trace_problem_copy (g_ptr_array_index (self->problems, i)));
   g_mutex_unlock (&self->lock);
   return out;
 }

@@ -109,7 +109,13 @@ const SlEventStore  *sl_trace_reader_get_event_store (SlTraceReader             
 gint64               sl_trace_reader_get_merge_hint  (SlTraceReader              *self,
                                                       guint                       index);
 
+SlTraceProblem      *sl_trace_problem_new            (const char                 *host,
+                                                      const char                 *file,
+                                                      const char                 *fmt,
+                                                      ...) G_GNUC_PRINTF (3, 4);
+SlTraceProblem      *sl_trace_problem_copy           (const SlTraceProblem       *problem);
 void                 sl_trace_problem_free           (SlTraceProblem             *problem);
 char                *sl_trace_problem_to_string      (const SlTraceProblem       *problem);
+char                *sl_trace_sanitize               (const char                 *text);
 
 G_END_DECLS

@@ -1,0 +1,1928 @@
+/* sl-live.c: live LTTng sessions through lttng-relayd
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "sl-bt-decode.h"
+#include "sl-live.h"
+
+/*
+ * Threads
+ * -------
+ * Each attachment (host, session) has its own thread running its own
+ * babeltrace graph: src.ctf.lttng-live → our sink, which decodes events
+ * at once (sl-bt-decode) into batches of packet events. Connecting,
+ * receiving and destroying the graph all happen on that thread: a relay
+ * that stops answering blocks only it. To stop it we set the graph's
+ * interrupter and send the thread a signal whose handler is installed
+ * without SA_RESTART, so a recv() blocked in lttng-live returns EINTR,
+ * lttng-live sees the interrupter and gives up; the thread then destroys
+ * its graph itself (an interrupted live graph cannot resume).
+ *
+ * A discovery thread reads the relay's session list every discover_ms:
+ * it starts a thread for every (host, session) that matches an URL and
+ * has none (hosts that join later, and reconnection after a failure), and
+ * reports hosts whose relay has not answered for stall_ms.
+ *
+ * The engine thread is the only one that touches the engine. It merges
+ * the hosts' batches by time: a packet event is given to the engine when
+ * every other streaming host is known up to its time (its own events or
+ * the relay's inactivity beacons are past it: the per-host watermark), or
+ * when it has waited hold_ms. After it has drained what is there, it
+ * delivers one coalesced update if something changed, at most one per
+ * update_ms.
+ *
+ * Merge order across hosts uses each host's local time minus a hint: the
+ * offset of its current transform to its reference (0 until it has one),
+ * refreshed at each update. LTTng's timestamps are based on each host's
+ * wall clock, so hosts start within their NTP error of each other; the
+ * matcher pairs a send with its receive when their merge-order times are
+ * within its window (10 s by default).
+ */
+
+#define LIVE_SIGNAL      SIGUSR2
+#define BATCH_CAP        512
+#define STOP_TIMEOUT_US  (3 * G_USEC_PER_SEC)
+
+typedef struct
+{
+  SlPacketEvent ev[BATCH_CAP];
+  guint         n;
+  guint         pos;
+  gint64        arrival;
+  gint64        last_time;
+} Batch;
+
+typedef struct
+{
+  char *relay;
+  char *hostname;
+  char *session;
+} Target;
+
+typedef struct _LiveHost LiveHost;
+
+struct _LiveHost
+{
+  SlLive          *live;
+  guint            index;
+  char            *hostname;
+  char            *session;
+  char            *url;
+  guint            engine_host;
+  bt_interrupter  *intr;
+
+  /* the host's thread */
+  GThread         *thread;
+  pthread_t        tid;
+  SlBtDecoder     *decoder;
+  GHashTable      *streams;
+  bt_message_iterator *it;
+  Batch           *fill;
+  guint64          events_local;
+  guint64          ignored_local;
+  gint64           last_time;
+  gint64           last_publish;
+
+  /* under live->lock */
+  atomic_int       stop;
+  gboolean         running;
+  gboolean         tid_valid;
+  GQueue           queue;
+  gint64           watermark;
+  gint64           last_progress;
+  SlLiveHostState  state;
+  char            *message;
+  guint64          events;
+  guint64          ignored;
+  guint64          packets;
+  gboolean         stalled_reported;
+
+  /* engine thread */
+  GQueue           pending;
+  gint64           hint;
+  gint64           last_fed;
+  guint64          events_counted;
+  guint64          ignored_counted;
+};
+
+struct _SlLive
+{
+  atomic_int        ref_count;
+  SlEngine         *engine;
+  SlLiveOptions     options;
+
+  GMutex            lock;
+  GCond             cond;
+  GPtrArray        *targets;
+  GPtrArray        *hosts;
+  GPtrArray        *problems;
+  GPtrArray        *new_problems;
+  gboolean          started;
+  gboolean          stopping;
+  gboolean          hosts_changed;
+  gboolean          discover_now;
+  guint64           signal_seq;
+
+  GThread          *engine_thread;
+  GThread          *discover_thread;
+  GMutex            engine_lock;
+  SlLiveUpdateFunc  func;
+  gpointer          func_data;
+
+  /* engine thread */
+  guint64           journal_sent;
+  guint64           packets_fed;
+  guint64           packets_sent;
+  gint64            first_arrival;
+  gint64            last_update;
+};
+
+static GMutex class_lock;
+static const bt_component_class_source *live_class;
+static bt_component_class_sink *sink_class;
+static const char *class_error;
+
+static GOnce signal_once = G_ONCE_INIT;
+
+static void live_unref (SlLive *self);
+
+/* ---------------------------------------------------------------------- */
+/* Small things                                                            */
+
+static void
+noop_handler (int sig)
+{
+}
+
+static gpointer
+install_signal_once (gpointer data)
+{
+  struct sigaction sa;
+
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = noop_handler;
+  sigemptyset (&sa.sa_mask);
+  sa.sa_flags = 0;      /* no SA_RESTART: a blocked recv() must return */
+  sigaction (LIVE_SIGNAL, &sa, NULL);
+  return NULL;
+}
+
+void
+sl_live_session_free (SlLiveSession *session)
+{
+  if (session == NULL)
+    return;
+  g_free (session->url);
+  g_free (session->hostname);
+  g_free (session->session);
+  g_free (session);
+}
+
+void
+sl_live_host_free (SlLiveHost *host)
+{
+  if (host == NULL)
+    return;
+  g_free (host->hostname);
+  g_free (host->url);
+  g_free (host->message);
+  g_free (host);
+}
+
+const char *
+sl_live_host_state_to_string (SlLiveHostState state)
+{
+  switch (state)
+    {
+    case SL_LIVE_HOST_CONNECTING: return "connecting";
+    case SL_LIVE_HOST_STREAMING:  return "streaming";
+    case SL_LIVE_HOST_STALLED:    return "stalled";
+    case SL_LIVE_HOST_WAITING:    return "waiting";
+    case SL_LIVE_HOST_ENDED:      return "ended";
+    case SL_LIVE_HOST_FAILED:     return "failed";
+    default:                      return "unknown";
+    }
+}
+
+static void
+target_free (gpointer p)
+{
+  Target *t = p;
+
+  g_free (t->relay);
+  g_free (t->hostname);
+  g_free (t->session);
+  g_free (t);
+}
+
+/* net://HOST[:PORT][/host/HOSTNAME/SESSION | /session/SESSION]; @relay
+ * receives net://HOST:PORT. */
+gboolean
+sl_live_parse_url (const char  *url,
+                   char       **relay,
+                   char       **hostname,
+                   char       **session,
+                   GError     **error)
+{
+  g_autofree char *authority = NULL;
+  g_auto(GStrv) parts = NULL;
+  const char *rest, *slash, *colon;
+  guint64 port = SL_LIVE_DEFAULT_PORT;
+  guint n;
+
+  g_return_val_if_fail (url != NULL, FALSE);
+
+  if (relay) *relay = NULL;
+  if (hostname) *hostname = NULL;
+  if (session) *session = NULL;
+
+  if (!g_str_has_prefix (url, "net://") && !g_str_has_prefix (url, "net4://"))
+    {
+      g_set_error (error, SL_ERROR, SL_ERROR_INVALID,
+                   "%s: not a relay URL (expected net://HOST[:PORT][/host/HOSTNAME/SESSION])", url);
+      return FALSE;
+    }
+  rest = strstr (url, "://") + 3;
+  slash = strchr (rest, '/');
+  authority = slash != NULL ? g_strndup (rest, (gsize) (slash - rest)) : g_strdup (rest);
+  if (*authority == '\0' || strchr (authority, '[') != NULL)
+    {
+      g_set_error (error, SL_ERROR, SL_ERROR_INVALID, "%s: no relay host in the URL", url);
+      return FALSE;
+    }
+  colon = strrchr (authority, ':');
+  if (colon != NULL)
+    {
+      if (!g_ascii_string_to_unsigned (colon + 1, 10, 1, 65535, &port, NULL))
+        {
+          g_set_error (error, SL_ERROR, SL_ERROR_INVALID, "%s: bad port \"%s\"", url, colon + 1);
+          return FALSE;
+        }
+      authority[colon - authority] = '\0';
+    }
+
+  parts = g_strsplit (slash != NULL ? slash + 1 : "", "/", -1);
+  n = g_strv_length (parts);
+  while (n > 0 && *parts[n - 1] == '\0')
+    g_clear_pointer (&parts[--n], g_free);
+
+  if (n == 3 && g_str_equal (parts[0], "host") && *parts[1] && *parts[2])
+    {
+      if (hostname) *hostname = g_strdup (parts[1]);
+      if (session) *session = g_strdup (parts[2]);
+    }
+  else if (n == 2 && g_str_equal (parts[0], "session") && *parts[1])
+    {
+      if (session) *session = g_strdup (parts[1]);
+    }
+  else if (n != 0)
+    {
+      g_set_error (error, SL_ERROR, SL_ERROR_INVALID,
+                   "%s: expected net://HOST[:PORT], net://HOST[:PORT]/session/SESSION "
+                   "or net://HOST[:PORT]/host/HOSTNAME/SESSION", url);
+      return FALSE;
+    }
+
+  if (relay)
+    *relay = g_strdup_printf ("net://%s:%u", authority, (guint) port);
+  return TRUE;
+}
+
+static gpointer
+init_classes_once (gpointer data);
+
+static gboolean
+classes_ready (const char **why)
+{
+  static GOnce once = G_ONCE_INIT;
+
+  g_once (&once, init_classes_once, NULL);
+  if (why != NULL)
+    *why = class_error;
+  return class_error == NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Session list                                                            */
+
+static gboolean
+value_uint (const bt_value *map,
+            const char     *key,
+            guint64        *out)
+{
+  const bt_value *v;
+
+  if (!bt_value_map_has_entry (map, key))
+    return FALSE;
+  v = bt_value_map_borrow_entry_value_const (map, key);
+  if (bt_value_is_unsigned_integer (v))
+    *out = bt_value_integer_unsigned_get (v);
+  else if (bt_value_is_signed_integer (v))
+    *out = (guint64) MAX (bt_value_integer_signed_get (v), 0);
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static const char *
+value_string (const bt_value *map,
+              const char     *key)
+{
+  const bt_value *v;
+
+  if (!bt_value_map_has_entry (map, key))
+    return NULL;
+  v = bt_value_map_borrow_entry_value_const (map, key);
+  return bt_value_is_string (v) ? bt_value_string_get (v) : NULL;
+}
+
+/* Runs on a worker thread: the query connects and may block. */
+static GPtrArray *
+query_sessions (const char     *relay,
+                bt_interrupter *intr,
+                GError        **error)
+{
+  g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_live_session_free);
+  bt_value *params = NULL;
+  const bt_value *result = NULL;
+  bt_query_executor *q = NULL;
+  bt_query_executor_query_status st = BT_QUERY_EXECUTOR_QUERY_STATUS_ERROR;
+  const char *why = NULL;
+
+  if (!classes_ready (&why))
+    {
+      g_set_error (error, SL_ERROR, SL_ERROR_IO, "%s", why);
+      return NULL;
+    }
+
+  g_mutex_lock (&sl_bt_lock);
+  params = bt_value_map_create ();
+  if (params != NULL && bt_value_map_insert_string_entry (params, "url", relay) == BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK)
+    q = bt_query_executor_create (bt_component_class_source_as_component_class_const (live_class), "sessions", params);
+  if (q != NULL)
+    {
+      bt_query_executor_set_logging_level (q, BT_LOGGING_LEVEL_NONE);
+      if (intr != NULL)
+        bt_query_executor_add_interrupter (q, intr);
+    }
+  g_mutex_unlock (&sl_bt_lock);
+
+  if (q != NULL)
+    for (;;)
+      {
+        st = BT_LEAKY (bt_query_executor_query (q, &result));
+        if (st != BT_QUERY_EXECUTOR_QUERY_STATUS_AGAIN || (intr != NULL && bt_interrupter_is_set (intr)))
+          break;
+        g_usleep (20000);
+      }
+
+  if (st != BT_QUERY_EXECUTOR_QUERY_STATUS_OK || result == NULL || !bt_value_is_array (result))
+    {
+      g_autofree char *msg = sl_bt_take_error ();
+
+      if (intr != NULL && bt_interrupter_is_set (intr))
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s: cancelled", relay);
+      else
+        g_set_error (error, SL_ERROR, SL_ERROR_IO, "relay %s not reachable%s%s", relay,
+                     msg != NULL && *msg ? ": " : "", msg != NULL ? msg : "");
+    }
+  else
+    for (guint64 i = 0; i < bt_value_array_get_length (result); i++)
+      {
+        const bt_value *m = bt_value_array_borrow_element_by_index_const (result, i);
+        SlLiveSession *s;
+        const char *host, *name;
+
+        if (!bt_value_is_map (m))
+          continue;
+        host = value_string (m, "target-hostname");
+        name = value_string (m, "session-name");
+        if (host == NULL || name == NULL)
+          continue;
+        s = g_new0 (SlLiveSession, 1);
+        s->hostname = sl_trace_sanitize (host);
+        s->session = sl_trace_sanitize (name);
+        s->url = g_strdup_printf ("%s/host/%s/%s", relay, host, name);
+        value_uint (m, "stream-count", &s->streams);
+        value_uint (m, "client-count", &s->clients);
+        value_uint (m, "timer-us", &s->timer_us);
+        g_ptr_array_add (out, s);
+      }
+
+  g_mutex_lock (&sl_bt_lock);
+  bt_current_thread_clear_error ();
+  bt_value_put_ref (result);
+  bt_query_executor_put_ref (q);
+  bt_value_put_ref (params);
+  g_mutex_unlock (&sl_bt_lock);
+
+  if (error != NULL && *error != NULL)
+    return NULL;
+  return g_steal_pointer (&out);
+}
+
+/* babeltrace2 2.0.4 retries a session-list query's recv() after EINTR
+ * whatever its interrupter says, so a query to a stalled relay cannot be
+ * interrupted: it runs on its own thread, which is abandoned (and finishes
+ * alone when the relay answers or goes) if it takes too long. */
+typedef struct
+{
+  atomic_int  ref_count;
+  GMutex      lock;
+  GCond       cond;
+  char       *relay;
+  gboolean    done;
+  GPtrArray  *list;
+  GError     *error;
+} Query;
+
+static void
+query_unref (Query *q)
+{
+  if (atomic_fetch_sub (&q->ref_count, 1) != 1)
+    return;
+  g_free (q->relay);
+  g_clear_pointer (&q->list, g_ptr_array_unref);
+  g_clear_error (&q->error);
+  g_mutex_clear (&q->lock);
+  g_cond_clear (&q->cond);
+  g_free (q);
+}
+
+static gpointer
+query_thread (gpointer data)
+{
+  Query *q = data;
+  GError *error = NULL;
+  GPtrArray *list = query_sessions (q->relay, NULL, &error);
+
+  g_mutex_lock (&q->lock);
+  q->list = list;
+  q->error = error;
+  q->done = TRUE;
+  g_cond_broadcast (&q->cond);
+  g_mutex_unlock (&q->lock);
+  query_unref (q);
+  return NULL;
+}
+
+typedef gboolean (*QueryAbort) (gpointer data);
+
+static GPtrArray *
+query_sessions_bounded (const char   *relay,
+                        guint         timeout_ms,
+                        QueryAbort    abort_func,
+                        gpointer      abort_data,
+                        GError      **error)
+{
+  Query *q = g_new0 (Query, 1);
+  gint64 end = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+  GPtrArray *list = NULL;
+  GThread *thread;
+
+  atomic_init (&q->ref_count, 2);
+  g_mutex_init (&q->lock);
+  g_cond_init (&q->cond);
+  q->relay = g_strdup (relay);
+  thread = g_thread_try_new ("sl-live-query", query_thread, q, error);
+  if (thread == NULL)
+    {
+      query_unref (q);
+      query_unref (q);
+      return NULL;
+    }
+  g_thread_unref (thread);
+
+  g_mutex_lock (&q->lock);
+  while (!q->done && g_get_monotonic_time () < end && !(abort_func != NULL && abort_func (abort_data)))
+    g_cond_wait_until (&q->cond, &q->lock, MIN (end, g_get_monotonic_time () + 50000));
+  if (q->done)
+    {
+      list = g_steal_pointer (&q->list);
+      if (list == NULL)
+        g_propagate_error (error, g_steal_pointer (&q->error));
+    }
+  else if (abort_func != NULL && abort_func (abort_data))
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s: cancelled", relay);
+  else
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+                 "relay %s does not answer (stalled relay or network cut)", relay);
+  g_mutex_unlock (&q->lock);
+  query_unref (q);
+  return list;
+}
+
+static gboolean
+cancellable_abort (gpointer data)
+{
+  return g_cancellable_is_cancelled (data);
+}
+
+static void
+list_task (GTask        *task,
+           gpointer      source,
+           gpointer      task_data,
+           GCancellable *cancellable)
+{
+  g_autofree char *relay = NULL;
+  GError *error = NULL;
+  GPtrArray *list = NULL;
+
+  if (sl_live_parse_url (task_data, &relay, NULL, NULL, &error))
+    list = query_sessions_bounded (relay, 15000, cancellable != NULL ? cancellable_abort : NULL,
+                                   cancellable, &error);
+  if (list != NULL)
+    g_task_return_pointer (task, list, (GDestroyNotify) g_ptr_array_unref);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * sl_live_list_sessions_async:
+ *
+ * Lists the relay's sessions on a worker thread. Only the relay part of
+ * @url is used.
+ */
+void
+sl_live_list_sessions_async (const char          *url,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+
+  g_return_if_fail (url != NULL);
+
+  g_task_set_source_tag (task, sl_live_list_sessions_async);
+  g_task_set_task_data (task, g_strdup (url), g_free);
+  g_task_run_in_thread (task, list_task);
+}
+
+/**
+ * sl_live_list_sessions_finish:
+ *
+ * Returns: (transfer full): #SlLiveSession rows, or %NULL with @error set
+ */
+GPtrArray *
+sl_live_list_sessions_finish (GAsyncResult  *result,
+                              GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+typedef struct
+{
+  GMutex        lock;
+  GCond         cond;
+  GAsyncResult *result;
+} SyncWait;
+
+static void
+sync_done_cb (GObject      *source,
+              GAsyncResult *result,
+              gpointer      data)
+{
+  SyncWait *w = data;
+
+  g_mutex_lock (&w->lock);
+  w->result = g_object_ref (result);
+  g_cond_signal (&w->cond);
+  g_mutex_unlock (&w->lock);
+}
+
+/**
+ * sl_live_list_sessions:
+ *
+ * The blocking form, for command-line use: the query still runs on a
+ * worker thread, and @cancellable interrupts it.
+ */
+GPtrArray *
+sl_live_list_sessions (const char    *url,
+                       GCancellable  *cancellable,
+                       GError       **error)
+{
+  g_autoptr(GMainContext) ctx = g_main_context_new ();
+  SyncWait w = { 0 };
+  GPtrArray *list;
+
+  g_main_context_push_thread_default (ctx);
+  sl_live_list_sessions_async (url, cancellable, sync_done_cb, &w);
+  while (w.result == NULL)
+    g_main_context_iteration (ctx, TRUE);
+  g_main_context_pop_thread_default (ctx);
+
+  list = sl_live_list_sessions_finish (w.result, error);
+  g_object_unref (w.result);
+  return list;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Per-host thread                                                         */
+
+static void
+add_problem (SlLive     *self,
+             const char *host,
+             const char *file,
+             const char *fmt,
+             ...) G_GNUC_PRINTF (4, 5);
+
+static void
+add_problem (SlLive     *self,
+             const char *host,
+             const char *file,
+             const char *fmt,
+             ...)
+{
+  g_autofree char *message = NULL;
+  SlTraceProblem *p;
+  va_list ap;
+
+  va_start (ap, fmt);
+  message = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  p = sl_trace_problem_new (host, file, "%s", message);
+
+  g_mutex_lock (&self->lock);
+  g_ptr_array_add (self->new_problems, p);
+  self->signal_seq++;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+}
+
+static void
+set_state (LiveHost        *h,
+           SlLiveHostState  state,
+           const char      *message)
+{
+  SlLive *self = h->live;
+
+  g_mutex_lock (&self->lock);
+  if (h->state != state || g_strcmp0 (h->message, message) != 0)
+    {
+      h->state = state;
+      g_free (h->message);
+      h->message = g_strdup (message);
+      self->hosts_changed = TRUE;
+      self->signal_seq++;
+      g_cond_broadcast (&self->cond);
+    }
+  g_mutex_unlock (&self->lock);
+}
+
+/* Hands the batch being filled to the engine thread, with the watermark. */
+static void
+host_publish (LiveHost *h,
+              gint64    watermark)
+{
+  SlLive *self = h->live;
+  Batch *b = h->fill;
+
+  h->fill = NULL;
+  g_mutex_lock (&self->lock);
+  if (b != NULL && b->n > 0)
+    {
+      b->arrival = g_get_monotonic_time ();
+      g_queue_push_tail (&h->queue, b);
+      h->packets += b->n;
+      b = NULL;
+    }
+  h->watermark = MAX (h->watermark, watermark);
+  h->events = h->events_local;
+  h->ignored = h->ignored_local;
+  h->last_progress = g_get_monotonic_time ();
+  if (h->state == SL_LIVE_HOST_STALLED || h->state == SL_LIVE_HOST_CONNECTING)
+    {
+      if (h->stalled_reported)
+        {
+          g_ptr_array_add (self->new_problems, sl_trace_problem_new (h->hostname, h->url, "the relay answers again"));
+          h->stalled_reported = FALSE;
+        }
+      h->state = SL_LIVE_HOST_STREAMING;
+      g_clear_pointer (&h->message, g_free);
+      self->hosts_changed = TRUE;
+    }
+  self->signal_seq++;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+  g_free (b);
+}
+
+static SlBtStreamState *
+stream_state (LiveHost        *h,
+              const bt_stream *stream)
+{
+  SlBtStreamState *st = g_hash_table_lookup (h->streams, stream);
+
+  if (st == NULL)
+    {
+      st = g_new0 (SlBtStreamState, 1);
+      g_hash_table_insert (h->streams, (gpointer) stream, st);
+    }
+  return st;
+}
+
+static void
+stream_state_free (gpointer p)
+{
+  SlBtStreamState *st = p;
+
+  g_free (st->file);
+  g_free (st);
+}
+
+static const bt_stream *
+message_stream (const bt_message *msg)
+{
+  switch (bt_message_get_type (msg))
+    {
+    case BT_MESSAGE_TYPE_STREAM_BEGINNING:
+      return bt_message_stream_beginning_borrow_stream_const (msg);
+    case BT_MESSAGE_TYPE_PACKET_BEGINNING:
+      return bt_packet_borrow_stream_const (bt_message_packet_beginning_borrow_packet_const (msg));
+    default:
+      return NULL;
+    }
+}
+
+static gboolean
+handle_message (LiveHost         *h,
+                const bt_message *msg,
+                gint64           *watermark)
+{
+  switch (bt_message_get_type (msg))
+    {
+    case BT_MESSAGE_TYPE_EVENT:
+      {
+        const bt_stream *stream = bt_event_borrow_stream_const (bt_message_event_borrow_event_const (msg));
+        SlBtStreamState *st = stream_state (h, stream);
+        gint64 t = h->last_time;
+
+        if (!sl_bt_decoder_event_time (h->decoder, st, msg, &t))
+          return FALSE;
+        h->last_time = MAX (h->last_time, t);
+        *watermark = MAX (*watermark, t);
+        h->events_local++;
+        if (h->fill == NULL)
+          h->fill = g_new (Batch, 1), h->fill->n = h->fill->pos = 0;
+        switch (sl_bt_decoder_event (h->decoder, st, msg, t, h->engine_host, &h->fill->ev[h->fill->n]))
+          {
+          case SL_BT_EVENT_PACKET:
+            h->fill->last_time = t;
+            if (++h->fill->n == BATCH_CAP)
+              host_publish (h, *watermark);
+            break;
+          case SL_BT_EVENT_IGNORED:
+            h->ignored_local++;
+            break;
+          case SL_BT_EVENT_OTHER:
+          default:
+            break;
+          }
+        return TRUE;
+      }
+
+    case BT_MESSAGE_TYPE_MESSAGE_ITERATOR_INACTIVITY:
+      {
+        const bt_clock_snapshot *cs = bt_message_message_iterator_inactivity_borrow_clock_snapshot_const (msg);
+        int64_t ns;
+
+        if (bt_clock_snapshot_get_ns_from_origin (cs, &ns) == BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK)
+          *watermark = MAX (*watermark, ns);
+        else
+          bt_current_thread_clear_error ();
+        return TRUE;
+      }
+
+    case BT_MESSAGE_TYPE_STREAM_BEGINNING:
+    case BT_MESSAGE_TYPE_PACKET_BEGINNING:
+      return sl_bt_decoder_other (h->decoder, stream_state (h, message_stream (msg)), msg);
+
+    case BT_MESSAGE_TYPE_STREAM_END:
+      g_hash_table_remove (h->streams, bt_message_stream_end_borrow_stream_const (msg));
+      return TRUE;
+
+    default:
+      return TRUE;
+    }
+}
+
+static bt_component_class_sink_consume_method_status
+sink_consume (bt_self_component_sink *self_sink)
+{
+  LiveHost *h = bt_self_component_get_data (bt_self_component_sink_as_self_component (self_sink));
+  bt_message_array_const msgs;
+  guint64 count = 0;
+  gint64 watermark = G_MININT64;
+  bt_message_iterator_next_status st;
+  gboolean ok = TRUE;
+
+  st = BT_LEAKY (bt_message_iterator_next (h->it, &msgs, &count));
+  switch (st)
+    {
+    case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
+      break;
+    case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
+      host_publish (h, G_MININT64);
+      return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_AGAIN;
+    case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
+      host_publish (h, G_MAXINT64);
+      return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END;
+    case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
+      return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_MEMORY_ERROR;
+    default:
+      return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
+    }
+
+  for (guint64 i = 0; i < count; i++)
+    {
+      if (ok)
+        ok = handle_message (h, msgs[i], &watermark);
+      bt_message_put_ref (msgs[i]);
+    }
+  if (!ok)
+    return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
+
+  /* Hand over partial batches too, but not for every message: a burst
+   * from the relay arrives in many small next() calls. */
+  if (h->fill != NULL && h->fill->n > 0 && g_get_monotonic_time () - h->last_publish < 2000)
+    return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
+  h->last_publish = g_get_monotonic_time ();
+  host_publish (h, watermark);
+  return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
+}
+
+static bt_component_class_initialize_method_status
+sink_initialize (bt_self_component_sink               *self_sink,
+                 bt_self_component_sink_configuration *config,
+                 const bt_value                       *params,
+                 void                                 *data)
+{
+  bt_self_component_set_data (bt_self_component_sink_as_self_component (self_sink), data);
+  if (bt_self_component_sink_add_input_port (self_sink, "in", NULL, NULL) != BT_SELF_COMPONENT_ADD_PORT_STATUS_OK)
+    return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+  return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK;
+}
+
+static bt_component_class_sink_graph_is_configured_method_status
+sink_graph_is_configured (bt_self_component_sink *self_sink)
+{
+  LiveHost *h = bt_self_component_get_data (bt_self_component_sink_as_self_component (self_sink));
+  bt_self_component_port_input *port = bt_self_component_sink_borrow_input_port_by_index (self_sink, 0);
+  bt_message_iterator_create_from_sink_component_status st;
+
+  st = bt_message_iterator_create_from_sink_component (self_sink, port, &h->it);
+  if (st == BT_MESSAGE_ITERATOR_CREATE_FROM_SINK_COMPONENT_STATUS_OK)
+    return BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_OK;
+  return st == BT_MESSAGE_ITERATOR_CREATE_FROM_SINK_COMPONENT_STATUS_MEMORY_ERROR
+           ? BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_MEMORY_ERROR
+           : BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_ERROR;
+}
+
+static void
+sink_finalize (bt_self_component_sink *self_sink)
+{
+  LiveHost *h = bt_self_component_get_data (bt_self_component_sink_as_self_component (self_sink));
+
+  if (h != NULL)
+    g_clear_pointer (&h->it, bt_message_iterator_put_ref);
+}
+
+static gpointer
+init_classes_once (gpointer data)
+{
+  const char *why = NULL;
+  const bt_plugin *ctf = sl_bt_get_ctf_plugin (&why);
+
+  g_mutex_lock (&class_lock);
+  if (ctf == NULL)
+    class_error = why;
+  else if ((live_class = bt_plugin_borrow_source_component_class_by_name_const (ctf, "lttng-live")) == NULL)
+    class_error = "babeltrace2's ctf plugin has no lttng-live source";
+  else
+    {
+      sink_class = bt_component_class_sink_create ("syncline-live", sink_consume);
+      if (sink_class == NULL ||
+          bt_component_class_sink_set_initialize_method (sink_class, sink_initialize) != BT_COMPONENT_CLASS_SET_METHOD_STATUS_OK ||
+          bt_component_class_sink_set_graph_is_configured_method (sink_class, sink_graph_is_configured) != BT_COMPONENT_CLASS_SET_METHOD_STATUS_OK ||
+          bt_component_class_sink_set_finalize_method (sink_class, sink_finalize) != BT_COMPONENT_CLASS_SET_METHOD_STATUS_OK)
+        {
+          bt_current_thread_clear_error ();
+          class_error = "cannot create the live reader's babeltrace2 sink (out of memory)";
+        }
+    }
+  g_mutex_unlock (&class_lock);
+  return NULL;
+}
+
+static bt_graph *
+host_build_graph (LiveHost  *h,
+                  char     **why)
+{
+  bt_graph *graph;
+  bt_value *params = NULL, *inputs = NULL;
+  const bt_component_source *src = NULL;
+  const bt_component_sink *sink = NULL;
+  gboolean ok;
+
+  g_mutex_lock (&sl_bt_lock);
+  graph = bt_graph_create (0);
+  ok = graph != NULL && bt_graph_add_interrupter (graph, h->intr) == BT_GRAPH_ADD_INTERRUPTER_STATUS_OK;
+  params = ok ? bt_value_map_create () : NULL;
+  ok = params != NULL &&
+       bt_value_map_insert_empty_array_entry (params, "inputs", &inputs) == BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK &&
+       bt_value_array_append_string_element (inputs, h->url) == BT_VALUE_ARRAY_APPEND_ELEMENT_STATUS_OK &&
+       bt_value_map_insert_string_entry (params, "session-not-found-action", "end") == BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK;
+  ok = ok && BT_LEAKY (bt_graph_add_source_component (graph, live_class, "live", params,
+                                                      BT_LOGGING_LEVEL_NONE, &src)) == BT_GRAPH_ADD_COMPONENT_STATUS_OK;
+  ok = ok && bt_component_source_get_output_port_count (src) == 1;
+  ok = ok && bt_graph_add_sink_component_with_initialize_method_data (graph, sink_class, "sink", NULL, h,
+                                                                      BT_LOGGING_LEVEL_NONE, &sink) ==
+             BT_GRAPH_ADD_COMPONENT_STATUS_OK;
+  ok = ok && bt_graph_connect_ports (graph, bt_component_source_borrow_output_port_by_index_const (src, 0),
+                                     bt_component_sink_borrow_input_port_by_index_const (sink, 0), NULL) ==
+             BT_GRAPH_CONNECT_PORTS_STATUS_OK;
+  bt_value_put_ref (params);
+  if (!ok)
+    {
+      *why = sl_bt_take_error ();
+      bt_graph_put_ref (graph);
+      graph = NULL;
+    }
+  g_mutex_unlock (&sl_bt_lock);
+  return graph;
+}
+
+static void
+host_destroy_graph (LiveHost *h,
+                    bt_graph *graph)
+{
+  g_mutex_lock (&sl_bt_lock);
+  bt_graph_put_ref (graph);
+  bt_current_thread_clear_error ();
+  g_mutex_unlock (&sl_bt_lock);
+  g_hash_table_remove_all (h->streams);
+}
+
+static void
+host_sleep (LiveHost *h,
+            guint     ms)
+{
+  SlLive *self = h->live;
+  gint64 end = g_get_monotonic_time () + (gint64) ms * 1000;
+
+  g_mutex_lock (&self->lock);
+  while (!atomic_load (&h->stop) && g_get_monotonic_time () < end)
+    g_cond_wait_until (&self->cond, &self->lock, end);
+  g_mutex_unlock (&self->lock);
+}
+
+static gpointer
+host_thread (gpointer data)
+{
+  LiveHost *h = data;
+  SlLive *self = h->live;
+  g_autofree char *why = NULL;
+  bt_graph *graph;
+  gboolean ended = FALSE;
+
+  g_mutex_lock (&self->lock);
+  h->tid = pthread_self ();
+  h->tid_valid = TRUE;
+  h->last_progress = g_get_monotonic_time ();
+  g_mutex_unlock (&self->lock);
+
+  set_state (h, SL_LIVE_HOST_CONNECTING, NULL);
+  graph = host_build_graph (h, &why);
+  if (graph == NULL)
+    {
+      if (!atomic_load (&h->stop))
+        {
+          add_problem (self, h->hostname, h->url, "cannot attach: %s", why != NULL && *why ? why : "babeltrace2 refused");
+          set_state (h, SL_LIVE_HOST_WAITING, "cannot attach; retrying");
+        }
+    }
+  else
+    {
+      while (!atomic_load (&h->stop))
+        {
+          bt_graph_run_once_status st = bt_graph_run_once (graph);
+
+          if (st == BT_GRAPH_RUN_ONCE_STATUS_OK)
+            continue;
+          if (st == BT_GRAPH_RUN_ONCE_STATUS_AGAIN)
+            {
+              host_sleep (h, self->options.poll_ms);
+              continue;
+            }
+          if (st == BT_GRAPH_RUN_ONCE_STATUS_END)
+            {
+              ended = TRUE;
+              break;
+            }
+          if (!atomic_load (&h->stop))
+            {
+              g_autofree char *msg = sl_bt_take_error ();
+
+              add_problem (self, h->hostname, h->url, "lost the session: %s; will reconnect",
+                           msg != NULL && *msg ? msg : "connection to the relay failed");
+              set_state (h, SL_LIVE_HOST_WAITING, "connection lost; retrying");
+            }
+          break;
+        }
+      host_publish (h, G_MININT64);
+      host_destroy_graph (h, graph);
+    }
+
+  if (ended && !atomic_load (&h->stop))
+    {
+      add_problem (self, h->hostname, h->url, "the session ended (destroyed, or the relay closed it)");
+      set_state (h, SL_LIVE_HOST_ENDED, "session ended");
+    }
+  else if (atomic_load (&h->stop))
+    {
+      gboolean attached;
+
+      g_mutex_lock (&self->lock);
+      attached = h->state == SL_LIVE_HOST_STREAMING || h->state == SL_LIVE_HOST_CONNECTING ||
+                 h->state == SL_LIVE_HOST_STALLED;
+      g_mutex_unlock (&self->lock);
+      if (attached)
+        set_state (h, SL_LIVE_HOST_ENDED, "detached");
+    }
+  bt_current_thread_clear_error ();
+
+  g_mutex_lock (&self->lock);
+  h->tid_valid = FALSE;
+  h->running = FALSE;
+  self->signal_seq++;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+  live_unref (self);
+  return NULL;
+}
+
+/* Called with the lock held. */
+static void
+host_start_locked (SlLive   *self,
+                   LiveHost *h)
+{
+  g_autofree char *name = g_strdup_printf ("sl-live-%u", h->index);
+
+  if (h->thread != NULL)
+    g_thread_unref (h->thread);
+  atomic_store (&h->stop, 0);
+  bt_interrupter_reset (h->intr);
+  h->running = TRUE;
+  h->last_progress = g_get_monotonic_time ();
+  atomic_fetch_add (&self->ref_count, 1);
+  h->thread = g_thread_new (name, host_thread, h);
+}
+
+static LiveHost *
+host_new_locked (SlLive     *self,
+                 const char *relay,
+                 const char *hostname,
+                 const char *session)
+{
+  LiveHost *h = g_new0 (LiveHost, 1);
+
+  h->live = self;
+  h->index = self->hosts->len;
+  h->hostname = g_strdup (hostname);
+  h->session = g_strdup (session);
+  h->url = g_strdup_printf ("%s/host/%s/%s", relay, hostname, session);
+  h->intr = bt_interrupter_create ();
+  h->decoder = sl_bt_decoder_new ();
+  h->streams = g_hash_table_new_full (NULL, NULL, NULL, stream_state_free);
+  h->engine_host = SL_HOST_NONE;
+  h->last_fed = G_MININT64;
+  h->last_time = G_MININT64;
+  h->watermark = G_MININT64;
+  h->state = SL_LIVE_HOST_CONNECTING;
+  g_queue_init (&h->queue);
+  g_queue_init (&h->pending);
+  g_ptr_array_add (self->hosts, h);
+  self->hosts_changed = TRUE;
+  return h;
+}
+
+static void
+host_free (LiveHost *h)
+{
+  Batch *b;
+
+  g_free (h->hostname);
+  g_free (h->session);
+  g_free (h->url);
+  g_free (h->message);
+  bt_interrupter_put_ref (h->intr);
+  sl_bt_decoder_free (h->decoder);
+  g_hash_table_destroy (h->streams);
+  g_free (h->fill);
+  while ((b = g_queue_pop_head (&h->queue)) != NULL)
+    g_free (b);
+  while ((b = g_queue_pop_head (&h->pending)) != NULL)
+    g_free (b);
+  if (h->thread != NULL)
+    g_thread_unref (h->thread);
+  g_free (h);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Discovery                                                               */
+
+static gboolean
+target_matches (const Target        *t,
+                const char          *relay,
+                const SlLiveSession *s)
+{
+  return g_str_equal (t->relay, relay) &&
+         (t->hostname == NULL || g_str_equal (t->hostname, s->hostname)) &&
+         (t->session == NULL || g_str_equal (t->session, s->session));
+}
+
+static LiveHost *
+find_host_locked (SlLive     *self,
+                  const char *url)
+{
+  for (guint i = 0; i < self->hosts->len; i++)
+    {
+      LiveHost *h = g_ptr_array_index (self->hosts, i);
+
+      if (g_str_equal (h->url, url))
+        return h;
+    }
+  return NULL;
+}
+
+static gboolean
+stopping_abort (gpointer data)
+{
+  SlLive *self = data;
+  gboolean stopping;
+
+  g_mutex_lock (&self->lock);
+  stopping = self->stopping;
+  g_mutex_unlock (&self->lock);
+  return stopping;
+}
+
+/* Hosts the engine does not know yet are added on the engine thread. */
+static void
+discover_relay (SlLive     *self,
+                const char *relay,
+                GHashTable *unreachable)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) list = query_sessions_bounded (relay, self->options.stall_ms, stopping_abort, self, &error);
+
+  if (list == NULL)
+    {
+      gboolean stopping;
+
+      g_mutex_lock (&self->lock);
+      stopping = self->stopping;
+      g_mutex_unlock (&self->lock);
+      if (!stopping && !g_hash_table_contains (unreachable, relay))
+        {
+          add_problem (self, NULL, relay, "%s; will retry", error->message);
+          g_hash_table_add (unreachable, g_strdup (relay));
+        }
+      return;
+    }
+  if (g_hash_table_remove (unreachable, relay))
+    add_problem (self, NULL, relay, "the relay is reachable again");
+
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < list->len && !self->stopping; i++)
+    {
+      SlLiveSession *s = g_ptr_array_index (list, i);
+      gboolean wanted = FALSE;
+      LiveHost *h;
+
+      for (guint k = 0; k < self->targets->len && !wanted; k++)
+        wanted = target_matches (g_ptr_array_index (self->targets, k), relay, s);
+      if (!wanted)
+        continue;
+
+      h = find_host_locked (self, s->url);
+      if (h != NULL && (h->running || h->state == SL_LIVE_HOST_ENDED))
+        continue;
+      if (s->clients > 0)
+        {
+          /* Another viewer holds it: the relay allows one per session. */
+          if (h == NULL)
+            h = host_new_locked (self, relay, s->hostname, s->session);
+          if (h->state != SL_LIVE_HOST_WAITING || g_strcmp0 (h->message, "another viewer is attached") != 0)
+            {
+              g_ptr_array_add (self->new_problems,
+                               sl_trace_problem_new (s->hostname, s->url,
+                                                     "another viewer is already attached to this session "
+                                                     "(the relay allows one); waiting for it to detach"));
+              h->state = SL_LIVE_HOST_WAITING;
+              g_free (h->message);
+              h->message = g_strdup ("another viewer is attached");
+              self->hosts_changed = TRUE;
+            }
+          continue;
+        }
+      if (h == NULL)
+        h = host_new_locked (self, relay, s->hostname, s->session);
+      host_start_locked (self, h);
+    }
+  self->signal_seq++;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+}
+
+/* On the engine thread, which never waits for the network. */
+static void
+check_stalls (SlLive *self)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < self->hosts->len; i++)
+    {
+      LiveHost *h = g_ptr_array_index (self->hosts, i);
+
+      if (!h->running || h->stalled_reported)
+        continue;
+      if (now - h->last_progress > (gint64) self->options.stall_ms * 1000)
+        {
+          g_ptr_array_add (self->new_problems,
+                           sl_trace_problem_new (h->hostname, h->url,
+                                                 "the relay has not answered for %.1f s (stalled relay or network cut)",
+                                                 (now - h->last_progress) / 1e6));
+          h->stalled_reported = TRUE;
+          h->state = SL_LIVE_HOST_STALLED;
+          g_free (h->message);
+          h->message = g_strdup ("relay not answering");
+          self->hosts_changed = TRUE;
+        }
+    }
+  g_mutex_unlock (&self->lock);
+}
+
+static gpointer
+discover_thread (gpointer data)
+{
+  SlLive *self = data;
+  g_autoptr(GHashTable) unreachable = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  gint64 next = 0;
+
+  for (;;)
+    {
+      g_autoptr(GPtrArray) relays = g_ptr_array_new_with_free_func (g_free);
+      gint64 now = g_get_monotonic_time ();
+      gint64 wake;
+
+      g_mutex_lock (&self->lock);
+      if (self->stopping)
+        {
+          g_mutex_unlock (&self->lock);
+          break;
+        }
+      if (self->discover_now || now >= next)
+        {
+          self->discover_now = FALSE;
+          next = now + (gint64) self->options.discover_ms * 1000;
+          for (guint i = 0; i < self->targets->len; i++)
+            {
+              Target *t = g_ptr_array_index (self->targets, i);
+              gboolean seen = FALSE;
+
+              for (guint k = 0; k < relays->len && !seen; k++)
+                seen = g_str_equal (g_ptr_array_index (relays, k), t->relay);
+              if (!seen)
+                g_ptr_array_add (relays, g_strdup (t->relay));
+            }
+        }
+      g_mutex_unlock (&self->lock);
+
+      for (guint i = 0; i < relays->len && !stopping_abort (self); i++)
+        discover_relay (self, g_ptr_array_index (relays, i), unreachable);
+
+      wake = MIN (next, g_get_monotonic_time () + 200 * 1000);
+      g_mutex_lock (&self->lock);
+      while (!self->stopping && !self->discover_now && g_get_monotonic_time () < wake)
+        g_cond_wait_until (&self->cond, &self->lock, wake);
+      g_mutex_unlock (&self->lock);
+    }
+
+  return NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Engine thread                                                           */
+
+static GPtrArray *
+dup_hosts_locked (SlLive *self)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_live_host_free);
+
+  for (guint i = 0; i < self->hosts->len; i++)
+    {
+      LiveHost *h = g_ptr_array_index (self->hosts, i);
+      SlLiveHost *c = g_new0 (SlLiveHost, 1);
+
+      c->engine_host = h->engine_host;
+      c->hostname = g_strdup (h->hostname);
+      c->url = g_strdup (h->url);
+      c->state = h->state;
+      c->message = g_strdup (h->message);
+      c->events = h->events;
+      c->packets = h->packets;
+      c->watermark = h->watermark;
+      c->last_fed = G_MININT64;
+      g_ptr_array_add (out, c);
+    }
+  return out;
+}
+
+static gboolean
+host_active (const LiveHost *h)
+{
+  return h->running && (h->state == SL_LIVE_HOST_STREAMING || h->state == SL_LIVE_HOST_CONNECTING);
+}
+
+/* Moves the published batches to the engine thread's side; registers new
+ * hosts with the engine. Lock held. */
+static void
+collect_locked (SlLive *self,
+                gint64 *watermarks,
+                gboolean *active)
+{
+  for (guint i = 0; i < self->hosts->len; i++)
+    {
+      LiveHost *h = g_ptr_array_index (self->hosts, i);
+      Batch *b;
+
+      while ((b = g_queue_pop_head (&h->queue)) != NULL)
+        g_queue_push_tail (&h->pending, b);
+      watermarks[i] = h->watermark;
+      active[i] = host_active (h);
+    }
+}
+
+static gint64
+merge_key (LiveHost *h,
+           gint64    t)
+{
+  return t - h->hint;
+}
+
+/* Feeds the engine with every packet event that may go; returns the time
+ * (monotonic µs) at which a held one must go anyway, or G_MAXINT64. */
+static gint64
+feed (SlLive   *self,
+      guint     n_hosts,
+      gint64   *watermarks,
+      gboolean *active)
+{
+  gint64 now_us = g_get_monotonic_time ();
+  gint64 hold = (gint64) self->options.hold_ms * 1000;
+
+  for (;;)
+    {
+      LiveHost *best = NULL;
+      Batch *bb = NULL;
+      gint64 best_key = G_MAXINT64;
+      gboolean may = TRUE;
+
+      for (guint i = 0; i < n_hosts; i++)
+        {
+          LiveHost *h = g_ptr_array_index (self->hosts, i);
+          Batch *b;
+
+          while ((b = g_queue_peek_head (&h->pending)) != NULL && b->pos == b->n)
+            g_free (g_queue_pop_head (&h->pending));
+          if (b == NULL)
+            continue;
+          if (best == NULL || merge_key (h, b->ev[b->pos].time) < best_key)
+            {
+              best = h;
+              bb = b;
+              best_key = merge_key (h, b->ev[b->pos].time);
+            }
+        }
+      if (best == NULL)
+        return G_MAXINT64;
+
+      for (guint i = 0; i < n_hosts && may; i++)
+        {
+          LiveHost *h = g_ptr_array_index (self->hosts, i);
+
+          if (h == best || !active[i] || g_queue_get_length (&h->pending) > 0)
+            continue;
+          if (watermarks[i] == G_MININT64 || merge_key (h, watermarks[i]) < best_key)
+            may = FALSE;
+        }
+      if (!may && now_us < bb->arrival + hold)
+        return bb->arrival + hold;
+
+      bb->ev[bb->pos].host = best->engine_host;
+      best->last_fed = MAX (best->last_fed, bb->ev[bb->pos].time);
+      sl_engine_add_packet (self->engine, &bb->ev[bb->pos], best_key);
+      bb->pos++;
+      self->packets_fed++;
+      if (self->first_arrival == 0 || bb->arrival < self->first_arrival)
+        self->first_arrival = bb->arrival;
+    }
+}
+
+static void
+refresh_hints (SlLive *self,
+               guint   n_hosts)
+{
+  for (guint i = 0; i < n_hosts; i++)
+    {
+      LiveHost *h = g_ptr_array_index (self->hosts, i);
+      SlHostInfo info = { 0 };
+      gint64 t;
+
+      if (h->engine_host == SL_HOST_NONE || h->last_time == G_MININT64)
+        continue;
+      sl_engine_get_host_info (self->engine, h->engine_host, &info);
+      if (info.reference != SL_HOST_NONE && info.reference != h->engine_host)
+        {
+          t = h->watermark != G_MININT64 ? h->watermark : 0;
+          if (t > 0)
+            h->hint = t - sl_transform_apply (&info.to_reference, t);
+        }
+      sl_host_info_clear (&info);
+    }
+}
+
+static void
+deliver (SlLive   *self,
+         gboolean  final)
+{
+  SlJournal *j = sl_engine_get_journal (self->engine);
+  SlLiveUpdate u = { 0 };
+  GPtrArray *problems;
+
+  g_mutex_lock (&self->lock);
+  u.hosts = dup_hosts_locked (self);
+  problems = self->new_problems;
+  self->new_problems = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_trace_problem_free);
+  for (guint i = 0; i < problems->len; i++)
+    {
+      g_ptr_array_add (self->problems, sl_trace_problem_copy (g_ptr_array_index (problems, i)));
+    }
+  self->hosts_changed = FALSE;
+  for (guint i = 0; i < u.hosts->len; i++)
+    {
+      SlLiveHost *c = g_ptr_array_index (u.hosts, i);
+
+      c->last_fed = ((LiveHost *) g_ptr_array_index (self->hosts, i))->last_fed;
+      u.events += c->events;
+    }
+  g_mutex_unlock (&self->lock);
+
+  sl_engine_flush (self->engine);
+  u.wall_time = g_get_real_time ();
+  u.journal_first = self->journal_sent;
+  u.journal_next = sl_journal_get_next_seq (j);
+  u.packets = self->packets_fed;
+  u.first_arrival = self->first_arrival;
+  u.made = g_get_monotonic_time ();
+  u.problems = problems;
+  u.final = final;
+  if (self->func != NULL)
+    self->func (self, self->engine, &u, self->func_data);
+
+  self->journal_sent = u.journal_next;
+  self->packets_sent = self->packets_fed;
+  self->first_arrival = 0;
+  self->last_update = g_get_monotonic_time ();
+  g_ptr_array_unref (u.hosts);
+  g_ptr_array_unref (problems);
+}
+
+static gpointer
+engine_thread (gpointer data)
+{
+  SlLive *self = data;
+  g_autofree gint64 *watermarks = NULL;
+  g_autofree gboolean *active = NULL;
+  guint cap = 0;
+  guint64 seen = 0;
+
+  for (;;)
+    {
+      gint64 due = G_MAXINT64, now;
+      gboolean stopping, changed, running = FALSE;
+      guint n;
+
+      check_stalls (self);
+
+      g_mutex_lock (&self->lock);
+      n = self->hosts->len;
+      if (n > cap)
+        {
+          cap = MAX (n, cap * 2);
+          watermarks = g_renew (gint64, watermarks, cap);
+          active = g_renew (gboolean, active, cap);
+        }
+      collect_locked (self, watermarks, active);
+      for (guint i = 0; i < n; i++)
+        running |= ((LiveHost *) g_ptr_array_index (self->hosts, i))->running;
+      stopping = self->stopping;
+      changed = self->hosts_changed || self->new_problems->len > 0;
+      seen = self->signal_seq;
+      g_mutex_unlock (&self->lock);
+
+      g_mutex_lock (&self->engine_lock);
+      for (guint i = 0; i < n; i++)
+        {
+          LiveHost *h = g_ptr_array_index (self->hosts, i);
+
+          if (h->engine_host == SL_HOST_NONE)
+            {
+              guint e = sl_engine_find_host (self->engine, h->hostname);
+
+              if (e == SL_HOST_NONE)
+                e = sl_engine_add_host (self->engine, h->hostname);
+              g_mutex_lock (&self->lock);
+              h->engine_host = e;
+              g_mutex_unlock (&self->lock);
+              changed = TRUE;
+            }
+        }
+      g_mutex_lock (&self->lock);
+      for (guint i = 0; i < n; i++)
+        {
+          LiveHost *h = g_ptr_array_index (self->hosts, i);
+
+          if (h->engine_host != SL_HOST_NONE && (h->events != h->events_counted || h->ignored != h->ignored_counted))
+            {
+              sl_engine_add_host_counts (self->engine, h->engine_host, h->events - h->events_counted,
+                                         h->ignored - h->ignored_counted);
+              h->events_counted = h->events;
+              h->ignored_counted = h->ignored;
+            }
+        }
+      g_mutex_unlock (&self->lock);
+      /* a host that stopped is no longer waited for */
+      if (stopping)
+        memset (active, 0, sizeof (gboolean) * n);
+      due = feed (self, n, watermarks, active);
+
+      now = g_get_monotonic_time ();
+      changed |= self->packets_fed != self->packets_sent ||
+                 sl_journal_get_next_seq (sl_engine_get_journal (self->engine)) != self->journal_sent;
+      if (stopping && !running)
+        {
+          /* everything published has been fed (hosts are inactive) */
+          deliver (self, TRUE);
+          g_mutex_unlock (&self->engine_lock);
+          break;
+        }
+      if (changed)
+        {
+          gint64 next = self->last_update + (gint64) self->options.update_ms * 1000;
+
+          if (now >= next)
+            {
+              refresh_hints (self, n);
+              deliver (self, FALSE);
+            }
+          else
+            due = MIN (due, next);
+        }
+      g_mutex_unlock (&self->engine_lock);
+
+      /* stall checks */
+      due = MIN (due, g_get_monotonic_time () + 200000);
+      g_mutex_lock (&self->lock);
+      while (self->signal_seq == seen && !self->stopping && g_get_monotonic_time () < due)
+        {
+          if (due == G_MAXINT64)
+            g_cond_wait (&self->cond, &self->lock);
+          else
+            g_cond_wait_until (&self->cond, &self->lock, due);
+        }
+      if (self->stopping)
+        {
+          /* wait for the hosts to finish instead of spinning */
+          gboolean any = FALSE;
+
+          for (guint i = 0; i < self->hosts->len; i++)
+            any |= ((LiveHost *) g_ptr_array_index (self->hosts, i))->running;
+          if (any && self->signal_seq == seen)
+            g_cond_wait_until (&self->cond, &self->lock, g_get_monotonic_time () + 20000);
+        }
+      g_mutex_unlock (&self->lock);
+    }
+  return NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Public API                                                              */
+
+void
+sl_live_options_init (SlLiveOptions *options)
+{
+  g_return_if_fail (options != NULL);
+
+  options->poll_ms = 10;
+  options->update_ms = 20;
+  options->discover_ms = 1000;
+  options->stall_ms = 3000;
+  options->hold_ms = 20;
+}
+
+/**
+ * sl_live_new:
+ * @engine: the engine to feed; it must outlive the #SlLive and, while
+ *   live is running, be used by other threads only between
+ *   sl_live_lock() and sl_live_unlock()
+ */
+SlLive *
+sl_live_new (SlEngine            *engine,
+             const SlLiveOptions *options)
+{
+  SlLive *self;
+
+  g_return_val_if_fail (engine != NULL, NULL);
+
+  g_once (&signal_once, install_signal_once, NULL);
+
+  self = g_new0 (SlLive, 1);
+  atomic_init (&self->ref_count, 1);
+  self->engine = engine;
+  if (options != NULL)
+    self->options = *options;
+  else
+    sl_live_options_init (&self->options);
+  self->options.poll_ms = MAX (self->options.poll_ms, 1);
+  self->options.discover_ms = MAX (self->options.discover_ms, 50);
+  self->options.stall_ms = MAX (self->options.stall_ms, 100);
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->cond);
+  g_mutex_init (&self->engine_lock);
+  self->targets = g_ptr_array_new_with_free_func (target_free);
+  self->hosts = g_ptr_array_new ();
+  self->problems = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_trace_problem_free);
+  self->new_problems = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_trace_problem_free);
+  self->journal_sent = sl_journal_get_next_seq (sl_engine_get_journal (engine));
+  return self;
+}
+
+static void
+live_unref (SlLive *self)
+{
+  if (atomic_fetch_sub (&self->ref_count, 1) != 1)
+    return;
+
+  for (guint i = 0; i < self->hosts->len; i++)
+    host_free (g_ptr_array_index (self->hosts, i));
+  g_ptr_array_unref (self->hosts);
+  g_ptr_array_unref (self->targets);
+  g_ptr_array_unref (self->problems);
+  g_ptr_array_unref (self->new_problems);
+  g_mutex_clear (&self->lock);
+  g_cond_clear (&self->cond);
+  g_mutex_clear (&self->engine_lock);
+  g_free (self);
+}
+
+void
+sl_live_free (SlLive *self)
+{
+  if (self == NULL)
+    return;
+  sl_live_stop (self);
+  live_unref (self);
+}
+
+/**
+ * sl_live_add_url:
+ * @url: `net://RELAY[:PORT]` (every session of every host, now and
+ *   later), `net://RELAY[:PORT]/session/NAME` (that session on every
+ *   host) or `net://RELAY[:PORT]/host/HOSTNAME/NAME`
+ */
+gboolean
+sl_live_add_url (SlLive      *self,
+                 const char  *url,
+                 GError     **error)
+{
+  Target *t;
+  const char *why = NULL;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (url != NULL, FALSE);
+
+  if (!classes_ready (&why))
+    {
+      g_set_error (error, SL_ERROR, SL_ERROR_IO, "%s", why);
+      return FALSE;
+    }
+  t = g_new0 (Target, 1);
+  if (!sl_live_parse_url (url, &t->relay, &t->hostname, &t->session, error))
+    {
+      target_free (t);
+      return FALSE;
+    }
+  g_mutex_lock (&self->lock);
+  g_ptr_array_add (self->targets, t);
+  self->discover_now = TRUE;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+  return TRUE;
+}
+
+void
+sl_live_set_update_func (SlLive           *self,
+                         SlLiveUpdateFunc  func,
+                         gpointer          user_data)
+{
+  g_return_if_fail (self != NULL);
+
+  g_mutex_lock (&self->engine_lock);
+  self->func = func;
+  self->func_data = user_data;
+  g_mutex_unlock (&self->engine_lock);
+}
+
+void
+sl_live_start (SlLive *self)
+{
+  g_return_if_fail (self != NULL);
+
+  g_mutex_lock (&self->lock);
+  if (self->started)
+    {
+      g_mutex_unlock (&self->lock);
+      return;
+    }
+  self->started = TRUE;
+  g_mutex_unlock (&self->lock);
+
+  self->engine_thread = g_thread_new ("sl-live-engine", engine_thread, self);
+  self->discover_thread = g_thread_new ("sl-live-discover", discover_thread, self);
+}
+
+/**
+ * sl_live_stop:
+ *
+ * Detaches from every session and returns when the engine thread has
+ * delivered its final update. A host thread blocked on a relay that does
+ * not answer is interrupted (interrupter plus signal); one that still has
+ * not returned after a few seconds is left to finish on its own.
+ */
+void
+sl_live_stop (SlLive *self)
+{
+  gint64 deadline = g_get_monotonic_time () + STOP_TIMEOUT_US;
+
+  g_return_if_fail (self != NULL);
+
+  g_mutex_lock (&self->lock);
+  if (!self->started || self->stopping)
+    {
+      g_mutex_unlock (&self->lock);
+      return;
+    }
+  self->stopping = TRUE;
+  for (guint i = 0; i < self->hosts->len; i++)
+    {
+      LiveHost *h = g_ptr_array_index (self->hosts, i);
+
+      atomic_store (&h->stop, 1);
+      bt_interrupter_set (h->intr);
+    }
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+
+  for (;;)
+    {
+      gboolean any = FALSE;
+
+      g_mutex_lock (&self->lock);
+      for (guint i = 0; i < self->hosts->len; i++)
+        {
+          LiveHost *h = g_ptr_array_index (self->hosts, i);
+
+          if (h->running)
+            {
+              any = TRUE;
+              if (h->tid_valid)
+                pthread_kill (h->tid, LIVE_SIGNAL);
+            }
+        }
+      g_mutex_unlock (&self->lock);
+      if (!any || g_get_monotonic_time () > deadline)
+        break;
+      g_usleep (10000);
+    }
+
+  g_thread_join (self->discover_thread);
+  self->discover_thread = NULL;
+
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < self->hosts->len; i++)
+    {
+      LiveHost *h = g_ptr_array_index (self->hosts, i);
+
+      if (h->running)
+        {
+          /* still blocked: it holds a reference and finishes alone; the
+           * engine thread must not wait for it */
+          h->running = FALSE;
+          g_clear_pointer (&h->thread, g_thread_unref);
+          g_ptr_array_add (self->new_problems,
+                           sl_trace_problem_new (h->hostname, h->url,
+                                                 "did not detach in time; left to finish in the background"));
+        }
+    }
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+
+  g_thread_join (self->engine_thread);
+  self->engine_thread = NULL;
+  for (guint i = 0; i < self->hosts->len; i++)
+    {
+      LiveHost *h = g_ptr_array_index (self->hosts, i);
+
+      if (h->thread != NULL)
+        {
+          g_thread_join (h->thread);
+          h->thread = NULL;
+        }
+    }
+}
+
+/**
+ * sl_live_reconnect:
+ *
+ * Reads the relays' session lists now, attaching again to what was lost.
+ */
+void
+sl_live_reconnect (SlLive *self)
+{
+  g_return_if_fail (self != NULL);
+
+  g_mutex_lock (&self->lock);
+  self->discover_now = TRUE;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+}
+
+void
+sl_live_lock (SlLive *self)
+{
+  g_mutex_lock (&self->engine_lock);
+}
+
+void
+sl_live_unlock (SlLive *self)
+{
+  g_mutex_unlock (&self->engine_lock);
+}
+
+GPtrArray *
+sl_live_dup_hosts (SlLive *self)
+{
+  GPtrArray *out;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_mutex_lock (&self->lock);
+  out = dup_hosts_locked (self);
+  g_mutex_unlock (&self->lock);
+  return out;
+}
+
+/**
+ * sl_live_dup_problems:
+ *
+ * Returns: (transfer full): every #SlTraceProblem delivered so far
+ */
+GPtrArray *
+sl_live_dup_problems (SlLive *self)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_trace_problem_free);
+
+  g_return_val_if_fail (self != NULL, out);
+
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < self->problems->len; i++)
+    {
+      g_ptr_array_add (out, sl_trace_problem_copy (g_ptr_array_index (self->problems, i)));
+    }
+  g_mutex_unlock (&self->lock);
+  return out;
+}

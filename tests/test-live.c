@@ -1,0 +1,624 @@
+/* test-live.c: live sessions against real lttng-relayd and lttng-sessiond
+ *
+ * Three simulated hosts (own UTS namespace, own session daemon, own clock
+ * through the lttng-ust clock plugin) exchange real TCP messages over
+ * loopback and stream their traces through a real relay; Syncline attaches
+ * as a live viewer. The ground truth of every clock is known (harness).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <signal.h>
+
+#include "live/live-harness.h"
+#include "sl-live.h"
+#include "sl-report.h"
+#include "test-util.h"
+
+#define SESSION        "cluster"
+#define TIMER_US       100000
+#define WAIT_S         60
+
+typedef struct
+{
+  GMutex     lock;
+  GCond      cond;
+  guint      updates;
+  guint      accurate_updates;
+  gboolean   final;
+  guint64    packets;
+  guint64    last_accurate_total;
+  gint64     first_packets_at;
+  gint64     first_estimate_at;
+  GPtrArray *problems;
+  GPtrArray *hosts;
+  guint      accurate_links;
+  guint      n_links;
+  guint      n_engine_hosts;
+} Watch;
+
+static void
+watch_init (Watch *w)
+{
+  memset (w, 0, sizeof *w);
+  g_mutex_init (&w->lock);
+  g_cond_init (&w->cond);
+  w->problems = g_ptr_array_new_with_free_func (g_free);
+}
+
+static void
+watch_clear (Watch *w)
+{
+  g_ptr_array_unref (w->problems);
+  g_clear_pointer (&w->hosts, g_ptr_array_unref);
+  g_mutex_clear (&w->lock);
+  g_cond_clear (&w->cond);
+}
+
+static void
+update_cb (SlLive             *live,
+           SlEngine           *engine,
+           const SlLiveUpdate *u,
+           gpointer            data)
+{
+  Watch *w = data;
+  guint64 accurate_total = 0;
+  guint accurate = 0;
+  gboolean estimate = FALSE;
+
+  for (guint i = 0; i < sl_engine_get_n_links (engine); i++)
+    {
+      SlLinkInfo info;
+
+      sl_engine_get_link_info (engine, i, &info);
+      accurate += info.quality == SL_QUALITY_ACCURATE;
+      accurate_total += info.accurate_packets;
+      estimate |= info.has_estimate;
+    }
+
+  g_mutex_lock (&w->lock);
+  w->updates++;
+  w->final |= u->final;
+  w->packets = u->packets;
+  if (u->packets > 0 && w->first_packets_at == 0)
+    w->first_packets_at = u->made;
+  if (estimate && w->first_estimate_at == 0)
+    w->first_estimate_at = u->made;
+  if (accurate_total > w->last_accurate_total)
+    {
+      w->accurate_updates++;
+      w->last_accurate_total = accurate_total;
+    }
+  w->accurate_links = accurate;
+  w->n_links = sl_engine_get_n_links (engine);
+  w->n_engine_hosts = sl_engine_get_n_hosts (engine);
+  for (guint i = 0; i < u->problems->len; i++)
+    g_ptr_array_add (w->problems, sl_trace_problem_to_string (g_ptr_array_index (u->problems, i)));
+  g_clear_pointer (&w->hosts, g_ptr_array_unref);
+  w->hosts = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_live_host_free);
+  for (guint i = 0; i < u->hosts->len; i++)
+    {
+      const SlLiveHost *h = g_ptr_array_index (u->hosts, i);
+      SlLiveHost *c = g_new0 (SlLiveHost, 1);
+
+      *c = *h;
+      c->hostname = g_strdup (h->hostname);
+      c->url = g_strdup (h->url);
+      c->message = g_strdup (h->message);
+      g_ptr_array_add (w->hosts, c);
+    }
+  g_cond_broadcast (&w->cond);
+  g_mutex_unlock (&w->lock);
+}
+
+typedef gboolean (*WatchPredicate) (Watch *w, gpointer data);
+
+/* Waits (bounded) until @pred holds; the bound only keeps a broken run
+ * from hanging, it is not what is tested. */
+static gboolean
+watch_wait (Watch          *w,
+            WatchPredicate  pred,
+            gpointer        data,
+            guint           seconds)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) seconds * G_USEC_PER_SEC;
+  gboolean ok;
+
+  g_mutex_lock (&w->lock);
+  while (!(ok = pred (w, data)) && g_get_monotonic_time () < end)
+    g_cond_wait_until (&w->cond, &w->lock, MIN (end, g_get_monotonic_time () + 200000));
+  g_mutex_unlock (&w->lock);
+  return ok;
+}
+
+static gboolean
+has_problem (Watch      *w,
+             const char *needle)
+{
+  for (guint i = 0; i < w->problems->len; i++)
+    if (strstr (g_ptr_array_index (w->problems, i), needle) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+pred_problem (Watch   *w,
+              gpointer data)
+{
+  return has_problem (w, data);
+}
+
+static SlLiveHostState
+host_state (Watch      *w,
+            const char *hostname)
+{
+  for (guint i = 0; w->hosts != NULL && i < w->hosts->len; i++)
+    {
+      SlLiveHost *h = g_ptr_array_index (w->hosts, i);
+
+      if (g_str_equal (h->hostname, hostname))
+        return h->state;
+    }
+  return SL_LIVE_HOST_FAILED + 1;
+}
+
+typedef struct
+{
+  const char      *host;
+  SlLiveHostState  state;
+} StateWant;
+
+static gboolean
+pred_state (Watch   *w,
+            gpointer data)
+{
+  StateWant *sw = data;
+
+  return host_state (w, sw->host) == sw->state;
+}
+
+static gboolean
+pred_all_accurate (Watch   *w,
+                   gpointer data)
+{
+  return w->n_engine_hosts == 3 && w->n_links >= 2 && w->accurate_links == w->n_links &&
+         w->accurate_updates >= GPOINTER_TO_UINT (data);
+}
+
+typedef struct
+{
+  guint64 packets;
+} More;
+
+static gboolean
+pred_more_packets (Watch   *w,
+                   gpointer data)
+{
+  return w->packets > ((More *) data)->packets;
+}
+
+/* ---------------------------------------------------------------------- */
+
+typedef struct
+{
+  SlHarness     *h;
+  SlHarnessHost *host[3];
+  GPid           peer[3];
+  guint          port[3];
+} Cluster;
+
+static const struct
+{
+  const char *name;
+  gint64      wall_error_ns;
+  gint64      drift_ppb;
+} cluster_hosts[] = {
+  { "sl-alpha", 3000000, 40000 },
+  { "sl-beta", -4000000, -25000 },
+  { "sl-gamma", 0, 0 },
+};
+
+/* alpha → beta, beta → gamma: request/reply both ways on each link. */
+static gboolean
+cluster_start (Cluster *c,
+               guint    rate)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *skip = NULL;
+
+  memset (c, 0, sizeof *c);
+  c->h = sl_harness_new (&skip);
+  if (c->h == NULL)
+    {
+      if (sl_harness_must_not_skip ())
+        g_error ("the live harness cannot run here, and SL_REQUIRE_LIVE=1: %s", skip);
+      g_test_skip (skip);
+      return FALSE;
+    }
+  if (!sl_harness_start_relay (c->h, &error))
+    g_error ("relay: %s", error->message);
+
+  for (guint i = 0; i < 3; i++)
+    {
+      c->host[i] = sl_harness_add_host (c->h, cluster_hosts[i].name, cluster_hosts[i].wall_error_ns,
+                                        cluster_hosts[i].drift_ppb, &error);
+      if (c->host[i] == NULL)
+        g_error ("host %s: %s", cluster_hosts[i].name, error->message);
+      if (!sl_harness_host_create_session (c->host[i], SESSION, TIMER_US, &error))
+        g_error ("session on %s: %s", cluster_hosts[i].name, error->message);
+      c->port[i] = sl_harness_free_port ();
+    }
+
+  /* gamma first, so each peer's port is open when the next connects */
+  for (guint k = 3; k-- > 0;)
+    {
+      g_autofree char *listen = g_strdup_printf ("--listen=%u", c->port[k]);
+      g_autofree char *rate_s = g_strdup_printf ("--rate=%u", rate);
+      g_autofree char *connect = k + 1 < 3 ? g_strdup_printf ("--connect=%u", c->port[k + 1]) : NULL;
+      const char *args[] = { listen, rate_s, connect, NULL };
+
+      c->peer[k] = sl_harness_host_spawn_peer (c->host[k], args, &error);
+      if (c->peer[k] == 0)
+        g_error ("peer on %s: %s", cluster_hosts[k].name, error->message);
+    }
+  return TRUE;
+}
+
+static void
+cluster_finish (Cluster *c)
+{
+  g_autoptr(GString) problems = g_string_new (NULL);
+
+  if (!sl_harness_free_and_check_clean (c->h, problems))
+    g_error ("the harness left things behind:\n%s", problems->str);
+}
+
+static guint
+engine_host (SlEngine   *engine,
+             const char *name)
+{
+  guint h = sl_engine_find_host (engine, name);
+
+  g_assert_cmpuint (h, !=, SL_HOST_NONE);
+  return h;
+}
+
+/* The estimate of every link against the truth: at three instants of the
+ * link's span, the true time on b for a's timestamp must lie within the
+ * estimate ± the link's bound. */
+static void
+check_truth (Cluster  *c,
+             SlEngine *engine)
+{
+  guint n_links = sl_engine_get_n_links (engine);
+
+  g_assert_cmpuint (n_links, ==, 2);
+  for (guint l = 0; l < n_links; l++)
+    {
+      SlLinkInfo info;
+      SlHarnessHost *ha = NULL, *hb = NULL;
+      g_autoptr(GError) error = NULL;
+
+      sl_engine_get_link_info (engine, l, &info);
+      g_assert_cmpint (info.quality, ==, SL_QUALITY_ACCURATE);
+      g_assert_true (info.has_estimate);
+      for (guint i = 0; i < 3; i++)
+        {
+          if (engine_host (engine, cluster_hosts[i].name) == info.a)
+            ha = c->host[i];
+          if (engine_host (engine, cluster_hosts[i].name) == info.b)
+            hb = c->host[i];
+        }
+      g_assert_nonnull (ha);
+      g_assert_nonnull (hb);
+
+      for (guint k = 0; k < 3; k++)
+        {
+          gint64 ta = info.span_start + (info.span_end - info.span_start) / 2 * k;
+          gint64 m = sl_harness_host_monotonic_time (ha, SESSION, ta, &error);
+          gint64 tb_true, tb_est;
+          double err;
+
+          g_assert_no_error (error);
+          tb_true = sl_harness_host_trace_time (hb, SESSION, m, &error);
+          g_assert_no_error (error);
+          tb_est = sl_transform_apply (&info.estimate, ta);
+          err = fabs ((double) (tb_est - tb_true));
+          g_test_message ("link %s -> %s at +%.3f s: estimate off by %.0f ns, bound %.0f ns, band %.0f ns",
+                          sl_harness_host_get_name (ha), sl_harness_host_get_name (hb),
+                          (ta - info.span_start) / 1e9, err, info.bound_ns, info.band_ns);
+          g_assert_cmpfloat (err, <=, info.bound_ns + 1.0);
+        }
+    }
+}
+
+static void
+test_live_sync (void)
+{
+  Cluster c;
+  Watch w;
+  SlEngine *engine;
+  SlLive *live;
+  SlLiveOptions lo;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL;
+  gint64 started;
+  double first_estimate_periods;
+
+  if (!cluster_start (&c, 200))
+    return;
+
+  watch_init (&w);
+  engine = sl_engine_new (NULL);
+  sl_live_options_init (&lo);
+  live = sl_live_new (engine, &lo);
+  url = g_strdup_printf ("%s/session/%s", sl_harness_get_relay_url (c.h), SESSION);
+  g_assert_true (sl_live_add_url (live, url, &error));
+  g_assert_no_error (error);
+  sl_live_set_update_func (live, update_cb, &w);
+  started = g_get_monotonic_time ();
+  sl_live_start (live);
+
+  /* every host found, every link accurate, and accurate packets keep
+   * coming in separate updates */
+  if (!watch_wait (&w, (WatchPredicate) pred_all_accurate, GUINT_TO_POINTER (20), WAIT_S))
+    {
+      for (guint i = 0; i < w.problems->len; i++)
+        g_test_message ("problem: %s", (char *) g_ptr_array_index (w.problems, i));
+      g_error ("links not accurate: %u hosts, %u/%u accurate links, %u updates with new accurate packets",
+               w.n_engine_hosts, w.accurate_links, w.n_links, w.accurate_updates);
+    }
+  for (guint i = 0; i < w.problems->len; i++)
+    g_test_message ("problem: %s", (char *) g_ptr_array_index (w.problems, i));
+  g_assert_cmpuint (w.problems->len, ==, 0);
+
+  g_mutex_lock (&w.lock);
+  g_assert_cmpint (w.first_estimate_at, >, 0);
+  first_estimate_periods = (w.first_estimate_at - MAX (w.first_packets_at, started)) / (double) TIMER_US;
+  g_test_message ("first packets %.0f ms after start, first estimate %.1f live-timer periods later; %u updates",
+                  (w.first_packets_at - started) / 1e3, first_estimate_periods, w.updates);
+  g_mutex_unlock (&w.lock);
+  /* a few live-timer periods; generous for a loaded 2-core machine */
+  g_assert_cmpfloat (first_estimate_periods, <=, 20);
+
+  sl_live_stop (live);
+  g_assert_true (w.final);
+
+  g_assert_cmpuint (sl_engine_get_n_hosts (engine), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    engine_host (engine, cluster_hosts[i].name);
+  check_truth (&c, engine);
+
+  sl_live_free (live);
+  sl_engine_free (engine);
+  watch_clear (&w);
+  cluster_finish (&c);
+}
+
+/* Relay not reachable, another viewer, session destroyed, relay stalled
+ * and cut (killed), reconnection; the other hosts go on each time. */
+static void
+test_live_faults (void)
+{
+  Cluster c;
+  Watch w, w2;
+  SlEngine *engine, *engine2;
+  SlLive *live, *live2;
+  SlLiveOptions lo;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL, *dead = NULL, *viewer_url = NULL;
+  GPid viewer;
+  More more;
+  StateWant want;
+  gint64 t0;
+
+  if (!cluster_start (&c, 100))
+    return;
+
+  sl_live_options_init (&lo);
+  lo.stall_ms = 1000;
+  lo.discover_ms = 300;
+
+  /* 1. nobody listens */
+  watch_init (&w2);
+  engine2 = sl_engine_new (NULL);
+  live2 = sl_live_new (engine2, &lo);
+  dead = g_strdup_printf ("net://127.0.0.1:%u", sl_harness_free_port ());
+  g_assert_true (sl_live_add_url (live2, dead, &error));
+  sl_live_set_update_func (live2, update_cb, &w2);
+  sl_live_start (live2);
+  g_assert_true (watch_wait (&w2, pred_problem, "not reachable", WAIT_S));
+  sl_live_free (live2);
+  sl_engine_free (engine2);
+  watch_clear (&w2);
+
+  /* 2. another viewer holds gamma's session */
+  viewer_url = g_strdup_printf ("%s/host/%s/%s", sl_harness_get_relay_url (c.h), cluster_hosts[2].name, SESSION);
+  {
+    const char *argv[] = { "babeltrace2", "-i", "lttng-live", viewer_url, NULL };
+
+    viewer = sl_harness_spawn (c.h, argv, "/dev/null", &error);
+    g_assert_no_error (error);
+  }
+  /* wait until the relay counts it */
+  for (int i = 0; i < 100; i++)
+    {
+      g_autoptr(GPtrArray) list = sl_live_list_sessions (sl_harness_get_relay_url (c.h), NULL, NULL);
+      gboolean attached = FALSE;
+
+      for (guint k = 0; list != NULL && k < list->len; k++)
+        {
+          SlLiveSession *s = g_ptr_array_index (list, k);
+
+          attached |= g_str_equal (s->hostname, cluster_hosts[2].name) && s->clients > 0;
+        }
+      if (attached)
+        break;
+      g_usleep (100000);
+    }
+
+  watch_init (&w);
+  engine = sl_engine_new (NULL);
+  live = sl_live_new (engine, &lo);
+  url = g_strdup_printf ("%s/session/%s", sl_harness_get_relay_url (c.h), SESSION);
+  g_assert_true (sl_live_add_url (live, url, &error));
+  sl_live_set_update_func (live, update_cb, &w);
+  sl_live_start (live);
+
+  g_assert_true (watch_wait (&w, pred_problem, "another viewer", WAIT_S));
+  want = (StateWant) { cluster_hosts[0].name, SL_LIVE_HOST_STREAMING };
+  g_assert_true (watch_wait (&w, pred_state, &want, WAIT_S));
+  more.packets = w.packets;
+  g_assert_true (watch_wait (&w, pred_more_packets, &more, WAIT_S));
+
+  /* the other viewer leaves: Syncline attaches on its own */
+  g_assert_true (sl_harness_stop_process (c.h, viewer, 5000, NULL, &error));
+  want = (StateWant) { cluster_hosts[2].name, SL_LIVE_HOST_STREAMING };
+  g_assert_true (watch_wait (&w, pred_state, &want, WAIT_S));
+  g_assert_true (watch_wait (&w, (WatchPredicate) pred_all_accurate, GUINT_TO_POINTER (1), WAIT_S));
+
+  /* 3. gamma's session is destroyed: reported, the others go on */
+  g_assert_true (sl_harness_host_destroy_session (c.host[2], SESSION, &error));
+  g_assert_no_error (error);
+  want = (StateWant) { cluster_hosts[2].name, SL_LIVE_HOST_ENDED };
+  g_assert_true (watch_wait (&w, pred_state, &want, WAIT_S));
+  g_assert_true (has_problem (&w, "session ended"));
+  more.packets = w.packets;
+  g_assert_true (watch_wait (&w, pred_more_packets, &more, WAIT_S));
+
+  /* 4. the relay stalls: reported; it answers again: reported */
+  sl_harness_stall_relay (c.h, TRUE);
+  g_assert_true (watch_wait (&w, pred_problem, "has not answered", WAIT_S));
+  sl_harness_stall_relay (c.h, FALSE);
+  g_assert_true (watch_wait (&w, pred_problem, "answers again", WAIT_S));
+
+  /* 5. stopping while the relay is stalled returns (interrupter + signal) */
+  sl_harness_stall_relay (c.h, TRUE);
+  g_usleep (300000);
+  t0 = g_get_monotonic_time ();
+  sl_live_stop (live);
+  g_test_message ("stop with a stalled relay took %.0f ms", (g_get_monotonic_time () - t0) / 1e3);
+  g_assert_true (w.final);
+  sl_harness_stall_relay (c.h, FALSE);
+  sl_live_free (live);
+  sl_engine_free (engine);
+  watch_clear (&w);
+
+  /* 6. the relay is cut (killed) under a viewer, comes back, and the
+   * sessions are made again: reported, then attached again */
+  watch_init (&w);
+  engine = sl_engine_new (NULL);
+  live = sl_live_new (engine, &lo);
+  g_assert_true (sl_live_add_url (live, url, &error));
+  sl_live_set_update_func (live, update_cb, &w);
+  sl_live_start (live);
+  want = (StateWant) { cluster_hosts[1].name, SL_LIVE_HOST_STREAMING };
+  g_assert_true (watch_wait (&w, pred_state, &want, WAIT_S));
+  sl_harness_kill_relay (c.h);
+  g_assert_true (watch_wait (&w, pred_problem, "lost the session", WAIT_S));
+  g_assert_true (sl_harness_restart_relay (c.h, &error));
+  g_assert_no_error (error);
+  g_assert_true (watch_wait (&w, pred_problem, "reachable again", WAIT_S) ||
+                 has_problem (&w, "lost the session"));
+  for (guint i = 0; i < 2; i++)
+    {
+      const char *destroy[] = { "destroy", SESSION, NULL };
+
+      sl_harness_host_run_lttng (c.host[i], destroy, NULL, NULL);
+      g_assert_true (sl_harness_host_create_session (c.host[i], SESSION, TIMER_US, &error));
+      g_assert_no_error (error);
+    }
+  sl_live_reconnect (live);
+  want = (StateWant) { cluster_hosts[1].name, SL_LIVE_HOST_STREAMING };
+  g_assert_true (watch_wait (&w, pred_state, &want, WAIT_S));
+  more.packets = w.packets;
+  g_assert_true (watch_wait (&w, pred_more_packets, &more, WAIT_S));
+
+  sl_live_free (live);
+  sl_engine_free (engine);
+  watch_clear (&w);
+  cluster_finish (&c);
+}
+
+/* syncline-cli sessions and live --json-lines, and folder (the relay's
+ * output, for history) then live in one run. */
+static void
+test_live_cli (void)
+{
+  Cluster c;
+  Run r = { 0 };
+  g_autofree char *out_dir = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint n_json = 0, n_final = 0;
+
+  if (!cluster_start (&c, 200))
+    return;
+
+  run_cli (&r, "sessions", sl_harness_get_relay_url (c.h), NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  for (guint i = 0; i < 3; i++)
+    g_assert_nonnull (strstr (r.out, cluster_hosts[i].name));
+  g_assert_nonnull (strstr (r.out, SESSION));
+  g_assert_nonnull (strstr (r.out, "100 ms"));
+  run_clear (&r);
+
+  run_cli (&r, "sessions", "net://127.0.0.1:1", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "not reachable"));
+  run_clear (&r);
+
+  /* history from the relay's output folder, then live */
+  g_usleep (2 * G_USEC_PER_SEC);
+  out_dir = sl_harness_get_output_dir (c.h);
+  run_cli (&r, "live", "--duration=6", "--json-lines", out_dir, sl_harness_get_relay_url (c.h), NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  lines = g_strsplit (r.out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr(JsonParser) parser = NULL;
+      JsonObject *o;
+
+      if (*lines[i] == '\0')
+        continue;
+      parser = json_parser_new ();
+      o = parse_object (lines[i], parser);
+      g_assert_true (json_object_has_member (o, "links"));
+      g_assert_true (json_object_has_member (o, "hosts"));
+      g_assert_true (json_object_has_member (o, "journal"));
+      g_assert_true (json_object_has_member (o, "wall_time"));
+      g_assert_true (json_object_has_member (o, "attachments"));
+      n_json++;
+      if (json_object_get_boolean_member (o, "final"))
+        {
+          JsonArray *links = json_object_get_array_member (o, "links");
+
+          n_final++;
+          /* the same three hosts from the folder and live, not six */
+          g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "hosts")), ==, 3);
+          g_assert_cmpuint (json_array_get_length (links), ==, 2);
+          for (guint k = 0; k < 2; k++)
+            g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (links, k), "quality"),
+                             ==, "accurate");
+        }
+    }
+  g_assert_cmpuint (n_json, >=, 3);
+  g_assert_cmpuint (n_final, ==, 1);
+  run_clear (&r);
+
+  cluster_finish (&c);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/live/sync", test_live_sync);
+  g_test_add_func ("/live/faults", test_live_faults);
+  g_test_add_func ("/live/cli", test_live_cli);
+  return g_test_run ();
+}
