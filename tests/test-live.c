@@ -180,12 +180,21 @@ pred_state (Watch   *w,
   return host_state (w, sw->host) == sw->state;
 }
 
-static gboolean
-pred_all_accurate (Watch   *w,
-                   gpointer data)
+typedef struct
 {
-  return w->n_engine_hosts == 3 && w->n_links >= 2 && w->accurate_links == w->n_links &&
-         w->accurate_updates >= GPOINTER_TO_UINT (data);
+  guint hosts;
+  guint links;
+  guint accurate_updates;
+} Goal;
+
+static gboolean
+pred_goal (Watch   *w,
+           gpointer data)
+{
+  Goal *g = data;
+
+  return w->n_engine_hosts == g->hosts && w->n_links == g->links && w->accurate_links == w->n_links &&
+         w->accurate_updates >= g->accurate_updates;
 }
 
 typedef struct
@@ -294,8 +303,9 @@ check_truth (Cluster  *c,
              SlEngine *engine)
 {
   guint n_links = sl_engine_get_n_links (engine);
+  guint checked = 0;
 
-  g_assert_cmpuint (n_links, ==, 2);
+  g_assert_cmpuint (n_links, >=, 2);
   for (guint l = 0; l < n_links; l++)
     {
       SlLinkInfo info;
@@ -312,8 +322,9 @@ check_truth (Cluster  *c,
           if (engine_host (engine, cluster_hosts[i].name) == info.b)
             hb = c->host[i];
         }
-      g_assert_nonnull (ha);
-      g_assert_nonnull (hb);
+      if (ha == NULL || hb == NULL)
+        continue;       /* the late host's link: its clock is checked by bounds only */
+      checked++;
 
       for (guint k = 0; k < 3; k++)
         {
@@ -333,6 +344,7 @@ check_truth (Cluster  *c,
           g_assert_cmpfloat (err, <=, info.bound_ns + 1.0);
         }
     }
+  g_assert_cmpuint (checked, ==, 2);
 }
 
 static void
@@ -364,7 +376,7 @@ test_live_sync (void)
 
   /* every host found, every link accurate, and accurate packets keep
    * coming in separate updates */
-  if (!watch_wait (&w, (WatchPredicate) pred_all_accurate, GUINT_TO_POINTER (20), WAIT_S))
+  if (!watch_wait (&w, pred_goal, &(Goal) { 3, 2, 20 }, WAIT_S))
     {
       for (guint i = 0; i < w.problems->len; i++)
         g_test_message ("problem: %s", (char *) g_ptr_array_index (w.problems, i));
@@ -384,10 +396,24 @@ test_live_sync (void)
   /* a few live-timer periods; generous for a loaded 2-core machine */
   g_assert_cmpfloat (first_estimate_periods, <=, 20);
 
+  /* a host that joins the session later is picked up without restarting */
+  {
+    g_autofree char *connect = g_strdup_printf ("--connect=%u", c.port[2]);
+    const char *args[] = { connect, "--rate=200", NULL };
+    SlHarnessHost *delta = sl_harness_add_host (c.h, "sl-delta", 1500000, 15000, &error);
+
+    g_assert_no_error (error);
+    g_assert_true (sl_harness_host_create_session (delta, SESSION, TIMER_US, &error));
+    g_assert_no_error (error);
+    g_assert_cmpint (sl_harness_host_spawn_peer (delta, args, &error), >, 0);
+    g_assert_no_error (error);
+    g_assert_true (watch_wait (&w, pred_goal, &(Goal) { 4, 3, 21 }, WAIT_S));
+  }
+
   sl_live_stop (live);
   g_assert_true (w.final);
 
-  g_assert_cmpuint (sl_engine_get_n_hosts (engine), ==, 3);
+  g_assert_cmpuint (sl_engine_get_n_hosts (engine), ==, 4);
   for (guint i = 0; i < 3; i++)
     engine_host (engine, cluster_hosts[i].name);
   check_truth (&c, engine);
@@ -478,7 +504,7 @@ test_live_faults (void)
   g_assert_true (sl_harness_stop_process (c.h, viewer, 5000, NULL, &error));
   want = (StateWant) { cluster_hosts[2].name, SL_LIVE_HOST_STREAMING };
   g_assert_true (watch_wait (&w, pred_state, &want, WAIT_S));
-  g_assert_true (watch_wait (&w, (WatchPredicate) pred_all_accurate, GUINT_TO_POINTER (1), WAIT_S));
+  g_assert_true (watch_wait (&w, pred_goal, &(Goal) { 3, 2, 1 }, WAIT_S));
 
   /* 3. gamma's session is destroyed: reported, the others go on */
   g_assert_true (sl_harness_host_destroy_session (c.host[2], SESSION, &error));
