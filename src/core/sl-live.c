@@ -1576,7 +1576,7 @@ engine_thread (gpointer data)
         }
       g_mutex_unlock (&self->lock);
       /* a host that stopped is no longer waited for */
-      if (stopping)
+      if (stopping && n > 0)
         memset (active, 0, sizeof (gboolean) * n);
       due = feed (self, n, watermarks, active);
 
