@@ -366,6 +366,7 @@ test_live_sync (void)
   watch_init (&w);
   engine = sl_engine_new (NULL);
   sl_live_options_init (&lo);
+  lo.keep_events = TRUE;
   live = sl_live_new (engine, &lo);
   url = g_strdup_printf ("%s/session/%s", sl_harness_get_relay_url (c.h), SESSION);
   g_assert_true (sl_live_add_url (live, url, &error));
@@ -417,6 +418,20 @@ test_live_sync (void)
   for (guint i = 0; i < 3; i++)
     engine_host (engine, cluster_hosts[i].name);
   check_truth (&c, engine);
+
+  /* the events kept for the timeline: every packet event the engine got */
+  for (guint i = 0; i < 3; i++)
+    {
+      guint e = engine_host (engine, cluster_hosts[i].name);
+      const SlEventStore *store = sl_live_get_event_store (live, e);
+      SlHostCounts counts;
+
+      g_assert_nonnull (store);
+      sl_engine_get_host_counts (engine, e, &counts);
+      g_assert_cmpuint (counts.packet_events, >, 0);
+      g_assert_cmpuint (sl_event_store_get_kind_count (store, SL_EVENT_PACKET_SEND) +
+                        sl_event_store_get_kind_count (store, SL_EVENT_PACKET_RECV), ==, counts.packet_events);
+    }
 
   sl_live_free (live);
   sl_engine_free (engine);

@@ -85,6 +85,7 @@ struct _LiveHost
   pthread_t        tid;
   SlBtDecoder     *decoder;
   GHashTable      *streams;
+  SlEventStore    *store;
   bt_message_iterator *it;
   Batch           *fill;
   guint64          events_local;
@@ -844,12 +845,17 @@ sink_consume (bt_self_component_sink *self_sink)
       return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
     }
 
+  /* the stores are read under the engine lock (sl_live_lock()) */
+  if (h->store != NULL)
+    g_mutex_lock (&h->live->engine_lock);
   for (guint64 i = 0; i < count; i++)
     {
       if (ok)
         ok = handle_message (h, msgs[i], &watermark);
       bt_message_put_ref (msgs[i]);
     }
+  if (h->store != NULL)
+    g_mutex_unlock (&h->live->engine_lock);
   if (!ok)
     return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
 
@@ -1104,6 +1110,11 @@ host_new_locked (SlLive     *self,
   h->url = g_strdup_printf ("%s/host/%s/%s", relay, hostname, session);
   h->intr = bt_interrupter_create ();
   h->decoder = sl_bt_decoder_new ();
+  if (self->options.keep_events)
+    {
+      h->store = sl_event_store_new ();
+      sl_bt_decoder_set_store (h->decoder, h->store);
+    }
   h->streams = g_hash_table_new_full (NULL, NULL, NULL, stream_state_free);
   h->engine_host = SL_HOST_NONE;
   h->last_fed = G_MININT64;
@@ -1128,6 +1139,7 @@ host_free (LiveHost *h)
   g_free (h->message);
   bt_interrupter_put_ref (h->intr);
   sl_bt_decoder_free (h->decoder);
+  sl_event_store_free (h->store);
   g_hash_table_destroy (h->streams);
   g_free (h->fill);
   while ((b = g_queue_pop_head (&h->queue)) != NULL)
@@ -1642,6 +1654,7 @@ sl_live_options_init (SlLiveOptions *options)
   options->discover_ms = 1000;
   options->stall_ms = 3000;
   options->hold_ms = 20;
+  options->keep_events = FALSE;
 }
 
 /**
@@ -1879,6 +1892,35 @@ sl_live_reconnect (SlLive *self)
   self->discover_now = TRUE;
   g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->lock);
+}
+
+/**
+ * sl_live_get_event_store:
+ * @engine_host: a host's index in the engine
+ *
+ * With #SlLiveOptions.keep_events, the events received live from
+ * @engine_host's first attachment (for the timeline); %NULL otherwise.
+ * Read it only in the update callback or between sl_live_lock() and
+ * sl_live_unlock(): the host's thread appends to it.
+ */
+const SlEventStore *
+sl_live_get_event_store (SlLive *self,
+                         guint   engine_host)
+{
+  const SlEventStore *store = NULL;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < self->hosts->len && store == NULL; i++)
+    {
+      LiveHost *h = g_ptr_array_index (self->hosts, i);
+
+      if (h->engine_host == engine_host)
+        store = h->store;
+    }
+  g_mutex_unlock (&self->lock);
+  return store;
 }
 
 void

@@ -8,6 +8,7 @@
 #include <gio/gio.h>
 
 #include "sl-engine.h"
+#include "sl-event-store.h"
 #include "sl-trace-reader.h"
 
 G_BEGIN_DECLS
@@ -63,6 +64,9 @@ GPtrArray  *sl_live_list_sessions         (const char           *url,
  *   stalled
  * @hold_ms: longest time a packet event waits for slower hosts before it
  *   is given to the engine anyway
+ * @keep_events: keep each host's scheduling, system call, interrupt and
+ *   packet events in an #SlEventStore (sl_live_get_event_store()); memory
+ *   then grows with the session
  */
 typedef struct
 {
@@ -71,6 +75,7 @@ typedef struct
   guint discover_ms;
   guint stall_ms;
   guint hold_ms;
+  gboolean keep_events;
 } SlLiveOptions;
 
 typedef enum
@@ -166,6 +171,8 @@ void           sl_live_set_update_func  (SlLive               *self,
 void           sl_live_start            (SlLive               *self);
 void           sl_live_stop             (SlLive               *self);
 void           sl_live_reconnect        (SlLive               *self);
+const SlEventStore *sl_live_get_event_store (SlLive          *self,
+                                             guint            engine_host);
 void           sl_live_lock             (SlLive               *self);
 void           sl_live_unlock           (SlLive               *self);
 GPtrArray     *sl_live_dup_hosts        (SlLive               *self);
