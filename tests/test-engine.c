@@ -451,6 +451,119 @@ test_lttv_engine (void)
   sl_engine_free (e);
 }
 
+/* Inversion counts are cached per link and extended with new points
+ * only: they must equal a recount over the kept points under the current
+ * transforms, through transform changes and point-store compactions. */
+static guint64
+recount_inversions (SlEngine *e,
+                    guint     link)
+{
+  SlLinkInfo li;
+  SlHostInfo ha = { 0 }, hb = { 0 };
+  guint64 n = 0;
+
+  sl_engine_get_link_info (e, link, &li);
+  sl_engine_get_host_info (e, li.a, &ha);
+  sl_engine_get_host_info (e, li.b, &hb);
+  for (int side = 0; side < 2; side++)
+    {
+      g_autoptr(GArray) pts = sl_engine_get_link_points (e, link, side == 0);
+
+      for (guint i = 0; i < pts->len; i++)
+        {
+          const SlPoint *p = &g_array_index (pts, SlPoint, i);
+          gint64 xa = sl_transform_apply (&ha.to_reference, p->x);
+          gint64 yb = sl_transform_apply (&hb.to_reference, p->y);
+
+          n += side == 0 ? yb < xa : xa < yb;
+        }
+    }
+  sl_host_info_clear (&ha);
+  sl_host_info_clear (&hb);
+  return n;
+}
+
+static void
+test_inversion_cache (void)
+{
+  SlEngineOptions o;
+  SlEngine *e;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  gint64 t = G_GINT64_CONSTANT (1700000000000000000);
+  guint64 max_seen = 0;
+
+  sl_engine_options_init (&o);
+  o.max_points = 64;
+  e = sl_engine_new (&o);
+  sl_engine_add_host (e, "a");
+  sl_engine_add_host (e, "b");
+  sl_engine_add_host (e, "c");
+
+  for (int round = 0; round < 50; round++)
+    {
+      for (int i = 0; i < 25; i++)
+        {
+          gint64 at = t + (round * 25 + i) * 1000000;
+          gint64 ab = 20000 + g_rand_int_range (rand, 0, 20000);
+          gint64 bc = 500 + g_rand_int_range (rand, 0, 500);
+          gint64 ac = 1000 + g_rand_int_range (rand, 0, 4000);
+          SlMatch m;
+
+          /* a–c (c = a − 2 ms) always; a–b (b = a + 1 ms, 20–40 µs)
+           * until round 40; from round 20 b–c (c = b − 3.35 ms, 350 µs
+           * off the path through a, and tighter than a–b), which takes
+           * a–b's place in the tree: the transforms change path, so the
+           * link whose points are inverted changes. From round 40 a–b
+           * alone, slower (200–340 µs, inverted against the new path,
+           * no bound of the tree changes): its store compacts under
+           * unchanged transforms. */
+          if (round < 40)
+            {
+              m = (SlMatch) { 0, 2, at, at - 2000000 + ac };
+              sl_engine_add_match (e, &m, at);
+              m = (SlMatch) { 2, 0, at - 2000000 + 10, at + 10 + ac };
+              sl_engine_add_match (e, &m, at);
+            }
+          else
+            ab = 200000 + g_rand_int_range (rand, 0, 140000);
+          m = (SlMatch) { 0, 1, at + 20, at + 1000000 + 20 + ab };
+          sl_engine_add_match (e, &m, at);
+          m = (SlMatch) { 1, 0, at + 1000000 + 30, at + 30 + ab };
+          sl_engine_add_match (e, &m, at);
+          if (round >= 20 && round < 40)
+            {
+              m = (SlMatch) { 1, 2, at + 1350000 + 40, at - 2000000 + 40 + bc };
+              sl_engine_add_match (e, &m, at);
+              m = (SlMatch) { 2, 1, at - 2000000 + 50, at + 1350000 + 50 + bc };
+              sl_engine_add_match (e, &m, at);
+            }
+        }
+      sl_engine_flush (e);
+      if (g_test_verbose ())
+        for (guint l = 0; l < sl_engine_get_n_links (e); l++)
+          {
+            SlLinkInfo li;
+
+            sl_engine_get_link_info (e, l, &li);
+            g_test_message ("round %d link %u-%u: in tree %d, inversions %" G_GUINT64_FORMAT,
+                            round, li.a, li.b, li.in_tree, li.inversions);
+          }
+      for (guint l = 0; l < sl_engine_get_n_links (e); l++)
+        {
+          SlLinkInfo li;
+
+          sl_engine_get_link_info (e, l, &li);
+          if (!li.inversions_known)
+            continue;
+          g_assert_cmpuint (li.inversions, ==, recount_inversions (e, l));
+          max_seen = MAX (max_seen, li.inversions);
+        }
+    }
+  /* the test saw real inversions, so the counts were exercised */
+  g_assert_cmpuint (max_seen, >, 0);
+  sl_engine_free (e);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -464,6 +577,7 @@ main (int    argc,
   g_test_add_func ("/engine/degenerate", test_degenerate);
   g_test_add_func ("/engine/thousand-hosts", test_thousand_hosts);
   g_test_add_func ("/engine/lttv", test_lttv_engine);
+  g_test_add_func ("/engine/inversion-cache", test_inversion_cache);
 
   return g_test_run ();
 }

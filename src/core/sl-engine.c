@@ -20,7 +20,21 @@ typedef struct
   gsize    len;
   gsize    cap;
   guint64  dropped;
+  guint64  compactions;
 } PointStore;
+
+/* Inversion counts of a link under the transforms they were counted
+ * with: points are only appended between compactions, so while the
+ * transforms stay the same only the new points are counted. */
+typedef struct
+{
+  gboolean    valid;
+  SlTransform ta;
+  SlTransform tb;
+  guint64     compactions[2];
+  gsize       counted[2];
+  guint64     inversions;
+} InversionCache;
 
 typedef struct
 {
@@ -37,6 +51,7 @@ typedef struct
   gboolean    queued;
   gint64      last_change;
   PointStore  points[2];
+  InversionCache inv;
 } Link;
 
 struct _SlEngine
@@ -295,6 +310,7 @@ store_point (SlEngine *self,
         if (slack[i] <= cut && kept < s->len / 2 + 1)
           s->pts[kept++] = s->pts[i];
       s->dropped += s->len - kept;
+      s->compactions++;
       s->len = kept;
       g_free (slack);
       g_free (sorted);
@@ -581,15 +597,24 @@ link_estimate (SlEngine   *self,
     info->alpha = info->beta = NAN;
 }
 
+static gboolean
+transform_equal (const SlTransform *x,
+                 const SlTransform *y)
+{
+  return x->origin == y->origin && x->image == y->image &&
+         x->image_frac == y->image_frac && x->drift == y->drift;
+}
+
 static guint64
 count_inversions (const PointStore  *s,
+                  gsize              from,
                   int                side,
                   const SlTransform *ta,
                   const SlTransform *tb)
 {
   guint64 n = 0;
 
-  for (gsize i = 0; i < s->len; i++)
+  for (gsize i = from; i < s->len; i++)
     {
       gint64 xa = sl_transform_apply (ta, s->pts[i].x);
       gint64 yb = sl_transform_apply (tb, s->pts[i].y);
@@ -624,9 +649,26 @@ sl_engine_get_link_info (SlEngine   *self,
 
       sl_graph_get_transform (self->graph, l->a, &ta, &bound);
       sl_graph_get_transform (self->graph, l->b, &tb, &bound);
+      if (!l->inv.valid || !transform_equal (&l->inv.ta, &ta) || !transform_equal (&l->inv.tb, &tb) ||
+          l->inv.compactions[0] != l->points[0].compactions || l->inv.compactions[1] != l->points[1].compactions)
+        {
+          l->inv.valid = TRUE;
+          l->inv.ta = ta;
+          l->inv.tb = tb;
+          l->inv.inversions = 0;
+          for (int side = 0; side < 2; side++)
+            {
+              l->inv.compactions[side] = l->points[side].compactions;
+              l->inv.counted[side] = 0;
+            }
+        }
+      for (int side = 0; side < 2; side++)
+        {
+          l->inv.inversions += count_inversions (&l->points[side], l->inv.counted[side], side, &ta, &tb);
+          l->inv.counted[side] = l->points[side].len;
+        }
       info->inversions_known = TRUE;
-      info->inversions = count_inversions (&l->points[0], 0, &ta, &tb) +
-                         count_inversions (&l->points[1], 1, &ta, &tb);
+      info->inversions = l->inv.inversions;
       info->inversions_exact = l->points[0].dropped == 0 && l->points[1].dropped == 0;
     }
 }
