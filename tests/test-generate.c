@@ -418,6 +418,94 @@ check_samples (JsonObject  *host,
   g_assert_cmpint (last_true - start, >, duration / 2);
 }
 
+/* The line of @lines that holds every one of @needles (NULL-terminated). */
+static const char *
+find_line (GPtrArray         *lines,
+           const char *const *needles)
+{
+  for (guint k = 0; k < lines->len; k++)
+    {
+      const char *line = g_ptr_array_index (lines, k);
+      guint i = 0;
+
+      while (needles[i] != NULL && strstr (line, needles[i]) != NULL)
+        i++;
+      if (needles[i] == NULL)
+        return line;
+    }
+  return NULL;
+}
+
+/* The tasks of the ground truth are what the trace says: a state dump record
+ * with their process, parent and status (lttng's WAIT_CPU or WAIT), or a
+ * fork whose child_pid makes them a new process or a thread of the parent's,
+ * and their exit. */
+static void
+check_tasks (JsonObject *host,
+             char      **lines,
+             guint      *processes,
+             guint      *threads)
+{
+  JsonArray *tasks = json_object_get_array_member (host, "threads");
+  g_autoptr(GPtrArray) dump = g_ptr_array_new ();
+  g_autoptr(GPtrArray) fork = g_ptr_array_new ();
+  g_autoptr(GPtrArray) exits = g_ptr_array_new ();
+  for (guint k = 0; lines[k] != NULL; k++)
+    if (strstr (lines[k], "lttng_statedump_process_state: ") != NULL)
+      g_ptr_array_add (dump, lines[k]);
+    else if (strstr (lines[k], "sched_process_fork: ") != NULL)
+      g_ptr_array_add (fork, lines[k]);
+    else if (strstr (lines[k], "sched_process_exit: ") != NULL)
+      g_ptr_array_add (exits, lines[k]);
+
+  g_assert_cmpuint (json_array_get_length (tasks), ==, dump->len + fork->len);
+  for (guint i = 0; i < json_array_get_length (tasks); i++)
+    {
+      JsonObject *t = json_array_get_object_element (tasks, i);
+      const char *origin = json_object_get_string_member (t, "origin");
+      gint64 tid = json_int (t, "tid"), pid = json_int (t, "pid"), ppid = json_int (t, "ppid");
+      const char *line;
+
+      if (g_str_equal (origin, "statedump"))
+        {
+          g_autofree char *ids = g_strdup_printf ("{ tid = %" G_GINT64_FORMAT ", vtid = %" G_GINT64_FORMAT
+                                                  ", pid = %" G_GINT64_FORMAT ", vpid = %" G_GINT64_FORMAT
+                                                  ", ppid = %" G_GINT64_FORMAT ",", tid, tid, pid, pid, ppid);
+          g_autofree char *status = g_strdup_printf (", status = %" G_GINT64_FORMAT ",", json_int (t, "status"));
+          const char *needles[] = { ids, status, NULL };
+
+          g_assert_true (json_int (t, "status") == 2 || json_int (t, "status") == 5);
+          line = find_line (dump, needles);
+        }
+      else
+        {
+          gboolean thread = g_str_equal (origin, "thread");
+          g_autofree char *parent = g_strdup_printf (", parent_pid = %" G_GINT64_FORMAT ",", thread ? pid : ppid);
+          g_autofree char *child = g_strdup_printf (", child_tid = %" G_GINT64_FORMAT ", child_pid = %" G_GINT64_FORMAT
+                                                    ",", tid, pid);
+          const char *needles[] = { parent, child, NULL };
+
+          g_assert_cmpint (tid == pid, ==, !thread);
+          *threads += thread;
+          *processes += !thread;
+          line = find_line (fork, needles);
+        }
+      if (line == NULL)
+        g_error ("task %" G_GINT64_FORMAT " (%s) is not in the trace", tid, origin);
+      g_assert_cmpint (line_time (line), ==, json_int (t, "born_ns"));
+
+      if (json_object_has_member (t, "exit_ns"))
+        {
+          g_autofree char *who = g_strdup_printf (", tid = %" G_GINT64_FORMAT ",", tid);
+          const char *needles[] = { who, NULL };
+
+          line = find_line (exits, needles);
+          g_assert_nonnull (line);
+          g_assert_cmpint (line_time (line), ==, json_int (t, "exit_ns"));
+        }
+    }
+}
+
 /* One scenario, given both as command-line arguments and in-process. */
 typedef struct
 {
@@ -527,6 +615,7 @@ test_decode (gconstpointer data)
   JsonArray *hosts;
   gint64 start;
   guint64 total = 0;
+  guint processes = 0, threads = 0;
   Run r = { 0 };
 
   if (bt == NULL)
@@ -605,10 +694,17 @@ test_decode (gconstpointer data)
         }
 
       check_samples (host, start, json_int (truth, "duration_ns"), lines);
+      check_tasks (host, lines, &processes, &threads);
       run_clear (&r);
       g_array_unref (written);
     }
   g_assert_cmpuint (total, ==, stats.events);
+  /* the shells' children and the daemons' threads */
+  if (dc->background > 0)
+    {
+      g_assert_cmpuint (processes, >, 0);
+      g_assert_cmpuint (threads, >, 0);
+    }
   /* packets readers must ignore are there, and decode */
   g_assert_cmpuint (counts.udp, >, 0);
   g_assert_cmpuint (counts.icmp, >, 0);

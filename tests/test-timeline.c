@@ -819,6 +819,93 @@ check_send_chain (SlTimeline *tl,
   g_assert_true (stage == 4 || i == n);
 }
 
+/* Every task of the ground truth is a thread row of its process (threads
+ * started during the trace too), named as it ends, with its process's
+ * parent, and in the state its state dump record gives until an event says
+ * more. */
+static void
+check_truth_threads (SlTimeline *tl,
+                     guint       host,
+                     JsonArray  *threads,
+                     guint      *n_dumped,
+                     guint      *n_spawned)
+{
+  g_autoptr(GHashTable) per_process = g_hash_table_new (NULL, NULL);
+  GHashTableIter it;
+  gpointer key, value;
+  guint n_dump = 0, dumped = 0;
+
+  for (guint i = 0; i < json_array_get_length (threads); i++)
+    {
+      JsonObject *to = json_array_get_object_element (threads, i);
+      guint32 tid = (guint32) json_object_get_int_member (to, "tid");
+      guint32 pid = (guint32) json_object_get_int_member (to, "pid");
+      guint32 ppid = (guint32) json_object_get_int_member (to, "ppid");
+      gint64 born = json_object_get_int_member (to, "born_ns");
+      const char *origin = json_object_get_string_member (to, "origin");
+      guint row = sl_timeline_find_thread (tl, host, tid, born);
+      SlTimelineRowInfo ri, pi;
+      SlTimelineInterval first;
+
+      if (row == SL_TIMELINE_NONE)
+        g_error ("host %u: no row for thread %u (%s)", host, tid, json_object_get_string_member (to, "name"));
+      ri = row_info (tl, row);
+      pi = row_info (tl, ri.parent);
+      g_assert_cmpuint (ri.tid, ==, tid);
+      g_assert_cmpuint (ri.pid, ==, pid);
+      g_assert_cmpstr (ri.name, ==, json_object_get_string_member (to, "name"));
+      g_assert_cmpuint (pi.kind, ==, SL_TIMELINE_ROW_PROCESS);
+      g_assert_cmpuint (pi.pid, ==, pid);
+      if (pi.ppid != ppid)
+        g_error ("host %u: thread %u of %u: process ppid %u, truth %u (%s)", host, tid, pid, pi.ppid, ppid, origin);
+      g_assert_cmpuint (ri.ppid, ==, ppid);
+      g_hash_table_insert (per_process, GUINT_TO_POINTER (ri.parent),
+                           GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (per_process,
+                                                                                    GUINT_TO_POINTER (ri.parent))) + 1));
+      if (json_object_has_member (to, "exit_ns"))
+        g_assert_cmpint (ri.last, ==, json_object_get_int_member (to, "exit_ns"));
+
+      first = interval (tl, row, 0);
+      if (g_str_equal (origin, "statedump"))
+        {
+          gint64 status = json_object_get_int_member (to, "status");
+
+          n_dump++;
+          /* unless an event came before its record */
+          if (ri.first == born)
+            {
+              g_assert_cmpint (first.start, ==, born);
+              g_assert_cmpstr (sl_timeline_state_to_string (first.state), ==,
+                               sl_timeline_state_to_string (status == 5 ? SL_TIMELINE_STATE_BLOCKED
+                                                                        : SL_TIMELINE_STATE_RUNNABLE));
+              dumped++;
+            }
+        }
+      else
+        {
+          /* the fork: ready to run */
+          g_assert_cmpint (ri.first, ==, born);
+          g_assert_cmpint (first.start, ==, born);
+          g_assert_cmpuint (first.state, ==, SL_TIMELINE_STATE_RUNNABLE);
+          if (g_str_equal (origin, "thread"))
+            {
+              g_assert_cmpuint (tid, !=, pid);
+              (*n_spawned)++;
+            }
+          else
+            g_assert_cmpuint (tid, ==, pid);
+        }
+    }
+  /* the state dump comes first: few threads ran before their record */
+  g_assert_cmpuint (dumped, >=, n_dump * 3 / 4);
+  *n_dumped += dumped;
+
+  /* and processes have no other threads */
+  g_hash_table_iter_init (&it, per_process);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    g_assert_cmpuint (row_info (tl, GPOINTER_TO_UINT (key)).n_children, ==, GPOINTER_TO_UINT (value));
+}
+
 static void
 test_generated (void)
 {
@@ -844,6 +931,7 @@ test_generated (void)
   Loaded l;
   gint64 lo, hi;
   guint64 n, total = 0, send_checked = 0, recv_checked = 0, exited = 0;
+  guint n_dumped = 0, n_spawned = 0;
 
   sl_generate_options_init (&options);
   options.n_hosts = 3;
@@ -943,6 +1031,8 @@ test_generated (void)
       guint host = sl_engine_find_host (l.engine, json_object_get_string_member (ho, "name"));
       JsonArray *samples = json_object_get_array_member (ho, "samples");
 
+      check_truth_threads (l.tl, host, json_object_get_array_member (ho, "threads"), &n_dumped, &n_spawned);
+
       for (guint s = 0; s < json_array_get_length (samples); s++)
         {
           JsonObject *so = json_array_get_object_element (samples, s);
@@ -978,9 +1068,11 @@ test_generated (void)
     }
   g_assert_cmpuint (send_checked, >, 10);
   g_assert_cmpuint (recv_checked, >, 10);
+  g_assert_cmpuint (n_dumped, >, 50);
+  g_assert_cmpuint (n_spawned, >, 3);
 
-  /* processes: multi-threaded daemons are one process, the shell's
-   * children exec and exit */
+  /* processes (see check_truth_threads() too): multi-threaded daemons are
+   * one process, the shell's children exec and exit */
   for (guint h = 0; h < 3; h++)
     {
       guint systemd = find_row (l.tl, h, SL_TIMELINE_ROW_PROCESS, "systemd", 0);
@@ -993,8 +1085,6 @@ test_generated (void)
     {
       SlTimelineRowInfo ri = row_info (l.tl, r);
 
-      if (ri.kind == SL_TIMELINE_ROW_PROCESS && g_str_equal (ri.name, "rsyslogd"))
-        g_assert_cmpuint (ri.n_children, ==, 3);
       if (ri.kind == SL_TIMELINE_ROW_THREAD && is_in (ri.name, execs) &&
           interval (l.tl, r, ri.n_intervals - 1).state == SL_TIMELINE_STATE_EXITED)
         {
@@ -1009,6 +1099,475 @@ test_generated (void)
   g_assert_cmpuint (exited, >, 0);
 
   check_queries (l.tl, rand, 12, 20);
+  loaded_clear (&l);
+  rm_rf (tmp);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Hand-written traces: what the decoder keeps of forks, the state dump,    */
+/* user-space contexts and lost events, end to end                          */
+
+#define HW_OFFSET_S G_GINT64_CONSTANT (1700000000)
+#define HW(t)       (HW_OFFSET_S * 1000000000 + (t))
+
+static const char hw_metadata[] =
+  "/* CTF 1.8 */\n"
+  "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+  "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+  "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+  "typealias integer { size = 32; align = 8; signed = true; } := int32_t;\n"
+  "typealias integer { size = 64; align = 8; signed = true; } := int64_t;\n"
+  "typealias integer { size = 8; align = 8; signed = true; encoding = UTF8; } := char_t;\n"
+  "trace {\n major = 1; minor = 8; uuid = \"%s\"; byte_order = le;\n"
+  " packet.header := struct { uint32_t magic; uint8_t uuid[16]; uint32_t stream_id; };\n};\n"
+  "env { hostname = \"%s\"; domain = \"%s\"; tracer_name = \"%s\"; tracer_major = 2; tracer_minor = 12; };\n"
+  "clock { name = \"monotonic\"; uuid = \"%s\"; freq = 1000000000; offset_s = %" G_GINT64_FORMAT "; offset = 0; };\n"
+  "typealias integer { size = 64; align = 8; signed = false; map = clock.monotonic.value; } := clock_t;\n"
+  "stream {\n id = 0;\n event.header := struct { uint32_t id; clock_t timestamp; };\n"
+  " packet.context := struct { clock_t timestamp_begin; clock_t timestamp_end; uint64_t content_size;\n"
+  "   uint64_t packet_size; uint64_t events_discarded; uint32_t cpu_id; };\n%s};\n";
+
+/* lttng-modules 2.12's layouts (the fork with its vtids sequence), and a
+ * user-space application event */
+static const char hw_kernel_events[] =
+  "event { name = \"sched_switch\"; id = 0; stream_id = 0; fields := struct {\n"
+  " char_t _prev_comm[16]; int32_t _prev_tid; int32_t _prev_prio; int64_t _prev_state;\n"
+  " char_t _next_comm[16]; int32_t _next_tid; int32_t _next_prio; }; };\n"
+  "event { name = \"sched_wakeup\"; id = 1; stream_id = 0; fields := struct {\n"
+  " char_t _comm[16]; int32_t _tid; int32_t _prio; int32_t _target_cpu; }; };\n"
+  "event { name = \"lttng_statedump_process_state\"; id = 2; stream_id = 0; fields := struct {\n"
+  " int32_t _tid; int32_t _pid; int32_t _ppid; char_t _name[16]; int32_t _type; int32_t _mode;\n"
+  " int32_t _submode; int32_t _status; uint32_t _cpu; uint64_t _file_table_address; }; };\n"
+  "event { name = \"sched_process_fork\"; id = 3; stream_id = 0; fields := struct {\n"
+  " char_t _parent_comm[16]; int32_t _parent_tid; int32_t _parent_pid; uint32_t _parent_ns_inum;\n"
+  " char_t _child_comm[16]; int32_t _child_tid; uint8_t __vtids_length; int32_t _vtids[__vtids_length];\n"
+  " int32_t _child_pid; uint32_t _child_ns_inum; }; };\n"
+  "event { name = \"syscall_entry_futex\"; id = 4; stream_id = 0; fields := struct { int32_t _op; }; };\n";
+
+static const char hw_ust_events[] =
+  "event { name = \"myapp:tick\"; id = 0; stream_id = 0; fields := struct { uint32_t _n; }; };\n";
+
+static const char hw_ust_context[] =
+  " event.context := struct { int32_t _vpid; int32_t _vtid; char_t _procname[17]; };\n";
+
+static void
+hw_le (GByteArray *b,
+       guint64     v,
+       guint       bytes)
+{
+  for (guint i = 0; i < bytes; i++)
+    g_byte_array_append (b, (guint8[]) { (guint8) (v >> (8 * i)) }, 1);
+}
+
+static void
+hw_text (GByteArray *b,
+         const char *text,
+         guint       size)
+{
+  guint8 buf[32] = { 0 };
+
+  g_assert_cmpuint (size, <=, sizeof buf);
+  memcpy (buf, text, MIN (strlen (text), size - 1));
+  g_byte_array_append (b, buf, size);
+}
+
+/* Starts a packet; returns where it starts, for hw_packet_end(). */
+static guint
+hw_packet (GByteArray *f,
+           gint64      begin,
+           gint64      end,
+           guint64     discarded,
+           guint       cpu)
+{
+  guint at = f->len;
+
+  hw_le (f, 0xc1fc1fc1, 4);
+  g_byte_array_append (f, (const guint8 *) "0123456789abcdef", 16);
+  hw_le (f, 0, 4);
+  hw_le (f, (guint64) begin, 8);
+  hw_le (f, (guint64) end, 8);
+  hw_le (f, 0, 8);
+  hw_le (f, 0, 8);
+  hw_le (f, discarded, 8);
+  hw_le (f, cpu, 4);
+  return at;
+}
+
+static void
+hw_packet_end (GByteArray *f,
+               guint       at)
+{
+  guint64 bits = (guint64) (f->len - at) * 8;
+
+  for (guint i = 0; i < 8; i++)
+    f->data[at + 40 + i] = f->data[at + 48 + i] = (guint8) (bits >> (8 * i));
+}
+
+static void
+hw_header (GByteArray *f,
+           guint       id,
+           gint64      t)
+{
+  hw_le (f, id, 4);
+  hw_le (f, (guint64) t, 8);
+}
+
+static void
+hw_switch (GByteArray *f,
+           gint64      t,
+           const char *prev,
+           guint32     prev_tid,
+           gint64      prev_state,
+           const char *next,
+           guint32     next_tid)
+{
+  hw_header (f, 0, t);
+  hw_text (f, prev, 16);
+  hw_le (f, prev_tid, 4);
+  hw_le (f, 20, 4);
+  hw_le (f, (guint64) prev_state, 8);
+  hw_text (f, next, 16);
+  hw_le (f, next_tid, 4);
+  hw_le (f, 20, 4);
+}
+
+static void
+hw_wakeup (GByteArray *f,
+           gint64      t,
+           guint32     tid,
+           guint       cpu)
+{
+  hw_header (f, 1, t);
+  hw_text (f, "x", 16);
+  hw_le (f, tid, 4);
+  hw_le (f, 20, 4);
+  hw_le (f, cpu, 4);
+}
+
+static void
+hw_dump (GByteArray *f,
+         gint64      t,
+         guint32     tid,
+         guint32     pid,
+         guint32     ppid,
+         const char *name,
+         guint       type,
+         guint       status)
+{
+  hw_header (f, 2, t);
+  hw_le (f, tid, 4);
+  hw_le (f, pid, 4);
+  hw_le (f, ppid, 4);
+  hw_text (f, name, 16);
+  hw_le (f, type, 4);
+  hw_le (f, 5, 4);
+  hw_le (f, 0, 4);
+  hw_le (f, status, 4);
+  hw_le (f, 0, 4);
+  hw_le (f, 0xffff888000001000, 8);
+}
+
+static void
+hw_fork (GByteArray *f,
+         gint64      t,
+         const char *comm,
+         guint32     parent_tid,
+         guint32     parent_pid,
+         guint32     child_tid,
+         guint32     child_pid)
+{
+  hw_header (f, 3, t);
+  hw_text (f, comm, 16);
+  hw_le (f, parent_tid, 4);
+  hw_le (f, parent_pid, 4);
+  hw_le (f, 4026531836u, 4);
+  hw_text (f, comm, 16);
+  hw_le (f, child_tid, 4);
+  hw_le (f, 1, 1);
+  hw_le (f, child_tid, 4);
+  hw_le (f, child_pid, 4);
+  hw_le (f, 4026531836u, 4);
+}
+
+static void
+hw_tick (GByteArray *f,
+         gint64      t,
+         guint32     vpid,
+         guint32     vtid,
+         const char *procname)
+{
+  hw_header (f, 0, t);
+  hw_le (f, vpid, 4);
+  hw_le (f, vtid, 4);
+  hw_text (f, procname, 17);
+  hw_le (f, 1, 4);
+}
+
+static void
+hw_write (const char *dir,
+          const char *host,
+          gboolean    ust,
+          const char *clock_uuid,
+          GByteArray *const *streams,
+          guint       n_streams)
+{
+  g_autofree char *meta = g_strdup_printf (hw_metadata, "30313233-3435-3637-3839-616263646566", host,
+                                           ust ? "ust" : "kernel", ust ? "lttng-ust" : "lttng-modules",
+                                           clock_uuid, HW_OFFSET_S, ust ? hw_ust_context : "");
+  g_autofree char *all = g_strconcat (meta, ust ? hw_ust_events : hw_kernel_events, NULL);
+  g_autofree char *path = g_build_filename (dir, "metadata", NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (path, all, -1, NULL));
+  for (guint i = 0; i < n_streams; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("chan_%u", i);
+      g_autofree char *p = g_build_filename (dir, name, NULL);
+
+      g_assert_true (g_file_set_contents (p, (const char *) streams[i]->data, (gssize) streams[i]->len, NULL));
+    }
+}
+
+static const SlEvent *
+find_event (const SlEventStore *store,
+            SlEventKind         kind,
+            guint               nth)
+{
+  SlEventStream s = sl_event_kind_get_stream (kind);
+
+  for (guint64 k = 0; k < sl_event_store_get_n_events (store, s); k++)
+    {
+      const SlEvent *e = sl_event_store_get (store, s, k);
+
+      if (e->kind == kind && nth-- == 0)
+        return e;
+    }
+  return NULL;
+}
+
+static void
+test_decoded (void)
+{
+  g_autofree char *tmp = make_tmpdir ();
+  g_autofree char *kdir = g_build_filename (tmp, "kern", "kernel", NULL);
+  g_autofree char *udir = g_build_filename (tmp, "app", "ust", "uid", "1000", "64-bit", NULL);
+  const char *folders[] = { tmp, NULL };
+  g_autoptr(GByteArray) k0 = g_byte_array_new ();
+  g_autoptr(GByteArray) k1 = g_byte_array_new ();
+  g_autoptr(GByteArray) u0 = g_byte_array_new ();
+  const SlEventStore *ks = NULL, *us = NULL;
+  const SlEvent *e;
+  guint kern = G_MAXUINT, app = G_MAXUINT, at, p100, row;
+  Loaded l;
+
+  /* CPU 0: the state dump, a thread started, then 7 events lost between
+   * the packets; CPU 1: a kernel thread runs, the daemon is woken */
+  at = hw_packet (k0, 1000, 2600, 0, 0);
+  hw_dump (k0, 1000, 100, 100, 1, "daemon", 0, SL_EVENT_TASK_WAIT);
+  hw_dump (k0, 1100, 101, 100, 1, "daemon", 0, SL_EVENT_TASK_WAIT_CPU);
+  hw_dump (k0, 1200, 200, 200, 100, "child", 0, SL_EVENT_TASK_ZOMBIE);
+  hw_dump (k0, 1300, 2, 2, 0, "kthreadd", 1, SL_EVENT_TASK_WAIT);
+  hw_switch (k0, 2000, "swapper/0", 0, 0, "daemon", 101);
+  hw_fork (k0, 2100, "daemon", 101, 100, 102, 100);
+  hw_wakeup (k0, 2200, 102, 0);
+  hw_switch (k0, 2300, "daemon", 101, 0, "daemon", 102);
+  hw_header (k0, 4, 2400);
+  hw_le (k0, 0, 4);
+  hw_switch (k0, 2500, "daemon", 102, 1, "swapper/0", 0);
+  hw_packet_end (k0, at);
+  at = hw_packet (k0, 5000, 5200, 7, 0);
+  hw_switch (k0, 5000, "swapper/0", 0, 0, "daemon", 100);
+  hw_fork (k0, 5100, "daemon", 100, 100, 300, 300);
+  hw_switch (k0, 5200, "daemon", 100, 1, "swapper/0", 0);
+  hw_packet_end (k0, at);
+
+  at = hw_packet (k1, 1500, 4000, 0, 1);
+  hw_switch (k1, 1500, "swapper/1", 0, 0, "kthreadd", 2);
+  hw_switch (k1, 1600, "kthreadd", 2, 1, "swapper/1", 0);
+  hw_wakeup (k1, 4000, 100, 0);
+  hw_packet_end (k1, at);
+
+  /* a user-space-only host: threads known from their events' context;
+   * its lost events say nothing of scheduling */
+  at = hw_packet (u0, 1000, 1300, 0, 0);
+  hw_tick (u0, 1000, 500, 500, "server");
+  hw_tick (u0, 1100, 500, 501, "server");
+  hw_tick (u0, 1200, 500, 500, "server");
+  hw_tick (u0, 1300, 600, 600, "client");
+  hw_packet_end (u0, at);
+  at = hw_packet (u0, 3000, 3100, 3, 0);
+  hw_tick (u0, 3000, 500, 501, "server-io");
+  hw_tick (u0, 3100, 500, 500, "server");
+  hw_packet_end (u0, at);
+
+  hw_write (kdir, "kern", FALSE, "11111111-0000-0000-0000-000000000001", (GByteArray *[]) { k0, k1 }, 2);
+  hw_write (udir, "app", TRUE, "22222222-0000-0000-0000-000000000002", (GByteArray *[]) { u0 }, 1);
+
+  loaded_init (&l, folders);
+  for (guint i = 0; i < sl_trace_reader_get_n_hosts (l.reader); i++)
+    {
+      const char *name = sl_trace_reader_get_host_name (l.reader, i);
+
+      if (g_str_equal (name, "kern"))
+        kern = sl_trace_reader_get_engine_host (l.reader, i), ks = sl_trace_reader_get_event_store (l.reader, i);
+      else if (g_str_equal (name, "app"))
+        app = sl_trace_reader_get_engine_host (l.reader, i), us = sl_trace_reader_get_event_store (l.reader, i);
+    }
+  g_assert_nonnull (ks);
+  g_assert_nonnull (us);
+  check_invariants (l.tl);
+
+  /* the store: the state dump's status and parents, the forks' kinds and
+   * their parents' processes, the gap at the end of the packet before it */
+  g_assert_cmpuint (sl_event_store_get_kind_count (ks, SL_EVENT_PROCESS_NAME), ==, 4 + 2);
+  g_assert_cmpuint (sl_event_store_get_kind_count (ks, SL_EVENT_PROCESS_PARENT), ==, 2);
+  e = find_event (ks, SL_EVENT_PROCESS_NAME, 1);
+  g_assert_cmpuint (e->tid, ==, 101);
+  g_assert_cmpuint (e->arg, ==, 100);
+  g_assert_cmpuint (e->flags, ==, SL_EVENT_NAME_STATE_DUMP | SL_EVENT_TASK_WAIT_CPU);
+  e = find_event (ks, SL_EVENT_PROCESS_NAME, 3);
+  g_assert_cmpuint (e->flags, ==, SL_EVENT_NAME_STATE_DUMP | SL_EVENT_NAME_KERNEL_THREAD | SL_EVENT_TASK_WAIT);
+  e = find_event (ks, SL_EVENT_PROCESS_NAME, 4);
+  g_assert_cmpint (e->time, ==, HW (2100));
+  g_assert_cmpuint (e->tid, ==, 101);
+  g_assert_cmpuint (e->arg, ==, 100);
+  g_assert_cmpuint (e->flags, ==, SL_EVENT_NAME_FORK);
+  e = find_event (ks, SL_EVENT_PROCESS_PARENT, 1);
+  g_assert_cmpuint (e->tid, ==, 200);
+  g_assert_cmpuint (e->arg, ==, 100);
+  e = find_event (ks, SL_EVENT_PROCESS_FORK, 0);
+  g_assert_cmpuint (e->tid, ==, 101);
+  g_assert_cmpuint (e->arg, ==, 102);
+  g_assert_cmpuint (e->flags, ==, SL_EVENT_FORK_THREAD);
+  g_assert_cmpuint (find_event (ks, SL_EVENT_PROCESS_FORK, 1)->flags, ==, SL_EVENT_FORK_PROCESS);
+  e = find_event (ks, SL_EVENT_PROCESS_NAME, 5);
+  g_assert_cmpint (e->time, ==, HW (5100));
+  g_assert_cmpuint (e->tid, ==, 100);
+  g_assert_cmpuint (e->flags, ==, SL_EVENT_NAME_FORK);
+  g_assert_cmpuint (sl_event_store_get_kind_count (ks, SL_EVENT_LOST), ==, 1);
+  e = find_event (ks, SL_EVENT_LOST, 0);
+  g_assert_cmpint (e->time, ==, HW (2600));
+  g_assert_cmpuint (e->cpu, ==, 0);
+  g_assert_cmpuint (e->arg, ==, 7);
+  g_assert_cmpuint (e->flags, ==, 0);
+  g_assert_cmpuint (sl_event_store_get_n_lost (ks), ==, 7);
+
+  /* 500's thread 501 is renamed; nothing else is repeated */
+  g_assert_cmpuint (sl_event_store_get_kind_count (us, SL_EVENT_PROCESS_NAME), ==, 4);
+  e = find_event (us, SL_EVENT_PROCESS_NAME, 3);
+  g_assert_cmpint (e->time, ==, HW (3000));
+  g_assert_cmpuint (e->tid, ==, 501);
+  g_assert_cmpuint (e->arg, ==, 500);
+  g_assert_cmpstr (sl_event_store_get_string (us, e->str), ==, "server-io");
+  g_assert_cmpuint (e->flags, ==, SL_EVENT_NAME_CONTEXT);
+  e = find_event (us, SL_EVENT_LOST, 0);
+  g_assert_nonnull (e);
+  g_assert_cmpuint (e->arg, ==, 3);
+  g_assert_cmpuint (e->flags, ==, SL_EVENT_LOST_USER);
+
+  /* the model: the thread started is one of its parent's process; the
+   * state dump's states until events say more; unknown after the gap */
+  p100 = row_info (l.tl, sl_timeline_find_thread (l.tl, kern, 100, HW (1000))).parent;
+  g_assert_cmpuint (row_info (l.tl, p100).kind, ==, SL_TIMELINE_ROW_PROCESS);
+  g_assert_cmpuint (row_info (l.tl, p100).pid, ==, 100);
+  g_assert_cmpuint (row_info (l.tl, p100).ppid, ==, 1);
+  g_assert_cmpuint (row_info (l.tl, p100).n_children, ==, 3);
+  {
+    static const Expect want[] = {
+      { HW (1000), SL_TIMELINE_STATE_BLOCKED, NO, NULL, 0 },
+      { HW (2600), SL_TIMELINE_STATE_UNKNOWN, NO, NULL, 0 },
+      { HW (4000), SL_TIMELINE_STATE_RUNNABLE, NO, NULL, 0 },
+      { HW (5000), SL_TIMELINE_STATE_USER, 0, NULL, 0 },
+      { HW (5200), SL_TIMELINE_STATE_BLOCKED, NO, NULL, 0 },
+    };
+    expect_row (l.tl, sl_timeline_find_thread (l.tl, kern, 100, HW (1000)), want, G_N_ELEMENTS (want));
+  }
+  {
+    static const Expect want[] = {
+      { HW (1100), SL_TIMELINE_STATE_RUNNABLE, NO, NULL, 0 },
+      { HW (2000), SL_TIMELINE_STATE_USER, 0, NULL, 0 },
+      { HW (2300), SL_TIMELINE_STATE_RUNNABLE, NO, NULL, 0 },
+      { HW (2600), SL_TIMELINE_STATE_UNKNOWN, NO, NULL, 0 },
+    };
+    expect_row (l.tl, sl_timeline_find_thread (l.tl, kern, 101, HW (1100)), want, G_N_ELEMENTS (want));
+  }
+  row = sl_timeline_find_thread (l.tl, kern, 102, HW (2100));
+  g_assert_cmpuint (row_info (l.tl, row).parent, ==, p100);
+  g_assert_cmpuint (row_info (l.tl, row).pid, ==, 100);
+  g_assert_cmpuint (row_info (l.tl, row).ppid, ==, 1);
+  g_assert_cmpstr (row_info (l.tl, row).name, ==, "daemon");
+  {
+    static const Expect want[] = {
+      { HW (2100), SL_TIMELINE_STATE_RUNNABLE, NO, NULL, 0 },
+      { HW (2300), SL_TIMELINE_STATE_USER, 0, NULL, 0 },
+      { HW (2400), SL_TIMELINE_STATE_SYSCALL, 0, "futex", 0 },
+      { HW (2500), SL_TIMELINE_STATE_BLOCKED, NO, "futex", 0 },
+      { HW (2600), SL_TIMELINE_STATE_UNKNOWN, NO, NULL, 0 },
+    };
+    expect_row (l.tl, row, want, G_N_ELEMENTS (want));
+  }
+  /* a zombie: exited at once; its process's parent is the daemon */
+  row = sl_timeline_find_thread (l.tl, kern, 200, HW (1200));
+  g_assert_cmpuint (row_info (l.tl, row).ppid, ==, 100);
+  g_assert_cmpint (row_info (l.tl, row).last, ==, HW (1200));
+  {
+    static const Expect want[] = { { HW (1200), SL_TIMELINE_STATE_EXITED, NO, NULL, 0 } };
+    expect_row (l.tl, row, want, G_N_ELEMENTS (want));
+  }
+  {
+    static const Expect want[] = {
+      { HW (1300), SL_TIMELINE_STATE_BLOCKED, NO, NULL, 0 },
+      { HW (1500), SL_TIMELINE_STATE_USER, 1, NULL, 0 },
+      { HW (1600), SL_TIMELINE_STATE_BLOCKED, NO, NULL, 0 },
+      { HW (2600), SL_TIMELINE_STATE_UNKNOWN, NO, NULL, 0 },
+    };
+    expect_row (l.tl, sl_timeline_find_thread (l.tl, kern, 2, HW (1300)), want, G_N_ELEMENTS (want));
+  }
+  /* a new process: its parent process from the fork */
+  row = sl_timeline_find_thread (l.tl, kern, 300, HW (5100));
+  g_assert_cmpuint (row_info (l.tl, row).pid, ==, 300);
+  g_assert_cmpuint (row_info (l.tl, row_info (l.tl, row).parent).ppid, ==, 100);
+  g_assert_cmpuint (row_info (l.tl, row_info (l.tl, row).parent).thread_row, ==, row);
+  {
+    static const Expect want[] = {
+      { HW (1000), SL_TIMELINE_STATE_UNKNOWN, 0, NULL, 0 },
+      { HW (2000), SL_TIMELINE_STATE_USER, 0, NULL, 101 },
+      { HW (2300), SL_TIMELINE_STATE_USER, 0, NULL, 102 },
+      { HW (2400), SL_TIMELINE_STATE_SYSCALL, 0, NULL, 102 },
+      { HW (2500), SL_TIMELINE_STATE_IDLE, 0, NULL, 0 },
+      { HW (2600), SL_TIMELINE_STATE_UNKNOWN, 0, NULL, 0 },
+      { HW (5000), SL_TIMELINE_STATE_USER, 0, NULL, 100 },
+      { HW (5200), SL_TIMELINE_STATE_IDLE, 0, NULL, 0 },
+    };
+    expect_row (l.tl, sl_timeline_find_cpu (l.tl, kern, 0), want, G_N_ELEMENTS (want));
+  }
+  {
+    static const Expect want[] = {
+      { HW (1500), SL_TIMELINE_STATE_USER, 1, NULL, 2 },
+      { HW (1600), SL_TIMELINE_STATE_IDLE, 1, NULL, 0 },
+    };
+    expect_row (l.tl, sl_timeline_find_cpu (l.tl, kern, 1), want, G_N_ELEMENTS (want));
+  }
+
+  /* user space: threads under their processes, named */
+  {
+    guint t500 = sl_timeline_find_thread (l.tl, app, 500, HW (1000));
+    guint t501 = sl_timeline_find_thread (l.tl, app, 501, HW (1100));
+    guint t600 = sl_timeline_find_thread (l.tl, app, 600, HW (1300));
+    SlTimelineRowInfo p500 = row_info (l.tl, row_info (l.tl, t500).parent);
+
+    g_assert_cmpuint (p500.kind, ==, SL_TIMELINE_ROW_PROCESS);
+    g_assert_cmpuint (p500.pid, ==, 500);
+    g_assert_cmpstr (p500.name, ==, "server");
+    g_assert_cmpuint (p500.thread_row, ==, t500);
+    g_assert_cmpuint (p500.n_children, ==, 2);
+    g_assert_cmpuint (row_info (l.tl, t501).parent, ==, row_info (l.tl, t500).parent);
+    g_assert_cmpstr (row_info (l.tl, t501).name, ==, "server-io");
+    g_assert_cmpstr (row_info (l.tl, row_info (l.tl, t600).parent).name, ==, "client");
+    g_assert_cmpuint (sl_timeline_get_n_intervals (l.tl, t501), ==, 1);
+    g_assert_cmpuint (interval (l.tl, t501, 0).state, ==, SL_TIMELINE_STATE_UNKNOWN);
+  }
+
   loaded_clear (&l);
   rm_rf (tmp);
 }
@@ -1198,6 +1757,82 @@ check_django_process (SlTimeline        *tl,
       g_error ("%s on %s: never in %s", name, host_name, syscalls[k]);
 }
 
+/* The processes of @name on @host: their threads are rows of theirs (from
+ * the state dump and forks) and none starts unknown; they are one tree
+ * under a process whose parent is init. Returns the number of processes;
+ * *max_threads the most threads one has, *forked those started during the
+ * trace. */
+static guint
+check_django_tree (SlTimeline *tl,
+                   guint       host,
+                   const char *name,
+                   guint      *max_threads,
+                   guint      *forked)
+{
+  g_autoptr(GArray) rows = sl_timeline_find_rows (tl, name);
+  g_autoptr(GHashTable) pids = g_hash_table_new (NULL, NULL);
+  g_autoptr(GArray) processes = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint roots = 0;
+
+  *max_threads = *forked = 0;
+  for (guint i = 0; i < rows->len; i++)
+    {
+      guint r = g_array_index (rows, guint, i);
+      SlTimelineRowInfo ri = row_info (tl, r);
+
+      if (ri.host != host || !g_str_equal (ri.name, name))
+        continue;
+      if (ri.kind == SL_TIMELINE_ROW_THREAD)
+        {
+          g_assert_cmpuint (row_info (tl, ri.parent).kind, ==, SL_TIMELINE_ROW_PROCESS);
+          g_assert_cmpuint (row_info (tl, ri.parent).pid, ==, ri.pid);
+          g_assert_cmpuint (interval (tl, r, 0).state, !=, SL_TIMELINE_STATE_UNKNOWN);
+        }
+      else if (ri.kind == SL_TIMELINE_ROW_PROCESS)
+        {
+          g_array_append_val (processes, r);
+          g_hash_table_add (pids, GUINT_TO_POINTER (ri.pid));
+        }
+    }
+
+  for (guint i = 0; i < processes->len; i++)
+    {
+      guint r = g_array_index (processes, guint, i);
+      SlTimelineRowInfo ri = row_info (tl, r);
+      g_autoptr(GArray) children = sl_timeline_dup_children (tl, r);
+
+      if (!g_hash_table_contains (pids, GUINT_TO_POINTER (ri.ppid)))
+        {
+          g_assert_cmpuint (ri.ppid, ==, 1);
+          roots++;
+        }
+      *max_threads = MAX (*max_threads, ri.n_children);
+      for (guint c = 0; c < children->len; c++)
+        {
+          SlTimelineRowInfo ti = row_info (tl, g_array_index (children, guint, c));
+
+          g_assert_cmpuint (ti.pid, ==, ri.pid);
+          g_assert_cmpuint (ti.ppid, ==, ri.ppid);
+        }
+      /* started by a fork in the trace: its first event */
+      if (ri.thread_row != SL_TIMELINE_NONE)
+        {
+          SlTimelineRowInfo main = row_info (tl, ri.thread_row);
+          g_autoptr(GArray) events = sl_timeline_dup_row_events (tl, ri.thread_row, main.first, main.first + 1, 0);
+
+          for (guint k = 0; k < events->len; k++)
+            if (g_array_index (events, SlEvent, k).kind == SL_EVENT_PROCESS_FORK &&
+                g_array_index (events, SlEvent, k).arg == ri.pid)
+              {
+                g_assert_cmpuint (interval (tl, ri.thread_row, 0).state, ==, SL_TIMELINE_STATE_RUNNABLE);
+                (*forked)++;
+              }
+        }
+    }
+  g_assert_cmpuint (roots, ==, 1);
+  return processes->len;
+}
+
 static void
 test_django (void)
 {
@@ -1225,6 +1860,21 @@ test_django (void)
   check_django_process (l.tl, l.engine, "django-client", "python", python_calls);
   check_django_process (l.tl, l.engine, "django-httpd", "apache2", apache_calls);
   check_django_process (l.tl, l.engine, "django-db", "postgres", postgres_calls);
+
+  /* apache2's workers are processes of many threads each (the state dump
+   * says so), children of the main apache2; postgres forks a process per
+   * connection during the trace, children of the postmaster */
+  {
+    guint n, max_threads, forked;
+
+    n = check_django_tree (l.tl, httpd, "apache2", &max_threads, &forked);
+    g_assert_cmpuint (n, >=, 3);
+    g_assert_cmpuint (max_threads, >=, 20);
+    n = check_django_tree (l.tl, db, "postgres", &max_threads, &forked);
+    g_assert_cmpuint (n, >=, 10);
+    g_assert_cmpuint (max_threads, ==, 1);
+    g_assert_cmpuint (forked, >=, 5);
+  }
 
   /* every matched packet is an arrow; the client's requests leave python,
    * apache2 talks to postgres */
@@ -1326,6 +1976,7 @@ main (int   argc,
 
   g_test_add_func ("/timeline/states", test_states);
   g_test_add_func ("/timeline/generated", test_generated);
+  g_test_add_func ("/timeline/decoded", test_decoded);
   g_test_add_func ("/timeline/incremental", test_incremental);
   g_test_add_func ("/timeline/django-vote", test_django);
   g_test_add_func ("/timeline/views", test_views);

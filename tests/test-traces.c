@@ -347,7 +347,7 @@ test_django (void)
     {
       const SlEventStore *store = sl_trace_reader_get_event_store (reader, i);
       SlHostCounts c;
-      guint64 n;
+      guint64 n, waiting = 0, dumped = 0;
       gint64 prev = G_MININT64;
 
       g_assert_nonnull (store);
@@ -361,6 +361,13 @@ test_django (void)
                         sl_event_store_get_kind_count (store, SL_EVENT_PACKET_RECV), ==, c.packet_events);
       g_assert_cmpuint (sl_event_store_get_n_threads (store), >, 5);
 
+      /* the state dump's status and parents; forks say whether the child
+       * is a process (lttng-modules 2.4 has child_pid), after their
+       * parent's process; nothing was lost */
+      g_assert_cmpuint (sl_event_store_get_kind_count (store, SL_EVENT_PROCESS_PARENT), >, 50);
+      g_assert_cmpuint (sl_event_store_get_kind_count (store, SL_EVENT_LOST), ==, 0);
+      g_assert_cmpuint (sl_event_store_get_n_lost (store), ==, 0);
+
       /* time-ordered, so views can bisect */
       n = sl_event_store_get_n_events (store, SL_EVENT_STREAM_SCHED);
       for (guint64 k = 0; k < n; k++)
@@ -368,7 +375,29 @@ test_django (void)
           const SlEvent *e = sl_event_store_get (store, SL_EVENT_STREAM_SCHED, k);
           g_assert_cmpint (e->time, >=, prev);
           prev = e->time;
+          if (e->kind == SL_EVENT_PROCESS_NAME && (e->flags & SL_EVENT_NAME_STATE_DUMP))
+            {
+              g_assert_cmpuint (e->flags & SL_EVENT_NAME_STATUS_MASK, !=, SL_EVENT_TASK_UNKNOWN);
+              waiting += (e->flags & SL_EVENT_NAME_STATUS_MASK) == SL_EVENT_TASK_WAIT;
+              dumped++;
+            }
+          else if (e->kind == SL_EVENT_PROCESS_NAME)
+            g_assert_cmpuint (e->flags, ==, SL_EVENT_NAME_FORK);
+          if (e->kind == SL_EVENT_PROCESS_FORK)
+            {
+              const SlEvent *parent = sl_event_store_get (store, SL_EVENT_STREAM_SCHED, k - 1);
+
+              g_assert_cmpuint (e->flags, ==, SL_EVENT_FORK_PROCESS);
+              g_assert_cmpuint (parent->kind, ==, SL_EVENT_PROCESS_NAME);
+              g_assert_cmpuint (parent->flags, ==, SL_EVENT_NAME_FORK);
+              g_assert_cmpuint (parent->tid, ==, e->tid);
+              g_assert_cmpint (parent->time, ==, e->time);
+            }
         }
+      g_assert_cmpuint (waiting, >, 50);
+      g_assert_cmpuint (dumped, >, 100);
+      g_assert_cmpuint (sl_event_store_get_kind_count (store, SL_EVENT_PROCESS_NAME), ==,
+                        dumped + sl_event_store_get_kind_count (store, SL_EVENT_PROCESS_FORK));
       if (n > 10)
         {
           const SlEvent *e = sl_event_store_get (store, SL_EVENT_STREAM_SCHED, n / 2);

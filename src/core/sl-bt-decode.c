@@ -189,13 +189,36 @@ struct _SlBtStreamInfo
   GHashTable            *by_class;
   Member                 ctx_cpu;
   Member                 common_tid;
+  Member                 common_pid;
+  Member                 common_name;
 };
+
+/* What the events' context last said of a thread. */
+typedef struct
+{
+  guint32 pid;
+  guint32 name;
+} ContextThread;
+
+/* Events the tracer discarded, waiting for the merge to reach @begin: the
+ * store's streams must stay in time order. */
+typedef struct
+{
+  gint64                 begin;
+  guint32                count;
+  guint16                cpu;
+  guint8                 flags;
+  guint8                 cpu_known;
+  const SlBtStreamState *st;
+} Gap;
 
 struct _SlBtDecoder
 {
   GHashTable   *stream_infos;
   GArray       *cpu_tid;
   SlEventStore *store;
+  GHashTable   *context_threads;
+  GArray       *gaps;
 };
 
 
@@ -418,6 +441,9 @@ enum { TCP_SPORT, TCP_DPORT, TCP_SEQ, TCP_ACK, TCP_FLAGS };
 enum { INET_SEQ, INET_ACK, INET_FLAGS };
 enum { UST_FAMILY, UST_SADDR, UST_DADDR, UST_SPORT, UST_DPORT, UST_SEQ, UST_ACK, UST_FLAGS };
 
+enum { FORK_PARENT_TID, FORK_CHILD_TID, FORK_CHILD_COMM, FORK_PARENT_PID, FORK_CHILD_PID, FORK_PARENT_COMM };
+enum { DUMP_TID, DUMP_PID, DUMP_NAME, DUMP_PPID, DUMP_STATUS, DUMP_TYPE };
+
 static const char *const ip_members[CACHE_MAX_MEMBERS] = { "saddr", "daddr", "transport_header" };
 static const char *const tcp_members[CACHE_MAX_MEMBERS] = {
   "source_port|source|sport", "dest_port|dest|dport", "seq", "ack_seq", "flags",
@@ -444,10 +470,13 @@ static const struct
   { "sched_wakeup", EK_SCHED_WAKEUP, { "tid", "target_cpu" } },
   { "sched_wakeup_new", EK_SCHED_WAKEUP, { "tid", "target_cpu" } },
   { "sched_waking", EK_SCHED_WAKEUP, { "tid", "target_cpu" } },
-  { "sched_process_fork", EK_PROCESS_FORK, { "parent_tid", "child_tid", "child_comm" } },
+  /* lttng-modules 2.4 and later also have parent_pid and child_pid, the
+   * processes (tgid) of both */
+  { "sched_process_fork", EK_PROCESS_FORK,
+    { "parent_tid", "child_tid", "child_comm", "parent_pid", "child_pid", "parent_comm" } },
   { "sched_process_exec", EK_PROCESS_EXEC, { "tid", "filename" } },
   { "sched_process_exit", EK_PROCESS_EXIT, { "tid" } },
-  { "lttng_statedump_process_state", EK_STATEDUMP_PROCESS, { "tid", "pid", "name" } },
+  { "lttng_statedump_process_state", EK_STATEDUMP_PROCESS, { "tid", "pid", "name", "ppid", "status", "type" } },
   { "irq_handler_entry", EK_IRQ_ENTRY, { "irq", "name" } },
   { "irq_handler_exit", EK_IRQ_EXIT, { "irq", "ret" } },
   { "softirq_entry", EK_SOFTIRQ_ENTRY, { "vec" } },
@@ -548,6 +577,8 @@ stream_info_get (SlBtDecoder           *d,
     }
   cc = bt_stream_class_borrow_event_common_context_field_class_const (sc);
   si->common_tid = member_lookup (cc, "tid|vtid");
+  si->common_pid = member_lookup (cc, "pid|vpid");
+  si->common_name = member_lookup (cc, "procname");
   g_hash_table_insert (d->stream_infos, (gpointer) sc, si);
   return si;
 }
@@ -792,10 +823,29 @@ store_event (SlBtDecoder    *d,
       break;
 
     case EK_PROCESS_FORK:
-      e.kind = SL_EVENT_PROCESS_FORK;
-      e.tid = (guint32) payload_uint (payload, ei, 0);
-      e.arg = (guint32) payload_uint (payload, ei, 1);
-      e.str = payload_str (d, payload, ei, 2);
+      {
+        guint64 parent_pid, child_pid;
+        gboolean pids = member_uint (payload, ei->m[FORK_PARENT_PID], &parent_pid) &&
+                        member_uint (payload, ei->m[FORK_CHILD_PID], &child_pid);
+
+        e.kind = SL_EVENT_PROCESS_FORK;
+        e.tid = (guint32) payload_uint (payload, ei, FORK_PARENT_TID);
+        e.arg = (guint32) payload_uint (payload, ei, FORK_CHILD_TID);
+        e.str = payload_str (d, payload, ei, FORK_CHILD_COMM);
+        /* without *_tid members, *_pid are thread ids (ftrace's layout) */
+        if (pids && e.arg != 0 && child_pid != 0)
+          e.flags = (guint32) child_pid == e.arg ? SL_EVENT_FORK_PROCESS : SL_EVENT_FORK_THREAD;
+        if (pids && e.tid != 0 && parent_pid != 0)
+          {
+            SlEvent parent = e;
+
+            parent.kind = SL_EVENT_PROCESS_NAME;
+            parent.arg = (guint32) parent_pid;
+            parent.str = payload_str (d, payload, ei, FORK_PARENT_COMM);
+            parent.flags = SL_EVENT_NAME_FORK;
+            sl_event_store_append (d->store, &parent);
+          }
+      }
       break;
 
     case EK_PROCESS_EXEC:
@@ -810,10 +860,28 @@ store_event (SlBtDecoder    *d,
       break;
 
     case EK_STATEDUMP_PROCESS:
-      e.kind = SL_EVENT_PROCESS_NAME;
-      e.tid = (guint32) payload_uint (payload, ei, 0);
-      e.arg = (guint32) payload_uint (payload, ei, 1);
-      e.str = payload_str (d, payload, ei, 2);
+      {
+        guint64 v;
+
+        e.kind = SL_EVENT_PROCESS_NAME;
+        e.tid = (guint32) payload_uint (payload, ei, DUMP_TID);
+        e.arg = (guint32) payload_uint (payload, ei, DUMP_PID);
+        e.str = payload_str (d, payload, ei, DUMP_NAME);
+        e.flags = SL_EVENT_NAME_STATE_DUMP;
+        if (member_uint (payload, ei->m[DUMP_STATUS], &v) && v <= SL_EVENT_TASK_DEAD)
+          e.flags |= (guint8) v;
+        if (member_uint (payload, ei->m[DUMP_TYPE], &v) && v == 1)
+          e.flags |= SL_EVENT_NAME_KERNEL_THREAD;
+        /* a process's parent, once: after its main thread */
+        if (e.tid != 0 && e.tid == e.arg && member_uint (payload, ei->m[DUMP_PPID], &v) && v != 0)
+          {
+            sl_event_store_append (d->store, &e);
+            e.kind = SL_EVENT_PROCESS_PARENT;
+            e.arg = (guint32) v;
+            e.str = 0;
+            e.flags = 0;
+          }
+      }
       break;
 
     case EK_SYSCALL_ENTRY:
@@ -857,6 +925,112 @@ store_event (SlBtDecoder    *d,
 }
 
 
+/* A thread's process and name from the context of its events (user-space
+ * `vpid`/`vtid`/`procname`, or a kernel channel's `pid`/`tid` contexts):
+ * recorded when they are not what was last recorded for the thread. */
+static void
+store_context (SlBtDecoder     *d,
+               SlBtStreamState *st,
+               const bt_event  *ev,
+               gint64           time)
+{
+  const SlBtStreamInfo *si = st->sinfo;
+  const bt_field *cc = bt_event_borrow_common_context_field_const (ev);
+  const char *name;
+  ContextThread *ct;
+  guint64 tid, pid;
+  SlEvent e = { 0 };
+
+  if (!member_uint (cc, si->common_tid, &tid) || !member_uint (cc, si->common_pid, &pid) ||
+      tid == 0 || tid > G_MAXUINT32 || pid > G_MAXUINT32)
+    return;
+  name = member_string (cc, si->common_name);
+  if (name == NULL)
+    name = "";
+  ct = g_hash_table_lookup (d->context_threads, GUINT_TO_POINTER ((guint) tid));
+  if (ct != NULL && ct->pid == (guint32) pid && g_str_equal (sl_event_store_get_string (d->store, ct->name), name))
+    return;
+  if (ct == NULL)
+    {
+      ct = g_new (ContextThread, 1);
+      g_hash_table_insert (d->context_threads, GUINT_TO_POINTER ((guint) tid), ct);
+    }
+  ct->pid = (guint32) pid;
+  ct->name = sl_event_store_intern (d->store, name);
+
+  e.time = time;
+  e.cpu = (guint16) MIN (st->cpu, G_MAXUINT16);
+  e.kind = SL_EVENT_PROCESS_NAME;
+  e.tid = (guint32) tid;
+  e.arg = ct->pid;
+  e.str = ct->name;
+  e.flags = SL_EVENT_NAME_CONTEXT;
+  sl_event_store_append (d->store, &e);
+}
+
+/* Lost events are recorded once the merge reaches where they were lost
+ * (or as close after it as what is already stored allows). */
+static void
+flush_gaps (SlBtDecoder *d,
+            gint64       time)
+{
+  for (guint i = 0; i < d->gaps->len;)
+    {
+      const Gap *g = &g_array_index (d->gaps, Gap, i);
+      SlEvent e = { 0 };
+      gint64 last;
+
+      if (g->begin > time)
+        {
+          i++;
+          continue;
+        }
+      e.time = g->begin;
+      if (sl_event_store_get_time_range (d->store, NULL, &last) && last > e.time)
+        e.time = last;
+      if (e.time == G_MININT64)
+        e.time = time;
+      e.cpu = g->cpu_known ? g->cpu : (guint16) MIN (g->st->cpu, G_MAXUINT16);
+      e.kind = SL_EVENT_LOST;
+      e.arg = g->count;
+      e.flags = g->flags;
+      sl_event_store_append (d->store, &e);
+      g_array_remove_index (d->gaps, i);
+    }
+}
+
+static void
+add_gap (SlBtDecoder           *d,
+         const SlBtStreamState *st,
+         const bt_message      *msg)
+{
+  const bt_stream *stream = bt_message_discarded_events_borrow_stream_const (msg);
+  const bt_stream_class *sc = bt_stream_borrow_class_const (stream);
+  const bt_value *domain = bt_trace_borrow_environment_entry_value_by_name_const (
+                             bt_stream_borrow_trace_const (stream), "domain");
+  Gap g = { G_MININT64, 0, 0, 0, FALSE, st };
+  guint64 count;
+
+  if (bt_message_discarded_events_get_count (msg, &count) == BT_PROPERTY_AVAILABILITY_AVAILABLE)
+    g.count = (guint32) MIN (count, G_MAXUINT32);
+  /* babeltrace's range starts where the stream's previous packet ends */
+  if (bt_stream_class_borrow_default_clock_class_const (sc) != NULL &&
+      bt_stream_class_discarded_events_have_default_clock_snapshots (sc))
+    {
+      const bt_clock_snapshot *cs = bt_message_discarded_events_borrow_beginning_default_clock_snapshot_const (msg);
+      int64_t ns;
+
+      if (cs != NULL && bt_clock_snapshot_get_ns_from_origin (cs, &ns) == BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK)
+        g.begin = ns;
+      else
+        bt_current_thread_clear_error ();
+    }
+  if (domain != NULL && bt_value_is_string (domain) && g_strcmp0 (bt_value_string_get (domain), "ust") == 0)
+    g.flags |= SL_EVENT_LOST_USER;
+  g_array_append_val (d->gaps, g);
+}
+
+
 /* ---------------------------------------------------------------------- */
 /* The sink: per-host merge of the streams and conversion                  */
 
@@ -875,6 +1049,13 @@ sl_bt_decoder_event (SlBtDecoder      *d,
 
   if (st->sinfo == NULL)
     st->sinfo = stream_info_get (d, bt_stream_borrow_class_const (bt_event_borrow_stream_const (ev)));
+  if (d->store != NULL)
+    {
+      if (G_UNLIKELY (d->gaps->len > 0))
+        flush_gaps (d, time);
+      if (st->sinfo->common_pid.kind != MK_NONE)
+        store_context (d, st, ev, time);
+    }
   ei = event_info_get (d, st->sinfo, bt_event_borrow_class_const (ev));
   if (ei->kind == EK_OTHER)
     return SL_BT_EVENT_OTHER;
@@ -957,8 +1138,25 @@ sl_bt_decoder_other (SlBtDecoder      *d,
           st->sinfo = stream_info_get (d, bt_stream_borrow_class_const (bt_packet_borrow_stream_const (packet)));
         if (member_uint (ctx, st->sinfo->ctx_cpu, &v))
           st->cpu = (guint) MIN (v, G_MAXUINT);
+        /* the packet after a gap says on which CPU it was */
+        for (guint i = 0; i < d->gaps->len; i++)
+          {
+            Gap *g = &g_array_index (d->gaps, Gap, i);
+
+            if (!g->cpu_known && g->st == st)
+              {
+                g->cpu = (guint16) MIN (st->cpu, G_MAXUINT16);
+                g->cpu_known = TRUE;
+                g->st = NULL;
+              }
+          }
         break;
       }
+
+    case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
+      if (d->store != NULL)
+        add_gap (d, st, msg);
+      break;
 
     default:
       break;
@@ -977,6 +1175,8 @@ sl_bt_decoder_new (void)
 
   d->stream_infos = g_hash_table_new_full (NULL, NULL, NULL, stream_info_free);
   d->cpu_tid = g_array_new (FALSE, TRUE, sizeof (guint32));
+  d->context_threads = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  d->gaps = g_array_new (FALSE, FALSE, sizeof (Gap));
   return d;
 }
 
@@ -987,6 +1187,8 @@ sl_bt_decoder_free (SlBtDecoder *d)
     return;
   g_hash_table_destroy (d->stream_infos);
   g_array_unref (d->cpu_tid);
+  g_hash_table_destroy (d->context_threads);
+  g_array_unref (d->gaps);
   g_free (d);
 }
 

@@ -28,6 +28,7 @@ struct _SlEventStore
 {
   Stream        streams[SL_EVENT_N_STREAMS];
   guint64       kind_counts[SL_EVENT_N_KINDS];
+  guint64       lost;
   GStringChunk *string_chunk;
   GHashTable   *string_ids;
   GPtrArray    *strings;
@@ -57,6 +58,8 @@ static const struct
   [SL_EVENT_SOFTIRQ_RAISE] = { "softirq_raise", SL_EVENT_STREAM_IRQ },
   [SL_EVENT_PACKET_SEND] = { "packet_send", SL_EVENT_STREAM_NET },
   [SL_EVENT_PACKET_RECV] = { "packet_recv", SL_EVENT_STREAM_NET },
+  [SL_EVENT_PROCESS_PARENT] = { "process_parent", SL_EVENT_STREAM_SCHED },
+  [SL_EVENT_LOST] = { "lost_events", SL_EVENT_STREAM_SCHED },
 };
 
 SlEventStore *
@@ -179,6 +182,10 @@ sl_event_store_append (SlEventStore  *self,
       set_thread_name (self, event->kind == SL_EVENT_PROCESS_NAME ? event->tid : event->arg, event->str);
       break;
 
+    case SL_EVENT_LOST:
+      self->lost += event->arg;
+      break;
+
     default:
       break;
     }
@@ -202,6 +209,15 @@ sl_event_store_get_kind_count (const SlEventStore *self,
   g_return_val_if_fail (kind < SL_EVENT_N_KINDS, 0);
 
   return self->kind_counts[kind];
+}
+
+/* Events the tracer discarded, as far as the traces count them. */
+guint64
+sl_event_store_get_n_lost (const SlEventStore *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->lost;
 }
 
 const SlEvent *

@@ -18,16 +18,32 @@ G_BEGIN_DECLS
  * - %SL_EVENT_SCHED_SWITCH: @tid previous thread, @arg next thread, @str
  *   next thread's name, @flags previous thread's state (low 8 bits)
  * - %SL_EVENT_SCHED_WAKEUP: @tid woken thread, @arg target CPU
- * - %SL_EVENT_PROCESS_FORK: @tid parent, @arg child, @str child's name
+ * - %SL_EVENT_PROCESS_FORK: @tid parent, @arg child, @str child's name,
+ *   @flags #SlEventForkFlags (whether the child is a thread of the parent's
+ *   process or a new process, when the trace says)
  * - %SL_EVENT_PROCESS_EXEC: @tid, @str file name
  * - %SL_EVENT_PROCESS_EXIT: @tid
- * - %SL_EVENT_PROCESS_NAME: @tid, @arg process id, @str name (state dump)
+ * - %SL_EVENT_PROCESS_NAME: @tid, @arg process id (0: not known), @str name,
+ *   @flags #SlEventNameFlags: where it comes from (the state dump, a fork's
+ *   parent, user-space events' context) and the state dump's task status
+ * - %SL_EVENT_PROCESS_PARENT: @tid process id, @arg its parent's process id
+ *   (state dump)
  * - %SL_EVENT_SYSCALL_ENTRY: @tid, @str system call name
  * - %SL_EVENT_SYSCALL_EXIT: @tid, @arg return value (as gint32), @str
  *   system call name when the trace names it
  * - %SL_EVENT_IRQ_ENTRY / %SL_EVENT_IRQ_EXIT: @arg IRQ line, @str handler
  * - %SL_EVENT_SOFTIRQ_ENTRY / _EXIT / _RAISE: @arg vector
  * - %SL_EVENT_PACKET_SEND / %SL_EVENT_PACKET_RECV: @tid, @arg TCP seq
+ * - %SL_EVENT_LOST: the tracer discarded events of the stream of CPU @cpu
+ *   from @time on (until that stream's next event): @arg how many (0: not
+ *   known, saturates at %G_MAXUINT32), @flags #SlEventLostFlags
+ *
+ * Forks, state dumps and the `vpid`/`vtid`/`procname` contexts of user-space
+ * events each give a thread's process: a fork whose trace names the
+ * parent's process adds a %SL_EVENT_PROCESS_NAME of the parent (its tid, pid
+ * and name) just before the %SL_EVENT_PROCESS_FORK, so the child's process
+ * is known even without a state dump; user-space events add one whenever a
+ * thread's process or name differs from the last one recorded.
  */
 typedef enum
 {
@@ -47,15 +63,86 @@ typedef enum
   SL_EVENT_SOFTIRQ_RAISE,
   SL_EVENT_PACKET_SEND,
   SL_EVENT_PACKET_RECV,
+  SL_EVENT_PROCESS_PARENT,
+  SL_EVENT_LOST,
   SL_EVENT_N_KINDS
 } SlEventKind;
+
+/**
+ * SlEventForkFlags:
+ * @SL_EVENT_FORK_THREAD: the child is a thread of the parent's process
+ *   (`child_pid` is the parent's `parent_pid`, not `child_tid`)
+ * @SL_EVENT_FORK_PROCESS: the child starts a new process (`child_pid` is
+ *   `child_tid`)
+ *
+ * Neither is set when the trace has no `child_pid` (older lttng-modules).
+ */
+typedef enum
+{
+  SL_EVENT_FORK_THREAD  = 1 << 0,
+  SL_EVENT_FORK_PROCESS = 1 << 1,
+} SlEventForkFlags;
+
+/**
+ * SlEventTaskStatus:
+ * @SL_EVENT_TASK_UNKNOWN: not said (lttng's `UNNAMED`)
+ * @SL_EVENT_TASK_WAIT_FORK: ready to run (lttng-modules reports most
+ *   runnable and running tasks so)
+ * @SL_EVENT_TASK_WAIT_CPU: ready to run, or running
+ * @SL_EVENT_TASK_EXIT: exiting
+ * @SL_EVENT_TASK_ZOMBIE: exited, not reaped yet
+ * @SL_EVENT_TASK_WAIT: sleeping (interruptible or not)
+ * @SL_EVENT_TASK_RUN: running
+ * @SL_EVENT_TASK_DEAD: exited
+ *
+ * The `status` of lttng's `lttng_statedump_process_state`, with its values.
+ */
+typedef enum
+{
+  SL_EVENT_TASK_UNKNOWN,
+  SL_EVENT_TASK_WAIT_FORK,
+  SL_EVENT_TASK_WAIT_CPU,
+  SL_EVENT_TASK_EXIT,
+  SL_EVENT_TASK_ZOMBIE,
+  SL_EVENT_TASK_WAIT,
+  SL_EVENT_TASK_RUN,
+  SL_EVENT_TASK_DEAD,
+} SlEventTaskStatus;
+
+/**
+ * SlEventNameFlags:
+ * @SL_EVENT_NAME_STATUS_MASK: the #SlEventTaskStatus of a state dump record
+ * @SL_EVENT_NAME_KERNEL_THREAD: the state dump says it is a kernel thread
+ * @SL_EVENT_NAME_STATE_DUMP: from the state dump
+ * @SL_EVENT_NAME_FORK: the parent of the %SL_EVENT_PROCESS_FORK that follows
+ * @SL_EVENT_NAME_CONTEXT: from the context fields of the thread's events
+ */
+typedef enum
+{
+  SL_EVENT_NAME_STATUS_MASK   = 0x07,
+  SL_EVENT_NAME_KERNEL_THREAD = 1 << 3,
+  SL_EVENT_NAME_STATE_DUMP    = 1 << 4,
+  SL_EVENT_NAME_FORK          = 1 << 5,
+  SL_EVENT_NAME_CONTEXT       = 1 << 6,
+} SlEventNameFlags;
+
+/**
+ * SlEventLostFlags:
+ * @SL_EVENT_LOST_USER: the events were lost from a user-space stream (they
+ *   say nothing of the kernel's scheduling)
+ */
+typedef enum
+{
+  SL_EVENT_LOST_USER = 1 << 0,
+} SlEventLostFlags;
 
 /**
  * SlEventStream:
  *
  * Events are kept in one time-ordered array per stream, so a view reads
- * only what it draws: the scheduling stream holds switches, wake-ups and
- * process life cycle and names; the others hold what their names say.
+ * only what it draws: the scheduling stream holds switches, wake-ups,
+ * process life cycle and names, and the marks of lost events; the others
+ * hold what their names say.
  */
 typedef enum
 {
@@ -106,6 +193,7 @@ guint64        sl_event_store_get_n_events    (const SlEventStore *self,
                                                SlEventStream       stream);
 guint64        sl_event_store_get_kind_count  (const SlEventStore *self,
                                                SlEventKind         kind);
+guint64        sl_event_store_get_n_lost      (const SlEventStore *self);
 const SlEvent *sl_event_store_get             (const SlEventStore *self,
                                                SlEventStream       stream,
                                                guint64             index);

@@ -167,6 +167,16 @@ enum { THREAD_IDLE, THREAD_KERNEL, THREAD_USER, THREAD_APP };
 #define TASK_INTERRUPTIBLE 1
 #define TASK_DEAD          128
 
+/* lttng-modules' state dump: what it writes for a task's mode, submode
+ * (LTTNG_MODE_UNKNOWN, LTTNG_NONE) and status */
+#define DUMP_MODE_UNKNOWN  5
+#define DUMP_SUBMODE_NONE  0
+#define DUMP_WAIT_CPU      2
+#define DUMP_WAIT          5
+
+/* How a thread came to be (ground truth). */
+enum { ORIGIN_DUMP, ORIGIN_PROCESS, ORIGIN_THREAD };
+
 #define TI(size, sign, base) \
   "integer { size = " #size "; align = 8; signed = " #sign "; encoding = none; base = " #base "; }"
 #define T_I32  TI (32, 1, 10)
@@ -244,6 +254,10 @@ typedef struct
   guint8  blocked;
   guint8  kind;
   guint8  alive;
+  guint8  origin;
+  guint8  status;
+  guint64 born_cycles;
+  guint64 exit_cycles;
 } Thread;
 
 typedef struct
@@ -1260,8 +1274,11 @@ app_thread (Host       *h,
 
   if (*pid == 0)
     {
+      /* the process's main thread waits for its workers the whole time */
       *pid = h->next_tid;
       h->next_tid += 1 + (gint32) rng_below (&h->rng, 20);
+      ti = add_thread (h, comm, *pid, *pid, 1, 20, rng_below (&h->rng, h->n_cpus), THREAD_APP);
+      thread_at (h, ti)->blocked = SC_FUTEX;
     }
   ti = add_thread (h, comm, h->next_tid++, *pid, 1, 20, rng_below (&h->rng, h->n_cpus), THREAD_APP);
   t = thread_at (h, ti);
@@ -1924,11 +1941,15 @@ emit_statedump (SlGenerate *self,
   ev_end (h, 0);
   for (guint i = 0; i < h->threads->len; i++)
     {
-      const Thread *th = thread_at (h, i);
+      Thread *th = thread_at (h, i);
 
       if (th->kind == THREAD_IDLE)
         continue;
+      /* kernel threads sleep until woken; background user threads are
+       * ready (they are switched in without a wake-up) */
+      th->status = th->blocked != SC_NONE || th->kind == THREAD_KERNEL ? DUMP_WAIT : DUMP_WAIT_CPU;
       t = ev_begin (self, h, 0, t + 700 + rng_below (&h->rng, 800), EV_STATEDUMP_PROCESS, 60);
+      th->born_cycles = self->last_cycles;
       sl_ctf_put_i32 (s, th->tid);
       sl_ctf_put_i32 (s, th->tid);
       sl_ctf_put_i32 (s, th->pid);
@@ -1937,9 +1958,9 @@ emit_statedump (SlGenerate *self,
       sl_ctf_put_i32 (s, th->ppid);
       sl_ctf_put_bytes (s, th->comm, 16);
       sl_ctf_put_i32 (s, th->kind == THREAD_KERNEL ? 1 : 0);
-      sl_ctf_put_i32 (s, th->blocked != SC_NONE ? 1 : 0);
-      sl_ctf_put_i32 (s, 0);
-      sl_ctf_put_i32 (s, 2);
+      sl_ctf_put_i32 (s, DUMP_MODE_UNKNOWN);
+      sl_ctf_put_i32 (s, DUMP_SUBMODE_NONE);
+      sl_ctf_put_i32 (s, th->status);
       sl_ctf_put_i32 (s, th->cpu);
       ev_end (h, 0);
     }
@@ -2180,6 +2201,57 @@ handle_cpu (SlGenerate *self,
   schedule (self, it);
 }
 
+/* lttng-modules >= 2.8's sched_process_fork (without the vtids sequence):
+ * the child's pid is its own tid for a new process, the parent's for a
+ * thread */
+static gint64
+emit_fork (SlGenerate *self,
+           Host       *h,
+           guint       cpu,
+           gint64      t,
+           guint       parent,
+           guint       child)
+{
+  SlCtfStream *s = h->cpu[cpu].stream;
+  const Thread *p = thread_at (h, parent);
+  Thread *c = thread_at (h, child);
+
+  t = ev_begin (self, h, cpu, t, EV_FORK, 72);
+  c->born_cycles = self->last_cycles;
+  sl_ctf_put_bytes (s, p->comm, 16);
+  sl_ctf_put_i32 (s, p->tid);
+  sl_ctf_put_i32 (s, p->pid);
+  sl_ctf_put_u32 (s, 4026531836u);
+  sl_ctf_put_bytes (s, c->comm, 16);
+  sl_ctf_put_i32 (s, c->tid);
+  sl_ctf_put_i32 (s, c->pid);
+  sl_ctf_put_u32 (s, 4026531836u);
+  ev_end (h, cpu);
+  return t;
+}
+
+/* The running thread @ti exits and is switched out for good. */
+static gint64
+emit_exit (SlGenerate *self,
+           Host       *h,
+           guint       cpu,
+           gint64      t,
+           guint       ti)
+{
+  SlCtfStream *s = h->cpu[cpu].stream;
+  Thread *th = thread_at (h, ti);
+
+  t = ev_begin (self, h, cpu, t, EV_EXIT, 24);
+  th->exit_cycles = self->last_cycles;
+  sl_ctf_put_bytes (s, th->comm, 16);
+  sl_ctf_put_i32 (s, th->tid);
+  sl_ctf_put_i32 (s, th->prio);
+  ev_end (h, cpu);
+  t = block_thread (self, h, cpu, t + 3 * US + rng_exp (&h->rng, 5 * US), ti, TASK_DEAD) + step (h);
+  thread_at (h, ti)->alive = 0;
+  return t;
+}
+
 static void
 handle_proc (SlGenerate *self,
              Item       *it)
@@ -2208,16 +2280,8 @@ handle_proc (SlGenerate *self,
       parent = thread_at (h, sh);
       child = thread_at (h, ci);
 
-      t = ev_begin (self, h, cpu, t, EV_FORK, 72);
-      sl_ctf_put_bytes (s, parent->comm, 16);
-      sl_ctf_put_i32 (s, parent->tid);
-      sl_ctf_put_i32 (s, parent->pid);
-      sl_ctf_put_u32 (s, 4026531836u);
-      sl_ctf_put_bytes (s, child->comm, 16);
-      sl_ctf_put_i32 (s, child->tid);
-      sl_ctf_put_i32 (s, child->pid);
-      sl_ctf_put_u32 (s, 4026531836u);
-      ev_end (h, cpu);
+      child->origin = ORIGIN_PROCESS;
+      t = emit_fork (self, h, cpu, t, sh, ci);
       t = emit_wakeup (self, h, cpu, t + step (h), ci, EV_SCHED_WAKEUP_NEW) + step (h);
       t = emit_switch (self, h, cpu, t, sh, TASK_INTERRUPTIBLE, ci) + 20 * US + rng_exp (r, 30 * US);
 
@@ -2234,28 +2298,66 @@ handle_proc (SlGenerate *self,
       next.t = t + 300 * US + rng_exp (r, 2 * MS);
       schedule (self, &next);
     }
-  else
+  else if (it->role == 1)
     {
-      guint ci = it->txn, cpu;
-      Thread *child;
-      SlCtfStream *s;
+      guint ci = it->txn, cpu = thread_at (h, ci)->cpu;
 
-      cpu = thread_at (h, ci)->cpu;
-      s = h->cpu[cpu].stream;
       t = run_thread (self, h, cpu, t, ci, FALSE, 0);
-      child = thread_at (h, ci);
-      t = ev_begin (self, h, cpu, t, EV_EXIT, 24);
-      sl_ctf_put_bytes (s, child->comm, 16);
-      sl_ctf_put_i32 (s, child->tid);
-      sl_ctf_put_i32 (s, child->prio);
-      ev_end (h, cpu);
-      t = block_thread (self, h, cpu, t + 3 * US + rng_exp (r, 5 * US), ci, TASK_DEAD) + step (h);
-      child->alive = 0;
+      t = emit_exit (self, h, cpu, t, ci);
       if (h->shell != NONE)
         emit_wakeup (self, h, cpu, t, h->shell, EV_SCHED_WAKEUP);
 
       it->role = 0;
       it->t = t + rng_exp (r, 2 * NS_PER_S);
+      schedule (self, it);
+    }
+  else if (it->role == 2)
+    {
+      /* a daemon starts a thread of its own process: it preempts its
+       * parent, does some work later and exits */
+      guint pi = NONE, ci, cpu, n = 0;
+      Cpu *c;
+      Item next = *it;
+
+      for (guint i = 0; i < h->threads->len; i++)
+        {
+          const Thread *th = thread_at (h, i);
+
+          if (th->kind == THREAD_USER && th->alive && i != h->shell && th->origin == ORIGIN_DUMP &&
+              rng_below (r, ++n) == 0)
+            pi = i;
+        }
+      if (pi == NONE)
+        return;
+      cpu = thread_at (h, pi)->cpu;
+      c = &h->cpu[cpu];
+      t = run_thread (self, h, cpu, t, pi, thread_at (h, pi)->blocked != SC_NONE,
+                      resume_ret (h, thread_at (h, pi)->blocked));
+      ci = add_thread (h, thread_at (h, pi)->comm, h->next_tid, thread_at (h, pi)->pid, thread_at (h, pi)->ppid,
+                       20, cpu, THREAD_APP);
+      h->next_tid++;
+      thread_at (h, ci)->origin = ORIGIN_THREAD;
+      t = emit_fork (self, h, cpu, t, pi, ci);
+      t = emit_wakeup (self, h, cpu, t + step (h), ci, EV_SCHED_WAKEUP_NEW) + step (h);
+      t = emit_switch (self, h, cpu, t, pi, TASK_RUNNING, ci) + step (h);
+      if (c->preempted == NONE)
+        c->preempted = pi;
+
+      next.role = 3;
+      next.txn = ci;
+      next.t = t + 200 * US + rng_exp (r, 5 * MS);
+      schedule (self, &next);
+    }
+  else
+    {
+      guint ci = it->txn, cpu = thread_at (h, ci)->cpu;
+
+      t = run_thread (self, h, cpu, t, ci, FALSE, 0);
+      t = bg_syscall (self, h, cpu, t + step (h), ci) + step (h);
+      t = emit_exit (self, h, cpu, t, ci);
+
+      it->role = 2;
+      it->t = t + rng_exp (r, NS_PER_S);
       schedule (self, it);
     }
 }
@@ -3287,6 +3389,35 @@ truth_json (SlGenerate *self)
           json_builder_end_object (b);
         }
       json_builder_end_array (b);
+
+      /* every task but the idle ones: how it came (state dump, fork of a
+       * process, new thread of its parent's process), when (born_ns: the
+       * state dump record or the fork event, trace ns) and its state dump
+       * status (lttng's values) */
+      json_builder_set_member_name (b, "threads");
+      json_builder_begin_array (b);
+      for (guint k = 0; k < h->threads->len; k++)
+        {
+          const Thread *th = &g_array_index (h->threads, Thread, k);
+
+          if (th->kind == THREAD_IDLE)
+            continue;
+          json_builder_begin_object (b);
+          add_json_int (b, "tid", th->tid);
+          add_json_int (b, "pid", th->pid);
+          add_json_int (b, "ppid", th->ppid);
+          add_json_string (b, "name", th->comm);
+          add_json_string (b, "kind", th->kind == THREAD_KERNEL ? "kernel" : "user");
+          add_json_string (b, "origin", th->origin == ORIGIN_DUMP ? "statedump" :
+                                        th->origin == ORIGIN_PROCESS ? "process" : "thread");
+          if (th->origin == ORIGIN_DUMP)
+            add_json_int (b, "status", th->status);
+          add_json_int (b, "born_ns", cycles_to_trace_ns (h, th->born_cycles));
+          if (th->exit_cycles != 0)
+            add_json_int (b, "exit_ns", cycles_to_trace_ns (h, th->exit_cycles));
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -3436,6 +3567,9 @@ simulate (SlGenerate *self)
           memset (&it, 0, sizeof it);
           it.kind = IT_PROC;
           it.host = i;
+          it.t = o->start_ns + rng_exp (&h->rng, NS_PER_S);
+          schedule (self, &it);
+          it.role = 2;
           it.t = o->start_ns + rng_exp (&h->rng, NS_PER_S);
           schedule (self, &it);
         }

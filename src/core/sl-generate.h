@@ -4,7 +4,10 @@
  *
  * Output of sl_generate_run (DIR):
  *
- *   DIR/ground-truth.json        clocks, links, counts, sampled events
+ *   DIR/ground-truth.json        clocks, links, counts, sampled events, and
+ *                                every task: tid, pid, ppid, name, how it
+ *                                came (state dump and its status, fork of a
+ *                                process, new thread), when, when it exited
  *   DIR/<host>/kernel/metadata   CTF 1.8 TSDL text, lttng-modules 2.12 style
  *   DIR/<host>/kernel/channel0_N one stream per CPU N, little-endian packets
  *
@@ -19,12 +22,14 @@
  * on x86-64; network header copies are declared `byte_order = be`.
  *
  * Events (lttng-modules ≥ 2.9 names and fields): sched_switch, sched_wakeup,
- * sched_wakeup_new, sched_process_fork/exec/exit, lttng_statedump_start/
- * process_state/end, syscall_entry_/syscall_exit_ read, write, epoll_wait,
- * futex, sendto, recvfrom, irq_handler_entry/exit, softirq_raise/entry/exit,
- * net_dev_queue and net_if_receive_skb with the full network and transport
- * header variants (TCP between traced hosts, plus UDP, ICMP, ARP, loopback
- * and untraced-peer packets that readers must ignore).
+ * sched_wakeup_new, sched_process_fork/exec/exit (forks of processes by a
+ * shell, and threads that daemons start and end), lttng_statedump_start/
+ * process_state/end (with lttng-modules' status: waiting or ready),
+ * syscall_entry_/syscall_exit_ read, write, epoll_wait, futex, sendto,
+ * recvfrom, irq_handler_entry/exit, softirq_raise/entry/exit, net_dev_queue
+ * and net_if_receive_skb with the full network and transport header
+ * variants (TCP between traced hosts, plus UDP, ICMP, ARP, loopback and
+ * untraced-peer packets that readers must ignore).
  */
 
 #pragma once

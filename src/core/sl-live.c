@@ -751,6 +751,8 @@ message_stream (const bt_message *msg)
       return bt_message_stream_beginning_borrow_stream_const (msg);
     case BT_MESSAGE_TYPE_PACKET_BEGINNING:
       return bt_packet_borrow_stream_const (bt_message_packet_beginning_borrow_packet_const (msg));
+    case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
+      return bt_message_discarded_events_borrow_stream_const (msg);
     default:
       return NULL;
     }
@@ -807,6 +809,7 @@ handle_message (LiveHost         *h,
 
     case BT_MESSAGE_TYPE_STREAM_BEGINNING:
     case BT_MESSAGE_TYPE_PACKET_BEGINNING:
+    case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
       return sl_bt_decoder_other (h->decoder, stream_state (h, message_stream (msg)), msg);
 
     case BT_MESSAGE_TYPE_STREAM_END:

@@ -376,6 +376,21 @@ process_row (SlTimeline *self,
   return row;
 }
 
+/* A process's parent, also shown by its threads' rows. */
+static void
+process_set_ppid (SlTimeline *self,
+                  guint       prow,
+                  guint32     ppid)
+{
+  SlTlRow *p = sl_tl_row (self, prow);
+
+  if (ppid == 0 || p->kind != SL_TIMELINE_ROW_PROCESS)
+    return;
+  p->ppid = ppid;
+  for (guint i = 0; p->children != NULL && i < p->children->len; i++)
+    sl_tl_row (self, g_array_index (p->children, guint, i))->ppid = ppid;
+}
+
 static void
 thread_set_name (SlTimeline *self,
                  Thread     *th,
@@ -412,6 +427,7 @@ thread_set_pid (SlTimeline *self,
   r->pid = pid;
   row_reparent (self, th->row, prow);
   p = sl_tl_row (self, prow);
+  r->ppid = p->ppid;
   if (th->tid == pid)
     {
       p->thread_row = th->row;
@@ -503,6 +519,8 @@ thread_new (SlTimeline *self,
   r->name = name;
   r->prev_same_tid = old != NULL ? old->row : SL_TIMELINE_NONE;
   p = sl_tl_row (self, parent);
+  if (pid != 0)
+    r->ppid = p->ppid;
   if (pid != 0 && tid == pid)
     {
       p->thread_row = th->row;
@@ -648,6 +666,141 @@ handle_syscall (SlTimeline    *self,
     }
 }
 
+/* lttng-modules' state dump reports every task that can run as WAIT_FORK or
+ * WAIT_CPU, whether it is running or waiting for a CPU: ready, off CPU, until
+ * a switch says otherwise. */
+static guint8
+dump_state (guint8 flags)
+{
+  if (!(flags & SL_EVENT_NAME_STATE_DUMP))
+    return SL_TIMELINE_STATE_UNKNOWN;
+  switch (flags & SL_EVENT_NAME_STATUS_MASK)
+    {
+    case SL_EVENT_TASK_WAIT_FORK:
+    case SL_EVENT_TASK_WAIT_CPU:
+    case SL_EVENT_TASK_RUN:
+      return SL_TIMELINE_STATE_RUNNABLE;
+    case SL_EVENT_TASK_WAIT:
+      return SL_TIMELINE_STATE_BLOCKED;
+    case SL_EVENT_TASK_EXIT:
+    case SL_EVENT_TASK_ZOMBIE:
+    case SL_EVENT_TASK_DEAD:
+      return SL_TIMELINE_STATE_EXITED;
+    default:
+      return SL_TIMELINE_STATE_UNKNOWN;
+    }
+}
+
+/* The state dump, a fork's parent or user-space context: a thread's
+ * process and name, and from the state dump its state when no event has
+ * told it yet. */
+static void
+handle_process_name (SlTimeline    *self,
+                     SlTlHost      *h,
+                     guint          host,
+                     const SlEvent *e)
+{
+  guint32 name = host_str (self, h, e->str);
+  guint8 state = dump_state (e->flags);
+  Thread *th;
+
+  if (e->tid == 0)
+    return;
+  th = g_hash_table_lookup (h->threads, GUINT_TO_POINTER (e->tid));
+  if (th == NULL || th->dead)
+    th = thread_new (self, h, host, e->tid, e->arg, name, e->time,
+                     state == SL_TIMELINE_STATE_EXITED ? SL_TIMELINE_STATE_UNKNOWN : state);
+  else
+    {
+      thread_set_pid (self, h, host, th, e->arg, e->time);
+      thread_set_name (self, th, name);
+      if (th->cpu < 0 && !th->exited && th->off_state == SL_TIMELINE_STATE_UNKNOWN &&
+          state != SL_TIMELINE_STATE_UNKNOWN && state != SL_TIMELINE_STATE_EXITED)
+        {
+          th->off_state = state;
+          thread_refresh (self, h, th, e->time);
+        }
+    }
+
+  if (state == SL_TIMELINE_STATE_EXITED && th->cpu < 0 && !th->exited)
+    {
+      th->exited = th->dead = TRUE;
+      th->off_state = SL_TIMELINE_STATE_EXITED;
+      sl_tl_row (self, th->row)->exited_at = e->time;
+      thread_refresh (self, h, th, e->time);
+    }
+}
+
+static void
+handle_fork (SlTimeline    *self,
+             SlTlHost      *h,
+             guint          host,
+             Cpu           *c,
+             const SlEvent *e)
+{
+  Thread *parent = e->tid != 0 ? cpu_thread (self, h, host, c, e->tid, e->time) : NULL;
+  guint32 parent_pid = parent != NULL ? sl_tl_row (self, parent->row)->pid : 0;
+  guint32 name = host_str (self, h, e->str);
+  Thread *th;
+
+  if (e->arg == 0)
+    return;
+  if (e->flags & SL_EVENT_FORK_THREAD)
+    {
+      /* a thread of the parent's process (under the host row while that
+       * process is not known) */
+      th = thread_new (self, h, host, e->arg, parent_pid, name, e->time, SL_TIMELINE_STATE_RUNNABLE);
+    }
+  else
+    {
+      /* a new process; the store's older traces do not say, and a fork is
+       * taken for one */
+      th = thread_new (self, h, host, e->arg, e->arg, name, e->time, SL_TIMELINE_STATE_RUNNABLE);
+      process_set_ppid (self, sl_tl_row (self, th->row)->parent, parent_pid != 0 ? parent_pid : e->tid);
+    }
+  if (parent != NULL && sl_tl_row (self, th->row)->name == 0)
+    thread_set_name (self, th, sl_tl_row (self, parent->row)->name);
+}
+
+/* After events were lost on a CPU, what ran there and every thread that is
+ * not seen on another CPU may have changed state: unknown until their next
+ * events. Lost user-space events say nothing of scheduling. */
+static void
+handle_lost (SlTimeline    *self,
+             SlTlHost      *h,
+             Cpu           *c,
+             const SlEvent *e)
+{
+  gint64 t = e->time;
+
+  if (e->flags & SL_EVENT_LOST_USER)
+    return;
+
+  for (guint i = 0; i < h->cpus->len; i++)
+    {
+      Cpu *k = &g_array_index (h->cpus, Cpu, i);
+
+      /* a stream without a CPU number could be any CPU's */
+      if (c != NULL && k != c)
+        continue;
+      k->irq = k->softirq = 0;
+      if (k->cur != NULL)
+        thread_off_cpu (self, h, k->cur, SL_TIMELINE_STATE_UNKNOWN, t);
+      k->cur = NULL;
+      k->tid = TID_UNKNOWN;
+      cpu_refresh (self, h, k, t);
+    }
+  for (guint i = 0; i < h->all_threads->len; i++)
+    {
+      Thread *th = g_ptr_array_index (h->all_threads, i);
+
+      if (th->cpu >= 0 || th->dead || th->exited || th->off_state == SL_TIMELINE_STATE_UNKNOWN)
+        continue;
+      th->off_state = SL_TIMELINE_STATE_UNKNOWN;
+      thread_refresh (self, h, th, t);
+    }
+}
+
 static void
 handle_event (SlTimeline    *self,
               SlTlHost      *h,
@@ -696,22 +849,7 @@ handle_event (SlTimeline    *self,
       break;
 
     case SL_EVENT_PROCESS_FORK:
-      {
-        Thread *parent = e->tid != 0 ? cpu_thread (self, h, host, c, e->tid, t) : NULL;
-        guint32 ppid = parent != NULL ? sl_tl_row (self, parent->row)->pid : 0;
-        guint32 name = host_str (self, h, e->str);
-        guint prow;
-
-        if (e->arg == 0)
-          break;
-        /* the store has no child pid: a fork is taken for a new process */
-        th = thread_new (self, h, host, e->arg, e->arg, name, t, SL_TIMELINE_STATE_RUNNABLE);
-        prow = sl_tl_row (self, th->row)->parent;
-        sl_tl_row (self, prow)->ppid = ppid != 0 ? ppid : e->tid;
-        sl_tl_row (self, th->row)->ppid = ppid != 0 ? ppid : e->tid;
-        if (parent != NULL && sl_tl_row (self, th->row)->name == 0)
-          thread_set_name (self, th, sl_tl_row (self, parent->row)->name);
-      }
+      handle_fork (self, h, host, c, e);
       break;
 
     case SL_EVENT_PROCESS_EXEC:
@@ -750,21 +888,20 @@ handle_event (SlTimeline    *self,
       break;
 
     case SL_EVENT_PROCESS_NAME:
-      {
-        guint32 pid = e->arg != 0 ? e->arg : e->tid;
-        guint32 name = host_str (self, h, e->str);
+      handle_process_name (self, h, host, e);
+      break;
 
-        if (e->tid == 0)
-          break;
-        th = g_hash_table_lookup (h->threads, GUINT_TO_POINTER (e->tid));
-        if (th == NULL || th->dead)
-          thread_new (self, h, host, e->tid, pid, name, t, SL_TIMELINE_STATE_UNKNOWN);
-        else
-          {
-            thread_set_pid (self, h, host, th, pid, t);
-            thread_set_name (self, th, name);
-          }
+    case SL_EVENT_PROCESS_PARENT:
+      {
+        gpointer v;
+
+        if (g_hash_table_lookup_extended (h->processes, GUINT_TO_POINTER (e->tid), NULL, &v))
+          process_set_ppid (self, GPOINTER_TO_UINT (v), e->arg);
       }
+      break;
+
+    case SL_EVENT_LOST:
+      handle_lost (self, h, c, e);
       break;
 
     case SL_EVENT_SYSCALL_ENTRY:

@@ -19,7 +19,10 @@ G_BEGIN_DECLS
  * @SL_TIMELINE_STATE_NONE: no information: before the row's first event,
  *   after its host's last one
  * @SL_TIMELINE_STATE_UNKNOWN: the thread exists but its state is not known
- *   yet (named by the state dump, seen only through user-space events)
+ *   (seen only through user-space events, a state dump without status), or
+ *   no longer known: the tracer lost events, and until the thread's next
+ *   events anything may have happened (for the CPU whose events were lost:
+ *   what ran there)
  * @SL_TIMELINE_STATE_USER: running in user space
  * @SL_TIMELINE_STATE_SYSCALL: running in a system call
  * @SL_TIMELINE_STATE_IRQ: its CPU runs an interrupt handler
@@ -63,7 +66,10 @@ typedef enum
  * @SL_TIMELINE_ROW_PROCESS: a process (child of its host row); its states
  *   are those of its main thread (tid = pid), when that thread is known
  * @SL_TIMELINE_ROW_THREAD: a thread (child of its process row, or of the
- *   host row while its process is not known)
+ *   host row while its process is not known). Its process comes from the
+ *   state dump, from the fork that started it (a thread of its parent's
+ *   process, or a new process whose parent is the forking one) or from the
+ *   `vpid` context of user-space events
  * @SL_TIMELINE_ROW_CPU: one per CPU (child of the host row)
  */
 typedef enum
@@ -84,7 +90,8 @@ typedef enum
  * @parent: parent row, %SL_TIMELINE_NONE for host rows
  * @tid: threads: thread id; processes: pid
  * @pid: process id, 0 when not known
- * @ppid: parent process id, 0 when not known
+ * @ppid: parent process id (of the thread's process for threads), 0 when
+ *   not known
  * @cpu: CPU rows: the CPU
  * @name: command name (the latest one), host name, or "CPU n"
  * @first: local time of the row's first interval
@@ -96,7 +103,8 @@ typedef enum
  * Row ids are stable: rows are only appended, never removed or renumbered.
  * A thread id reused after an exit gets a new row. A thread seen before
  * its process is known (before the state dump) moves from the host row to
- * its process row then.
+ * its process row then. Threads start in the state the state dump gives
+ * (runnable, blocked, exited), unknown without one.
  */
 typedef struct
 {
