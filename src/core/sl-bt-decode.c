@@ -1032,7 +1032,7 @@ add_gap (SlBtDecoder           *d,
 
 
 /* ---------------------------------------------------------------------- */
-/* The sink: per-host merge of the streams and conversion                  */
+/* Non-event messages: streams, packets, gaps                               */
 
 SlBtEventResult
 sl_bt_decoder_event (SlBtDecoder      *d,
