@@ -1,0 +1,344 @@
+/* sl-application.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "sl-application.h"
+#include "sl-benchmark.h"
+#include "sl-benchmark-timeline.h"
+#include "sl-preferences-window.h"
+#include "sl-window.h"
+
+#define SCREENSHOT_SETTLE_MS 900
+#define SCREENSHOT_TIMEOUT_S 300
+
+struct _SlApplication
+{
+  AdwApplication  parent_instance;
+
+  char           *screenshot;
+  char           *benchmark;
+  int             exit_status;
+  guint           screenshot_timeout;
+  guint           screenshot_settle;
+};
+
+G_DEFINE_FINAL_TYPE (SlApplication, sl_application, ADW_TYPE_APPLICATION)
+
+static SlWindow *
+get_window (SlApplication *self)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (SL_IS_WINDOW (window))
+    return SL_WINDOW (window);
+  return sl_window_new (GTK_APPLICATION (self));
+}
+
+/* --screenshot */
+
+static void
+take_screenshot (SlApplication *self,
+                 SlWindow      *window)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_clear_handle_id (&self->screenshot_timeout, g_source_remove);
+  g_clear_handle_id (&self->screenshot_settle, g_source_remove);
+  if (!sl_window_save_screenshot (window, self->screenshot, &error))
+    {
+      g_printerr ("syncline: %s\n", error->message);
+      self->exit_status = 1;
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static gboolean
+screenshot_settled_cb (gpointer data)
+{
+  SlApplication *self = SL_APPLICATION (g_application_get_default ());
+  SlWindow *window = data;
+
+  self->screenshot_settle = 0;
+  if (sl_graph_view_get_animating (sl_window_get_graph_view (window)))
+    {
+      self->screenshot_settle = g_timeout_add (100, screenshot_settled_cb, window);
+      return G_SOURCE_REMOVE;
+    }
+  take_screenshot (self, window);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+screenshot_timeout_cb (gpointer data)
+{
+  SlApplication *self = SL_APPLICATION (g_application_get_default ());
+
+  self->screenshot_timeout = 0;
+  g_printerr ("syncline: --screenshot: the input was not read within %d s\n", SCREENSHOT_TIMEOUT_S);
+  self->exit_status = 1;
+  take_screenshot (self, data);
+  return G_SOURCE_REMOVE;
+}
+
+/* Loaded: read completely, failed, or live with some links. */
+static void
+screenshot_check (SlApplication *self,
+                  SlWindow      *window)
+{
+  SlSession *session = sl_window_get_session (window);
+  SlSessionState state = sl_session_get_state (session);
+  gboolean ready = state == SL_SESSION_STATE_READY || state == SL_SESSION_STATE_FAILED ||
+                   state == SL_SESSION_STATE_EMPTY ||
+                   (state == SL_SESSION_STATE_LIVE && sl_session_get_n_tree_links (session) > 0);
+
+  if (ready && self->screenshot_settle == 0)
+    self->screenshot_settle = g_timeout_add (SCREENSHOT_SETTLE_MS, screenshot_settled_cb, window);
+}
+
+static void
+screenshot_state_cb (SlWindow *window)
+{
+  screenshot_check (SL_APPLICATION (g_application_get_default ()), window);
+}
+
+static void
+present (SlApplication *self,
+         SlWindow      *window)
+{
+  gtk_window_present (GTK_WINDOW (window));
+  if (self->screenshot != NULL && self->screenshot_timeout == 0)
+    {
+      SlSession *session = sl_window_get_session (window);
+
+      g_signal_connect_object (session, "notify::state", G_CALLBACK (screenshot_state_cb),
+                               window, G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::n-tree-links", G_CALLBACK (screenshot_state_cb),
+                               window, G_CONNECT_SWAPPED);
+      self->screenshot_timeout = g_timeout_add_seconds (SCREENSHOT_TIMEOUT_S, screenshot_timeout_cb, window);
+      screenshot_check (self, window);
+    }
+}
+
+static void
+sl_application_activate (GApplication *app)
+{
+  SlApplication *self = SL_APPLICATION (app);
+
+  if (self->benchmark != NULL)
+    {
+      g_application_hold (app);
+      if (g_strcmp0 (self->benchmark, "timeline") == 0)
+        sl_benchmark_timeline_run (GTK_APPLICATION (self));
+      else
+        sl_benchmark_run (GTK_APPLICATION (self), self->benchmark, self->screenshot);
+      return;
+    }
+  present (self, get_window (self));
+}
+
+static void
+sl_application_open (GApplication  *app,
+                     GFile        **files,
+                     int            n_files,
+                     const char    *hint)
+{
+  SlApplication *self = SL_APPLICATION (app);
+  SlWindow *window = get_window (self);
+  g_autoptr(GStrvBuilder) urls = g_strv_builder_new ();
+  g_autoptr(GPtrArray) local = g_ptr_array_new ();
+
+  for (int i = 0; i < n_files; i++)
+    {
+      g_autofree char *scheme = g_file_get_uri_scheme (files[i]);
+
+      if (scheme != NULL && g_str_has_prefix (scheme, "net"))
+        {
+          g_autofree char *uri = g_file_get_uri (files[i]);
+          g_strv_builder_add (urls, uri);
+        }
+      else
+        g_ptr_array_add (local, files[i]);
+    }
+
+  if (local->len > 0)
+    sl_window_open_files (window, (GFile **) local->pdata, local->len);
+  else
+    {
+      g_auto(GStrv) list = g_strv_builder_end (urls);
+
+      if (list[0] != NULL)
+        sl_window_open_live (window, (const char * const *) list);
+    }
+  present (self, window);
+}
+
+static int
+sl_application_handle_local_options (GApplication *app,
+                                     GVariantDict *options)
+{
+  SlApplication *self = SL_APPLICATION (app);
+
+  if (g_variant_dict_contains (options, "version"))
+    {
+      g_print ("syncline %s\n", PACKAGE_VERSION);
+      return 0;
+    }
+  g_variant_dict_lookup (options, "screenshot", "^ay", &self->screenshot);
+  g_variant_dict_lookup (options, "benchmark", "s", &self->benchmark);
+  if (self->benchmark != NULL && g_strcmp0 (self->benchmark, "views") != 0 &&
+      g_strcmp0 (self->benchmark, "timeline") != 0)
+    {
+      g_printerr ("syncline: --benchmark: unknown benchmark “%s” (known: views, timeline)\n", self->benchmark);
+      return 2;
+    }
+  /* a screenshot or a benchmark runs on its own, never in another instance */
+  if (self->screenshot != NULL || self->benchmark != NULL)
+    g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
+  return -1;
+}
+
+static void
+sl_application_startup (GApplication *app)
+{
+  static const char *quit_accels[] = { "<Control>q", NULL };
+  static const char *prefs_accels[] = { "<Control>comma", NULL };
+
+  G_APPLICATION_CLASS (sl_application_parent_class)->startup (app);
+
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.preferences", prefs_accels);
+}
+
+static void
+sl_application_finalize (GObject *object)
+{
+  SlApplication *self = (SlApplication *) object;
+
+  g_free (self->screenshot);
+  g_free (self->benchmark);
+
+  G_OBJECT_CLASS (sl_application_parent_class)->finalize (object);
+}
+
+static void
+sl_application_class_init (SlApplicationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  object_class->finalize = sl_application_finalize;
+  app_class->activate = sl_application_activate;
+  app_class->open = sl_application_open;
+  app_class->startup = sl_application_startup;
+  app_class->handle_local_options = sl_application_handle_local_options;
+}
+
+static void
+about_action_cb (GSimpleAction *action,
+                 GVariant      *param,
+                 gpointer       user_data)
+{
+  SlApplication *self = user_data;
+  const char *developers[] = { _("The Syncline developers"), NULL };
+  GtkWidget *about;
+
+  about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
+                        "transient-for", gtk_application_get_active_window (GTK_APPLICATION (self)),
+                        "modal", TRUE,
+                        "application-name", _("Syncline"),
+                        "application-icon", APPLICATION_ID,
+                        "version", PACKAGE_VERSION,
+                        "developer-name", _("The Syncline developers"),
+                        "developers", developers,
+                        "comments", _("Puts LTTng traces recorded on many machines onto one clock, with "
+                                      "guaranteed accuracy bounds, and shows which hosts are synchronized "
+                                      "through which links."),
+                        "license-type", GTK_LICENSE_GPL_3_0,
+                        /* Translators: your names, one per line */
+                        "translator-credits", _("translator-credits"),
+                        NULL);
+  gtk_window_present (GTK_WINDOW (about));
+}
+
+static void
+preferences_action_cb (GSimpleAction *action,
+                       GVariant      *param,
+                       gpointer       user_data)
+{
+  SlApplication *self = user_data;
+  GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (self));
+  SlPreferencesWindow *prefs;
+
+  if (!SL_IS_WINDOW (active))
+    return;
+  prefs = sl_preferences_window_new (active, sl_window_get_settings (SL_WINDOW (active)),
+                                     sl_window_get_session (SL_WINDOW (active)));
+  gtk_window_present (GTK_WINDOW (prefs));
+}
+
+static void
+quit_action_cb (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       user_data)
+{
+  SlApplication *self = user_data;
+  GList *windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (self)));
+
+  /* closing saves each window's size */
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_close (l->data);
+  g_list_free (windows);
+  g_application_quit (G_APPLICATION (self));
+}
+
+static void
+sl_application_init (SlApplication *self)
+{
+  static const GActionEntry entries[] = {
+    { "about", about_action_cb, NULL, NULL, NULL, { 0 } },
+    { "preferences", preferences_action_cb, NULL, NULL, NULL, { 0 } },
+    { "quit", quit_action_cb, NULL, NULL, NULL, { 0 } },
+  };
+  const GOptionEntry options[] = {
+    { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+      N_("Write a PNG picture of the window once the inputs are read, then quit"), N_("FILE") },
+    { "benchmark", 0, 0, G_OPTION_ARG_STRING, NULL,
+      N_("Measure the views on a generated cluster (views: 200 hosts, 2000 links; timeline: 64 hosts, "
+         "10 M intervals, 1 M messages) and print JSON"), N_("NAME") },
+    { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and quit"), NULL },
+    { NULL }
+  };
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
+  g_application_add_main_option_entries (G_APPLICATION (self), options);
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FOLDER…|FILE|net://RELAY/…]"));
+}
+
+SlApplication *
+sl_application_new (void)
+{
+  return g_object_new (SL_TYPE_APPLICATION,
+                       "application-id", APPLICATION_ID,
+                       "flags", G_APPLICATION_HANDLES_OPEN,
+                       NULL);
+}
+
+int
+sl_application_get_exit_status (SlApplication *self)
+{
+  g_return_val_if_fail (SL_IS_APPLICATION (self), 1);
+  return self->exit_status;
+}
+
+void
+sl_application_set_exit_status (SlApplication *self,
+                                int            status)
+{
+  g_return_if_fail (SL_IS_APPLICATION (self));
+  self->exit_status = status;
+}

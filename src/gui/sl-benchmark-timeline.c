@@ -1,0 +1,949 @@
+/* sl-benchmark-timeline.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * `syncline --benchmark=timeline`: a generated cluster of 64 hosts (about
+ * 10 M state intervals and 1 M messages) shown in the real timeline view,
+ * its plot 1600 px wide, then a scripted series of zooms, pans, scrolls
+ * and clock switches, one per frame. Frames are timed from the frame
+ * clock's before-paint to its after-paint: the UI thread's whole work for
+ * the frame (the per-pixel queries run in its update phase, then layout,
+ * snapshot and rendering). Also measured: drawing every interval with
+ * cairo instead (the full-detail drawing), the model's bytes per interval,
+ * and, on traces written by the generator, the model's build time against
+ * the trace decoding time. Prints one JSON object on stdout.
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+#include <time.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "sl-benchmark-timeline.h"
+#include "sl-generate.h"
+#include "sl-timeline-view-private.h"
+#include "sl-trace-reader.h"
+
+#define N_HOSTS      64
+#define N_INTERVALS  G_GUINT64_CONSTANT (10000000)
+#define N_ARROWS     G_GUINT64_CONSTANT (1000000)
+#define PLOT_W       1600
+#define TRACE_EVENTS 2000000
+
+/* Generated cluster */
+
+typedef struct
+{
+  guint32 running;
+  gboolean in_syscall;
+} SynCpu;
+
+typedef struct
+{
+  SlEventStore *store;
+  SynCpu        cpu[8];
+  guint32       names[8];
+  guint32       calls[6];
+  guint         peers[4];
+  guint32       seq;
+  gint64        offset;
+  double        drift;
+} SynHost;
+
+typedef struct
+{
+  gint64 due;
+  gint64 send_local;
+  guint  from;
+  guint  to;
+} Flight;
+
+static gint64
+syn_local (const SynHost *h,
+           gint64         t0,
+           gint64         t)
+{
+  return t0 + h->offset + (t - t0) + (gint64) ((double) (t - t0) * h->drift);
+}
+
+static void
+syn_put (SynHost    *h,
+         gint64      t0,
+         gint64      t,
+         SlEventKind kind,
+         guint       cpu,
+         guint32     tid,
+         guint32     arg,
+         guint32     str,
+         guint8      flags)
+{
+  SlEvent e = { 0 };
+
+  e.time = syn_local (h, t0, t);
+  e.kind = (guint8) kind;
+  e.cpu = (guint16) cpu;
+  e.tid = tid;
+  e.arg = arg;
+  e.str = str;
+  e.flags = flags;
+  sl_event_store_append (h->store, &e);
+}
+
+/* Thread i (of 64) is pid 1000 + 8 (i / 8), tid 1000 + i, homed on CPU i % 8. */
+static gint64
+syn_step (SynHost *h,
+          GRand   *rand,
+          gint64   t0,
+          gint64   t)
+{
+  guint c = (guint) g_rand_int_range (rand, 0, 8);
+  SynCpu *cpu = &h->cpu[c];
+  double u = g_rand_double (rand);
+
+  if (cpu->running == 0 || u < 0.15)
+    {
+      guint i = c + 8 * (guint) g_rand_int_range (rand, 0, 8);
+      guint32 next = 1000 + i;
+      gboolean block = g_rand_boolean (rand);
+
+      if (next == cpu->running)
+        next = g_rand_double (rand) < 0.2 ? 0 : 1000 + ((i + 8) % 64);
+      if (cpu->running != 0 && block && !cpu->in_syscall)
+        {
+          syn_put (h, t0, t, SL_EVENT_SYSCALL_ENTRY, c, cpu->running, 0, h->calls[4], 0);
+          t += 300;
+        }
+      syn_put (h, t0, t, SL_EVENT_SCHED_SWITCH, c, cpu->running, next, next != 0 ? h->names[(next - 1000) / 8] : 0,
+               cpu->running != 0 && block ? 1 : 0);
+      cpu->running = next;
+      cpu->in_syscall = FALSE;
+    }
+  else if (u < 0.5)
+    {
+      syn_put (h, t0, t, cpu->in_syscall ? SL_EVENT_SYSCALL_EXIT : SL_EVENT_SYSCALL_ENTRY, c, cpu->running, 0,
+               h->calls[g_rand_int_range (rand, 0, 4)], 0);
+      cpu->in_syscall = !cpu->in_syscall;
+    }
+  else if (u < 0.6)
+    {
+      syn_put (h, t0, t, SL_EVENT_IRQ_ENTRY, c, cpu->running, 30 + c, 0, 0);
+      t += 1500;
+      syn_put (h, t0, t, SL_EVENT_IRQ_EXIT, c, cpu->running, 30 + c, 0, 0);
+    }
+  else if (u < 0.72)
+    {
+      syn_put (h, t0, t, SL_EVENT_SOFTIRQ_ENTRY, c, cpu->running, 3, 0, 0);
+      t += 2500;
+      syn_put (h, t0, t, SL_EVENT_SOFTIRQ_EXIT, c, cpu->running, 3, 0, 0);
+    }
+  else
+    syn_put (h, t0, t, SL_EVENT_SCHED_WAKEUP, c, 1000 + (guint32) g_rand_int_range (rand, 0, 64), c, 0, 0);
+  return t;
+}
+
+SlTimelineSynth *
+sl_timeline_synth_new (guint   n_hosts,
+                       guint64 intervals,
+                       guint64 arrows,
+                       guint32 seed)
+{
+  static const char *const names[] = { "nginx", "java", "postgres", "redis", "worker", "python", "envoy", "kafka" };
+  static const char *const calls[] = { "read", "write", "sendto", "recvfrom", "futex", "epoll_wait" };
+  SlTimelineSynth *synth = g_new0 (SlTimelineSynth, 1);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  g_autoptr(GArray) flights = g_array_new (FALSE, FALSE, sizeof (Flight));
+  SynHost *hosts = g_new0 (SynHost, n_hosts);
+  gint64 t0 = G_GINT64_CONSTANT (1700000000000000000), t = t0;
+  /* about 1.7 intervals per step: the thread's and its CPU's */
+  guint64 steps = intervals * 6 / 10, head = 0;
+  double arrow_rate = (double) arrows / (double) MAX (steps, 1);
+  gint64 w0 = g_get_monotonic_time (), w1;
+
+  g_return_val_if_fail (n_hosts >= 2 && n_hosts < 65535, NULL);
+
+  synth->n_hosts = n_hosts;
+  synth->timeline = sl_timeline_new ();
+  synth->stores = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_event_store_free);
+  synth->to_reference = g_array_new (FALSE, FALSE, sizeof (SlTransform));
+  for (guint i = 0; i < n_hosts; i++)
+    {
+      SynHost *h = &hosts[i];
+      g_autofree char *name = g_strdup_printf ("node-%02u", i + 1);
+      SlTransform tr;
+
+      h->store = sl_event_store_new ();
+      g_ptr_array_add (synth->stores, h->store);
+      /* clocks a few milliseconds apart, drifting by up to 20 ppm */
+      h->offset = i == 0 ? 0 : (gint64) g_rand_int_range (rand, -20000, 20000) * 1000;
+      h->drift = i == 0 ? 0 : g_rand_double_range (rand, -20e-6, 20e-6);
+      sl_transform_init (&tr, t0 + h->offset, t0, 0, 1 / (1 + h->drift) - 1);
+      g_array_append_val (synth->to_reference, tr);
+      for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+        h->names[k] = sl_event_store_intern (h->store, names[k]);
+      for (guint k = 0; k < G_N_ELEMENTS (calls); k++)
+        h->calls[k] = sl_event_store_intern (h->store, calls[k]);
+      for (guint k = 0; k < 64; k++)
+        syn_put (h, t0, t, SL_EVENT_PROCESS_NAME, 0, 1000 + k, 1000 + 8 * (k / 8), h->names[k / 8], 0);
+      for (guint k = 0; k < G_N_ELEMENTS (h->peers); k++)
+        h->peers[k] = (i + 1 + (guint) g_rand_int_range (rand, 0, (gint32) n_hosts - 1)) % n_hosts;
+      sl_timeline_set_host (synth->timeline, i, name, h->store);
+    }
+
+  for (guint64 s = 0; s < steps; s++)
+    {
+      guint hi = (guint) g_rand_int_range (rand, 0, (gint32) n_hosts);
+      SynHost *h = &hosts[hi];
+
+      t += 1 + g_rand_int_range (rand, 0, 2000);
+      while (head < flights->len && g_array_index (flights, Flight, head).due <= t)
+        {
+          Flight *f = &g_array_index (flights, Flight, head++);
+          SynHost *r = &hosts[f->to];
+          guint c = (guint) g_rand_int_range (rand, 0, 8);
+          SlMatch m;
+
+          syn_put (r, t0, t, SL_EVENT_PACKET_RECV, c, r->cpu[c].running, r->seq++, 0, 0);
+          m.send_host = f->from;
+          m.recv_host = f->to;
+          m.send_time = f->send_local;
+          m.recv_time = syn_local (r, t0, t);
+          sl_timeline_add_match (synth->timeline, &m, NULL);
+        }
+      if (head > 4096 && head * 2 > flights->len)
+        {
+          g_array_remove_range (flights, 0, (guint) head);
+          head = 0;
+        }
+      if (g_rand_double (rand) < arrow_rate)
+        {
+          guint c = (guint) g_rand_int_range (rand, 0, 8);
+          Flight f;
+
+          f.due = t + 30000 + g_rand_int_range (rand, 0, 50000);
+          f.from = hi;
+          f.to = h->peers[g_rand_int_range (rand, 0, G_N_ELEMENTS (h->peers))];
+          f.send_local = syn_local (h, t0, t);
+          syn_put (h, t0, t, SL_EVENT_PACKET_SEND, c, h->cpu[c].running, h->seq++, 0, 0);
+          g_array_append_val (flights, f);
+        }
+      else
+        t = syn_step (h, rand, t0, t);
+    }
+  w1 = g_get_monotonic_time ();
+  sl_timeline_update (synth->timeline);
+  synth->generate_s = (w1 - w0) / 1e6;
+  synth->build_s = (g_get_monotonic_time () - w1) / 1e6;
+  g_free (hosts);
+  return synth;
+}
+
+void
+sl_timeline_synth_free (SlTimelineSynth *synth)
+{
+  if (synth == NULL)
+    return;
+  sl_timeline_free (synth->timeline);
+  g_ptr_array_unref (synth->stores);
+  g_array_unref (synth->to_reference);
+  g_free (synth);
+}
+
+/* Decoding against building, on traces the generator writes */
+
+static gint64
+thread_cpu_us (void)
+{
+  struct timespec ts;
+
+  if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+    return 0;
+  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
+
+static double
+cpu_seconds (void)
+{
+  struct timespec ts;
+
+  if (clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+    return 0;
+  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+static void
+rm_rf (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        rm_rf (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+static void
+measure_decode (JsonBuilder *jb,
+                guint64      events)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("syncline-bench-XXXXXX", &error);
+  SlGenerateOptions go;
+  SlGenerate *gen;
+  double w[2] = { 0 }, c[2] = { 0 }, bw = 0, bc = 0;
+  SlTimelineStats st = { 0 };
+  guint64 n_events = 0;
+
+  json_builder_set_member_name (jb, "decode");
+  json_builder_begin_object (jb);
+  if (dir == NULL)
+    {
+      json_builder_set_member_name (jb, "error");
+      json_builder_add_string_value (jb, error->message);
+      json_builder_end_object (jb);
+      return;
+    }
+  sl_generate_options_init (&go);
+  go.n_hosts = 8;
+  go.events = events;
+  go.seed = 3;
+  gen = sl_generate_new (&go);
+  if (!sl_generate_prepare (gen, &error) || !sl_generate_run (gen, dir, NULL, &error))
+    {
+      json_builder_set_member_name (jb, "error");
+      json_builder_add_string_value (jb, error->message);
+      json_builder_end_object (jb);
+      sl_generate_free (gen);
+      rm_rf (dir);
+      return;
+    }
+  sl_generate_free (gen);
+
+  /* twice: without keeping events (what synchronizing costs), then with
+   * them and the model connected, then the model's build */
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      SlEngineOptions eo;
+      SlTraceReaderOptions ro;
+      SlEngine *engine;
+      SlTraceReader *reader;
+      SlTimeline *tl = NULL;
+      double w0, c0;
+
+      sl_engine_options_init (&eo);
+      engine = sl_engine_new (&eo);
+      sl_trace_reader_options_init (&ro);
+      ro.keep_events = pass == 1;
+      reader = sl_trace_reader_new (engine, &ro);
+      if (pass == 1)
+        {
+          tl = sl_timeline_new ();
+          sl_timeline_connect_engine (tl, engine);
+        }
+      sl_trace_reader_add_folder (reader, dir);
+      w0 = g_get_monotonic_time () / 1e6;
+      c0 = cpu_seconds ();
+      sl_trace_reader_run (reader);
+      w[pass] = g_get_monotonic_time () / 1e6 - w0;
+      c[pass] = cpu_seconds () - c0;
+      if (tl != NULL)
+        {
+          w0 = g_get_monotonic_time () / 1e6;
+          c0 = cpu_seconds ();
+          sl_timeline_add_reader_hosts (tl, reader);
+          sl_timeline_update (tl);
+          bw = g_get_monotonic_time () / 1e6 - w0;
+          bc = cpu_seconds () - c0;
+          sl_timeline_get_stats (tl, &st);
+          n_events = st.events;
+          sl_engine_set_match_func (engine, NULL, NULL);
+          sl_timeline_free (tl);
+        }
+      sl_trace_reader_free (reader);
+      sl_engine_free (engine);
+    }
+  rm_rf (dir);
+
+  json_builder_set_member_name (jb, "hosts");
+  json_builder_add_int_value (jb, 8);
+  json_builder_set_member_name (jb, "events");
+  json_builder_add_int_value (jb, (gint64) n_events);
+  json_builder_set_member_name (jb, "decode_wall_s");
+  json_builder_add_double_value (jb, w[0]);
+  json_builder_set_member_name (jb, "decode_cpu_s");
+  json_builder_add_double_value (jb, c[0]);
+  json_builder_set_member_name (jb, "decode_keep_events_wall_s");
+  json_builder_add_double_value (jb, w[1]);
+  json_builder_set_member_name (jb, "decode_keep_events_cpu_s");
+  json_builder_add_double_value (jb, c[1]);
+  json_builder_set_member_name (jb, "build_wall_s");
+  json_builder_add_double_value (jb, bw);
+  json_builder_set_member_name (jb, "build_cpu_s");
+  json_builder_add_double_value (jb, bc);
+  json_builder_set_member_name (jb, "build_over_decode_cpu");
+  json_builder_add_double_value (jb, c[0] > 0 ? bc / c[0] : 0);
+  json_builder_set_member_name (jb, "timeline_over_decode_cpu");
+  json_builder_add_double_value (jb, c[0] > 0 ? (c[1] + bc - c[0]) / c[0] : 0);
+  json_builder_set_member_name (jb, "intervals");
+  json_builder_add_int_value (jb, (gint64) st.intervals);
+  json_builder_end_object (jb);
+}
+
+/* The view, frame by frame */
+
+typedef struct
+{
+  const char *phase;
+  const char *action;
+  GVariant   *param;
+} Step;
+
+typedef struct
+{
+  GtkApplication  *app;
+  GtkWindow       *window;
+  SlTimelineView  *view;
+  SlTimelineSynth *synth;
+  JsonBuilder     *jb;
+  GArray          *steps;
+  guint            step;
+  gboolean         step_pending;
+  gint64           step_start;
+  gint64           frame_start;
+  gint64           frame_cpu_start;
+  gint64           t_set;
+  double           first_frame_ms;
+  double           first_complete_ms;
+  double           set_timeline_ms;
+  GArray          *frame_us;
+  GArray          *latency_us;
+  GArray          *prepare_us;
+  GArray          *frame_cpu_us;
+  GHashTable      *phase_frames;
+  gulong           before_id;
+  gulong           after_id;
+  guint            idle_id;
+  guint64          columns;
+  guint            max_arrows;
+} Bench;
+
+static int
+cmp_gint64 (gconstpointer a,
+            gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static void
+add_stats (JsonBuilder *jb,
+           const char  *name,
+           GArray      *us)
+{
+  g_autoptr(GArray) sorted = g_array_copy (us);
+  double sum = 0;
+
+  g_array_sort (sorted, cmp_gint64);
+  for (guint i = 0; i < sorted->len; i++)
+    sum += (double) g_array_index (sorted, gint64, i);
+  json_builder_set_member_name (jb, name);
+  json_builder_begin_object (jb);
+  json_builder_set_member_name (jb, "count");
+  json_builder_add_int_value (jb, sorted->len);
+  if (sorted->len > 0)
+    {
+      json_builder_set_member_name (jb, "median_ms");
+      json_builder_add_double_value (jb, g_array_index (sorted, gint64, sorted->len / 2) / 1000.0);
+      json_builder_set_member_name (jb, "mean_ms");
+      json_builder_add_double_value (jb, sum / sorted->len / 1000.0);
+      json_builder_set_member_name (jb, "p95_ms");
+      json_builder_add_double_value (jb, g_array_index (sorted, gint64, (sorted->len * 95) / 100) / 1000.0);
+      json_builder_set_member_name (jb, "worst_ms");
+      json_builder_add_double_value (jb, g_array_index (sorted, gint64, sorted->len - 1) / 1000.0);
+    }
+  json_builder_end_object (jb);
+}
+
+static char *
+cpu_model (void)
+{
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  if (!g_file_get_contents ("/proc/cpuinfo", &text, NULL, NULL))
+    return g_strdup ("unknown");
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], "model name"))
+      {
+        const char *colon = strchr (lines[i], ':');
+        return g_strstrip (g_strdup (colon != NULL ? colon + 1 : lines[i]));
+      }
+  return g_strdup ("unknown");
+}
+
+static void
+add_step (GArray     *steps,
+          const char *phase,
+          const char *action,
+          GVariant   *param,
+          guint       times)
+{
+  if (param != NULL)
+    g_variant_ref_sink (param);
+  for (guint i = 0; i < times; i++)
+    {
+      Step s = { phase, action, param != NULL ? g_variant_ref (param) : NULL };
+
+      g_array_append_val (steps, s);
+    }
+  if (param != NULL)
+    g_variant_unref (param);
+}
+
+static void
+build_steps (Bench *b)
+{
+  GArray *s = b->steps;
+
+  add_step (s, "zoom", "timeline.zoom-in", NULL, 14);
+  add_step (s, "pan", "timeline.pan-right", NULL, 10);
+  add_step (s, "pan", "timeline.pan-left", NULL, 10);
+  add_step (s, "scroll", "timeline.scroll-down", NULL, 8);
+  add_step (s, "zoom", "timeline.zoom-in", NULL, 12);
+  add_step (s, "pan", "timeline.pan-right", NULL, 10);
+  add_step (s, "scroll", "timeline.scroll-up", NULL, 8);
+  add_step (s, "zoom", "timeline.zoom-out", NULL, 26);
+  add_step (s, "pan", "timeline.pan-left", NULL, 6);
+  add_step (s, "sync", "timeline.toggle-sync", NULL, 4);
+  add_step (s, "zoom", "timeline.fit", NULL, 1);
+  add_step (s, "select", "timeline.select-thread", g_variant_new_string ("postgres"), 1);
+  add_step (s, "zoom", "timeline.zoom-in", NULL, 8);
+  add_step (s, "cpus", "timeline.show-cpus", NULL, 1);
+  add_step (s, "pan", "timeline.pan-right", NULL, 6);
+  add_step (s, "zoom", "timeline.zoom-out", NULL, 8);
+  add_step (s, "cpus", "timeline.show-cpus", NULL, 1);
+  add_step (s, "collapsed", "timeline.collapse-all", NULL, 1);
+  add_step (s, "collapsed", "timeline.zoom-in", NULL, 10);
+  add_step (s, "collapsed", "timeline.pan-right", NULL, 6);
+  add_step (s, "collapsed", "timeline.zoom-out", NULL, 10);
+}
+
+/* Every interval of the visible rows as its own cairo rectangle */
+static double
+full_detail_ms (Bench *b)
+{
+  SlTimelineView *v = b->view;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, v->plot_w, v->rows_h);
+  cairo_t *cr = cairo_create (surface);
+  gint64 t0 = g_get_monotonic_time ();
+  int scroll = (int) gtk_adjustment_get_value (v->vadj);
+  gint64 start = _sl_timeline_view_start (v), end = _sl_timeline_view_end (v);
+
+  for (guint i = 0; i < v->vis->len; i++)
+    {
+      const SlTlvRow *r = &g_array_index (v->vis, SlTlvRow, i);
+      SlTransform inv;
+      gint64 l0, l1;
+      guint64 k, n;
+      guint row = r->row;
+      SlTimelineRowInfo ri;
+
+      if (r->y + r->h <= scroll)
+        continue;
+      if (r->y - scroll >= v->rows_h)
+        break;
+      if (r->kind == SL_TIMELINE_ROW_HOST)
+        continue;
+      sl_timeline_get_row_info (v->timeline, row, &ri);
+      if (ri.kind == SL_TIMELINE_ROW_PROCESS)
+        {
+          if (ri.thread_row == SL_TIMELINE_NONE)
+            continue;
+          row = ri.thread_row;
+        }
+      sl_transform_invert (&_sl_timeline_view_clock (v, r->host)->shown, &inv);
+      l0 = sl_transform_apply (&inv, start);
+      l1 = sl_transform_apply (&inv, end);
+      n = sl_timeline_get_n_intervals (v->timeline, row);
+      k = sl_timeline_find_interval (v->timeline, row, l0);
+      if (k == G_MAXUINT64)
+        k = 0;
+      for (; k < n; k++)
+        {
+          SlTimelineInterval iv;
+          double x0, x1;
+          guint32 rgb;
+
+          sl_timeline_get_interval (v->timeline, row, k, &iv);
+          if (iv.start > l1)
+            break;
+          x0 = (double) (sl_transform_apply (&_sl_timeline_view_clock (v, r->host)->shown, iv.start) - start) / v->px_ns;
+          x1 = (double) (sl_transform_apply (&_sl_timeline_view_clock (v, r->host)->shown, iv.end) - start) / v->px_ns;
+          rgb = sl_timeline_view_state_rgb (iv.state);
+          cairo_set_source_rgb (cr, ((rgb >> 16) & 0xff) / 255.0, ((rgb >> 8) & 0xff) / 255.0, (rgb & 0xff) / 255.0);
+          cairo_rectangle (cr, x0, r->y - scroll + 2, MAX (x1 - x0, 0.01), r->h - 4);
+          cairo_fill (cr);
+        }
+    }
+  cairo_surface_flush (surface);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return (g_get_monotonic_time () - t0) / 1000.0;
+}
+
+/* The view's own preparation of the same frame, from empty caches */
+static double
+aggregated_ms (Bench *b)
+{
+  gint64 t0;
+
+  _sl_timeline_view_clear_caches (b->view);
+  t0 = g_get_monotonic_time ();
+  _sl_timeline_view_prepare (b->view);
+  return (g_get_monotonic_time () - t0) / 1000.0;
+}
+
+static void
+compare_full_detail (Bench *b)
+{
+  static const double shares[] = { 1, 1e-2, 1e-4 };
+  JsonBuilder *jb = b->jb;
+  gint64 lo, hi;
+
+  sl_timeline_view_set_synchronized (b->view, TRUE);
+  sl_timeline_view_set_all_expanded (b->view, TRUE);
+  gtk_adjustment_set_value (b->view->vadj, 0);
+  sl_timeline_get_view_range (b->view->timeline, &lo, &hi);
+  json_builder_set_member_name (jb, "full_detail");
+  json_builder_begin_array (jb);
+  for (guint i = 0; i < G_N_ELEMENTS (shares); i++)
+    {
+      gint64 span = (gint64) ((double) (hi - lo) * shares[i]), mid = lo + (hi - lo) / 2;
+      double agg, full;
+
+      sl_timeline_view_set_span (b->view, mid - span / 2, mid + span / 2);
+      agg = aggregated_ms (b);
+      full = full_detail_ms (b);
+      json_builder_begin_object (jb);
+      json_builder_set_member_name (jb, "span_ns");
+      json_builder_add_int_value (jb, span);
+      json_builder_set_member_name (jb, "rows");
+      json_builder_add_int_value (jb, b->view->stats.visible_rows);
+      json_builder_set_member_name (jb, "aggregated_prepare_ms");
+      json_builder_add_double_value (jb, agg);
+      json_builder_set_member_name (jb, "full_detail_cairo_ms");
+      json_builder_add_double_value (jb, full);
+      json_builder_end_object (jb);
+    }
+  json_builder_end_array (jb);
+}
+
+static void
+finish (Bench *b)
+{
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *cpu = cpu_model ();
+  JsonBuilder *jb = b->jb;
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (b->window));
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (b->window));
+  GHashTableIter it;
+  gpointer key, value;
+
+  g_clear_signal_handler (&b->before_id, clock);
+  g_clear_signal_handler (&b->after_id, clock);
+
+  json_builder_set_member_name (jb, "renderer");
+  json_builder_add_string_value (jb, renderer != NULL ? G_OBJECT_TYPE_NAME (renderer) : "none");
+  json_builder_set_member_name (jb, "plot_width");
+  json_builder_add_int_value (jb, b->view->plot_w);
+  json_builder_set_member_name (jb, "rows_height");
+  json_builder_add_int_value (jb, b->view->rows_h);
+  json_builder_set_member_name (jb, "set_timeline_ms");
+  json_builder_add_double_value (jb, b->set_timeline_ms);
+  json_builder_set_member_name (jb, "first_frame_ms");
+  json_builder_add_double_value (jb, b->first_frame_ms);
+  json_builder_set_member_name (jb, "first_complete_frame_ms");
+  json_builder_add_double_value (jb, b->first_complete_ms);
+  add_stats (jb, "frames", b->frame_us);
+  add_stats (jb, "step_to_complete_frame", b->latency_us);
+  add_stats (jb, "frame_main_thread_cpu", b->frame_cpu_us);
+  add_stats (jb, "prepare", b->prepare_us);
+  json_builder_set_member_name (jb, "phases");
+  json_builder_begin_object (jb);
+  g_hash_table_iter_init (&it, b->phase_frames);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    add_stats (jb, key, value);
+  json_builder_end_object (jb);
+  json_builder_set_member_name (jb, "max_arrows_drawn");
+  json_builder_add_int_value (jb, b->max_arrows);
+  compare_full_detail (b);
+  json_builder_set_member_name (jb, "goals_ms");
+  json_builder_begin_object (jb);
+  json_builder_set_member_name (jb, "first_frame");
+  json_builder_add_double_value (jb, 100);
+  json_builder_set_member_name (jb, "frame_median");
+  json_builder_add_double_value (jb, 16);
+  json_builder_set_member_name (jb, "frame_worst");
+  json_builder_add_double_value (jb, 33);
+  json_builder_end_object (jb);
+  json_builder_set_member_name (jb, "machine");
+  json_builder_begin_object (jb);
+  json_builder_set_member_name (jb, "cpu");
+  json_builder_add_string_value (jb, cpu);
+  json_builder_set_member_name (jb, "processors");
+  json_builder_add_int_value (jb, g_get_num_processors ());
+  {
+    g_autofree char *load = NULL;
+
+    /* other work on the machine slows the frames down: say how much there was */
+    if (g_file_get_contents ("/proc/loadavg", &load, NULL, NULL))
+      {
+        json_builder_set_member_name (jb, "load_average_at_end");
+        json_builder_add_string_value (jb, g_strstrip (load));
+      }
+  }
+  json_builder_end_object (jb);
+  json_builder_end_object (jb);
+
+  root = json_builder_get_root (jb);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  text = json_generator_to_data (gen, NULL);
+  g_print ("%s\n", text);
+
+  sl_timeline_view_set_timeline (b->view, NULL, NULL, 0);
+  gtk_window_destroy (b->window);
+  sl_timeline_synth_free (b->synth);
+  g_object_unref (b->jb);
+  for (guint i = 0; i < b->steps->len; i++)
+    g_clear_pointer (&g_array_index (b->steps, Step, i).param, g_variant_unref);
+  g_array_unref (b->steps);
+  g_array_unref (b->frame_us);
+  g_array_unref (b->latency_us);
+  g_array_unref (b->prepare_us);
+  g_array_unref (b->frame_cpu_us);
+  g_hash_table_unref (b->phase_frames);
+  g_application_release (G_APPLICATION (b->app));
+  g_free (b);
+}
+
+static gboolean
+finish_idle_cb (gpointer data)
+{
+  Bench *b = data;
+
+  b->idle_id = 0;
+  finish (b);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+do_step (Bench *b)
+{
+  Step *s = &g_array_index (b->steps, Step, b->step);
+
+  gtk_widget_activate_action_variant (GTK_WIDGET (b->view), s->action, s->param);
+}
+
+/* A step happens as a frame starts, so that the frame shows it. */
+static void
+before_paint_cb (GdkFrameClock *clock,
+                 Bench         *b)
+{
+  b->frame_start = g_get_monotonic_time ();
+  b->frame_cpu_start = thread_cpu_us ();
+  if (b->t_set != 0 && b->first_complete_ms > 0 && !b->step_pending && b->step < b->steps->len)
+    {
+      b->step_start = b->frame_start;
+      b->step_pending = TRUE;
+      do_step (b);
+    }
+}
+
+static void
+after_paint_cb (GdkFrameClock *clock,
+                Bench         *b)
+{
+  gint64 now = g_get_monotonic_time (), dt = now - b->frame_start;
+  SlTimelineViewStats st;
+
+  if (b->t_set == 0 || b->frame_start == 0)
+    return;
+  sl_timeline_view_get_stats (b->view, &st);
+  if (b->first_frame_ms == 0)
+    b->first_frame_ms = (now - b->t_set) / 1000.0;
+  if (b->first_complete_ms == 0)
+    {
+      if (st.complete)
+        b->first_complete_ms = (now - b->t_set) / 1000.0;
+      gtk_widget_queue_draw (b->view->canvas);
+      return;
+    }
+  if (b->step_pending)
+    {
+      const char *phase = g_array_index (b->steps, Step, b->step).phase;
+      GArray *per_phase = g_hash_table_lookup (b->phase_frames, phase);
+      gint64 prep = (gint64) (st.prepare_ms * 1000);
+      gint64 cpu = thread_cpu_us () - b->frame_cpu_start;
+
+      g_array_append_val (b->frame_us, dt);
+      g_array_append_val (b->frame_cpu_us, cpu);
+      if (per_phase == NULL)
+        {
+          per_phase = g_array_new (FALSE, FALSE, sizeof (gint64));
+          g_hash_table_insert (b->phase_frames, (gpointer) phase, per_phase);
+        }
+      g_array_append_val (per_phase, dt);
+      if (st.complete)
+        {
+          gint64 lat = now - b->step_start;
+
+          g_array_append_val (b->latency_us, lat);
+          g_array_append_val (b->prepare_us, prep);
+          b->max_arrows = MAX (b->max_arrows, st.arrows);
+          b->step_pending = FALSE;
+          b->step++;
+          if (g_getenv ("SL_PROFILE") != NULL)
+            g_printerr ("step %u %s: frame %.2f ms, prepare %.2f ms, rows %u/%u, arrows %u\n", b->step,
+                        phase, dt / 1000.0, st.prepare_ms, st.rows_queried, st.visible_rows, st.arrows);
+        }
+    }
+  if (b->step >= b->steps->len)
+    {
+      if (b->idle_id == 0)
+        b->idle_id = g_idle_add (finish_idle_cb, b);
+      return;
+    }
+  gtk_widget_queue_draw (b->view->canvas);
+}
+
+static void
+mapped_cb (Bench *b)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (b->window));
+  int extra = b->view->plot_w - PLOT_W;
+  gint64 t0;
+
+  if (extra != 0 && b->view->plot_w > 0)
+    {
+      int w, h;
+
+      /* make the plot exactly PLOT_W wide */
+      gtk_window_get_default_size (b->window, &w, &h);
+      gtk_window_set_default_size (b->window, w - extra, h);
+      return;
+    }
+  if (b->before_id != 0)
+    return;
+  b->before_id = g_signal_connect (clock, "before-paint", G_CALLBACK (before_paint_cb), b);
+  b->after_id = g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), b);
+
+  t0 = g_get_monotonic_time ();
+  b->t_set = t0;
+  sl_timeline_view_set_timeline (b->view, b->synth->timeline,
+                                 (const SlEventStore * const *) b->synth->stores->pdata, b->synth->n_hosts);
+  for (guint h = 0; h < b->synth->n_hosts; h++)
+    sl_timeline_view_set_host_clock (b->view, h, &g_array_index (b->synth->to_reference, SlTransform, h), 0, 50000);
+  sl_timeline_view_set_all_expanded (b->view, TRUE);
+  for (guint h = 0; h + 1 < b->synth->n_hosts; h++)
+    sl_timeline_view_set_link_bound (b->view, h, h + 1, 100000);
+  _sl_timeline_view_fit (b->view);
+  b->set_timeline_ms = (g_get_monotonic_time () - t0) / 1000.0;
+  gtk_widget_queue_draw (b->view->canvas);
+}
+
+static gboolean
+wait_size_cb (gpointer data)
+{
+  Bench *b = data;
+
+  if (!gtk_widget_get_mapped (GTK_WIDGET (b->window)) || b->view->plot_w <= 0)
+    return G_SOURCE_CONTINUE;
+  mapped_cb (b);
+  return b->before_id != 0 ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
+}
+
+void
+sl_benchmark_timeline_run (GtkApplication *application)
+{
+  Bench *b = g_new0 (Bench, 1);
+  const char *env = g_getenv ("SL_BENCH_TIMELINE_TRACE_EVENTS");
+  guint64 trace_events = env != NULL ? g_ascii_strtoull (env, NULL, 10) : TRACE_EVENTS;
+  SlTimelineStats st;
+  gint64 lo, hi;
+
+  b->app = application;
+  b->jb = json_builder_new ();
+  b->steps = g_array_new (FALSE, FALSE, sizeof (Step));
+  b->frame_us = g_array_new (FALSE, FALSE, sizeof (gint64));
+  b->latency_us = g_array_new (FALSE, FALSE, sizeof (gint64));
+  b->prepare_us = g_array_new (FALSE, FALSE, sizeof (gint64));
+  b->frame_cpu_us = g_array_new (FALSE, FALSE, sizeof (gint64));
+  b->phase_frames = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) g_array_unref);
+  build_steps (b);
+
+  json_builder_begin_object (b->jb);
+  json_builder_set_member_name (b->jb, "benchmark");
+  json_builder_add_string_value (b->jb, "timeline");
+
+  g_printerr ("syncline: --benchmark=timeline: generating %u hosts, ~%" G_GUINT64_FORMAT " intervals, %"
+              G_GUINT64_FORMAT " messages…\n", N_HOSTS, N_INTERVALS, N_ARROWS);
+  b->synth = sl_timeline_synth_new (N_HOSTS, N_INTERVALS, N_ARROWS, 1);
+  sl_timeline_get_stats (b->synth->timeline, &st);
+  sl_timeline_get_view_range (b->synth->timeline, &lo, &hi);
+  json_builder_set_member_name (b->jb, "model");
+  json_builder_begin_object (b->jb);
+  json_builder_set_member_name (b->jb, "hosts");
+  json_builder_add_int_value (b->jb, N_HOSTS);
+  json_builder_set_member_name (b->jb, "rows");
+  json_builder_add_int_value (b->jb, st.rows);
+  json_builder_set_member_name (b->jb, "intervals");
+  json_builder_add_int_value (b->jb, (gint64) st.intervals);
+  json_builder_set_member_name (b->jb, "arrows");
+  json_builder_add_int_value (b->jb, (gint64) st.arrows);
+  json_builder_set_member_name (b->jb, "events");
+  json_builder_add_int_value (b->jb, (gint64) st.events);
+  json_builder_set_member_name (b->jb, "span_s");
+  json_builder_add_double_value (b->jb, (hi - lo) / 1e9);
+  json_builder_set_member_name (b->jb, "bytes_per_interval");
+  json_builder_add_double_value (b->jb, (double) st.interval_bytes / (double) MAX (st.intervals, 1));
+  json_builder_set_member_name (b->jb, "arrow_bytes");
+  json_builder_add_int_value (b->jb, (gint64) st.arrow_bytes);
+  json_builder_set_member_name (b->jb, "other_bytes");
+  json_builder_add_int_value (b->jb, (gint64) st.other_bytes);
+  json_builder_set_member_name (b->jb, "generate_s");
+  json_builder_add_double_value (b->jb, b->synth->generate_s);
+  json_builder_set_member_name (b->jb, "build_s");
+  json_builder_add_double_value (b->jb, b->synth->build_s);
+  json_builder_set_member_name (b->jb, "build_ns_per_event");
+  json_builder_add_double_value (b->jb, b->synth->build_s * 1e9 / (double) MAX (st.events, 1));
+  json_builder_end_object (b->jb);
+
+  if (trace_events > 0)
+    {
+      g_printerr ("syncline: --benchmark=timeline: decoding %" G_GUINT64_FORMAT " generated trace events…\n",
+                  trace_events);
+      measure_decode (b->jb, trace_events);
+    }
+
+  b->window = GTK_WINDOW (gtk_application_window_new (application));
+  b->view = g_object_new (SL_TYPE_TIMELINE_VIEW, NULL);
+  gtk_window_set_child (b->window, GTK_WIDGET (b->view));
+  gtk_window_set_default_size (b->window, PLOT_W + SL_TLV_LABEL_W + 16, 1150);
+  gtk_paned_set_position (b->view->paned, 960);
+  gtk_window_present (b->window);
+  g_timeout_add (50, wait_size_cb, b);
+}

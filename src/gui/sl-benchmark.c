@@ -1,0 +1,493 @@
+/* sl-benchmark.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * `syncline --benchmark=views`: a window fed with a generated cluster of
+ * 200 hosts and 2000 links, streamed like a live session (one coalesced
+ * update per refresh interval), then frames of each view while it is
+ * zoomed or scrolled. Prints one JSON object on stdout.
+ */
+
+#include "config.h"
+
+#include <json-glib/json-glib.h>
+
+#include "sl-benchmark.h"
+#include "sl-graph-layout.h"
+#include "sl-link-plot.h"
+#include "sl-session-private.h"
+#include "sl-window.h"
+
+#define N_HOSTS        200
+#define N_LINKS        2000
+#define SIM_SECONDS    30
+#define WALL_SECONDS   6
+#define FRAMES         60
+
+typedef enum
+{
+  PHASE_LOADING,
+  PHASE_SETTLING,
+  PHASE_GRAPH,
+  PHASE_TABLE,
+  PHASE_PLOT,
+  PHASE_DONE,
+} Phase;
+
+typedef struct
+{
+  GtkApplication *app;
+  SlWindow       *window;
+  SlSession      *session;
+  Phase           phase;
+  gint64          t_open;
+  gint64          t_ready;
+  gint64          frame_start;
+  guint           frame_no;
+  GArray         *frames[3];
+  gulong          before_id;
+  gulong          after_id;
+  guint           tick_id;
+  double          layout_ms;
+  char           *screenshot;
+} Bench;
+
+static int
+cmp_gint64 (gconstpointer a,
+            gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static void
+add_stats (JsonBuilder *b,
+           const char  *name,
+           GArray      *us)
+{
+  g_autoptr(GArray) sorted = g_array_copy (us);
+  double sum = 0;
+
+  g_array_sort (sorted, cmp_gint64);
+  for (guint i = 0; i < sorted->len; i++)
+    sum += (double) g_array_index (sorted, gint64, i);
+  json_builder_set_member_name (b, name);
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "count");
+  json_builder_add_int_value (b, sorted->len);
+  if (sorted->len > 0)
+    {
+      json_builder_set_member_name (b, "mean_ms");
+      json_builder_add_double_value (b, sum / sorted->len / 1000.0);
+      json_builder_set_member_name (b, "median_ms");
+      json_builder_add_double_value (b, g_array_index (sorted, gint64, sorted->len / 2) / 1000.0);
+      json_builder_set_member_name (b, "p95_ms");
+      json_builder_add_double_value (b, g_array_index (sorted, gint64, (sorted->len * 95) / 100) / 1000.0);
+      json_builder_set_member_name (b, "max_ms");
+      json_builder_add_double_value (b, g_array_index (sorted, gint64, sorted->len - 1) / 1000.0);
+    }
+  json_builder_end_object (b);
+}
+
+static char *
+cpu_model (void)
+{
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  if (!g_file_get_contents ("/proc/cpuinfo", &text, NULL, NULL))
+    return g_strdup ("unknown");
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], "model name"))
+      {
+        const char *colon = strchr (lines[i], ':');
+        return g_strstrip (g_strdup (colon != NULL ? colon + 1 : lines[i]));
+      }
+  return g_strdup ("unknown");
+}
+
+/* Layout alone, on the tree the session has. */
+static double
+measure_layout (SlSession *session)
+{
+  guint n = g_list_model_get_n_items (sl_session_get_hosts (session));
+  g_autofree guint *parent = g_new (guint, n);
+  g_autofree guint *reference = g_new (guint, n);
+  g_autofree SlLayoutPos *pos = g_new (SlLayoutPos, n);
+  g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  for (guint h = 0; h < n; h++)
+    {
+      const SlSnapHost *info = sl_host_item_get_info (sl_session_get_host_item (session, h));
+
+      parent[h] = info->parent;
+      reference[h] = info->reference;
+    }
+  for (guint k = 0; k < 21; k++)
+    {
+      gint64 t0 = g_get_monotonic_time (), dt;
+      double w, h;
+
+      sl_graph_layout_compute (n, parent, reference, pos, &w, &h);
+      dt = g_get_monotonic_time () - t0;
+      g_array_append_val (times, dt);
+    }
+  g_array_sort (times, cmp_gint64);
+  return g_array_index (times, gint64, times->len / 2) / 1000.0;
+}
+
+static void
+finish (Bench *b)
+{
+  g_autoptr(JsonBuilder) jb = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *cpu = cpu_model ();
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (b->window));
+  GArray *updates = _sl_session_get_update_times (b->session);
+  static const char *names[] = { "graph", "links_table", "hull_plot" };
+
+  json_builder_begin_object (jb);
+  json_builder_set_member_name (jb, "benchmark");
+  json_builder_add_string_value (jb, "views");
+  json_builder_set_member_name (jb, "hosts");
+  json_builder_add_int_value (jb, g_list_model_get_n_items (sl_session_get_hosts (b->session)));
+  json_builder_set_member_name (jb, "links");
+  json_builder_add_int_value (jb, sl_session_get_n_links (b->session));
+  json_builder_set_member_name (jb, "tree_links");
+  json_builder_add_int_value (jb, sl_session_get_n_tree_links (b->session));
+  json_builder_set_member_name (jb, "renderer");
+  json_builder_add_string_value (jb, renderer != NULL ? G_OBJECT_TYPE_NAME (renderer) : "none");
+  json_builder_set_member_name (jb, "window");
+  json_builder_begin_array (jb);
+  json_builder_add_int_value (jb, gtk_widget_get_width (GTK_WIDGET (b->window)));
+  json_builder_add_int_value (jb, gtk_widget_get_height (GTK_WIDGET (b->window)));
+  json_builder_end_array (jb);
+  json_builder_set_member_name (jb, "open_s");
+  json_builder_add_double_value (jb, (b->t_ready - b->t_open) / 1e6);
+  json_builder_set_member_name (jb, "layout_ms");
+  json_builder_add_double_value (jb, b->layout_ms);
+  add_stats (jb, "update_handling", updates);
+  add_stats (jb, "table_reorder", _sl_session_get_resort_times (b->session));
+  json_builder_set_member_name (jb, "frames");
+  json_builder_begin_object (jb);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    add_stats (jb, names[i], b->frames[i]);
+  json_builder_end_object (jb);
+  json_builder_set_member_name (jb, "goals_ms");
+  json_builder_begin_object (jb);
+  json_builder_set_member_name (jb, "frame");
+  json_builder_add_double_value (jb, 16);
+  json_builder_set_member_name (jb, "update_handling");
+  json_builder_add_double_value (jb, 5);
+  json_builder_end_object (jb);
+  json_builder_set_member_name (jb, "machine");
+  json_builder_begin_object (jb);
+  json_builder_set_member_name (jb, "cpu");
+  json_builder_add_string_value (jb, cpu);
+  json_builder_set_member_name (jb, "processors");
+  json_builder_add_int_value (jb, g_get_num_processors ());
+  json_builder_end_object (jb);
+  json_builder_end_object (jb);
+
+  root = json_builder_get_root (jb);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  text = json_generator_to_data (gen, NULL);
+  g_print ("%s\n", text);
+
+  b->phase = PHASE_DONE;
+  if (b->screenshot != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!sl_window_save_screenshot (b->window, b->screenshot, &error))
+        g_printerr ("syncline: %s\n", error->message);
+      g_free (b->screenshot);
+    }
+  gtk_window_destroy (GTK_WINDOW (b->window));
+  for (guint i = 0; i < G_N_ELEMENTS (b->frames); i++)
+    g_array_unref (b->frames[i]);
+  g_application_release (G_APPLICATION (b->app));
+  g_free (b);
+}
+
+static gboolean
+finish_cb (gpointer data)
+{
+  Bench *b = data;
+
+  if (sl_graph_view_get_animating (sl_window_get_graph_view (b->window)))
+    return G_SOURCE_CONTINUE;
+  finish (b);
+  return G_SOURCE_REMOVE;
+}
+
+/* The picture shows the fitted graph and the link table. */
+static gboolean
+prepare_finish_cb (gpointer data)
+{
+  Bench *b = data;
+
+  sl_quality_panel_set_page (sl_window_get_quality_panel (b->window), "links");
+  gtk_widget_activate_action (GTK_WIDGET (sl_window_get_graph_view (b->window)), "graph.zoom-fit", NULL);
+  g_timeout_add (300, finish_cb, b);
+  return G_SOURCE_REMOVE;
+}
+
+/* Frames: what happens between before-paint and after-paint is the UI
+ * thread's whole work for a frame (ticks, layout, snapshot, render). */
+static void
+before_paint_cb (GdkFrameClock *clock,
+                 Bench         *b)
+{
+  b->frame_start = g_get_monotonic_time ();
+}
+
+static void start_phase (Bench *b,
+                         Phase  phase);
+
+static void
+after_paint_cb (GdkFrameClock *clock,
+                Bench         *b)
+{
+  gint64 dt;
+
+  if (b->phase < PHASE_GRAPH || b->phase > PHASE_PLOT || b->frame_start == 0)
+    return;
+  dt = g_get_monotonic_time () - b->frame_start;
+  b->frame_start = 0;
+  /* the first frame of a phase includes switching pages */
+  if (b->frame_no++ > 0)
+    g_array_append_val (b->frames[b->phase - PHASE_GRAPH], dt);
+}
+
+static gboolean
+drive_cb (GtkWidget     *widget,
+          GdkFrameClock *clock,
+          gpointer       data)
+{
+  Bench *b = data;
+  SlGraphView *graph = sl_window_get_graph_view (b->window);
+  SlQualityPanel *panel = sl_window_get_quality_panel (b->window);
+
+  if (b->frame_no > FRAMES)
+    {
+      b->tick_id = 0;
+      start_phase (b, b->phase + 1);
+      return G_SOURCE_REMOVE;
+    }
+
+  switch (b->phase)
+    {
+    case PHASE_GRAPH:
+      /* zoom in and out around the middle: every frame redraws the graph */
+      gtk_widget_activate_action (GTK_WIDGET (graph), b->frame_no % 2 ? "graph.zoom-in" : "graph.zoom-out", NULL);
+      break;
+    case PHASE_TABLE:
+      {
+        GtkWidget *list = NULL;
+        GtkWidget *view = gtk_widget_get_first_child (GTK_WIDGET (panel));
+
+        /* find the link table's list view and scroll it a page per frame */
+        while (view != NULL && !GTK_IS_COLUMN_VIEW (view))
+          {
+            GtkWidget *next = gtk_widget_get_first_child (view);
+
+            while (next == NULL && view != NULL)
+              {
+                next = gtk_widget_get_next_sibling (view);
+                if (next == NULL)
+                  view = gtk_widget_get_parent (view);
+              }
+            view = next;
+          }
+        if (view != NULL)
+          for (GtkWidget *c = gtk_widget_get_first_child (view); c != NULL; c = gtk_widget_get_next_sibling (c))
+            if (GTK_IS_LIST_VIEW (c))
+              list = c;
+        if (list != NULL)
+          gtk_widget_activate_action (list, "list.scroll-to-item", "u", (b->frame_no * 37) % N_LINKS);
+        break;
+      }
+    case PHASE_PLOT:
+      gtk_widget_activate_action (sl_quality_panel_get_hull_plot (panel),
+                                  b->frame_no % 2 ? "plot.zoom-in" : "plot.zoom-out", NULL);
+      break;
+    case PHASE_LOADING:
+    case PHASE_SETTLING:
+    case PHASE_DONE:
+    default:
+      break;
+    }
+  gtk_widget_queue_draw (widget);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+start_phase (Bench *b,
+             Phase  phase)
+{
+  SlQualityPanel *panel = sl_window_get_quality_panel (b->window);
+  GtkWidget *target = GTK_WIDGET (sl_window_get_graph_view (b->window));
+
+  b->phase = phase;
+  b->frame_no = 0;
+  b->frame_start = 0;
+  switch (phase)
+    {
+    case PHASE_GRAPH:
+      sl_quality_panel_set_page (panel, "links");
+      break;
+    case PHASE_TABLE:
+      sl_quality_panel_set_page (panel, "links");
+      target = GTK_WIDGET (panel);
+      break;
+    case PHASE_PLOT:
+      {
+        GListModel *links = sl_session_get_links (b->session);
+        guint best = 0;
+        guint64 most = 0;
+
+        /* the link with the most matched packets */
+        for (guint i = 0; i < g_list_model_get_n_items (links); i++)
+          {
+            const SlReportLink *rl = sl_link_item_get_info (sl_session_get_link_item (b->session, i));
+
+            if (rl->info.matches > most)
+              {
+                most = rl->info.matches;
+                best = i;
+              }
+          }
+        sl_session_set_selected_link (b->session, sl_session_get_link_item (b->session, best));
+        sl_quality_panel_set_page (panel, "details");
+        target = sl_quality_panel_get_hull_plot (panel);
+        break;
+      }
+    case PHASE_DONE:
+      {
+        GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (b->window));
+
+        g_clear_signal_handler (&b->before_id, clock);
+        g_clear_signal_handler (&b->after_id, clock);
+        /* out of the frame clock's cycle, where the window can be rendered */
+        g_timeout_add (100, prepare_finish_cb, b);
+        return;
+      }
+    case PHASE_LOADING:
+    case PHASE_SETTLING:
+    default:
+      return;
+    }
+  b->tick_id = gtk_widget_add_tick_callback (target, drive_cb, b, NULL);
+}
+
+static gboolean
+settled_cb (gpointer data)
+{
+  Bench *b = data;
+  GdkFrameClock *clock;
+
+  if (sl_graph_view_get_animating (sl_window_get_graph_view (b->window)))
+    return G_SOURCE_CONTINUE;
+  b->layout_ms = measure_layout (b->session);
+  clock = gtk_widget_get_frame_clock (GTK_WIDGET (b->window));
+  b->before_id = g_signal_connect (clock, "before-paint", G_CALLBACK (before_paint_cb), b);
+  b->after_id = g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), b);
+  start_phase (b, PHASE_GRAPH);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+state_cb (Bench *b)
+{
+  SlSessionState state = sl_session_get_state (b->session);
+
+  if (b->phase != PHASE_LOADING)
+    return;
+  if (state == SL_SESSION_STATE_FAILED)
+    {
+      g_printerr ("syncline: --benchmark: %s\n", sl_session_get_error (b->session));
+      g_application_release (G_APPLICATION (b->app));
+      return;
+    }
+  if (state != SL_SESSION_STATE_READY)
+    return;
+  b->t_ready = g_get_monotonic_time ();
+  b->phase = PHASE_SETTLING;
+  g_timeout_add (100, settled_cb, b);
+}
+
+static void
+start (Bench *b)
+{
+  SlGenerateOptions o;
+  g_autoptr(GArray) links = g_array_new (FALSE, FALSE, sizeof (SlGenerateLink));
+  g_autoptr(GHashTable) pairs = g_hash_table_new (NULL, NULL);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (42);
+
+  sl_generate_options_init (&o);
+  o.n_hosts = N_HOSTS;
+  o.duration_ns = SIM_SECONDS * G_GINT64_CONSTANT (1000000000);
+  o.background_rate = 0;
+  o.noise_rate = 0;
+  o.threads = 0;
+  o.cpus = 1;
+  o.connections = 1;
+  o.seed = 7;
+
+  /* a random spanning tree, then random extra pairs */
+  while (links->len < N_LINKS)
+    {
+      guint n = links->len;
+      guint a = n < N_HOSTS - 1 ? n + 1 : (guint) g_rand_int_range (rand, 0, N_HOSTS);
+      guint c = (guint) g_rand_int_range (rand, 0, n < N_HOSTS - 1 ? (gint32) n + 1 : N_HOSTS);
+      SlGenerateLink l = { MIN (a, c), MAX (a, c), 6 };
+      gpointer key = GSIZE_TO_POINTER ((gsize) l.a * N_HOSTS + l.b + 1);
+
+      if (a == c || g_hash_table_contains (pairs, key))
+        continue;
+      g_hash_table_add (pairs, key);
+      g_array_append_val (links, l);
+    }
+
+  b->t_open = g_get_monotonic_time ();
+  g_array_set_size (_sl_session_get_update_times (b->session), 0);
+  g_array_set_size (_sl_session_get_resort_times (b->session), 0);
+  _sl_session_open_generated (b->session, &o, (const SlGenerateLink *) (gpointer) links->data, links->len,
+                              (gint64) WALL_SECONDS * G_USEC_PER_SEC / SIM_SECONDS);
+}
+
+static void
+mapped_cb (Bench *b)
+{
+  g_signal_handlers_disconnect_by_func (b->window, mapped_cb, b);
+  start (b);
+}
+
+void
+sl_benchmark_run (GtkApplication *application,
+                  const char     *name,
+                  const char     *screenshot)
+{
+  Bench *b = g_new0 (Bench, 1);
+
+  g_return_if_fail (g_strcmp0 (name, "views") == 0);
+
+  b->app = application;
+  b->screenshot = g_strdup (screenshot);
+  for (guint i = 0; i < G_N_ELEMENTS (b->frames); i++)
+    b->frames[i] = g_array_new (FALSE, FALSE, sizeof (gint64));
+  b->window = sl_window_new (application);
+  b->session = sl_window_get_session (b->window);
+  /* the views measure the input as it is, with the automatic reference */
+  sl_session_set_pinned_reference (b->session, "");
+  g_signal_connect_swapped (b->session, "notify::state", G_CALLBACK (state_cb), b);
+  gtk_window_set_default_size (GTK_WINDOW (b->window), 1400, 900);
+  g_signal_connect_swapped (b->window, "map", G_CALLBACK (mapped_cb), b);
+  gtk_window_present (GTK_WINDOW (b->window));
+}

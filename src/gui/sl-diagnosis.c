@@ -1,0 +1,223 @@
+/* sl-diagnosis.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <glib/gi18n.h>
+
+#include "sl-diagnosis.h"
+#include "sl-format.h"
+
+static const SlSnapHost *
+snap_host (const SlSnapshot *s,
+           guint             host)
+{
+  return &g_array_index (s->hosts, SlSnapHost, host);
+}
+
+static void
+append_record_hint (GString    *str,
+                    const char *hosts)
+{
+  g_string_append_printf (str, _("Record the packet events on %s:\n"), hosts);
+  g_string_append_printf (str, "    %s\n", SL_DIAGNOSIS_KERNEL_COMMAND);
+  g_string_append_printf (str, _("or, for programs instrumented with the syncline_net provider:\n"));
+  g_string_append_printf (str, "    %s\n", SL_DIAGNOSIS_UST_COMMAND);
+}
+
+char *
+sl_diagnose_link (const SlSnapshot *s,
+                  guint             link)
+{
+  const SlReportLink *rl;
+  const SlLinkInfo *i;
+  const char *a, *b;
+  const SlSnapHost *ha, *hb;
+  guint64 n_ab, n_ba;
+  GString *str;
+
+  g_return_val_if_fail (s != NULL, NULL);
+  g_return_val_if_fail (link < s->links->len, NULL);
+
+  rl = &g_array_index (s->links, SlReportLink, link);
+  i = &rl->info;
+  a = sl_snapshot_get_host_name (s, rl->a);
+  b = sl_snapshot_get_host_name (s, rl->b);
+  ha = snap_host (s, rl->a);
+  hb = snap_host (s, rl->b);
+  n_ab = rl->flipped ? i->n_ba : i->n_ab;
+  n_ba = rl->flipped ? i->n_ab : i->n_ba;
+  str = g_string_new (NULL);
+
+  switch (i->quality)
+    {
+    case SL_QUALITY_ACCURATE:
+      {
+        g_autofree char *acc = sl_format_ppm (i->accuracy);
+        g_autofree char *bound = sl_format_ns (i->bound_ns);
+
+        g_string_append_printf (str, _("%s and %s are synchronized: the two hulls are separated, "
+                                       "accuracy %s, estimate within ±%s over the link's span."),
+                                a, b, acc, bound);
+        if (!i->in_tree)
+          g_string_append_printf (str, "\n%s", _("The link is not in the tree: other links join "
+                                                 "these hosts more accurately."));
+        if (i->inversions_known && i->inversions > 0)
+          g_string_append_printf (str, "\n"
+                                  /* Translators: inversions are packets received before they were sent */
+                                  "%s", _("Some packets still arrive before they leave after "
+                                          "synchronization: the link's bounds are wider than its "
+                                          "estimate's error along the tree path."));
+        break;
+      }
+
+    case SL_QUALITY_ABSENT:
+      if (ha->counts.packet_events == 0 || hb->counts.packet_events == 0)
+        {
+          g_autofree char *which = NULL;
+
+          if (ha->counts.packet_events == 0 && hb->counts.packet_events == 0)
+            which = g_strdup_printf (_("%s and %s"), a, b);
+          else
+            which = g_strdup (ha->counts.packet_events == 0 ? a : b);
+          g_string_append_printf (str, _("No packet matched between %s and %s: the trace of %s "
+                                         "has no TCP packet events.\n"), a, b, which);
+          append_record_hint (str, which);
+        }
+      else
+        g_string_append_printf (str, _("No common traffic: %s and %s both traced TCP packets, "
+                                       "but none sent by one was received by the other. They may "
+                                       "not talk to each other directly, or an address "
+                                       "translation (NAT, proxy) changes the packets between them."),
+                                a, b);
+      break;
+
+    case SL_QUALITY_INCOMPLETE:
+      {
+        const char *sender = n_ab > 0 ? a : b;
+        const char *receiver = n_ab > 0 ? b : a;
+
+        g_autofree char *count = sl_format_count (n_ab > 0 ? n_ab : n_ba);
+
+        g_string_append_printf (str, _("One-way traffic only: %s packets from %s "
+                                       "to %s were matched, none the other way. Either %s's trace "
+                                       "lacks send events (net_dev_queue) or %s's lacks receive "
+                                       "events (net_if_receive_skb), or the traffic is one-way "
+                                       "(UDP-like streams, a capture that started late).\n"),
+                                count, sender, receiver, receiver, sender);
+        {
+          g_autofree char *both = g_strdup_printf (_("%s and %s"), a, b);
+          append_record_hint (str, both);
+        }
+        break;
+      }
+
+    case SL_QUALITY_APPROXIMATE:
+      {
+      g_autofree char *c_ab = sl_format_count (n_ab);
+      g_autofree char *c_ba = sl_format_count (n_ba);
+
+      g_string_append_printf (str, _("Approximate: packets were matched both ways (%s"
+                                     " and %s), but they do not bound the clock "
+                                     "relation yet (%s). The estimate is a best guess without a "
+                                     "guarantee. A longer trace with traffic in both directions "
+                                     "throughout it tightens the bounds."),
+                              c_ab, c_ba, i->reason != NULL ? i->reason : "");
+      break;
+      }
+
+    case SL_QUALITY_FAIL:
+      g_string_append_printf (str, _("The hulls cross: no straight line separates the packets sent "
+                                     "by %s from those sent by %s (%s). The drift between the two "
+                                     "clocks is not linear over the trace: a clock was adjusted "
+                                     "(NTP slewing or a step), a virtual machine was paused, or the "
+                                     "trace is long enough for the temperature to change the rate.\n"
+                                     "To fix it: record shorter traces and synchronize them "
+                                     "separately, stop NTP adjustments while tracing (or trace a "
+                                     "clock that is not slewed), or raise the plausible drift "
+                                     "(--max-drift-ppm) if the rate difference is real."),
+                              a, b, i->reason != NULL ? i->reason : "");
+      break;
+
+    default:
+      break;
+    }
+
+  return g_string_free (str, FALSE);
+}
+
+char *
+sl_diagnose_host (const SlSnapshot *s,
+                  guint             host)
+{
+  const SlSnapHost *h;
+  const char *name;
+  GString *str;
+  guint group = 0, accurate = 0, links = 0;
+
+  g_return_val_if_fail (s != NULL, NULL);
+  g_return_val_if_fail (host < s->hosts->len, NULL);
+
+  h = snap_host (s, host);
+  name = sl_snapshot_get_host_name (s, host);
+  str = g_string_new (NULL);
+
+  for (guint k = 0; k < s->hosts->len; k++)
+    if (snap_host (s, k)->reference == h->reference)
+      group++;
+  for (guint l = 0; l < s->links->len; l++)
+    {
+      const SlReportLink *rl = &g_array_index (s->links, SlReportLink, l);
+
+      if (rl->a == host || rl->b == host)
+        {
+          links++;
+          if (rl->info.quality == SL_QUALITY_ACCURATE)
+            accurate++;
+        }
+    }
+
+  if (h->counts.events == 0 && h->counts.packet_events == 0)
+    g_string_append_printf (str, _("No event of %s could be read. Check the problems reported "
+                                   "for its trace files."), name);
+  else if (h->counts.packet_events == 0)
+    {
+      g_autofree char *events = sl_format_count (h->counts.events);
+      g_autofree char *ignored = sl_format_count (h->counts.ignored);
+
+      g_string_append_printf (str, _("%s is not synchronized: its trace has no TCP packet events "
+                                     "(%s events read, %s network events ignored).\n"),
+                              name, events, ignored);
+      append_record_hint (str, name);
+    }
+  else if (group == 1 && s->hosts->len > 1)
+    {
+      g_autofree char *packets = sl_format_count (h->counts.packet_events);
+
+      if (links == 0)
+        g_string_append_printf (str, _("%s is not synchronized: none of its %s"
+                                       " packet events was matched with another traced host. "
+                                       "The hosts it talks to are not traced, or no traced host "
+                                       "talks to it."),
+                                name, packets);
+      else
+        g_string_append_printf (str, _("%s is not synchronized: none of its %u links is accurate "
+                                       "yet. Select a link to see why."), name, links);
+    }
+  else if (h->reference == host)
+    g_string_append_printf (str, _("%s is the reference of its group of %u hosts: their times are "
+                                   "shown on its clock."), name, group);
+  else
+    {
+      g_autofree char *bound = sl_format_ns (h->bound_ns);
+
+      g_string_append_printf (str, _("%s is synchronized with %s within ±%s (%u of its %u "
+                                     "links are accurate)."),
+                              name, sl_snapshot_get_host_name (s, h->reference), bound,
+                              accurate, links);
+    }
+  return g_string_free (str, FALSE);
+}

@@ -1,0 +1,24 @@
+/* sl-format.h: numbers as the views show them
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+#include "sl-types.h"
+#include "sl-journal.h"
+
+G_BEGIN_DECLS
+
+const char *sl_format_quality        (SlQuality    quality);
+char       *sl_format_ppm            (double       accuracy);
+char       *sl_format_ns             (double       ns);
+char       *sl_format_count          (guint64      n);
+char       *sl_format_slope          (double       slope);
+char       *sl_format_time           (gint64       t,
+                                      gint64       origin);
+const char *sl_format_change_kind    (SlChangeKind kind);
+
+G_END_DECLS

@@ -1,0 +1,1541 @@
+/* sl-graph-view.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <cairo-svg.h>
+#include <glib/gi18n.h>
+
+#include "sl-format.h"
+#include "sl-graph-layout.h"
+#include "sl-graph-view.h"
+#include "sl-line-raster.h"
+
+#define UNIT_PX          90.0
+#define MIN_ZOOM         0.02
+#define MAX_ZOOM         8.0
+#define NODE_RADIUS      7.0
+#define MOVE_MS          600
+#define FLASH_MS         1800
+#define ACC_LOG_MIN      -2.0
+#define ACC_LOG_MAX      3.0
+#define EXPORT_MAX_PX    3000
+
+typedef struct
+{
+  SlLayoutPos from;
+  SlLayoutPos to;
+  double      flash;
+} Node;
+
+typedef struct
+{
+  guint     link;
+  guint     a;
+  guint     b;
+  SlQuality quality;
+  gboolean  in_tree;
+  double    accuracy;
+  gint64    flash_start;
+} Edge;
+
+struct _SlGraphView
+{
+  GtkWidget       parent_instance;
+
+  SlSession      *session;
+  gulong          updated_id;
+  gulong          link_id;
+  gulong          host_id;
+
+  GArray         *nodes;
+  GArray         *edges;
+  GArray         *refs;
+  double          layout_w;
+  double          layout_h;
+  gint64          move_start;
+  guint           tick_id;
+  gint64          flash_ref_start;
+  guint           flash_ref;
+
+  double          zoom;
+  double          pan_x;
+  double          pan_y;
+  gboolean        auto_fit;
+  double          drag_pan_x;
+  double          drag_pan_y;
+  gboolean        dragging;
+  double          pinch_zoom;
+  guint           n_tree_edges;
+
+  double          pointer_x;
+  double          pointer_y;
+  guint           menu_host;
+
+  GtkPopoverMenu *context_menu;
+  GMenuModel     *host_menu;
+};
+
+enum {
+  PROP_0,
+  PROP_SESSION,
+  PROP_ZOOM,
+  N_PROPS
+};
+
+G_DEFINE_FINAL_TYPE (SlGraphView, sl_graph_view, GTK_TYPE_WIDGET)
+
+static GParamSpec *properties[N_PROPS];
+
+/* Colours */
+
+typedef struct
+{
+  double r, g, b;
+} Rgb;
+
+static Rgb
+rgb_from_hex (guint32 hex)
+{
+  return (Rgb) { ((hex >> 16) & 0xff) / 255.0, ((hex >> 8) & 0xff) / 255.0, (hex & 0xff) / 255.0 };
+}
+
+static void
+set_rgb (cairo_t *cr,
+         Rgb      c,
+         double   alpha)
+{
+  cairo_set_source_rgba (cr, c.r, c.g, c.b, alpha);
+}
+
+/* green (≤ 0.01 ppm) → yellow → orange → red (≥ 1000 ppm) */
+static Rgb
+accuracy_color (double t)
+{
+  static const guint32 stops[] = { 0x2ec27e, 0xc0bf1b, 0xe66100, 0xc01c28 };
+  double x = CLAMP (t, 0, 1) * 3;
+  guint i = MIN ((guint) x, 2);
+  double f = x - i;
+  Rgb a = rgb_from_hex (stops[i]), b = rgb_from_hex (stops[i + 1]);
+
+  return (Rgb) { a.r + (b.r - a.r) * f, a.g + (b.g - a.g) * f, a.b + (b.b - a.b) * f };
+}
+
+static double
+accuracy_t (double accuracy)
+{
+  double ppm = accuracy * 1e6;
+
+  if (!isfinite (ppm) || ppm <= 0)
+    return 1;
+  return CLAMP ((log10 (ppm) - ACC_LOG_MIN) / (ACC_LOG_MAX - ACC_LOG_MIN), 0, 1);
+}
+
+static const Rgb quality_grey = { 0.55, 0.55, 0.58 };
+
+/* Geometry */
+
+static double
+ease (double t)
+{
+  t = CLAMP (t, 0, 1);
+  return 1 - pow (1 - t, 3);
+}
+
+static double
+move_progress (SlGraphView *self)
+{
+  if (self->move_start == 0)
+    return 1;
+  return ease ((double) (g_get_monotonic_time () - self->move_start) / (MOVE_MS * 1000.0));
+}
+
+static SlLayoutPos
+node_pos (SlGraphView *self,
+          guint        host,
+          double       t)
+{
+  const Node *n = &g_array_index (self->nodes, Node, host);
+
+  return (SlLayoutPos) { n->from.x + (n->to.x - n->from.x) * t, n->from.y + (n->to.y - n->from.y) * t };
+}
+
+static void
+to_screen (SlGraphView *self,
+           SlLayoutPos  p,
+           double      *x,
+           double      *y)
+{
+  *x = p.x * UNIT_PX * self->zoom + self->pan_x;
+  *y = p.y * UNIT_PX * self->zoom + self->pan_y;
+}
+
+static double
+node_radius (SlGraphView *self)
+{
+  return CLAMP (NODE_RADIUS * sqrt (self->zoom), 2.5, 12);
+}
+
+static void
+fit (SlGraphView *self,
+     int          width,
+     int          height)
+{
+  double w = MAX (self->layout_w, 1), h = MAX (self->layout_h, 1);
+  double margin = 24;
+  /* keep clear of the legend in the bottom-left corner */
+  double bottom = height > 360 ? 116 : margin;
+  double zx, zy, zoom;
+
+  if (width <= 0 || height <= 0)
+    return;
+  zx = (width - 2 * margin) / (w * UNIT_PX);
+  zy = (height - margin - bottom) / (h * UNIT_PX);
+  zoom = CLAMP (MIN (zx, zy), MIN_ZOOM, 1.6);
+  self->pan_x = (width - w * UNIT_PX * zoom) / 2;
+  self->pan_y = margin + (height - margin - bottom - h * UNIT_PX * zoom) / 2;
+  if (self->zoom != zoom)
+    {
+      self->zoom = zoom;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
+    }
+}
+
+static void
+zoom_at (SlGraphView *self,
+         double       factor,
+         double       cx,
+         double       cy)
+{
+  double zoom = CLAMP (self->zoom * factor, MIN_ZOOM, MAX_ZOOM);
+
+  if (zoom == self->zoom)
+    return;
+  self->pan_x = cx - (cx - self->pan_x) * zoom / self->zoom;
+  self->pan_y = cy - (cy - self->pan_y) * zoom / self->zoom;
+  self->zoom = zoom;
+  self->auto_fit = FALSE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Model */
+
+static gboolean
+tick_cb (GtkWidget     *widget,
+         GdkFrameClock *clock,
+         gpointer       user_data)
+{
+  SlGraphView *self = SL_GRAPH_VIEW (widget);
+  gint64 now = g_get_monotonic_time ();
+  gboolean busy = self->move_start != 0 && now - self->move_start < MOVE_MS * 1000;
+
+  if (self->move_start != 0 && !busy)
+    {
+      for (guint h = 0; h < self->nodes->len; h++)
+        {
+          Node *n = &g_array_index (self->nodes, Node, h);
+          n->from = n->to;
+        }
+      self->move_start = 0;
+    }
+  if (self->flash_ref_start != 0 && now - self->flash_ref_start < FLASH_MS * 1000)
+    busy = TRUE;
+  for (guint e = 0; !busy && e < self->edges->len; e++)
+    if (g_array_index (self->edges, Edge, e).flash_start != 0 &&
+        now - g_array_index (self->edges, Edge, e).flash_start < FLASH_MS * 1000)
+      busy = TRUE;
+
+  gtk_widget_queue_draw (widget);
+  if (!busy)
+    {
+      self->tick_id = 0;
+      self->flash_ref_start = 0;
+      return G_SOURCE_REMOVE;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+start_animation (SlGraphView *self)
+{
+  if (self->tick_id == 0)
+    self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), tick_cb, NULL, NULL);
+}
+
+static void
+relayout (SlGraphView *self,
+          gboolean     animate)
+{
+  guint n = self->nodes->len;
+  g_autofree guint *parent = g_new (guint, MAX (n, 1));
+  g_autofree guint *reference = g_new (guint, MAX (n, 1));
+  g_autofree SlLayoutPos *pos = g_new0 (SlLayoutPos, MAX (n, 1));
+  double t = move_progress (self);
+
+  for (guint h = 0; h < n; h++)
+    {
+      SlHostItem *item = sl_session_get_host_item (self->session, h);
+      const SlSnapHost *info = sl_host_item_get_info (item);
+
+      parent[h] = info->parent;
+      reference[h] = info->reference;
+    }
+  sl_graph_layout_compute (n, parent, reference, pos, &self->layout_w, &self->layout_h);
+
+  for (guint h = 0; h < n; h++)
+    {
+      Node *node = &g_array_index (self->nodes, Node, h);
+
+      node->from = animate ? node_pos (self, h, t) : pos[h];
+      node->to = pos[h];
+    }
+  if (animate && gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      self->move_start = g_get_monotonic_time ();
+      start_animation (self);
+    }
+  else
+    self->move_start = 0;
+
+  if (self->auto_fit)
+    fit (self, gtk_widget_get_width (GTK_WIDGET (self)), gtk_widget_get_height (GTK_WIDGET (self)));
+}
+
+static void
+sync_edges (SlGraphView *self,
+            gboolean     flash)
+{
+  guint n_links = sl_session_get_n_links (self->session);
+  guint old = self->edges->len;
+  gint64 now = g_get_monotonic_time ();
+  gboolean any = FALSE;
+
+  g_array_set_size (self->edges, n_links);
+  for (guint l = 0; l < n_links; l++)
+    {
+      SlLinkItem *item = sl_session_get_link_item (self->session, l);
+      Edge *e = &g_array_index (self->edges, Edge, l);
+      gboolean was_in_tree = l < old && e->in_tree;
+
+      if (l >= old)
+        e->flash_start = 0;
+      e->link = l;
+      e->a = sl_link_item_get_a (item);
+      e->b = sl_link_item_get_b (item);
+      e->quality = sl_link_item_get_quality (item);
+      e->in_tree = sl_link_item_get_in_tree (item);
+      e->accuracy = sl_link_item_get_accuracy (item);
+      if (flash && e->in_tree && !was_in_tree)
+        {
+          e->flash_start = now;
+          any = TRUE;
+        }
+    }
+  self->n_tree_edges = 0;
+  for (guint l = 0; l < n_links; l++)
+    self->n_tree_edges += g_array_index (self->edges, Edge, l).in_tree;
+  if (any && gtk_widget_get_mapped (GTK_WIDGET (self)))
+    start_animation (self);
+}
+
+static void
+sync_references (SlGraphView *self,
+                 gboolean     flash)
+{
+  g_autoptr(GArray) refs = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint h = 0; h < self->nodes->len; h++)
+    if (sl_host_item_get_is_reference (sl_session_get_host_item (self->session, h)))
+      g_array_append_val (refs, h);
+
+  if (flash)
+    for (guint i = 0; i < refs->len; i++)
+      {
+        guint r = g_array_index (refs, guint, i);
+        gboolean known = FALSE;
+
+        for (guint k = 0; k < self->refs->len; k++)
+          known |= g_array_index (self->refs, guint, k) == r;
+        /* a reference that moved, not a lone host that is its own */
+        if (!known && self->refs->len > 0 && self->edges->len > 0)
+          {
+            self->flash_ref = r;
+            self->flash_ref_start = g_get_monotonic_time ();
+            if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+              start_animation (self);
+          }
+      }
+  g_array_set_size (self->refs, 0);
+  g_array_append_vals (self->refs, refs->data, refs->len);
+}
+
+static void
+session_updated_cb (SlGraphView      *self,
+                    SlSessionChanges  changes,
+                    SlSession        *session)
+{
+  guint n_hosts = g_list_model_get_n_items (sl_session_get_hosts (session));
+  gboolean had_nodes = self->nodes->len > 0;
+
+  if (changes & SL_SESSION_CHANGE_RESET)
+    {
+      g_array_set_size (self->nodes, 0);
+      g_array_set_size (self->edges, 0);
+      g_array_set_size (self->refs, 0);
+      self->move_start = 0;
+      self->auto_fit = TRUE;
+      self->layout_w = self->layout_h = 0;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      return;
+    }
+
+  if (n_hosts != self->nodes->len)
+    {
+      guint old = self->nodes->len;
+
+      g_array_set_size (self->nodes, n_hosts);
+      for (guint h = old; h < n_hosts; h++)
+        {
+          Node *n = &g_array_index (self->nodes, Node, h);
+          n->from = n->to = (SlLayoutPos) { 0, 0 };
+          n->flash = 0;
+        }
+    }
+  sync_edges (self, had_nodes);
+  sync_references (self, had_nodes);
+  if (changes & (SL_SESSION_CHANGE_HOSTS | SL_SESSION_CHANGE_TREE) || self->layout_w == 0)
+    relayout (self, had_nodes);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+selection_changed_cb (SlGraphView *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Hit testing */
+
+static guint
+host_at (SlGraphView *self,
+         double       x,
+         double       y)
+{
+  double t = move_progress (self);
+  double best = G_MAXDOUBLE, r = node_radius (self) + 4;
+  guint found = SL_HOST_NONE;
+
+  for (guint h = 0; h < self->nodes->len; h++)
+    {
+      double hx, hy, d;
+
+      to_screen (self, node_pos (self, h, t), &hx, &hy);
+      d = hypot (hx - x, hy - y);
+      if (d <= r && d < best)
+        {
+          best = d;
+          found = h;
+        }
+    }
+  return found;
+}
+
+static double
+segment_distance (double px, double py,
+                  double ax, double ay,
+                  double bx, double by)
+{
+  double dx = bx - ax, dy = by - ay;
+  double len2 = dx * dx + dy * dy;
+  double u = len2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0;
+
+  u = CLAMP (u, 0, 1);
+  return hypot (px - (ax + u * dx), py - (ay + u * dy));
+}
+
+static guint
+edge_at (SlGraphView *self,
+         double       x,
+         double       y)
+{
+  double t = move_progress (self);
+  double best = 6;
+  guint found = G_MAXUINT;
+
+  for (guint e = 0; e < self->edges->len; e++)
+    {
+      const Edge *edge = &g_array_index (self->edges, Edge, e);
+      double ax, ay, bx, by, d;
+
+      if (edge->a >= self->nodes->len || edge->b >= self->nodes->len)
+        continue;
+      to_screen (self, node_pos (self, edge->a, t), &ax, &ay);
+      to_screen (self, node_pos (self, edge->b, t), &bx, &by);
+      d = segment_distance (x, y, ax, ay, bx, by);
+      if (d < best)
+        {
+          best = d;
+          found = e;
+        }
+    }
+  return found;
+}
+
+/* Drawing */
+
+static void
+dash_for (cairo_t   *cr,
+          SlQuality  quality,
+          gboolean   in_tree,
+          double     width)
+{
+  static const double dashed[] = { 6, 4 };
+  static const double dotted[] = { 1.5, 4 };
+  static const double dash_dot[] = { 8, 3, 2, 3 };
+
+  if (in_tree)
+    cairo_set_dash (cr, NULL, 0, 0);
+  else if (quality == SL_QUALITY_INCOMPLETE || quality == SL_QUALITY_ABSENT)
+    cairo_set_dash (cr, dotted, 2, 0);
+  else if (quality == SL_QUALITY_APPROXIMATE)
+    cairo_set_dash (cr, dash_dot, 4, 0);
+  else
+    cairo_set_dash (cr, dashed, 2, 0);
+}
+
+static void
+edge_style (const Edge *e,
+            Rgb        *color,
+            double     *width,
+            double     *alpha)
+{
+  double t = accuracy_t (e->accuracy);
+
+  switch (e->quality)
+    {
+    case SL_QUALITY_ACCURATE:
+      *color = accuracy_color (t);
+      *width = e->in_tree ? 2.0 + 3.0 * (1 - t) : 1.3;
+      *alpha = e->in_tree ? 1.0 : 0.6;
+      break;
+    case SL_QUALITY_FAIL:
+      *color = rgb_from_hex (0xc01c28);
+      *width = 1.6;
+      *alpha = 0.9;
+      break;
+    case SL_QUALITY_APPROXIMATE:
+      *color = rgb_from_hex (0x9141ac);
+      *width = 1.3;
+      *alpha = 0.8;
+      break;
+    case SL_QUALITY_INCOMPLETE:
+    case SL_QUALITY_ABSENT:
+    default:
+      *color = quality_grey;
+      *width = 1.2;
+      *alpha = 0.7;
+      break;
+    }
+}
+
+static void
+draw_quality_mark (cairo_t    *cr,
+                   const Edge *e,
+                   double      mx,
+                   double      my,
+                   Rgb         fg)
+{
+  const char *mark;
+  cairo_text_extents_t ext;
+
+  switch (e->quality)
+    {
+    case SL_QUALITY_FAIL:
+      mark = "✕";
+      break;
+    case SL_QUALITY_APPROXIMATE:
+      mark = "≈";
+      break;
+    case SL_QUALITY_INCOMPLETE:
+      mark = "→";
+      break;
+    case SL_QUALITY_ABSENT:
+      mark = "∅";
+      break;
+    case SL_QUALITY_ACCURATE:
+    default:
+      return;
+    }
+  cairo_set_font_size (cr, 11);
+  cairo_text_extents (cr, mark, &ext);
+  cairo_new_path (cr);
+  cairo_arc (cr, mx, my, 7, 0, 2 * G_PI);
+  cairo_set_source_rgba (cr, 1, 1, 1, 0.9);
+  cairo_fill (cr);
+  set_rgb (cr, fg, 1);
+  cairo_move_to (cr, mx - ext.x_bearing - ext.width / 2, my - ext.y_bearing - ext.height / 2);
+  cairo_show_text (cr, mark);
+}
+
+static void
+draw_legend (SlGraphView *self,
+             cairo_t     *cr,
+             int          height,
+             Rgb          fg,
+             Rgb          bg)
+{
+  const double w = 200, h = 96, x0 = 10;
+  double y0 = height - h - 10;
+  cairo_pattern_t *grad;
+  cairo_text_extents_t ext;
+  const char *ticks[] = { "0.01", "0.1", "1", "10", "100", "1000" };
+
+  cairo_save (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+  set_rgb (cr, bg, 0.85);
+  cairo_rectangle (cr, x0, y0, w, h);
+  cairo_fill (cr);
+
+  cairo_set_font_size (cr, 10);
+  set_rgb (cr, fg, 1);
+  cairo_move_to (cr, x0 + 8, y0 + 14);
+  /* Translators: legend of the colour scale; ppm = parts per million */
+  cairo_show_text (cr, _("Link inaccuracy (ppm)"));
+
+  grad = cairo_pattern_create_linear (x0 + 8, 0, x0 + w - 8, 0);
+  for (guint i = 0; i <= 10; i++)
+    {
+      Rgb c = accuracy_color (i / 10.0);
+      cairo_pattern_add_color_stop_rgb (grad, i / 10.0, c.r, c.g, c.b);
+    }
+  cairo_rectangle (cr, x0 + 8, y0 + 20, w - 16, 8);
+  cairo_set_source (cr, grad);
+  cairo_fill (cr);
+  cairo_pattern_destroy (grad);
+
+  set_rgb (cr, fg, 1);
+  for (guint i = 0; i < G_N_ELEMENTS (ticks); i++)
+    {
+      double tx = x0 + 8 + (w - 16) * i / (G_N_ELEMENTS (ticks) - 1.0);
+
+      cairo_text_extents (cr, ticks[i], &ext);
+      cairo_move_to (cr, tx - ext.width / 2 - ext.x_bearing, y0 + 40);
+      cairo_show_text (cr, ticks[i]);
+    }
+
+  cairo_set_line_width (cr, 3);
+  set_rgb (cr, accuracy_color (0.3), 1);
+  cairo_move_to (cr, x0 + 8, y0 + 54);
+  cairo_line_to (cr, x0 + 38, y0 + 54);
+  cairo_stroke (cr);
+  set_rgb (cr, fg, 1);
+  cairo_move_to (cr, x0 + 44, y0 + 58);
+  cairo_show_text (cr, _("tree link"));
+
+  cairo_set_line_width (cr, 1.3);
+  dash_for (cr, SL_QUALITY_ACCURATE, FALSE, 1.3);
+  set_rgb (cr, accuracy_color (0.3), 1);
+  cairo_move_to (cr, x0 + 104, y0 + 54);
+  cairo_line_to (cr, x0 + 134, y0 + 54);
+  cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+  set_rgb (cr, fg, 1);
+  cairo_move_to (cr, x0 + 140, y0 + 58);
+  cairo_show_text (cr, _("other"));
+
+  cairo_move_to (cr, x0 + 8, y0 + 74);
+  /* Translators: marks drawn on links: ≈ approximate, → one way, ∅ no match, ✕ hulls cross */
+  cairo_show_text (cr, _("≈ approximate  → incomplete"));
+  cairo_move_to (cr, x0 + 8, y0 + 88);
+  cairo_show_text (cr, _("∅ absent  ✕ fail"));
+
+  cairo_set_line_width (cr, 2.5);
+  set_rgb (cr, rgb_from_hex (SL_GRAPH_RGB_REFERENCE), 1);
+  cairo_new_path (cr);
+  cairo_arc (cr, x0 + 140, y0 + 82, 5, 0, 2 * G_PI);
+  cairo_stroke (cr);
+  set_rgb (cr, fg, 1);
+  cairo_move_to (cr, x0 + 150, y0 + 86);
+  cairo_show_text (cr, _("reference"));
+  cairo_restore (cr);
+}
+
+typedef enum
+{
+  LAYER_BACK        = 1 << 0,
+  LAYER_OTHER_EDGES = 1 << 1,
+  LAYER_FRONT       = 1 << 2,
+  LAYER_ALL         = 7,
+} Layers;
+
+typedef struct
+{
+  double      t;
+  double      r;
+  gint64      now;
+  guint       sel_l;
+  guint       sel_h;
+  Rgb         fg;
+  Rgb         bg;
+  gboolean    for_export;
+  double      other_alpha;
+} DrawState;
+
+static guint32
+rgb_to_hex (Rgb c)
+{
+  return ((guint32) (c.r * 255 + 0.5) << 16) | ((guint32) (c.g * 255 + 0.5) << 8) | (guint32) (c.b * 255 + 0.5);
+}
+
+static void
+draw_back (SlGraphView     *self,
+           cairo_t         *cr,
+           const DrawState *ds)
+{
+  Rgb accent = rgb_from_hex (SL_GRAPH_RGB_SELECTED);
+
+  /* one faint disc per group of hosts on one clock */
+  for (guint i = 0; i < self->refs->len; i++)
+    {
+      guint ref = g_array_index (self->refs, guint, i);
+      double cx, cy, far = 0;
+      guint members = 0;
+
+      to_screen (self, node_pos (self, ref, ds->t), &cx, &cy);
+      for (guint h = 0; h < self->nodes->len; h++)
+        if (sl_host_item_get_reference (sl_session_get_host_item (self->session, h)) == ref)
+          {
+            double hx, hy;
+
+            to_screen (self, node_pos (self, h, ds->t), &hx, &hy);
+            far = MAX (far, hypot (hx - cx, hy - cy));
+            members++;
+          }
+      if (members < 2)
+        continue;
+      set_rgb (cr, ds->fg, 0.05);
+      cairo_new_path (cr);
+      cairo_arc (cr, cx, cy, far + 3 * ds->r, 0, 2 * G_PI);
+      cairo_fill (cr);
+    }
+
+  if (ds->sel_l < self->edges->len)
+    {
+      const Edge *e = &g_array_index (self->edges, Edge, ds->sel_l);
+      double ax, ay, bx, by;
+
+      to_screen (self, node_pos (self, e->a, ds->t), &ax, &ay);
+      to_screen (self, node_pos (self, e->b, ds->t), &bx, &by);
+      cairo_set_dash (cr, NULL, 0, 0);
+      set_rgb (cr, accent, 0.45);
+      cairo_set_line_width (cr, 12);
+      cairo_move_to (cr, ax, ay);
+      cairo_line_to (cr, bx, by);
+      cairo_stroke (cr);
+    }
+}
+
+static Rgb
+edge_color (const Edge *e,
+            double     *width,
+            double     *alpha)
+{
+  Rgb color;
+
+  edge_style (e, &color, width, alpha);
+  if (e->quality == SL_QUALITY_ACCURATE)
+    color = accuracy_color (accuracy_t (e->accuracy));
+  return color;
+}
+
+/* Links outside the tree: thin and many. Into @raster (device pixels,
+ * @scale per widget pixel) when given, else stroked with cairo. */
+static void
+draw_other_edges (SlGraphView     *self,
+                  cairo_t         *cr,
+                  SlLineRaster    *raster,
+                  double           scale,
+                  const DrawState *ds)
+{
+  for (guint i = 0; i < self->edges->len; i++)
+    {
+      const Edge *e = &g_array_index (self->edges, Edge, i);
+      double ax, ay, bx, by, width, alpha, on = 0, off = 0;
+      Rgb color;
+
+      if (e->in_tree || e->a >= self->nodes->len || e->b >= self->nodes->len)
+        continue;
+      color = edge_color (e, &width, &alpha);
+      /* many links outside the tree would hide it: fade them */
+      alpha *= ds->other_alpha;
+      to_screen (self, node_pos (self, e->a, ds->t), &ax, &ay);
+      to_screen (self, node_pos (self, e->b, ds->t), &bx, &by);
+      if (raster != NULL)
+        {
+          if (e->quality == SL_QUALITY_INCOMPLETE || e->quality == SL_QUALITY_ABSENT)
+            on = 1.5, off = 4;
+          else if (e->quality == SL_QUALITY_APPROXIMATE)
+            on = 9, off = 3;
+          else
+            on = 6, off = 4;
+          sl_line_raster_line (raster, ax * scale, ay * scale, bx * scale, by * scale,
+                               rgb_to_hex (color), alpha, on * scale, off * scale);
+        }
+      else
+        {
+          dash_for (cr, e->quality, FALSE, width);
+          cairo_set_line_width (cr, width);
+          set_rgb (cr, color, alpha);
+          cairo_move_to (cr, ax, ay);
+          cairo_line_to (cr, bx, by);
+          cairo_stroke (cr);
+        }
+    }
+  if (cr != NULL)
+    cairo_set_dash (cr, NULL, 0, 0);
+}
+
+static void
+draw_front (SlGraphView     *self,
+            cairo_t         *cr,
+            int              width,
+            int              height,
+            const DrawState *ds)
+{
+  Rgb accent = rgb_from_hex (SL_GRAPH_RGB_SELECTED);
+  Rgb ref_rgb = rgb_from_hex (SL_GRAPH_RGB_REFERENCE);
+  double r = ds->r;
+  gboolean labels;
+
+  cairo_set_dash (cr, NULL, 0, 0);
+
+  /* the tree, a line per stroke (cheaper than one path of many) */
+  for (guint i = 0; i < self->edges->len; i++)
+    {
+      const Edge *e = &g_array_index (self->edges, Edge, i);
+      double ax, ay, bx, by, lw, alpha;
+      Rgb color;
+
+      if (!e->in_tree || e->a >= self->nodes->len || e->b >= self->nodes->len)
+        continue;
+      color = edge_color (e, &lw, &alpha);
+      to_screen (self, node_pos (self, e->a, ds->t), &ax, &ay);
+      to_screen (self, node_pos (self, e->b, ds->t), &bx, &by);
+      cairo_set_line_width (cr, lw);
+      set_rgb (cr, color, alpha);
+      cairo_move_to (cr, ax, ay);
+      cairo_line_to (cr, bx, by);
+      cairo_stroke (cr);
+    }
+
+  /* links that just joined the tree glow for a moment */
+  for (guint i = 0; i < self->edges->len && !ds->for_export; i++)
+    {
+      const Edge *e = &g_array_index (self->edges, Edge, i);
+      double f, ax, ay, bx, by;
+
+      if (e->flash_start == 0)
+        continue;
+      f = 1 - (double) (ds->now - e->flash_start) / (FLASH_MS * 1000.0);
+      if (f <= 0)
+        continue;
+      to_screen (self, node_pos (self, e->a, ds->t), &ax, &ay);
+      to_screen (self, node_pos (self, e->b, ds->t), &bx, &by);
+      set_rgb (cr, accuracy_color (accuracy_t (e->accuracy)), 0.5 * f);
+      cairo_set_line_width (cr, 6 + 10 * f);
+      cairo_move_to (cr, ax, ay);
+      cairo_line_to (cr, bx, by);
+      cairo_stroke (cr);
+    }
+
+  /* quality marks where there is room for them */
+  for (guint i = 0; i < self->edges->len; i++)
+    {
+      const Edge *e = &g_array_index (self->edges, Edge, i);
+      double ax, ay, bx, by;
+
+      if (e->quality == SL_QUALITY_ACCURATE || e->a >= self->nodes->len || e->b >= self->nodes->len)
+        continue;
+      to_screen (self, node_pos (self, e->a, ds->t), &ax, &ay);
+      to_screen (self, node_pos (self, e->b, ds->t), &bx, &by);
+      if (hypot (bx - ax, by - ay) < 4 * r + 16)
+        continue;
+      draw_quality_mark (cr, e, (ax + bx) / 2, (ay + by) / 2, rgb_from_hex (0x241f31));
+    }
+
+  labels = self->nodes->len <= 60 || self->zoom >= 0.6;
+  cairo_set_font_size (cr, 12);
+  cairo_set_line_width (cr, 2);
+  for (guint h = 0; h < self->nodes->len; h++)
+    {
+      SlHostItem *item = sl_session_get_host_item (self->session, h);
+      gboolean is_ref = sl_host_item_get_is_reference (item);
+      double x, y;
+
+      to_screen (self, node_pos (self, h, ds->t), &x, &y);
+      if (x < -50 || y < -50 || x > width + 50 || y > height + 50)
+        continue;
+
+      cairo_new_path (cr);
+      if (h == ds->sel_h)
+        {
+          set_rgb (cr, accent, 0.45);
+          cairo_arc (cr, x, y, r + 7, 0, 2 * G_PI);
+          cairo_fill (cr);
+        }
+      if (is_ref)
+        {
+          if (self->flash_ref_start != 0 && h == self->flash_ref && !ds->for_export)
+            {
+              double f = 1 - (double) (ds->now - self->flash_ref_start) / (FLASH_MS * 1000.0);
+
+              if (f > 0)
+                {
+                  set_rgb (cr, ref_rgb, 0.6 * f);
+                  cairo_set_line_width (cr, 3);
+                  cairo_arc (cr, x, y, r + 6 + 24 * (1 - f), 0, 2 * G_PI);
+                  cairo_stroke (cr);
+                  cairo_set_line_width (cr, 2);
+                }
+            }
+          set_rgb (cr, ref_rgb, 1);
+          cairo_arc (cr, x, y, r + 4, 0, 2 * G_PI);
+          cairo_fill (cr);
+        }
+      set_rgb (cr, ds->bg, 1);
+      cairo_arc (cr, x, y, r, 0, 2 * G_PI);
+      cairo_fill_preserve (cr);
+      set_rgb (cr, is_ref ? ref_rgb : ds->fg, 1);
+      cairo_stroke (cr);
+      if (is_ref)
+        {
+          cairo_arc (cr, x, y, r * 0.45, 0, 2 * G_PI);
+          cairo_fill (cr);
+        }
+
+      if (labels || h == ds->sel_h || is_ref)
+        {
+          const char *name = sl_host_item_get_name (item);
+          cairo_text_extents_t ext;
+
+          cairo_text_extents (cr, name, &ext);
+          set_rgb (cr, ds->bg, 0.75);
+          cairo_rectangle (cr, x - ext.width / 2 - 2, y + r + 4, ext.width + 4, ext.height + 4);
+          cairo_fill (cr);
+          set_rgb (cr, ds->fg, 1);
+          cairo_move_to (cr, x - ext.width / 2 - ext.x_bearing, y + r + 6 - ext.y_bearing);
+          cairo_show_text (cr, name);
+          cairo_new_path (cr);
+        }
+    }
+
+  draw_legend (self, cr, height, ds->fg, ds->bg);
+}
+
+static void
+draw_state_init (SlGraphView *self,
+                 DrawState   *ds,
+                 gboolean     for_export)
+{
+  SlLinkItem *sel_link = sl_session_get_selected_link (self->session);
+  SlHostItem *sel_host = sl_session_get_selected_host (self->session);
+
+  ds->t = move_progress (self);
+  ds->r = node_radius (self);
+  ds->now = g_get_monotonic_time ();
+  ds->sel_l = sel_link != NULL ? sl_link_item_get_link (sel_link) : G_MAXUINT;
+  ds->sel_h = sel_host != NULL ? sl_host_item_get_host (sel_host) : SL_HOST_NONE;
+  ds->fg = (Rgb) { 0.1, 0.1, 0.12 };
+  ds->bg = (Rgb) { 1, 1, 1 };
+  ds->for_export = for_export;
+  ds->other_alpha = CLAMP (150.0 / MAX (1, (double) self->edges->len - self->n_tree_edges), 0.3, 1.0);
+  if (!for_export)
+    {
+      GdkRGBA c;
+
+      gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), &c);
+      ds->fg = (Rgb) { c.red, c.green, c.blue };
+      /* a light text colour means a dark background */
+      if (c.red + c.green + c.blue > 1.5)
+        ds->bg = (Rgb) { 0.14, 0.14, 0.15 };
+    }
+}
+
+void
+sl_graph_view_draw (SlGraphView *self,
+                    cairo_t     *cr,
+                    int          width,
+                    int          height,
+                    gboolean     for_export)
+{
+  DrawState ds;
+
+  g_return_if_fail (SL_IS_GRAPH_VIEW (self));
+
+  if (for_export)
+    {
+      cairo_set_source_rgb (cr, 1, 1, 1);
+      cairo_paint (cr);
+    }
+  if (self->session == NULL || self->nodes->len == 0)
+    return;
+  draw_state_init (self, &ds, for_export);
+  cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  draw_back (self, cr, &ds);
+  draw_other_edges (self, cr, NULL, 1, &ds);
+  draw_front (self, cr, width, height, &ds);
+}
+
+/* Widget */
+
+/* Three layers: cairo behind, the many thin links as a texture drawn by
+ * hand, cairo in front (tree, hosts, legend). */
+static void
+sl_graph_view_snapshot (GtkWidget   *widget,
+                        GtkSnapshot *snapshot)
+{
+  SlGraphView *self = SL_GRAPH_VIEW (widget);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  int scale = gtk_widget_get_scale_factor (widget);
+  graphene_rect_t bounds = GRAPHENE_RECT_INIT (0, 0, width, height);
+  SlLineRaster raster;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  DrawState ds;
+  cairo_t *cr;
+
+  if (width <= 0 || height <= 0 || self->session == NULL || self->nodes->len == 0)
+    return;
+  draw_state_init (self, &ds, FALSE);
+  cr = gtk_snapshot_append_cairo (snapshot, &bounds);
+  cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
+  draw_back (self, cr, &ds);
+  cairo_destroy (cr);
+
+  if (self->edges->len > self->n_tree_edges)
+    {
+      sl_line_raster_init (&raster, width * scale, height * scale);
+      draw_other_edges (self, NULL, &raster, scale, &ds);
+      bytes = g_bytes_new_take (sl_line_raster_steal (&raster), (gsize) width * scale * height * scale * 4);
+      texture = gdk_memory_texture_new (width * scale, height * scale, GDK_MEMORY_DEFAULT, bytes,
+                                        (gsize) width * scale * 4);
+      gtk_snapshot_append_texture (snapshot, texture, &bounds);
+    }
+
+  cr = gtk_snapshot_append_cairo (snapshot, &bounds);
+  cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  draw_front (self, cr, width, height, &ds);
+  cairo_destroy (cr);
+}
+
+static void
+sl_graph_view_size_allocate (GtkWidget *widget,
+                             int        width,
+                             int        height,
+                             int        baseline)
+{
+  SlGraphView *self = SL_GRAPH_VIEW (widget);
+
+  if (self->auto_fit)
+    fit (self, width, height);
+  gtk_popover_present (GTK_POPOVER (self->context_menu));
+}
+
+static void
+sl_graph_view_measure (GtkWidget      *widget,
+                       GtkOrientation  orientation,
+                       int             for_size,
+                       int            *minimum,
+                       int            *natural,
+                       int            *minimum_baseline,
+                       int            *natural_baseline)
+{
+  *minimum = 120;
+  *natural = 480;
+}
+
+static gboolean
+query_tooltip_cb (SlGraphView *self,
+                  int          x,
+                  int          y,
+                  gboolean     keyboard,
+                  GtkTooltip  *tooltip)
+{
+  guint h, e;
+  g_autofree char *text = NULL;
+
+  if (self->session == NULL || keyboard || !sl_graph_view_pick (self, x, y, &h, &e))
+    return FALSE;
+  if (h != SL_HOST_NONE)
+    text = sl_host_item_dup_summary (sl_session_get_host_item (self->session, h));
+  else
+    text = sl_link_item_dup_summary (sl_session_get_link_item (self->session, e));
+  if (text == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+static void
+click_pressed_cb (SlGraphView     *self,
+                  int              n_press,
+                  double           x,
+                  double           y,
+                  GtkGestureClick *gesture)
+{
+  guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
+  guint h, e;
+
+  if (self->session == NULL)
+    return;
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+  h = host_at (self, x, y);
+
+  if (button == GDK_BUTTON_SECONDARY)
+    {
+      if (h == SL_HOST_NONE)
+        return;
+      self->menu_host = h;
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.pin-menu-host", TRUE);
+      gtk_popover_set_pointing_to (GTK_POPOVER (self->context_menu),
+                                   &(GdkRectangle) { (int) x, (int) y, 1, 1 });
+      gtk_popover_popup (GTK_POPOVER (self->context_menu));
+      gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+      return;
+    }
+  if (button != GDK_BUTTON_PRIMARY)
+    return;
+  if (!sl_graph_view_pick (self, x, y, &h, &e))
+    {
+      if (n_press == 2)
+        gtk_widget_activate_action (GTK_WIDGET (self), "graph.zoom-fit", NULL);
+      return;
+    }
+  if (h != SL_HOST_NONE)
+    sl_session_set_selected_host (self->session, sl_session_get_host_item (self->session, h));
+  else
+    sl_session_set_selected_link (self->session, sl_session_get_link_item (self->session, e));
+}
+
+static void
+drag_begin_cb (SlGraphView    *self,
+               double          x,
+               double          y,
+               GtkGestureDrag *gesture)
+{
+  self->drag_pan_x = self->pan_x;
+  self->drag_pan_y = self->pan_y;
+  self->dragging = FALSE;
+}
+
+static void
+drag_update_cb (SlGraphView    *self,
+                double          dx,
+                double          dy,
+                GtkGestureDrag *gesture)
+{
+  if (!self->dragging && hypot (dx, dy) < 4)
+    return;
+  self->dragging = TRUE;
+  self->auto_fit = FALSE;
+  self->pan_x = self->drag_pan_x + dx;
+  self->pan_y = self->drag_pan_y + dy;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static gboolean
+scroll_cb (SlGraphView              *self,
+           double                    dx,
+           double                    dy,
+           GtkEventControllerScroll *controller)
+{
+  zoom_at (self, pow (1.15, -dy), self->pointer_x, self->pointer_y);
+  return TRUE;
+}
+
+static void
+motion_cb (SlGraphView              *self,
+           double                    x,
+           double                    y,
+           GtkEventControllerMotion *controller)
+{
+  self->pointer_x = x;
+  self->pointer_y = y;
+}
+
+static void
+zoom_begin_cb (SlGraphView      *self,
+               GdkEventSequence *sequence,
+               GtkGestureZoom   *gesture)
+{
+  self->pinch_zoom = self->zoom;
+}
+
+static void
+zoom_scale_changed_cb (SlGraphView    *self,
+                       double          scale,
+                       GtkGestureZoom *gesture)
+{
+  double cx, cy;
+
+  if (!gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &cx, &cy))
+    {
+      cx = gtk_widget_get_width (GTK_WIDGET (self)) / 2.0;
+      cy = gtk_widget_get_height (GTK_WIDGET (self)) / 2.0;
+    }
+  zoom_at (self, self->pinch_zoom * scale / self->zoom, cx, cy);
+}
+
+static void
+zoom_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  SlGraphView *self = SL_GRAPH_VIEW (widget);
+  double cx = gtk_widget_get_width (widget) / 2.0, cy = gtk_widget_get_height (widget) / 2.0;
+
+  if (g_str_equal (action_name, "graph.zoom-in"))
+    zoom_at (self, 1.25, cx, cy);
+  else if (g_str_equal (action_name, "graph.zoom-out"))
+    zoom_at (self, 0.8, cx, cy);
+  else
+    {
+      self->auto_fit = TRUE;
+      fit (self, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+      gtk_widget_queue_draw (widget);
+    }
+}
+
+static void
+pin_reference_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *param)
+{
+  SlGraphView *self = SL_GRAPH_VIEW (widget);
+
+  if (self->session == NULL)
+    return;
+  if (g_str_equal (action_name, "graph.unpin-reference"))
+    sl_session_set_pinned_reference (self->session, "");
+  else if (g_str_equal (action_name, "graph.pin-menu-host"))
+    {
+      SlHostItem *item = sl_session_get_host_item (self->session, self->menu_host);
+
+      if (item != NULL)
+        sl_session_set_pinned_reference (self->session, sl_host_item_get_name (item));
+    }
+  else
+    sl_session_set_pinned_reference (self->session, g_variant_get_string (param, NULL));
+}
+
+static void
+sl_graph_view_dispose (GObject *object)
+{
+  SlGraphView *self = (SlGraphView *) object;
+
+  sl_graph_view_set_session (self, NULL);
+  if (self->context_menu != NULL)
+    {
+      gtk_widget_unparent (GTK_WIDGET (self->context_menu));
+      self->context_menu = NULL;
+    }
+  gtk_widget_dispose_template (GTK_WIDGET (self), SL_TYPE_GRAPH_VIEW);
+
+  G_OBJECT_CLASS (sl_graph_view_parent_class)->dispose (object);
+}
+
+static void
+sl_graph_view_finalize (GObject *object)
+{
+  SlGraphView *self = (SlGraphView *) object;
+
+  g_array_unref (self->nodes);
+  g_array_unref (self->edges);
+  g_array_unref (self->refs);
+
+  G_OBJECT_CLASS (sl_graph_view_parent_class)->finalize (object);
+}
+
+static void
+sl_graph_view_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  SlGraphView *self = SL_GRAPH_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+    case PROP_ZOOM:
+      g_value_set_double (value, self->zoom);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sl_graph_view_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  SlGraphView *self = SL_GRAPH_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      sl_graph_view_set_session (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sl_graph_view_class_init (SlGraphViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = sl_graph_view_dispose;
+  object_class->finalize = sl_graph_view_finalize;
+  object_class->get_property = sl_graph_view_get_property;
+  object_class->set_property = sl_graph_view_set_property;
+
+  widget_class->snapshot = sl_graph_view_snapshot;
+  widget_class->size_allocate = sl_graph_view_size_allocate;
+  widget_class->measure = sl_graph_view_measure;
+
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL, SL_TYPE_SESSION,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_ZOOM] =
+    g_param_spec_double ("zoom", NULL, NULL, MIN_ZOOM, MAX_ZOOM, 1,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/syncline/Syncline/ui/sl-graph-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, SlGraphView, context_menu);
+  gtk_widget_class_bind_template_child (widget_class, SlGraphView, host_menu);
+  gtk_widget_class_bind_template_callback (widget_class, query_tooltip_cb);
+  gtk_widget_class_bind_template_callback (widget_class, click_pressed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, drag_begin_cb);
+  gtk_widget_class_bind_template_callback (widget_class, drag_update_cb);
+  gtk_widget_class_bind_template_callback (widget_class, scroll_cb);
+  gtk_widget_class_bind_template_callback (widget_class, motion_cb);
+  gtk_widget_class_bind_template_callback (widget_class, zoom_begin_cb);
+  gtk_widget_class_bind_template_callback (widget_class, zoom_scale_changed_cb);
+
+  gtk_widget_class_install_action (widget_class, "graph.zoom-in", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "graph.zoom-out", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "graph.zoom-fit", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "graph.pin-reference", "s", pin_reference_action);
+  gtk_widget_class_install_action (widget_class, "graph.pin-menu-host", NULL, pin_reference_action);
+  gtk_widget_class_install_action (widget_class, "graph.unpin-reference", NULL, pin_reference_action);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "graph.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK, "graph.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, GDK_CONTROL_MASK, "graph.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, GDK_CONTROL_MASK, "graph.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, GDK_CONTROL_MASK, "graph.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, GDK_CONTROL_MASK, "graph.zoom-fit", NULL);
+
+  gtk_widget_class_set_css_name (widget_class, "graphview");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+sl_graph_view_init (SlGraphView *self)
+{
+  self->nodes = g_array_new (FALSE, TRUE, sizeof (Node));
+  self->edges = g_array_new (FALSE, TRUE, sizeof (Edge));
+  self->refs = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->zoom = 1;
+  self->auto_fit = TRUE;
+  self->menu_host = SL_HOST_NONE;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.pin-menu-host", FALSE);
+}
+
+SlSession *
+sl_graph_view_get_session (SlGraphView *self)
+{
+  g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), NULL);
+  return self->session;
+}
+
+void
+sl_graph_view_set_session (SlGraphView *self,
+                           SlSession   *session)
+{
+  g_return_if_fail (SL_IS_GRAPH_VIEW (self));
+  g_return_if_fail (session == NULL || SL_IS_SESSION (session));
+
+  if (self->session == session)
+    return;
+  if (self->session != NULL)
+    {
+      g_clear_signal_handler (&self->updated_id, self->session);
+      g_clear_signal_handler (&self->link_id, self->session);
+      g_clear_signal_handler (&self->host_id, self->session);
+      g_clear_object (&self->session);
+    }
+  g_array_set_size (self->nodes, 0);
+  g_array_set_size (self->edges, 0);
+  g_array_set_size (self->refs, 0);
+  if (session != NULL)
+    {
+      self->session = g_object_ref (session);
+      self->updated_id = g_signal_connect_object (session, "updated", G_CALLBACK (session_updated_cb),
+                                                  self, G_CONNECT_SWAPPED);
+      self->link_id = g_signal_connect_object (session, "notify::selected-link",
+                                               G_CALLBACK (selection_changed_cb), self, G_CONNECT_SWAPPED);
+      self->host_id = g_signal_connect_object (session, "notify::selected-host",
+                                               G_CALLBACK (selection_changed_cb), self, G_CONNECT_SWAPPED);
+      if (g_list_model_get_n_items (sl_session_get_hosts (session)) > 0)
+        session_updated_cb (self, SL_SESSION_CHANGE_HOSTS, session);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+double
+sl_graph_view_get_zoom (SlGraphView *self)
+{
+  g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), 1);
+  return self->zoom;
+}
+
+gboolean
+sl_graph_view_get_animating (SlGraphView *self)
+{
+  g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), FALSE);
+  return self->tick_id != 0;
+}
+
+/* Where the host is drawn now, in widget coordinates. */
+gboolean
+sl_graph_view_get_host_position (SlGraphView *self,
+                                 guint        host,
+                                 double      *x,
+                                 double      *y)
+{
+  g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), FALSE);
+
+  if (host >= self->nodes->len)
+    return FALSE;
+  to_screen (self, node_pos (self, host, move_progress (self)), x, y);
+  return TRUE;
+}
+
+/* What a click at (@x, @y) selects: a host (it wins over links under it),
+ * else a link within a few pixels. */
+gboolean
+sl_graph_view_pick (SlGraphView *self,
+                    double       x,
+                    double       y,
+                    guint       *host,
+                    guint       *link)
+{
+  guint h, e = G_MAXUINT;
+
+  g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), FALSE);
+
+  h = host_at (self, x, y);
+  if (h == SL_HOST_NONE)
+    e = edge_at (self, x, y);
+  if (host != NULL)
+    *host = h;
+  if (link != NULL)
+    *link = e;
+  return h != SL_HOST_NONE || e != G_MAXUINT;
+}
+
+guint
+sl_graph_view_get_highlighted_link (SlGraphView *self)
+{
+  SlLinkItem *item;
+
+  g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), G_MAXUINT);
+
+  if (self->session == NULL || (item = sl_session_get_selected_link (self->session)) == NULL)
+    return G_MAXUINT;
+  return sl_link_item_get_link (item) < self->edges->len ? sl_link_item_get_link (item) : G_MAXUINT;
+}
+
+guint
+sl_graph_view_get_highlighted_host (SlGraphView *self)
+{
+  SlHostItem *item;
+
+  g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), SL_HOST_NONE);
+
+  if (self->session == NULL || (item = sl_session_get_selected_host (self->session)) == NULL)
+    return SL_HOST_NONE;
+  return sl_host_item_get_host (item) < self->nodes->len ? sl_host_item_get_host (item) : SL_HOST_NONE;
+}
+
+/* The whole graph at a size that shows it all, on white. */
+gboolean
+sl_graph_view_export (SlGraphView  *self,
+                      const char   *path,
+                      const char   *format,
+                      GError      **error)
+{
+  double zoom = self->zoom, pan_x = self->pan_x, pan_y = self->pan_y;
+  double lw = MAX (self->layout_w, 1) * UNIT_PX, lh = MAX (self->layout_h, 1) * UNIT_PX;
+  double scale = MIN (1.0, EXPORT_MAX_PX / MAX (lw, lh));
+  int width = MAX ((int) ceil (lw * scale) + 80, 480);
+  int height = MAX ((int) ceil (lh * scale) + 200, 360);
+  gint64 move_start = self->move_start;
+  cairo_surface_t *surface;
+  cairo_status_t status;
+  cairo_t *cr;
+
+  g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), FALSE);
+
+  if (g_strcmp0 (format, "svg") == 0)
+    surface = cairo_svg_surface_create (path, width, height);
+  else
+    surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+
+  /* draw the settled layout, fitted, without touching the view's zoom */
+  self->move_start = 0;
+  self->zoom = scale;
+  self->pan_x = (width - lw * scale) / 2;
+  self->pan_y = 40;
+  cr = cairo_create (surface);
+  sl_graph_view_draw (self, cr, width, height, TRUE);
+  status = cairo_status (cr);
+  cairo_destroy (cr);
+  self->zoom = zoom;
+  self->pan_x = pan_x;
+  self->pan_y = pan_y;
+  self->move_start = move_start;
+
+  if (status == CAIRO_STATUS_SUCCESS && g_strcmp0 (format, "svg") != 0)
+    status = cairo_surface_write_to_png (surface, path);
+  cairo_surface_finish (surface);
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", path, cairo_status_to_string (status));
+      return FALSE;
+    }
+  return TRUE;
+}

@@ -1,0 +1,48 @@
+/* sl-graph-view.h: hosts and links of the session as a graph
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "sl-session.h"
+
+G_BEGIN_DECLS
+
+/* Colours the view draws with, as 8-bit RGB, so that tests find them. */
+#define SL_GRAPH_RGB_REFERENCE 0xe5a50a
+#define SL_GRAPH_RGB_SELECTED  0x3584e4
+
+#define SL_TYPE_GRAPH_VIEW (sl_graph_view_get_type ())
+
+G_DECLARE_FINAL_TYPE (SlGraphView, sl_graph_view, SL, GRAPH_VIEW, GtkWidget)
+
+SlSession  *sl_graph_view_get_session        (SlGraphView  *self);
+void        sl_graph_view_set_session        (SlGraphView  *self,
+                                              SlSession    *session);
+double      sl_graph_view_get_zoom           (SlGraphView  *self);
+gboolean    sl_graph_view_get_animating      (SlGraphView  *self);
+gboolean    sl_graph_view_get_host_position  (SlGraphView  *self,
+                                              guint         host,
+                                              double       *x,
+                                              double       *y);
+gboolean    sl_graph_view_pick               (SlGraphView  *self,
+                                              double        x,
+                                              double        y,
+                                              guint        *host,
+                                              guint        *link);
+guint       sl_graph_view_get_highlighted_link (SlGraphView *self);
+guint       sl_graph_view_get_highlighted_host (SlGraphView *self);
+void        sl_graph_view_draw               (SlGraphView  *self,
+                                              cairo_t      *cr,
+                                              int           width,
+                                              int           height,
+                                              gboolean      for_export);
+gboolean    sl_graph_view_export             (SlGraphView  *self,
+                                              const char   *path,
+                                              const char   *format,
+                                              GError      **error);
+
+G_END_DECLS

@@ -1,0 +1,384 @@
+/* sl-host-item.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "sl-format.h"
+#include "sl-host-item.h"
+
+struct _SlHostItem
+{
+  GObject     parent_instance;
+
+  guint       host;
+  char       *name;
+  char       *reference_name;
+  char       *path_text;
+  char       *status;
+  SlSnapHost  info;
+  gboolean    valid;
+};
+
+enum {
+  PROP_0,
+  PROP_HOST,
+  PROP_NAME,
+  PROP_REFERENCE_NAME,
+  PROP_IS_REFERENCE,
+  PROP_COMPONENT,
+  PROP_PATH_TEXT,
+  PROP_BOUND,
+  PROP_BOUND_TEXT,
+  PROP_TRANSFORM_TEXT,
+  PROP_EVENTS,
+  PROP_PACKET_EVENTS,
+  PROP_MATCHED,
+  PROP_UNMATCHED,
+  PROP_STATUS,
+  N_PROPS
+};
+
+enum {
+  CHANGED,
+  N_SIGNALS
+};
+
+G_DEFINE_FINAL_TYPE (SlHostItem, sl_host_item, G_TYPE_OBJECT)
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static guint64
+unmatched (const SlSnapHost *h)
+{
+  return h->counts.packet_events > h->counts.matched ? h->counts.packet_events - h->counts.matched : 0;
+}
+
+static char *
+transform_text (const SlSnapHost *h,
+                gboolean          is_reference)
+{
+  g_autofree char *slope = NULL;
+  g_autofree char *offset = NULL;
+
+  if (is_reference)
+    return g_strdup (_("identity (reference)"));
+  slope = sl_transform_slope_to_string (&h->to_reference);
+  offset = sl_transform_offset_to_string (&h->to_reference);
+  return g_strdup_printf ("%s · t %s%s ns", slope, offset[0] == '-' ? "" : "+ ", offset);
+}
+
+static void
+sl_host_item_finalize (GObject *object)
+{
+  SlHostItem *self = (SlHostItem *) object;
+
+  g_free (self->name);
+  g_free (self->reference_name);
+  g_free (self->path_text);
+  g_free (self->status);
+
+  G_OBJECT_CLASS (sl_host_item_parent_class)->finalize (object);
+}
+
+static void
+sl_host_item_get_property (GObject    *object,
+                           guint       prop_id,
+                           GValue     *value,
+                           GParamSpec *pspec)
+{
+  SlHostItem *self = SL_HOST_ITEM (object);
+
+  switch (prop_id)
+    {
+    case PROP_HOST:
+      g_value_set_uint (value, self->host);
+      break;
+    case PROP_NAME:
+      g_value_set_string (value, self->name);
+      break;
+    case PROP_REFERENCE_NAME:
+      g_value_set_string (value, self->reference_name);
+      break;
+    case PROP_IS_REFERENCE:
+      g_value_set_boolean (value, sl_host_item_get_is_reference (self));
+      break;
+    case PROP_COMPONENT:
+      g_value_set_uint (value, self->info.component);
+      break;
+    case PROP_PATH_TEXT:
+      g_value_set_string (value, self->path_text);
+      break;
+    case PROP_BOUND:
+      g_value_set_double (value, isfinite (self->info.bound_ns) ? self->info.bound_ns / 1e3 : G_MAXDOUBLE);
+      break;
+    case PROP_BOUND_TEXT:
+      if (sl_host_item_get_is_reference (self))
+        g_value_set_string (value, "0");
+      else
+        {
+          g_autofree char *t = sl_format_ns (self->info.bound_ns);
+          g_value_take_string (value, g_strdup_printf ("±%s", t));
+        }
+      break;
+    case PROP_TRANSFORM_TEXT:
+      g_value_take_string (value, transform_text (&self->info, sl_host_item_get_is_reference (self)));
+      break;
+    case PROP_EVENTS:
+      g_value_set_uint64 (value, self->info.counts.events);
+      break;
+    case PROP_PACKET_EVENTS:
+      g_value_set_uint64 (value, self->info.counts.packet_events);
+      break;
+    case PROP_MATCHED:
+      g_value_set_uint64 (value, self->info.counts.matched);
+      break;
+    case PROP_UNMATCHED:
+      g_value_set_uint64 (value, unmatched (&self->info));
+      break;
+    case PROP_STATUS:
+      g_value_set_string (value, self->status != NULL ? self->status : "");
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sl_host_item_class_init (SlHostItemClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags ro = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->finalize = sl_host_item_finalize;
+  object_class->get_property = sl_host_item_get_property;
+
+  properties[PROP_HOST] = g_param_spec_uint ("host", NULL, NULL, 0, G_MAXUINT, 0, ro);
+  properties[PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL, ro);
+  properties[PROP_REFERENCE_NAME] = g_param_spec_string ("reference-name", NULL, NULL, NULL, ro);
+  properties[PROP_IS_REFERENCE] = g_param_spec_boolean ("is-reference", NULL, NULL, FALSE, ro);
+  properties[PROP_COMPONENT] = g_param_spec_uint ("component", NULL, NULL, 0, G_MAXUINT, 0, ro);
+  properties[PROP_PATH_TEXT] = g_param_spec_string ("path-text", NULL, NULL, NULL, ro);
+  properties[PROP_BOUND] = g_param_spec_double ("bound", NULL, NULL, 0, G_MAXDOUBLE, 0, ro);
+  properties[PROP_BOUND_TEXT] = g_param_spec_string ("bound-text", NULL, NULL, NULL, ro);
+  properties[PROP_TRANSFORM_TEXT] = g_param_spec_string ("transform-text", NULL, NULL, NULL, ro);
+  properties[PROP_EVENTS] = g_param_spec_uint64 ("events", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+  properties[PROP_PACKET_EVENTS] = g_param_spec_uint64 ("packet-events", NULL, NULL,
+                                                        0, G_MAXUINT64, 0, ro);
+  properties[PROP_MATCHED] = g_param_spec_uint64 ("matched", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+  properties[PROP_UNMATCHED] = g_param_spec_uint64 ("unmatched", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+  properties[PROP_STATUS] = g_param_spec_string ("status", NULL, NULL, NULL, ro);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * SlHostItem::changed:
+   *
+   * Emitted once after an update that changed any of the item's values.
+   */
+  signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+sl_host_item_init (SlHostItem *self)
+{
+  self->info.reference = SL_HOST_NONE;
+  self->info.parent = SL_HOST_NONE;
+}
+
+guint
+sl_host_item_get_host (SlHostItem *self)
+{
+  g_return_val_if_fail (SL_IS_HOST_ITEM (self), SL_HOST_NONE);
+  return self->host;
+}
+
+const char *
+sl_host_item_get_name (SlHostItem *self)
+{
+  g_return_val_if_fail (SL_IS_HOST_ITEM (self), NULL);
+  return self->name;
+}
+
+guint
+sl_host_item_get_reference (SlHostItem *self)
+{
+  g_return_val_if_fail (SL_IS_HOST_ITEM (self), SL_HOST_NONE);
+  return self->info.reference;
+}
+
+gboolean
+sl_host_item_get_is_reference (SlHostItem *self)
+{
+  g_return_val_if_fail (SL_IS_HOST_ITEM (self), FALSE);
+  return self->valid && self->info.reference == self->host;
+}
+
+guint
+sl_host_item_get_component (SlHostItem *self)
+{
+  g_return_val_if_fail (SL_IS_HOST_ITEM (self), 0);
+  return self->info.component;
+}
+
+double
+sl_host_item_get_bound (SlHostItem *self)
+{
+  g_return_val_if_fail (SL_IS_HOST_ITEM (self), INFINITY);
+  return self->info.bound_ns;
+}
+
+const SlSnapHost *
+sl_host_item_get_info (SlHostItem *self)
+{
+  g_return_val_if_fail (SL_IS_HOST_ITEM (self), NULL);
+  return &self->info;
+}
+
+const char *
+sl_host_item_get_status (SlHostItem *self)
+{
+  g_return_val_if_fail (SL_IS_HOST_ITEM (self), NULL);
+  return self->status != NULL ? self->status : "";
+}
+
+char *
+sl_host_item_dup_summary (SlHostItem *self)
+{
+  g_autofree char *bound = NULL;
+  g_autofree char *transform = NULL;
+  g_autofree char *events = NULL;
+  g_autofree char *packets = NULL;
+  g_autofree char *matched = NULL;
+
+  g_return_val_if_fail (SL_IS_HOST_ITEM (self), NULL);
+
+  events = sl_format_count (self->info.counts.events);
+  packets = sl_format_count (self->info.counts.packet_events);
+  matched = sl_format_count (self->info.counts.matched);
+  transform = transform_text (&self->info, sl_host_item_get_is_reference (self));
+  if (sl_host_item_get_is_reference (self))
+    return g_strdup_printf (_("%s: reference host\n"
+                              "%s events, %s packet events, %s matched"),
+                            self->name, events, packets, matched);
+  bound = sl_format_ns (self->info.bound_ns);
+  return g_strdup_printf (_("%s: on %s's clock through %s, bound ±%s\n"
+                            "t_%s = %s\n"
+                            "%s events, %s packet events, %s matched"),
+                          self->name, self->reference_name, self->path_text, bound,
+                          self->reference_name, transform, events, packets, matched);
+}
+
+SlHostItem *
+_sl_host_item_new (guint       host,
+                   const char *name)
+{
+  SlHostItem *self = g_object_new (SL_TYPE_HOST_ITEM, NULL);
+
+  self->host = host;
+  self->name = g_strdup (name);
+  self->info.host = host;
+  return self;
+}
+
+static char *
+path_text (const SlSnapshot *s,
+           const SlSnapHost *h)
+{
+  GString *str = g_string_new (NULL);
+
+  for (guint k = 0; k < h->path_len; k++)
+    {
+      guint node = g_array_index (s->path_nodes, guint, h->path_start + k);
+
+      if (k > 0)
+        g_string_append (str, " → ");
+      g_string_append (str, sl_snapshot_get_host_name (s, node));
+    }
+  return g_string_free (str, FALSE);
+}
+
+void
+_sl_host_item_update (SlHostItem       *self,
+                      const SlSnapshot *snapshot)
+{
+  const SlSnapHost *h;
+  SlSnapHost old;
+  gboolean was_valid, was_reference;
+  const char *ref_name;
+  g_autofree char *path = NULL;
+
+  g_return_if_fail (SL_IS_HOST_ITEM (self));
+  g_return_if_fail (self->host < snapshot->hosts->len);
+
+  h = &g_array_index (snapshot->hosts, SlSnapHost, self->host);
+  if (self->valid && memcmp (&self->info, h, sizeof *h) == 0)
+    {
+      /* same numbers; the path (names only) cannot have changed either */
+      return;
+    }
+  old = self->info;
+  was_valid = self->valid;
+  was_reference = sl_host_item_get_is_reference (self);
+  self->info = *h;
+  self->valid = TRUE;
+
+  ref_name = sl_snapshot_get_host_name (snapshot, h->reference);
+  if (g_strcmp0 (ref_name, self->reference_name) != 0)
+    {
+      g_free (self->reference_name);
+      self->reference_name = g_strdup (ref_name);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REFERENCE_NAME]);
+    }
+  if (!was_valid || was_reference != sl_host_item_get_is_reference (self))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_IS_REFERENCE]);
+  if (!was_valid || old.component != h->component)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPONENT]);
+  path = path_text (snapshot, h);
+  if (g_strcmp0 (path, self->path_text) != 0)
+    {
+      g_free (self->path_text);
+      self->path_text = g_steal_pointer (&path);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PATH_TEXT]);
+    }
+  if (!was_valid || memcmp (&old.bound_ns, &h->bound_ns, sizeof h->bound_ns) != 0 ||
+      was_reference != sl_host_item_get_is_reference (self))
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BOUND]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BOUND_TEXT]);
+    }
+  if (!was_valid || memcmp (&old.to_reference, &h->to_reference, sizeof h->to_reference) != 0 ||
+      was_reference != sl_host_item_get_is_reference (self))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRANSFORM_TEXT]);
+  if (!was_valid || old.counts.events != h->counts.events)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EVENTS]);
+  if (!was_valid || old.counts.packet_events != h->counts.packet_events)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PACKET_EVENTS]);
+  if (!was_valid || old.counts.matched != h->counts.matched)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MATCHED]);
+  if (!was_valid || unmatched (&old) != unmatched (h))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNMATCHED]);
+  g_signal_emit (self, signals[CHANGED], 0);
+
+}
+
+void
+_sl_host_item_set_status (SlHostItem *self,
+                          const char *status)
+{
+  g_return_if_fail (SL_IS_HOST_ITEM (self));
+
+  if (g_strcmp0 (self->status, status) == 0)
+    return;
+  g_free (self->status);
+  self->status = g_strdup (status);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATUS]);
+  g_signal_emit (self, signals[CHANGED], 0);
+}

@@ -1,0 +1,1036 @@
+/* sl-job.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "sl-job.h"
+#include "sl-live.h"
+#include "sl-lttv-text.h"
+#include "sl-trace-reader.h"
+
+#define STEP_BUDGET_US 20000
+
+struct _SlJob
+{
+  gatomicrefcount    ref_count;
+  SlJobKind          kind;
+  char             **inputs;
+  SlEngineOptions    engine_options;
+  guint              update_ms;
+  char              *demo_dir;
+  SlGenerateOptions  generate;
+  gboolean           has_generate;
+  gint64             pace_us;
+  GArray            *links;
+
+  SlEngine          *engine;
+  SlTraceReader     *reader;
+  SlLive            *live;
+  GThread           *thread;
+  gboolean           keep_events;
+  SlTimeline        *timeline;
+
+  /* worker only */
+  guint64            journal_next;
+  guint              problems_sent;
+  gint64             last_capture;
+  gint64             capture_cost;
+
+  GMutex             lock;
+  GCond              cond;
+  SlSnapshot        *pending;
+  guint              idle_id;
+  SlJobSnapshotFunc  func;
+  gpointer           func_data;
+  gboolean           cancelled;
+  gboolean           done;
+  guint              plot_link;
+  gint64             plot_version;
+  gboolean           plot_force;
+  char              *pin_name;
+  gboolean           pin_dirty;
+  GPtrArray         *problems;
+  gint64             t0;
+  gint64             t1;
+  double             cpu0;
+  double             cpu1;
+};
+
+static double
+cpu_seconds (void)
+{
+  struct timespec ts;
+
+  if (clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+    return 0;
+  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+static SlTraceProblem *
+problem_copy (const SlTraceProblem *p)
+{
+  SlTraceProblem *c = g_new0 (SlTraceProblem, 1);
+
+  c->host = g_strdup (p->host);
+  c->file = g_strdup (p->file);
+  c->message = g_strdup (p->message);
+  return c;
+}
+
+static SlTraceProblem *
+problem_new (const char *host,
+             const char *file,
+             const char *message)
+{
+  SlTraceProblem p = { (char *) host, (char *) file, (char *) message };
+
+  return problem_copy (&p);
+}
+
+static SlLiveHost *
+live_host_copy (const SlLiveHost *h)
+{
+  SlLiveHost *c = g_new0 (SlLiveHost, 1);
+
+  *c = *h;
+  c->hostname = g_strdup (h->hostname);
+  c->url = g_strdup (h->url);
+  c->message = g_strdup (h->message);
+  return c;
+}
+
+void
+sl_job_options_init (SlJobOptions *options)
+{
+  g_return_if_fail (options != NULL);
+
+  memset (options, 0, sizeof *options);
+  sl_engine_options_init (&options->engine);
+  options->update_ms = 100;
+}
+
+SlJob *
+sl_job_new (SlJobKind            kind,
+            const char * const  *inputs,
+            const SlJobOptions  *options)
+{
+  SlJob *self = g_new0 (SlJob, 1);
+
+  g_atomic_ref_count_init (&self->ref_count);
+  self->kind = kind;
+  self->inputs = g_strdupv ((char **) inputs);
+  self->engine_options = options->engine;
+  self->update_ms = MAX (options->update_ms, 10);
+  self->demo_dir = g_strdup (options->demo_dir);
+  if (options->generate != NULL)
+    {
+      self->generate = *options->generate;
+      self->has_generate = TRUE;
+    }
+  else
+    sl_generate_options_init (&self->generate);
+  self->pace_us = options->generate_pace_us;
+  self->keep_events = options->keep_events;
+  self->links = g_array_new (FALSE, FALSE, sizeof (SlGenerateLink));
+  if (options->generate_links != NULL)
+    g_array_append_vals (self->links, options->generate_links, options->n_generate_links);
+  self->pin_name = g_strdup (options->pinned);
+  self->pin_dirty = options->pinned != NULL;
+  self->plot_link = G_MAXUINT;
+  self->plot_version = -1;
+  self->problems = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_trace_problem_free);
+  self->engine = sl_engine_new (&self->engine_options);
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->cond);
+  return self;
+}
+
+SlJob *
+sl_job_ref (SlJob *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+sl_job_unref (SlJob *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (!g_atomic_ref_count_dec (&self->ref_count))
+    return;
+
+  g_assert (self->idle_id == 0);
+  g_clear_pointer (&self->live, sl_live_free);
+  if (self->timeline != NULL)
+    sl_engine_set_match_func (self->engine, NULL, NULL);
+  g_clear_pointer (&self->timeline, sl_timeline_free);
+  g_clear_pointer (&self->reader, sl_trace_reader_free);
+  g_clear_pointer (&self->engine, sl_engine_free);
+  g_clear_pointer (&self->pending, sl_snapshot_free);
+  g_ptr_array_unref (self->problems);
+  g_array_unref (self->links);
+  g_strfreev (self->inputs);
+  g_free (self->demo_dir);
+  g_free (self->pin_name);
+  g_mutex_clear (&self->lock);
+  g_cond_clear (&self->cond);
+  g_free (self);
+}
+
+SlJobKind
+sl_job_get_kind (SlJob *self)
+{
+  g_return_val_if_fail (self != NULL, SL_JOB_FOLDERS);
+  return self->kind;
+}
+
+void
+sl_job_set_snapshot_func (SlJob             *self,
+                          SlJobSnapshotFunc  func,
+                          gpointer           user_data)
+{
+  g_return_if_fail (self != NULL);
+
+  g_mutex_lock (&self->lock);
+  self->func = func;
+  self->func_data = user_data;
+  g_mutex_unlock (&self->lock);
+}
+
+/* Main thread */
+
+static gboolean
+job_idle_cb (gpointer data)
+{
+  SlJob *self = data;
+  SlSnapshot *snapshot;
+  SlJobSnapshotFunc func;
+  gpointer func_data;
+
+  g_mutex_lock (&self->lock);
+  snapshot = g_steal_pointer (&self->pending);
+  self->idle_id = 0;
+  func = self->func;
+  func_data = self->func_data;
+  g_mutex_unlock (&self->lock);
+
+  if (snapshot != NULL && func != NULL)
+    func (self, snapshot, func_data);
+  else
+    sl_snapshot_free (snapshot);
+  return G_SOURCE_REMOVE;
+}
+
+/* Any thread: at most one idle is pending; a newer snapshot replaces the
+ * pending one and keeps its changes and problems. */
+static void
+job_post (SlJob      *self,
+          SlSnapshot *snapshot)
+{
+  g_mutex_lock (&self->lock);
+  if (self->pending != NULL)
+    sl_snapshot_merge_older (snapshot, g_steal_pointer (&self->pending));
+  self->pending = snapshot;
+  /* above redraws: a view that animates must not starve the updates */
+  if (self->idle_id == 0 && self->func != NULL)
+    self->idle_id = g_idle_add_full (G_PRIORITY_DEFAULT, job_idle_cb,
+                                     sl_job_ref (self), (GDestroyNotify) sl_job_unref);
+  g_mutex_unlock (&self->lock);
+}
+
+/* Worker side */
+
+static gboolean
+job_cancelled (SlJob *self)
+{
+  gboolean ret;
+
+  g_mutex_lock (&self->lock);
+  ret = self->cancelled;
+  g_mutex_unlock (&self->lock);
+  return ret;
+}
+
+static void
+job_apply_pin (SlJob    *self,
+               SlEngine *engine)
+{
+  g_autofree char *name = NULL;
+  gboolean dirty;
+  guint host = SL_HOST_NONE;
+
+  g_mutex_lock (&self->lock);
+  dirty = self->pin_dirty;
+  name = g_strdup (self->pin_name);
+  g_mutex_unlock (&self->lock);
+
+  if (!dirty)
+    return;
+  if (name != NULL)
+    {
+      host = sl_engine_find_host (engine, name);
+      if (host == SL_HOST_NONE)
+        return;
+    }
+  sl_engine_pin_reference (engine, host);
+
+  g_mutex_lock (&self->lock);
+  if (g_strcmp0 (name, self->pin_name) == 0)
+    self->pin_dirty = FALSE;
+  g_mutex_unlock (&self->lock);
+}
+
+static void
+job_add_problems (SlJob      *self,
+                  SlSnapshot *snapshot,
+                  GPtrArray  *problems)
+{
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < problems->len; i++)
+    {
+      const SlTraceProblem *p = g_ptr_array_index (problems, i);
+
+      g_ptr_array_add (self->problems, problem_copy (p));
+      g_ptr_array_add (snapshot->problems, problem_copy (p));
+    }
+  g_mutex_unlock (&self->lock);
+}
+
+static SlSnapshot *
+job_capture (SlJob    *self,
+             SlEngine *engine)
+{
+  SlSnapshot *snapshot = sl_snapshot_new ();
+  gint64 t = g_get_monotonic_time ();
+  guint plot_link;
+  gint64 plot_version;
+  gboolean plot_force;
+
+  job_apply_pin (self, engine);
+  if (self->engine_options.algorithm == SL_ALGORITHM_LINREG)
+    sl_engine_flush (engine);
+  sl_snapshot_capture_engine (snapshot, engine, self->journal_next);
+  self->journal_next = snapshot->journal_next;
+
+  g_mutex_lock (&self->lock);
+  plot_link = self->plot_link;
+  plot_version = self->plot_version;
+  plot_force = self->plot_force;
+  g_mutex_unlock (&self->lock);
+
+  if (plot_link < sl_engine_get_n_links (engine))
+    {
+      gint64 version = sl_plot_data_link_version (engine, plot_link);
+
+      if (plot_force || version != plot_version)
+        {
+          snapshot->plot = sl_plot_data_build (engine, plot_link);
+          g_mutex_lock (&self->lock);
+          if (self->plot_link == plot_link)
+            {
+              self->plot_version = version;
+              self->plot_force = FALSE;
+            }
+          g_mutex_unlock (&self->lock);
+        }
+    }
+
+  self->last_capture = g_get_monotonic_time ();
+  self->capture_cost = self->last_capture - t;
+  return snapshot;
+}
+
+/* Capturing costs O(links + points); never spend more than a fifth of the
+ * worker's time on it. */
+static gboolean
+job_capture_due (SlJob *self)
+{
+  gint64 interval = MAX ((gint64) self->update_ms * 1000, 4 * self->capture_cost);
+
+  return g_get_monotonic_time () - self->last_capture >= interval;
+}
+
+static void
+job_finish (SlJob      *self,
+            SlSnapshot *snapshot)
+{
+  snapshot->final = TRUE;
+  g_mutex_lock (&self->lock);
+  self->done = TRUE;
+  self->t1 = g_get_monotonic_time ();
+  self->cpu1 = cpu_seconds ();
+  g_mutex_unlock (&self->lock);
+  job_post (self, snapshot);
+}
+
+static void
+reader_progress (SlJob      *self,
+                 SlSnapshot *snapshot)
+{
+  g_autoptr(GPtrArray) problems = NULL;
+
+  sl_trace_reader_get_progress (self->reader, &snapshot->progress);
+  problems = sl_trace_reader_dup_problems (self->reader);
+  if (problems->len > self->problems_sent)
+    {
+      g_ptr_array_remove_range (problems, 0, self->problems_sent);
+      self->problems_sent += problems->len;
+      job_add_problems (self, snapshot, problems);
+    }
+}
+
+static gboolean
+run_reader (SlJob      *self,
+            const char *const *folders,
+            const char *phase)
+{
+  SlTraceReaderOptions ro;
+  SlTraceReaderStatus st;
+  gboolean cancel_sent = FALSE;
+
+  sl_trace_reader_options_init (&ro);
+  ro.keep_events = self->keep_events;
+  self->reader = sl_trace_reader_new (self->engine, &ro);
+  if (self->keep_events)
+    {
+      self->timeline = sl_timeline_new ();
+      sl_timeline_connect_engine (self->timeline, self->engine);
+    }
+  for (guint i = 0; folders[i] != NULL; i++)
+    sl_trace_reader_add_folder (self->reader, folders[i]);
+  sl_trace_reader_start (self->reader);
+
+  for (;;)
+    {
+      st = sl_trace_reader_step (self->reader, STEP_BUDGET_US);
+      if (st == SL_TRACE_READER_DONE || st == SL_TRACE_READER_CANCELLED)
+        break;
+      if (!cancel_sent && job_cancelled (self))
+        {
+          sl_trace_reader_cancel (self->reader);
+          cancel_sent = TRUE;
+        }
+      if (job_capture_due (self))
+        {
+          SlSnapshot *snapshot = job_capture (self, self->engine);
+
+          reader_progress (self, snapshot);
+          snapshot->phase = g_strdup (phase);
+          job_post (self, snapshot);
+        }
+      if (st == SL_TRACE_READER_AGAIN)
+        sl_trace_reader_wait (self->reader, STEP_BUDGET_US);
+    }
+  /* the timeline model is built here, off the main thread, before the
+   * final snapshot hands everything over */
+  if (self->timeline != NULL)
+    {
+      SlSnapshot *snapshot = job_capture (self, self->engine);
+
+      reader_progress (self, snapshot);
+      snapshot->phase = g_strdup (_("Building the timeline"));
+      job_post (self, snapshot);
+      sl_timeline_add_reader_hosts (self->timeline, self->reader);
+      sl_timeline_update (self->timeline);
+    }
+  return st == SL_TRACE_READER_DONE;
+}
+
+static void
+finish_reader (SlJob    *self,
+               gboolean  completed)
+{
+  SlSnapshot *snapshot = job_capture (self, self->engine);
+  guint64 events = 0;
+  guint n_hosts = sl_trace_reader_get_n_hosts (self->reader);
+
+  reader_progress (self, snapshot);
+  for (guint i = 0; i < n_hosts; i++)
+    {
+      SlHostCounts c;
+
+      sl_engine_get_host_counts (self->engine, sl_trace_reader_get_engine_host (self->reader, i), &c);
+      events += c.events;
+    }
+  if (!completed)
+    snapshot->cancelled = TRUE;
+  else if (n_hosts == 0 || events == 0)
+    {
+      snapshot->failed = TRUE;
+      g_mutex_lock (&self->lock);
+      if (self->problems->len == 1)
+        snapshot->error = sl_trace_problem_to_string (g_ptr_array_index (self->problems, 0));
+      else if (n_hosts == 0)
+        snapshot->error = g_strdup_printf (_("No LTTng trace was found in %s"), self->inputs[0]);
+      else
+        snapshot->error = g_strdup (_("No event could be read from the trace folders"));
+      g_mutex_unlock (&self->lock);
+    }
+  job_finish (self, snapshot);
+}
+
+static void
+run_folders (SlJob *self)
+{
+  gboolean completed = run_reader (self, (const char *const *) self->inputs, _("Reading traces"));
+
+  finish_reader (self, completed);
+}
+
+static void
+run_lttv_text (SlJob *self)
+{
+  SlSnapshot *snapshot;
+  g_autoptr(GError) error = NULL;
+  gboolean ok = TRUE;
+
+  for (guint i = 0; ok && self->inputs[i] != NULL; i++)
+    {
+      if (!sl_lttv_text_looks_like (self->inputs[i]))
+        {
+          g_set_error (&error, SL_ERROR, SL_ERROR_INVALID,
+                       _("%s: not a trace folder nor an LTTV unit-case text file"), self->inputs[i]);
+          ok = FALSE;
+        }
+      else
+        ok = sl_lttv_text_load (self->engine, self->inputs[i], &error);
+    }
+  snapshot = job_capture (self, self->engine);
+  if (!ok)
+    {
+      g_autoptr(GPtrArray) one = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_trace_problem_free);
+
+      snapshot->failed = TRUE;
+      snapshot->error = g_strdup (error->message);
+      g_ptr_array_add (one, problem_new (NULL, self->inputs[0], error->message));
+      job_add_problems (self, snapshot, one);
+    }
+  job_finish (self, snapshot);
+}
+
+/* Generated inputs */
+
+typedef struct
+{
+  SlJob  *job;
+  gint64  start_ns;
+  gint64  duration_ns;
+  gint64  wall0;
+  gboolean feed;
+  gboolean stopped;
+} GenerateRun;
+
+static void
+generate_packet_cb (const SlPacketEvent *event,
+                    gint64               true_ns,
+                    gpointer             user_data)
+{
+  GenerateRun *run = user_data;
+  SlJob *self = run->job;
+
+  if (run->stopped)
+    return;
+  if (run->feed)
+    sl_engine_add_packet (self->engine, event, true_ns);
+
+  if (self->pace_us > 0)
+    {
+      gint64 due = run->wall0 + (true_ns - run->start_ns) / 1000 * self->pace_us / G_USEC_PER_SEC;
+      gint64 now = g_get_monotonic_time ();
+
+      if (due > now)
+        g_usleep (MIN (due - now, G_USEC_PER_SEC));
+    }
+
+  if (job_capture_due (self))
+    {
+      SlSnapshot *snapshot;
+
+      if (run->feed)
+        snapshot = job_capture (self, self->engine);
+      else
+        {
+          snapshot = sl_snapshot_new ();
+          self->last_capture = g_get_monotonic_time ();
+        }
+      snapshot->phase = g_strdup (run->feed ? _("Synchronizing") : _("Generating demo traces"));
+      snapshot->progress.fraction = run->duration_ns > 0
+        ? CLAMP ((double) (true_ns - run->start_ns) / (double) run->duration_ns, 0, 1) : 0;
+      snapshot->progress.eta_s = -1;
+      job_post (self, snapshot);
+      if (job_cancelled (self))
+        run->stopped = TRUE;
+    }
+}
+
+static gboolean
+generate (SlJob       *self,
+          const char  *out_dir,
+          GError     **error)
+{
+  g_autoptr(SlGenerate) gen = sl_generate_new (&self->generate);
+  GenerateRun run = { 0 };
+
+  if (self->links->len > 0)
+    {
+      if (!sl_generate_prepare_hosts (gen, error))
+        return FALSE;
+      for (guint i = 0; i < self->links->len; i++)
+        {
+          const SlGenerateLink *l = &g_array_index (self->links, SlGenerateLink, i);
+
+          if (l->a >= sl_generate_get_n_hosts (gen) || l->b >= sl_generate_get_n_hosts (gen) ||
+              !sl_generate_add_link (gen, sl_generate_get_host (gen, l->a)->name,
+                                     sl_generate_get_host (gen, l->b)->name, l->rate, error))
+            {
+              if (error != NULL && *error == NULL)
+                g_set_error (error, SL_ERROR, SL_ERROR_INVALID, "generated link %u: no such host", i);
+              return FALSE;
+            }
+        }
+    }
+  if (!sl_generate_prepare (gen, error))
+    return FALSE;
+  run.job = self;
+  run.start_ns = sl_generate_get_start (gen);
+  run.duration_ns = sl_generate_get_duration (gen);
+  run.wall0 = g_get_monotonic_time ();
+  run.feed = out_dir == NULL;
+  if (run.feed)
+    for (guint h = 0; h < sl_generate_get_n_hosts (gen); h++)
+      sl_engine_add_host (self->engine, sl_generate_get_host (gen, h)->name);
+  sl_generate_set_packet_func (gen, generate_packet_cb, &run);
+  return sl_generate_run (gen, out_dir, NULL, error);
+}
+
+static void
+run_generated (SlJob *self)
+{
+  g_autoptr(GError) error = NULL;
+  SlSnapshot *snapshot;
+  gboolean ok;
+
+  ok = generate (self, NULL, &error);
+  snapshot = job_capture (self, self->engine);
+  if (!ok)
+    {
+      snapshot->failed = TRUE;
+      snapshot->error = g_strdup (error->message);
+    }
+  else if (job_cancelled (self))
+    snapshot->cancelled = TRUE;
+  job_finish (self, snapshot);
+}
+
+/* The demo: realistic traces written once into the cache, then read like
+ * any trace folder. */
+static void
+run_demo (SlJob *self)
+{
+  g_autofree char *truth = g_build_filename (self->demo_dir, "ground-truth.json", NULL);
+  g_autoptr(GError) error = NULL;
+
+  if (!g_file_test (truth, G_FILE_TEST_EXISTS))
+    {
+      g_autofree char *tmp = g_strconcat (self->demo_dir, ".part", NULL);
+      g_autofree char *parent = g_path_get_dirname (self->demo_dir);
+
+      /* a previous run may have stopped half-way: the generator writes the
+       * same files again */
+      g_mkdir_with_parents (parent, 0755);
+      if (!generate (self, tmp, &error) || job_cancelled (self) || g_rename (tmp, self->demo_dir) != 0)
+        {
+          SlSnapshot *snapshot = job_capture (self, self->engine);
+
+          if (job_cancelled (self))
+            snapshot->cancelled = TRUE;
+          else
+            {
+              snapshot->failed = TRUE;
+              snapshot->error = g_strdup_printf (_("Could not write the demo traces in %s: %s"),
+                                                 tmp, error != NULL ? error->message : g_strerror (errno));
+            }
+          job_finish (self, snapshot);
+          return;
+        }
+    }
+
+  {
+    const char *folders[] = { self->demo_dir, NULL };
+    gboolean completed = run_reader (self, folders, _("Reading demo traces"));
+
+    finish_reader (self, completed);
+  }
+}
+
+/* Live: the update function runs on the live engine thread, engine
+ * locked; the job's own thread only starts and stops the session, so a
+ * stalled relay never blocks the main thread. */
+static void
+live_update_cb (SlLive             *live,
+                SlEngine           *engine,
+                const SlLiveUpdate *update,
+                gpointer            user_data)
+{
+  SlJob *self = user_data;
+  SlSnapshot *snapshot = job_capture (self, engine);
+
+  snapshot->live_hosts = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_live_host_free);
+  for (guint i = 0; update->hosts != NULL && i < update->hosts->len; i++)
+    g_ptr_array_add (snapshot->live_hosts, live_host_copy (g_ptr_array_index (update->hosts, i)));
+  if (update->problems != NULL)
+    job_add_problems (self, snapshot, update->problems);
+  snapshot->progress.events = update->events;
+  snapshot->progress.eta_s = -1;
+  snapshot->progress.hosts = update->hosts != NULL ? update->hosts->len : 0;
+  snapshot->phase = g_strdup (_("Live"));
+  if (update->final)
+    {
+      snapshot->cancelled = TRUE;
+      job_finish (self, snapshot);
+    }
+  else
+    job_post (self, snapshot);
+}
+
+static void
+run_live (SlJob *self)
+{
+  SlLiveOptions lo;
+  g_autoptr(GPtrArray) bad = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_trace_problem_free);
+  guint attached = 0;
+
+  sl_live_options_init (&lo);
+  lo.update_ms = self->update_ms;
+  self->live = sl_live_new (self->engine, &lo);
+  for (guint i = 0; self->inputs[i] != NULL; i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (sl_live_add_url (self->live, self->inputs[i], &error))
+        attached++;
+      else
+        g_ptr_array_add (bad, problem_new (NULL, self->inputs[i], error->message));
+    }
+
+  if (attached == 0)
+    {
+      SlSnapshot *snapshot = sl_snapshot_new ();
+
+      job_add_problems (self, snapshot, bad);
+      snapshot->failed = TRUE;
+      snapshot->error = bad->len > 0
+        ? sl_trace_problem_to_string (g_ptr_array_index (bad, 0))
+        : g_strdup (_("No live session to attach to"));
+      job_finish (self, snapshot);
+      return;
+    }
+
+  sl_live_set_update_func (self->live, live_update_cb, self);
+  sl_live_start (self->live);
+  {
+    SlSnapshot *snapshot;
+
+    sl_live_lock (self->live);
+    snapshot = job_capture (self, self->engine);
+    sl_live_unlock (self->live);
+    job_add_problems (self, snapshot, bad);
+    snapshot->phase = g_strdup (_("Live"));
+    snapshot->live_hosts = sl_live_dup_hosts (self->live);
+    job_post (self, snapshot);
+  }
+
+  g_mutex_lock (&self->lock);
+  while (!self->cancelled)
+    g_cond_wait (&self->cond, &self->lock);
+  g_mutex_unlock (&self->lock);
+
+  /* delivers the final update, which finishes the job */
+  sl_live_stop (self->live);
+  g_mutex_lock (&self->lock);
+  if (!self->done)
+    {
+      g_mutex_unlock (&self->lock);
+      {
+        SlSnapshot *snapshot = job_capture (self, self->engine);
+
+        snapshot->cancelled = TRUE;
+        job_finish (self, snapshot);
+      }
+    }
+  else
+    g_mutex_unlock (&self->lock);
+}
+
+static gpointer
+job_thread (gpointer data)
+{
+  SlJob *self = data;
+
+  switch (self->kind)
+    {
+    case SL_JOB_FOLDERS:
+      run_folders (self);
+      break;
+    case SL_JOB_LTTV_TEXT:
+      run_lttv_text (self);
+      break;
+    case SL_JOB_DEMO:
+      run_demo (self);
+      break;
+    case SL_JOB_LIVE:
+      run_live (self);
+      break;
+    case SL_JOB_GENERATED:
+      run_generated (self);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  sl_job_unref (self);
+  return NULL;
+}
+
+void
+sl_job_start (SlJob *self)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (self->thread == NULL);
+
+  self->t0 = g_get_monotonic_time ();
+  self->cpu0 = cpu_seconds ();
+  self->last_capture = G_MININT64 / 2;
+  self->thread = g_thread_new ("sl-job", job_thread, sl_job_ref (self));
+  g_thread_unref (self->thread);
+}
+
+void
+sl_job_cancel (SlJob *self)
+{
+  g_return_if_fail (self != NULL);
+
+  g_mutex_lock (&self->lock);
+  self->cancelled = TRUE;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+}
+
+/* Main thread: no snapshot is delivered after this; the worker finishes
+ * (and frees the engine) on its own. */
+void
+sl_job_close (SlJob *self)
+{
+  guint idle_id;
+
+  g_return_if_fail (self != NULL);
+
+  g_mutex_lock (&self->lock);
+  self->cancelled = TRUE;
+  self->func = NULL;
+  self->func_data = NULL;
+  idle_id = self->idle_id;
+  self->idle_id = 0;
+  g_clear_pointer (&self->pending, sl_snapshot_free);
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+
+  if (idle_id != 0)
+    g_source_remove (idle_id);
+  sl_job_unref (self);
+}
+
+void
+sl_job_request_plot (SlJob *self,
+                     guint  link)
+{
+  g_return_if_fail (self != NULL);
+
+  g_mutex_lock (&self->lock);
+  self->plot_link = link;
+  self->plot_version = -1;
+  self->plot_force = TRUE;
+  g_mutex_unlock (&self->lock);
+}
+
+void
+sl_job_pin_reference (SlJob      *self,
+                      const char *host)
+{
+  g_return_if_fail (self != NULL);
+
+  g_mutex_lock (&self->lock);
+  g_free (self->pin_name);
+  self->pin_name = g_strdup (host);
+  self->pin_dirty = TRUE;
+  g_mutex_unlock (&self->lock);
+}
+
+gboolean
+sl_job_is_done (SlJob *self)
+{
+  gboolean ret;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  g_mutex_lock (&self->lock);
+  ret = self->done;
+  g_mutex_unlock (&self->lock);
+  return ret;
+}
+
+/* Runs @func at once when the engine can be reached without waiting for
+ * the worker (done, or live under its lock). */
+gboolean
+sl_job_with_engine (SlJob           *self,
+                    SlJobEngineFunc  func,
+                    gpointer         user_data)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (sl_job_is_done (self))
+    {
+      job_apply_pin (self, self->engine);
+      func (self->engine, user_data);
+      return TRUE;
+    }
+  if (self->kind == SL_JOB_LIVE && self->live != NULL)
+    {
+      sl_live_lock (self->live);
+      job_apply_pin (self, self->engine);
+      func (self->engine, user_data);
+      sl_live_unlock (self->live);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+capture_now_cb (SlEngine *engine,
+                gpointer  user_data)
+{
+  gpointer *data = user_data;
+
+  data[1] = job_capture (data[0], engine);
+}
+
+/* Main thread: a snapshot now, when the engine can be reached. */
+SlSnapshot *
+sl_job_capture_now (SlJob *self)
+{
+  gpointer data[2] = { self, NULL };
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (!sl_job_with_engine (self, capture_now_cb, data))
+    return NULL;
+  if (self->kind == SL_JOB_LIVE && self->live != NULL && !sl_job_is_done (self))
+    ((SlSnapshot *) data[1])->live_hosts = sl_live_dup_hosts (self->live);
+  return data[1];
+}
+
+static void
+build_plot_cb (SlEngine *engine,
+               gpointer  user_data)
+{
+  gpointer *data = user_data;
+  guint link = GPOINTER_TO_UINT (data[1]);
+
+  if (link < sl_engine_get_n_links (engine))
+    data[2] = sl_plot_data_build (engine, link);
+}
+
+SlPlotData *
+sl_job_build_plot_now (SlJob *self,
+                       guint  link)
+{
+  gpointer data[3] = { self, GUINT_TO_POINTER (link), NULL };
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  sl_job_with_engine (self, build_plot_cb, data);
+  if (data[2] != NULL)
+    {
+      g_mutex_lock (&self->lock);
+      if (self->plot_link == link)
+        {
+          self->plot_version = ((SlPlotData *) data[2])->version;
+          self->plot_force = FALSE;
+        }
+      g_mutex_unlock (&self->lock);
+    }
+  return data[2];
+}
+
+gint64
+sl_job_get_elapsed_us (SlJob *self)
+{
+  gint64 ret;
+
+  g_return_val_if_fail (self != NULL, 0);
+
+  g_mutex_lock (&self->lock);
+  ret = (self->done ? self->t1 : g_get_monotonic_time ()) - self->t0;
+  g_mutex_unlock (&self->lock);
+  return ret;
+}
+
+double
+sl_job_get_cpu_s (SlJob *self)
+{
+  double ret;
+
+  g_return_val_if_fail (self != NULL, 0);
+
+  g_mutex_lock (&self->lock);
+  ret = (self->done ? self->cpu1 : cpu_seconds ()) - self->cpu0;
+  g_mutex_unlock (&self->lock);
+  return ret;
+}
+
+/* Main thread, once the job is done: the worker no longer touches them. */
+SlTimeline *
+sl_job_get_timeline (SlJob *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return sl_job_is_done (self) ? self->timeline : NULL;
+}
+
+const SlEventStore *
+sl_job_get_event_store (SlJob *self,
+                        guint  host)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (self->reader == NULL || self->timeline == NULL || !sl_job_is_done (self))
+    return NULL;
+  for (guint i = 0; i < sl_trace_reader_get_n_hosts (self->reader); i++)
+    if (sl_trace_reader_get_engine_host (self->reader, i) == host)
+      return sl_trace_reader_get_event_store (self->reader, i);
+  return NULL;
+}
+
+GPtrArray *
+sl_job_dup_problems (SlJob *self)
+{
+  GPtrArray *ret = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_trace_problem_free);
+
+  g_return_val_if_fail (self != NULL, ret);
+
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < self->problems->len; i++)
+    g_ptr_array_add (ret, problem_copy (g_ptr_array_index (self->problems, i)));
+  g_mutex_unlock (&self->lock);
+  return ret;
+}

@@ -1,0 +1,103 @@
+/* sl-job.h: one input being synchronized on worker threads
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * GTK-free. A job owns its engine (and reader or live session). Its worker
+ * captures #SlSnapshot s into one mutex-protected pending slot and schedules
+ * at most one idle callback on the main context; the callback hands the
+ * merged snapshot to the main thread. Once the final snapshot is posted the
+ * worker never touches the engine again and the main thread may use it
+ * (sl_job_with_engine()); a live engine is reached under its lock.
+ */
+
+#pragma once
+
+#include <glib.h>
+
+#include "sl-engine.h"
+#include "sl-generate.h"
+#include "sl-snapshot.h"
+#include "sl-timeline.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  SL_JOB_FOLDERS,
+  SL_JOB_LTTV_TEXT,
+  SL_JOB_DEMO,
+  SL_JOB_LIVE,
+  SL_JOB_GENERATED,
+} SlJobKind;
+
+/**
+ * SlJobOptions:
+ * @engine: engine options
+ * @update_ms: shortest time between two snapshots
+ * @pinned: name of the host to pin as reference, or %NULL
+ * @demo_dir: where the demo traces are written (SL_JOB_DEMO)
+ * @generate: hosts, links and events of a generated input (SL_JOB_DEMO,
+ *   SL_JOB_GENERATED); %NULL for the defaults
+ * @generate_pace_us: SL_JOB_GENERATED: real time per simulated second of
+ *   packets (0: as fast as possible), to replay like a live session
+ * @generate_links: links between the automatic hosts (indices into them),
+ *   or %NULL for the generator's own
+ * @n_generate_links: their number
+ * @keep_events: trace folders: keep the hosts' events and build the
+ *   timeline model on the worker (sl_job_get_timeline())
+ */
+typedef struct
+{
+  SlEngineOptions          engine;
+  guint                    update_ms;
+  const char              *pinned;
+  const char              *demo_dir;
+  const SlGenerateOptions *generate;
+  gint64                   generate_pace_us;
+  const SlGenerateLink    *generate_links;
+  guint                    n_generate_links;
+  gboolean                 keep_events;
+} SlJobOptions;
+
+typedef struct _SlJob SlJob;
+
+typedef void (*SlJobSnapshotFunc) (SlJob      *job,
+                                   SlSnapshot *snapshot,
+                                   gpointer    user_data);
+typedef void (*SlJobEngineFunc)   (SlEngine   *engine,
+                                   gpointer    user_data);
+
+void        sl_job_options_init      (SlJobOptions        *options);
+SlJob      *sl_job_new               (SlJobKind            kind,
+                                      const char * const  *inputs,
+                                      const SlJobOptions  *options);
+SlJob      *sl_job_ref               (SlJob               *self);
+void        sl_job_unref             (SlJob               *self);
+SlJobKind   sl_job_get_kind          (SlJob               *self);
+void        sl_job_set_snapshot_func (SlJob               *self,
+                                      SlJobSnapshotFunc    func,
+                                      gpointer             user_data);
+void        sl_job_start             (SlJob               *self);
+void        sl_job_cancel            (SlJob               *self);
+void        sl_job_close             (SlJob               *self);
+void        sl_job_request_plot      (SlJob               *self,
+                                      guint                link);
+void        sl_job_pin_reference     (SlJob               *self,
+                                      const char          *host);
+gboolean    sl_job_with_engine       (SlJob               *self,
+                                      SlJobEngineFunc      func,
+                                      gpointer             user_data);
+SlSnapshot *sl_job_capture_now       (SlJob               *self);
+SlPlotData *sl_job_build_plot_now    (SlJob               *self,
+                                      guint                link);
+gboolean    sl_job_is_done           (SlJob               *self);
+gint64      sl_job_get_elapsed_us    (SlJob               *self);
+double      sl_job_get_cpu_s         (SlJob               *self);
+GPtrArray  *sl_job_dup_problems      (SlJob               *self);
+SlTimeline *sl_job_get_timeline      (SlJob               *self);
+const SlEventStore *sl_job_get_event_store (SlJob             *self,
+                                      guint                host);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlJob, sl_job_unref)
+
+G_END_DECLS

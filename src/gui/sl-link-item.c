@@ -1,0 +1,505 @@
+/* sl-link-item.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <glib/gi18n.h>
+
+#include "sl-format.h"
+#include "sl-link-item.h"
+
+struct _SlLinkItem
+{
+  GObject       parent_instance;
+
+  guint         link;
+  char         *a_name;
+  char         *b_name;
+  SlReportLink  rl;
+  gint64        time_origin;
+  gboolean      valid;
+};
+
+enum {
+  PROP_0,
+  PROP_LINK,
+  PROP_A_NAME,
+  PROP_B_NAME,
+  PROP_HOSTS,
+  PROP_QUALITY,
+  PROP_QUALITY_TEXT,
+  PROP_REASON,
+  PROP_ACCURACY,
+  PROP_ACCURACY_TEXT,
+  PROP_BAND,
+  PROP_BAND_TEXT,
+  PROP_BOUND,
+  PROP_SLOPE,
+  PROP_OFFSET,
+  PROP_ESTIMATE_TEXT,
+  PROP_MATCHES,
+  PROP_ACCURATE_PACKETS,
+  PROP_HULL_POINTS,
+  PROP_HULL_POINTS_TEXT,
+  PROP_INVERSIONS,
+  PROP_INVERSIONS_TEXT,
+  PROP_IN_TREE,
+  PROP_LAST_CHANGE,
+  PROP_LAST_CHANGE_TEXT,
+  N_PROPS
+};
+
+enum {
+  CHANGED,
+  N_SIGNALS
+};
+
+G_DEFINE_FINAL_TYPE (SlLinkItem, sl_link_item, G_TYPE_OBJECT)
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+/* Unbounded accuracy sorts after every bounded one. */
+static double
+accuracy_ppm (const SlReportLink *rl)
+{
+  double a = rl->info.accuracy * 1e6;
+
+  return isfinite (a) ? a : G_MAXDOUBLE;
+}
+
+static double
+band_us (const SlReportLink *rl)
+{
+  return isfinite (rl->info.band_ns) ? rl->info.band_ns / 1e3 : G_MAXDOUBLE;
+}
+
+static gint64
+inversions (const SlReportLink *rl)
+{
+  return rl->info.inversions_known ? (gint64) rl->info.inversions : -1;
+}
+
+static char *
+number_text (double v,
+             double unbounded,
+             char *(*format) (double))
+{
+  if (v == unbounded)
+    return g_strdup ("∞");
+  return format (v);
+}
+
+static char *
+format_us (double us)
+{
+  return sl_format_ns (us * 1e3);
+}
+
+static void
+sl_link_item_finalize (GObject *object)
+{
+  SlLinkItem *self = (SlLinkItem *) object;
+
+  g_free (self->a_name);
+  g_free (self->b_name);
+
+  G_OBJECT_CLASS (sl_link_item_parent_class)->finalize (object);
+}
+
+static void
+sl_link_item_get_property (GObject    *object,
+                           guint       prop_id,
+                           GValue     *value,
+                           GParamSpec *pspec)
+{
+  SlLinkItem *self = SL_LINK_ITEM (object);
+  const SlLinkInfo *i = &self->rl.info;
+
+  switch (prop_id)
+    {
+    case PROP_LINK:
+      g_value_set_uint (value, self->link);
+      break;
+    case PROP_A_NAME:
+      g_value_set_string (value, self->a_name);
+      break;
+    case PROP_B_NAME:
+      g_value_set_string (value, self->b_name);
+      break;
+    case PROP_HOSTS:
+      g_value_take_string (value, g_strdup_printf ("%s ↔ %s", self->a_name ? self->a_name : "",
+                                                   self->b_name ? self->b_name : ""));
+      break;
+    case PROP_QUALITY:
+      g_value_set_uint (value, i->quality);
+      break;
+    case PROP_QUALITY_TEXT:
+      g_value_set_string (value, sl_format_quality (i->quality));
+      break;
+    case PROP_REASON:
+      g_value_set_string (value, i->reason);
+      break;
+    case PROP_ACCURACY:
+      g_value_set_double (value, accuracy_ppm (&self->rl));
+      break;
+    case PROP_ACCURACY_TEXT:
+      g_value_take_string (value, sl_format_ppm (i->accuracy));
+      break;
+    case PROP_BAND:
+      g_value_set_double (value, band_us (&self->rl));
+      break;
+    case PROP_BAND_TEXT:
+      g_value_take_string (value, number_text (band_us (&self->rl), G_MAXDOUBLE, format_us));
+      break;
+    case PROP_BOUND:
+      g_value_set_double (value, isfinite (i->bound_ns) ? i->bound_ns / 1e3 : G_MAXDOUBLE);
+      break;
+    case PROP_SLOPE:
+      g_value_set_double (value, self->rl.alpha);
+      break;
+    case PROP_OFFSET:
+      g_value_set_double (value, self->rl.beta);
+      break;
+    case PROP_ESTIMATE_TEXT:
+      if (i->has_estimate)
+        {
+          g_autofree char *slope = sl_format_slope (self->rl.alpha);
+          g_autofree char *offset = sl_format_ns (self->rl.beta);
+          g_value_take_string (value, g_strdup_printf ("%s · t + %s", slope, offset));
+        }
+      else
+        g_value_set_string (value, "—");
+      break;
+    case PROP_MATCHES:
+      g_value_set_uint64 (value, i->matches);
+      break;
+    case PROP_ACCURATE_PACKETS:
+      g_value_set_uint64 (value, i->accurate_packets);
+      break;
+    case PROP_HULL_POINTS:
+      g_value_set_uint (value, self->rl.hull_points[0] + self->rl.hull_points[1]);
+      break;
+    case PROP_HULL_POINTS_TEXT:
+      g_value_take_string (value, g_strdup_printf ("%u + %u", self->rl.hull_points[0],
+                                                   self->rl.hull_points[1]));
+      break;
+    case PROP_INVERSIONS:
+      g_value_set_int64 (value, inversions (&self->rl));
+      break;
+    case PROP_INVERSIONS_TEXT:
+      if (i->inversions_known)
+        g_value_take_string (value, g_strdup_printf ("%" G_GUINT64_FORMAT "%s", i->inversions,
+                                                     i->inversions_exact ? "" : "+"));
+      else
+        g_value_set_string (value, "—");
+      break;
+    case PROP_IN_TREE:
+      g_value_set_boolean (value, i->in_tree);
+      break;
+    case PROP_LAST_CHANGE:
+      g_value_set_int64 (value, i->last_change);
+      break;
+    case PROP_LAST_CHANGE_TEXT:
+      if (self->valid && i->matches > 0)
+        g_value_take_string (value, sl_format_time (i->last_change, self->time_origin));
+      else
+        g_value_set_string (value, "—");
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sl_link_item_class_init (SlLinkItemClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags ro = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->finalize = sl_link_item_finalize;
+  object_class->get_property = sl_link_item_get_property;
+
+  properties[PROP_LINK] = g_param_spec_uint ("link", NULL, NULL, 0, G_MAXUINT, 0, ro);
+  properties[PROP_A_NAME] = g_param_spec_string ("a-name", NULL, NULL, NULL, ro);
+  properties[PROP_B_NAME] = g_param_spec_string ("b-name", NULL, NULL, NULL, ro);
+  properties[PROP_HOSTS] = g_param_spec_string ("hosts", NULL, NULL, NULL, ro);
+  properties[PROP_QUALITY] = g_param_spec_uint ("quality", NULL, NULL, 0, SL_QUALITY_FAIL, 0, ro);
+  properties[PROP_QUALITY_TEXT] = g_param_spec_string ("quality-text", NULL, NULL, NULL, ro);
+  properties[PROP_REASON] = g_param_spec_string ("reason", NULL, NULL, NULL, ro);
+  properties[PROP_ACCURACY] = g_param_spec_double ("accuracy", NULL, NULL,
+                                                   0, G_MAXDOUBLE, G_MAXDOUBLE, ro);
+  properties[PROP_ACCURACY_TEXT] = g_param_spec_string ("accuracy-text", NULL, NULL, NULL, ro);
+  properties[PROP_BAND] = g_param_spec_double ("band", NULL, NULL,
+                                               -G_MAXDOUBLE, G_MAXDOUBLE, G_MAXDOUBLE, ro);
+  properties[PROP_BAND_TEXT] = g_param_spec_string ("band-text", NULL, NULL, NULL, ro);
+  properties[PROP_BOUND] = g_param_spec_double ("bound", NULL, NULL,
+                                                -G_MAXDOUBLE, G_MAXDOUBLE, G_MAXDOUBLE, ro);
+  properties[PROP_SLOPE] = g_param_spec_double ("slope", NULL, NULL,
+                                                -G_MAXDOUBLE, G_MAXDOUBLE, 1, ro);
+  properties[PROP_OFFSET] = g_param_spec_double ("offset", NULL, NULL,
+                                                 -G_MAXDOUBLE, G_MAXDOUBLE, 0, ro);
+  properties[PROP_ESTIMATE_TEXT] = g_param_spec_string ("estimate-text", NULL, NULL, NULL, ro);
+  properties[PROP_MATCHES] = g_param_spec_uint64 ("matches", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+  properties[PROP_ACCURATE_PACKETS] = g_param_spec_uint64 ("accurate-packets", NULL, NULL,
+                                                           0, G_MAXUINT64, 0, ro);
+  properties[PROP_HULL_POINTS] = g_param_spec_uint ("hull-points", NULL, NULL, 0, G_MAXUINT, 0, ro);
+  properties[PROP_HULL_POINTS_TEXT] = g_param_spec_string ("hull-points-text", NULL, NULL, NULL, ro);
+  properties[PROP_INVERSIONS] = g_param_spec_int64 ("inversions", NULL, NULL,
+                                                    -1, G_MAXINT64, -1, ro);
+  properties[PROP_INVERSIONS_TEXT] = g_param_spec_string ("inversions-text", NULL, NULL, NULL, ro);
+  properties[PROP_IN_TREE] = g_param_spec_boolean ("in-tree", NULL, NULL, FALSE, ro);
+  properties[PROP_LAST_CHANGE] = g_param_spec_int64 ("last-change", NULL, NULL,
+                                                     G_MININT64, G_MAXINT64, 0, ro);
+  properties[PROP_LAST_CHANGE_TEXT] = g_param_spec_string ("last-change-text", NULL, NULL, NULL, ro);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * SlLinkItem::changed:
+   *
+   * Emitted once after an update that changed any of the item's values
+   * (after the property notifications), for views that redraw rather
+   * than watch each property.
+   */
+  signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+sl_link_item_init (SlLinkItem *self)
+{
+}
+
+guint
+sl_link_item_get_link (SlLinkItem *self)
+{
+  g_return_val_if_fail (SL_IS_LINK_ITEM (self), 0);
+  return self->link;
+}
+
+guint
+sl_link_item_get_a (SlLinkItem *self)
+{
+  g_return_val_if_fail (SL_IS_LINK_ITEM (self), 0);
+  return self->rl.a;
+}
+
+guint
+sl_link_item_get_b (SlLinkItem *self)
+{
+  g_return_val_if_fail (SL_IS_LINK_ITEM (self), 0);
+  return self->rl.b;
+}
+
+const char *
+sl_link_item_get_a_name (SlLinkItem *self)
+{
+  g_return_val_if_fail (SL_IS_LINK_ITEM (self), NULL);
+  return self->a_name;
+}
+
+const char *
+sl_link_item_get_b_name (SlLinkItem *self)
+{
+  g_return_val_if_fail (SL_IS_LINK_ITEM (self), NULL);
+  return self->b_name;
+}
+
+SlQuality
+sl_link_item_get_quality (SlLinkItem *self)
+{
+  g_return_val_if_fail (SL_IS_LINK_ITEM (self), SL_QUALITY_ABSENT);
+  return self->rl.info.quality;
+}
+
+gboolean
+sl_link_item_get_in_tree (SlLinkItem *self)
+{
+  g_return_val_if_fail (SL_IS_LINK_ITEM (self), FALSE);
+  return self->rl.info.in_tree;
+}
+
+/* alpha_max - alpha_min, INFINITY when unbounded */
+double
+sl_link_item_get_accuracy (SlLinkItem *self)
+{
+  g_return_val_if_fail (SL_IS_LINK_ITEM (self), INFINITY);
+  return self->rl.info.accuracy;
+}
+
+const SlReportLink *
+sl_link_item_get_info (SlLinkItem *self)
+{
+  g_return_val_if_fail (SL_IS_LINK_ITEM (self), NULL);
+  return &self->rl;
+}
+
+/* One line with the link's numbers (tooltips, accessible descriptions). */
+char *
+sl_link_item_dup_summary (SlLinkItem *self)
+{
+  const SlLinkInfo *i;
+  g_autofree char *acc = NULL;
+  g_autofree char *band = NULL;
+  g_autofree char *bound = NULL;
+  g_autofree char *matches = NULL;
+  g_autofree char *accurate = NULL;
+  char *text;
+
+  g_return_val_if_fail (SL_IS_LINK_ITEM (self), NULL);
+
+  i = &self->rl.info;
+  acc = sl_format_ppm (i->accuracy);
+  band = sl_format_ns (i->band_ns);
+  bound = sl_format_ns (i->bound_ns);
+  matches = sl_format_count (i->matches);
+  accurate = sl_format_count (i->accurate_packets);
+  text = g_strdup_printf (_("%s ↔ %s: %s%s\n"
+                           "accuracy %s, offset band %s, bound ±%s\n"
+                           "%s matched packets (%s accurate), "
+                           "hull points %u + %u"),
+                         self->a_name, self->b_name, sl_format_quality (i->quality),
+                         i->in_tree ? _(", in the tree") : "",
+                         acc, band, bound, matches, accurate,
+                         self->rl.hull_points[0], self->rl.hull_points[1]);
+  if (i->reason != NULL && i->reason[0] != '\0')
+    {
+      char *with_reason = g_strconcat (text, "\n", i->reason, NULL);
+
+      g_free (text);
+      text = with_reason;
+    }
+  return text;
+}
+
+SlLinkItem *
+_sl_link_item_new (guint link)
+{
+  SlLinkItem *self = g_object_new (SL_TYPE_LINK_ITEM, NULL);
+
+  self->link = link;
+  self->rl.info.accuracy = INFINITY;
+  self->rl.info.band_ns = INFINITY;
+  self->rl.info.bound_ns = INFINITY;
+  return self;
+}
+
+#define CHANGED(field) (memcmp (&old.field, &rl->field, sizeof old.field) != 0)
+
+/* Returns TRUE when a value the table sorts on changed. */
+gboolean
+_sl_link_item_update (SlLinkItem         *self,
+                      const SlReportLink *rl,
+                      const char         *a_name,
+                      const char         *b_name,
+                      gint64              time_origin)
+{
+  SlReportLink old;
+  gboolean was_valid;
+  gboolean names = FALSE, resort = FALSE;
+  gboolean origin_changed;
+
+  g_return_val_if_fail (SL_IS_LINK_ITEM (self), FALSE);
+  g_return_val_if_fail (rl != NULL, FALSE);
+
+  if (self->valid && memcmp (&self->rl, rl, sizeof *rl) == 0 && self->time_origin == time_origin &&
+      g_strcmp0 (self->a_name, a_name) == 0 && g_strcmp0 (self->b_name, b_name) == 0)
+    return FALSE;
+  old = self->rl;
+  was_valid = self->valid;
+  origin_changed = self->time_origin != time_origin;
+  self->rl = *rl;
+  self->valid = TRUE;
+  self->time_origin = time_origin;
+
+  if (g_strcmp0 (self->a_name, a_name) != 0)
+    {
+      g_free (self->a_name);
+      self->a_name = g_strdup (a_name);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_A_NAME]);
+      names = TRUE;
+    }
+  if (g_strcmp0 (self->b_name, b_name) != 0)
+    {
+      g_free (self->b_name);
+      self->b_name = g_strdup (b_name);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_B_NAME]);
+      names = TRUE;
+    }
+  if (names)
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HOSTS]);
+      resort = TRUE;
+    }
+
+  if (!was_valid || CHANGED (info.quality))
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_QUALITY]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_QUALITY_TEXT]);
+      resort = TRUE;
+    }
+  if (!was_valid || g_strcmp0 (old.info.reason, rl->info.reason) != 0)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REASON]);
+  if (!was_valid || CHANGED (info.accuracy))
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ACCURACY]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ACCURACY_TEXT]);
+      resort = TRUE;
+    }
+  if (!was_valid || CHANGED (info.band_ns))
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BAND]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BAND_TEXT]);
+      resort = TRUE;
+    }
+  if (!was_valid || CHANGED (info.bound_ns))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BOUND]);
+  if (!was_valid || CHANGED (alpha) || CHANGED (beta) || CHANGED (info.has_estimate))
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SLOPE]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OFFSET]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ESTIMATE_TEXT]);
+      resort = TRUE;
+    }
+  if (!was_valid || CHANGED (info.matches))
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MATCHES]);
+      resort = TRUE;
+    }
+  if (!was_valid || CHANGED (info.accurate_packets))
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ACCURATE_PACKETS]);
+      resort = TRUE;
+    }
+  if (!was_valid || CHANGED (hull_points))
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HULL_POINTS]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HULL_POINTS_TEXT]);
+      resort = TRUE;
+    }
+  if (!was_valid || CHANGED (info.inversions) || CHANGED (info.inversions_known) ||
+      CHANGED (info.inversions_exact))
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INVERSIONS]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INVERSIONS_TEXT]);
+      resort = TRUE;
+    }
+  if (!was_valid || CHANGED (info.in_tree))
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_IN_TREE]);
+      resort = TRUE;
+    }
+  if (!was_valid || CHANGED (info.last_change) || origin_changed)
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_CHANGE]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_CHANGE_TEXT]);
+      resort = TRUE;
+    }
+
+  g_signal_emit (self, signals[CHANGED], 0);
+  return resort;
+}

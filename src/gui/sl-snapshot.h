@@ -1,0 +1,151 @@
+/* sl-snapshot.h: what the views need from the engine, copied in one go
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * GTK-free: a worker (or the live engine thread, engine locked) captures a
+ * snapshot and hands it to the main thread, which never touches the engine
+ * while it is being fed.
+ */
+
+#pragma once
+
+#include <glib.h>
+
+#include "sl-engine.h"
+#include "sl-report.h"
+#include "sl-trace-reader.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  guint        host;
+  guint        reference;
+  guint        parent;
+  guint        component;
+  double       bound_ns;
+  SlTransform  to_reference;
+  SlHostCounts counts;
+  guint        path_start;
+  guint        path_len;
+} SlSnapHost;
+
+typedef struct
+{
+  double x;
+  double y;
+} SlPlotPoint;
+
+enum
+{
+  SL_PLOT_LINE_LMIN,
+  SL_PLOT_LINE_LMAX,
+  SL_PLOT_LINE_ESTIMATE,
+  SL_PLOT_N_LINES
+};
+
+/**
+ * SlPlotData:
+ * @link: engine link index
+ * @a, @b: the hosts in the report's orientation (a < b by name)
+ * @x0: a's time (ns) of the first point; x values are seconds after it
+ * @ref_ns: offset subtracted from every y value (ns)
+ * @points: matched packets of each direction (0: sent by a), x in s,
+ *   y = t_b - t_a - @ref_ns in µs, at most %SL_PLOT_MAX_POINTS each
+ * @n_points: points of each direction before thinning
+ * @hull: hull vertices of each direction, same units
+ * @has_line, @line_y: Lmin, Lmax and the estimate at x = 0 and x = @x_end
+ * @x_end: last point's x
+ * @accuracy: x = input time (s after @x0), y = alpha_max - alpha_min in
+ *   ppm (NAN: unbounded), from the journal
+ * @version: the link's change counter when captured
+ *
+ * Immutable once built; reference counted (g_atomic_rc_box).
+ */
+typedef struct
+{
+  guint        link;
+  guint        a;
+  guint        b;
+  gint64       x0;
+  double       ref_ns;
+  GArray      *points[2];
+  guint64      n_points[2];
+  GArray      *hull[2];
+  gboolean     has_line[SL_PLOT_N_LINES];
+  double       line_y[SL_PLOT_N_LINES][2];
+  double       x_end;
+  GArray      *accuracy;
+  gint64       version;
+} SlPlotData;
+
+#define SL_PLOT_MAX_POINTS 20000
+
+/**
+ * SlSnapshot:
+ * @host_names: every host's name, by engine index
+ * @hosts: an #SlSnapHost per host, by engine index
+ * @path_nodes: the hosts' paths to their references (engine indices)
+ * @links: an #SlReportLink per link, by engine link index
+ * @n_components: connected groups of hosts (by tree)
+ * @changes: #SlChange entries of the journal since the previous snapshot
+ * @journal_next: sequence number to start the next snapshot's changes at
+ * @journal_dropped: journal entries lost to the ring's size
+ * @matches: matched packets, all links
+ * @time_start, @time_end: span covered by the links' packets (ns, raw)
+ * @problems: #SlTraceProblem raised since the previous snapshot
+ * @live_hosts: #SlLiveHost of a live session, or %NULL
+ * @progress: reading progress (trace folders)
+ * @phase: what the worker is doing, for the progress line, or %NULL
+ * @plot: data of the link the views asked for, or %NULL
+ * @final: the worker is done: the engine is the main thread's now
+ * @cancelled: the worker stopped early on request (with @final)
+ * @failed: nothing could be read; @error says why
+ */
+typedef struct
+{
+  GPtrArray       *host_names;
+  GArray          *hosts;
+  GArray          *path_nodes;
+  GArray          *links;
+  guint            n_components;
+  GArray          *changes;
+  guint64          journal_next;
+  guint64          journal_dropped;
+  guint64          matches;
+  gint64           time_start;
+  gint64           time_end;
+  GPtrArray       *problems;
+  GPtrArray       *live_hosts;
+  SlTraceProgress  progress;
+  char            *phase;
+  SlPlotData      *plot;
+  gboolean         final;
+  gboolean         cancelled;
+  gboolean         failed;
+  char            *error;
+} SlSnapshot;
+
+SlSnapshot *sl_snapshot_new             (void);
+void        sl_snapshot_capture_engine  (SlSnapshot    *self,
+                                         SlEngine      *engine,
+                                         guint64        journal_from);
+void        sl_snapshot_merge_older     (SlSnapshot    *self,
+                                         SlSnapshot    *older);
+void        sl_snapshot_free            (SlSnapshot    *self);
+const char *sl_snapshot_get_host_name   (const SlSnapshot *self,
+                                         guint          host);
+
+SlPlotData *sl_plot_data_build          (SlEngine      *engine,
+                                         guint          link);
+SlPlotData *sl_plot_data_ref            (SlPlotData    *self);
+void        sl_plot_data_unref          (SlPlotData    *self);
+gint64      sl_plot_data_link_version   (SlEngine      *engine,
+                                         guint          link);
+
+char       *sl_snapshot_links_to_csv    (const SlSnapshot *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlSnapshot, sl_snapshot_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlPlotData, sl_plot_data_unref)
+
+G_END_DECLS

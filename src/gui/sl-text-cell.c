@@ -1,0 +1,343 @@
+/* sl-text-cell.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The link table has thousands of items changing ten times a second and a
+ * list view keeps up to two hundred rows bound. A cell bound with an
+ * expression per property reformats its text at every change, seen or
+ * not. This cell listens to its item's single "changed" signal only while
+ * it is mapped, and formats the text when it is drawn.
+ */
+
+#include "config.h"
+
+#include "sl-text-cell.h"
+
+struct _SlTextCell
+{
+  GtkWidget    parent_instance;
+
+  GObject     *item;
+  char        *property;
+  char        *text;
+  PangoLayout *layout;
+  gulong       changed_id;
+  gboolean     dirty;
+  float        xalign;
+  int          chars;
+};
+
+enum {
+  PROP_0,
+  PROP_ITEM,
+  PROP_PROPERTY,
+  PROP_XALIGN,
+  PROP_CHARS,
+  N_PROPS
+};
+
+G_DEFINE_FINAL_TYPE (SlTextCell, sl_text_cell, GTK_TYPE_WIDGET)
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+item_changed_cb (SlTextCell *self)
+{
+  self->dirty = TRUE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+connect_item (SlTextCell *self)
+{
+  if (self->item != NULL && self->changed_id == 0 && gtk_widget_get_mapped (GTK_WIDGET (self)) &&
+      g_signal_lookup ("changed", G_OBJECT_TYPE (self->item)) != 0)
+    self->changed_id = g_signal_connect_swapped (self->item, "changed", G_CALLBACK (item_changed_cb), self);
+}
+
+static void
+disconnect_item (SlTextCell *self)
+{
+  if (self->item != NULL)
+    g_clear_signal_handler (&self->changed_id, self->item);
+}
+
+static void
+update_text (SlTextCell *self)
+{
+  g_autofree char *text = NULL;
+  GValue value = G_VALUE_INIT;
+
+  self->dirty = FALSE;
+  if (self->item != NULL && self->property != NULL &&
+      g_object_class_find_property (G_OBJECT_GET_CLASS (self->item), self->property) != NULL)
+    {
+      g_value_init (&value, G_TYPE_STRING);
+      g_object_get_property (self->item, self->property, &value);
+      text = g_value_dup_string (&value);
+      g_value_unset (&value);
+    }
+  if (g_strcmp0 (text, self->text) == 0)
+    return;
+  g_free (self->text);
+  self->text = g_steal_pointer (&text);
+  if (self->layout != NULL)
+    pango_layout_set_text (self->layout, self->text != NULL ? self->text : "", -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  self->text != NULL ? self->text : "", -1);
+}
+
+static void
+sl_text_cell_snapshot (GtkWidget   *widget,
+                       GtkSnapshot *snapshot)
+{
+  SlTextCell *self = SL_TEXT_CELL (widget);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  PangoRectangle logical;
+  GdkRGBA color;
+  double x;
+
+  if (self->dirty)
+    update_text (self);
+  if (self->text == NULL || self->text[0] == '\0')
+    return;
+  if (self->layout == NULL)
+    {
+      self->layout = gtk_widget_create_pango_layout (widget, self->text);
+      pango_layout_set_ellipsize (self->layout, PANGO_ELLIPSIZE_END);
+    }
+  pango_layout_set_width (self->layout, width * PANGO_SCALE);
+  pango_layout_get_pixel_extents (self->layout, NULL, &logical);
+  x = logical.width < width ? (width - logical.width) * self->xalign : 0;
+  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &color);
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x, (height - logical.height) / 2.0));
+  gtk_snapshot_append_layout (snapshot, self->layout, &color);
+  gtk_snapshot_restore (snapshot);
+}
+
+static void
+sl_text_cell_measure (GtkWidget      *widget,
+                      GtkOrientation  orientation,
+                      int             for_size,
+                      int            *minimum,
+                      int            *natural,
+                      int            *minimum_baseline,
+                      int            *natural_baseline)
+{
+  SlTextCell *self = SL_TEXT_CELL (widget);
+  PangoContext *context = gtk_widget_get_pango_context (widget);
+  PangoFontMetrics *metrics = pango_context_get_metrics (context, NULL, NULL);
+
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    *minimum = *natural = PANGO_PIXELS (pango_font_metrics_get_approximate_digit_width (metrics) * self->chars);
+  else
+    *minimum = *natural = PANGO_PIXELS (pango_font_metrics_get_height (metrics));
+  pango_font_metrics_unref (metrics);
+}
+
+static void
+sl_text_cell_map (GtkWidget *widget)
+{
+  SlTextCell *self = SL_TEXT_CELL (widget);
+
+  GTK_WIDGET_CLASS (sl_text_cell_parent_class)->map (widget);
+  connect_item (self);
+  self->dirty = TRUE;
+}
+
+static void
+sl_text_cell_unmap (GtkWidget *widget)
+{
+  disconnect_item (SL_TEXT_CELL (widget));
+  GTK_WIDGET_CLASS (sl_text_cell_parent_class)->unmap (widget);
+}
+
+static void
+sl_text_cell_css_changed (GtkWidget         *widget,
+                          GtkCssStyleChange *change)
+{
+  SlTextCell *self = SL_TEXT_CELL (widget);
+
+  GTK_WIDGET_CLASS (sl_text_cell_parent_class)->css_changed (widget, change);
+  g_clear_object (&self->layout);
+}
+
+static void
+sl_text_cell_dispose (GObject *object)
+{
+  SlTextCell *self = (SlTextCell *) object;
+
+  disconnect_item (self);
+  g_clear_object (&self->item);
+  g_clear_object (&self->layout);
+
+  G_OBJECT_CLASS (sl_text_cell_parent_class)->dispose (object);
+}
+
+static void
+sl_text_cell_finalize (GObject *object)
+{
+  SlTextCell *self = (SlTextCell *) object;
+
+  g_free (self->property);
+  g_free (self->text);
+
+  G_OBJECT_CLASS (sl_text_cell_parent_class)->finalize (object);
+}
+
+static void
+sl_text_cell_get_property (GObject    *object,
+                           guint       prop_id,
+                           GValue     *value,
+                           GParamSpec *pspec)
+{
+  SlTextCell *self = SL_TEXT_CELL (object);
+
+  switch (prop_id)
+    {
+    case PROP_ITEM:
+      g_value_set_object (value, self->item);
+      break;
+    case PROP_PROPERTY:
+      g_value_set_string (value, self->property);
+      break;
+    case PROP_XALIGN:
+      g_value_set_float (value, self->xalign);
+      break;
+    case PROP_CHARS:
+      g_value_set_int (value, self->chars);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sl_text_cell_set_property (GObject      *object,
+                           guint         prop_id,
+                           const GValue *value,
+                           GParamSpec   *pspec)
+{
+  SlTextCell *self = SL_TEXT_CELL (object);
+
+  switch (prop_id)
+    {
+    case PROP_ITEM:
+      sl_text_cell_set_item (self, g_value_get_object (value));
+      break;
+    case PROP_PROPERTY:
+      sl_text_cell_set_property_name (self, g_value_get_string (value));
+      break;
+    case PROP_XALIGN:
+      if (self->xalign != g_value_get_float (value))
+        {
+          self->xalign = g_value_get_float (value);
+          gtk_widget_queue_draw (GTK_WIDGET (self));
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    case PROP_CHARS:
+      if (self->chars != g_value_get_int (value))
+        {
+          self->chars = g_value_get_int (value);
+          gtk_widget_queue_resize (GTK_WIDGET (self));
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sl_text_cell_class_init (SlTextCellClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GParamFlags rw = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->dispose = sl_text_cell_dispose;
+  object_class->finalize = sl_text_cell_finalize;
+  object_class->get_property = sl_text_cell_get_property;
+  object_class->set_property = sl_text_cell_set_property;
+
+  widget_class->snapshot = sl_text_cell_snapshot;
+  widget_class->measure = sl_text_cell_measure;
+  widget_class->map = sl_text_cell_map;
+  widget_class->unmap = sl_text_cell_unmap;
+  widget_class->css_changed = sl_text_cell_css_changed;
+
+  properties[PROP_ITEM] = g_param_spec_object ("item", NULL, NULL, G_TYPE_OBJECT, rw);
+  properties[PROP_PROPERTY] = g_param_spec_string ("property", NULL, NULL, NULL, rw);
+  properties[PROP_XALIGN] = g_param_spec_float ("xalign", NULL, NULL, 0, 1, 0, rw);
+  properties[PROP_CHARS] = g_param_spec_int ("chars", NULL, NULL, 0, 200, 10, rw);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_css_name (widget_class, "textcell");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_LABEL);
+}
+
+static void
+sl_text_cell_init (SlTextCell *self)
+{
+  self->chars = 10;
+  self->dirty = TRUE;
+}
+
+GObject *
+sl_text_cell_get_item (SlTextCell *self)
+{
+  g_return_val_if_fail (SL_IS_TEXT_CELL (self), NULL);
+  return self->item;
+}
+
+void
+sl_text_cell_set_item (SlTextCell *self,
+                       GObject    *item)
+{
+  g_return_if_fail (SL_IS_TEXT_CELL (self));
+
+  if (self->item == item)
+    return;
+  disconnect_item (self);
+  g_set_object (&self->item, item);
+  connect_item (self);
+  self->dirty = TRUE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ITEM]);
+}
+
+const char *
+sl_text_cell_get_property_name (SlTextCell *self)
+{
+  g_return_val_if_fail (SL_IS_TEXT_CELL (self), NULL);
+  return self->property;
+}
+
+void
+sl_text_cell_set_property_name (SlTextCell *self,
+                                const char *name)
+{
+  g_return_if_fail (SL_IS_TEXT_CELL (self));
+
+  if (g_strcmp0 (self->property, name) == 0)
+    return;
+  g_free (self->property);
+  self->property = g_strdup (name);
+  self->dirty = TRUE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROPERTY]);
+}
+
+/* What the cell shows (formatted now if it changed). */
+const char *
+sl_text_cell_get_text (SlTextCell *self)
+{
+  g_return_val_if_fail (SL_IS_TEXT_CELL (self), NULL);
+
+  if (self->dirty)
+    update_text (self);
+  return self->text;
+}

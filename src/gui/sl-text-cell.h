@@ -1,0 +1,24 @@
+/* sl-text-cell.h: a table cell showing one text property of its item
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define SL_TYPE_TEXT_CELL (sl_text_cell_get_type ())
+
+G_DECLARE_FINAL_TYPE (SlTextCell, sl_text_cell, SL, TEXT_CELL, GtkWidget)
+
+GObject    *sl_text_cell_get_item     (SlTextCell *self);
+void        sl_text_cell_set_item     (SlTextCell *self,
+                                       GObject    *item);
+const char *sl_text_cell_get_property_name (SlTextCell *self);
+void        sl_text_cell_set_property_name (SlTextCell *self,
+                                            const char *name);
+const char *sl_text_cell_get_text     (SlTextCell *self);
+
+G_END_DECLS

@@ -1,0 +1,608 @@
+/* sl-timeline-view-input.c: actions, key bindings, pointer and tooltips
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <glib/gi18n.h>
+
+#include "sl-format.h"
+#include "sl-timeline-view-private.h"
+
+#define ZOOM_STEP   1.5
+#define PAN_SHARE   0.1
+#define WHEEL_PX    40
+
+enum {
+  DRAG_NONE,
+  DRAG_PAN,
+  DRAG_ZOOM_BOX,
+  DRAG_SELECT,
+  DRAG_LABELS,
+};
+
+static double
+zoom_anchor (SlTimelineView *self)
+{
+  if (self->pointer_in && self->pointer_x > SL_TLV_LABEL_W && self->pointer_x < SL_TLV_LABEL_W + self->plot_w)
+    return self->pointer_x - SL_TLV_LABEL_W;
+  return self->plot_w / 2.0;
+}
+
+static void
+zoom_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  SlTimelineView *self = SL_TIMELINE_VIEW (widget);
+
+  if (g_str_equal (action_name, "timeline.zoom-in"))
+    _sl_timeline_view_zoom (self, ZOOM_STEP, zoom_anchor (self));
+  else
+    _sl_timeline_view_zoom (self, 1 / ZOOM_STEP, zoom_anchor (self));
+}
+
+static void
+pan_action (GtkWidget  *widget,
+            const char *action_name,
+            GVariant   *param)
+{
+  SlTimelineView *self = SL_TIMELINE_VIEW (widget);
+  gint64 step = MAX ((gint64) (self->plot_w * PAN_SHARE), 1);
+
+  if (g_str_equal (action_name, "timeline.pan-left"))
+    {
+      /* looking back in time stops following the end */
+      sl_timeline_view_set_follow (self, FALSE);
+      _sl_timeline_view_pan_px (self, -step);
+    }
+  else
+    _sl_timeline_view_pan_px (self, step);
+}
+
+static void
+scroll_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  SlTimelineView *self = SL_TIMELINE_VIEW (widget);
+  double page = gtk_adjustment_get_page_increment (self->vadj);
+  double v = gtk_adjustment_get_value (self->vadj);
+
+  gtk_adjustment_set_value (self->vadj, g_str_equal (action_name, "timeline.scroll-up") ? v - page : v + page);
+}
+
+static void
+fit_action (GtkWidget  *widget,
+            const char *action_name,
+            GVariant   *param)
+{
+  _sl_timeline_view_fit (SL_TIMELINE_VIEW (widget));
+}
+
+static void
+toggle_sync_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  SlTimelineView *self = SL_TIMELINE_VIEW (widget);
+
+  sl_timeline_view_set_synchronized (self, !self->synchronized);
+}
+
+static void
+select_thread_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *param)
+{
+  SlTimelineView *self = SL_TIMELINE_VIEW (widget);
+
+  self->selected_row = SL_TIMELINE_NONE;
+  sl_timeline_view_search (self, g_variant_get_string (param, NULL));
+}
+
+static void
+select_row_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *param)
+{
+  SlTimelineView *self = SL_TIMELINE_VIEW (widget);
+  guint row = g_variant_get_uint32 (param);
+
+  sl_timeline_view_select_row (self, row);
+  _sl_timeline_view_scroll_to_row (self, row);
+}
+
+static void
+select_next_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  SlTimelineView *self = SL_TIMELINE_VIEW (widget);
+  gboolean next = g_str_equal (action_name, "timeline.select-next-row");
+  guint v = SL_TIMELINE_NONE;
+
+  if (self->vis->len == 0)
+    return;
+  if (self->selected_row < self->row_vis->len)
+    v = g_array_index (self->row_vis, guint, self->selected_row);
+  if (v == SL_TIMELINE_NONE)
+    v = next ? 0 : self->vis->len - 1;
+  else if (next && v + 1 < self->vis->len)
+    v++;
+  else if (!next && v > 0)
+    v--;
+  {
+    guint row = g_array_index (self->vis, SlTlvRow, v).row;
+
+    sl_timeline_view_select_row (self, row);
+    _sl_timeline_view_scroll_to_row (self, row);
+  }
+}
+
+static void
+toggle_expanded_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *param)
+{
+  SlTimelineView *self = SL_TIMELINE_VIEW (widget);
+
+  if (self->selected_row < self->row_vis->len)
+    _sl_timeline_view_toggle_row (self, g_array_index (self->row_vis, guint, self->selected_row));
+}
+
+static void
+toggle_host_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  SlTimelineView *self = SL_TIMELINE_VIEW (widget);
+  guint host = g_variant_get_uint32 (param);
+
+  sl_timeline_view_set_host_expanded (self, host, !sl_timeline_view_get_host_expanded (self, host));
+}
+
+static void
+expand_all_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *param)
+{
+  sl_timeline_view_set_all_expanded (SL_TIMELINE_VIEW (widget), g_str_equal (action_name, "timeline.expand-all"));
+}
+
+static void
+set_span_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *param)
+{
+  SlTimelineView *self = SL_TIMELINE_VIEW (widget);
+  gint64 start, end;
+
+  g_variant_get (param, "(xx)", &start, &end);
+  if (g_str_equal (action_name, "timeline.select-span"))
+    _sl_timeline_view_set_selected_span (self, start, end);
+  else
+    sl_timeline_view_set_span (self, start, end);
+}
+
+static void
+zoom_selection_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *param)
+{
+  SlTimelineView *self = SL_TIMELINE_VIEW (widget);
+  gint64 start = 0, end = 0;
+
+  if (self->session != NULL)
+    sl_session_get_selected_span (self->session, &start, &end);
+  if (end > start)
+    sl_timeline_view_set_span (self, start, end);
+}
+
+static void
+clear_selection_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *param)
+{
+  SlTimelineView *self = SL_TIMELINE_VIEW (widget);
+
+  sl_timeline_view_select_row (self, SL_TIMELINE_NONE);
+  _sl_timeline_view_set_selected_span (self, 0, 0);
+}
+
+static void
+find_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  SlTimelineView *self = SL_TIMELINE_VIEW (widget);
+
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+void
+_sl_timeline_view_update_actions (SlTimelineView *self)
+{
+  gboolean has = self->timeline != NULL;
+  static const char *const need_data[] = {
+    "timeline.zoom-in", "timeline.zoom-out", "timeline.pan-left", "timeline.pan-right", "timeline.fit",
+    "timeline.select-thread", "timeline.select-row", "timeline.select-next-row", "timeline.select-previous-row",
+    "timeline.zoom-selection", "timeline.set-span", "timeline.select-span",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (need_data); i++)
+    gtk_widget_action_set_enabled (GTK_WIDGET (self), need_data[i], has);
+}
+
+void
+_sl_timeline_view_class_init_actions (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "timeline.zoom-in", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "timeline.zoom-out", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "timeline.pan-left", NULL, pan_action);
+  gtk_widget_class_install_action (widget_class, "timeline.pan-right", NULL, pan_action);
+  gtk_widget_class_install_action (widget_class, "timeline.scroll-up", NULL, scroll_action);
+  gtk_widget_class_install_action (widget_class, "timeline.scroll-down", NULL, scroll_action);
+  gtk_widget_class_install_action (widget_class, "timeline.fit", NULL, fit_action);
+  gtk_widget_class_install_action (widget_class, "timeline.toggle-sync", NULL, toggle_sync_action);
+  gtk_widget_class_install_action (widget_class, "timeline.select-thread", "s", select_thread_action);
+  gtk_widget_class_install_action (widget_class, "timeline.select-row", "u", select_row_action);
+  gtk_widget_class_install_action (widget_class, "timeline.select-next-row", NULL, select_next_action);
+  gtk_widget_class_install_action (widget_class, "timeline.select-previous-row", NULL, select_next_action);
+  gtk_widget_class_install_action (widget_class, "timeline.toggle-expanded", NULL, toggle_expanded_action);
+  gtk_widget_class_install_action (widget_class, "timeline.toggle-host", "u", toggle_host_action);
+  gtk_widget_class_install_action (widget_class, "timeline.expand-all", NULL, expand_all_action);
+  gtk_widget_class_install_action (widget_class, "timeline.collapse-all", NULL, expand_all_action);
+  gtk_widget_class_install_action (widget_class, "timeline.set-span", "(xx)", set_span_action);
+  gtk_widget_class_install_action (widget_class, "timeline.select-span", "(xx)", set_span_action);
+  gtk_widget_class_install_action (widget_class, "timeline.zoom-selection", NULL, zoom_selection_action);
+  gtk_widget_class_install_action (widget_class, "timeline.clear-selection", NULL, clear_selection_action);
+  gtk_widget_class_install_action (widget_class, "timeline.find", NULL, find_action);
+  gtk_widget_class_install_property_action (widget_class, "timeline.synchronized", "synchronized");
+  gtk_widget_class_install_property_action (widget_class, "timeline.follow", "follow");
+  gtk_widget_class_install_property_action (widget_class, "timeline.show-cpus", "show-cpus");
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, 0, "timeline.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, 0, "timeline.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, 0, "timeline.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "timeline.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK, "timeline.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, 0, "timeline.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, 0, "timeline.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, 0, "timeline.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, GDK_CONTROL_MASK, "timeline.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, 0, "timeline.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0, "timeline.pan-left", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_a, 0, "timeline.pan-left", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "timeline.pan-right", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_d, 0, "timeline.pan-right", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Page_Up, 0, "timeline.scroll-up", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Page_Down, 0, "timeline.scroll-down", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Home, 0, "timeline.fit", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, 0, "timeline.fit", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, GDK_CONTROL_MASK, "timeline.fit", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, 0, "timeline.toggle-sync", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, 0, "timeline.select-next-row", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, 0, "timeline.select-previous-row", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_space, 0, "timeline.toggle-expanded", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, 0, "timeline.toggle-expanded", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z, 0, "timeline.zoom-selection", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, GDK_SHIFT_MASK | GDK_CONTROL_MASK,
+                                       "timeline.expand-all", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_underscore, GDK_SHIFT_MASK | GDK_CONTROL_MASK,
+                                       "timeline.collapse-all", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "timeline.find", NULL);
+}
+
+/* Pointer */
+
+static gboolean
+scroll_cb (GtkEventControllerScroll *controller,
+           double                    dx,
+           double                    dy,
+           SlTimelineView           *self)
+{
+  GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
+
+  if (mods & GDK_CONTROL_MASK)
+    {
+      _sl_timeline_view_zoom (self, pow (1.25, -dy), zoom_anchor (self));
+      return TRUE;
+    }
+  if ((mods & GDK_SHIFT_MASK) && dx == 0)
+    {
+      dx = dy;
+      dy = 0;
+    }
+  if (dx != 0)
+    {
+      if (dx < 0)
+        sl_timeline_view_set_follow (self, FALSE);
+      _sl_timeline_view_pan_px (self, (gint64) round (dx * WHEEL_PX));
+    }
+  if (dy != 0)
+    gtk_adjustment_set_value (self->vadj, gtk_adjustment_get_value (self->vadj) + dy * WHEEL_PX);
+  return TRUE;
+}
+
+static void
+motion_cb (GtkEventControllerMotion *controller,
+           double                    x,
+           double                    y,
+           SlTimelineView           *self)
+{
+  self->pointer_x = x;
+  self->pointer_y = y;
+  self->pointer_in = TRUE;
+}
+
+static void
+leave_cb (GtkEventControllerMotion *controller,
+          SlTimelineView           *self)
+{
+  self->pointer_in = FALSE;
+}
+
+static gint64
+x_to_time (SlTimelineView *self,
+           double          x)
+{
+  return self->origin + (gint64) floor (((double) self->col0 + x - SL_TLV_LABEL_W) * self->px_ns);
+}
+
+static void
+drag_begin_cb (GtkGestureDrag *gesture,
+               double          x,
+               double          y,
+               SlTimelineView *self)
+{
+  guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
+  GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+
+  gtk_widget_grab_focus (self->canvas);
+  self->drag_x0 = x;
+  self->drag_y0 = y;
+  self->drag_dx = self->drag_dy = 0;
+  self->drag_col0 = self->col0;
+  self->drag_scroll = gtk_adjustment_get_value (self->vadj);
+  if (self->timeline == NULL)
+    self->drag_mode = DRAG_NONE;
+  else if (x < SL_TLV_LABEL_W)
+    self->drag_mode = DRAG_LABELS;
+  else if (y < SL_TLV_RULER_H)
+    self->drag_mode = DRAG_SELECT;
+  else if (button == GDK_BUTTON_SECONDARY || (mods & GDK_SHIFT_MASK))
+    self->drag_mode = DRAG_ZOOM_BOX;
+  else
+    self->drag_mode = DRAG_PAN;
+}
+
+static void
+drag_update_cb (GtkGestureDrag *gesture,
+                double          dx,
+                double          dy,
+                SlTimelineView *self)
+{
+  self->drag_dx = dx;
+  self->drag_dy = dy;
+  switch (self->drag_mode)
+    {
+    case DRAG_PAN:
+      if (self->col0 != self->drag_col0 - (gint64) round (dx))
+        {
+          if (dx > 0)
+            sl_timeline_view_set_follow (self, FALSE);
+          self->col0 = self->drag_col0 - (gint64) round (dx);
+          self->pending_start = _sl_timeline_view_start (self);
+          self->pending_end = _sl_timeline_view_end (self);
+          _sl_timeline_view_span_changed (self);
+        }
+      gtk_adjustment_set_value (self->vadj, self->drag_scroll - dy);
+      break;
+    case DRAG_SELECT:
+      if (fabs (dx) >= 3)
+        _sl_timeline_view_set_selected_span (self, x_to_time (self, self->drag_x0),
+                                             x_to_time (self, self->drag_x0 + dx));
+      break;
+    case DRAG_ZOOM_BOX:
+      gtk_widget_queue_draw (self->canvas);
+      break;
+    default:
+      break;
+    }
+}
+
+static void
+click_at (SlTimelineView *self,
+          double          x,
+          double          y)
+{
+  guint v;
+  const SlTlvRow *r;
+
+  if (y < SL_TLV_RULER_H)
+    {
+      if (x >= SL_TLV_LABEL_W)
+        _sl_timeline_view_set_selected_span (self, 0, 0);
+      return;
+    }
+  v = _sl_timeline_view_vis_at (self, y - SL_TLV_RULER_H);
+  if (v == SL_TIMELINE_NONE)
+    return;
+  r = &g_array_index (self->vis, SlTlvRow, v);
+  /* the triangle (or anywhere on a host's name) opens and closes */
+  if (x < SL_TLV_LABEL_W && r->expandable &&
+      (r->kind == SL_TIMELINE_ROW_HOST || x < 8 + r->depth * 14 + 14))
+    {
+      _sl_timeline_view_toggle_row (self, v);
+      return;
+    }
+  sl_timeline_view_select_row (self, r->row);
+}
+
+static void
+drag_end_cb (GtkGestureDrag *gesture,
+             double          dx,
+             double          dy,
+             SlTimelineView *self)
+{
+  int mode = self->drag_mode;
+
+  self->drag_mode = DRAG_NONE;
+  if (fabs (dx) < 3 && fabs (dy) < 3)
+    {
+      click_at (self, self->drag_x0, self->drag_y0);
+      gtk_widget_queue_draw (self->canvas);
+      return;
+    }
+  if (mode == DRAG_ZOOM_BOX && fabs (dx) >= 3)
+    sl_timeline_view_set_span (self, x_to_time (self, self->drag_x0), x_to_time (self, self->drag_x0 + dx));
+  else if (mode == DRAG_SELECT)
+    _sl_timeline_view_set_selected_span (self, x_to_time (self, self->drag_x0), x_to_time (self, self->drag_x0 + dx));
+  gtk_widget_queue_draw (self->canvas);
+}
+
+/* Tooltips: the reference time and each host's own clock */
+
+static char *
+format_full (gint64 t)
+{
+  gint64 s = t >= 0 ? t / 1000000000 : -((-t + 999999999) / 1000000000);
+  g_autoptr(GDateTime) dt = g_date_time_new_from_unix_utc (s);
+  g_autofree char *day = dt != NULL ? g_date_time_format (dt, "%Y-%m-%d") : g_strdup ("?");
+  g_autofree char *clock = sl_format_clock_time (t, 9);
+
+  return g_strdup_printf ("%s %s UTC", day, clock);
+}
+
+static gboolean
+query_tooltip_cb (GtkWidget      *widget,
+                  int             x,
+                  int             y,
+                  gboolean        keyboard,
+                  GtkTooltip     *tooltip,
+                  SlTimelineView *self)
+{
+  GString *s;
+  gint64 t;
+  g_autofree char *ref = NULL;
+
+  if (self->timeline == NULL || x < SL_TLV_LABEL_W || y >= SL_TLV_RULER_H + self->rows_h)
+    return FALSE;
+  t = x_to_time (self, x);
+  ref = format_full (t);
+  s = g_string_new (NULL);
+  g_string_append_printf (s, self->synchronized ? _("Reference time: %s") : _("Raw time: %s"), ref);
+  if (y < SL_TLV_RULER_H)
+    {
+      guint n = sl_timeline_get_n_hosts (self->timeline);
+
+      for (guint h = 0; h < n && h < 12; h++)
+        {
+          SlTimelineRowInfo hi;
+          SlTransform inv;
+          g_autofree char *local = NULL;
+
+          sl_timeline_get_row_info (self->timeline, sl_timeline_get_host_row (self->timeline, h), &hi);
+          sl_transform_invert (&_sl_timeline_view_clock (self, h)->shown, &inv);
+          local = format_full (sl_transform_apply (&inv, t));
+          g_string_append_printf (s, _("\n%s's own clock: %s"), hi.name, local);
+        }
+      if (n > 12)
+        g_string_append_printf (s, _("\n… and %u more hosts"), n - 12);
+    }
+  else
+    {
+      guint v = _sl_timeline_view_vis_at (self, y - SL_TLV_RULER_H);
+      const SlTlvRow *r;
+      SlTimelineRowInfo ri;
+      SlTransform inv;
+      gint64 local;
+      guint64 idx;
+      g_autofree char *local_text = NULL;
+
+      if (v == SL_TIMELINE_NONE)
+        {
+          g_string_free (s, TRUE);
+          return FALSE;
+        }
+      r = &g_array_index (self->vis, SlTlvRow, v);
+      sl_timeline_get_row_info (self->timeline, r->row, &ri);
+      sl_transform_invert (&_sl_timeline_view_clock (self, r->host)->shown, &inv);
+      local = sl_transform_apply (&inv, t);
+      local_text = format_full (local);
+      g_string_append_printf (s, _("\nLocal time: %s"), local_text);
+      if (ri.kind == SL_TIMELINE_ROW_HOST)
+        g_string_prepend (s, "\n");
+      else
+        {
+          g_string_prepend (s, "\n");
+          if (ri.kind == SL_TIMELINE_ROW_CPU)
+            {
+              g_autofree char *cpu = g_strdup_printf (_("CPU %u"), ri.cpu);
+              g_string_prepend (s, cpu);
+            }
+          else
+            {
+              g_autofree char *who = g_strdup_printf (_("%s, thread %u of process %u"), ri.name, ri.tid, ri.pid);
+              g_string_prepend (s, who);
+            }
+          idx = sl_timeline_find_interval (self->timeline, r->kind == SL_TIMELINE_ROW_PROCESS &&
+                                           ri.thread_row != SL_TIMELINE_NONE ? ri.thread_row : r->row, local);
+          if (idx != G_MAXUINT64)
+            {
+              SlTimelineInterval iv;
+              g_autofree char *dur = NULL;
+
+              sl_timeline_get_interval (self->timeline, r->kind == SL_TIMELINE_ROW_PROCESS &&
+                                        ri.thread_row != SL_TIMELINE_NONE ? ri.thread_row : r->row, idx, &iv);
+              dur = sl_format_ns ((double) (iv.end - iv.start));
+              g_string_append_printf (s, _("\n%s for %s"), sl_timeline_view_state_label (iv.state), dur);
+              if ((iv.state == SL_TIMELINE_STATE_SYSCALL || iv.state == SL_TIMELINE_STATE_BLOCKED) && iv.detail != 0 &&
+                  ri.kind != SL_TIMELINE_ROW_CPU)
+                g_string_append_printf (s, ": %s", sl_timeline_get_string (self->timeline, iv.detail));
+              if (iv.cpu != SL_TIMELINE_NO_CPU)
+                g_string_append_printf (s, _(" on CPU %u"), iv.cpu);
+            }
+        }
+      {
+        SlTimelineRowInfo hi;
+        g_autofree char *host = NULL;
+
+        sl_timeline_get_row_info (self->timeline, sl_timeline_get_host_row (self->timeline, r->host), &hi);
+        host = g_strdup_printf ("%s — ", hi.name);
+        g_string_prepend (s, host);
+      }
+    }
+  gtk_tooltip_set_text (tooltip, s->str);
+  g_string_free (s, TRUE);
+  return TRUE;
+}
+
+void
+_sl_timeline_view_init_input (SlTimelineView *self)
+{
+  GtkEventController *scroll, *motion;
+  GtkGesture *drag;
+
+  scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  g_signal_connect (scroll, "scroll", G_CALLBACK (scroll_cb), self);
+  gtk_widget_add_controller (self->canvas, scroll);
+
+  motion = gtk_event_controller_motion_new ();
+  g_signal_connect (motion, "enter", G_CALLBACK (motion_cb), self);
+  g_signal_connect (motion, "motion", G_CALLBACK (motion_cb), self);
+  g_signal_connect (motion, "leave", G_CALLBACK (leave_cb), self);
+  gtk_widget_add_controller (self->canvas, motion);
+
+  drag = gtk_gesture_drag_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), 0);
+  g_signal_connect (drag, "drag-begin", G_CALLBACK (drag_begin_cb), self);
+  g_signal_connect (drag, "drag-update", G_CALLBACK (drag_update_cb), self);
+  g_signal_connect (drag, "drag-end", G_CALLBACK (drag_end_cb), self);
+  gtk_widget_add_controller (self->canvas, GTK_EVENT_CONTROLLER (drag));
+
+  g_signal_connect (self->canvas, "query-tooltip", G_CALLBACK (query_tooltip_cb), self);
+}

@@ -1,0 +1,233 @@
+/* sl-timeline-view-private.h: state shared by the timeline view's files
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * sl-timeline-view.c: the widget, its session, clocks and rows;
+ * sl-timeline-view-draw.c: the canvas, per-pixel caches and textures;
+ * sl-timeline-view-input.c: actions, key bindings, pointer and tooltips.
+ */
+
+#pragma once
+
+#include "sl-timeline-view.h"
+
+G_BEGIN_DECLS
+
+#define SL_TLV_LABEL_W    220
+#define SL_TLV_RULER_H    34
+#define SL_TLV_LEGEND_H   22
+#define SL_TLV_HOST_H     24
+#define SL_TLV_ROW_H      18
+#define SL_TLV_CPU_H      16
+#define SL_TLV_ANIM_US    300000
+#define SL_TLV_MIN_PX_NS  1.0
+
+typedef struct
+{
+  guint   row;
+  guint   host;
+  guint8  kind;
+  guint8  depth;
+  guint8  expandable;
+  guint8  expanded;
+  int     y;
+  int     h;
+} SlTlvRow;
+
+typedef struct
+{
+  gboolean    known;
+  SlTransform target;
+  guint       reference;
+  double      bound;
+  SlTransform from;
+  gint64      anim_start;
+  SlTransform shown;
+  guint64     version;
+} SlTlvClock;
+
+typedef struct
+{
+  guint   row;
+  guint64 version;
+  gint64  origin;
+  double  px_ns;
+  gint64  c_start;
+  int     n;
+  guint32 *rgba;
+  cairo_surface_t *surface;
+  guint64 frame;
+} SlTlvRowCache;
+
+typedef struct
+{
+  gint64  origin;
+  double  px_ns;
+  gint64  col0;
+  int     width;
+  int     height;
+  int     scroll;
+  guint64 layout_version;
+  guint64 data_version;
+  guint64 clock_version;
+  guint64 arrow_version;
+  guint64 extra;
+} SlTlvKey;
+
+#define SL_TYPE_TIMELINE_CANVAS (sl_timeline_canvas_get_type ())
+
+G_DECLARE_FINAL_TYPE (SlTimelineCanvas, sl_timeline_canvas, SL, TIMELINE_CANVAS, GtkWidget)
+
+struct _SlTimelineView
+{
+  GtkWidget          parent_instance;
+
+  /* template */
+  GtkWidget         *toolbar;
+  GtkSearchEntry    *search_entry;
+  GtkDropDown       *pair_dropdown;
+  GtkDropDown       *connection_dropdown;
+  GtkLabel          *status_label;
+  GtkPaned          *paned;
+  GtkWidget         *canvas;
+  GtkScrollbar      *scrollbar;
+  GtkColumnView     *events_view;
+  GtkLabel          *events_label;
+  GtkStringList     *pair_list;
+  GtkStringList     *connection_list;
+
+  SlSession         *session;
+  gulong             session_ids[9];
+
+  SlTimeline        *timeline;
+  gboolean           from_session;
+  const SlEventStore * const *stores;
+  guint              n_stores;
+  SlEventList       *events;
+  guint              events_id;
+  gboolean           events_selected;
+
+  /* the visible span: pixel k covers [origin + (col0 + k) px_ns, + px_ns) */
+  gint64             origin;
+  double             px_ns;
+  gint64             col0;
+  int                plot_w;
+  int                rows_h;
+  gboolean           has_span;
+  gint64             pending_start;
+  gint64             pending_end;
+  gboolean           pushing_span;
+
+  gboolean           synchronized;
+  gboolean           follow;
+  gboolean           show_cpus;
+  gint64             data_end;
+
+  GArray            *clocks;
+  GHashTable        *link_bounds;
+  guint64            clock_version;
+
+  GArray            *vis;
+  GArray            *row_vis;
+  GByteArray        *host_open;
+  GHashTable        *closed_procs;
+  double             content_h;
+  GtkAdjustment     *vadj;
+  guint64            layout_version;
+  guint64            data_version;
+  guint              n_rows_seen;
+
+  guint              selected_row;
+  guint              hl_host_a;
+  guint              hl_host_b;
+  guint              filter_a;
+  guint              filter_b;
+  guint              filter_conn;
+  guint64            arrow_version;
+  GArray            *pairs;
+  GArray            *pair_conns;
+  guint              n_lanes;
+  char              *search_text;
+
+  /* caches (sl-timeline-view-draw.c) */
+  GHashTable        *row_cache;
+  guint64            frame_no;
+  SlTlvKey           rows_key;
+  GArray            *arrows;
+  SlTlvKey           arrows_key;
+  GArray            *hl_arrows;
+  SlTlvKey           hl_key;
+  gint64             hl_cursor;
+  SlTlvKey           mask_key;
+  SlTlvKey           hl_mask_key;
+  cairo_surface_t   *arrow_mask;
+  cairo_surface_t   *whisker_mask;
+  cairo_surface_t   *hl_mask;
+  cairo_surface_t   *labels_surface;
+  SlTlvKey           labels_key;
+  guint              labels_sel;
+  cairo_surface_t   *legend_surface;
+  GHashTable        *ruler_layouts;
+  int                legend_w;
+  guint              tick_id;
+  SlTimelineViewStats stats;
+
+  /* pointer (sl-timeline-view-input.c) */
+  int                drag_mode;
+  double             drag_x0;
+  double             drag_y0;
+  double             drag_dx;
+  double             drag_dy;
+  gint64             drag_col0;
+  double             drag_scroll;
+  double             pointer_x;
+  double             pointer_y;
+  gboolean           pointer_in;
+};
+
+/* sl-timeline-view.c */
+void      _sl_timeline_view_queue_update    (SlTimelineView *self);
+void      _sl_timeline_view_span_changed    (SlTimelineView *self);
+gint64    _sl_timeline_view_start           (SlTimelineView *self);
+gint64    _sl_timeline_view_end             (SlTimelineView *self);
+void      _sl_timeline_view_zoom            (SlTimelineView *self,
+                                             double          factor,
+                                             double          plot_x);
+void      _sl_timeline_view_pan_px          (SlTimelineView *self,
+                                             gint64          dx);
+void      _sl_timeline_view_fit             (SlTimelineView *self);
+void      _sl_timeline_view_scroll_to_row   (SlTimelineView *self,
+                                             guint           row);
+void      _sl_timeline_view_toggle_row      (SlTimelineView *self,
+                                             guint           vis_index);
+guint     _sl_timeline_view_vis_at          (SlTimelineView *self,
+                                             double          y);
+guint     _sl_timeline_view_selected_vis    (SlTimelineView *self);
+double    _sl_timeline_view_row_center      (SlTimelineView *self,
+                                             guint           row);
+gboolean  _sl_timeline_view_tick            (SlTimelineView *self,
+                                             gint64          now_us);
+void      _sl_timeline_view_update_events   (SlTimelineView *self);
+void      _sl_timeline_view_set_selected_span (SlTimelineView *self,
+                                             gint64          start,
+                                             gint64          end);
+const SlTlvClock *_sl_timeline_view_clock   (SlTimelineView *self,
+                                             guint           host);
+
+/* sl-timeline-view-draw.c */
+gboolean  _sl_timeline_view_prepare         (SlTimelineView *self);
+gboolean  _sl_timeline_view_pending         (SlTimelineView *self);
+void      _sl_timeline_view_snapshot_canvas (SlTimelineView *self,
+                                             GtkSnapshot    *snapshot,
+                                             int             width,
+                                             int             height);
+void      _sl_timeline_view_clear_caches    (SlTimelineView *self);
+int       _sl_timeline_view_ruler_step      (double          px_ns,
+                                             gint64         *step_ns);
+
+/* sl-timeline-view-input.c */
+void      _sl_timeline_view_class_init_actions (GtkWidgetClass *widget_class);
+void      _sl_timeline_view_init_input      (SlTimelineView *self);
+void      _sl_timeline_view_update_actions  (SlTimelineView *self);
+
+G_END_DECLS

@@ -1,0 +1,1911 @@
+/* sl-timeline-view.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "sl-format.h"
+#include "sl-text-cell.h"
+#include "sl-timeline-view-private.h"
+
+#define EVENTS_DELAY_MS 150
+
+enum {
+  PROP_0,
+  PROP_SESSION,
+  PROP_SYNCHRONIZED,
+  PROP_FOLLOW,
+  PROP_SHOW_CPUS,
+  PROP_SELECTED_ROW,
+  PROP_ANIMATING,
+  N_PROPS
+};
+
+G_DEFINE_FINAL_TYPE (SlTimelineView, sl_timeline_view, GTK_TYPE_WIDGET)
+
+static GParamSpec *properties[N_PROPS];
+
+static const guint32 state_rgb[SL_TIMELINE_N_STATES] = {
+  [SL_TIMELINE_STATE_NONE] = 0,
+  [SL_TIMELINE_STATE_UNKNOWN] = 0xc0bfbc,
+  [SL_TIMELINE_STATE_USER] = 0x2ec27e,
+  [SL_TIMELINE_STATE_SYSCALL] = 0x1c71d8,
+  [SL_TIMELINE_STATE_IRQ] = 0xc01c28,
+  [SL_TIMELINE_STATE_SOFTIRQ] = 0xff7800,
+  [SL_TIMELINE_STATE_RUNNABLE] = 0xf6d32d,
+  [SL_TIMELINE_STATE_BLOCKED] = 0xdeddda,
+  [SL_TIMELINE_STATE_EXITED] = 0x77767b,
+  [SL_TIMELINE_STATE_IDLE] = 0xf2f2f0,
+};
+
+static guint64
+pair_key (guint a,
+          guint b)
+{
+  return ((guint64) MIN (a, b) << 32) | MAX (a, b);
+}
+
+/* Helpers for transforms */
+
+static void
+clock_interpolate (const SlTransform *from,
+                   const SlTransform *to,
+                   double             p,
+                   SlTransform       *out)
+{
+  SlTransform fr;
+  double d, img;
+  gint64 whole;
+
+  sl_transform_rebase (from, to->origin, &fr);
+  d = (double) (to->image - fr.image) + (to->image_frac - fr.image_frac);
+  img = fr.image_frac + p * d;
+  whole = (gint64) floor (img);
+  sl_transform_init (out, to->origin, fr.image + whole, img - (double) whole, fr.drift + p * (to->drift - fr.drift));
+}
+
+static double
+ease_out (double p)
+{
+  p = CLAMP (p, 0, 1);
+  return 1 - (1 - p) * (1 - p) * (1 - p);
+}
+
+static void
+push_clock (SlTimelineView *self,
+            guint           host)
+{
+  SlTlvClock *c = &g_array_index (self->clocks, SlTlvClock, host);
+
+  c->version++;
+  self->clock_version++;
+  if (self->timeline != NULL && host < sl_timeline_get_n_hosts (self->timeline))
+    sl_timeline_set_host_transform (self->timeline, host,
+                                    sl_transform_is_identity (&c->shown) ? NULL : &c->shown,
+                                    self->synchronized ? c->bound : 0);
+}
+
+static void
+push_link_bounds (SlTimelineView *self)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  if (self->timeline == NULL)
+    return;
+  g_hash_table_iter_init (&iter, self->link_bounds);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      guint64 k = *(guint64 *) key;
+      guint a = (guint) (k >> 32), b = (guint) (k & 0xffffffff);
+      guint n = sl_timeline_get_n_hosts (self->timeline);
+
+      if (a < n && b < n)
+        sl_timeline_set_link_bound (self->timeline, a, b, self->synchronized ? *(double *) value : NAN);
+    }
+}
+
+const SlTlvClock *
+_sl_timeline_view_clock (SlTimelineView *self,
+                         guint           host)
+{
+  static SlTlvClock identity;
+
+  if (host >= self->clocks->len)
+    {
+      sl_transform_init_identity (&identity.shown);
+      return &identity;
+    }
+  return &g_array_index (self->clocks, SlTlvClock, host);
+}
+
+/* Span */
+
+gint64
+_sl_timeline_view_start (SlTimelineView *self)
+{
+  if (!self->has_span || self->plot_w <= 0)
+    return self->pending_start;
+  return self->origin + (gint64) floor ((double) self->col0 * self->px_ns);
+}
+
+gint64
+_sl_timeline_view_end (SlTimelineView *self)
+{
+  if (!self->has_span || self->plot_w <= 0)
+    return self->pending_end;
+  return self->origin + (gint64) floor ((double) (self->col0 + self->plot_w) * self->px_ns);
+}
+
+static void
+update_status (SlTimelineView *self)
+{
+  g_autofree char *span = NULL;
+  g_autofree char *text = NULL;
+
+  if (self->timeline == NULL)
+    {
+      gtk_label_set_text (self->status_label, "");
+      return;
+    }
+  span = sl_format_ns ((double) (_sl_timeline_view_end (self) - _sl_timeline_view_start (self)));
+  text = g_strdup_printf (_("%u hosts · %u rows · %s arrows · %s shown"),
+                          sl_timeline_get_n_hosts (self->timeline), self->vis->len,
+                          sl_format_count (sl_timeline_get_n_arrows (self->timeline)), span);
+  gtk_label_set_text (self->status_label, text);
+}
+
+static gboolean
+events_timeout_cb (gpointer data)
+{
+  SlTimelineView *self = data;
+
+  self->events_id = 0;
+  _sl_timeline_view_update_events (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+queue_events (SlTimelineView *self)
+{
+  if (self->selected_row == SL_TIMELINE_NONE)
+    return;
+  g_clear_handle_id (&self->events_id, g_source_remove);
+  self->events_id = g_timeout_add (EVENTS_DELAY_MS, events_timeout_cb, self);
+}
+
+void
+_sl_timeline_view_span_changed (SlTimelineView *self)
+{
+  if (self->session != NULL && self->timeline != NULL && !self->pushing_span)
+    {
+      self->pushing_span = TRUE;
+      sl_session_set_visible_span (self->session, _sl_timeline_view_start (self), _sl_timeline_view_end (self));
+      self->pushing_span = FALSE;
+    }
+  update_status (self);
+  queue_events (self);
+  _sl_timeline_view_queue_update (self);
+}
+
+static void
+set_span_internal (SlTimelineView *self,
+                   gint64          start,
+                   gint64          end)
+{
+  if (end < start)
+    {
+      gint64 t = start;
+      start = end;
+      end = t;
+    }
+  if (end == start)
+    end = start + 1000;
+  self->has_span = TRUE;
+  self->pending_start = start;
+  self->pending_end = end;
+  if (self->plot_w > 0)
+    {
+      self->px_ns = MAX ((double) (end - start) / self->plot_w, SL_TLV_MIN_PX_NS);
+      self->origin = start;
+      self->col0 = 0;
+    }
+  _sl_timeline_view_span_changed (self);
+}
+
+void
+_sl_timeline_view_zoom (SlTimelineView *self,
+                        double          factor,
+                        double          plot_x)
+{
+  double t, px;
+  gint64 data_lo = 0, data_hi = 0;
+  double max_px = 1e18;
+
+  if (!self->has_span || self->plot_w <= 0 || factor <= 0)
+    return;
+  if (self->timeline != NULL && sl_timeline_get_view_range (self->timeline, &data_lo, &data_hi))
+    max_px = MAX ((double) (data_hi - data_lo) * 4 / self->plot_w, 1e3);
+  plot_x = CLAMP (plot_x, 0, self->plot_w);
+  t = (double) self->origin + ((double) self->col0 + plot_x) * self->px_ns;
+  px = CLAMP (self->px_ns / factor, SL_TLV_MIN_PX_NS, max_px);
+  if (px == self->px_ns)
+    return;
+  self->px_ns = px;
+  self->origin = (gint64) floor (t - plot_x * px);
+  self->col0 = 0;
+  self->pending_start = _sl_timeline_view_start (self);
+  self->pending_end = _sl_timeline_view_end (self);
+  _sl_timeline_view_span_changed (self);
+}
+
+void
+_sl_timeline_view_pan_px (SlTimelineView *self,
+                          gint64          dx)
+{
+  if (!self->has_span || self->plot_w <= 0 || dx == 0)
+    return;
+  self->col0 += dx;
+  self->pending_start = _sl_timeline_view_start (self);
+  self->pending_end = _sl_timeline_view_end (self);
+  _sl_timeline_view_span_changed (self);
+}
+
+void
+_sl_timeline_view_fit (SlTimelineView *self)
+{
+  gint64 lo, hi, margin;
+
+  if (self->timeline == NULL || !sl_timeline_get_view_range (self->timeline, &lo, &hi))
+    return;
+  margin = MAX ((hi - lo) / 100, 500);
+  set_span_internal (self, lo - margin, hi + margin);
+}
+
+/* Rows */
+
+static guint
+row_height (guint8 kind)
+{
+  switch (kind)
+    {
+    case SL_TIMELINE_ROW_HOST:
+      return SL_TLV_HOST_H;
+    case SL_TIMELINE_ROW_CPU:
+      return SL_TLV_CPU_H;
+    default:
+      return SL_TLV_ROW_H;
+    }
+}
+
+static void
+push_row (SlTimelineView          *self,
+          const SlTimelineRowInfo *ri,
+          guint                    row,
+          guint8                   depth,
+          gboolean                 expandable,
+          gboolean                 expanded,
+          int                     *y)
+{
+  SlTlvRow v = { 0 };
+
+  v.row = row;
+  v.host = ri->host;
+  v.kind = (guint8) ri->kind;
+  v.depth = depth;
+  v.expandable = expandable;
+  v.expanded = expanded;
+  v.y = *y;
+  v.h = (int) row_height (v.kind);
+  *y += v.h;
+  if (row < self->row_vis->len)
+    g_array_index (self->row_vis, guint, row) = self->vis->len;
+  g_array_append_val (self->vis, v);
+}
+
+static gboolean
+host_open (SlTimelineView *self,
+           guint           host)
+{
+  return host >= self->host_open->len || self->host_open->data[host];
+}
+
+/* Hosts, then their processes (with their other threads below them),
+ * threads without a process, and CPUs when asked for. */
+static void
+rebuild_layout (SlTimelineView *self)
+{
+  guint n_rows = self->timeline != NULL ? sl_timeline_get_n_rows (self->timeline) : 0;
+  guint n_hosts = self->timeline != NULL ? sl_timeline_get_n_hosts (self->timeline) : 0;
+  int y = 0;
+
+  g_array_set_size (self->vis, 0);
+  g_array_set_size (self->row_vis, n_rows);
+  for (guint r = 0; r < n_rows; r++)
+    g_array_index (self->row_vis, guint, r) = SL_TIMELINE_NONE;
+  while (self->host_open->len < n_hosts)
+    {
+      guint8 open = TRUE;
+      g_byte_array_append (self->host_open, &open, 1);
+    }
+
+  for (guint h = 0; h < n_hosts; h++)
+    {
+      guint hrow = sl_timeline_get_host_row (self->timeline, h);
+      g_autoptr(GArray) children = NULL;
+      g_autoptr(GArray) cpus = g_array_new (FALSE, FALSE, sizeof (guint));
+      SlTimelineRowInfo hi;
+      gboolean open = host_open (self, h);
+
+      if (hrow == SL_TIMELINE_NONE || hrow >= n_rows)
+        continue;
+      sl_timeline_get_row_info (self->timeline, hrow, &hi);
+      push_row (self, &hi, hrow, 0, hi.n_children > 0, open, &y);
+      if (!open)
+        continue;
+      children = sl_timeline_dup_children (self->timeline, hrow);
+      for (guint i = 0; i < children->len; i++)
+        {
+          guint c = g_array_index (children, guint, i);
+          SlTimelineRowInfo ci;
+
+          sl_timeline_get_row_info (self->timeline, c, &ci);
+          if (ci.kind == SL_TIMELINE_ROW_CPU)
+            {
+              g_array_append_val (cpus, c);
+              continue;
+            }
+          if (ci.kind == SL_TIMELINE_ROW_PROCESS)
+            {
+              gboolean proc_open = !g_hash_table_contains (self->closed_procs, GUINT_TO_POINTER (c));
+              guint others = ci.n_children - (ci.thread_row != SL_TIMELINE_NONE ? 1 : 0);
+
+              push_row (self, &ci, c, 1, others > 0, proc_open, &y);
+              if (proc_open && ci.n_children > 0)
+                {
+                  g_autoptr(GArray) threads = sl_timeline_dup_children (self->timeline, c);
+
+                  for (guint k = 0; k < threads->len; k++)
+                    {
+                      guint t = g_array_index (threads, guint, k);
+                      SlTimelineRowInfo ti;
+
+                      /* the main thread is drawn on its process's row */
+                      if (t == ci.thread_row)
+                        continue;
+                      sl_timeline_get_row_info (self->timeline, t, &ti);
+                      push_row (self, &ti, t, 2, FALSE, FALSE, &y);
+                    }
+                }
+            }
+          else
+            push_row (self, &ci, c, 1, FALSE, FALSE, &y);
+        }
+      if (self->show_cpus)
+        for (guint i = 0; i < cpus->len; i++)
+          {
+            guint c = g_array_index (cpus, guint, i);
+            SlTimelineRowInfo ci;
+
+            sl_timeline_get_row_info (self->timeline, c, &ci);
+            push_row (self, &ci, c, 1, FALSE, FALSE, &y);
+          }
+    }
+  self->n_rows_seen = n_rows;
+  self->content_h = y;
+  self->layout_version++;
+  gtk_adjustment_configure (self->vadj, MIN (gtk_adjustment_get_value (self->vadj), MAX (0, y - self->rows_h)),
+                            0, MAX (y, 1), SL_TLV_ROW_H * 3, MAX (self->rows_h * 0.9, 1), MAX (self->rows_h, 1));
+  update_status (self);
+  _sl_timeline_view_queue_update (self);
+}
+
+guint
+_sl_timeline_view_vis_at (SlTimelineView *self,
+                          double          y)
+{
+  guint lo = 0, hi = self->vis->len;
+
+  y += gtk_adjustment_get_value (self->vadj);
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      const SlTlvRow *v = &g_array_index (self->vis, SlTlvRow, mid);
+
+      if (y < v->y)
+        hi = mid;
+      else if (y >= v->y + v->h)
+        lo = mid + 1;
+      else
+        return mid;
+    }
+  return SL_TIMELINE_NONE;
+}
+
+/* The middle of the row that shows @row (itself, or the closed process
+ * or host it is in), in content coordinates; NAN when none. */
+double
+_sl_timeline_view_row_center (SlTimelineView *self,
+                              guint           row)
+{
+  for (guint depth = 0; depth < 4 && row != SL_TIMELINE_NONE && row < self->row_vis->len; depth++)
+    {
+      guint v = g_array_index (self->row_vis, guint, row);
+      SlTimelineRowInfo ri;
+
+      if (v != SL_TIMELINE_NONE)
+        {
+          const SlTlvRow *r = &g_array_index (self->vis, SlTlvRow, v);
+          return r->y + r->h / 2.0;
+        }
+      sl_timeline_get_row_info (self->timeline, row, &ri);
+      /* a main thread is drawn on its process's row */
+      row = ri.parent;
+    }
+  return NAN;
+}
+
+/* The line that shows @row: its own, or that of the closed (or hidden)
+ * process, host or CPU list it is in; a main thread is on its process's. */
+static guint
+vis_for_row (SlTimelineView *self,
+             guint           row)
+{
+  for (guint depth = 0; depth < 4 && self->timeline != NULL && row < self->row_vis->len; depth++)
+    {
+      SlTimelineRowInfo ri;
+
+      if (g_array_index (self->row_vis, guint, row) != SL_TIMELINE_NONE)
+        return g_array_index (self->row_vis, guint, row);
+      sl_timeline_get_row_info (self->timeline, row, &ri);
+      row = ri.parent;
+    }
+  return SL_TIMELINE_NONE;
+}
+
+guint
+_sl_timeline_view_selected_vis (SlTimelineView *self)
+{
+  return vis_for_row (self, self->selected_row);
+}
+
+void
+_sl_timeline_view_toggle_row (SlTimelineView *self,
+                              guint           vis_index)
+{
+  const SlTlvRow *v;
+
+  if (vis_index >= self->vis->len)
+    return;
+  v = &g_array_index (self->vis, SlTlvRow, vis_index);
+  if (v->kind == SL_TIMELINE_ROW_HOST)
+    sl_timeline_view_set_host_expanded (self, v->host, !v->expanded);
+  else if (v->kind == SL_TIMELINE_ROW_PROCESS && v->expandable)
+    {
+      gpointer key = GUINT_TO_POINTER (v->row);
+
+      if (!g_hash_table_remove (self->closed_procs, key))
+        g_hash_table_add (self->closed_procs, key);
+      rebuild_layout (self);
+    }
+}
+
+void
+_sl_timeline_view_scroll_to_row (SlTimelineView *self,
+                                 guint           row)
+{
+  guint v;
+  const SlTlvRow *r;
+  double value, page;
+
+  v = vis_for_row (self, row);
+  if (v == SL_TIMELINE_NONE)
+    return;
+  r = &g_array_index (self->vis, SlTlvRow, v);
+  value = gtk_adjustment_get_value (self->vadj);
+  page = MAX (self->rows_h, 1);
+  if (r->y < value)
+    gtk_adjustment_set_value (self->vadj, r->y - SL_TLV_HOST_H);
+  else if (r->y + r->h > value + page)
+    gtk_adjustment_set_value (self->vadj, r->y + r->h - page + SL_TLV_ROW_H);
+}
+
+/* Connections: host pairs and their connections, for the filters */
+
+static int
+cmp_gint64 (gconstpointer a,
+            gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static void
+rebuild_filters (SlTimelineView *self)
+{
+  g_autoptr(GArray) probe = g_array_new (FALSE, FALSE, sizeof (SlTimelineArrow));
+  g_autoptr(GHashTable) lanes = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+  g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (gint64));
+  guint n;
+
+  g_array_set_size (self->pairs, 0);
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->pair_list));
+  g_ptr_array_add (labels, g_strdup (_("All host pairs")));
+  self->n_lanes = 0;
+  if (self->timeline != NULL)
+    {
+      /* one column: one arrow per lane (ordered host pair) is enough */
+      sl_timeline_query_arrows (self->timeline, G_MININT64 / 4, G_MAXINT64 / 4, 1, SL_TIMELINE_NONE,
+                                SL_TIMELINE_NONE, SL_TIMELINE_NONE, probe);
+      for (guint i = 0; i < probe->len; i++)
+        {
+          const SlTimelineArrow *a = &g_array_index (probe, SlTimelineArrow, i);
+          /* host indices are below 65535 */
+          gsize lane = ((gsize) a->send_host << 16 | a->recv_host) + 1;
+          gint64 pk = (gint64) pair_key (a->send_host, a->recv_host);
+          gsize pk_small = ((gsize) MIN (a->send_host, a->recv_host) << 16 | MAX (a->send_host, a->recv_host)) + 1;
+
+          g_hash_table_add (lanes, GSIZE_TO_POINTER (lane));
+          if (!g_hash_table_contains (seen, GSIZE_TO_POINTER (pk_small)))
+            {
+              g_hash_table_add (seen, GSIZE_TO_POINTER (pk_small));
+              g_array_append_val (keys, pk);
+            }
+        }
+      self->n_lanes = g_hash_table_size (lanes);
+      g_array_sort (keys, cmp_gint64);
+      for (guint i = 0; i < keys->len; i++)
+        {
+          guint64 k = (guint64) g_array_index (keys, gint64, i);
+          guint pair[2] = { (guint) (k >> 32), (guint) (k & 0xffffffff) };
+          SlTimelineRowInfo a, b;
+
+          sl_timeline_get_row_info (self->timeline, sl_timeline_get_host_row (self->timeline, pair[0]), &a);
+          sl_timeline_get_row_info (self->timeline, sl_timeline_get_host_row (self->timeline, pair[1]), &b);
+          g_array_append_vals (self->pairs, pair, 2);
+          g_ptr_array_add (labels, g_strdup_printf ("%s ↔ %s", a.name, b.name));
+        }
+    }
+  g_ptr_array_add (labels, NULL);
+  self->filter_a = self->filter_b = self->filter_conn = SL_TIMELINE_NONE;
+  gtk_string_list_splice (self->pair_list, 0, n, (const char * const *) labels->pdata);
+  gtk_drop_down_set_selected (self->pair_dropdown, 0);
+}
+
+static void
+rebuild_connections (SlTimelineView *self)
+{
+  g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->connection_list));
+
+  g_array_set_size (self->pair_conns, 0);
+  g_ptr_array_add (labels, g_strdup (_("All connections")));
+  if (self->timeline != NULL && self->filter_a != SL_TIMELINE_NONE)
+    for (guint c = 0; c < sl_timeline_get_n_connections (self->timeline); c++)
+      {
+        SlTimelineConnection conn;
+        char a[64], b[64];
+
+        sl_timeline_get_connection (self->timeline, c, &conn);
+        if (pair_key (conn.host_a, conn.host_b) != pair_key (self->filter_a, self->filter_b))
+          continue;
+        if (conn.family == 4)
+          {
+            g_snprintf (a, sizeof a, "%u.%u.%u.%u:%u", conn.addr_a[0], conn.addr_a[1], conn.addr_a[2], conn.addr_a[3],
+                        conn.port_a);
+            g_snprintf (b, sizeof b, "%u.%u.%u.%u:%u", conn.addr_b[0], conn.addr_b[1], conn.addr_b[2], conn.addr_b[3],
+                        conn.port_b);
+          }
+        else
+          {
+            g_snprintf (a, sizeof a, ":%u", conn.port_a);
+            g_snprintf (b, sizeof b, ":%u", conn.port_b);
+          }
+        g_array_append_val (self->pair_conns, c);
+        g_ptr_array_add (labels, g_strdup_printf ("%s → %s (%" G_GUINT64_FORMAT ")", a, b, conn.n_arrows));
+      }
+  g_ptr_array_add (labels, NULL);
+  gtk_string_list_splice (self->connection_list, 0, n, (const char * const *) labels->pdata);
+  gtk_drop_down_set_selected (self->connection_dropdown, 0);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->connection_dropdown), self->pair_conns->len > 0);
+}
+
+static void
+filter_changed_cb (SlTimelineView *self,
+                   GParamSpec     *pspec,
+                   GtkDropDown    *dropdown)
+{
+  guint sel = gtk_drop_down_get_selected (dropdown);
+
+  if (dropdown == self->pair_dropdown)
+    {
+      guint a = SL_TIMELINE_NONE, b = SL_TIMELINE_NONE;
+
+      if (sel != GTK_INVALID_LIST_POSITION && sel > 0 && 2 * (sel - 1) + 1 < self->pairs->len)
+        {
+          a = g_array_index (self->pairs, guint, 2 * (sel - 1));
+          b = g_array_index (self->pairs, guint, 2 * (sel - 1) + 1);
+        }
+      if (a == self->filter_a && b == self->filter_b)
+        return;
+      self->filter_a = a;
+      self->filter_b = b;
+      self->filter_conn = SL_TIMELINE_NONE;
+      rebuild_connections (self);
+    }
+  else
+    {
+      guint c = SL_TIMELINE_NONE;
+
+      if (sel != GTK_INVALID_LIST_POSITION && sel > 0 && sel - 1 < self->pair_conns->len)
+        c = g_array_index (self->pair_conns, guint, sel - 1);
+      if (c == self->filter_conn)
+        return;
+      self->filter_conn = c;
+    }
+  self->arrow_version++;
+  _sl_timeline_view_queue_update (self);
+}
+
+/* Search */
+
+static void
+search_changed_cb (SlTimelineView *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+
+  g_free (self->search_text);
+  self->search_text = g_strdup (text);
+  if (text[0] != '\0')
+    {
+      /* from the top again for a new text */
+      self->selected_row = SL_TIMELINE_NONE;
+      sl_timeline_view_search (self, text);
+    }
+}
+
+static void
+search_activate_cb (SlTimelineView *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+
+  if (text[0] != '\0')
+    sl_timeline_view_search (self, text);
+}
+
+/* Events table */
+
+static void
+update_events_label (SlTimelineView *self)
+{
+  guint row = sl_event_list_get_row (self->events);
+  g_autofree char *count = NULL;
+  g_autofree char *text = NULL;
+  SlTimelineRowInfo ri;
+  const char *where;
+
+  if (self->timeline == NULL || row == SL_TIMELINE_NONE || row >= sl_timeline_get_n_rows (self->timeline))
+    {
+      gtk_label_set_text (self->events_label, _("Select a thread, a process or a CPU to see its events"));
+      return;
+    }
+  sl_timeline_get_row_info (self->timeline, row, &ri);
+  count = sl_format_count (g_list_model_get_n_items (G_LIST_MODEL (self->events)));
+  where = self->events_selected ? _("selected time range") : _("visible time range");
+  if (sl_event_list_get_loading (self->events))
+    text = g_strdup_printf (_("%s events of %s (%u) in the %s so far…"), count, ri.name, ri.tid, where);
+  else if (sl_event_list_get_truncated (self->events))
+    text = g_strdup_printf (_("The first %s events of %s (%u) in the %s"), count, ri.name, ri.tid, where);
+  else
+    text = g_strdup_printf (_("%s events of %s (%u) in the %s"), count, ri.name, ri.tid, where);
+  gtk_label_set_text (self->events_label, text);
+}
+
+void
+_sl_timeline_view_update_events (SlTimelineView *self)
+{
+  gint64 start, end, sel_start = 0, sel_end = 0;
+  SlTimelineRowInfo ri;
+  const SlTlvClock *c;
+  SlTransform inv;
+
+  g_clear_handle_id (&self->events_id, g_source_remove);
+  if (self->timeline == NULL || self->selected_row == SL_TIMELINE_NONE ||
+      self->selected_row >= sl_timeline_get_n_rows (self->timeline))
+    {
+      sl_event_list_set_row (self->events, SL_TIMELINE_NONE, 0, 0);
+      update_events_label (self);
+      return;
+    }
+  start = _sl_timeline_view_start (self);
+  end = _sl_timeline_view_end (self);
+  if (self->session != NULL)
+    sl_session_get_selected_span (self->session, &sel_start, &sel_end);
+  self->events_selected = sel_end > sel_start;
+  if (self->events_selected)
+    {
+      start = sel_start;
+      end = sel_end;
+    }
+  sl_timeline_get_row_info (self->timeline, self->selected_row, &ri);
+  c = _sl_timeline_view_clock (self, ri.host);
+  sl_transform_invert (&c->shown, &inv);
+  sl_event_list_set_row (self->events, self->selected_row, sl_transform_apply (&inv, start),
+                         sl_transform_apply (&inv, end) + 1);
+  update_events_label (self);
+}
+
+void
+_sl_timeline_view_set_selected_span (SlTimelineView *self,
+                                     gint64          start,
+                                     gint64          end)
+{
+  if (self->session != NULL)
+    sl_session_set_selected_span (self->session, start, end);
+  queue_events (self);
+  gtk_widget_queue_draw (self->canvas);
+}
+
+/* Clocks from the session */
+
+static void
+session_updated_cb (SlTimelineView *self,
+                    guint           changes)
+{
+  GListModel *hosts, *links;
+  guint n;
+
+  if (self->session == NULL)
+    return;
+  /* another input: its hosts are not the old ones */
+  if (changes & SL_SESSION_CHANGE_RESET)
+    {
+      g_array_set_size (self->clocks, 0);
+      g_hash_table_remove_all (self->link_bounds);
+    }
+  hosts = sl_session_get_hosts (self->session);
+  n = g_list_model_get_n_items (hosts);
+  for (guint i = 0; i < n; i++)
+    {
+      SlHostItem *item = sl_session_get_host_item (self->session, i);
+      const SlSnapHost *info = item != NULL ? sl_host_item_get_info (item) : NULL;
+
+      if (info != NULL)
+        sl_timeline_view_set_host_clock (self, sl_host_item_get_host (item), &info->to_reference, info->reference,
+                                         info->bound_ns);
+    }
+  links = sl_session_get_links (self->session);
+  n = g_list_model_get_n_items (links);
+  for (guint i = 0; i < n; i++)
+    {
+      SlLinkItem *item = sl_session_get_link_item (self->session, i);
+      const SlReportLink *rl;
+      const SlTlvClock *ca, *cb;
+      double u;
+
+      if (item == NULL)
+        continue;
+      rl = sl_link_item_get_info (item);
+      ca = _sl_timeline_view_clock (self, rl->a);
+      cb = _sl_timeline_view_clock (self, rl->b);
+      /* as sl_timeline_sync_engine() does */
+      if (!ca->known || !cb->known || ca->reference != cb->reference)
+        u = NAN;
+      else if (rl->info.in_tree)
+        u = rl->info.bound_ns;
+      else
+        u = ca->bound + cb->bound;
+      sl_timeline_view_set_link_bound (self, rl->a, rl->b, u);
+    }
+}
+
+static void
+session_link_cb (SlTimelineView *self)
+{
+  SlLinkItem *link = self->session != NULL ? sl_session_get_selected_link (self->session) : NULL;
+  guint a = link != NULL ? sl_link_item_get_a (link) : SL_TIMELINE_NONE;
+  guint b = link != NULL ? sl_link_item_get_b (link) : SL_TIMELINE_NONE;
+
+  if (a == self->hl_host_a && b == self->hl_host_b)
+    return;
+  self->hl_host_a = a;
+  self->hl_host_b = b;
+  _sl_timeline_view_queue_update (self);
+}
+
+static void
+session_sync_cb (SlTimelineView *self)
+{
+  sl_timeline_view_set_synchronized (self, sl_session_get_synchronized (self->session));
+}
+
+static void
+session_visible_cb (SlTimelineView *self)
+{
+  gint64 start, end;
+
+  if (self->pushing_span || self->timeline == NULL)
+    return;
+  sl_session_get_visible_span (self->session, &start, &end);
+  if (end <= start || (start == _sl_timeline_view_start (self) && end == _sl_timeline_view_end (self)))
+    return;
+  self->pushing_span = TRUE;
+  set_span_internal (self, start, end);
+  self->pushing_span = FALSE;
+}
+
+static void
+session_selection_cb (SlTimelineView *self)
+{
+  queue_events (self);
+  gtk_widget_queue_draw (self->canvas);
+}
+
+static void set_timeline (SlTimelineView *self,
+                          SlTimeline     *timeline,
+                          const SlEventStore * const *stores,
+                          guint           n_stores,
+                          gboolean        from_session);
+
+static void
+session_timeline_cb (SlTimelineView *self)
+{
+  SlTimeline *tl = sl_session_get_timeline (self->session);
+
+  if (tl == NULL)
+    {
+      if (self->from_session)
+        set_timeline (self, NULL, NULL, 0, TRUE);
+      return;
+    }
+  {
+    guint n = sl_timeline_get_n_hosts (tl);
+    g_autofree const SlEventStore **stores = g_new0 (const SlEventStore *, MAX (n, 1));
+
+    for (guint h = 0; h < n; h++)
+      stores[h] = sl_session_get_event_store (self->session, h);
+    set_timeline (self, tl, stores, n, TRUE);
+  }
+}
+
+static void
+set_timeline (SlTimelineView             *self,
+              SlTimeline                 *timeline,
+              const SlEventStore * const *stores,
+              guint                       n_stores,
+              gboolean                    from_session)
+{
+  guint n_hosts;
+
+  g_clear_handle_id (&self->events_id, g_source_remove);
+  _sl_timeline_view_clear_caches (self);
+  sl_event_list_set_source (self->events, NULL, NULL, 0);
+  g_free ((gpointer) self->stores);
+  self->stores = NULL;
+  self->n_stores = 0;
+  self->timeline = timeline;
+  self->from_session = from_session;
+  self->selected_row = SL_TIMELINE_NONE;
+  self->data_version++;
+  g_hash_table_remove_all (self->closed_procs);
+  g_byte_array_set_size (self->host_open, 0);
+
+  n_hosts = timeline != NULL ? sl_timeline_get_n_hosts (timeline) : 0;
+  /* clocks already known from the session stay; others are the identity */
+  if (self->clocks->len < n_hosts)
+    {
+      guint old = self->clocks->len;
+
+      g_array_set_size (self->clocks, n_hosts);
+      for (guint h = old; h < n_hosts; h++)
+        {
+          SlTlvClock *c = &g_array_index (self->clocks, SlTlvClock, h);
+
+          memset (c, 0, sizeof *c);
+          sl_transform_init_identity (&c->target);
+          sl_transform_init_identity (&c->shown);
+          sl_transform_init_identity (&c->from);
+          c->bound = NAN;
+        }
+    }
+  if (timeline != NULL)
+    {
+      self->stores = g_memdup2 (stores, sizeof (gpointer) * MAX (n_stores, 1));
+      self->n_stores = stores != NULL ? n_stores : 0;
+      sl_event_list_set_source (self->events, timeline, self->stores, self->n_stores);
+      for (guint h = 0; h < n_hosts; h++)
+        {
+          SlTlvClock *c = &g_array_index (self->clocks, SlTlvClock, h);
+
+          c->anim_start = 0;
+          if (self->synchronized && c->known)
+            c->shown = c->target;
+          else
+            sl_transform_init_identity (&c->shown);
+          push_clock (self, h);
+        }
+      push_link_bounds (self);
+      /* many hosts start closed: their messages still show */
+      for (guint h = 0; h < n_hosts; h++)
+        {
+          guint8 open = n_hosts <= 16;
+          g_byte_array_append (self->host_open, &open, 1);
+        }
+    }
+  rebuild_layout (self);
+  rebuild_filters (self);
+  rebuild_connections (self);
+  sl_timeline_view_data_changed (self);
+  if (timeline != NULL)
+    {
+      gint64 lo, hi;
+
+      if (sl_timeline_get_view_range (timeline, &lo, &hi))
+        self->data_end = hi;
+      _sl_timeline_view_fit (self);
+    }
+  _sl_timeline_view_update_events (self);
+  _sl_timeline_view_update_actions (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ROW]);
+}
+
+/* Animation */
+
+static gboolean
+clocks_animating (SlTimelineView *self)
+{
+  for (guint h = 0; h < self->clocks->len; h++)
+    if (g_array_index (self->clocks, SlTlvClock, h).anim_start != 0)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+step_clocks (SlTimelineView *self,
+             gint64          now)
+{
+  gboolean was = FALSE, is = FALSE;
+
+  for (guint h = 0; h < self->clocks->len; h++)
+    {
+      SlTlvClock *c = &g_array_index (self->clocks, SlTlvClock, h);
+      double p;
+
+      if (c->anim_start == 0)
+        continue;
+      was = TRUE;
+      p = (double) (now - c->anim_start) / SL_TLV_ANIM_US;
+      if (p >= 1)
+        {
+          c->shown = c->target;
+          c->anim_start = 0;
+        }
+      else
+        {
+          clock_interpolate (&c->from, &c->target, ease_out (p), &c->shown);
+          is = TRUE;
+        }
+      push_clock (self, h);
+    }
+  if (was)
+    {
+      sl_event_list_times_changed (self->events);
+      if (!is)
+        g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANIMATING]);
+    }
+}
+
+gboolean
+_sl_timeline_view_tick (SlTimelineView *self,
+                        gint64          now_us)
+{
+  step_clocks (self, now_us);
+  return clocks_animating (self);
+}
+
+/* The host whose drawing must not move when clocks change: the selected
+ * row's, else the first one on screen. */
+static guint
+anchor_host (SlTimelineView *self)
+{
+  guint v;
+
+  if (self->timeline != NULL && self->selected_row != SL_TIMELINE_NONE)
+    {
+      SlTimelineRowInfo ri;
+
+      sl_timeline_get_row_info (self->timeline, self->selected_row, &ri);
+      return ri.host;
+    }
+  v = _sl_timeline_view_vis_at (self, 0);
+  if (v != SL_TIMELINE_NONE)
+    return g_array_index (self->vis, SlTlvRow, v).host;
+  return 0;
+}
+
+/* Moves the span by @s (a map of the view's clock) if that is visible. */
+static gboolean
+shift_span (SlTimelineView    *self,
+            const SlTransform *s)
+{
+  gint64 start = _sl_timeline_view_start (self), end = _sl_timeline_view_end (self);
+  gint64 ns = sl_transform_apply (s, start), ne = sl_transform_apply (s, end);
+  double px = self->px_ns > 0 ? self->px_ns : 1;
+
+  if (fabs ((double) (ns - start)) < 0.5 * px && fabs ((double) (ne - end)) < 0.5 * px)
+    return FALSE;
+  if (self->plot_w > 0 && self->has_span)
+    {
+      self->origin = ns;
+      self->col0 = 0;
+      self->px_ns = MAX ((double) (ne - ns) / self->plot_w, SL_TLV_MIN_PX_NS);
+      self->pending_start = ns;
+      self->pending_end = ne;
+      _sl_timeline_view_span_changed (self);
+    }
+  else
+    {
+      self->pending_start = ns;
+      self->pending_end = ne;
+    }
+  return TRUE;
+}
+
+static void
+ensure_clock (SlTimelineView *self,
+              guint           host)
+{
+  if (host < self->clocks->len)
+    return;
+  {
+    guint old = self->clocks->len;
+
+    g_array_set_size (self->clocks, host + 1);
+    for (guint h = old; h <= host; h++)
+      {
+        SlTlvClock *c = &g_array_index (self->clocks, SlTlvClock, h);
+
+        memset (c, 0, sizeof *c);
+        sl_transform_init_identity (&c->target);
+        sl_transform_init_identity (&c->shown);
+        sl_transform_init_identity (&c->from);
+        c->bound = NAN;
+      }
+  }
+}
+
+/* Class */
+
+static void
+canvas_tick_removed (gpointer data)
+{
+}
+
+static gboolean
+canvas_tick_cb (GtkWidget     *widget,
+                GdkFrameClock *clock,
+                gpointer       data)
+{
+  SlTimelineView *self = data;
+  gboolean more = _sl_timeline_view_tick (self, gdk_frame_clock_get_frame_time (clock));
+
+  if (_sl_timeline_view_prepare (self))
+    gtk_widget_queue_draw (widget);
+  /* work left for the next frames (the selection's messages) */
+  more = more || _sl_timeline_view_pending (self);
+  if (more)
+    {
+      gtk_widget_queue_draw (widget);
+      return G_SOURCE_CONTINUE;
+    }
+  self->tick_id = 0;
+  return G_SOURCE_REMOVE;
+}
+
+void
+_sl_timeline_view_queue_update (SlTimelineView *self)
+{
+  if (self->canvas == NULL)
+    return;
+  if (self->tick_id == 0 && gtk_widget_get_realized (self->canvas))
+    self->tick_id = gtk_widget_add_tick_callback (self->canvas, canvas_tick_cb, self, canvas_tick_removed);
+  gtk_widget_queue_draw (self->canvas);
+}
+
+static void
+vadj_changed_cb (SlTimelineView *self)
+{
+  _sl_timeline_view_queue_update (self);
+}
+
+static void
+sl_timeline_view_dispose (GObject *object)
+{
+  SlTimelineView *self = (SlTimelineView *) object;
+  GtkWidget *child;
+
+  sl_timeline_view_set_session (self, NULL);
+  g_clear_handle_id (&self->events_id, g_source_remove);
+  if (self->tick_id != 0 && self->canvas != NULL)
+    gtk_widget_remove_tick_callback (self->canvas, self->tick_id);
+  self->tick_id = 0;
+  if (self->events_view != NULL)
+    gtk_column_view_set_model (self->events_view, NULL);
+  _sl_timeline_view_clear_caches (self);
+  self->timeline = NULL;
+  if (self->events != NULL)
+    sl_event_list_set_source (self->events, NULL, NULL, 0);
+  gtk_widget_dispose_template (GTK_WIDGET (self), SL_TYPE_TIMELINE_VIEW);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+  self->canvas = NULL;
+  g_clear_object (&self->events);
+  g_clear_object (&self->vadj);
+
+  G_OBJECT_CLASS (sl_timeline_view_parent_class)->dispose (object);
+}
+
+static void
+sl_timeline_view_finalize (GObject *object)
+{
+  SlTimelineView *self = (SlTimelineView *) object;
+
+  g_free ((gpointer) self->stores);
+  g_array_unref (self->clocks);
+  g_hash_table_unref (self->link_bounds);
+  g_array_unref (self->vis);
+  g_array_unref (self->row_vis);
+  g_byte_array_unref (self->host_open);
+  g_hash_table_unref (self->closed_procs);
+  g_array_unref (self->pairs);
+  g_array_unref (self->pair_conns);
+  g_hash_table_unref (self->row_cache);
+  g_array_unref (self->arrows);
+  g_array_unref (self->hl_arrows);
+  g_free (self->search_text);
+
+  G_OBJECT_CLASS (sl_timeline_view_parent_class)->finalize (object);
+}
+
+static void
+sl_timeline_view_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  SlTimelineView *self = SL_TIMELINE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+    case PROP_SYNCHRONIZED:
+      g_value_set_boolean (value, self->synchronized);
+      break;
+    case PROP_FOLLOW:
+      g_value_set_boolean (value, self->follow);
+      break;
+    case PROP_SHOW_CPUS:
+      g_value_set_boolean (value, self->show_cpus);
+      break;
+    case PROP_SELECTED_ROW:
+      g_value_set_uint (value, self->selected_row);
+      break;
+    case PROP_ANIMATING:
+      g_value_set_boolean (value, clocks_animating (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sl_timeline_view_set_property (GObject      *object,
+                               guint         prop_id,
+                               const GValue *value,
+                               GParamSpec   *pspec)
+{
+  SlTimelineView *self = SL_TIMELINE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      sl_timeline_view_set_session (self, g_value_get_object (value));
+      break;
+    case PROP_SYNCHRONIZED:
+      sl_timeline_view_set_synchronized (self, g_value_get_boolean (value));
+      break;
+    case PROP_FOLLOW:
+      sl_timeline_view_set_follow (self, g_value_get_boolean (value));
+      break;
+    case PROP_SHOW_CPUS:
+      if (self->show_cpus != g_value_get_boolean (value))
+        {
+          self->show_cpus = g_value_get_boolean (value);
+          rebuild_layout (self);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    case PROP_SELECTED_ROW:
+      sl_timeline_view_select_row (self, g_value_get_uint (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sl_timeline_view_class_init (SlTimelineViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GParamFlags rw = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->dispose = sl_timeline_view_dispose;
+  object_class->finalize = sl_timeline_view_finalize;
+  object_class->get_property = sl_timeline_view_get_property;
+  object_class->set_property = sl_timeline_view_set_property;
+
+  properties[PROP_SESSION] = g_param_spec_object ("session", NULL, NULL, SL_TYPE_SESSION, rw);
+  properties[PROP_SYNCHRONIZED] = g_param_spec_boolean ("synchronized", NULL, NULL, TRUE, rw);
+  properties[PROP_FOLLOW] = g_param_spec_boolean ("follow", NULL, NULL, FALSE, rw);
+  properties[PROP_SHOW_CPUS] = g_param_spec_boolean ("show-cpus", NULL, NULL, FALSE, rw);
+  properties[PROP_SELECTED_ROW] =
+    g_param_spec_uint ("selected-row", NULL, NULL, 0, G_MAXUINT, SL_TIMELINE_NONE, rw);
+  properties[PROP_ANIMATING] =
+    g_param_spec_boolean ("animating", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (SL_TYPE_TIMELINE_CANVAS);
+  g_type_ensure (SL_TYPE_TEXT_CELL);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/syncline/Syncline/ui/sl-timeline-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, SlTimelineView, toolbar);
+  gtk_widget_class_bind_template_child (widget_class, SlTimelineView, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, SlTimelineView, pair_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, SlTimelineView, connection_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, SlTimelineView, status_label);
+  gtk_widget_class_bind_template_child (widget_class, SlTimelineView, paned);
+  gtk_widget_class_bind_template_child (widget_class, SlTimelineView, canvas);
+  gtk_widget_class_bind_template_child (widget_class, SlTimelineView, scrollbar);
+  gtk_widget_class_bind_template_child (widget_class, SlTimelineView, events_view);
+  gtk_widget_class_bind_template_child (widget_class, SlTimelineView, events_label);
+  gtk_widget_class_bind_template_child (widget_class, SlTimelineView, pair_list);
+  gtk_widget_class_bind_template_child (widget_class, SlTimelineView, connection_list);
+  gtk_widget_class_bind_template_callback (widget_class, filter_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_activate_cb);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "timelineview");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+
+  _sl_timeline_view_class_init_actions (widget_class);
+}
+
+static void
+sl_timeline_view_init (SlTimelineView *self)
+{
+  g_autoptr(GtkNoSelection) selection = NULL;
+
+  self->synchronized = TRUE;
+  self->selected_row = SL_TIMELINE_NONE;
+  self->hl_host_a = self->hl_host_b = SL_TIMELINE_NONE;
+  self->filter_a = self->filter_b = self->filter_conn = SL_TIMELINE_NONE;
+  self->px_ns = 1e6;
+  self->hl_cursor = G_MAXINT64;
+  self->clocks = g_array_new (FALSE, TRUE, sizeof (SlTlvClock));
+  self->link_bounds = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  self->vis = g_array_new (FALSE, FALSE, sizeof (SlTlvRow));
+  self->row_vis = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->host_open = g_byte_array_new ();
+  self->closed_procs = g_hash_table_new (NULL, NULL);
+  self->pairs = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->pair_conns = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->row_cache = g_hash_table_new_full (NULL, NULL, NULL, NULL);
+  self->arrows = g_array_new (FALSE, FALSE, sizeof (SlTimelineArrow));
+  self->hl_arrows = g_array_new (FALSE, FALSE, sizeof (SlTimelineArrow));
+  self->events = sl_event_list_new ();
+  self->vadj = g_object_ref_sink (gtk_adjustment_new (0, 0, 1, SL_TLV_ROW_H * 3, 100, 100));
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  gtk_scrollbar_set_adjustment (self->scrollbar, self->vadj);
+  g_signal_connect_object (self->vadj, "value-changed", G_CALLBACK (vadj_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->events, "notify::n-items", G_CALLBACK (update_events_label), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->events, "notify::loading", G_CALLBACK (update_events_label), self,
+                           G_CONNECT_SWAPPED);
+  selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->events)));
+  gtk_column_view_set_model (self->events_view, GTK_SELECTION_MODEL (selection));
+  /* the table keeps its smallest height; the timeline gets the rest */
+  gtk_paned_set_position (self->paned, 4000);
+  _sl_timeline_view_init_input (self);
+  rebuild_filters (self);
+  rebuild_connections (self);
+  _sl_timeline_view_update_events (self);
+  _sl_timeline_view_update_actions (self);
+}
+
+/* Public */
+
+guint32
+sl_timeline_view_state_rgb (SlTimelineState state)
+{
+  return state < SL_TIMELINE_N_STATES ? state_rgb[state] : 0;
+}
+
+const char *
+sl_timeline_view_state_label (SlTimelineState state)
+{
+  switch (state)
+    {
+    case SL_TIMELINE_STATE_UNKNOWN:
+      return C_("state", "unknown");
+    case SL_TIMELINE_STATE_USER:
+      return C_("state", "user");
+    case SL_TIMELINE_STATE_SYSCALL:
+      return C_("state", "system call");
+    case SL_TIMELINE_STATE_IRQ:
+      return C_("state", "interrupt");
+    case SL_TIMELINE_STATE_SOFTIRQ:
+      return C_("state", "softirq");
+    case SL_TIMELINE_STATE_RUNNABLE:
+      return C_("state", "runnable");
+    case SL_TIMELINE_STATE_BLOCKED:
+      return C_("state", "blocked");
+    case SL_TIMELINE_STATE_EXITED:
+      return C_("state", "exited");
+    case SL_TIMELINE_STATE_IDLE:
+      return C_("state", "idle");
+    case SL_TIMELINE_STATE_NONE:
+    case SL_TIMELINE_N_STATES:
+    default:
+      return C_("state", "none");
+    }
+}
+
+SlSession *
+sl_timeline_view_get_session (SlTimelineView *self)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), NULL);
+  return self->session;
+}
+
+void
+sl_timeline_view_set_session (SlTimelineView *self,
+                              SlSession      *session)
+{
+  g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
+  g_return_if_fail (session == NULL || SL_IS_SESSION (session));
+
+  if (self->session == session)
+    return;
+  if (self->session != NULL)
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (self->session_ids); i++)
+        g_clear_signal_handler (&self->session_ids[i], self->session);
+      if (self->from_session)
+        set_timeline (self, NULL, NULL, 0, FALSE);
+      g_clear_object (&self->session);
+    }
+  if (session != NULL)
+    {
+      self->session = g_object_ref (session);
+      self->session_ids[0] = g_signal_connect_swapped (session, "notify::timeline",
+                                                       G_CALLBACK (session_timeline_cb), self);
+      self->session_ids[1] = g_signal_connect_swapped (session, "updated", G_CALLBACK (session_updated_cb), self);
+      self->session_ids[2] = g_signal_connect_swapped (session, "notify::selected-link",
+                                                       G_CALLBACK (session_link_cb), self);
+      self->session_ids[3] = g_signal_connect_swapped (session, "notify::synchronized",
+                                                       G_CALLBACK (session_sync_cb), self);
+      self->session_ids[4] = g_signal_connect_swapped (session, "notify::visible-start",
+                                                       G_CALLBACK (session_visible_cb), self);
+      self->session_ids[5] = g_signal_connect_swapped (session, "notify::visible-end",
+                                                       G_CALLBACK (session_visible_cb), self);
+      self->session_ids[6] = g_signal_connect_swapped (session, "notify::selection-start",
+                                                       G_CALLBACK (session_selection_cb), self);
+      self->session_ids[7] = g_signal_connect_swapped (session, "notify::selection-end",
+                                                       G_CALLBACK (session_selection_cb), self);
+      self->session_ids[8] = g_signal_connect_swapped (session, "notify::state",
+                                                       G_CALLBACK (gtk_widget_queue_draw), self->canvas);
+      session_updated_cb (self, 0);
+      session_link_cb (self);
+      if (self->synchronized != sl_session_get_synchronized (session))
+        session_sync_cb (self);
+      session_timeline_cb (self);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+SlTimeline *
+sl_timeline_view_get_timeline (SlTimelineView *self)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), NULL);
+  return self->timeline;
+}
+
+void
+sl_timeline_view_set_timeline (SlTimelineView             *self,
+                               SlTimeline                 *timeline,
+                               const SlEventStore * const *stores,
+                               guint                       n_stores)
+{
+  g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
+
+  set_timeline (self, timeline, stores, n_stores, FALSE);
+}
+
+void
+sl_timeline_view_data_changed (SlTimelineView *self)
+{
+  gint64 lo, hi;
+
+  g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
+
+  self->data_version++;
+  self->arrow_version++;
+  if (self->timeline == NULL)
+    {
+      _sl_timeline_view_queue_update (self);
+      return;
+    }
+  for (guint h = self->clocks->len; h < sl_timeline_get_n_hosts (self->timeline); h++)
+    {
+      ensure_clock (self, h);
+      push_clock (self, h);
+    }
+  if (sl_timeline_get_n_rows (self->timeline) != self->n_rows_seen)
+    rebuild_layout (self);
+  if (sl_timeline_get_view_range (self->timeline, &lo, &hi))
+    {
+      if (self->follow && hi > self->data_end && self->has_span)
+        {
+          gint64 start = _sl_timeline_view_start (self), end = _sl_timeline_view_end (self);
+
+          self->data_end = hi;
+          set_span_internal (self, hi - (end - start), hi);
+        }
+      self->data_end = MAX (self->data_end, hi);
+    }
+  update_status (self);
+  _sl_timeline_view_queue_update (self);
+}
+
+void
+sl_timeline_view_set_host_clock (SlTimelineView    *self,
+                                 guint              host,
+                                 const SlTransform *to_reference,
+                                 guint              reference,
+                                 double             bound_ns)
+{
+  SlTlvClock *c;
+  SlTransform target;
+  gint64 now = g_get_monotonic_time ();
+
+  g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
+
+  if (to_reference != NULL)
+    target = *to_reference;
+  else
+    sl_transform_init_identity (&target);
+  ensure_clock (self, host);
+  c = &g_array_index (self->clocks, SlTlvClock, host);
+
+  if (!c->known)
+    {
+      c->known = TRUE;
+      c->target = target;
+      c->reference = reference;
+      c->bound = bound_ns;
+      if (self->synchronized)
+        {
+          c->shown = target;
+          push_clock (self, host);
+          _sl_timeline_view_queue_update (self);
+        }
+      return;
+    }
+  if (memcmp (&c->target, &target, sizeof target) == 0 && c->reference == reference)
+    {
+      if (c->bound != bound_ns && !(isnan (c->bound) && isnan (bound_ns)))
+        {
+          c->bound = bound_ns;
+          push_clock (self, host);
+        }
+      return;
+    }
+  c->target = target;
+  c->reference = reference;
+  c->bound = bound_ns;
+  if (!self->synchronized)
+    return;
+
+  /* everything drawn now, at its place now */
+  step_clocks (self, now);
+  if (host == anchor_host (self))
+    {
+      SlTransform inv, s;
+
+      sl_transform_invert (&c->shown, &inv);
+      sl_transform_compose (&target, &inv, &s);
+      if (shift_span (self, &s))
+        for (guint h = 0; h < self->clocks->len; h++)
+          {
+            SlTlvClock *k = &g_array_index (self->clocks, SlTlvClock, h);
+            SlTransform moved;
+
+            if (!k->known)
+              continue;
+            sl_transform_compose (&s, &k->shown, &moved);
+            k->shown = moved;
+            k->from = moved;
+            k->anim_start = now;
+            push_clock (self, h);
+          }
+    }
+  {
+    /* a move of less than half a pixel over the span is not animated */
+    gint64 start = _sl_timeline_view_start (self), end = _sl_timeline_view_end (self);
+    SlTransform inv;
+    gint64 l0, l1;
+    double d0, d1;
+
+    sl_transform_invert (&c->shown, &inv);
+    l0 = sl_transform_apply (&inv, start);
+    l1 = sl_transform_apply (&inv, end);
+    d0 = fabs ((double) (sl_transform_apply (&target, l0) - start));
+    d1 = fabs ((double) (sl_transform_apply (&target, l1) - end));
+    c->from = c->shown;
+    if (MAX (d0, d1) < 0.5 * self->px_ns || !gtk_widget_get_mapped (GTK_WIDGET (self)))
+      {
+        c->shown = target;
+        c->anim_start = 0;
+      }
+    else if (c->anim_start == 0 || c->anim_start != now)
+      c->anim_start = now;
+  }
+  push_clock (self, host);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANIMATING]);
+  _sl_timeline_view_queue_update (self);
+}
+
+void
+sl_timeline_view_set_link_bound (SlTimelineView *self,
+                                 guint           host_a,
+                                 guint           host_b,
+                                 double          bound_ns)
+{
+  guint64 key;
+  double *old;
+
+  g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
+
+  key = pair_key (host_a, host_b);
+  old = g_hash_table_lookup (self->link_bounds, &key);
+  if (old != NULL && (*old == bound_ns || (isnan (*old) && isnan (bound_ns))))
+    return;
+  if (old != NULL)
+    *old = bound_ns;
+  else
+    {
+      guint64 *k = g_new (guint64, 1);
+      double *v = g_new (double, 1);
+
+      *k = key;
+      *v = bound_ns;
+      g_hash_table_insert (self->link_bounds, k, v);
+    }
+  if (self->timeline != NULL && host_a < sl_timeline_get_n_hosts (self->timeline) &&
+      host_b < sl_timeline_get_n_hosts (self->timeline))
+    sl_timeline_set_link_bound (self->timeline, host_a, host_b, self->synchronized ? bound_ns : NAN);
+  self->arrow_version++;
+  _sl_timeline_view_queue_update (self);
+}
+
+void
+sl_timeline_view_get_span (SlTimelineView *self,
+                           gint64         *start,
+                           gint64         *end)
+{
+  g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
+
+  if (start != NULL)
+    *start = _sl_timeline_view_start (self);
+  if (end != NULL)
+    *end = _sl_timeline_view_end (self);
+}
+
+void
+sl_timeline_view_set_span (SlTimelineView *self,
+                           gint64          start,
+                           gint64          end)
+{
+  g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
+
+  set_span_internal (self, start, end);
+}
+
+gboolean
+sl_timeline_view_get_synchronized (SlTimelineView *self)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), TRUE);
+  return self->synchronized;
+}
+
+/* Instant (each host jumps to its clock: that is the point of the
+ * toggle), but the anchor host's drawing stays where it is. */
+void
+sl_timeline_view_set_synchronized (SlTimelineView *self,
+                                   gboolean        synchronized)
+{
+  guint anchor;
+  SlTransform old_anchor, inv, s;
+
+  g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
+
+  synchronized = !!synchronized;
+  if (self->synchronized == synchronized)
+    return;
+  anchor = anchor_host (self);
+  old_anchor = _sl_timeline_view_clock (self, anchor)->shown;
+  self->synchronized = synchronized;
+  for (guint h = 0; h < self->clocks->len; h++)
+    {
+      SlTlvClock *c = &g_array_index (self->clocks, SlTlvClock, h);
+
+      c->anim_start = 0;
+      if (synchronized && c->known)
+        c->shown = c->target;
+      else
+        sl_transform_init_identity (&c->shown);
+      push_clock (self, h);
+    }
+  push_link_bounds (self);
+  sl_transform_invert (&old_anchor, &inv);
+  sl_transform_compose (&_sl_timeline_view_clock (self, anchor)->shown, &inv, &s);
+  shift_span (self, &s);
+  self->arrow_version++;
+  sl_event_list_times_changed (self->events);
+  if (self->session != NULL)
+    sl_session_set_synchronized (self->session, synchronized);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SYNCHRONIZED]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANIMATING]);
+  _sl_timeline_view_queue_update (self);
+}
+
+gboolean
+sl_timeline_view_get_follow (SlTimelineView *self)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), FALSE);
+  return self->follow;
+}
+
+void
+sl_timeline_view_set_follow (SlTimelineView *self,
+                             gboolean        follow)
+{
+  g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
+
+  follow = !!follow;
+  if (self->follow == follow)
+    return;
+  self->follow = follow;
+  if (follow && self->timeline != NULL && self->has_span)
+    {
+      gint64 lo, hi;
+
+      if (sl_timeline_get_view_range (self->timeline, &lo, &hi))
+        {
+          gint64 width = _sl_timeline_view_end (self) - _sl_timeline_view_start (self);
+
+          self->data_end = hi;
+          set_span_internal (self, hi - width, hi);
+        }
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLLOW]);
+}
+
+gboolean
+sl_timeline_view_get_animating (SlTimelineView *self)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), FALSE);
+  return clocks_animating (self);
+}
+
+guint
+sl_timeline_view_get_selected_row (SlTimelineView *self)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), SL_TIMELINE_NONE);
+  return self->selected_row;
+}
+
+void
+sl_timeline_view_select_row (SlTimelineView *self,
+                             guint           row)
+{
+  g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
+
+  if (self->timeline == NULL || row >= sl_timeline_get_n_rows (self->timeline))
+    row = SL_TIMELINE_NONE;
+  if (self->selected_row == row)
+    return;
+  self->selected_row = row;
+  _sl_timeline_view_update_events (self);
+  _sl_timeline_view_queue_update (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ROW]);
+}
+
+guint
+sl_timeline_view_search (SlTimelineView *self,
+                         const char     *text)
+{
+  g_autoptr(GArray) rows = NULL;
+  guint found = SL_TIMELINE_NONE, first = SL_TIMELINE_NONE;
+
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), SL_TIMELINE_NONE);
+
+  if (self->timeline == NULL || text == NULL || text[0] == '\0')
+    return SL_TIMELINE_NONE;
+  rows = sl_timeline_find_rows (self->timeline, text);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      guint r = g_array_index (rows, guint, i);
+      SlTimelineRowInfo ri;
+
+      sl_timeline_get_row_info (self->timeline, r, &ri);
+      if (ri.kind != SL_TIMELINE_ROW_THREAD && ri.kind != SL_TIMELINE_ROW_PROCESS)
+        continue;
+      if (first == SL_TIMELINE_NONE || r < first)
+        first = r;
+      if ((self->selected_row == SL_TIMELINE_NONE || r > self->selected_row) &&
+          (found == SL_TIMELINE_NONE || r < found))
+        found = r;
+    }
+  if (found == SL_TIMELINE_NONE)
+    found = first;
+  if (found == SL_TIMELINE_NONE)
+    return SL_TIMELINE_NONE;
+  {
+    SlTimelineRowInfo ri;
+
+    sl_timeline_get_row_info (self->timeline, found, &ri);
+    if (ri.kind == SL_TIMELINE_ROW_THREAD && ri.parent != SL_TIMELINE_NONE)
+      g_hash_table_remove (self->closed_procs, GUINT_TO_POINTER (ri.parent));
+    if (!host_open (self, ri.host))
+      self->host_open->data[ri.host] = TRUE;
+    rebuild_layout (self);
+  }
+  sl_timeline_view_select_row (self, found);
+  _sl_timeline_view_scroll_to_row (self, found);
+  return found;
+}
+
+void
+sl_timeline_view_set_host_expanded (SlTimelineView *self,
+                                    guint           host,
+                                    gboolean        expanded)
+{
+  g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
+
+  if (host >= self->host_open->len || !!self->host_open->data[host] == !!expanded)
+    return;
+  self->host_open->data[host] = !!expanded;
+  rebuild_layout (self);
+}
+
+/* Every host open or closed, in one layout. */
+void
+sl_timeline_view_set_all_expanded (SlTimelineView *self,
+                                   gboolean        expanded)
+{
+  g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
+
+  if (self->host_open->len == 0)
+    return;
+  memset (self->host_open->data, !!expanded, self->host_open->len);
+  rebuild_layout (self);
+}
+
+gboolean
+sl_timeline_view_get_host_expanded (SlTimelineView *self,
+                                    guint           host)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), FALSE);
+  return host_open (self, host);
+}
+
+void
+sl_timeline_view_set_arrow_filter (SlTimelineView *self,
+                                   guint           host_a,
+                                   guint           host_b,
+                                   guint           connection)
+{
+  g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
+
+  self->filter_a = host_a;
+  self->filter_b = host_a != SL_TIMELINE_NONE ? host_b : SL_TIMELINE_NONE;
+  self->filter_conn = connection;
+  self->arrow_version++;
+  _sl_timeline_view_queue_update (self);
+}
+
+GtkWidget *
+sl_timeline_view_get_canvas (SlTimelineView *self)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), NULL);
+  return self->canvas;
+}
+
+GListModel *
+sl_timeline_view_get_events (SlTimelineView *self)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), NULL);
+  return G_LIST_MODEL (self->events);
+}
+
+gboolean
+sl_timeline_view_get_row_y (SlTimelineView *self,
+                            guint           row,
+                            double         *y)
+{
+  guint v;
+  const SlTlvRow *r;
+
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), FALSE);
+
+  if (row >= self->row_vis->len || (v = g_array_index (self->row_vis, guint, row)) == SL_TIMELINE_NONE)
+    return FALSE;
+  r = &g_array_index (self->vis, SlTlvRow, v);
+  if (y != NULL)
+    *y = SL_TLV_RULER_H + r->y + r->h / 2.0 - gtk_adjustment_get_value (self->vadj);
+  return TRUE;
+}
+
+double
+sl_timeline_view_time_to_x (SlTimelineView *self,
+                            gint64          view_time)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), NAN);
+
+  return SL_TLV_LABEL_W + ((double) (view_time - self->origin) / self->px_ns - (double) self->col0);
+}
+
+/* The view's time at canvas x. */
+gint64
+sl_timeline_view_x_to_time (SlTimelineView *self,
+                            double          x)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), 0);
+
+  return self->origin + (gint64) floor (((double) self->col0 + x - SL_TLV_LABEL_W) * self->px_ns);
+}
+
+double
+sl_timeline_view_host_time_to_x (SlTimelineView *self,
+                                 guint           host,
+                                 gint64          local)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), NAN);
+
+  return sl_timeline_view_time_to_x (self, sl_transform_apply (&_sl_timeline_view_clock (self, host)->shown, local));
+}
+
+void
+sl_timeline_view_get_stats (SlTimelineView      *self,
+                            SlTimelineViewStats *stats)
+{
+  g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
+  g_return_if_fail (stats != NULL);
+
+  *stats = self->stats;
+}

@@ -1,0 +1,168 @@
+/* sl-timeline-view.h: every host's threads on one clock, with the messages
+ * between them
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "sl-event-list.h"
+#include "sl-session.h"
+#include "sl-timeline.h"
+
+G_BEGIN_DECLS
+
+/* Colours the view draws with, as 8-bit RGB, so that tests find them. */
+#define SL_TIMELINE_RGB_ARROW           0x3d3846
+#define SL_TIMELINE_RGB_ARROW_HIGHLIGHT 0xe01b24
+#define SL_TIMELINE_RGB_UNCERTAIN       0xe5a50a
+#define SL_TIMELINE_RGB_SELECTION       0x3584e4
+
+#define SL_TYPE_TIMELINE_VIEW (sl_timeline_view_get_type ())
+
+G_DECLARE_FINAL_TYPE (SlTimelineView, sl_timeline_view, SL, TIMELINE_VIEW, GtkWidget)
+
+/**
+ * SlTimelineViewStats:
+ * @prepare_ms: the last frame's preparation (per-pixel queries, arrows,
+ *   textures), in the frame clock's update phase
+ * @rows_queried: rows whose pixels were queried for it (the others came
+ *   from the cache)
+ * @columns_queried: pixel columns queried, all rows
+ * @arrows: arrows drawn (after folding)
+ * @visible_rows: rows on screen
+ * @complete: the frame showed the current span (not a scaled older one)
+ */
+typedef struct
+{
+  double  prepare_ms;
+  guint   rows_queried;
+  guint64 columns_queried;
+  guint   arrows;
+  guint   visible_rows;
+  gboolean complete;
+} SlTimelineViewStats;
+
+guint32         sl_timeline_view_state_rgb        (SlTimelineState  state);
+const char     *sl_timeline_view_state_label      (SlTimelineState  state);
+
+SlSession      *sl_timeline_view_get_session      (SlTimelineView  *self);
+void            sl_timeline_view_set_session      (SlTimelineView  *self,
+                                                   SlSession       *session);
+SlTimeline     *sl_timeline_view_get_timeline     (SlTimelineView  *self);
+/**
+ * sl_timeline_view_set_timeline:
+ * @timeline: (nullable): a model, instead of the session's
+ * @stores: (nullable) (array length=n_stores): each host's event store, for
+ *   the events table
+ *
+ * Shows @timeline, which the caller keeps alive (and does not update
+ * behind the view's back: call sl_timeline_view_data_changed()) until the
+ * next call. The session's model replaces it when one is loaded.
+ */
+void            sl_timeline_view_set_timeline     (SlTimelineView  *self,
+                                                   SlTimeline      *timeline,
+                                                   const SlEventStore * const *stores,
+                                                   guint            n_stores);
+/**
+ * sl_timeline_view_data_changed:
+ *
+ * The model grew (sl_timeline_update() returned %TRUE): new rows, longer
+ * rows, new arrows. A view that follows the end of the data moves with it.
+ */
+void            sl_timeline_view_data_changed     (SlTimelineView  *self);
+/**
+ * sl_timeline_view_set_host_clock:
+ * @to_reference: (nullable): @host's map to its reference's clock, %NULL
+ *   for the identity
+ * @reference: its reference host
+ * @bound_ns: how far the map may be from the truth
+ *
+ * What a session update brings, one host at a time: a changed map moves
+ * what is drawn of @host to its new place over 300 ms; a changed reference
+ * also moves the visible span so that nothing jumps.
+ */
+void            sl_timeline_view_set_host_clock   (SlTimelineView  *self,
+                                                   guint            host,
+                                                   const SlTransform *to_reference,
+                                                   guint            reference,
+                                                   double           bound_ns);
+void            sl_timeline_view_set_link_bound   (SlTimelineView  *self,
+                                                   guint            host_a,
+                                                   guint            host_b,
+                                                   double           bound_ns);
+
+void            sl_timeline_view_get_span         (SlTimelineView  *self,
+                                                   gint64          *start,
+                                                   gint64          *end);
+void            sl_timeline_view_set_span         (SlTimelineView  *self,
+                                                   gint64           start,
+                                                   gint64           end);
+gboolean        sl_timeline_view_get_synchronized (SlTimelineView  *self);
+void            sl_timeline_view_set_synchronized (SlTimelineView  *self,
+                                                   gboolean         synchronized);
+gboolean        sl_timeline_view_get_follow       (SlTimelineView  *self);
+void            sl_timeline_view_set_follow       (SlTimelineView  *self,
+                                                   gboolean         follow);
+gboolean        sl_timeline_view_get_animating    (SlTimelineView  *self);
+
+guint           sl_timeline_view_get_selected_row (SlTimelineView  *self);
+void            sl_timeline_view_select_row       (SlTimelineView  *self,
+                                                   guint            row);
+/**
+ * sl_timeline_view_search:
+ * @text: part of a process or thread name, or a thread id
+ *
+ * Selects the next row that matches (after the selected one), opening its
+ * host and process and scrolling to it.
+ *
+ * Returns: the row, or %SL_TIMELINE_NONE
+ */
+guint           sl_timeline_view_search           (SlTimelineView  *self,
+                                                   const char      *text);
+void            sl_timeline_view_set_host_expanded (SlTimelineView *self,
+                                                   guint            host,
+                                                   gboolean         expanded);
+gboolean        sl_timeline_view_get_host_expanded (SlTimelineView *self,
+                                                   guint            host);
+void            sl_timeline_view_set_all_expanded (SlTimelineView  *self,
+                                                   gboolean         expanded);
+void            sl_timeline_view_set_arrow_filter (SlTimelineView  *self,
+                                                   guint            host_a,
+                                                   guint            host_b,
+                                                   guint            connection);
+
+GtkWidget      *sl_timeline_view_get_canvas       (SlTimelineView  *self);
+GListModel     *sl_timeline_view_get_events       (SlTimelineView  *self);
+/**
+ * sl_timeline_view_get_row_y:
+ * @y: (out): the row's middle, in the canvas's coordinates
+ *
+ * Returns: whether @row is shown (its host and process are open)
+ */
+gboolean        sl_timeline_view_get_row_y        (SlTimelineView  *self,
+                                                   guint            row,
+                                                   double          *y);
+/**
+ * sl_timeline_view_time_to_x:
+ *
+ * Returns: the canvas x of a time of the view's clock
+ */
+double          sl_timeline_view_time_to_x        (SlTimelineView  *self,
+                                                   gint64           view_time);
+gint64          sl_timeline_view_x_to_time        (SlTimelineView  *self,
+                                                   double           x);
+/**
+ * sl_timeline_view_host_time_to_x:
+ *
+ * Returns: the canvas x at which @host's local time @local is drawn now
+ */
+double          sl_timeline_view_host_time_to_x   (SlTimelineView  *self,
+                                                   guint            host,
+                                                   gint64           local);
+void            sl_timeline_view_get_stats        (SlTimelineView  *self,
+                                                   SlTimelineViewStats *stats);
+
+G_END_DECLS

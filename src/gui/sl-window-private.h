@@ -1,0 +1,56 @@
+/* sl-window-private.h: state shared by sl-window.c and sl-window-actions.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "sl-window.h"
+
+G_BEGIN_DECLS
+
+struct _SlWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  SlSession            *session;
+  GSettings            *settings;
+  GtkFileChooserNative *chooser;
+  guint                 n_problem_toasts;
+  guint                 n_problems;
+  GHashTable           *disabled_actions;
+  GPtrArray            *toasts;
+  SlSessionState        last_state;
+
+  AdwToastOverlay      *toast_overlay;
+  AdwWindowTitle       *window_title;
+  AdwSplitButton       *open_button;
+  GtkWidget            *stop_button;
+  GtkWidget            *export_button;
+  GtkRevealer          *banner_revealer;
+  GtkLabel             *banner_label;
+  GtkRevealer          *progress_revealer;
+  GtkProgressBar       *progress_bar;
+  GtkLabel             *progress_label;
+  GtkButton            *cancel_button;
+  GtkStack             *main_stack;
+  GtkPaned             *paned;
+  SlGraphView          *graph_view;
+  SlQualityPanel       *quality_panel;
+  AdwViewStack         *view_stack;
+  SlTimelineView       *timeline_view;
+  GtkDropTarget        *drop_target;
+  GMenu                *recent_section;
+};
+
+void   _sl_window_class_init_actions (GtkWidgetClass *widget_class);
+void   _sl_window_update_actions     (SlWindow       *self);
+void   _sl_window_add_recent         (SlWindow       *self,
+                                      const char     *entry);
+void   _sl_window_rebuild_recent     (SlWindow       *self);
+void   _sl_window_show_banner        (SlWindow       *self,
+                                      const char     *text);
+void   _sl_window_toast              (SlWindow       *self,
+                                      const char     *text);
+
+G_END_DECLS

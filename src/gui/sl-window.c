@@ -1,0 +1,541 @@
+/* sl-window.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "sl-window-private.h"
+
+#define MAX_PROBLEM_TOASTS 4
+
+G_DEFINE_FINAL_TYPE (SlWindow, sl_window, ADW_TYPE_APPLICATION_WINDOW)
+
+static void
+update_state (SlWindow *self)
+{
+  SlSessionState state = sl_session_get_state (self->session);
+  guint n_hosts = g_list_model_get_n_items (sl_session_get_hosts (self->session));
+  gboolean busy = state == SL_SESSION_STATE_LOADING || state == SL_SESSION_STATE_LIVE;
+  const char *page = "content";
+
+  if (state == SL_SESSION_STATE_EMPTY ||
+      (n_hosts == 0 && state != SL_SESSION_STATE_LOADING && state != SL_SESSION_STATE_LIVE))
+    page = "empty";
+  gtk_stack_set_visible_child_name (self->main_stack, page);
+  gtk_revealer_set_reveal_child (self->progress_revealer, busy);
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), state == SL_SESSION_STATE_LOADING);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->progress_label), state == SL_SESSION_STATE_LIVE);
+  gtk_widget_set_visible (self->stop_button, busy);
+  gtk_widget_set_tooltip_text (self->stop_button,
+                               state == SL_SESSION_STATE_LIVE ? _("Disconnect (Esc)") : _("Stop Reading (Esc)"));
+  gtk_button_set_label (self->cancel_button, state == SL_SESSION_STATE_LIVE ? _("_Disconnect") : _("_Cancel"));
+
+  if (state == SL_SESSION_STATE_FAILED)
+    {
+      g_autofree char *text = g_strdup_printf (_("Nothing could be read: %s"),
+                                               sl_session_get_error (self->session));
+      _sl_window_show_banner (self, text);
+    }
+  _sl_window_update_actions (self);
+}
+
+static void
+session_state_cb (SlWindow *self)
+{
+  SlSessionState state = sl_session_get_state (self->session);
+
+  if (state == SL_SESSION_STATE_LOADING || state == SL_SESSION_STATE_LIVE)
+    {
+      /* what was said about the previous input no longer applies */
+      for (guint i = 0; i < self->toasts->len; i++)
+        adw_toast_dismiss (g_ptr_array_index (self->toasts, i));
+      g_ptr_array_set_size (self->toasts, 0);
+      self->n_problem_toasts = 0;
+      self->n_problems = 0;
+    }
+  if (state == SL_SESSION_STATE_READY && self->n_problems > self->n_problem_toasts)
+    {
+      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                            "%u problem in all; see the Status column of the hosts",
+                                                            "%u problems in all; see the Status column of the hosts",
+                                                            self->n_problems),
+                                               self->n_problems);
+      _sl_window_toast (self, text);
+    }
+  if (state == SL_SESSION_STATE_READY && self->last_state == SL_SESSION_STATE_LIVE)
+    _sl_window_toast (self, _("Disconnected; what was received is shown"));
+  else if (state == SL_SESSION_STATE_READY && self->last_state == SL_SESSION_STATE_LOADING &&
+           sl_session_get_progress_fraction (self->session) < 1)
+    _sl_window_toast (self, _("Reading stopped; what was read is shown"));
+  self->last_state = state;
+  update_state (self);
+}
+
+static void
+session_progress_cb (SlWindow *self)
+{
+  const char *text = sl_session_get_progress_text (self->session);
+
+  gtk_progress_bar_set_fraction (self->progress_bar, sl_session_get_progress_fraction (self->session));
+  gtk_label_set_text (self->progress_label, text != NULL ? text : "");
+}
+
+static void
+session_title_cb (SlWindow *self)
+{
+  const char *title = sl_session_get_title (self->session);
+
+  adw_window_title_set_subtitle (self->window_title, title != NULL ? title : "");
+}
+
+static void
+session_problem_cb (SlWindow   *self,
+                    const char *host,
+                    const char *file,
+                    const char *message,
+                    SlSession  *session)
+{
+  g_autofree char *text = NULL;
+
+  self->n_problems++;
+  if (self->n_problem_toasts >= MAX_PROBLEM_TOASTS)
+    return;
+  self->n_problem_toasts++;
+  if (host != NULL)
+    text = g_strdup_printf (_("Host %s: %s: %s"), host, file, message);
+  else
+    text = g_strdup_printf ("%s: %s", file, message);
+  _sl_window_toast (self, text);
+}
+
+static gboolean
+drop_cb (SlWindow      *self,
+         const GValue  *value,
+         double         x,
+         double         y,
+         GtkDropTarget *target)
+{
+  GSList *list;
+  g_autoptr(GPtrArray) files = g_ptr_array_new ();
+
+  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    return FALSE;
+  list = g_value_get_boxed (value);
+  for (GSList *l = list; l != NULL; l = l->next)
+    g_ptr_array_add (files, l->data);
+  if (files->len == 0)
+    return FALSE;
+  sl_window_open_files (self, (GFile **) files->pdata, files->len);
+  return TRUE;
+}
+
+static gboolean
+sl_window_close_request (GtkWindow *window)
+{
+  SlWindow *self = SL_WINDOW (window);
+  int width, height;
+
+  gtk_window_get_default_size (window, &width, &height);
+  g_settings_delay (self->settings);
+  g_settings_set_int (self->settings, "window-width", width);
+  g_settings_set_int (self->settings, "window-height", height);
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+  g_settings_apply (self->settings);
+
+  sl_session_close (self->session);
+
+  return GTK_WINDOW_CLASS (sl_window_parent_class)->close_request (window);
+}
+
+static void
+sl_window_dispose (GObject *object)
+{
+  SlWindow *self = (SlWindow *) object;
+
+  if (self->session != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->session, self);
+      sl_session_close (self->session);
+    }
+  if (self->chooser != NULL)
+    {
+      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+      g_clear_object (&self->chooser);
+    }
+  if (self->graph_view != NULL)
+    sl_graph_view_set_session (self->graph_view, NULL);
+  if (self->quality_panel != NULL)
+    sl_quality_panel_set_session (self->quality_panel, NULL);
+  if (self->timeline_view != NULL)
+    sl_timeline_view_set_session (self->timeline_view, NULL);
+  gtk_widget_dispose_template (GTK_WIDGET (self), SL_TYPE_WINDOW);
+  g_clear_object (&self->session);
+  g_clear_object (&self->settings);
+  g_clear_pointer (&self->disabled_actions, g_hash_table_unref);
+  g_clear_pointer (&self->toasts, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (sl_window_parent_class)->dispose (object);
+}
+
+static void
+sl_window_class_init (SlWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = sl_window_dispose;
+  window_class->close_request = sl_window_close_request;
+
+  g_type_ensure (SL_TYPE_GRAPH_VIEW);
+  g_type_ensure (SL_TYPE_QUALITY_PANEL);
+  g_type_ensure (SL_TYPE_TIMELINE_VIEW);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/syncline/Syncline/ui/sl-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, open_button);
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, stop_button);
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, export_button);
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, banner_revealer);
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, banner_label);
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, progress_revealer);
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, progress_label);
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, cancel_button);
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, main_stack);
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, paned);
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, graph_view);
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, quality_panel);
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, timeline_view);
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, drop_target);
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, recent_section);
+  gtk_widget_class_bind_template_callback (widget_class, drop_cb);
+
+  _sl_window_class_init_actions (widget_class);
+}
+
+static void
+sl_window_init (SlWindow *self)
+{
+  GType drop_types[] = { GDK_TYPE_FILE_LIST };
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->disabled_actions = g_hash_table_new (NULL, NULL);
+  self->toasts = g_ptr_array_new_with_free_func (g_object_unref);
+  self->session = sl_session_new ();
+  self->settings = g_settings_new (APPLICATION_ID);
+
+  gtk_window_set_default_size (GTK_WINDOW (self),
+                               g_settings_get_int (self->settings, "window-width"),
+                               g_settings_get_int (self->settings, "window-height"));
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+
+  g_settings_bind (self->settings, "algorithm", self->session, "algorithm", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "tree", self->session, "tree", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "pinned-reference", self->session, "pinned-reference",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "live-update-ms", self->session, "update-interval",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_signal_connect_object (self->settings, "changed::recent-inputs",
+                           G_CALLBACK (_sl_window_rebuild_recent), self, G_CONNECT_SWAPPED);
+
+  sl_graph_view_set_session (self->graph_view, self->session);
+  sl_quality_panel_set_session (self->quality_panel, self->session);
+  sl_timeline_view_set_session (self->timeline_view, self->session);
+
+  g_signal_connect_object (self->session, "notify::state", G_CALLBACK (session_state_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::progress-fraction", G_CALLBACK (session_progress_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::progress-text", G_CALLBACK (session_progress_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::title", G_CALLBACK (session_title_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::can-export", G_CALLBACK (_sl_window_update_actions),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::n-hosts", G_CALLBACK (update_state),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "problem", G_CALLBACK (session_problem_cb),
+                           self, G_CONNECT_SWAPPED);
+
+  gtk_drop_target_set_gtypes (self->drop_target, drop_types, G_N_ELEMENTS (drop_types));
+
+  _sl_window_rebuild_recent (self);
+  update_state (self);
+}
+
+SlWindow *
+sl_window_new (GtkApplication *application)
+{
+  return g_object_new (SL_TYPE_WINDOW, "application", application, NULL);
+}
+
+SlSession *
+sl_window_get_session (SlWindow *self)
+{
+  g_return_val_if_fail (SL_IS_WINDOW (self), NULL);
+  return self->session;
+}
+
+GSettings *
+sl_window_get_settings (SlWindow *self)
+{
+  g_return_val_if_fail (SL_IS_WINDOW (self), NULL);
+  return self->settings;
+}
+
+SlGraphView *
+sl_window_get_graph_view (SlWindow *self)
+{
+  g_return_val_if_fail (SL_IS_WINDOW (self), NULL);
+  return self->graph_view;
+}
+
+SlQualityPanel *
+sl_window_get_quality_panel (SlWindow *self)
+{
+  g_return_val_if_fail (SL_IS_WINDOW (self), NULL);
+  return self->quality_panel;
+}
+
+SlTimelineView *
+sl_window_get_timeline_view (SlWindow *self)
+{
+  g_return_val_if_fail (SL_IS_WINDOW (self), NULL);
+  return self->timeline_view;
+}
+
+static void
+hide_banner (SlWindow *self)
+{
+  gtk_revealer_set_reveal_child (self->banner_revealer, FALSE);
+}
+
+void
+_sl_window_show_banner (SlWindow   *self,
+                        const char *text)
+{
+  gtk_label_set_text (self->banner_label, text);
+  gtk_revealer_set_reveal_child (self->banner_revealer, TRUE);
+}
+
+static void
+toast_dismissed_cb (SlWindow *self,
+                    AdwToast *toast)
+{
+  if (self->toasts != NULL)
+    g_ptr_array_remove (self->toasts, toast);
+}
+
+void
+_sl_window_toast (SlWindow   *self,
+                  const char *text)
+{
+  AdwToast *toast = adw_toast_new (text);
+
+  adw_toast_set_timeout (toast, 6);
+  g_ptr_array_add (self->toasts, g_object_ref (toast));
+  g_signal_connect_object (toast, "dismissed", G_CALLBACK (toast_dismissed_cb), self, G_CONNECT_SWAPPED);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+/* Paths: folders are trace folders, files LTTV unit-case text; URLs
+ * net://… attach to a live session. */
+void
+sl_window_open_paths (SlWindow           *self,
+                      const char * const *paths)
+{
+  g_autoptr(GPtrArray) missing = g_ptr_array_new ();
+  g_autofree char *entry = NULL;
+
+  g_return_if_fail (SL_IS_WINDOW (self));
+  g_return_if_fail (paths != NULL && paths[0] != NULL);
+
+  if (g_str_has_prefix (paths[0], "net://") || g_str_has_prefix (paths[0], "net4://") ||
+      g_str_has_prefix (paths[0], "net6://"))
+    {
+      sl_window_open_live (self, paths);
+      return;
+    }
+  for (guint i = 0; paths[i] != NULL; i++)
+    if (!g_file_test (paths[i], G_FILE_TEST_EXISTS))
+      g_ptr_array_add (missing, (gpointer) paths[i]);
+  hide_banner (self);
+  if (missing->len > 0)
+    {
+      g_autofree char *text = g_strdup_printf (_("%s: no such file or folder"),
+                                               (const char *) g_ptr_array_index (missing, 0));
+
+      sl_session_close (self->session);
+      _sl_window_show_banner (self, text);
+      return;
+    }
+  entry = g_strjoinv ("\n", (char **) paths);
+  _sl_window_add_recent (self, entry);
+  sl_session_open (self->session, paths);
+}
+
+void
+sl_window_open_files (SlWindow  *self,
+                      GFile    **files,
+                      guint      n_files)
+{
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+
+  g_return_if_fail (SL_IS_WINDOW (self));
+
+  for (guint i = 0; i < n_files; i++)
+    {
+      char *path = g_file_get_path (files[i]);
+
+      if (path == NULL)
+        {
+          g_autofree char *uri = g_file_get_uri (files[i]);
+          g_autofree char *text = g_strdup_printf (_("%s: only local files and folders can be opened"), uri);
+
+          _sl_window_show_banner (self, text);
+          return;
+        }
+      g_ptr_array_add (paths, path);
+    }
+  if (paths->len == 0)
+    return;
+  g_ptr_array_add (paths, NULL);
+  sl_window_open_paths (self, (const char * const *) paths->pdata);
+}
+
+void
+sl_window_open_live (SlWindow           *self,
+                     const char * const *urls)
+{
+  g_autofree char *entry = NULL;
+
+  g_return_if_fail (SL_IS_WINDOW (self));
+  g_return_if_fail (urls != NULL && urls[0] != NULL);
+
+  hide_banner (self);
+  entry = g_strjoinv ("\n", (char **) urls);
+  _sl_window_add_recent (self, entry);
+  sl_session_open_live (self->session, urls);
+}
+
+gboolean
+sl_window_get_banner_visible (SlWindow *self)
+{
+  g_return_val_if_fail (SL_IS_WINDOW (self), FALSE);
+  return gtk_revealer_get_reveal_child (self->banner_revealer);
+}
+
+const char *
+sl_window_get_banner_text (SlWindow *self)
+{
+  g_return_val_if_fail (SL_IS_WINDOW (self), NULL);
+  return gtk_label_get_text (self->banner_label);
+}
+
+const char *
+sl_window_get_page (SlWindow *self)
+{
+  g_return_val_if_fail (SL_IS_WINDOW (self), NULL);
+  return gtk_stack_get_visible_child_name (self->main_stack);
+}
+
+gboolean
+sl_window_save_report (SlWindow    *self,
+                       const char  *format,
+                       GFile       *file,
+                       GError     **error)
+{
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (SL_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  if (g_strcmp0 (format, "csv") == 0)
+    text = sl_session_dup_links_csv (self->session, error);
+  else
+    text = sl_session_dup_report_json (self->session, error);
+  if (text == NULL)
+    return FALSE;
+  return g_file_replace_contents (file, text, strlen (text), NULL, FALSE,
+                                  G_FILE_CREATE_REPLACE_DESTINATION, NULL, NULL, error);
+}
+
+gboolean
+sl_window_save_graph (SlWindow    *self,
+                      const char  *format,
+                      GFile       *file,
+                      GError     **error)
+{
+  g_autofree char *path = NULL;
+
+  g_return_val_if_fail (SL_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be written"));
+      return FALSE;
+    }
+  return sl_graph_view_export (self->graph_view, path, format, error);
+}
+
+/* What @widget shows now, rendered by the window's renderer. */
+GdkTexture *
+sl_window_render_texture (SlWindow  *self,
+                          GtkWidget *widget)
+{
+  g_autoptr(GdkPaintable) paintable = NULL;
+  GtkSnapshot *snapshot;
+  g_autoptr(GskRenderNode) node = NULL;
+  GskRenderer *renderer;
+  int width, height;
+
+  g_return_val_if_fail (SL_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), NULL);
+
+  width = gtk_widget_get_width (widget);
+  height = gtk_widget_get_height (widget);
+  renderer = gtk_native_get_renderer (GTK_NATIVE (self));
+  if (width <= 0 || height <= 0 || renderer == NULL)
+    return NULL;
+
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  if (node == NULL)
+    return NULL;
+  return gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+}
+
+gboolean
+sl_window_save_screenshot (SlWindow    *self,
+                           const char  *path,
+                           GError     **error)
+{
+  g_autoptr(GdkTexture) texture = NULL;
+
+  g_return_val_if_fail (SL_IS_WINDOW (self), FALSE);
+
+  texture = sl_window_render_texture (self, GTK_WIDGET (self));
+  if (texture == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("The window is not shown"));
+      return FALSE;
+    }
+  if (!gdk_texture_save_to_png (texture, path))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Could not write %s"), path);
+      return FALSE;
+    }
+  return TRUE;
+}

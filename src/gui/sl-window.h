@@ -1,0 +1,53 @@
+/* sl-window.h: the main window
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <adwaita.h>
+
+#include "sl-graph-view.h"
+#include "sl-quality-panel.h"
+#include "sl-session.h"
+#include "sl-timeline-view.h"
+
+G_BEGIN_DECLS
+
+#define SL_TYPE_WINDOW (sl_window_get_type ())
+
+G_DECLARE_FINAL_TYPE (SlWindow, sl_window, SL, WINDOW, AdwApplicationWindow)
+
+SlWindow       *sl_window_new                (GtkApplication     *application);
+SlSession      *sl_window_get_session        (SlWindow           *self);
+GSettings      *sl_window_get_settings       (SlWindow           *self);
+SlGraphView    *sl_window_get_graph_view     (SlWindow           *self);
+SlQualityPanel *sl_window_get_quality_panel  (SlWindow           *self);
+SlTimelineView *sl_window_get_timeline_view  (SlWindow           *self);
+void            sl_window_open_paths         (SlWindow           *self,
+                                              const char * const *paths);
+void            sl_window_open_files         (SlWindow           *self,
+                                              GFile             **files,
+                                              guint               n_files);
+void            sl_window_open_live          (SlWindow           *self,
+                                              const char * const *urls);
+gboolean        sl_window_get_action_enabled (SlWindow           *self,
+                                              const char         *action);
+gboolean        sl_window_get_banner_visible (SlWindow           *self);
+const char     *sl_window_get_banner_text    (SlWindow           *self);
+const char     *sl_window_get_page           (SlWindow           *self);
+gboolean        sl_window_save_report        (SlWindow           *self,
+                                              const char         *format,
+                                              GFile              *file,
+                                              GError            **error);
+gboolean        sl_window_save_graph         (SlWindow           *self,
+                                              const char         *format,
+                                              GFile              *file,
+                                              GError            **error);
+GdkTexture     *sl_window_render_texture     (SlWindow           *self,
+                                              GtkWidget          *widget);
+gboolean        sl_window_save_screenshot    (SlWindow           *self,
+                                              const char         *path,
+                                              GError            **error);
+
+G_END_DECLS

@@ -1,0 +1,662 @@
+/* test-timeline-ui.c: the timeline view, driven through its actions
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Runs under xvfb-run and dbus-run-session (tests/ui/run-ui-test.sh) with
+ * GSK_RENDERER=cairo, so that the pixels of the rendered canvas can be
+ * checked: a state's colour where the model says the thread is in it, a
+ * message where the model has one, and that messages move when the clocks
+ * change.
+ */
+
+#include "config.h"
+
+#include <math.h>
+
+#include "sl-benchmark-timeline.h"
+#include "sl-link-plot.h"
+#include "sl-timeline-view-private.h"
+#include "ui-test-util.h"
+
+static char *
+shared_path (const char *rel)
+{
+  const char *root = g_getenv ("SL_SHARED_DATA");
+  char *path;
+
+  if (root == NULL)
+    return NULL;
+  path = g_build_filename (root, rel, NULL);
+  if (!g_file_test (path, G_FILE_TEST_IS_DIR))
+    g_clear_pointer (&path, g_free);
+  return path;
+}
+
+static SlWindow *
+new_window (void)
+{
+  SlWindow *window = sl_window_new (NULL);
+
+  g_object_ref (window);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1500, 1000);
+  gtk_window_present (GTK_WINDOW (window));
+  ui_wait_mapped (GTK_WIDGET (window));
+  ui_wait_frames (GTK_WIDGET (window), 1);
+  return window;
+}
+
+static void
+close_window (SlWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_finalize_object (window);
+}
+
+static gboolean
+session_settled (gpointer data)
+{
+  SlSessionState state = sl_session_get_state (data);
+
+  return state == SL_SESSION_STATE_READY || state == SL_SESSION_STATE_FAILED;
+}
+
+static gboolean
+view_settled (gpointer data)
+{
+  SlTimelineViewStats st;
+
+  sl_timeline_view_get_stats (data, &st);
+  return !sl_timeline_view_get_animating (data) && st.complete;
+}
+
+/* Settled for three frames in a row: the window's revealers may still be
+ * resizing the canvas. */
+static void
+settle (SlTimelineView *view)
+{
+  GtkWidget *canvas = sl_timeline_view_get_canvas (view);
+  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  guint still = 0;
+
+  while (still < 3)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, end);
+      ui_wait_frames (canvas, 1);
+      still = view_settled (view) ? still + 1 : 0;
+    }
+}
+
+static void
+show_timeline (SlWindow *window)
+{
+  SlTimelineView *view = sl_window_get_timeline_view (window);
+  GtkWidget *stack = gtk_widget_get_ancestor (GTK_WIDGET (view), ADW_TYPE_VIEW_STACK);
+
+  g_assert_nonnull (stack);
+  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (stack), "timeline");
+  ui_wait_mapped (sl_timeline_view_get_canvas (view));
+  settle (view);
+}
+
+static void
+activate (SlTimelineView *view,
+          const char     *action,
+          GVariant       *param)
+{
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (view), action, param));
+}
+
+/* Where @row is drawn: its own line, or its process's for a main thread. */
+static double
+row_y (SlTimelineView *view,
+       guint           row)
+{
+  SlTimeline *tl = sl_timeline_view_get_timeline (view);
+  double y;
+
+  for (guint i = 0; i < 3; i++)
+    {
+      SlTimelineRowInfo ri;
+
+      if (sl_timeline_view_get_row_y (view, row, &y))
+        return y;
+      sl_timeline_get_row_info (tl, row, &ri);
+      row = ri.parent;
+    }
+  g_assert_not_reached ();
+  return 0;
+}
+
+/* Dark pixels (every channel below 160) within @radius of a point. */
+static guint
+count_dark_near (const UiPixels *p,
+                 double          cx,
+                 double          cy,
+                 int             radius)
+{
+  guint n = 0;
+
+  for (int y = (int) cy - radius; y <= (int) cy + radius; y++)
+    for (int x = (int) cx - radius; x <= (int) cx + radius; x++)
+      if (x >= 0 && y >= 0 && x < p->width && y < p->height)
+        {
+          guint32 c = ui_pixel (p, x, y);
+
+          if (((c >> 16) & 0xff) < 160 && ((c >> 8) & 0xff) < 160 && (c & 0xff) < 160 && c != 0)
+            n++;
+        }
+  return n;
+}
+
+/* What the canvas shows, through its window's renderer (cairo). */
+static void
+render (SlTimelineView *view,
+        const char     *name,
+        UiPixels       *p)
+{
+  GtkWidget *canvas = sl_timeline_view_get_canvas (view);
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (canvas);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  int w = gtk_widget_get_width (canvas), h = gtk_widget_get_height (canvas);
+  const char *dir = g_getenv ("SL_SCREENSHOT_DIR");
+
+  settle (view);
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (canvas)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, w, h));
+  if (dir != NULL && name != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_assert_true (gdk_texture_save_to_png (texture, path));
+    }
+  p->width = w;
+  p->height = h;
+  p->stride = (gsize) w * 4;
+  p->data = g_malloc (p->stride * h);
+  gdk_texture_download (texture, p->data, p->stride);
+}
+
+static gboolean
+events_loaded (gpointer data)
+{
+  return !sl_event_list_get_loading (data);
+}
+
+/* django-vote: python on the client, apache2 on httpd, postgres on db */
+
+typedef struct
+{
+  guint  row;
+  guint  state_row;
+  guint  host;
+} Thread;
+
+static void
+check_span_actions (SlTimelineView *view)
+{
+  gint64 s0, e0, s1, e1, s2, e2;
+
+  sl_timeline_view_get_span (view, &s0, &e0);
+  activate (view, "timeline.zoom-in", NULL);
+  activate (view, "timeline.zoom-in", NULL);
+  sl_timeline_view_get_span (view, &s1, &e1);
+  g_assert_cmpfloat (fabs ((double) (e1 - s1) * 2.25 / (double) (e0 - s0) - 1), <, 0.01);
+  activate (view, "timeline.pan-right", NULL);
+  sl_timeline_view_get_span (view, &s2, &e2);
+  g_assert_cmpfloat (fabs ((double) (s2 - s1) / (double) (e1 - s1) - 0.1), <, 0.01);
+  g_assert_cmpint (e2 - s2, ==, e1 - s1);
+  activate (view, "timeline.pan-left", NULL);
+  sl_timeline_view_get_span (view, &s2, &e2);
+  g_assert_cmpint (s2, ==, s1);
+  activate (view, "timeline.zoom-out", NULL);
+  activate (view, "timeline.zoom-out", NULL);
+  sl_timeline_view_get_span (view, &s2, &e2);
+  g_assert_cmpfloat (fabs ((double) (e2 - s2) / (double) (e0 - s0) - 1), <, 0.01);
+  activate (view, "timeline.fit", NULL);
+  sl_timeline_view_get_span (view, &s2, &e2);
+  g_assert_cmpint (s2, ==, s0);
+  g_assert_cmpint (e2, ==, e0);
+}
+
+static void
+check_state_colour (SlWindow       *window,
+                    SlTimelineView *view,
+                    const Thread   *th)
+{
+  SlTimeline *tl = sl_timeline_view_get_timeline (view);
+  SlTimelineInterval best = { 0 }, iv;
+  gint64 d, vs, ve;
+  double x, y;
+  UiPixels p = { 0 };
+  guint n;
+
+  /* the longest stretch in a colour unlike the background */
+  for (guint64 i = 0; i < sl_timeline_get_n_intervals (tl, th->state_row); i++)
+    {
+      sl_timeline_get_interval (tl, th->state_row, i, &iv);
+      if ((iv.state == SL_TIMELINE_STATE_USER || iv.state == SL_TIMELINE_STATE_SYSCALL ||
+           iv.state == SL_TIMELINE_STATE_RUNNABLE) && iv.end - iv.start > best.end - best.start)
+        best = iv;
+    }
+  g_assert_cmpint (best.end, >, best.start);
+  vs = sl_timeline_to_view (tl, th->host, best.start);
+  ve = sl_timeline_to_view (tl, th->host, best.end);
+  d = ve - vs;
+  activate (view, "timeline.set-span", g_variant_new ("(xx)", vs - d, ve + d));
+  render (view, "timeline-state.png", &p);
+  x = sl_timeline_view_host_time_to_x (view, th->host, best.start + (best.end - best.start) / 2);
+  y = row_y (view, th->row);
+  n = ui_count_near (&p, x, y - 3, 2, sl_timeline_view_state_rgb (best.state), 6);
+  g_test_message ("state %s at (%.0f, %.0f): %u pixels", sl_timeline_state_to_string (best.state), x, y, n);
+  g_assert_cmpuint (n, >=, 10);
+  /* along the row, each pixel has the colour of the model's state there */
+  {
+    guint checked = 0;
+
+    for (double cx = x - 600; cx < x + 600; cx += 23)
+      {
+        gint64 local = sl_timeline_from_view (tl, th->host, sl_timeline_view_x_to_time (view, cx));
+        guint64 k = sl_timeline_find_interval (tl, th->state_row, local);
+        guint32 rgb;
+
+        if (cx < 0 || cx >= p.width || k == G_MAXUINT64)
+          continue;
+        sl_timeline_get_interval (tl, th->state_row, k, &iv);
+        /* far enough from its ends to be a whole pixel */
+        if (sl_timeline_view_host_time_to_x (view, th->host, iv.start) > cx - 4 ||
+            sl_timeline_view_host_time_to_x (view, th->host, iv.end) < cx + 4 ||
+            iv.state == SL_TIMELINE_STATE_NONE || iv.state == SL_TIMELINE_STATE_EXITED)
+          continue;
+        /* (a message's 1-pixel line may cross the row) */
+        rgb = sl_timeline_view_state_rgb (iv.state);
+        g_assert_cmpuint (ui_count_near (&p, cx, y - 3, 2, rgb, 6), >=, 15);
+        if (iv.state != best.state)
+          g_assert_cmpuint (ui_count_near (&p, cx, y - 3, 2, sl_timeline_view_state_rgb (best.state), 6), <=, 5);
+        checked++;
+      }
+    g_assert_cmpuint (checked, >=, 5);
+  }
+  ui_pixels_clear (&p);
+}
+
+/* A message that a thread named @name of @host sent. */
+static SlTimelineArrow
+find_message (SlTimelineView *view,
+              guint           host,
+              const char     *name)
+{
+  SlTimeline *tl = sl_timeline_view_get_timeline (view);
+  g_autoptr(GArray) arrows = g_array_new (FALSE, FALSE, sizeof (SlTimelineArrow));
+  gint64 lo, hi;
+
+  g_assert_true (sl_timeline_get_view_range (tl, &lo, &hi));
+  g_assert_cmpuint (sl_timeline_query_arrows (tl, lo - 1000000000, hi + 1000000000, 0, host, SL_TIMELINE_NONE,
+                                              SL_TIMELINE_NONE, arrows), >, 20);
+  for (guint i = 0; i < arrows->len; i++)
+    {
+      const SlTimelineArrow *a = &g_array_index (arrows, SlTimelineArrow, i);
+      SlTimelineRowInfo ri, rr;
+
+      sl_timeline_get_row_info (tl, a->send_row, &ri);
+      sl_timeline_get_row_info (tl, a->recv_row, &rr);
+      /* received by a thread, not on an idle CPU */
+      if (a->send_host == host && g_strcmp0 (ri.name, name) == 0 && rr.kind == SL_TIMELINE_ROW_THREAD)
+        return *a;
+    }
+  g_assert_not_reached ();
+  return g_array_index (arrows, SlTimelineArrow, 0);
+}
+
+static void
+arrow_points (SlTimelineView        *view,
+              const SlTimelineArrow *a,
+              double                *xs,
+              double                *ys,
+              double                *xr,
+              double                *yr)
+{
+  *xs = sl_timeline_view_host_time_to_x (view, a->send_host, a->send_time);
+  *xr = sl_timeline_view_host_time_to_x (view, a->recv_host, a->recv_time);
+  *ys = row_y (view, a->send_row);
+  *yr = row_y (view, a->recv_row);
+}
+
+/* The point @dist px from (x0, y0) towards (x1, y1). */
+static void
+along (double  x0,
+       double  y0,
+       double  x1,
+       double  y1,
+       double  dist,
+       double *x,
+       double *y)
+{
+  double len = hypot (x1 - x0, y1 - y0);
+
+  *x = x0 + (x1 - x0) * dist / len;
+  *y = y0 + (y1 - y0) * dist / len;
+}
+
+static gboolean
+on_rows (SlTimelineView *view,
+         double          y)
+{
+  int h = gtk_widget_get_height (sl_timeline_view_get_canvas (view));
+
+  return y > SL_TLV_RULER_H && y < h - SL_TLV_LEGEND_H;
+}
+
+static void
+test_django (void)
+{
+  g_autofree char *path = shared_path ("traces/django-vote");
+  const char *paths[] = { path, NULL };
+  SlWindow *window;
+  SlSession *session;
+  SlTimelineView *view;
+  SlTimeline *tl;
+  SlTimelineRowInfo ri;
+  Thread th;
+  SlTimelineArrow a;
+  GListModel *events;
+  UiPixels p = { 0 };
+  gint64 w, lo, hi;
+  double xs, ys, xr, yr, mx, my, xr_sync, ux;
+  SlLinkItem *link;
+
+  if (path == NULL)
+    {
+      g_test_skip ("../shared/data/traces/django-vote is not there");
+      return;
+    }
+  window = new_window ();
+  session = sl_window_get_session (window);
+  view = sl_window_get_timeline_view (window);
+  sl_window_open_paths (window, paths);
+  g_assert_true (ui_wait_for (session_settled, session, 120));
+  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_READY);
+  tl = sl_timeline_view_get_timeline (view);
+  g_assert_nonnull (tl);
+  g_assert_true (tl == sl_session_get_timeline (session));
+  g_assert_cmpuint (sl_timeline_get_n_hosts (tl), ==, 3);
+  g_assert_cmpuint (sl_timeline_get_n_arrows (tl), ==, 438);
+  show_timeline (window);
+
+  check_span_actions (view);
+
+  /* select python: its events fill the table */
+  activate (view, "timeline.select-thread", g_variant_new_string ("python"));
+  th.row = sl_timeline_view_get_selected_row (view);
+  g_assert_cmpuint (th.row, !=, SL_TIMELINE_NONE);
+  sl_timeline_get_row_info (tl, th.row, &ri);
+  g_assert_cmpstr (ri.name, ==, "python");
+  th.host = ri.host;
+  th.state_row = ri.kind == SL_TIMELINE_ROW_PROCESS && ri.thread_row != SL_TIMELINE_NONE ? ri.thread_row : th.row;
+  sl_timeline_get_row_info (tl, sl_timeline_get_host_row (tl, th.host), &ri);
+  g_assert_cmpstr (ri.name, ==, "django-client");
+  events = sl_timeline_view_get_events (view);
+  g_assert_true (ui_wait_for (events_loaded, events, 20));
+  g_assert_cmpuint (g_list_model_get_n_items (events), >, 10);
+  {
+    g_autoptr(SlEventItem) first = g_list_model_get_item (events, 0);
+    g_autoptr(SlEventItem) last = g_list_model_get_item (events, g_list_model_get_n_items (events) - 1);
+
+    g_assert_cmpstr (sl_event_item_get_text (first, "host"), ==, "django-client");
+    g_assert_cmpstr (sl_event_item_get_text (first, "event"), !=, "");
+    g_assert_cmpint (sl_event_item_get_view_time (first), <=, sl_event_item_get_view_time (last));
+    g_autofree char *ns = g_strdup_printf ("%03d", (int) (sl_event_item_get_event (first)->time % 1000));
+
+    g_assert_true (g_str_has_suffix (sl_event_item_get_text (first, "local-time"), ns));
+  }
+
+  check_state_colour (window, view, &th);
+
+  /* a message python sent, seen from its receiving end (selecting the
+   * receiving thread scrolls to it): highlighted, with its clock bound */
+  a = find_message (view, th.host, "python");
+  g_assert_cmpuint (a.recv_host, !=, th.host);
+  g_assert_cmpfloat (a.uncertainty_ns, >, 0);
+  w = MAX (ABS (a.recv_view - a.send_view), 20000) * 2;
+  activate (view, "timeline.set-span", g_variant_new ("(xx)", MIN (a.send_view, a.recv_view) - w,
+                                                       MAX (a.send_view, a.recv_view) + w));
+  activate (view, "timeline.select-row", g_variant_new_uint32 (a.recv_row));
+  g_assert_cmpuint (sl_timeline_view_get_selected_row (view), ==, a.recv_row);
+  render (view, "timeline-message.png", &p);
+  arrow_points (view, &a, &xs, &ys, &xr, &yr);
+  g_test_message ("message (%.0f, %.0f) → (%.0f, %.0f), uncertainty %.0f ns", xs, ys, xr, yr, a.uncertainty_ns);
+  along (xr, yr, xs, ys, 25, &mx, &my);
+  g_assert_true (on_rows (view, my));
+  g_assert_cmpuint (ui_count_near (&p, mx, my, 2, SL_TIMELINE_RGB_ARROW_HIGHLIGHT, 60), >=, 3);
+  /* the whisker: where the receive may be, ±uncertainty */
+  ux = MIN (a.uncertainty_ns * (sl_timeline_view_time_to_x (view, 1000000) - sl_timeline_view_time_to_x (view, 0)) / 1e6
+            / 2, 40);
+  g_assert_cmpfloat (ux, >, 4);
+  g_assert_cmpuint (ui_count_near (&p, xr + ux, yr, 1, SL_TIMELINE_RGB_UNCERTAIN, 60), >=, 2);
+  g_assert_cmpuint (ui_count_near (&p, xr - ux, yr, 1, SL_TIMELINE_RGB_UNCERTAIN, 60), >=, 2);
+  ui_pixels_clear (&p);
+
+  /* not selected: an ordinary message, with its whisker */
+  activate (view, "timeline.select-row", g_variant_new_uint32 (G_MAXUINT));
+  g_assert_cmpuint (sl_timeline_view_get_selected_row (view), ==, SL_TIMELINE_NONE);
+  render (view, "timeline-message-plain.png", &p);
+  g_assert_cmpuint (ui_count_near (&p, mx, my, 2, SL_TIMELINE_RGB_ARROW_HIGHLIGHT, 60), ==, 0);
+  g_assert_cmpuint (count_dark_near (&p, mx, my, 2), >=, 2);
+  g_assert_cmpuint (ui_count_near (&p, xr + ux, yr, 1, SL_TIMELINE_RGB_UNCERTAIN, 60), >=, 2);
+  ui_pixels_clear (&p);
+
+  /* filtered out: the other host pair only */
+  sl_timeline_view_set_arrow_filter (view, a.recv_host, 3 - a.recv_host - th.host, SL_TIMELINE_NONE);
+  render (view, "timeline-message-filtered.png", &p);
+  g_assert_cmpuint (count_dark_near (&p, mx, my, 2), ==, 0);
+  ui_pixels_clear (&p);
+  sl_timeline_view_set_arrow_filter (view, SL_TIMELINE_NONE, SL_TIMELINE_NONE, SL_TIMELINE_NONE);
+
+  /* the link selected elsewhere highlights its messages here */
+  link = sl_session_find_link_between (session, a.send_host, a.recv_host);
+  g_assert_nonnull (link);
+  sl_session_set_selected_link (session, link);
+  render (view, "timeline-link.png", &p);
+  g_assert_cmpuint (ui_count_near (&p, mx, my, 2, SL_TIMELINE_RGB_ARROW_HIGHLIGHT, 60), >=, 3);
+  ui_pixels_clear (&p);
+  sl_session_set_selected_link (session, NULL);
+
+  /* raw clocks: the selected thread's host (the client) stays, the
+   * receiving end moves */
+  th.row = a.send_row;
+  activate (view, "timeline.select-row", g_variant_new_uint32 (th.row));
+  render (view, "timeline-sending.png", &p);
+  arrow_points (view, &a, &xs, &ys, &xr, &yr);
+  along (xs, ys, xr, yr, 25, &mx, &my);
+  g_assert_true (on_rows (view, my));
+  g_assert_cmpuint (ui_count_near (&p, mx, my, 2, SL_TIMELINE_RGB_ARROW_HIGHLIGHT, 60), >=, 3);
+  ui_pixels_clear (&p);
+  xr_sync = xr;
+  activate (view, "timeline.toggle-sync", NULL);
+  g_assert_false (sl_timeline_view_get_synchronized (view));
+  g_assert_false (sl_session_get_synchronized (session));
+  render (view, "timeline-raw.png", &p);
+  g_assert_cmpfloat (fabs (sl_timeline_view_host_time_to_x (view, a.send_host, a.send_time) - xs), <, 1);
+  g_test_message ("receive end: %.0f synchronized, %.0f raw", xr_sync,
+                  sl_timeline_view_host_time_to_x (view, a.recv_host, a.recv_time));
+  g_assert_cmpfloat (fabs (sl_timeline_view_host_time_to_x (view, a.recv_host, a.recv_time) - xr_sync), >, 100);
+  g_assert_cmpuint (ui_count_near (&p, mx, my, 2, SL_TIMELINE_RGB_ARROW_HIGHLIGHT, 60), ==, 0);
+  {
+    double rx = sl_timeline_view_host_time_to_x (view, a.recv_host, a.recv_time), nx, ny;
+
+    /* now it leaves the send end in another direction */
+    along (xs, ys, rx, yr, 25, &nx, &ny);
+    g_assert_cmpuint (ui_count_near (&p, nx, ny, 2, SL_TIMELINE_RGB_ARROW_HIGHLIGHT, 60), >=, 2);
+  }
+  ui_pixels_clear (&p);
+  activate (view, "timeline.toggle-sync", NULL);
+  g_assert_true (sl_session_get_synchronized (session));
+  render (view, "timeline-synchronized.png", &p);
+  g_assert_cmpfloat (fabs (sl_timeline_view_host_time_to_x (view, a.recv_host, a.recv_time) - xr_sync), <, 1);
+  g_assert_cmpuint (ui_count_near (&p, mx, my, 2, SL_TIMELINE_RGB_ARROW_HIGHLIGHT, 60), >=, 3);
+  ui_pixels_clear (&p);
+
+  /* a time range selected here is the session's */
+  g_assert_true (sl_timeline_get_view_range (tl, &lo, &hi));
+  activate (view, "timeline.select-span", g_variant_new ("(xx)", lo + (hi - lo) / 4, lo + (hi - lo) / 2));
+  {
+    gint64 s, e;
+
+    sl_session_get_selected_span (session, &s, &e);
+    g_assert_cmpint (s, ==, lo + (hi - lo) / 4);
+    g_assert_cmpint (e, ==, lo + (hi - lo) / 2);
+  }
+  activate (view, "timeline.zoom-selection", NULL);
+  {
+    gint64 s, e;
+
+    sl_timeline_view_get_span (view, &s, &e);
+    g_assert_cmpint (ABS (s - (lo + (hi - lo) / 4)), <, (hi - lo) / 1000);
+  }
+
+  /* ... and restricts the selected link's hull plot to it */
+  {
+    GtkWidget *hull = sl_quality_panel_get_hull_plot (sl_window_get_quality_panel (window));
+    double x0, x1;
+
+    sl_session_set_selected_link (session, link);
+    g_assert_nonnull (sl_session_get_plot (session));
+    sl_link_plot_get_range (SL_LINK_PLOT (hull), &x0, &x1);
+    g_assert_true (isfinite (x0) && isfinite (x1));
+    g_assert_cmpfloat (fabs ((x1 - x0) * 1e9 / (double) ((hi - lo) / 4) - 1), <, 0.01);
+    activate (view, "timeline.clear-selection", NULL);
+    sl_link_plot_get_range (SL_LINK_PLOT (hull), &x0, &x1);
+    g_assert_true (isnan (x0) && isnan (x1));
+    sl_session_set_selected_link (session, NULL);
+  }
+
+  ui_save_screenshot (window, "timeline-django.png");
+  close_window (window);
+}
+
+/* Generated hosts, the way a live session feeds the view */
+
+static void
+test_clocks (void)
+{
+  g_autoptr(SlTimelineSynth) synth = sl_timeline_synth_new (3, 40000, 800, 7);
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+  SlTimelineView *view = g_object_new (SL_TYPE_TIMELINE_VIEW, NULL);
+  const SlTransform *tr = (const SlTransform *) (gpointer) synth->to_reference->data;
+  SlTransform moved, inv;
+  gint64 lo, hi, s0, e0, s1, e1, local1, local0;
+  double x_before, x_mid, x_after, shift, x0_before, x1_before;
+  SlEventStore *store0 = g_ptr_array_index (synth->stores, 0);
+  UiPixels p = { 0 };
+
+  g_object_ref (window);
+  gtk_window_set_child (window, GTK_WIDGET (view));
+  gtk_window_set_default_size (window, 1200, 800);
+  gtk_window_present (window);
+  ui_wait_mapped (sl_timeline_view_get_canvas (view));
+  sl_timeline_view_set_timeline (view, synth->timeline, (const SlEventStore * const *) synth->stores->pdata, 3);
+  for (guint h = 0; h < 3; h++)
+    sl_timeline_view_set_host_clock (view, h, &tr[h], 0, 1000);
+  g_assert_true (sl_timeline_get_view_range (synth->timeline, &lo, &hi));
+  sl_timeline_view_set_span (view, lo + (hi - lo) / 2, lo + (hi - lo) / 2 + 2000000);
+  settle (view);
+  render (view, "timeline-generated.png", &p);
+  /* some state of host 0's first process is drawn */
+  {
+    guint n = 0;
+
+    for (guint s = SL_TIMELINE_STATE_USER; s <= SL_TIMELINE_STATE_BLOCKED; s++)
+      n += ui_count_color (&p, sl_timeline_view_state_rgb (s), 4);
+    g_assert_cmpuint (n, >, 1000);
+  }
+  ui_pixels_clear (&p);
+
+  /* host 1's clock moves by 100 µs: gradually, over about 300 ms */
+  sl_timeline_view_get_span (view, &s0, &e0);
+  sl_transform_invert (&tr[1], &inv);
+  local1 = sl_transform_apply (&inv, s0 + (e0 - s0) / 2);
+  x_before = sl_timeline_view_host_time_to_x (view, 1, local1);
+  moved = tr[1];
+  moved.image += 100000;
+  sl_timeline_view_set_host_clock (view, 1, &moved, 0, 1000);
+  g_assert_true (sl_timeline_view_get_animating (view));
+  shift = 100000.0 * (sl_timeline_view_time_to_x (view, e0) - sl_timeline_view_time_to_x (view, s0)) / (double) (e0 - s0);
+  ui_wait_ms (90);
+  x_mid = sl_timeline_view_host_time_to_x (view, 1, local1);
+  g_test_message ("host 1 moves from %.1f: %.1f after 90 ms, by %.1f px in all", x_before, x_mid, shift);
+  g_assert_cmpfloat (x_mid, >, x_before + 1);
+  g_assert_cmpfloat (x_mid, <, x_before + shift - 1);
+  settle (view);
+  x_after = sl_timeline_view_host_time_to_x (view, 1, local1);
+  g_assert_cmpfloat (fabs (x_after - (x_before + shift)), <, 1);
+  /* the others stayed */
+  sl_timeline_view_get_span (view, &s1, &e1);
+  g_assert_cmpint (s1, ==, s0);
+
+  /* a new reference: every host's map changes by 5 s, nothing jumps */
+  sl_transform_invert (&tr[0], &inv);
+  local0 = sl_transform_apply (&inv, s0 + (e0 - s0) / 3);
+  x0_before = sl_timeline_view_host_time_to_x (view, 0, local0);
+  x1_before = sl_timeline_view_host_time_to_x (view, 1, local1);
+  for (guint h = 0; h < 3; h++)
+    {
+      SlTransform m = h == 1 ? moved : tr[h];
+
+      m.image += G_GINT64_CONSTANT (5000000000);
+      sl_timeline_view_set_host_clock (view, h, &m, 2, 1000);
+    }
+  g_assert_cmpfloat (fabs (sl_timeline_view_host_time_to_x (view, 0, local0) - x0_before), <, 1);
+  g_assert_cmpfloat (fabs (sl_timeline_view_host_time_to_x (view, 1, local1) - x1_before), <, 1);
+  sl_timeline_view_get_span (view, &s1, &e1);
+  g_assert_cmpint (ABS (s1 - (s0 + G_GINT64_CONSTANT (5000000000))), <, 2000);
+  settle (view);
+  g_assert_cmpfloat (fabs (sl_timeline_view_host_time_to_x (view, 1, local1) - x1_before), <, 1);
+
+  /* following the end: new events move the span with them */
+  sl_timeline_view_set_follow (view, TRUE);
+  sl_timeline_view_get_span (view, &s0, &e0);
+  g_assert_true (sl_timeline_get_view_range (synth->timeline, &lo, &hi));
+  g_assert_cmpint (e0, ==, hi);
+  {
+    gint64 last = 0;
+    SlEvent e = { 0 };
+
+    sl_event_store_get_time_range (store0, NULL, &last);
+    for (guint k = 1; k <= 50; k++)
+      {
+        e.time = last + k * 100000;
+        e.kind = SL_EVENT_SCHED_SWITCH;
+        e.tid = k % 2 ? 1000 : 1008;
+        e.arg = k % 2 ? 1008 : 1000;
+        e.cpu = 0;
+        sl_event_store_append (store0, &e);
+      }
+    g_assert_true (sl_timeline_update (synth->timeline));
+    sl_timeline_view_data_changed (view);
+  }
+  g_assert_true (sl_timeline_get_view_range (synth->timeline, &lo, &hi));
+  sl_timeline_view_get_span (view, &s1, &e1);
+  g_assert_cmpint (e1, ==, hi);
+  g_assert_cmpint (e1, >, e0);
+  g_assert_cmpint (e1 - s1, ==, e0 - s0);
+  settle (view);
+
+  sl_timeline_view_set_timeline (view, NULL, NULL, 0);
+  gtk_window_destroy (window);
+  g_assert_finalize_object (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/timeline-ui/django-vote", test_django);
+  g_test_add_func ("/timeline-ui/clocks", test_clocks);
+  return g_test_run ();
+}

@@ -1,0 +1,812 @@
+/* test-ui.c: the desktop application, driven through its actions
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Runs under xvfb-run and dbus-run-session (tests/ui/run-ui-test.sh) with
+ * GSK_RENDERER=cairo, GSETTINGS_BACKEND=memory and fatal warnings.
+ */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <libglib-testing/signal-logger.h>
+
+#include "sl-change-list.h"
+#include "sl-link-plot.h"
+#include "sl-preferences-window.h"
+#include "sl-relay-dialog.h"
+#include "sl-session-private.h"
+#include "ui-test-util.h"
+
+static char *
+shared_path (const char *rel)
+{
+  const char *root = g_getenv ("SL_SHARED_DATA");
+  char *path;
+
+  if (root == NULL)
+    return NULL;
+  path = g_build_filename (root, rel, NULL);
+  if (!g_file_test (path, G_FILE_TEST_IS_DIR))
+    g_clear_pointer (&path, g_free);
+  return path;
+}
+
+static SlWindow *
+new_window (void)
+{
+  SlWindow *window = sl_window_new (NULL);
+
+  g_object_ref (window);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  ui_wait_mapped (GTK_WIDGET (window));
+  ui_wait_frames (GTK_WIDGET (window), 1);
+  return window;
+}
+
+static void
+close_window (SlWindow *window)
+{
+  g_autoptr(GSettings) settings = g_object_ref (sl_window_get_settings (window));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_finalize_object (window);
+  /* tests start from the defaults */
+  g_settings_reset (settings, "pinned-reference");
+  g_settings_reset (settings, "algorithm");
+  g_settings_reset (settings, "tree");
+  g_settings_reset (settings, "recent-inputs");
+}
+
+static gboolean
+session_settled (gpointer data)
+{
+  SlSessionState state = sl_session_get_state (data);
+
+  return state == SL_SESSION_STATE_READY || state == SL_SESSION_STATE_FAILED;
+}
+
+static void
+wait_settled (SlSession *session)
+{
+  g_assert_true (ui_wait_for (session_settled, session, 120));
+}
+
+/* Empty state */
+
+static void
+test_empty (void)
+{
+  SlWindow *window = new_window ();
+  SlSession *session = sl_window_get_session (window);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = g_file_new_build_filename (g_get_tmp_dir (), "sl-empty-report.json", NULL);
+
+  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_EMPTY);
+  g_assert_cmpstr (sl_window_get_page (window), ==, "empty");
+  g_assert_false (sl_window_get_banner_visible (window));
+  /* nothing to export: the export actions are off and refuse */
+  g_assert_false (sl_window_save_report (window, "json", file, &error));
+  g_assert_nonnull (error);
+  g_assert_false (sl_window_get_action_enabled (window, "win.save-report"));
+  g_assert_false (sl_window_get_action_enabled (window, "win.copy-report"));
+  g_assert_false (sl_window_get_action_enabled (window, "win.cancel-loading"));
+  g_assert_true (sl_window_get_action_enabled (window, "win.open-folders"));
+
+  ui_save_screenshot (window, "empty.png");
+  g_file_delete (file, NULL, NULL);
+  close_window (window);
+}
+
+/* django-vote: 3 hosts, client and db reach each other through httpd */
+
+typedef struct
+{
+  SlWindow  *window;
+  SlSession *session;
+} Fixture;
+
+static void
+fixture_open_django (Fixture *f)
+{
+  g_autofree char *path = shared_path ("traces/django-vote");
+  const char *paths[] = { path, NULL };
+
+  f->window = new_window ();
+  f->session = sl_window_get_session (f->window);
+  sl_window_open_paths (f->window, paths);
+  wait_settled (f->session);
+  g_assert_cmpint (sl_session_get_state (f->session), ==, SL_SESSION_STATE_READY);
+  ui_wait_settled_view (f->window);
+}
+
+static guint
+reference_of_all (SlSession *session)
+{
+  GListModel *hosts = sl_session_get_hosts (session);
+  guint ref = SL_HOST_NONE, n_refs = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (hosts); i++)
+    {
+      g_autoptr(SlHostItem) h = g_list_model_get_item (hosts, i);
+
+      if (ref == SL_HOST_NONE)
+        ref = sl_host_item_get_reference (h);
+      g_assert_cmpuint (sl_host_item_get_reference (h), ==, ref);
+      if (sl_host_item_get_is_reference (h))
+        n_refs++;
+    }
+  g_assert_cmpuint (n_refs, ==, 1);
+  return ref;
+}
+
+static void
+test_django_model (void)
+{
+  g_autofree char *path = shared_path ("traces/django-vote");
+  Fixture f;
+  SlHostItem *httpd;
+  guint ref;
+
+  if (path == NULL)
+    {
+      g_test_skip ("../shared/data/traces/django-vote is absent");
+      return;
+    }
+  fixture_open_django (&f);
+
+  g_assert_cmpuint (g_list_model_get_n_items (sl_session_get_hosts (f.session)), ==, 3);
+  g_assert_cmpuint (g_list_model_get_n_items (sl_session_get_links (f.session)), ==, 2);
+  g_assert_cmpuint (sl_session_get_n_tree_links (f.session), ==, 2);
+  g_assert_cmpuint (sl_session_get_n_components (f.session), ==, 1);
+  g_assert_cmpstr (sl_window_get_page (f.window), ==, "content");
+  g_assert_false (sl_window_get_banner_visible (f.window));
+
+  /* the tree's centre: httpd, through which the others talk */
+  ref = reference_of_all (f.session);
+  httpd = sl_session_find_host (f.session, "django-httpd");
+  g_assert_nonnull (httpd);
+  g_assert_cmpuint (ref, ==, sl_host_item_get_host (httpd));
+  g_assert_nonnull (sl_session_find_link (f.session, "django-client", "django-httpd"));
+  g_assert_nonnull (sl_session_find_link (f.session, "django-db", "django-httpd"));
+  g_assert_null (sl_session_find_link (f.session, "django-client", "django-db"));
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(SlLinkItem) link = g_list_model_get_item (sl_session_get_links (f.session), i);
+
+      g_assert_cmpint (sl_link_item_get_quality (link), ==, SL_QUALITY_ACCURATE);
+      g_assert_true (sl_link_item_get_in_tree (link));
+    }
+
+  ui_save_screenshot (f.window, "loaded.png");
+  close_window (f.window);
+}
+
+static void
+test_django_select (void)
+{
+  g_autofree char *path = shared_path ("traces/django-vote");
+  g_autoptr(GtSignalLogger) logger = gt_signal_logger_new ();
+  Fixture f;
+  SlLinkItem *link, *other;
+  SlQualityPanel *panel;
+  SlGraphView *graph;
+  UiPixels px = { 0 };
+  double ax, ay, bx, by, mx, my, nx, ny, len;
+  SlHostItem *httpd, *client;
+  SlLinkPlot *hull;
+
+  if (path == NULL)
+    {
+      g_test_skip ("../shared/data/traces/django-vote is absent");
+      return;
+    }
+  fixture_open_django (&f);
+  panel = sl_window_get_quality_panel (f.window);
+  graph = sl_window_get_graph_view (f.window);
+  link = sl_session_find_link (f.session, "django-client", "django-httpd");
+  other = sl_session_find_link (f.session, "django-db", "django-httpd");
+
+  gt_signal_logger_connect (logger, f.session, "notify::selected-link");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.window), "win.select-link", "(ss)",
+                                             "django-client", "django-httpd"));
+  gt_signal_logger_assert_emission_pop (logger, f.session, "notify::selected-link", NULL);
+  gt_signal_logger_assert_no_emissions (logger);
+
+  /* the panel and the graph follow */
+  g_assert_true (sl_session_get_selected_link (f.session) == link);
+  g_assert_true (sl_quality_panel_get_selected_link (panel) == link);
+  g_assert_nonnull (strstr (sl_quality_panel_get_details_title (panel), "django-client"));
+  g_assert_nonnull (strstr (sl_quality_panel_get_details_title (panel), "django-httpd"));
+  g_assert_nonnull (strstr (sl_quality_panel_get_diagnosis (panel), "synchronized"));
+  g_assert_cmpuint (sl_graph_view_get_highlighted_link (graph), ==, sl_link_item_get_link (link));
+  g_assert_nonnull (sl_session_get_plot (f.session));
+  g_assert_cmpuint (sl_session_get_plot (f.session)->link, ==, sl_link_item_get_link (link));
+
+  /* the pixels: the selected edge has its halo, the other tree edge is
+   * drawn, the reference (httpd) has its ring and no other host has */
+  ui_wait_frames (GTK_WIDGET (graph), 2);
+  ui_render (f.window, GTK_WIDGET (graph), "render-graph.png", &px);
+  httpd = sl_session_find_host (f.session, "django-httpd");
+  client = sl_session_find_host (f.session, "django-client");
+  g_assert_true (sl_graph_view_get_host_position (graph, sl_host_item_get_host (client), &ax, &ay));
+  g_assert_true (sl_graph_view_get_host_position (graph, sl_host_item_get_host (httpd), &bx, &by));
+  len = hypot (bx - ax, by - ay);
+  g_assert_cmpfloat (len, >, 40);
+  mx = (ax + bx) / 2;
+  my = (ay + by) / 2;
+  nx = -(by - ay) / len;
+  ny = (bx - ax) / len;
+  g_test_message ("client %.1f,%.1f httpd %.1f,%.1f", ax, ay, bx, by);
+  g_assert_cmpuint (ui_count_bluish_near (&px, mx + 4.5 * nx, my + 4.5 * ny, 1), >, 0);
+  g_assert_cmpuint (ui_count_near (&px, bx, by, 14, SL_GRAPH_RGB_REFERENCE, 12), >, 8);
+  g_assert_cmpuint (ui_count_near (&px, ax, ay, 14, SL_GRAPH_RGB_REFERENCE, 12), ==, 0);
+  {
+    SlHostItem *db = sl_session_find_host (f.session, "django-db");
+    double dx, dy;
+    guint32 bg;
+
+    g_assert_true (sl_graph_view_get_host_position (graph, sl_host_item_get_host (db), &dx, &dy));
+    g_assert_cmpuint (ui_count_near (&px, dx, dy, 14, SL_GRAPH_RGB_REFERENCE, 12), ==, 0);
+    /* the other tree edge, a third of the way, differs from the background
+     * beside it and carries no selection halo */
+    bg = ui_pixel (&px, (int) (dx + (bx - dx) / 3 + 20 * ny), (int) (dy + (by - dy) / 3 - 20 * nx));
+    g_assert_cmpuint (ui_count_near (&px, dx + (bx - dx) / 3, dy + (by - dy) / 3, 1, bg, 20), <, 9);
+    g_assert_cmpuint (ui_count_bluish_near (&px, dx + (bx - dx) / 3, dy + (by - dy) / 3, 4), ==, 0);
+  }
+  ui_pixels_clear (&px);
+
+  /* what a click picks: the host under the pointer, a link near it */
+  {
+    guint host, picked;
+
+    g_assert_true (sl_graph_view_pick (graph, ax, ay, &host, &picked));
+    g_assert_cmpuint (host, ==, sl_host_item_get_host (client));
+    g_assert_true (sl_graph_view_pick (graph, mx + 2 * nx, my + 2 * ny, &host, &picked));
+    g_assert_cmpuint (host, ==, SL_HOST_NONE);
+    g_assert_cmpuint (picked, ==, sl_link_item_get_link (link));
+    g_assert_false (sl_graph_view_pick (graph, mx + 60 * nx, my + 60 * ny, &host, &picked));
+  }
+
+  /* the panel: the details page shows the hull plot of this link */
+  gtk_widget_activate_action (GTK_WIDGET (panel), "panel.show-page", "s", "details");
+  g_assert_cmpstr (sl_quality_panel_get_page (panel), ==, "details");
+  hull = SL_LINK_PLOT (sl_quality_panel_get_hull_plot (panel));
+  g_assert_true (sl_link_plot_get_plot (hull) == sl_session_get_plot (f.session));
+  ui_wait_mapped (GTK_WIDGET (hull));
+  ui_wait_frames (GTK_WIDGET (hull), 2);
+  ui_render (f.window, GTK_WIDGET (hull), "render-hull.png", &px);
+  g_assert_cmpuint (ui_count_color (&px, SL_LINK_PLOT_RGB_ESTIMATE, 8), >, 50);
+  g_assert_cmpuint (ui_count_color (&px, SL_LINK_PLOT_RGB_LMIN, 8), >, 20);
+  g_assert_cmpuint (ui_count_color (&px, SL_LINK_PLOT_RGB_LMAX, 8), >, 20);
+  g_assert_cmpuint (ui_count_color (&px, SL_LINK_PLOT_RGB_AB, 60), >, 10);
+  g_assert_cmpuint (ui_count_color (&px, SL_LINK_PLOT_RGB_BA, 60), >, 10);
+  ui_pixels_clear (&px);
+
+  ui_save_screenshot (f.window, "details.png");
+
+  /* zoom through the plot's action, back through reset */
+  gtk_widget_activate_action (GTK_WIDGET (hull), "plot.zoom-in", NULL);
+  g_assert_true (sl_link_plot_get_zoomed (hull));
+  gtk_widget_activate_action (GTK_WIDGET (hull), "plot.zoom-reset", NULL);
+  g_assert_false (sl_link_plot_get_zoomed (hull));
+
+  /* selecting in the table moves the session (and so the graph) */
+  gtk_widget_activate_action (GTK_WIDGET (f.window), "win.select-next-link", NULL);
+  g_assert_true (sl_session_get_selected_link (f.session) == other ||
+                 sl_session_get_selected_link (f.session) == link);
+  sl_session_set_selected_link (f.session, other);
+  g_assert_true (sl_quality_panel_get_selected_link (panel) == other);
+  g_assert_cmpuint (sl_graph_view_get_highlighted_link (graph), ==, sl_link_item_get_link (other));
+
+  /* hosts too, in the host table once it is shown */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.window), "win.select-host", "s", "django-db"));
+  gtk_widget_activate_action (GTK_WIDGET (panel), "panel.show-page", "s", "hosts");
+  g_assert_true (sl_quality_panel_get_selected_host (panel) == sl_session_find_host (f.session, "django-db"));
+  ui_save_screenshot (f.window, "hosts.png");
+  sl_session_set_selected_host (f.session, sl_session_find_host (f.session, "django-client"));
+  g_assert_true (sl_quality_panel_get_selected_host (panel) == sl_session_find_host (f.session, "django-client"));
+  g_assert_cmpuint (sl_graph_view_get_highlighted_host (graph), ==,
+                    sl_host_item_get_host (sl_session_find_host (f.session, "django-client")));
+
+  gt_signal_logger_free (g_steal_pointer (&logger));
+  close_window (f.window);
+}
+
+static gboolean
+reference_is (gpointer data)
+{
+  gpointer *d = data;
+
+  return sl_host_item_get_is_reference (d[1]);
+}
+
+static void
+test_django_pin (void)
+{
+  g_autofree char *path = shared_path ("traces/django-vote");
+  Fixture f;
+  SlHostItem *db;
+  GListModel *changes;
+  guint n_changes;
+  gpointer data[2];
+
+  if (path == NULL)
+    {
+      g_test_skip ("../shared/data/traces/django-vote is absent");
+      return;
+    }
+  fixture_open_django (&f);
+  db = sl_session_find_host (f.session, "django-db");
+  changes = sl_session_get_changes (f.session);
+  n_changes = g_list_model_get_n_items (changes);
+  g_assert_cmpuint (n_changes, >=, 3);
+  g_assert_false (sl_host_item_get_is_reference (db));
+
+  /* the graph's context-menu action pins the reference */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (sl_window_get_graph_view (f.window)),
+                                             "graph.pin-reference", "s", "django-db"));
+  data[0] = f.session;
+  data[1] = db;
+  g_assert_true (ui_wait_for (reference_is, data, 10));
+  g_assert_cmpuint (reference_of_all (f.session), ==, sl_host_item_get_host (db));
+  g_assert_cmpstr (sl_session_get_pinned_reference (f.session), ==, "django-db");
+  /* the change log has the move, newest first */
+  g_assert_cmpuint (g_list_model_get_n_items (changes), >, n_changes);
+  {
+    g_autoptr(SlChangeItem) item = g_list_model_get_item (changes, 0);
+    g_autofree char *text = NULL;
+    g_autofree char *reason = NULL;
+
+    g_object_get (item, "text", &text, "reason", &reason, NULL);
+    g_assert_cmpint (sl_change_item_get_kind (item), ==, SL_CHANGE_REFERENCE);
+    g_assert_nonnull (strstr (text, "django-db"));
+    g_assert_cmpstr (reason, ==, "pinned");
+  }
+  gtk_widget_activate_action (GTK_WIDGET (sl_window_get_quality_panel (f.window)), "panel.show-page", "s", "changes");
+  ui_wait_settled_view (f.window);
+  ui_save_screenshot (f.window, "changes.png");
+
+  /* the setting follows */
+  g_assert_cmpstr (g_settings_get_string (sl_window_get_settings (f.window), "pinned-reference"),
+                   ==, "django-db");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (sl_window_get_graph_view (f.window)),
+                                             "graph.unpin-reference", NULL));
+  g_assert_cmpstr (sl_session_get_pinned_reference (f.session), ==, "");
+  close_window (f.window);
+}
+
+static void
+test_django_export (void)
+{
+  g_autofree char *path = shared_path ("traces/django-vote");
+  const char *cli = g_getenv ("SL_CLI");
+  Fixture f;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *json_path = NULL;
+  g_autofree char *csv_path = NULL;
+  g_autofree char *png_path = NULL;
+  g_autofree char *svg_path = NULL;
+  g_autoptr(GFile) json_file = NULL;
+  g_autoptr(GFile) csv_file = NULL;
+  g_autoptr(GFile) png_file = NULL;
+  g_autoptr(GFile) svg_file = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *svg = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(JsonParser) mine = json_parser_new ();
+  g_autoptr(JsonParser) theirs = json_parser_new ();
+
+  if (path == NULL)
+    {
+      g_test_skip ("../shared/data/traces/django-vote is absent");
+      return;
+    }
+  fixture_open_django (&f);
+  dir = g_dir_make_tmp ("sl-export-XXXXXX", &error);
+  g_assert_no_error (error);
+  json_path = g_build_filename (dir, "report.json", NULL);
+  csv_path = g_build_filename (dir, "links.csv", NULL);
+  png_path = g_build_filename (dir, "graph.png", NULL);
+  svg_path = g_build_filename (dir, "graph.svg", NULL);
+  json_file = g_file_new_for_path (json_path);
+  csv_file = g_file_new_for_path (csv_path);
+  png_file = g_file_new_for_path (png_path);
+  svg_file = g_file_new_for_path (svg_path);
+
+  g_assert_true (sl_window_save_report (f.window, "json", json_file, &error));
+  g_assert_no_error (error);
+  g_assert_true (sl_window_save_report (f.window, "csv", csv_file, &error));
+  g_assert_no_error (error);
+  g_assert_true (sl_window_save_graph (f.window, "png", png_file, &error));
+  g_assert_no_error (error);
+  g_assert_true (sl_window_save_graph (f.window, "svg", svg_file, &error));
+  g_assert_no_error (error);
+
+  /* CSV: a header and one line per link */
+  g_assert_true (g_file_get_contents (csv_path, &csv, NULL, &error));
+  lines = g_strsplit (csv, "\r\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 4);
+  g_assert_true (g_str_has_prefix (lines[0], "a,b,quality,"));
+  g_assert_true (g_str_has_prefix (lines[1], "\"django-"));
+  g_assert_cmpstr (lines[3], ==, "");
+
+  /* the graph pictures */
+  {
+    g_autoptr(GdkTexture) t = gdk_texture_new_from_filename (png_path, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpint (gdk_texture_get_width (t), >=, 480);
+  }
+  g_assert_true (g_file_get_contents (svg_path, &svg, NULL, &error));
+  g_assert_nonnull (strstr (svg, "<svg"));
+
+  /* JSON: the CLI's schema and the CLI's numbers */
+  g_assert_true (json_parser_load_from_file (mine, json_path, &error));
+  g_assert_no_error (error);
+  if (cli != NULL)
+    {
+      const char *argv[] = { cli, "sync", "--json", path, NULL };
+      g_autofree char *out = NULL;
+      int status;
+      JsonObject *a, *b;
+      JsonArray *la, *lb;
+
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                                   &out, NULL, &status, &error));
+      g_assert_no_error (error);
+      g_assert_true (json_parser_load_from_data (theirs, out, -1, &error));
+      a = json_node_get_object (json_parser_get_root (mine));
+      b = json_node_get_object (json_parser_get_root (theirs));
+      for (GList *m = json_object_get_members (b), *l = m; l != NULL; l = l->next)
+        {
+          g_assert_true (json_object_has_member (a, l->data));
+          if (l->next == NULL)
+            g_list_free (m);
+        }
+      g_assert_cmpint (json_object_get_int_member (a, "matches"), ==, json_object_get_int_member (b, "matches"));
+      la = json_object_get_array_member (a, "links");
+      lb = json_object_get_array_member (b, "links");
+      g_assert_cmpuint (json_array_get_length (la), ==, json_array_get_length (lb));
+      for (guint i = 0; i < json_array_get_length (la); i++)
+        {
+          JsonObject *x = json_array_get_object_element (la, i);
+          JsonObject *y = json_array_get_object_element (lb, i);
+
+          g_assert_cmpstr (json_object_get_string_member (x, "a"), ==, json_object_get_string_member (y, "a"));
+          g_assert_cmpstr (json_object_get_string_member (x, "b"), ==, json_object_get_string_member (y, "b"));
+          g_assert_cmpstr (json_object_get_string_member (x, "alpha_exact"), ==,
+                           json_object_get_string_member (y, "alpha_exact"));
+          g_assert_cmpstr (json_object_get_string_member (x, "beta_exact"), ==,
+                           json_object_get_string_member (y, "beta_exact"));
+        }
+    }
+
+  /* clipboard copies */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.window), "win.copy-report", "s", "csv"));
+
+  g_unlink (json_path);
+  g_unlink (csv_path);
+  g_unlink (png_path);
+  g_unlink (svg_path);
+  g_rmdir (dir);
+  close_window (f.window);
+}
+
+/* Errors: a banner naming the input, and the window goes on working */
+
+static void
+test_errors (void)
+{
+  g_autofree char *path = shared_path ("traces/django-vote");
+  SlWindow *window = new_window ();
+  SlSession *session = sl_window_get_session (window);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *empty = g_dir_make_tmp ("sl-empty-XXXXXX", &error);
+  g_autofree char *bad = g_dir_make_tmp ("sl-bad-XXXXXX", &error);
+  g_autofree char *bad_meta = g_build_filename (bad, "metadata", NULL);
+  const char *missing[] = { "/nonexistent/sl-traces", NULL };
+  const char *paths_empty[] = { empty, NULL };
+  const char *paths_bad[] = { bad, NULL };
+
+  g_assert_no_error (error);
+
+  sl_window_open_paths (window, missing);
+  g_assert_true (sl_window_get_banner_visible (window));
+  g_assert_nonnull (strstr (sl_window_get_banner_text (window), "/nonexistent/sl-traces"));
+
+  sl_window_open_paths (window, paths_empty);
+  g_assert_false (sl_window_get_banner_visible (window));
+  wait_settled (session);
+  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_FAILED);
+  g_assert_true (sl_window_get_banner_visible (window));
+  g_assert_nonnull (strstr (sl_window_get_banner_text (window), empty));
+
+  /* a corrupt trace: the banner names the file */
+  g_assert_true (g_file_set_contents (bad_meta, "/* CTF 1.8 */\ntrace { garbage", -1, &error));
+  sl_window_open_paths (window, paths_bad);
+  wait_settled (session);
+  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_FAILED);
+  g_assert_true (sl_window_get_banner_visible (window));
+  g_assert_nonnull (strstr (sl_window_get_banner_text (window), bad));
+  ui_wait_settled_view (window);
+  ui_save_screenshot (window, "error.png");
+
+  /* still usable */
+  if (path != NULL)
+    {
+      const char *paths[] = { path, NULL };
+
+      sl_window_open_paths (window, paths);
+      g_assert_false (sl_window_get_banner_visible (window));
+      wait_settled (session);
+      g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_READY);
+      g_assert_cmpuint (g_list_model_get_n_items (sl_session_get_hosts (session)), ==, 3);
+    }
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.close-input", NULL);
+  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_EMPTY);
+  g_assert_cmpstr (sl_window_get_page (window), ==, "empty");
+
+  g_unlink (bad_meta);
+  g_rmdir (bad);
+  g_rmdir (empty);
+  close_window (window);
+}
+
+/* The demo: generated traces, read like any other */
+
+static void
+test_demo (void)
+{
+  SlWindow *window = new_window ();
+  SlSession *session = sl_window_get_session (window);
+  gint64 t0 = g_get_monotonic_time ();
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.open-demo", NULL));
+  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_LOADING);
+  g_assert_true (sl_window_get_action_enabled (window, "win.cancel-loading"));
+  wait_settled (session);
+  g_test_message ("demo read in %.1f s", (g_get_monotonic_time () - t0) / 1e6);
+  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_READY);
+  g_assert_cmpuint (g_list_model_get_n_items (sl_session_get_hosts (session)), ==, 9);
+  g_assert_cmpuint (sl_session_get_n_components (session), ==, 2);
+  g_assert_cmpuint (sl_session_get_n_tree_links (session), ==, 7);
+  ui_wait_settled_view (window);
+  ui_save_screenshot (window, "demo.png");
+  close_window (window);
+}
+
+/* Cancelling keeps the window usable and shows what was read */
+
+static void
+test_cancel (void)
+{
+  g_autofree char *path = shared_path ("traces/django-vote");
+  const char *paths[] = { path, NULL };
+  SlWindow *window;
+  SlSession *session;
+
+  if (path == NULL)
+    {
+      g_test_skip ("../shared/data/traces/django-vote is absent");
+      return;
+    }
+  window = new_window ();
+  session = sl_window_get_session (window);
+  sl_window_open_paths (window, paths);
+  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_LOADING);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel-loading", NULL));
+  wait_settled (session);
+  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_READY);
+  g_assert_false (sl_window_get_action_enabled (window, "win.cancel-loading"));
+  g_assert_true (sl_window_get_action_enabled (window, "win.reload-inputs"));
+  g_assert_cmpstr (sl_window_get_page (window), ==,
+                   g_list_model_get_n_items (sl_session_get_hosts (session)) > 0 ? "content" : "empty");
+
+  /* reading again reads everything */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reload-inputs", NULL));
+  wait_settled (session);
+  g_assert_cmpuint (sl_session_get_n_tree_links (session), ==, 2);
+  g_assert_cmpfloat (sl_session_get_progress_fraction (session), ==, 1);
+  close_window (window);
+}
+
+/* Recent inputs are remembered and reopen; folders can be dropped */
+
+static void
+drop_files (SlWindow   *window,
+            const char *path)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  GSList list = { file, NULL };
+  GValue value = G_VALUE_INIT;
+  gboolean done = FALSE;
+
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_take_boxed (&value, gdk_file_list_new_from_list (&list));
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_DROP_TARGET (c))
+        g_signal_emit_by_name (c, "drop", &value, 10.0, 10.0, &done);
+    }
+  g_value_unset (&value);
+  g_assert_true (done);
+}
+
+static void
+test_recent (void)
+{
+  g_autofree char *path = shared_path ("traces/django-vote");
+  SlWindow *window;
+  g_auto(GStrv) recent = NULL;
+
+  if (path == NULL)
+    {
+      g_test_skip ("../shared/data/traces/django-vote is absent");
+      return;
+    }
+  window = new_window ();
+  {
+    const char *paths[] = { path, NULL };
+    sl_window_open_paths (window, paths);
+  }
+  recent = g_settings_get_strv (sl_window_get_settings (window), "recent-inputs");
+  g_assert_cmpstr (recent[0], ==, path);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.close-input", NULL);
+  g_assert_cmpint (sl_session_get_state (sl_window_get_session (window)), ==, SL_SESSION_STATE_EMPTY);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.open-recent", "s", path));
+  wait_settled (sl_window_get_session (window));
+  g_assert_cmpint (sl_session_get_state (sl_window_get_session (window)), ==, SL_SESSION_STATE_READY);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.clear-recent", NULL));
+  g_strfreev (recent);
+  recent = g_settings_get_strv (sl_window_get_settings (window), "recent-inputs");
+  g_assert_null (recent[0]);
+
+  /* a folder dropped on the window opens */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.close-input", NULL);
+  drop_files (window, path);
+  g_assert_cmpint (sl_session_get_state (sl_window_get_session (window)), ==, SL_SESSION_STATE_LOADING);
+  wait_settled (sl_window_get_session (window));
+  g_assert_cmpuint (g_list_model_get_n_items (sl_session_get_hosts (sl_window_get_session (window))), ==, 3);
+  close_window (window);
+}
+
+/* Preferences: the estimator re-reads the input */
+
+static void
+test_preferences (void)
+{
+  g_autofree char *path = shared_path ("traces/django-vote");
+  Fixture f;
+  SlPreferencesWindow *prefs;
+  GSettings *settings;
+
+  if (path == NULL)
+    {
+      g_test_skip ("../shared/data/traces/django-vote is absent");
+      return;
+    }
+  fixture_open_django (&f);
+  settings = sl_window_get_settings (f.window);
+  prefs = sl_preferences_window_new (GTK_WINDOW (f.window), settings, f.session);
+  g_object_ref (prefs);
+  gtk_window_present (GTK_WINDOW (prefs));
+  ui_wait_mapped (GTK_WIDGET (prefs));
+
+  {
+    UiPixels px = { 0 };
+
+    ui_wait_frames (GTK_WIDGET (prefs), 2);
+    ui_render (f.window, GTK_WIDGET (prefs), "preferences.png", &px);
+    ui_pixels_clear (&px);
+  }
+  g_settings_set_string (settings, "algorithm", "linreg");
+  g_assert_cmpstr (sl_session_get_algorithm (f.session), ==, "linreg");
+  wait_settled (f.session);
+  g_assert_cmpint (sl_session_get_state (f.session), ==, SL_SESSION_STATE_READY);
+  g_assert_cmpuint (g_list_model_get_n_items (sl_session_get_links (f.session)), ==, 2);
+  {
+    g_autofree char *json = sl_session_dup_report_json (f.session, NULL);
+    g_assert_nonnull (strstr (json, "\"linreg\""));
+  }
+
+  g_settings_set_string (settings, "tree", "shortest-path");
+  wait_settled (f.session);
+  g_assert_cmpstr (sl_session_get_tree (f.session), ==, "shortest-path");
+  g_assert_cmpuint (sl_session_get_n_components (f.session), ==, 1);
+
+  g_settings_set_uint (settings, "live-update-ms", 250);
+  g_assert_cmpuint (sl_session_get_update_interval (f.session), ==, 250);
+
+  gtk_window_destroy (GTK_WINDOW (prefs));
+  g_assert_finalize_object (prefs);
+  g_settings_reset (settings, "live-update-ms");
+  close_window (f.window);
+}
+
+/* The relay dialog refuses a bad address and does not block on a relay
+ * that does not answer. */
+
+static gboolean
+relay_idle (gpointer data)
+{
+  return !sl_relay_dialog_get_busy (data);
+}
+
+static void
+test_relay_dialog (void)
+{
+  SlWindow *window = new_window ();
+  SlRelayDialog *dialog = sl_relay_dialog_new (GTK_WINDOW (window));
+
+  g_object_ref (dialog);
+  gtk_window_present (GTK_WINDOW (dialog));
+  ui_wait_mapped (GTK_WIDGET (dialog));
+
+  sl_relay_dialog_set_url (dialog, "http://example");
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "relay.list-sessions", NULL);
+  g_assert_false (sl_relay_dialog_get_busy (dialog));
+  g_assert_nonnull (strstr (sl_relay_dialog_get_status (dialog), "http://example"));
+  g_assert_cmpuint (sl_relay_dialog_get_n_sessions (dialog), ==, 0);
+
+  /* nothing listens on this port: an error, not a hang */
+  sl_relay_dialog_set_url (dialog, "net://127.0.0.1:9");
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "relay.list-sessions", NULL);
+  g_assert_true (ui_wait_for (relay_idle, dialog, 30));
+  g_assert_cmpuint (sl_relay_dialog_get_n_sessions (dialog), ==, 0);
+  g_assert_cmpstr (sl_relay_dialog_get_status (dialog), !=, "");
+  {
+    UiPixels px = { 0 };
+
+    ui_wait_frames (GTK_WIDGET (dialog), 2);
+    ui_render (window, GTK_WIDGET (dialog), "relay-dialog.png", &px);
+    ui_pixels_clear (&px);
+  }
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_assert_finalize_object (dialog);
+  close_window (window);
+}
+
+/* The shortcuts window of the help overlay builds */
+
+static void
+test_shortcuts (void)
+{
+  g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource ("/io/github/syncline/Syncline/gtk/help-overlay.ui");
+  GObject *overlay = gtk_builder_get_object (builder, "help_overlay");
+
+  g_assert_true (GTK_IS_SHORTCUTS_WINDOW (overlay));
+  gtk_window_destroy (GTK_WINDOW (overlay));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/ui/empty", test_empty);
+  g_test_add_func ("/ui/django-vote/model", test_django_model);
+  g_test_add_func ("/ui/django-vote/select", test_django_select);
+  g_test_add_func ("/ui/django-vote/pin", test_django_pin);
+  g_test_add_func ("/ui/django-vote/export", test_django_export);
+  g_test_add_func ("/ui/errors", test_errors);
+  g_test_add_func ("/ui/demo", test_demo);
+  g_test_add_func ("/ui/cancel", test_cancel);
+  g_test_add_func ("/ui/recent", test_recent);
+  g_test_add_func ("/ui/preferences", test_preferences);
+  g_test_add_func ("/ui/relay-dialog", test_relay_dialog);
+  g_test_add_func ("/ui/shortcuts", test_shortcuts);
+
+  return g_test_run ();
+}

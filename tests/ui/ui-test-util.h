@@ -1,0 +1,252 @@
+/* ui-test-util.h: waiting, rendering and reading pixels in UI tests
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <math.h>
+#include <adwaita.h>
+
+#include "sl-window.h"
+
+typedef gboolean (*UiCondition) (gpointer data);
+
+static gboolean
+ui_timeout_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop until @cond holds or @timeout_s passes. */
+static G_GNUC_UNUSED gboolean
+ui_wait_for (UiCondition cond,
+             gpointer    data,
+             double      timeout_s)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add ((guint) (timeout_s * 1000), ui_timeout_cb, &timed_out);
+
+  while (!cond (data) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  if (!timed_out)
+    g_source_remove (id);
+  return cond (data);
+}
+
+static G_GNUC_UNUSED void
+ui_wait_ms (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, ui_timeout_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+ui_after_paint_cb (GdkFrameClock *clock,
+                   guint         *count)
+{
+  (*count)++;
+}
+
+/* Waits until the toplevel of @widget has painted @n more frames. */
+static G_GNUC_UNUSED void
+ui_wait_frames (GtkWidget *widget,
+                guint      n)
+{
+  GdkFrameClock *clock;
+  guint count = 0;
+  gulong id;
+  gboolean timed_out = FALSE;
+  guint timeout;
+
+  g_assert_true (gtk_widget_get_mapped (widget));
+  clock = gtk_widget_get_frame_clock (widget);
+  g_assert_nonnull (clock);
+  id = g_signal_connect (clock, "after-paint", G_CALLBACK (ui_after_paint_cb), &count);
+  timeout = g_timeout_add (10000, ui_timeout_cb, &timed_out);
+  while (count < n && !timed_out)
+    {
+      gtk_widget_queue_draw (widget);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_assert_false (timed_out);
+  g_source_remove (timeout);
+  g_signal_handler_disconnect (clock, id);
+}
+
+static gboolean
+ui_mapped_cond (gpointer data)
+{
+  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
+}
+
+static G_GNUC_UNUSED void
+ui_wait_mapped (GtkWidget *widget)
+{
+  g_assert_true (ui_wait_for (ui_mapped_cond, widget, 10));
+}
+
+typedef struct
+{
+  int     width;
+  int     height;
+  gsize   stride;
+  guchar *data;
+} UiPixels;
+
+static G_GNUC_UNUSED void
+ui_pixels_clear (UiPixels *p)
+{
+  g_clear_pointer (&p->data, g_free);
+}
+
+/* What @widget shows, through the window's renderer. */
+static G_GNUC_UNUSED void
+ui_render (SlWindow   *window,
+           GtkWidget  *widget,
+           const char *name,
+           UiPixels   *p)
+{
+  g_autoptr(GdkTexture) texture = sl_window_render_texture (window, widget);
+  const char *dir = g_getenv ("SL_SCREENSHOT_DIR");
+
+  g_assert_nonnull (texture);
+  /* kept beside the screenshots, to look at when a check fails */
+  if (dir != NULL && name != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_assert_true (gdk_texture_save_to_png (texture, path));
+    }
+  p->width = gdk_texture_get_width (texture);
+  p->height = gdk_texture_get_height (texture);
+  p->stride = (gsize) p->width * 4;
+  p->data = g_malloc (p->stride * p->height);
+  gdk_texture_download (texture, p->data, p->stride);
+}
+
+/* 0xRRGGBB of the pixel (cairo ARGB32 in memory: B G R A, premultiplied) */
+static G_GNUC_UNUSED guint32
+ui_pixel (const UiPixels *p,
+          int             x,
+          int             y)
+{
+  const guchar *px;
+  guint a, r, g, b;
+
+  g_assert_cmpint (x, >=, 0);
+  g_assert_cmpint (y, >=, 0);
+  g_assert_cmpint (x, <, p->width);
+  g_assert_cmpint (y, <, p->height);
+  px = p->data + (gsize) y * p->stride + (gsize) x * 4;
+  a = px[3];
+  if (a == 0)
+    return 0;
+  b = MIN (255u, px[0] * 255u / a);
+  g = MIN (255u, px[1] * 255u / a);
+  r = MIN (255u, px[2] * 255u / a);
+  return (r << 16) | (g << 8) | b;
+}
+
+static G_GNUC_UNUSED gboolean
+ui_color_near (guint32 a,
+               guint32 b,
+               int     tolerance)
+{
+  for (int shift = 0; shift <= 16; shift += 8)
+    if (ABS ((int) ((a >> shift) & 0xff) - (int) ((b >> shift) & 0xff)) > tolerance)
+      return FALSE;
+  return TRUE;
+}
+
+/* Pixels within @radius of (@cx, @cy) close to @rgb. */
+static G_GNUC_UNUSED guint
+ui_count_near (const UiPixels *p,
+               double          cx,
+               double          cy,
+               int             radius,
+               guint32         rgb,
+               int             tolerance)
+{
+  guint n = 0;
+
+  for (int y = (int) cy - radius; y <= (int) cy + radius; y++)
+    for (int x = (int) cx - radius; x <= (int) cx + radius; x++)
+      if (x >= 0 && y >= 0 && x < p->width && y < p->height &&
+          ui_color_near (ui_pixel (p, x, y), rgb, tolerance))
+        n++;
+  return n;
+}
+
+/* Pixels within @radius of (@cx, @cy) whose hue is the selection's blue
+ * (blended over the background: blue well above red). */
+static G_GNUC_UNUSED guint
+ui_count_bluish_near (const UiPixels *p,
+                      double          cx,
+                      double          cy,
+                      int             radius)
+{
+  guint n = 0;
+
+  for (int y = (int) cy - radius; y <= (int) cy + radius; y++)
+    for (int x = (int) cx - radius; x <= (int) cx + radius; x++)
+      if (x >= 0 && y >= 0 && x < p->width && y < p->height)
+        {
+          guint32 c = ui_pixel (p, x, y);
+          int r = (c >> 16) & 0xff, b = c & 0xff;
+
+          if (b - r > 50)
+            n++;
+        }
+  return n;
+}
+
+/* Pixels of the whole picture close to @rgb. */
+static G_GNUC_UNUSED guint
+ui_count_color (const UiPixels *p,
+                guint32         rgb,
+                int             tolerance)
+{
+  guint n = 0;
+
+  for (int y = 0; y < p->height; y++)
+    for (int x = 0; x < p->width; x++)
+      if (ui_color_near (ui_pixel (p, x, y), rgb, tolerance))
+        n++;
+  return n;
+}
+
+static G_GNUC_UNUSED void
+ui_save_screenshot (SlWindow   *window,
+                    const char *name)
+{
+  const char *dir = g_getenv ("SL_SCREENSHOT_DIR");
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (dir == NULL)
+    return;
+  path = g_build_filename (dir, name, NULL);
+  ui_wait_frames (GTK_WIDGET (window), 2);
+  g_assert_true (sl_window_save_screenshot (window, path, &error));
+  g_assert_no_error (error);
+  g_test_message ("screenshot: %s", path);
+}
+
+static gboolean
+ui_graph_still (gpointer data)
+{
+  return !sl_graph_view_get_animating (data);
+}
+
+/* Waits for the graph's animations and the revealers' transitions. */
+static G_GNUC_UNUSED void
+ui_wait_settled_view (SlWindow *window)
+{
+  g_assert_true (ui_wait_for (ui_graph_still, sl_window_get_graph_view (window), 10));
+  ui_wait_ms (400);
+  ui_wait_frames (GTK_WIDGET (window), 2);
+}
