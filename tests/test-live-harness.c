@@ -291,13 +291,15 @@ test_traffic (void)
   g_assert_cmpuint (count_lines_with (s.viewer_out, " syncline_net:tcp_"), ==, 2 * ROUND_TRIPS);
 }
 
-/* "[S.NNNNNNNNN] HOST syncline_net:tcp_send: { cpu_id = N }, { family = 4, saddr = [ [0] = 127, ... ], ... }" */
+/* "[S.NNNNNNNNN] HOST syncline_net:tcp_send: { cpu_id = N }, { vpid = P, vtid = T, procname = "…" },
+ *  { family = 4, saddr = [ [0] = 127, ... ], ... }" */
 static void
 parse_trace (guint       host,
              const char *text)
 {
   g_autoptr(GRegex) line_re = g_regex_new ("^\\[(\\d+)\\.(\\d{9})\\] (\\S+) syncline_net:tcp_(send|recv): "
-                                           "\\{ cpu_id = \\d+ \\}, \\{ (family = .*) \\}$",
+                                           "\\{ cpu_id = \\d+ \\}, (?:\\{ vpid = \\d+, vtid = \\d+, procname = \"[^\"]*\" \\}, )?"
+                                           "\\{ (family = .*) \\}$",
                                            G_REGEX_MULTILINE, 0, NULL);
   g_autoptr(GRegex) array_re = g_regex_new ("\\[ \\[0\\] = (\\d+), \\[1\\] = (\\d+), \\[2\\] = (\\d+), "
                                             "\\[3\\] = (\\d+)(, \\[\\d+\\] = 0){12} \\]", 0, 0, NULL);

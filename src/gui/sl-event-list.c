@@ -138,6 +138,9 @@ struct _SlEventList
   const SlTimeline           *timeline;
   const SlEventStore * const *stores;
   guint                       n_stores;
+  SlEventListLockFunc         lock;
+  SlEventListLockFunc         unlock;
+  gpointer                    lock_data;
 
   guint                       row;
   guint                       host;
@@ -296,8 +299,12 @@ sl_event_list_get_item (GListModel *model,
   item->text[ITEM_LOCAL_TIME] = sl_format_clock_time (e->time, 9);
   item->text[ITEM_HOST] = g_strdup (hi.name != NULL ? hi.name : "");
   item->text[ITEM_CPU] = e->cpu != SL_TIMELINE_NO_CPU ? g_strdup_printf ("%u", e->cpu) : g_strdup ("—");
+  if (self->lock != NULL)
+    self->lock (self->lock_data);
   item->text[ITEM_EVENT] = event_name (e, store);
   item->text[ITEM_FIELDS] = event_fields (e, store);
+  if (self->unlock != NULL)
+    self->unlock (self->lock_data);
   return item;
 }
 
@@ -362,9 +369,15 @@ load_cb (gpointer data)
   while (self->cursor < self->end && self->events->len <= self->max_events)
     {
       gint64 c1 = self->end - self->cursor > self->chunk ? self->cursor + self->chunk : self->end;
-      g_autoptr(GArray) part = sl_timeline_dup_row_events (self->timeline, self->row, self->cursor, c1,
-                                                          self->max_events + 1 - self->events->len);
+      g_autoptr(GArray) part = NULL;
       gint64 dt;
+
+      if (self->lock != NULL)
+        self->lock (self->lock_data);
+      part = sl_timeline_dup_row_events (self->timeline, self->row, self->cursor, c1,
+                                         self->max_events + 1 - self->events->len);
+      if (self->unlock != NULL)
+        self->unlock (self->lock_data);
 
       g_array_append_vals (self->events, part->data, part->len);
       self->cursor = c1;
@@ -516,6 +529,22 @@ sl_event_list_set_source (SlEventList                *self,
   self->stores = timeline != NULL ? stores : NULL;
   self->n_stores = timeline != NULL ? n_stores : 0;
   replace_events (self, g_array_new (FALSE, FALSE, sizeof (SlEvent)), SL_TIMELINE_NONE, FALSE);
+}
+
+/* The stores may be appended to by other threads (live): @lock and
+ * @unlock are called around every read of them. */
+void
+sl_event_list_set_lock_func (SlEventList         *self,
+                             SlEventListLockFunc  lock,
+                             SlEventListLockFunc  unlock,
+                             gpointer             user_data)
+{
+  g_return_if_fail (SL_IS_EVENT_LIST (self));
+  g_return_if_fail ((lock == NULL) == (unlock == NULL));
+
+  self->lock = lock;
+  self->unlock = unlock;
+  self->lock_data = user_data;
 }
 
 void

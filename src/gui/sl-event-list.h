@@ -33,6 +33,8 @@ const char    *sl_event_item_get_text       (SlEventItem *self,
 
 G_DECLARE_FINAL_TYPE (SlEventList, sl_event_list, SL, EVENT_LIST, GObject)
 
+typedef void (*SlEventListLockFunc) (gpointer user_data);
+
 SlEventList   *sl_event_list_new            (void);
 /**
  * sl_event_list_set_source:
@@ -46,6 +48,17 @@ void           sl_event_list_set_source     (SlEventList               *self,
                                              const SlTimeline          *timeline,
                                              const SlEventStore * const *stores,
                                              guint                      n_stores);
+/**
+ * sl_event_list_set_lock_func:
+ * @lock: (nullable): called before the stores are read
+ * @unlock: (nullable): called after
+ *
+ * For stores that other threads append to (a live session's).
+ */
+void           sl_event_list_set_lock_func  (SlEventList               *self,
+                                             SlEventListLockFunc        lock,
+                                             SlEventListLockFunc        unlock,
+                                             gpointer                   user_data);
 /**
  * sl_event_list_set_row:
  * @row: a timeline row, or %SL_TIMELINE_NONE for none

@@ -38,6 +38,11 @@ struct _SlJob
   gboolean           keep_events;
   SlTimeline        *timeline;
 
+  /* live timeline: matches wait here (engine thread, live engine lock
+   * held) until the main thread takes them under the same lock */
+  GArray            *live_matches;
+  guint              timeline_hosts;
+
   /* worker only */
   guint64            journal_next;
   guint              problems_sent;
@@ -63,6 +68,13 @@ struct _SlJob
   double             cpu0;
   double             cpu1;
 };
+
+typedef struct
+{
+  SlMatch       match;
+  SlPacketEvent event;
+  gboolean      has_event;
+} LiveMatch;
 
 static double
 cpu_seconds (void)
@@ -148,6 +160,13 @@ sl_job_new (SlJobKind            kind,
   self->plot_version = -1;
   self->problems = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_trace_problem_free);
   self->engine = sl_engine_new (&self->engine_options);
+  /* live: the main thread owns the timeline from the start
+   * (sl_job_update_timeline()) */
+  if (kind == SL_JOB_LIVE && self->keep_events)
+    {
+      self->timeline = sl_timeline_new ();
+      self->live_matches = g_array_new (FALSE, FALSE, sizeof (LiveMatch));
+    }
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
   return self;
@@ -175,6 +194,7 @@ sl_job_unref (SlJob *self)
   if (self->timeline != NULL)
     sl_engine_set_match_func (self->engine, NULL, NULL);
   g_clear_pointer (&self->timeline, sl_timeline_free);
+  g_clear_pointer (&self->live_matches, g_array_unref);
   g_clear_pointer (&self->reader, sl_trace_reader_free);
   g_clear_pointer (&self->engine, sl_engine_free);
   g_clear_pointer (&self->pending, sl_snapshot_free);
@@ -704,6 +724,20 @@ live_update_cb (SlLive             *live,
     job_post (self, snapshot);
 }
 
+/* Live engine thread, engine locked */
+static void
+live_match_cb (const SlMatch       *match,
+               const SlPacketEvent *event,
+               gpointer             user_data)
+{
+  SlJob *self = user_data;
+  LiveMatch m = { *match, { 0 }, event != NULL };
+
+  if (event != NULL)
+    m.event = *event;
+  g_array_append_val (self->live_matches, m);
+}
+
 static void
 run_live (SlJob *self)
 {
@@ -713,7 +747,10 @@ run_live (SlJob *self)
 
   sl_live_options_init (&lo);
   lo.update_ms = self->update_ms;
+  lo.keep_events = self->timeline != NULL;
   self->live = sl_live_new (self->engine, &lo);
+  if (self->timeline != NULL)
+    sl_engine_set_match_func (self->engine, live_match_cb, self);
   for (guint i = 0; self->inputs[i] != NULL; i++)
     {
       g_autoptr(GError) error = NULL;
@@ -998,13 +1035,73 @@ sl_job_get_cpu_s (SlJob *self)
   return ret;
 }
 
-/* Main thread, once the job is done: the worker no longer touches them. */
+/* Main thread, once the job is done: the worker no longer touches them.
+ * A live job's timeline belongs to the main thread from the start. */
 SlTimeline *
 sl_job_get_timeline (SlJob *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
 
+  if (self->kind == SL_JOB_LIVE)
+    return self->live != NULL ? self->timeline : NULL;
   return sl_job_is_done (self) ? self->timeline : NULL;
+}
+
+/* Main thread, live jobs: brings the timeline up to date with the events
+ * and matches that arrived. The hosts' threads append to the stores and
+ * the engine thread makes matches under the live engine lock, so the
+ * stores are read (and the matches taken) under it; the timeline itself
+ * is touched by the main thread only. */
+gboolean
+sl_job_update_timeline (SlJob *self)
+{
+  gboolean changed = FALSE;
+  guint n_hosts;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (self->kind != SL_JOB_LIVE || self->timeline == NULL || self->live == NULL)
+    return FALSE;
+  sl_live_lock (self->live);
+  n_hosts = sl_engine_get_n_hosts (self->engine);
+  for (; self->timeline_hosts < n_hosts && self->timeline_hosts < G_MAXUINT16 - 1; self->timeline_hosts++)
+    {
+      guint h = self->timeline_hosts;
+
+      sl_timeline_set_host (self->timeline, h, sl_engine_get_host_name (self->engine, h),
+                            sl_live_get_event_store (self->live, h));
+      changed = TRUE;
+    }
+  for (guint i = 0; i < self->live_matches->len; i++)
+    {
+      const LiveMatch *m = &g_array_index (self->live_matches, LiveMatch, i);
+
+      sl_timeline_add_match (self->timeline, &m->match, m->has_event ? &m->event : NULL);
+    }
+  g_array_set_size (self->live_matches, 0);
+  changed |= sl_timeline_update (self->timeline);
+  sl_live_unlock (self->live);
+  return changed;
+}
+
+/* Main thread: around reads of the event stores (which a live session
+ * appends to on its threads). */
+void
+sl_job_lock_events (SlJob *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (self->kind == SL_JOB_LIVE && self->live != NULL)
+    sl_live_lock (self->live);
+}
+
+void
+sl_job_unlock_events (SlJob *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (self->kind == SL_JOB_LIVE && self->live != NULL)
+    sl_live_unlock (self->live);
 }
 
 const SlEventStore *
@@ -1013,6 +1110,8 @@ sl_job_get_event_store (SlJob *self,
 {
   g_return_val_if_fail (self != NULL, NULL);
 
+  if (self->kind == SL_JOB_LIVE)
+    return self->live != NULL && self->timeline != NULL ? sl_live_get_event_store (self->live, host) : NULL;
   if (self->reader == NULL || self->timeline == NULL || !sl_job_is_done (self))
     return NULL;
   for (guint i = 0; i < sl_trace_reader_get_n_hosts (self->reader); i++)

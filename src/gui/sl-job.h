@@ -44,7 +44,8 @@ typedef enum
  *   or %NULL for the generator's own
  * @n_generate_links: their number
  * @keep_events: trace folders: keep the hosts' events and build the
- *   timeline model on the worker (sl_job_get_timeline())
+ *   timeline model on the worker (sl_job_get_timeline()); live sessions:
+ *   keep them and build it on the main thread (sl_job_update_timeline())
  */
 typedef struct
 {
@@ -95,6 +96,9 @@ gint64      sl_job_get_elapsed_us    (SlJob               *self);
 double      sl_job_get_cpu_s         (SlJob               *self);
 GPtrArray  *sl_job_dup_problems      (SlJob               *self);
 SlTimeline *sl_job_get_timeline      (SlJob               *self);
+gboolean    sl_job_update_timeline   (SlJob               *self);
+void        sl_job_lock_events       (SlJob               *self);
+void        sl_job_unlock_events     (SlJob               *self);
 const SlEventStore *sl_job_get_event_store (SlJob             *self,
                                       guint                host);
 

@@ -528,6 +528,18 @@ apply_snapshot (SlSession  *self,
       s->plot->link == sl_link_item_get_link (self->selected_link))
     set_plot (self, s->plot);
 
+  /* live: the timeline grows on this thread, from what the session's
+   * threads kept (sl_job_update_timeline()) */
+  if (self->kind == SL_JOB_LIVE && self->job != NULL && sl_job_update_timeline (self->job))
+    {
+      changes |= SL_SESSION_CHANGE_TIMELINE;
+      if (self->timeline == NULL && sl_timeline_get_n_hosts (sl_job_get_timeline (self->job)) > 0)
+        {
+          self->timeline = sl_job_get_timeline (self->job);
+          notify (self, PROP_TIMELINE);
+        }
+    }
+
   if (s->final)
     {
       if (self->job != NULL && self->timeline == NULL && sl_job_get_timeline (self->job) != NULL)
@@ -1493,7 +1505,10 @@ sl_session_set_selected_span (SlSession *self,
   g_object_thaw_notify (G_OBJECT (self));
 }
 
-/* The timeline model of the input, once it is read (trace folders only). */
+/* The timeline model of the input: once it is read (trace folders), or
+ * as it streams (live: it grows in the ::updated emissions that carry
+ * SL_SESSION_CHANGE_TIMELINE; read the event stores between
+ * sl_session_lock_events() and sl_session_unlock_events()). */
 SlTimeline *
 sl_session_get_timeline (SlSession *self)
 {
@@ -1507,6 +1522,27 @@ sl_session_get_event_store (SlSession *self,
 {
   g_return_val_if_fail (SL_IS_SESSION (self), NULL);
   return self->timeline != NULL && self->job != NULL ? sl_job_get_event_store (self->job, host) : NULL;
+}
+
+/* Main thread: the live session's threads append to the event stores
+ * while it streams; whoever reads them (the timeline's row events, the
+ * stores' names) holds this, briefly. No-op for other inputs. */
+void
+sl_session_lock_events (SlSession *self)
+{
+  g_return_if_fail (SL_IS_SESSION (self));
+
+  if (self->timeline != NULL && self->job != NULL)
+    sl_job_lock_events (self->job);
+}
+
+void
+sl_session_unlock_events (SlSession *self)
+{
+  g_return_if_fail (SL_IS_SESSION (self));
+
+  if (self->timeline != NULL && self->job != NULL)
+    sl_job_unlock_events (self->job);
 }
 
 gboolean

@@ -38,6 +38,7 @@ typedef enum
  * @SL_SESSION_CHANGE_TREE: the tree or a reference changed
  * @SL_SESSION_CHANGE_VALUES: numbers of hosts or links changed
  * @SL_SESSION_CHANGE_RESET: the session was cleared
+ * @SL_SESSION_CHANGE_TIMELINE: the timeline model grew (live)
  *
  * What an #SlSession::updated emission brings.
  */
@@ -48,6 +49,7 @@ typedef enum /*< flags >*/
   SL_SESSION_CHANGE_TREE   = 1 << 2,
   SL_SESSION_CHANGE_VALUES = 1 << 3,
   SL_SESSION_CHANGE_RESET  = 1 << 4,
+  SL_SESSION_CHANGE_TIMELINE = 1 << 5,
 } SlSessionChanges;
 
 #define SL_TYPE_SESSION (sl_session_get_type ())
@@ -135,6 +137,8 @@ void            sl_session_set_selected_span    (SlSession          *self,
 
 gboolean        sl_session_get_can_export       (SlSession          *self);
 SlTimeline     *sl_session_get_timeline         (SlSession          *self);
+void            sl_session_lock_events          (SlSession          *self);
+void            sl_session_unlock_events        (SlSession          *self);
 const SlEventStore *sl_session_get_event_store  (SlSession          *self,
                                                  guint               host);
 char           *sl_session_dup_report_json      (SlSession          *self,

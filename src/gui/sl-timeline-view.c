@@ -756,6 +756,8 @@ _sl_timeline_view_set_selected_span (SlTimelineView *self,
 
 /* Clocks from the session */
 
+static void session_timeline_grew (SlTimelineView *self);
+
 static void
 session_updated_cb (SlTimelineView *self,
                     guint           changes)
@@ -805,6 +807,49 @@ session_updated_cb (SlTimelineView *self,
         u = ca->bound + cb->bound;
       sl_timeline_view_set_link_bound (self, rl->a, rl->b, u);
     }
+  if (changes & SL_SESSION_CHANGE_TIMELINE)
+    session_timeline_grew (self);
+}
+
+static void
+lock_events_cb (gpointer data)
+{
+  sl_session_lock_events (data);
+}
+
+static void
+unlock_events_cb (gpointer data)
+{
+  sl_session_unlock_events (data);
+}
+
+static void
+session_stores (SlTimelineView *self)
+{
+  guint n = sl_timeline_get_n_hosts (self->timeline);
+  const SlEventStore **stores = g_new0 (const SlEventStore *, MAX (n, 1));
+
+  for (guint h = 0; h < n; h++)
+    stores[h] = sl_session_get_event_store (self->session, h);
+  g_free ((gpointer) self->stores);
+  self->stores = stores;
+  self->n_stores = n;
+  sl_event_list_set_lock_func (self->events, lock_events_cb, unlock_events_cb, self->session);
+  sl_event_list_set_source (self->events, self->timeline, self->stores, self->n_stores);
+}
+
+/* A live session's model grows under the view. */
+static void
+session_timeline_grew (SlTimelineView *self)
+{
+  if (self->timeline == NULL || !self->from_session)
+    return;
+  if (sl_timeline_get_n_hosts (self->timeline) > self->n_stores)
+    {
+      session_stores (self);
+      _sl_timeline_view_update_events (self);
+    }
+  sl_timeline_view_data_changed (self);
 }
 
 static void
@@ -888,6 +933,10 @@ set_timeline (SlTimelineView             *self,
   g_clear_handle_id (&self->events_id, g_source_remove);
   _sl_timeline_view_clear_caches (self);
   sl_event_list_set_source (self->events, NULL, NULL, 0);
+  if (from_session && self->session != NULL)
+    sl_event_list_set_lock_func (self->events, lock_events_cb, unlock_events_cb, self->session);
+  else
+    sl_event_list_set_lock_func (self->events, NULL, NULL, NULL);
   g_free ((gpointer) self->stores);
   self->stores = NULL;
   self->n_stores = 0;
@@ -1476,6 +1525,9 @@ sl_timeline_view_data_changed (SlTimelineView *self)
           set_span_internal (self, hi - (end - start), hi);
         }
       self->data_end = MAX (self->data_end, hi);
+      /* a live model that was empty when it was set */
+      if (!self->has_span)
+        _sl_timeline_view_fit (self);
     }
   update_status (self);
   _sl_timeline_view_queue_update (self);

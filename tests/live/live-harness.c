@@ -1316,6 +1316,9 @@ sl_harness_host_create_session (SlHarnessHost *host,
                               subbuf, nsubbuf, "sl", NULL };
     const char *event[] = { "enable-event", "--userspace", "--session", session, "--channel", "sl",
                             "syncline_net:*", NULL };
+    /* the contexts a user records to see processes and threads */
+    const char *context[] = { "add-context", "--userspace", "--session", session, "--channel", "sl",
+                              "--type", "vpid", "--type", "vtid", "--type", "procname", NULL };
     const char *start[] = { "start", session, NULL };
 
     /* a session created again gets a new folder and a new clock offset */
@@ -1326,6 +1329,7 @@ sl_harness_host_create_session (SlHarnessHost *host,
     g_ptr_array_add (host->sessions, g_strdup (session));
     return host_lttng (host, channel, 30000, FALSE, NULL, error)
            && host_lttng (host, event, 30000, FALSE, NULL, error)
+           && host_lttng (host, context, 30000, FALSE, NULL, error)
            && host_lttng (host, start, 30000, FALSE, NULL, error);
   }
 }

@@ -134,7 +134,7 @@ const char *sl_harness_host_get_name (SlHarnessHost *host);
 
 /* lttng create SESSION --live=LIVE_TIMER_US --set-url=net://127.0.0.1:CTRL:DATA
  * (the relay's ports), a per-user-buffers channel "sl", enable-event -u
- * 'syncline_net:*', start. Spawn the traced programs afterwards. */
+ * 'syncline_net:*', the vpid, vtid and procname contexts, start. Spawn the traced programs afterwards. */
 gboolean sl_harness_host_create_session (SlHarnessHost *host,
                                          const char    *session,
                                          guint          live_timer_us,

@@ -6,9 +6,13 @@
  * real lttng-relayd; the relay dialog lists their sessions and attaches,
  * and the panel must update in place while packets arrive, keep its
  * selection, and the window must keep answering while the relay stalls.
+ * The timeline grows from the streamed events: the hosts' threads and the
+ * messages between them, drawn.
  */
 
 #include "config.h"
+
+#include <math.h>
 
 #include "live/live-harness.h"
 #include "sl-relay-dialog.h"
@@ -132,6 +136,139 @@ latency_cb (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+/* Every host shows its traced program as a process and thread (user-space
+ * events only: the kernel is not traced), and messages link each pair of
+ * neighbours (alpha → beta → gamma: two pairs). */
+static gboolean
+timeline_grown (gpointer data)
+{
+  SlSession *session = data;
+  SlTimeline *tl = sl_session_get_timeline (session);
+  guint below[3] = { 0 };
+  g_autoptr(GArray) arrows = NULL;
+  gboolean pairs[3][3] = { { FALSE } };
+
+  if (tl == NULL || sl_timeline_get_n_hosts (tl) < 3)
+    return FALSE;
+  for (guint r = 0; r < sl_timeline_get_n_rows (tl); r++)
+    {
+      SlTimelineRowInfo ri;
+
+      sl_timeline_get_row_info (tl, r, &ri);
+      /* the traced program's process and thread, from the vpid, vtid
+       * and procname contexts the sessions record */
+      if ((ri.kind == SL_TIMELINE_ROW_PROCESS || ri.kind == SL_TIMELINE_ROW_THREAD) && ri.host < 3)
+        below[ri.host]++;
+    }
+  arrows = g_array_new (FALSE, FALSE, sizeof (SlTimelineArrow));
+  sl_timeline_query_arrows (tl, G_MININT64 / 4, G_MAXINT64 / 4, 0, SL_TIMELINE_NONE, SL_TIMELINE_NONE,
+                            SL_TIMELINE_NONE, arrows);
+  for (guint i = 0; i < arrows->len; i++)
+    {
+      const SlTimelineArrow *a = &g_array_index (arrows, SlTimelineArrow, i);
+
+      if (a->send_host < 3 && a->recv_host < 3)
+        pairs[a->send_host][a->recv_host] = pairs[a->recv_host][a->send_host] = TRUE;
+    }
+  /* two of the three pairs (engine host order is the order of attachment) */
+  return below[0] > 0 && below[1] > 0 && below[2] > 0 && arrows->len >= 20 &&
+         pairs[0][1] + pairs[0][2] + pairs[1][2] >= 2;
+}
+
+static guint
+host_of (SlSession  *session,
+         const char *name)
+{
+  SlTimeline *tl = sl_session_get_timeline (session);
+
+  for (guint h = 0; h < sl_timeline_get_n_hosts (tl); h++)
+    {
+      SlTimelineRowInfo ri;
+
+      sl_timeline_get_row_info (tl, sl_timeline_get_host_row (tl, h), &ri);
+      if (g_strcmp0 (ri.name, name) == 0)
+        return h;
+    }
+  g_assert_not_reached ();
+  return 0;
+}
+
+static gboolean
+view_settled (gpointer data)
+{
+  SlTimelineViewStats st;
+
+  sl_timeline_view_get_stats (data, &st);
+  return !sl_timeline_view_get_animating (data) && st.complete;
+}
+
+/* Where @row is drawn: its own line, or its process's for a main thread. */
+static double
+row_y (SlTimelineView *view,
+       SlTimeline     *tl,
+       guint           row)
+{
+  double y;
+
+  for (guint i = 0; i < 3; i++)
+    {
+      SlTimelineRowInfo ri;
+
+      if (sl_timeline_view_get_row_y (view, row, &y))
+        return y;
+      sl_timeline_get_row_info (tl, row, &ri);
+      row = ri.parent;
+    }
+  g_assert_not_reached ();
+  return 0;
+}
+
+/* A message between alpha and beta, highlighted (its receiving row
+ * selected): its line is drawn in the highlight colour near its ends. */
+static void
+check_message_drawn (SlWindow       *window,
+                     SlSession      *session,
+                     SlTimelineView *view)
+{
+  SlTimeline *tl = sl_session_get_timeline (session);
+  guint alpha = host_of (session, "ui-alpha"), beta = host_of (session, "ui-beta");
+  g_autoptr(GArray) arrows = g_array_new (FALSE, FALSE, sizeof (SlTimelineArrow));
+  SlTimelineArrow a;
+  gint64 w;
+  double xs, ys, xr, yr, len, mx, my;
+  guint n;
+  UiPixels p = { 0 };
+
+  sl_timeline_query_arrows (tl, G_MININT64 / 4, G_MAXINT64 / 4, 0, alpha, beta, SL_TIMELINE_NONE, arrows);
+  g_assert_cmpuint (arrows->len, >, 0);
+  a = g_array_index (arrows, SlTimelineArrow, arrows->len / 2);
+  g_assert_true ((a.send_host == alpha && a.recv_host == beta) || (a.send_host == beta && a.recv_host == alpha));
+  /* the span is 5 times the message's width: it is drawn long */
+  w = MAX (ABS (a.recv_view - a.send_view), 1000) * 2;
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (view), "timeline.set-span",
+                                                     g_variant_new ("(xx)", MIN (a.send_view, a.recv_view) - w,
+                                                                    MAX (a.send_view, a.recv_view) + w)));
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (view), "timeline.select-row",
+                                                     g_variant_new_uint32 (a.recv_row)));
+  g_assert_true (ui_wait_for (view_settled, view, 10));
+  ui_wait_frames (sl_timeline_view_get_canvas (view), 3);
+  g_assert_true (ui_wait_for (view_settled, view, 10));
+  ui_render (window, sl_timeline_view_get_canvas (view), "live-timeline.png", &p);
+  xs = sl_timeline_view_host_time_to_x (view, a.send_host, a.send_time);
+  xr = sl_timeline_view_host_time_to_x (view, a.recv_host, a.recv_time);
+  ys = row_y (view, tl, a.send_row);
+  yr = row_y (view, tl, a.recv_row);
+  len = hypot (xs - xr, ys - yr);
+  g_assert_cmpfloat (len, >, 40);
+  mx = xr + (xs - xr) * 20 / len;
+  my = yr + (ys - yr) * 20 / len;
+  n = ui_count_near (&p, mx, my, 2, SL_TIMELINE_RGB_ARROW_HIGHLIGHT, 60);
+  g_test_message ("live message (%.0f, %.0f) → (%.0f, %.0f): %u highlighted pixels near (%.0f, %.0f)",
+                  xs, ys, xr, yr, n, mx, my);
+  g_assert_cmpuint (n, >=, 3);
+  ui_pixels_clear (&p);
+}
+
 static gboolean
 session_stopped (gpointer data)
 {
@@ -147,6 +284,7 @@ test_live_panel (void)
   SlRelayDialog *dialog;
   SlQualityPanel *panel;
   SlLinkItem *link;
+  SlTimelineView *tl_view;
   Grow grow;
   Latency lat = { 0 };
   guint latency_id;
@@ -200,6 +338,27 @@ test_live_panel (void)
   ui_wait_settled_view (window);
   ui_save_screenshot (window, "live.png");
 
+  /* the timeline streams: every host's threads, messages between them */
+  g_assert_true (ui_wait_for (timeline_grown, session, 60));
+  tl_view = sl_window_get_timeline_view (window);
+  g_assert_true (sl_timeline_view_get_timeline (tl_view) == sl_session_get_timeline (session));
+  {
+    GtkWidget *stack = gtk_widget_get_ancestor (GTK_WIDGET (tl_view), ADW_TYPE_VIEW_STACK);
+    guint64 arrows0 = sl_timeline_get_n_arrows (sl_session_get_timeline (session));
+    GtkWidget *visible;
+
+    g_assert_nonnull (stack);
+    visible = adw_view_stack_get_visible_child (ADW_VIEW_STACK (stack));
+    adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (stack), "timeline");
+    ui_wait_mapped (sl_timeline_view_get_canvas (tl_view));
+    sl_timeline_view_set_follow (tl_view, TRUE);
+    ui_wait_ms (1500);
+    /* it keeps growing while it is shown */
+    g_assert_cmpuint (sl_timeline_get_n_arrows (sl_session_get_timeline (session)), >, arrows0);
+    ui_save_screenshot (window, "live-timeline-streaming.png");
+    adw_view_stack_set_visible_child (ADW_VIEW_STACK (stack), visible);
+  }
+
   /* a stalled relay: the window keeps answering (a 50 ms timer is never
    * held up by more than a frame or two) */
   sl_harness_stall_relay (c.h, TRUE);
@@ -218,6 +377,16 @@ test_live_panel (void)
   json = sl_session_dup_report_json (session, &error);
   g_assert_no_error (error);
   g_assert_nonnull (strstr (json, "\"ui-alpha\""));
+
+  /* the timeline keeps what was received, and draws its messages */
+  g_assert_nonnull (sl_session_get_timeline (session));
+  {
+    GtkWidget *stack = gtk_widget_get_ancestor (GTK_WIDGET (tl_view), ADW_TYPE_VIEW_STACK);
+
+    adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (stack), "timeline");
+    ui_wait_mapped (sl_timeline_view_get_canvas (tl_view));
+    check_message_drawn (window, session, tl_view);
+  }
 
   gtk_window_destroy (GTK_WINDOW (window));
   g_assert_finalize_object (window);
