@@ -1609,6 +1609,13 @@ engine_thread (gpointer data)
         {
           gint64 next = self->last_update + (gint64) self->options.update_ms * 1000;
 
+          /* a packet that waited for slower hosts is not kept waiting for
+           * the next update slot as well: latency stays ~max (hold, update);
+           * updates still come at most four times per update_ms */
+          if (self->first_arrival != 0)
+            next = MIN (next, MAX (self->first_arrival + (gint64) self->options.update_ms * 1000,
+                                   self->last_update + (gint64) self->options.update_ms * 250));
+
           if (now >= next)
             {
               refresh_hints (self, n);
