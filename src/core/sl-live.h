@@ -57,7 +57,9 @@ GPtrArray  *sl_live_list_sessions         (const char           *url,
 /**
  * SlLiveOptions:
  * @poll_ms: pause after the relay had nothing new for a host
- * @update_ms: shortest time between two updates (coalescing)
+ * @update_ms: an update is due this long after the previous one, or after
+ *   the oldest packet event it reflects arrived (coalescing; at most four
+ *   updates per @update_ms)
  * @discover_ms: how often the relay's session list is read again, to pick
  *   up hosts that join later and to retry what failed
  * @stall_ms: a host whose relay answers nothing for this long is reported
