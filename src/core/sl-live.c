@@ -37,8 +37,8 @@
  * every other streaming host is known up to its time (its own events or
  * the relay's inactivity beacons are past it: the per-host watermark), or
  * when it has waited hold_ms. After it has drained what is there, it
- * delivers one coalesced update if something changed, at most one per
- * update_ms.
+ * delivers one coalesced update if something changed, due update_ms after
+ * the previous one or after the oldest packet event it reflects arrived.
  *
  * Merge order across hosts uses each host's local time minus a hint: the
  * offset of its current transform to its reference (0 until it has one),

@@ -153,7 +153,7 @@ typedef struct _SlLive SlLive;
  *
  * Called on the live engine thread, with the engine locked: read what is
  * needed from @engine and return quickly. Bursts of changes are coalesced
- * into one call, at most one per #SlLiveOptions.update_ms.
+ * into one call (see #SlLiveOptions.update_ms).
  */
 typedef void (*SlLiveUpdateFunc) (SlLive             *live,
                                   SlEngine           *engine,
