@@ -14,13 +14,6 @@
 #include "sl-plot.h"
 #include "sl-report.h"
 
-#define MAX_DRAWN_POINTS 20000
-
-typedef struct
-{
-  double x;
-  double y;
-} DPoint;
 
 typedef struct
 {
@@ -40,19 +33,11 @@ typedef struct
  * estimate's offset there, accuracy in ppm. */
 typedef struct
 {
-  char     *title;
-  char     *name_a;
-  char     *name_b;
-  GArray   *pts[2];
-  GArray   *hull[2];
-  gboolean  has_line[3];
-  double    line_y[3][2];
-  double    x_end;
-  GArray   *acc;
-  guint64   n_pts[2];
+  char       *title;
+  char       *name_a;
+  char       *name_b;
+  SlPlotData *data;
 } Plot;
-
-enum { LINE_LMIN, LINE_LMAX, LINE_ESTIMATE };
 
 typedef struct
 {
@@ -85,12 +70,7 @@ plot_clear (Plot *p)
   g_free (p->title);
   g_free (p->name_a);
   g_free (p->name_b);
-  for (guint d = 0; d < 2; d++)
-    {
-      g_clear_pointer (&p->pts[d], g_array_unref);
-      g_clear_pointer (&p->hull[d], g_array_unref);
-    }
-  g_clear_pointer (&p->acc, g_array_unref);
+  g_clear_pointer (&p->data, sl_plot_data_unref);
 }
 
 static char *
@@ -105,7 +85,44 @@ sanitize_name (const char *name)
   return g_string_free (s, FALSE);
 }
 
-/* L(t) - t in ns, exact in int64 before the conversion to double. */
+/* Plot data: a link in the report's orientation, in plot units (shared
+ * with the desktop application's hull plot) */
+
+static void
+plot_data_clear (gpointer data)
+{
+  SlPlotData *self = data;
+
+  for (guint d = 0; d < 2; d++)
+    {
+      g_clear_pointer (&self->points[d], g_array_unref);
+      g_clear_pointer (&self->hull[d], g_array_unref);
+    }
+  g_clear_pointer (&self->accuracy, g_array_unref);
+}
+
+SlPlotData *
+sl_plot_data_ref (SlPlotData *self)
+{
+  return g_atomic_rc_box_acquire (self);
+}
+
+void
+sl_plot_data_unref (SlPlotData *self)
+{
+  g_atomic_rc_box_release_full (self, plot_data_clear);
+}
+
+gint64
+sl_plot_data_link_version (SlEngine *engine,
+                           guint     link)
+{
+  g_return_val_if_fail (link < sl_engine_get_n_links (engine), -1);
+
+  return (gint64) sl_hull_get_version (sl_engine_get_link_hull (engine, link));
+}
+
+/* L(t) - t in ns, exact in 64 bits before the conversion to double. */
 static double
 line_offset_at (const SlTransform *l,
                 gint64             t)
@@ -118,40 +135,44 @@ line_offset_at (const SlTransform *l,
 }
 
 static SlPoint
-orient (SlPoint  p,
-        gboolean flipped)
+orient_point (SlPoint  p,
+              gboolean flipped)
 {
   if (flipped)
     return (SlPoint) { p.y, p.x };
   return p;
 }
 
-static void
-plot_build (SlEngine *engine,
-            guint     link,
-            Plot     *p)
+SlPlotData *
+sl_plot_data_build (SlEngine *engine,
+                    guint     link)
 {
-  const SlHull *hull = sl_engine_get_link_hull (engine, link);
-  SlJournal *journal = sl_engine_get_journal (engine);
-  GArray *raw_pts[2], *raw_hull[2];
+  const SlHull *hull;
+  SlJournal *journal;
+  SlPlotData *self;
   SlReportLink rl;
   SlHullResult r;
-  SlTransform lines[3];
+  SlTransform lines[SL_PLOT_N_LINES];
+  GArray *raw_pts[2], *raw_hull[2];
   gint64 x0 = G_MAXINT64, x1 = G_MININT64;
   gboolean has_ref = FALSE;
-  double ref = 0;
-  g_autofree char *acc_text = NULL;
-  g_autofree char *bound_text = NULL;
-  double accuracy;
+
+  g_return_val_if_fail (engine != NULL, NULL);
+  g_return_val_if_fail (link < sl_engine_get_n_links (engine), NULL);
+
+  hull = sl_engine_get_link_hull (engine, link);
+  journal = sl_engine_get_journal (engine);
+  self = g_atomic_rc_box_new0 (SlPlotData);
+  self->link = link;
+  self->version = sl_plot_data_link_version (engine, link);
 
   sl_report_get_link (engine, link, &rl);
   sl_hull_get_result (hull, &r);
+  self->a = rl.a;
+  self->b = rl.b;
 
-  p->name_a = g_strdup (sl_engine_get_host_name (engine, rl.a));
-  p->name_b = g_strdup (sl_engine_get_host_name (engine, rl.b));
-
-  /* Direction d of the report (0: sent by a) is the engine's a_to_b
-   * unless the link is flipped. */
+  /* Direction d (0: sent by the report's a) is the engine's a_to_b unless
+   * the link is flipped. */
   for (guint d = 0; d < 2; d++)
     {
       gboolean a_to_b = rl.flipped ? d == 1 : d == 0;
@@ -160,110 +181,126 @@ plot_build (SlEngine *engine,
       raw_hull[d] = sl_hull_get_hull (hull, a_to_b);
       for (guint i = 0; i < raw_pts[d]->len; i++)
         {
-          SlPoint q = orient (g_array_index (raw_pts[d], SlPoint, i), rl.flipped);
+          SlPoint q = orient_point (g_array_index (raw_pts[d], SlPoint, i), rl.flipped);
           x0 = MIN (x0, q.x);
           x1 = MAX (x1, q.x);
         }
       for (guint i = 0; i < raw_hull[d]->len; i++)
         {
-          SlPoint q = orient (g_array_index (raw_hull[d], SlPoint, i), rl.flipped);
+          SlPoint q = orient_point (g_array_index (raw_hull[d], SlPoint, i), rl.flipped);
           x0 = MIN (x0, q.x);
           x1 = MAX (x1, q.x);
         }
     }
   if (x0 > x1)
     x0 = x1 = 0;
+  self->x0 = x0;
 
-  /* The bounding lines in the report's orientation: inverting swaps
-   * which slope is the smaller. */
+  /* Inverting a line swaps which slope is the smaller one. */
   if (!rl.flipped)
     {
-      p->has_line[LINE_LMIN] = r.has_lmin;
-      lines[LINE_LMIN] = r.lmin;
-      p->has_line[LINE_LMAX] = r.has_lmax;
-      lines[LINE_LMAX] = r.lmax;
+      self->has_line[SL_PLOT_LINE_LMIN] = r.has_lmin;
+      lines[SL_PLOT_LINE_LMIN] = r.lmin;
+      self->has_line[SL_PLOT_LINE_LMAX] = r.has_lmax;
+      lines[SL_PLOT_LINE_LMAX] = r.lmax;
     }
   else
     {
-      p->has_line[LINE_LMIN] = r.has_lmax && sl_transform_get_slope (&r.lmax) > 0;
-      if (p->has_line[LINE_LMIN])
-        sl_transform_invert (&r.lmax, &lines[LINE_LMIN]);
-      p->has_line[LINE_LMAX] = r.has_lmin && sl_transform_get_slope (&r.lmin) > 0;
-      if (p->has_line[LINE_LMAX])
-        sl_transform_invert (&r.lmin, &lines[LINE_LMAX]);
+      self->has_line[SL_PLOT_LINE_LMIN] = r.has_lmax && sl_transform_get_slope (&r.lmax) > 0;
+      if (self->has_line[SL_PLOT_LINE_LMIN])
+        sl_transform_invert (&r.lmax, &lines[SL_PLOT_LINE_LMIN]);
+      self->has_line[SL_PLOT_LINE_LMAX] = r.has_lmin && sl_transform_get_slope (&r.lmin) > 0;
+      if (self->has_line[SL_PLOT_LINE_LMAX])
+        sl_transform_invert (&r.lmin, &lines[SL_PLOT_LINE_LMAX]);
     }
-  p->has_line[LINE_ESTIMATE] = rl.info.has_estimate;
-  lines[LINE_ESTIMATE] = rl.estimate;
+  self->has_line[SL_PLOT_LINE_ESTIMATE] = rl.info.has_estimate;
+  lines[SL_PLOT_LINE_ESTIMATE] = rl.estimate;
 
-  if (p->has_line[LINE_ESTIMATE])
+  if (self->has_line[SL_PLOT_LINE_ESTIMATE])
     {
-      ref = line_offset_at (&lines[LINE_ESTIMATE], x0);
-      has_ref = TRUE;
+      self->ref_ns = line_offset_at (&lines[SL_PLOT_LINE_ESTIMATE], x0);
+      has_ref = isfinite (self->ref_ns);
     }
 
   for (guint d = 0; d < 2; d++)
     {
       guint n = raw_pts[d]->len;
-      guint stride = MAX (1, (n + MAX_DRAWN_POINTS - 1) / MAX_DRAWN_POINTS);
+      guint stride = MAX (1, (n + SL_PLOT_MAX_POINTS - 1) / SL_PLOT_MAX_POINTS);
 
       if (!has_ref && n > 0)
         {
-          SlPoint q = orient (g_array_index (raw_pts[d], SlPoint, 0), rl.flipped);
-          ref = (double) (q.y - q.x);
+          SlPoint q = orient_point (g_array_index (raw_pts[d], SlPoint, 0), rl.flipped);
+          self->ref_ns = (double) (q.y - q.x);
           has_ref = TRUE;
         }
-
-      p->n_pts[d] = n;
-      p->pts[d] = g_array_sized_new (FALSE, FALSE, sizeof (DPoint), n / stride + 1);
+      self->n_points[d] = n;
+      self->points[d] = g_array_sized_new (FALSE, FALSE, sizeof (SlPlotPoint), n / stride + 1);
       for (guint i = 0; i < n; i += stride)
         {
-          SlPoint q = orient (g_array_index (raw_pts[d], SlPoint, i), rl.flipped);
-          DPoint dp = { (double) (q.x - x0) / 1e9, ((double) (q.y - q.x) - ref) / 1e3 };
-          g_array_append_val (p->pts[d], dp);
+          SlPoint q = orient_point (g_array_index (raw_pts[d], SlPoint, i), rl.flipped);
+          SlPlotPoint p = { (double) (q.x - x0) / 1e9, ((double) (q.y - q.x) - self->ref_ns) / 1e3 };
+          g_array_append_val (self->points[d], p);
         }
     }
 
   for (guint d = 0; d < 2; d++)
     {
-      p->hull[d] = g_array_sized_new (FALSE, FALSE, sizeof (DPoint), raw_hull[d]->len);
+      self->hull[d] = g_array_sized_new (FALSE, FALSE, sizeof (SlPlotPoint), raw_hull[d]->len);
       for (guint i = 0; i < raw_hull[d]->len; i++)
         {
-          SlPoint q = orient (g_array_index (raw_hull[d], SlPoint, i), rl.flipped);
-          DPoint dp = { (double) (q.x - x0) / 1e9, ((double) (q.y - q.x) - ref) / 1e3 };
-          g_array_append_val (p->hull[d], dp);
+          SlPoint q = orient_point (g_array_index (raw_hull[d], SlPoint, i), rl.flipped);
+          SlPlotPoint p = { (double) (q.x - x0) / 1e9, ((double) (q.y - q.x) - self->ref_ns) / 1e3 };
+          g_array_append_val (self->hull[d], p);
         }
       g_array_unref (raw_pts[d]);
       g_array_unref (raw_hull[d]);
     }
 
-  for (guint k = 0; k < 3; k++)
-    if (p->has_line[k])
+  for (guint k = 0; k < SL_PLOT_N_LINES; k++)
+    if (self->has_line[k])
       {
-        p->line_y[k][0] = (line_offset_at (&lines[k], x0) - ref) / 1e3;
-        p->line_y[k][1] = (line_offset_at (&lines[k], x1) - ref) / 1e3;
-        if (!isfinite (p->line_y[k][0]) || !isfinite (p->line_y[k][1]))
-          p->has_line[k] = FALSE;
+        self->line_y[k][0] = (line_offset_at (&lines[k], x0) - self->ref_ns) / 1e3;
+        self->line_y[k][1] = (line_offset_at (&lines[k], x1) - self->ref_ns) / 1e3;
+        if (!isfinite (self->line_y[k][0]) || !isfinite (self->line_y[k][1]))
+          self->has_line[k] = FALSE;
       }
-  p->x_end = (double) (x1 - x0) / 1e9;
+  self->x_end = (double) (x1 - x0) / 1e9;
 
-  /* Journal entries name the link by the engine's hosts, in either order;
-   * their input times are merge-order times, close to a's clock. */
-  p->acc = g_array_new (FALSE, FALSE, sizeof (DPoint));
+  /* Journal entries name the link's hosts in either order; their input
+   * times are merge-order times, close to a's clock. */
+  self->accuracy = g_array_new (FALSE, FALSE, sizeof (SlPlotPoint));
   for (guint64 seq = sl_journal_get_first_seq (journal);
        seq < sl_journal_get_next_seq (journal); seq++)
     {
       const SlChange *c = sl_journal_get (journal, seq);
-      DPoint dp;
+      SlPlotPoint p;
 
       if (c == NULL || c->kind != SL_CHANGE_LINK)
         continue;
-      if (!((c->a == rl.info.a && c->b == rl.info.b) ||
-            (c->a == rl.info.b && c->b == rl.info.a)))
+      if (!((c->a == rl.info.a && c->b == rl.info.b) || (c->a == rl.info.b && c->b == rl.info.a)))
         continue;
-      dp.x = (double) (c->input_time - x0) / 1e9;
-      dp.y = isfinite (c->value) && c->value > 0 ? c->value * 1e6 : NAN;
-      g_array_append_val (p->acc, dp);
+      p.x = (double) (c->input_time - x0) / 1e9;
+      p.y = isfinite (c->value) && c->value > 0 ? c->value * 1e6 : NAN;
+      g_array_append_val (self->accuracy, p);
     }
+
+  return self;
+}
+
+static void
+plot_build (SlEngine *engine,
+            guint     link,
+            Plot     *p)
+{
+  SlReportLink rl;
+  g_autofree char *acc_text = NULL;
+  g_autofree char *bound_text = NULL;
+  double accuracy;
+
+  sl_report_get_link (engine, link, &rl);
+  p->data = sl_plot_data_build (engine, link);
+  p->name_a = g_strdup (sl_engine_get_host_name (engine, rl.a));
+  p->name_b = g_strdup (sl_engine_get_host_name (engine, rl.b));
 
   accuracy = rl.alpha_max - rl.alpha_min;
   acc_text = isfinite (accuracy) ? g_strdup_printf ("accuracy %.3g ppm", accuracy * 1e6)
@@ -446,24 +483,24 @@ pick_legend_corner (const Panel *pn,
 
       for (guint d = 0; d < 2; d++)
         {
-          for (guint i = 0; i < p->pts[d]->len; i++)
+          for (guint i = 0; i < p->data->points[d]->len; i++)
             {
-              const DPoint *q = &g_array_index (p->pts[d], DPoint, i);
+              const SlPlotPoint *q = &g_array_index (p->data->points[d], SlPlotPoint, i);
               hidden += in_box (pn, q->x, q->y, bx, by, bw, bh);
             }
-          for (guint i = 0; i < p->hull[d]->len; i++)
+          for (guint i = 0; i < p->data->hull[d]->len; i++)
             {
-              const DPoint *q = &g_array_index (p->hull[d], DPoint, i);
+              const SlPlotPoint *q = &g_array_index (p->data->hull[d], SlPlotPoint, i);
               hidden += 10 * in_box (pn, q->x, q->y, bx, by, bw, bh);
             }
         }
-      for (guint k = 0; k < 3; k++)
-        for (guint j = 0; p->has_line[k] && j <= 50; j++)
+      for (guint k = 0; k < SL_PLOT_N_LINES; k++)
+        for (guint j = 0; p->data->has_line[k] && j <= 50; j++)
           {
             double t = j / 50.0;
 
-            hidden += 10 * in_box (pn, t * p->x_end,
-                                   (1 - t) * p->line_y[k][0] + t * p->line_y[k][1],
+            hidden += 10 * in_box (pn, t * p->data->x_end,
+                                   (1 - t) * p->data->line_y[k][0] + t * p->data->line_y[k][1],
                                    bx, by, bw, bh);
           }
       if (hidden < best)
@@ -554,21 +591,21 @@ draw_hull_panel (cairo_t    *cr,
    * widen the range only up to a few band widths beyond (the rest is
    * clipped at the frame). */
   for (guint d = 0; d < 2; d++)
-    for (guint i = 0; i < p->hull[d]->len; i++)
-      extend (&ylo, &yhi, g_array_index (p->hull[d], DPoint, i).y);
-  for (guint k = 0; k < 3; k++)
-    if (p->has_line[k])
+    for (guint i = 0; i < p->data->hull[d]->len; i++)
+      extend (&ylo, &yhi, g_array_index (p->data->hull[d], SlPlotPoint, i).y);
+  for (guint k = 0; k < SL_PLOT_N_LINES; k++)
+    if (p->data->has_line[k])
       {
-        extend (&ylo, &yhi, p->line_y[k][0]);
-        extend (&ylo, &yhi, p->line_y[k][1]);
+        extend (&ylo, &yhi, p->data->line_y[k][0]);
+        extend (&ylo, &yhi, p->data->line_y[k][1]);
       }
   clo = ylo;
   chi = yhi;
   reach = clo <= chi ? MAX (3 * (chi - clo), 1.0) : INFINITY;
   for (guint d = 0; d < 2; d++)
-    for (guint i = 0; i < p->pts[d]->len; i++)
+    for (guint i = 0; i < p->data->points[d]->len; i++)
       {
-        double y = g_array_index (p->pts[d], DPoint, i).y;
+        double y = g_array_index (p->data->points[d], SlPlotPoint, i).y;
 
         if (!(clo <= chi) || (y >= clo - reach && y <= chi + reach))
           extend (&ylo, &yhi, y);
@@ -579,9 +616,9 @@ draw_hull_panel (cairo_t    *cr,
   pn->ymin = ylo - pad;
   pn->ymax = yhi + pad;
   /* A margin keeps the first and last packets off the frame. */
-  pad = MAX (p->x_end, 1e-9) * 0.02;
+  pad = MAX (p->data->x_end, 1e-9) * 0.02;
   pn->xmin = -pad;
-  pn->xmax = MAX (p->x_end, 1e-9) + pad;
+  pn->xmax = MAX (p->data->x_end, 1e-9) + pad;
   pn->log_y = FALSE;
 
   draw_axes (cr, pn, "time on a (s since the first packet)",
@@ -596,11 +633,11 @@ draw_hull_panel (cairo_t    *cr,
   cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
   for (guint d = 0; d < 2; d++)
     {
-      double size = p->pts[d]->len < 1000 ? 6 : 2;
+      double size = p->data->points[d]->len < 1000 ? 6 : 2;
 
-      for (guint i = 0; i < p->pts[d]->len; i++)
+      for (guint i = 0; i < p->data->points[d]->len; i++)
         {
-          const DPoint *q = &g_array_index (p->pts[d], DPoint, i);
+          const SlPlotPoint *q = &g_array_index (p->data->points[d], SlPlotPoint, i);
 
           cairo_rectangle (cr, floor (panel_x (pn, q->x) - size / 2), floor (panel_y (pn, q->y) - size / 2),
                            size, size);
@@ -613,7 +650,7 @@ draw_hull_panel (cairo_t    *cr,
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
   for (guint d = 0; d < 2; d++)
     {
-      const GArray *h = p->hull[d];
+      const GArray *h = p->data->hull[d];
 
       if (h->len == 0)
         continue;
@@ -621,31 +658,31 @@ draw_hull_panel (cairo_t    *cr,
       cairo_set_line_width (cr, 1.5);
       for (guint i = 0; i < h->len; i++)
         {
-          const DPoint *q = &g_array_index (h, DPoint, i);
+          const SlPlotPoint *q = &g_array_index (h, SlPlotPoint, i);
           cairo_line_to (cr, panel_x (pn, q->x), panel_y (pn, q->y));
         }
       cairo_stroke (cr);
       for (guint i = 0; i < h->len; i++)
         {
-          const DPoint *q = &g_array_index (h, DPoint, i);
+          const SlPlotPoint *q = &g_array_index (h, SlPlotPoint, i);
           cairo_new_sub_path (cr);
           cairo_arc (cr, panel_x (pn, q->x), panel_y (pn, q->y), 2.5, 0, 2 * G_PI);
         }
       cairo_fill (cr);
     }
 
-  for (guint k = 0; k < 3; k++)
+  for (guint k = 0; k < SL_PLOT_N_LINES; k++)
     {
-      static const guint32 rgb[3] = { RGB_LMIN, RGB_LMAX, SL_PLOT_RGB_ESTIMATE };
+      static const guint32 rgb[SL_PLOT_N_LINES] = { RGB_LMIN, RGB_LMAX, SL_PLOT_RGB_ESTIMATE };
       double dash[] = { 8, 5 };
 
-      if (!p->has_line[k])
+      if (!p->data->has_line[k])
         continue;
       set_rgb (cr, rgb[k]);
-      cairo_set_line_width (cr, k == LINE_ESTIMATE ? 3 : 1.5);
-      cairo_set_dash (cr, dash, k == LINE_ESTIMATE ? 0 : 2, 0);
-      cairo_move_to (cr, panel_x (pn, 0), panel_y (pn, p->line_y[k][0]));
-      cairo_line_to (cr, panel_x (pn, p->x_end), panel_y (pn, p->line_y[k][1]));
+      cairo_set_line_width (cr, k == SL_PLOT_LINE_ESTIMATE ? 3 : 1.5);
+      cairo_set_dash (cr, dash, k == SL_PLOT_LINE_ESTIMATE ? 0 : 2, 0);
+      cairo_move_to (cr, panel_x (pn, 0), panel_y (pn, p->data->line_y[k][0]));
+      cairo_line_to (cr, panel_x (pn, p->data->x_end), panel_y (pn, p->data->line_y[k][1]));
       cairo_stroke (cr);
     }
   cairo_set_dash (cr, NULL, 0, 0);
@@ -660,12 +697,12 @@ draw_accuracy_panel (cairo_t    *cr,
                      Panel      *pn)
 {
   double ylo = INFINITY, yhi = -INFINITY;
-  double xlo = 0, xhi = p->x_end, pad;
+  double xlo = 0, xhi = p->data->x_end, pad;
   gboolean open = FALSE, any = FALSE;
 
-  for (guint i = 0; i < p->acc->len; i++)
+  for (guint i = 0; i < p->data->accuracy->len; i++)
     {
-      const DPoint *q = &g_array_index (p->acc, DPoint, i);
+      const SlPlotPoint *q = &g_array_index (p->data->accuracy, SlPlotPoint, i);
 
       extend (&xlo, &xhi, q->x);
       if (isfinite (q->y))
@@ -695,10 +732,10 @@ draw_accuracy_panel (cairo_t    *cr,
   clip_panel (cr, pn);
   set_rgb (cr, RGB_ACCURACY);
   cairo_set_line_width (cr, 2);
-  for (guint i = 0; i < p->acc->len; i++)
+  for (guint i = 0; i < p->data->accuracy->len; i++)
     {
-      const DPoint *q = &g_array_index (p->acc, DPoint, i);
-      double x_next = i + 1 < p->acc->len ? g_array_index (p->acc, DPoint, i + 1).x : xhi;
+      const SlPlotPoint *q = &g_array_index (p->data->accuracy, SlPlotPoint, i);
+      double x_next = i + 1 < p->data->accuracy->len ? g_array_index (p->data->accuracy, SlPlotPoint, i + 1).x : xhi;
 
       if (!isfinite (q->y))
         {
@@ -715,11 +752,11 @@ draw_accuracy_panel (cairo_t    *cr,
   cairo_stroke (cr);
 
   /* Few changes make short steps: mark where each one starts. */
-  if (p->acc->len < 200)
+  if (p->data->accuracy->len < 200)
     {
-      for (guint i = 0; i < p->acc->len; i++)
+      for (guint i = 0; i < p->data->accuracy->len; i++)
         {
-          const DPoint *q = &g_array_index (p->acc, DPoint, i);
+          const SlPlotPoint *q = &g_array_index (p->data->accuracy, SlPlotPoint, i);
 
           if (!isfinite (q->y))
             continue;
