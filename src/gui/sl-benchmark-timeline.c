@@ -23,6 +23,7 @@
 #include <json-glib/json-glib.h>
 
 #include "sl-benchmark-timeline.h"
+#include "sl-benchmark-private.h"
 #include "sl-generate.h"
 #include "sl-timeline-view-private.h"
 #include "sl-trace-reader.h"
@@ -436,61 +437,6 @@ typedef struct
   guint            max_arrows;
 } Bench;
 
-static int
-cmp_gint64 (gconstpointer a,
-            gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-static void
-add_stats (JsonBuilder *jb,
-           const char  *name,
-           GArray      *us)
-{
-  g_autoptr(GArray) sorted = g_array_copy (us);
-  double sum = 0;
-
-  g_array_sort (sorted, cmp_gint64);
-  for (guint i = 0; i < sorted->len; i++)
-    sum += (double) g_array_index (sorted, gint64, i);
-  json_builder_set_member_name (jb, name);
-  json_builder_begin_object (jb);
-  json_builder_set_member_name (jb, "count");
-  json_builder_add_int_value (jb, sorted->len);
-  if (sorted->len > 0)
-    {
-      json_builder_set_member_name (jb, "median_ms");
-      json_builder_add_double_value (jb, g_array_index (sorted, gint64, sorted->len / 2) / 1000.0);
-      json_builder_set_member_name (jb, "mean_ms");
-      json_builder_add_double_value (jb, sum / sorted->len / 1000.0);
-      json_builder_set_member_name (jb, "p95_ms");
-      json_builder_add_double_value (jb, g_array_index (sorted, gint64, (sorted->len * 95) / 100) / 1000.0);
-      json_builder_set_member_name (jb, "worst_ms");
-      json_builder_add_double_value (jb, g_array_index (sorted, gint64, sorted->len - 1) / 1000.0);
-    }
-  json_builder_end_object (jb);
-}
-
-static char *
-cpu_model (void)
-{
-  g_autofree char *text = NULL;
-  g_auto(GStrv) lines = NULL;
-
-  if (!g_file_get_contents ("/proc/cpuinfo", &text, NULL, NULL))
-    return g_strdup ("unknown");
-  lines = g_strsplit (text, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    if (g_str_has_prefix (lines[i], "model name"))
-      {
-        const char *colon = strchr (lines[i], ':');
-        return g_strstrip (g_strdup (colon != NULL ? colon + 1 : lines[i]));
-      }
-  return g_strdup ("unknown");
-}
 
 static void
 add_step (GArray     *steps,
@@ -655,7 +601,7 @@ finish (Bench *b)
   g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
   g_autofree char *text = NULL;
-  g_autofree char *cpu = cpu_model ();
+  g_autofree char *cpu = _sl_benchmark_cpu_model ();
   JsonBuilder *jb = b->jb;
   GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (b->window));
   GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (b->window));
@@ -677,15 +623,15 @@ finish (Bench *b)
   json_builder_add_double_value (jb, b->first_frame_ms);
   json_builder_set_member_name (jb, "first_complete_frame_ms");
   json_builder_add_double_value (jb, b->first_complete_ms);
-  add_stats (jb, "frames", b->frame_us);
-  add_stats (jb, "step_to_complete_frame", b->latency_us);
-  add_stats (jb, "frame_main_thread_cpu", b->frame_cpu_us);
-  add_stats (jb, "prepare", b->prepare_us);
+  _sl_benchmark_add_stats (jb, "frames", b->frame_us, "worst_ms");
+  _sl_benchmark_add_stats (jb, "step_to_complete_frame", b->latency_us, "worst_ms");
+  _sl_benchmark_add_stats (jb, "frame_main_thread_cpu", b->frame_cpu_us, "worst_ms");
+  _sl_benchmark_add_stats (jb, "prepare", b->prepare_us, "worst_ms");
   json_builder_set_member_name (jb, "phases");
   json_builder_begin_object (jb);
   g_hash_table_iter_init (&it, b->phase_frames);
   while (g_hash_table_iter_next (&it, &key, &value))
-    add_stats (jb, key, value);
+    _sl_benchmark_add_stats (jb, key, value, "worst_ms");
   json_builder_end_object (jb);
   json_builder_set_member_name (jb, "max_arrows_drawn");
   json_builder_add_int_value (jb, b->max_arrows);

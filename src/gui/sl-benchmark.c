@@ -13,6 +13,7 @@
 #include <json-glib/json-glib.h>
 
 #include "sl-benchmark.h"
+#include "sl-benchmark-private.h"
 #include "sl-graph-layout.h"
 #include "sl-link-plot.h"
 #include "sl-session-private.h"
@@ -61,10 +62,13 @@ cmp_gint64 (gconstpointer a,
   return x < y ? -1 : x > y;
 }
 
-static void
-add_stats (JsonBuilder *b,
-           const char  *name,
-           GArray      *us)
+/* Count, mean, median, p95 and the largest of durations in µs, as ms;
+ * @max_key names the largest ("max_ms", "worst_ms"). */
+void
+_sl_benchmark_add_stats (JsonBuilder *b,
+                         const char  *name,
+                         GArray      *us,
+                         const char  *max_key)
 {
   g_autoptr(GArray) sorted = g_array_copy (us);
   double sum = 0;
@@ -84,14 +88,14 @@ add_stats (JsonBuilder *b,
       json_builder_add_double_value (b, g_array_index (sorted, gint64, sorted->len / 2) / 1000.0);
       json_builder_set_member_name (b, "p95_ms");
       json_builder_add_double_value (b, g_array_index (sorted, gint64, (sorted->len * 95) / 100) / 1000.0);
-      json_builder_set_member_name (b, "max_ms");
+      json_builder_set_member_name (b, max_key);
       json_builder_add_double_value (b, g_array_index (sorted, gint64, sorted->len - 1) / 1000.0);
     }
   json_builder_end_object (b);
 }
 
-static char *
-cpu_model (void)
+char *
+_sl_benchmark_cpu_model (void)
 {
   g_autofree char *text = NULL;
   g_auto(GStrv) lines = NULL;
@@ -145,7 +149,7 @@ finish (Bench *b)
   g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
   g_autofree char *text = NULL;
-  g_autofree char *cpu = cpu_model ();
+  g_autofree char *cpu = _sl_benchmark_cpu_model ();
   GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (b->window));
   GArray *updates = _sl_session_get_update_times (b->session);
   static const char *names[] = { "graph", "links_table", "hull_plot" };
@@ -170,12 +174,12 @@ finish (Bench *b)
   json_builder_add_double_value (jb, (b->t_ready - b->t_open) / 1e6);
   json_builder_set_member_name (jb, "layout_ms");
   json_builder_add_double_value (jb, b->layout_ms);
-  add_stats (jb, "update_handling", updates);
-  add_stats (jb, "table_reorder", _sl_session_get_resort_times (b->session));
+  _sl_benchmark_add_stats (jb, "update_handling", updates, "max_ms");
+  _sl_benchmark_add_stats (jb, "table_reorder", _sl_session_get_resort_times (b->session), "max_ms");
   json_builder_set_member_name (jb, "frames");
   json_builder_begin_object (jb);
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    add_stats (jb, names[i], b->frames[i]);
+    _sl_benchmark_add_stats (jb, names[i], b->frames[i], "max_ms");
   json_builder_end_object (jb);
   json_builder_set_member_name (jb, "goals_ms");
   json_builder_begin_object (jb);
