@@ -1389,7 +1389,7 @@ draw_placeholder (SlTimelineView *self,
   if (state == SL_SESSION_STATE_LOADING)
     text = _("The timeline is built once the traces are read");
   else if (state == SL_SESSION_STATE_LIVE)
-    text = _("Live sessions do not keep the hosts' events: no timeline yet");
+    text = _("Waiting for the live hosts' first events");
   else if (state == SL_SESSION_STATE_READY || state == SL_SESSION_STATE_FAILED)
     text = _("This input has no events to draw: the timeline needs LTTng trace folders");
   else
