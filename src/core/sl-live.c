@@ -1465,17 +1465,14 @@ refresh_hints (SlLive *self,
     {
       LiveHost *h = g_ptr_array_index (self->hosts, i);
       SlHostInfo info = { 0 };
-      gint64 t;
 
-      if (h->engine_host == SL_HOST_NONE || h->last_time == G_MININT64)
+      /* at the newest packet event fed (engine thread's own field; the
+       * watermark may be G_MAXINT64 once a session ended) */
+      if (h->engine_host == SL_HOST_NONE || h->last_fed == G_MININT64)
         continue;
       sl_engine_get_host_info (self->engine, h->engine_host, &info);
       if (info.reference != SL_HOST_NONE && info.reference != h->engine_host)
-        {
-          t = h->watermark != G_MININT64 ? h->watermark : 0;
-          if (t > 0)
-            h->hint = t - sl_transform_apply (&info.to_reference, t);
-        }
+        h->hint = h->last_fed - sl_transform_apply (&info.to_reference, h->last_fed);
       sl_host_info_clear (&info);
     }
 }
