@@ -37,8 +37,10 @@ load_ctf_plugin (gpointer data)
   bt_plugin_find_status st;
   const char *level = g_getenv ("SL_BABELTRACE_LOG");
 
-  /* babeltrace logs to stderr by default; our messages are the report. */
-  bt_logging_set_global_level (level != NULL ? BT_LOGGING_LEVEL_DEBUG : BT_LOGGING_LEVEL_NONE);
+  /* babeltrace logs to stderr by default; our messages are the report.
+   * Fatal messages stay on: babeltrace prints why it aborts (a broken
+   * precondition) only through its logging. */
+  bt_logging_set_global_level (level != NULL ? BT_LOGGING_LEVEL_DEBUG : BT_LOGGING_LEVEL_FATAL);
 
   st = bt_plugin_find ("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_FALSE, &ctf_plugin);
   if (st != BT_PLUGIN_FIND_STATUS_OK)
