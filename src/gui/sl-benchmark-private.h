@@ -14,5 +14,6 @@ void  _sl_benchmark_add_stats  (JsonBuilder *b,
                                 GArray      *us,
                                 const char  *max_key);
 char *_sl_benchmark_cpu_model  (void);
+gint64 _sl_benchmark_thread_cpu_us (void);
 
 G_END_DECLS

@@ -254,16 +254,6 @@ sl_timeline_synth_free (SlTimelineSynth *synth)
 
 /* Decoding against building, on traces the generator writes */
 
-static gint64
-thread_cpu_us (void)
-{
-  struct timespec ts;
-
-  if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-    return 0;
-  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
-}
-
 static double
 cpu_seconds (void)
 {
@@ -710,7 +700,7 @@ before_paint_cb (GdkFrameClock *clock,
                  Bench         *b)
 {
   b->frame_start = g_get_monotonic_time ();
-  b->frame_cpu_start = thread_cpu_us ();
+  b->frame_cpu_start = _sl_benchmark_thread_cpu_us ();
   if (b->t_set != 0 && b->first_complete_ms > 0 && !b->step_pending && b->step < b->steps->len)
     {
       b->step_start = b->frame_start;
@@ -743,7 +733,7 @@ after_paint_cb (GdkFrameClock *clock,
       const char *phase = g_array_index (b->steps, Step, b->step).phase;
       GArray *per_phase = g_hash_table_lookup (b->phase_frames, phase);
       gint64 prep = (gint64) (st.prepare_ms * 1000);
-      gint64 cpu = thread_cpu_us () - b->frame_cpu_start;
+      gint64 cpu = _sl_benchmark_thread_cpu_us () - b->frame_cpu_start;
 
       g_array_append_val (b->frame_us, dt);
       g_array_append_val (b->frame_cpu_us, cpu);

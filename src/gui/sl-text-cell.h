@@ -21,4 +21,6 @@ void        sl_text_cell_set_property_name (SlTextCell *self,
                                             const char *name);
 const char *sl_text_cell_get_text     (SlTextCell *self);
 
+gboolean    _sl_text_cell_drew_glyphs (SlTextCell *self);
+
 G_END_DECLS

@@ -17,6 +17,7 @@
 #include "sl-preferences-window.h"
 #include "sl-relay-dialog.h"
 #include "sl-session-private.h"
+#include "sl-text-cell.h"
 #include "ui-test-util.h"
 
 static char *
@@ -788,6 +789,106 @@ test_shortcuts (void)
   gtk_window_destroy (GTK_WINDOW (overlay));
 }
 
+/* Table cells draw their text from a table of glyphs (see sl-text-cell.c):
+ * the ink must land where Pango's own layout (a GtkLabel) puts it, also
+ * when it is too wide and ends with an ellipsis. */
+
+typedef struct
+{
+  int left, right, top, bottom;
+  guint ink;
+} Ink;
+
+static Ink
+ink_of (GtkWidget *widget)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree guchar *data = NULL;
+  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
+  Ink ink = { G_MAXINT, -1, G_MAXINT, -1, 0 };
+
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, w, h));
+  data = g_malloc ((gsize) w * h * 4);
+  gdk_texture_download (texture, data, (gsize) w * 4);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      if (data[((gsize) y * w + x) * 4 + 3] > 96)
+        {
+          ink.left = MIN (ink.left, x);
+          ink.right = MAX (ink.right, x);
+          ink.top = MIN (ink.top, y);
+          ink.bottom = MAX (ink.bottom, y);
+          ink.ink++;
+        }
+  return ink;
+}
+
+static void
+test_text_cell (void)
+{
+  static const char *texts[] = { "10.1 ppm", "node-075 \u2194 node-197", "1.000042182973 \u00b7 t + 22.3 \u00b5s",
+                                 "accurate", "0" };
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+
+  g_object_ref_sink (window);
+  gtk_window_set_child (window, box);
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    for (int wide = 0; wide < 2; wide++)
+      {
+        g_autoptr(GtkStringObject) item = gtk_string_object_new (texts[i]);
+        GtkWidget *cell = g_object_new (SL_TYPE_TEXT_CELL, "property", "string", "item", item,
+                                        "xalign", wide ? 1.0f : 0.0f, NULL);
+        GtkWidget *label = gtk_label_new (texts[i]);
+
+        gtk_label_set_xalign (GTK_LABEL (label), wide ? 1.0f : 0.0f);
+        gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+        /* no wider than asked, so that it ellipsizes as the cell does */
+        gtk_label_set_max_width_chars (GTK_LABEL (label), 1);
+        /* 80 px ellipsizes all but the short ones */
+        gtk_widget_set_size_request (cell, wide ? 400 : 80, 30);
+        gtk_widget_set_size_request (label, wide ? 400 : 80, 30);
+        gtk_widget_set_halign (cell, GTK_ALIGN_START);
+        gtk_widget_set_halign (label, GTK_ALIGN_START);
+        gtk_box_append (GTK_BOX (box), cell);
+        gtk_box_append (GTK_BOX (box), label);
+      }
+  gtk_window_present (window);
+  ui_wait_mapped (GTK_WIDGET (window));
+  ui_wait_frames (GTK_WIDGET (window), 2);
+
+  for (GtkWidget *cell = gtk_widget_get_first_child (box); cell != NULL;
+       cell = gtk_widget_get_next_sibling (gtk_widget_get_next_sibling (cell)))
+    {
+      GtkWidget *label = gtk_widget_get_next_sibling (cell);
+      const char *text = sl_text_cell_get_text (SL_TEXT_CELL (cell));
+      Ink a = ink_of (cell), b = ink_of (label);
+
+      g_test_message ("\"%s\" %d px: cell ink x %d–%d y %d–%d (%u px), label x %d–%d y %d–%d (%u px)", text,
+                      gtk_widget_get_width (cell), a.left, a.right, a.top, a.bottom, a.ink, b.left, b.right, b.top,
+                      b.bottom, b.ink);
+      g_assert_cmpuint (b.ink, >, 0);
+      g_assert_cmpint (gtk_widget_get_width (cell), ==, gtk_widget_get_width (label));
+      g_assert_cmpint (a.right, <, gtk_widget_get_width (cell));
+      /* the same glyphs at the same place (a pixel for kerning) */
+      g_assert_true (_sl_text_cell_drew_glyphs (SL_TEXT_CELL (cell)));
+      g_assert_cmpint (ABS (a.left - b.left), <=, 1);
+      g_assert_cmpint (ABS (a.right - b.right), <=, 1);
+      g_assert_cmpint (ABS (a.top - b.top), <=, 1);
+      g_assert_cmpint (ABS (a.bottom - b.bottom), <=, 1);
+      g_assert_cmpfloat (ABS ((double) a.ink - b.ink) / b.ink, <=, 0.08);
+    }
+  gtk_window_destroy (window);
+  g_object_unref (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -807,6 +908,7 @@ main (int   argc,
   g_test_add_func ("/ui/preferences", test_preferences);
   g_test_add_func ("/ui/relay-dialog", test_relay_dialog);
   g_test_add_func ("/ui/shortcuts", test_shortcuts);
+  g_test_add_func ("/ui/text-cell", test_text_cell);
 
   return g_test_run ();
 }
