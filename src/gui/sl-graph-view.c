@@ -1184,9 +1184,11 @@ click_pressed_cb (SlGraphView     *self,
 
   if (button == GDK_BUTTON_SECONDARY)
     {
+      /* the menu is about the host right-clicked last, if any */
+      self->menu_host = h;
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.pin-menu-host", h != SL_HOST_NONE);
       if (h == SL_HOST_NONE)
         return;
-      self->menu_host = h;
       gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.pin-menu-host", TRUE);
       gtk_popover_set_pointing_to (GTK_POPOVER (self->context_menu),
                                    &(GdkRectangle) { (int) x, (int) y, 1, 1 });

@@ -18,48 +18,6 @@
 #include "sl-timeline-view-private.h"
 #include "ui-test-util.h"
 
-static char *
-shared_path (const char *rel)
-{
-  const char *root = g_getenv ("SL_SHARED_DATA");
-  char *path;
-
-  if (root == NULL)
-    return NULL;
-  path = g_build_filename (root, rel, NULL);
-  if (!g_file_test (path, G_FILE_TEST_IS_DIR))
-    g_clear_pointer (&path, g_free);
-  return path;
-}
-
-static SlWindow *
-new_window (void)
-{
-  SlWindow *window = sl_window_new (NULL);
-
-  g_object_ref (window);
-  gtk_window_set_default_size (GTK_WINDOW (window), 1500, 1000);
-  gtk_window_present (GTK_WINDOW (window));
-  ui_wait_mapped (GTK_WIDGET (window));
-  ui_wait_frames (GTK_WIDGET (window), 1);
-  return window;
-}
-
-static void
-close_window (SlWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  g_assert_finalize_object (window);
-}
-
-static gboolean
-session_settled (gpointer data)
-{
-  SlSessionState state = sl_session_get_state (data);
-
-  return state == SL_SESSION_STATE_READY || state == SL_SESSION_STATE_FAILED;
-}
-
 static gboolean
 view_settled (gpointer data)
 {
@@ -353,7 +311,7 @@ on_rows (SlTimelineView *view,
 static void
 test_django (void)
 {
-  g_autofree char *path = shared_path ("traces/django-vote");
+  g_autofree char *path = ui_shared_path ("traces/django-vote");
   const char *paths[] = { path, NULL };
   SlWindow *window;
   SlSession *session;
@@ -373,11 +331,11 @@ test_django (void)
       g_test_skip ("../shared/data/traces/django-vote is not there");
       return;
     }
-  window = new_window ();
+  window = ui_new_window (NULL, 1500, 1000);
   session = sl_window_get_session (window);
   view = sl_window_get_timeline_view (window);
   sl_window_open_paths (window, paths);
-  g_assert_true (ui_wait_for (session_settled, session, 120));
+  g_assert_true (ui_wait_for (ui_session_settled, session, 120));
   g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_READY);
   tl = sl_timeline_view_get_timeline (view);
   g_assert_nonnull (tl);
@@ -534,7 +492,7 @@ test_django (void)
   }
 
   ui_save_screenshot (window, "timeline-django.png");
-  close_window (window);
+  ui_close_window (window);
 }
 
 /* Generated hosts, the way a live session feeds the view */

@@ -20,67 +20,12 @@
 #include "sl-text-cell.h"
 #include "ui-test-util.h"
 
-static char *
-shared_path (const char *rel)
-{
-  const char *root = g_getenv ("SL_SHARED_DATA");
-  char *path;
-
-  if (root == NULL)
-    return NULL;
-  path = g_build_filename (root, rel, NULL);
-  if (!g_file_test (path, G_FILE_TEST_IS_DIR))
-    g_clear_pointer (&path, g_free);
-  return path;
-}
-
-static SlWindow *
-new_window (void)
-{
-  SlWindow *window = sl_window_new (NULL);
-
-  g_object_ref (window);
-  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
-  gtk_window_present (GTK_WINDOW (window));
-  ui_wait_mapped (GTK_WIDGET (window));
-  ui_wait_frames (GTK_WIDGET (window), 1);
-  return window;
-}
-
-static void
-close_window (SlWindow *window)
-{
-  g_autoptr(GSettings) settings = g_object_ref (sl_window_get_settings (window));
-
-  gtk_window_destroy (GTK_WINDOW (window));
-  g_assert_finalize_object (window);
-  /* tests start from the defaults */
-  g_settings_reset (settings, "pinned-reference");
-  g_settings_reset (settings, "algorithm");
-  g_settings_reset (settings, "tree");
-  g_settings_reset (settings, "recent-inputs");
-}
-
-static gboolean
-session_settled (gpointer data)
-{
-  SlSessionState state = sl_session_get_state (data);
-
-  return state == SL_SESSION_STATE_READY || state == SL_SESSION_STATE_FAILED;
-}
-
-static void
-wait_settled (SlSession *session)
-{
-  g_assert_true (ui_wait_for (session_settled, session, 120));
-}
-
 /* Empty state */
 
 static void
 test_empty (void)
 {
-  SlWindow *window = new_window ();
+  SlWindow *window = ui_new_window (NULL, 1200, 800);
   SlSession *session = sl_window_get_session (window);
   g_autoptr(GError) error = NULL;
   g_autoptr(GFile) file = g_file_new_build_filename (g_get_tmp_dir (), "sl-empty-report.json", NULL);
@@ -98,7 +43,7 @@ test_empty (void)
 
   ui_save_screenshot (window, "empty.png");
   g_file_delete (file, NULL, NULL);
-  close_window (window);
+  ui_close_window (window);
 }
 
 /* django-vote: 3 hosts, client and db reach each other through httpd */
@@ -112,41 +57,21 @@ typedef struct
 static void
 fixture_open_django (Fixture *f)
 {
-  g_autofree char *path = shared_path ("traces/django-vote");
+  g_autofree char *path = ui_shared_path ("traces/django-vote");
   const char *paths[] = { path, NULL };
 
-  f->window = new_window ();
+  f->window = ui_new_window (NULL, 1200, 800);
   f->session = sl_window_get_session (f->window);
   sl_window_open_paths (f->window, paths);
-  wait_settled (f->session);
+  ui_wait_settled (f->session);
   g_assert_cmpint (sl_session_get_state (f->session), ==, SL_SESSION_STATE_READY);
   ui_wait_settled_view (f->window);
-}
-
-static guint
-reference_of_all (SlSession *session)
-{
-  GListModel *hosts = sl_session_get_hosts (session);
-  guint ref = SL_HOST_NONE, n_refs = 0;
-
-  for (guint i = 0; i < g_list_model_get_n_items (hosts); i++)
-    {
-      g_autoptr(SlHostItem) h = g_list_model_get_item (hosts, i);
-
-      if (ref == SL_HOST_NONE)
-        ref = sl_host_item_get_reference (h);
-      g_assert_cmpuint (sl_host_item_get_reference (h), ==, ref);
-      if (sl_host_item_get_is_reference (h))
-        n_refs++;
-    }
-  g_assert_cmpuint (n_refs, ==, 1);
-  return ref;
 }
 
 static void
 test_django_model (void)
 {
-  g_autofree char *path = shared_path ("traces/django-vote");
+  g_autofree char *path = ui_shared_path ("traces/django-vote");
   Fixture f;
   SlHostItem *httpd;
   guint ref;
@@ -166,7 +91,7 @@ test_django_model (void)
   g_assert_false (sl_window_get_banner_visible (f.window));
 
   /* the tree's centre: httpd, through which the others talk */
-  ref = reference_of_all (f.session);
+  ref = ui_reference_of_all (f.session);
   httpd = sl_session_find_host (f.session, "django-httpd");
   g_assert_nonnull (httpd);
   g_assert_cmpuint (ref, ==, sl_host_item_get_host (httpd));
@@ -183,13 +108,13 @@ test_django_model (void)
     }
 
   ui_save_screenshot (f.window, "loaded.png");
-  close_window (f.window);
+  ui_close_window (f.window);
 }
 
 static void
 test_django_select (void)
 {
-  g_autofree char *path = shared_path ("traces/django-vote");
+  g_autofree char *path = ui_shared_path ("traces/django-vote");
   g_autoptr(GtSignalLogger) logger = gt_signal_logger_new ();
   Fixture f;
   SlLinkItem *link, *other;
@@ -314,7 +239,7 @@ test_django_select (void)
                     sl_host_item_get_host (sl_session_find_host (f.session, "django-client")));
 
   gt_signal_logger_free (g_steal_pointer (&logger));
-  close_window (f.window);
+  ui_close_window (f.window);
 }
 
 static gboolean
@@ -328,7 +253,7 @@ reference_is (gpointer data)
 static void
 test_django_pin (void)
 {
-  g_autofree char *path = shared_path ("traces/django-vote");
+  g_autofree char *path = ui_shared_path ("traces/django-vote");
   Fixture f;
   SlHostItem *db;
   GListModel *changes;
@@ -353,7 +278,7 @@ test_django_pin (void)
   data[0] = f.session;
   data[1] = db;
   g_assert_true (ui_wait_for (reference_is, data, 10));
-  g_assert_cmpuint (reference_of_all (f.session), ==, sl_host_item_get_host (db));
+  g_assert_cmpuint (ui_reference_of_all (f.session), ==, sl_host_item_get_host (db));
   g_assert_cmpstr (sl_session_get_pinned_reference (f.session), ==, "django-db");
   /* the change log has the move, newest first */
   g_assert_cmpuint (g_list_model_get_n_items (changes), >, n_changes);
@@ -378,13 +303,13 @@ test_django_pin (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (sl_window_get_graph_view (f.window)),
                                              "graph.unpin-reference", NULL));
   g_assert_cmpstr (sl_session_get_pinned_reference (f.session), ==, "");
-  close_window (f.window);
+  ui_close_window (f.window);
 }
 
 static void
 test_django_export (void)
 {
-  g_autofree char *path = shared_path ("traces/django-vote");
+  g_autofree char *path = ui_shared_path ("traces/django-vote");
   const char *cli = g_getenv ("SL_CLI");
   Fixture f;
   g_autoptr(GError) error = NULL;
@@ -496,7 +421,7 @@ test_django_export (void)
   g_unlink (png_path);
   g_unlink (svg_path);
   g_rmdir (dir);
-  close_window (f.window);
+  ui_close_window (f.window);
 }
 
 /* Errors: a banner naming the input, and the window goes on working */
@@ -504,8 +429,8 @@ test_django_export (void)
 static void
 test_errors (void)
 {
-  g_autofree char *path = shared_path ("traces/django-vote");
-  SlWindow *window = new_window ();
+  g_autofree char *path = ui_shared_path ("traces/django-vote");
+  SlWindow *window = ui_new_window (NULL, 1200, 800);
   SlSession *session = sl_window_get_session (window);
   g_autoptr(GError) error = NULL;
   g_autofree char *empty = g_dir_make_tmp ("sl-empty-XXXXXX", &error);
@@ -523,7 +448,7 @@ test_errors (void)
 
   sl_window_open_paths (window, paths_empty);
   g_assert_false (sl_window_get_banner_visible (window));
-  wait_settled (session);
+  ui_wait_settled (session);
   g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_FAILED);
   g_assert_true (sl_window_get_banner_visible (window));
   g_assert_nonnull (strstr (sl_window_get_banner_text (window), empty));
@@ -531,7 +456,7 @@ test_errors (void)
   /* a corrupt trace: the banner names the file */
   g_assert_true (g_file_set_contents (bad_meta, "/* CTF 1.8 */\ntrace { garbage", -1, &error));
   sl_window_open_paths (window, paths_bad);
-  wait_settled (session);
+  ui_wait_settled (session);
   g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_FAILED);
   g_assert_true (sl_window_get_banner_visible (window));
   g_assert_nonnull (strstr (sl_window_get_banner_text (window), bad));
@@ -545,7 +470,7 @@ test_errors (void)
 
       sl_window_open_paths (window, paths);
       g_assert_false (sl_window_get_banner_visible (window));
-      wait_settled (session);
+      ui_wait_settled (session);
       g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_READY);
       g_assert_cmpuint (g_list_model_get_n_items (sl_session_get_hosts (session)), ==, 3);
     }
@@ -556,7 +481,7 @@ test_errors (void)
   g_unlink (bad_meta);
   g_rmdir (bad);
   g_rmdir (empty);
-  close_window (window);
+  ui_close_window (window);
 }
 
 /* The demo: generated traces, read like any other */
@@ -564,14 +489,14 @@ test_errors (void)
 static void
 test_demo (void)
 {
-  SlWindow *window = new_window ();
+  SlWindow *window = ui_new_window (NULL, 1200, 800);
   SlSession *session = sl_window_get_session (window);
   gint64 t0 = g_get_monotonic_time ();
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.open-demo", NULL));
   g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_LOADING);
   g_assert_true (sl_window_get_action_enabled (window, "win.cancel-loading"));
-  wait_settled (session);
+  ui_wait_settled (session);
   g_test_message ("demo read in %.1f s", (g_get_monotonic_time () - t0) / 1e6);
   g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_READY);
   g_assert_cmpuint (g_list_model_get_n_items (sl_session_get_hosts (session)), ==, 9);
@@ -579,7 +504,7 @@ test_demo (void)
   g_assert_cmpuint (sl_session_get_n_tree_links (session), ==, 7);
   ui_wait_settled_view (window);
   ui_save_screenshot (window, "demo.png");
-  close_window (window);
+  ui_close_window (window);
 }
 
 /* Cancelling keeps the window usable and shows what was read */
@@ -587,7 +512,7 @@ test_demo (void)
 static void
 test_cancel (void)
 {
-  g_autofree char *path = shared_path ("traces/django-vote");
+  g_autofree char *path = ui_shared_path ("traces/django-vote");
   const char *paths[] = { path, NULL };
   SlWindow *window;
   SlSession *session;
@@ -597,12 +522,12 @@ test_cancel (void)
       g_test_skip ("../shared/data/traces/django-vote is absent");
       return;
     }
-  window = new_window ();
+  window = ui_new_window (NULL, 1200, 800);
   session = sl_window_get_session (window);
   sl_window_open_paths (window, paths);
   g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_LOADING);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel-loading", NULL));
-  wait_settled (session);
+  ui_wait_settled (session);
   g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_READY);
   g_assert_false (sl_window_get_action_enabled (window, "win.cancel-loading"));
   g_assert_true (sl_window_get_action_enabled (window, "win.reload-inputs"));
@@ -611,10 +536,10 @@ test_cancel (void)
 
   /* reading again reads everything */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reload-inputs", NULL));
-  wait_settled (session);
+  ui_wait_settled (session);
   g_assert_cmpuint (sl_session_get_n_tree_links (session), ==, 2);
   g_assert_cmpfloat (sl_session_get_progress_fraction (session), ==, 1);
-  close_window (window);
+  ui_close_window (window);
 }
 
 /* Recent inputs are remembered and reopen; folders can be dropped */
@@ -645,7 +570,7 @@ drop_files (SlWindow   *window,
 static void
 test_recent (void)
 {
-  g_autofree char *path = shared_path ("traces/django-vote");
+  g_autofree char *path = ui_shared_path ("traces/django-vote");
   SlWindow *window;
   g_auto(GStrv) recent = NULL;
 
@@ -654,7 +579,7 @@ test_recent (void)
       g_test_skip ("../shared/data/traces/django-vote is absent");
       return;
     }
-  window = new_window ();
+  window = ui_new_window (NULL, 1200, 800);
   {
     const char *paths[] = { path, NULL };
     sl_window_open_paths (window, paths);
@@ -664,7 +589,7 @@ test_recent (void)
   gtk_widget_activate_action (GTK_WIDGET (window), "win.close-input", NULL);
   g_assert_cmpint (sl_session_get_state (sl_window_get_session (window)), ==, SL_SESSION_STATE_EMPTY);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.open-recent", "s", path));
-  wait_settled (sl_window_get_session (window));
+  ui_wait_settled (sl_window_get_session (window));
   g_assert_cmpint (sl_session_get_state (sl_window_get_session (window)), ==, SL_SESSION_STATE_READY);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.clear-recent", NULL));
   g_strfreev (recent);
@@ -675,9 +600,9 @@ test_recent (void)
   gtk_widget_activate_action (GTK_WIDGET (window), "win.close-input", NULL);
   drop_files (window, path);
   g_assert_cmpint (sl_session_get_state (sl_window_get_session (window)), ==, SL_SESSION_STATE_LOADING);
-  wait_settled (sl_window_get_session (window));
+  ui_wait_settled (sl_window_get_session (window));
   g_assert_cmpuint (g_list_model_get_n_items (sl_session_get_hosts (sl_window_get_session (window))), ==, 3);
-  close_window (window);
+  ui_close_window (window);
 }
 
 /* Preferences: the estimator re-reads the input */
@@ -685,7 +610,7 @@ test_recent (void)
 static void
 test_preferences (void)
 {
-  g_autofree char *path = shared_path ("traces/django-vote");
+  g_autofree char *path = ui_shared_path ("traces/django-vote");
   Fixture f;
   SlPreferencesWindow *prefs;
   GSettings *settings;
@@ -711,7 +636,7 @@ test_preferences (void)
   }
   g_settings_set_string (settings, "algorithm", "linreg");
   g_assert_cmpstr (sl_session_get_algorithm (f.session), ==, "linreg");
-  wait_settled (f.session);
+  ui_wait_settled (f.session);
   g_assert_cmpint (sl_session_get_state (f.session), ==, SL_SESSION_STATE_READY);
   g_assert_cmpuint (g_list_model_get_n_items (sl_session_get_links (f.session)), ==, 2);
   {
@@ -720,7 +645,7 @@ test_preferences (void)
   }
 
   g_settings_set_string (settings, "tree", "shortest-path");
-  wait_settled (f.session);
+  ui_wait_settled (f.session);
   g_assert_cmpstr (sl_session_get_tree (f.session), ==, "shortest-path");
   g_assert_cmpuint (sl_session_get_n_components (f.session), ==, 1);
 
@@ -730,7 +655,7 @@ test_preferences (void)
   gtk_window_destroy (GTK_WINDOW (prefs));
   g_assert_finalize_object (prefs);
   g_settings_reset (settings, "live-update-ms");
-  close_window (f.window);
+  ui_close_window (f.window);
 }
 
 /* The relay dialog refuses a bad address and does not block on a relay
@@ -745,7 +670,7 @@ relay_idle (gpointer data)
 static void
 test_relay_dialog (void)
 {
-  SlWindow *window = new_window ();
+  SlWindow *window = ui_new_window (NULL, 1200, 800);
   SlRelayDialog *dialog = sl_relay_dialog_new (GTK_WINDOW (window));
 
   g_object_ref (dialog);
@@ -774,7 +699,7 @@ test_relay_dialog (void)
 
   gtk_window_destroy (GTK_WINDOW (dialog));
   g_assert_finalize_object (dialog);
-  close_window (window);
+  ui_close_window (window);
 }
 
 /* The shortcuts window of the help overlay builds */

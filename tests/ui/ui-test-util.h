@@ -90,6 +90,90 @@ ui_wait_mapped (GtkWidget *widget)
   g_assert_true (ui_wait_for (ui_mapped_cond, widget, 10));
 }
 
+/* @rel under ../shared/data (SL_SHARED_DATA), or NULL when it is absent. */
+static G_GNUC_UNUSED char *
+ui_shared_path (const char *rel)
+{
+  const char *root = g_getenv ("SL_SHARED_DATA");
+  char *path;
+
+  if (root == NULL)
+    return NULL;
+  path = g_build_filename (root, rel, NULL);
+  if (!g_file_test (path, G_FILE_TEST_IS_DIR))
+    g_clear_pointer (&path, g_free);
+  return path;
+}
+
+/* A window of @width × @height on @app (NULL: none), shown and painted
+ * once; the caller owns a reference for ui_close_window(). */
+static G_GNUC_UNUSED SlWindow *
+ui_new_window (GtkApplication *app,
+               int             width,
+               int             height)
+{
+  SlWindow *window = sl_window_new (app);
+
+  g_object_ref (window);
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  gtk_window_present (GTK_WINDOW (window));
+  ui_wait_mapped (GTK_WIDGET (window));
+  ui_wait_frames (GTK_WIDGET (window), 1);
+  return window;
+}
+
+/* Destroys @window, checks it is freed, and puts the settings it may
+ * have changed back to their defaults for the next test. */
+static G_GNUC_UNUSED void
+ui_close_window (SlWindow *window)
+{
+  g_autoptr(GSettings) settings = g_object_ref (sl_window_get_settings (window));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_finalize_object (window);
+  g_settings_reset (settings, "pinned-reference");
+  g_settings_reset (settings, "algorithm");
+  g_settings_reset (settings, "tree");
+  g_settings_reset (settings, "recent-inputs");
+}
+
+static gboolean
+ui_session_settled (gpointer data)
+{
+  SlSessionState state = sl_session_get_state (data);
+
+  return state == SL_SESSION_STATE_READY || state == SL_SESSION_STATE_FAILED;
+}
+
+/* Waits until @session has read its input (or failed to). */
+static G_GNUC_UNUSED void
+ui_wait_settled (SlSession *session)
+{
+  g_assert_true (ui_wait_for (ui_session_settled, session, 120));
+}
+
+/* The host every host is synchronized to, checked to be the same for all
+ * and the only one marked as reference. */
+static G_GNUC_UNUSED guint
+ui_reference_of_all (SlSession *session)
+{
+  GListModel *hosts = sl_session_get_hosts (session);
+  guint ref = SL_HOST_NONE, n_refs = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (hosts); i++)
+    {
+      g_autoptr(SlHostItem) h = g_list_model_get_item (hosts, i);
+
+      if (ref == SL_HOST_NONE)
+        ref = sl_host_item_get_reference (h);
+      g_assert_cmpuint (sl_host_item_get_reference (h), ==, ref);
+      if (sl_host_item_get_is_reference (h))
+        n_refs++;
+    }
+  g_assert_cmpuint (n_refs, ==, 1);
+  return ref;
+}
+
 typedef struct
 {
   int     width;
