@@ -1428,7 +1428,10 @@ _sl_timeline_view_snapshot_canvas (SlTimelineView *self,
 {
   GtkWidget *canvas = self->canvas;
   int w = self->plot_w, h = self->rows_h;
-  double scroll = gtk_adjustment_get_value (self->vadj);
+  /* whole pixels, as the cached labels and message masks are keyed: a
+   * mask moved by half a pixel is filtered, 15 ms a frame (a page scroll
+   * gives half pixels) */
+  double scroll = (int) gtk_adjustment_get_value (self->vadj);
   GdkRGBA fg;
   cairo_t *cr;
   gint64 sel_start = 0, sel_end = 0;
