@@ -13,6 +13,8 @@
 
 G_BEGIN_DECLS
 
+#define ROW_SHOWN_UNKNOWN (G_MAXUINT - 1)
+
 #define SL_TLV_LABEL_W    220
 #define SL_TLV_RULER_H    34
 #define SL_TLV_LEGEND_H   22
@@ -129,6 +131,7 @@ struct _SlTimelineView
 
   GArray            *vis;
   GArray            *row_vis;
+  GArray            *row_shown;      /* row → line showing it, memo */
   GByteArray        *host_open;
   GHashTable        *closed_procs;
   double             content_h;

@@ -326,8 +326,12 @@ rebuild_layout (SlTimelineView *self)
 
   g_array_set_size (self->vis, 0);
   g_array_set_size (self->row_vis, n_rows);
+  g_array_set_size (self->row_shown, n_rows);
   for (guint r = 0; r < n_rows; r++)
-    g_array_index (self->row_vis, guint, r) = SL_TIMELINE_NONE;
+    {
+      g_array_index (self->row_vis, guint, r) = SL_TIMELINE_NONE;
+      g_array_index (self->row_shown, guint, r) = ROW_SHOWN_UNKNOWN;
+    }
   while (self->host_open->len < n_hosts)
     {
       guint8 open = TRUE;
@@ -429,43 +433,48 @@ _sl_timeline_view_vis_at (SlTimelineView *self,
 
 /* The middle of the row that shows @row (itself, or the closed process
  * or host it is in), in content coordinates; NAN when none. */
-double
-_sl_timeline_view_row_center (SlTimelineView *self,
-                              guint           row)
-{
-  for (guint depth = 0; depth < 4 && row != SL_TIMELINE_NONE && row < self->row_vis->len; depth++)
-    {
-      guint v = g_array_index (self->row_vis, guint, row);
-      SlTimelineRowInfo ri;
-
-      if (v != SL_TIMELINE_NONE)
-        {
-          const SlTlvRow *r = &g_array_index (self->vis, SlTlvRow, v);
-          return r->y + r->h / 2.0;
-        }
-      sl_timeline_get_row_info (self->timeline, row, &ri);
-      /* a main thread is drawn on its process's row */
-      row = ri.parent;
-    }
-  return NAN;
-}
-
 /* The line that shows @row: its own, or that of the closed (or hidden)
- * process, host or CPU list it is in; a main thread is on its process's. */
+ * process, host or CPU list it is in; a main thread is on its process's.
+ * Remembered per row until the layout changes: messages ask it for both
+ * ends of each of up to a thousand messages a frame. */
 static guint
 vis_for_row (SlTimelineView *self,
              guint           row)
 {
-  for (guint depth = 0; depth < 4 && self->timeline != NULL && row < self->row_vis->len; depth++)
+  guint r = row, found = SL_TIMELINE_NONE;
+
+  if (self->timeline == NULL || row >= self->row_vis->len)
+    return SL_TIMELINE_NONE;
+  if (row < self->row_shown->len && g_array_index (self->row_shown, guint, row) != ROW_SHOWN_UNKNOWN)
+    return g_array_index (self->row_shown, guint, row);
+  for (guint depth = 0; depth < 4 && r < self->row_vis->len; depth++)
     {
       SlTimelineRowInfo ri;
 
-      if (g_array_index (self->row_vis, guint, row) != SL_TIMELINE_NONE)
-        return g_array_index (self->row_vis, guint, row);
-      sl_timeline_get_row_info (self->timeline, row, &ri);
-      row = ri.parent;
+      if (g_array_index (self->row_vis, guint, r) != SL_TIMELINE_NONE)
+        {
+          found = g_array_index (self->row_vis, guint, r);
+          break;
+        }
+      sl_timeline_get_row_info (self->timeline, r, &ri);
+      r = ri.parent;
     }
-  return SL_TIMELINE_NONE;
+  if (row < self->row_shown->len)
+    g_array_index (self->row_shown, guint, row) = found;
+  return found;
+}
+
+double
+_sl_timeline_view_row_center (SlTimelineView *self,
+                              guint           row)
+{
+  guint v = row != SL_TIMELINE_NONE ? vis_for_row (self, row) : SL_TIMELINE_NONE;
+  const SlTlvRow *r;
+
+  if (v == SL_TIMELINE_NONE)
+    return NAN;
+  r = &g_array_index (self->vis, SlTlvRow, v);
+  return r->y + r->h / 2.0;
 }
 
 guint
@@ -1212,6 +1221,7 @@ sl_timeline_view_finalize (GObject *object)
   g_hash_table_unref (self->link_bounds);
   g_array_unref (self->vis);
   g_array_unref (self->row_vis);
+  g_array_unref (self->row_shown);
   g_byte_array_unref (self->host_open);
   g_hash_table_unref (self->closed_procs);
   g_array_unref (self->pairs);
@@ -1356,6 +1366,7 @@ sl_timeline_view_init (SlTimelineView *self)
   self->link_bounds = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   self->vis = g_array_new (FALSE, FALSE, sizeof (SlTlvRow));
   self->row_vis = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->row_shown = g_array_new (FALSE, FALSE, sizeof (guint));
   self->host_open = g_byte_array_new ();
   self->closed_procs = g_hash_table_new (NULL, NULL);
   self->pairs = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -1515,6 +1526,10 @@ sl_timeline_view_data_changed (SlTimelineView *self)
     }
   if (sl_timeline_get_n_rows (self->timeline) != self->n_rows_seen)
     rebuild_layout (self);
+  else
+    /* new data can give a thread its process */
+    for (guint r = 0; r < self->row_shown->len; r++)
+      g_array_index (self->row_shown, guint, r) = ROW_SHOWN_UNKNOWN;
   if (sl_timeline_get_view_range (self->timeline, &lo, &hi))
     {
       if (self->follow && hi > self->data_end && self->has_span)
