@@ -89,7 +89,7 @@ struct _SlTimelineView
   GtkSearchEntry    *search_entry;
   GtkDropDown       *pair_dropdown;
   GtkDropDown       *connection_dropdown;
-  GtkLabel          *status_label;
+  GtkInscription    *status_label;
   GtkPaned          *paned;
   GtkWidget         *canvas;
   GtkScrollbar      *scrollbar;

@@ -150,14 +150,14 @@ update_status (SlTimelineView *self)
 
   if (self->timeline == NULL)
     {
-      gtk_label_set_text (self->status_label, "");
+      gtk_inscription_set_text (self->status_label, "");
       return;
     }
   span = sl_format_ns ((double) (_sl_timeline_view_end (self) - _sl_timeline_view_start (self)));
   text = g_strdup_printf (_("%u hosts · %u rows · %s arrows · %s shown"),
                           sl_timeline_get_n_hosts (self->timeline), self->vis->len,
                           sl_format_count (sl_timeline_get_n_arrows (self->timeline)), span);
-  gtk_label_set_text (self->status_label, text);
+  gtk_inscription_set_text (self->status_label, text);
 }
 
 static gboolean
