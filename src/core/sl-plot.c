@@ -330,9 +330,11 @@ panel_y (const Panel *pn,
   return pn->bottom - (y - pn->ymin) / (pn->ymax - pn->ymin) * (pn->bottom - pn->top);
 }
 
-static double
-nice_step (double range,
-           int    n)
+/* A round step (1, 2 or 5 times a power of ten) giving about @n ticks
+ * over @range. */
+double
+sl_plot_nice_step (double range,
+                   int    n)
 {
   double raw = range / n;
   double mag = pow (10, floor (log10 (raw)));
@@ -347,13 +349,15 @@ nice_step (double range,
   return 10 * mag;
 }
 
-static void
-show_text_at (cairo_t    *cr,
-              const char *text,
-              double      x,
-              double      y,
-              double      halign,
-              double      valign)
+/* @text with its ink box placed by @halign and @valign (0 left/top, 1
+ * right/bottom) at (@x, @y). */
+void
+sl_plot_show_text_at (cairo_t    *cr,
+                      const char *text,
+                      double      x,
+                      double      y,
+                      double      halign,
+                      double      valign)
 {
   cairo_text_extents_t ext;
 
@@ -377,7 +381,7 @@ draw_axes (cairo_t     *cr,
   cairo_set_font_size (cr, 12);
   cairo_set_line_width (cr, 1);
 
-  step = nice_step (pn->xmax - pn->xmin, 10);
+  step = sl_plot_nice_step (pn->xmax - pn->xmin, 10);
   for (double x = ceil (pn->xmin / step) * step; x <= pn->xmax + step * 1e-9; x += step)
     {
       double px = panel_x (pn, x);
@@ -391,13 +395,13 @@ draw_axes (cairo_t     *cr,
       cairo_line_to (cr, px, pn->bottom + 5);
       cairo_stroke (cr);
       g_snprintf (buf, sizeof buf, "%g", fabs (x) < step * 1e-6 ? 0.0 : x);
-      show_text_at (cr, buf, px, pn->bottom + 8, 0.5, 0);
+      sl_plot_show_text_at (cr, buf, px, pn->bottom + 8, 0.5, 0);
     }
 
   if (pn->log_y)
     step = 1;
   else
-    step = nice_step (pn->ymax - pn->ymin, 8);
+    step = sl_plot_nice_step (pn->ymax - pn->ymin, 8);
   for (double y = ceil (pn->ymin / step) * step; y <= pn->ymax + step * 1e-9; y += step)
     {
       double v = pn->log_y ? pow (10, y) : (fabs (y) < step * 1e-6 ? 0.0 : y);
@@ -412,7 +416,7 @@ draw_axes (cairo_t     *cr,
       cairo_line_to (cr, pn->left, py);
       cairo_stroke (cr);
       g_snprintf (buf, sizeof buf, "%g", v);
-      show_text_at (cr, buf, pn->left - 8, py, 1, 0.5);
+      sl_plot_show_text_at (cr, buf, pn->left - 8, py, 1, 0.5);
     }
 
   set_rgb (cr, RGB_AXES);
@@ -420,11 +424,11 @@ draw_axes (cairo_t     *cr,
   cairo_stroke (cr);
 
   cairo_set_font_size (cr, 13);
-  show_text_at (cr, xlabel, (pn->left + pn->right) / 2, pn->bottom + 26, 0.5, 0);
+  sl_plot_show_text_at (cr, xlabel, (pn->left + pn->right) / 2, pn->bottom + 26, 0.5, 0);
   cairo_save (cr);
   cairo_translate (cr, pn->left - 70, (pn->top + pn->bottom) / 2);
   cairo_rotate (cr, -G_PI / 2);
-  show_text_at (cr, ylabel, 0, 0, 0.5, 0);
+  sl_plot_show_text_at (cr, ylabel, 0, 0, 0.5, 0);
   cairo_restore (cr);
   cairo_restore (cr);
 }
@@ -571,7 +575,7 @@ draw_legend (cairo_t     *cr,
           cairo_set_dash (cr, NULL, 0, 0);
         }
       set_rgb (cr, RGB_AXES);
-      show_text_at (cr, items[i].text, x + 38, cy, 0, 0.5);
+      sl_plot_show_text_at (cr, items[i].text, x + 38, cy, 0, 0.5);
       g_free (items[i].text);
     }
   cairo_restore (cr);
@@ -772,7 +776,7 @@ draw_accuracy_panel (cairo_t    *cr,
       cairo_save (cr);
       set_rgb (cr, RGB_AXES);
       cairo_set_font_size (cr, 14);
-      show_text_at (cr, "no bounded accuracy in the journal",
+      sl_plot_show_text_at (cr, "no bounded accuracy in the journal",
                     (pn->left + pn->right) / 2, (pn->top + pn->bottom) / 2, 0.5, 0.5);
       cairo_restore (cr);
     }
@@ -790,7 +794,7 @@ draw_plot (cairo_t    *cr,
   cairo_select_font_face (cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
   cairo_set_font_size (cr, 16);
   set_rgb (cr, RGB_AXES);
-  show_text_at (cr, p->title, SL_PLOT_WIDTH / 2.0, 16, 0.5, 0);
+  sl_plot_show_text_at (cr, p->title, SL_PLOT_WIDTH / 2.0, 16, 0.5, 0);
   cairo_select_font_face (cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 
   draw_hull_panel (cr, p, &hull_panel);

@@ -5,6 +5,7 @@
 
 #pragma once
 
+#include <cairo.h>
 #include <glib.h>
 
 #include "sl-engine.h"
@@ -77,6 +78,16 @@ SlPlotData *sl_plot_data_ref            (SlPlotData    *self);
 void        sl_plot_data_unref          (SlPlotData    *self);
 gint64      sl_plot_data_link_version   (SlEngine      *engine,
                                          guint          link);
+
+/* Shared with the GUI's plots */
+double      sl_plot_nice_step           (double         range,
+                                         int            n);
+void        sl_plot_show_text_at        (cairo_t       *cr,
+                                         const char    *text,
+                                         double         x,
+                                         double         y,
+                                         double         halign,
+                                         double         valign);
 
 /**
  * sl_plot_links:

@@ -10,6 +10,7 @@
 
 #include "sl-gui-enums.h"
 #include "sl-link-plot.h"
+#include "sl-plot.h"
 
 typedef struct
 {
@@ -85,38 +86,6 @@ frame_y (const Frame *f,
   return f->bottom - (y - f->y0) / (f->y1 - f->y0) * (f->bottom - f->top);
 }
 
-static double
-nice_step (double range,
-           int    n)
-{
-  double raw = range / n;
-  double mag = pow (10, floor (log10 (raw)));
-  double f = raw / mag;
-
-  if (f < 1.5)
-    return mag;
-  if (f < 3.5)
-    return 2 * mag;
-  if (f < 7.5)
-    return 5 * mag;
-  return 10 * mag;
-}
-
-static void
-text_at (cairo_t    *cr,
-         const char *text,
-         double      x,
-         double      y,
-         double      halign,
-         double      valign)
-{
-  cairo_text_extents_t ext;
-
-  cairo_text_extents (cr, text, &ext);
-  cairo_move_to (cr, x - ext.x_bearing - ext.width * halign, y - ext.y_bearing - ext.height * valign);
-  cairo_show_text (cr, text);
-}
-
 static void
 draw_axes (cairo_t     *cr,
            const Frame *f,
@@ -131,7 +100,7 @@ draw_axes (cairo_t     *cr,
   cairo_set_font_size (cr, 10);
   cairo_set_line_width (cr, 1);
 
-  step = nice_step (f->x1 - f->x0, 6);
+  step = sl_plot_nice_step (f->x1 - f->x0, 6);
   for (double x = ceil (f->x0 / step) * step; x <= f->x1 + step * 1e-9; x += step)
     {
       double px = round (frame_x (f, x)) + 0.5;
@@ -142,10 +111,10 @@ draw_axes (cairo_t     *cr,
       cairo_stroke (cr);
       gdk_cairo_set_source_rgba (cr, fg);
       g_snprintf (buf, sizeof buf, "%g", fabs (x) < step * 1e-6 ? 0.0 : x);
-      text_at (cr, buf, px, f->bottom + 4, 0.5, 0);
+      sl_plot_show_text_at (cr, buf, px, f->bottom + 4, 0.5, 0);
     }
 
-  step = f->log_y ? 1 : nice_step (f->y1 - f->y0, 5);
+  step = f->log_y ? 1 : sl_plot_nice_step (f->y1 - f->y0, 5);
   for (double y = ceil (f->y0 / step) * step; y <= f->y1 + step * 1e-9; y += step)
     {
       double v = f->log_y ? pow (10, y) : (fabs (y) < step * 1e-6 ? 0.0 : y);
@@ -157,17 +126,17 @@ draw_axes (cairo_t     *cr,
       cairo_stroke (cr);
       gdk_cairo_set_source_rgba (cr, fg);
       g_snprintf (buf, sizeof buf, "%g", v);
-      text_at (cr, buf, f->left - 4, py, 1, 0.5);
+      sl_plot_show_text_at (cr, buf, f->left - 4, py, 1, 0.5);
     }
 
   gdk_cairo_set_source_rgba (cr, fg);
   cairo_rectangle (cr, f->left + 0.5, f->top + 0.5, f->right - f->left, f->bottom - f->top);
   cairo_stroke (cr);
-  text_at (cr, xlabel, (f->left + f->right) / 2, f->bottom + 18, 0.5, 0);
+  sl_plot_show_text_at (cr, xlabel, (f->left + f->right) / 2, f->bottom + 18, 0.5, 0);
   cairo_save (cr);
   cairo_translate (cr, 12, (f->top + f->bottom) / 2);
   cairo_rotate (cr, -G_PI / 2);
-  text_at (cr, ylabel, 0, 0, 0.5, 0.5);
+  sl_plot_show_text_at (cr, ylabel, 0, 0, 0.5, 0.5);
   cairo_restore (cr);
   cairo_restore (cr);
 }
@@ -499,7 +468,7 @@ draw_band (SlLinkPlot    *self,
     {
       cairo_set_font_size (cr, 11);
       gdk_cairo_set_source_rgba (cr, fg);
-      text_at (cr, _("no band: a bounding line is missing"), (top.left + top.right) / 2,
+      sl_plot_show_text_at (cr, _("no band: a bounding line is missing"), (top.left + top.right) / 2,
                (top.top + top.bottom) / 2, 0.5, 0.5);
     }
 
@@ -574,7 +543,7 @@ sl_link_plot_snapshot (GtkWidget   *widget,
     {
       cairo_set_font_size (cr, 12);
       cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.6);
-      text_at (cr, _("No data for this link yet"), width / 2.0, height / 2.0, 0.5, 0.5);
+      sl_plot_show_text_at (cr, _("No data for this link yet"), width / 2.0, height / 2.0, 0.5, 0.5);
     }
   else if (self->kind == SL_LINK_PLOT_HULL)
     draw_hull (self, cr, width, height, &fg);
