@@ -47,6 +47,7 @@ enum {
   PROP_INVERSIONS,
   PROP_INVERSIONS_TEXT,
   PROP_IN_TREE,
+  PROP_IN_TREE_TEXT,
   PROP_LAST_CHANGE,
   PROP_LAST_CHANGE_TEXT,
   N_PROPS
@@ -200,6 +201,11 @@ sl_link_item_get_property (GObject    *object,
     case PROP_IN_TREE:
       g_value_set_boolean (value, i->in_tree);
       break;
+    case PROP_IN_TREE_TEXT:
+      /* a mark, not an icon: a table cell that hides or shows an image
+       * resizes its column, which lays out every row again */
+      g_value_set_string (value, i->in_tree ? "✓" : "");
+      break;
     case PROP_LAST_CHANGE:
       g_value_set_int64 (value, i->last_change);
       break;
@@ -252,6 +258,7 @@ sl_link_item_class_init (SlLinkItemClass *klass)
                                                     -1, G_MAXINT64, -1, ro);
   properties[PROP_INVERSIONS_TEXT] = g_param_spec_string ("inversions-text", NULL, NULL, NULL, ro);
   properties[PROP_IN_TREE] = g_param_spec_boolean ("in-tree", NULL, NULL, FALSE, ro);
+  properties[PROP_IN_TREE_TEXT] = g_param_spec_string ("in-tree-text", NULL, NULL, NULL, ro);
   properties[PROP_LAST_CHANGE] = g_param_spec_int64 ("last-change", NULL, NULL,
                                                      G_MININT64, G_MAXINT64, 0, ro);
   properties[PROP_LAST_CHANGE_TEXT] = g_param_spec_string ("last-change-text", NULL, NULL, NULL, ro);
@@ -491,6 +498,7 @@ _sl_link_item_update (SlLinkItem         *self,
   if (!was_valid || CHANGED (info.in_tree))
     {
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_IN_TREE]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_IN_TREE_TEXT]);
       resort = TRUE;
     }
   if (!was_valid || CHANGED (info.last_change) || origin_changed)

@@ -8,6 +8,13 @@
  * not. This cell listens to its item's single "changed" signal only while
  * it is mapped, and formats the text when it is drawn.
  *
+ * Binding: scrolling a page rebinds some 300 cells. Bound through an
+ * expression (`<binding name="item">`), each rebind evaluates the lookup,
+ * sets the property and re-arms the watch: about 1 ms of a 4–5 ms update
+ * phase. A cell given its GtkListItem (`<property
+ * name="list-item">GtkListItem</property>` in a factory's template) follows
+ * the list item's "notify::item" itself.
+ *
  * Drawing: scrolling the table a page shows some 300 new cells, and laying
  * out their text with Pango (itemizing, breaking, shaping) cost about
  * 10 ms a frame. The cells' text is short and plain, so a cell whose
@@ -41,6 +48,7 @@ struct _SlTextCell
   GtkWidget    parent_instance;
 
   GObject     *item;
+  GtkListItem *list_item;   /* weak: the list item owns this cell */
   char        *property;
   char        *text;
   PangoLayout *layout;
@@ -55,6 +63,7 @@ struct _SlTextCell
 enum {
   PROP_0,
   PROP_ITEM,
+  PROP_LIST_ITEM,
   PROP_PROPERTY,
   PROP_XALIGN,
   PROP_CHARS,
@@ -355,10 +364,32 @@ sl_text_cell_css_changed (GtkWidget         *widget,
 }
 
 static void
+list_item_notify_cb (SlTextCell *self)
+{
+  sl_text_cell_set_item (self, self->list_item != NULL ? gtk_list_item_get_item (self->list_item) : NULL);
+}
+
+static void
+set_list_item (SlTextCell  *self,
+               GtkListItem *list_item)
+{
+  if (self->list_item == list_item)
+    return;
+  if (self->list_item != NULL)
+    g_signal_handlers_disconnect_by_func (self->list_item, list_item_notify_cb, self);
+  g_set_weak_pointer (&self->list_item, list_item);
+  if (list_item != NULL)
+    g_signal_connect_object (list_item, "notify::item", G_CALLBACK (list_item_notify_cb), self, G_CONNECT_SWAPPED);
+  list_item_notify_cb (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LIST_ITEM]);
+}
+
+static void
 sl_text_cell_dispose (GObject *object)
 {
   SlTextCell *self = (SlTextCell *) object;
 
+  set_list_item (self, NULL);
   disconnect_item (self);
   g_clear_object (&self->item);
   g_clear_object (&self->layout);
@@ -391,6 +422,9 @@ sl_text_cell_get_property (GObject    *object,
     case PROP_ITEM:
       g_value_set_object (value, self->item);
       break;
+    case PROP_LIST_ITEM:
+      g_value_set_object (value, self->list_item);
+      break;
     case PROP_PROPERTY:
       g_value_set_string (value, self->property);
       break;
@@ -417,6 +451,9 @@ sl_text_cell_set_property (GObject      *object,
     {
     case PROP_ITEM:
       sl_text_cell_set_item (self, g_value_get_object (value));
+      break;
+    case PROP_LIST_ITEM:
+      set_list_item (self, g_value_get_object (value));
       break;
     case PROP_PROPERTY:
       sl_text_cell_set_property_name (self, g_value_get_string (value));
@@ -461,6 +498,8 @@ sl_text_cell_class_init (SlTextCellClass *klass)
   widget_class->css_changed = sl_text_cell_css_changed;
 
   properties[PROP_ITEM] = g_param_spec_object ("item", NULL, NULL, G_TYPE_OBJECT, rw);
+  /* the list item whose item this cell shows (instead of binding "item") */
+  properties[PROP_LIST_ITEM] = g_param_spec_object ("list-item", NULL, NULL, GTK_TYPE_LIST_ITEM, rw);
   properties[PROP_PROPERTY] = g_param_spec_string ("property", NULL, NULL, NULL, rw);
   properties[PROP_XALIGN] = g_param_spec_float ("xalign", NULL, NULL, 0, 1, 0, rw);
   properties[PROP_CHARS] = g_param_spec_int ("chars", NULL, NULL, 0, 200, 10, rw);
