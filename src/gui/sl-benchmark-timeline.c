@@ -411,6 +411,10 @@ typedef struct
   gint64           step_start;
   gint64           frame_start;
   gint64           frame_cpu_start;
+  gint64           update_end_cpu;
+  gint64           layout_end_cpu;
+  gint64           last_after_paint;
+  gint64           longest_gap;
   gint64           t_set;
   double           first_frame_ms;
   double           first_complete_ms;
@@ -598,8 +602,8 @@ finish (Bench *b)
   GHashTableIter it;
   gpointer key, value;
 
-  g_clear_signal_handler (&b->before_id, clock);
-  g_clear_signal_handler (&b->after_id, clock);
+  g_signal_handlers_disconnect_by_data (clock, b);
+  b->before_id = b->after_id = 0;
 
   json_builder_set_member_name (jb, "renderer");
   json_builder_add_string_value (jb, renderer != NULL ? G_OBJECT_TYPE_NAME (renderer) : "none");
@@ -617,6 +621,10 @@ finish (Bench *b)
   _sl_benchmark_add_stats (jb, "step_to_complete_frame", b->latency_us, "worst_ms");
   _sl_benchmark_add_stats (jb, "frame_main_thread_cpu", b->frame_cpu_us, "worst_ms");
   _sl_benchmark_add_stats (jb, "prepare", b->prepare_us, "worst_ms");
+  /* work between frames (idle callbacks, list models' signals) delays the
+   * next frame without showing in any frame's time */
+  json_builder_set_member_name (jb, "longest_gap_between_frames_ms");
+  json_builder_add_double_value (jb, b->longest_gap / 1000.0);
   json_builder_set_member_name (jb, "phases");
   json_builder_begin_object (jb);
   g_hash_table_iter_init (&it, b->phase_frames);
@@ -694,6 +702,23 @@ do_step (Bench *b)
   gtk_widget_activate_action_variant (GTK_WIDGET (b->view), s->action, s->param);
 }
 
+/* With SL_PROFILE, a step's CPU time is split into the frame clock's
+ * phases: update (the step's action and the view's preparation), layout
+ * and paint (snapshot and render). These run after GTK's own handlers. */
+static void
+after_update_cb (GdkFrameClock *clock,
+                 Bench         *b)
+{
+  b->update_end_cpu = b->layout_end_cpu = _sl_benchmark_thread_cpu_us ();
+}
+
+static void
+after_layout_cb (GdkFrameClock *clock,
+                 Bench         *b)
+{
+  b->layout_end_cpu = _sl_benchmark_thread_cpu_us ();
+}
+
 /* A step happens as a frame starts, so that the frame shows it. */
 static void
 before_paint_cb (GdkFrameClock *clock,
@@ -701,8 +726,17 @@ before_paint_cb (GdkFrameClock *clock,
 {
   b->frame_start = g_get_monotonic_time ();
   b->frame_cpu_start = _sl_benchmark_thread_cpu_us ();
+  b->update_end_cpu = b->layout_end_cpu = b->frame_cpu_start;
   if (b->t_set != 0 && b->first_complete_ms > 0 && !b->step_pending && b->step < b->steps->len)
     {
+      if (b->step > 0 && b->last_after_paint != 0)
+        {
+          gint64 gap = b->frame_start - b->last_after_paint;
+
+          b->longest_gap = MAX (b->longest_gap, gap);
+          if (g_getenv ("SL_PROFILE") != NULL && gap > 20000)
+            g_printerr ("gap of %.2f ms before step %u\n", gap / 1000.0, b->step + 1);
+        }
       b->step_start = b->frame_start;
       b->step_pending = TRUE;
       do_step (b);
@@ -718,6 +752,7 @@ after_paint_cb (GdkFrameClock *clock,
 
   if (b->t_set == 0 || b->frame_start == 0)
     return;
+  b->last_after_paint = now;
   sl_timeline_view_get_stats (b->view, &st);
   if (b->first_frame_ms == 0)
     b->first_frame_ms = (now - b->t_set) / 1000.0;
@@ -753,8 +788,13 @@ after_paint_cb (GdkFrameClock *clock,
           b->step_pending = FALSE;
           b->step++;
           if (g_getenv ("SL_PROFILE") != NULL)
-            g_printerr ("step %u %s: frame %.2f ms, prepare %.2f ms, rows %u/%u, arrows %u\n", b->step,
-                        phase, dt / 1000.0, st.prepare_ms, st.rows_queried, st.visible_rows, st.arrows);
+            g_printerr ("step %u %s: frame %.2f ms, prepare %.2f ms, rows %u/%u, arrows %u; "
+                        "CPU %.2f ms (update %.2f, layout %.2f, paint %.2f); monotonic %" G_GINT64_FORMAT
+                        " %" G_GINT64_FORMAT "\n", b->step,
+                        phase, dt / 1000.0, st.prepare_ms, st.rows_queried, st.visible_rows, st.arrows,
+                        cpu / 1000.0, (b->update_end_cpu - b->frame_cpu_start) / 1000.0,
+                        (b->layout_end_cpu - b->update_end_cpu) / 1000.0,
+                        (b->frame_cpu_start + cpu - b->layout_end_cpu) / 1000.0, b->frame_start, now);
         }
     }
   if (b->step >= b->steps->len)
@@ -786,6 +826,11 @@ mapped_cb (Bench *b)
     return;
   b->before_id = g_signal_connect (clock, "before-paint", G_CALLBACK (before_paint_cb), b);
   b->after_id = g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), b);
+  if (g_getenv ("SL_PROFILE") != NULL)
+    {
+      g_signal_connect_after (clock, "update", G_CALLBACK (after_update_cb), b);
+      g_signal_connect_after (clock, "layout", G_CALLBACK (after_layout_cb), b);
+    }
 
   t0 = g_get_monotonic_time ();
   b->t_set = t0;
