@@ -11,6 +11,12 @@
 
 #define DEFAULT_MAX_EVENTS 20000
 #define SLICE_BUDGET_US    4000
+/* GTK 4.8's list view makes and binds up to 200 rows (and two more on each
+ * side) as soon as the model has the items: for the events table some
+ * 2 600 widgets, 60-120 ms in one go. The first rows are announced a few
+ * per main loop iteration instead, so that frames are drawn in between. */
+#define FIRST_ROWS         256
+#define ROWS_PER_STEP      24
 
 /* SlEventItem */
 
@@ -145,11 +151,19 @@ struct _SlEventList
   guint                       row;
   guint                       host;
   GArray                     *events;
+  guint                       published;   /* events[0, published) are the items */
+  gint64                      span_start;  /* the span the events are for (local) */
+  gint64                      span_end;
   guint                       max_events;
   gboolean                    truncated;
+  gboolean                    stale;       /* the row's events may have changed */
 
-  /* loading, a slice of the span per idle */
+  /* loading, a slice of the span per idle: first the events before the
+   * span loaded already (inserted at head_pos), then those after it */
   guint                       load_id;
+  gint64                      head_cursor;
+  gint64                      head_end;
+  guint                       head_pos;
   gint64                      cursor;
   gint64                      end;
   gint64                      chunk;
@@ -272,7 +286,7 @@ sl_event_list_get_n_items (GListModel *model)
 {
   SlEventList *self = SL_EVENT_LIST (model);
 
-  return self->events->len;
+  return self->published;
 }
 
 /* The one place items are made: only the rows a view shows cost an object. */
@@ -286,7 +300,7 @@ sl_event_list_get_item (GListModel *model,
   SlEventItem *item;
   const SlEvent *e;
 
-  if (position >= self->events->len || self->timeline == NULL)
+  if (position >= self->published || self->timeline == NULL)
     return NULL;
   e = &g_array_index (self->events, SlEvent, position);
   store = self->host < self->n_stores ? self->stores[self->host] : NULL;
@@ -322,10 +336,11 @@ replace_events (SlEventList *self,
                 guint        row,
                 gboolean     truncated)
 {
-  guint removed = self->events->len;
+  guint removed = self->published;
 
   g_array_unref (self->events);
   self->events = events;
+  self->published = 0;
   if (self->row != row)
     {
       self->row = row;
@@ -336,11 +351,10 @@ replace_events (SlEventList *self,
       self->truncated = truncated;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRUNCATED]);
     }
-  if (removed > 0 || events->len > 0)
+  if (removed > 0)
     {
-      g_list_model_items_changed (G_LIST_MODEL (self), 0, removed, events->len);
-      if (removed != events->len)
-        g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
+      g_list_model_items_changed (G_LIST_MODEL (self), 0, removed, 0);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
     }
 }
 
@@ -356,6 +370,84 @@ set_loading (SlEventList *self,
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
 }
 
+/* The first event at or after @t. */
+static guint
+lower_bound (SlEventList *self,
+             gint64       t)
+{
+  guint lo = 0, hi = self->events->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (g_array_index (self->events, SlEvent, mid).time < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* Keeps the first @n events (the list holds the span's first events). */
+static void
+truncate_to (SlEventList *self,
+             guint        n)
+{
+  if (self->events->len <= n)
+    return;
+  if (self->published > n)
+    {
+      guint removed = self->published - n;
+
+      self->published = n;
+      g_list_model_items_changed (G_LIST_MODEL (self), n, removed, 0);
+    }
+  g_array_set_size (self->events, n);
+  /* nothing later can come in; earlier ones, while the head has room */
+  if (self->head_pos >= n)
+    self->head_cursor = self->head_end;
+  self->cursor = self->end;
+  if (!self->truncated)
+    {
+      self->truncated = TRUE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRUNCATED]);
+    }
+}
+
+static GArray *
+dup_events (SlEventList *self,
+            gint64       from,
+            gint64       to,
+            guint        max)
+{
+  GArray *part;
+
+  if (self->lock != NULL)
+    self->lock (self->lock_data);
+  part = sl_timeline_dup_row_events (self->timeline, self->row, from, to, max);
+  if (self->unlock != NULL)
+    self->unlock (self->lock_data);
+  return part;
+}
+
+/* Aims each slice of the span at the budget. */
+static gboolean
+slice_done (SlEventList *self,
+            gint64       t0)
+{
+  gint64 dt = g_get_monotonic_time () - t0;
+
+  if (dt < SLICE_BUDGET_US / 4)
+    self->chunk = MIN (self->chunk * 4, G_MAXINT64 / 8);
+  if (dt > SLICE_BUDGET_US)
+    {
+      self->chunk = MAX (self->chunk / 2, 1000);
+      return TRUE;
+    }
+  return FALSE;
+}
+
 /* A row's events in a wide span can be many: they come a slice at a time,
  * at most a few milliseconds per main loop iteration, so that frames keep
  * their pace while the table fills. */
@@ -364,49 +456,50 @@ load_cb (gpointer data)
 {
   SlEventList *self = data;
   gint64 t0 = g_get_monotonic_time ();
-  guint before = self->events->len;
+  guint before = self->published, limit;
+  gboolean out_of_time = FALSE;
 
-  while (self->cursor < self->end && self->events->len <= self->max_events)
+  /* events before the span loaded already: inserted in front of them */
+  while (!out_of_time && self->head_cursor < self->head_end)
+    {
+      gint64 c1 = self->head_end - self->head_cursor > self->chunk ? self->head_cursor + self->chunk : self->head_end;
+      g_autoptr(GArray) part = dup_events (self, self->head_cursor, c1, self->max_events + 1 - self->head_pos);
+
+      self->head_cursor = c1;
+      if (part->len > 0)
+        {
+          g_array_insert_vals (self->events, self->head_pos, part->data, part->len);
+          self->published += part->len;
+          g_list_model_items_changed (G_LIST_MODEL (self), self->head_pos, 0, part->len);
+          self->head_pos += part->len;
+          truncate_to (self, self->max_events);
+        }
+      out_of_time = slice_done (self, t0);
+    }
+  /* then those after it */
+  while (!out_of_time && self->head_cursor >= self->head_end && self->cursor < self->end)
     {
       gint64 c1 = self->end - self->cursor > self->chunk ? self->cursor + self->chunk : self->end;
-      g_autoptr(GArray) part = NULL;
-      gint64 dt;
-
-      if (self->lock != NULL)
-        self->lock (self->lock_data);
-      part = sl_timeline_dup_row_events (self->timeline, self->row, self->cursor, c1,
-                                         self->max_events + 1 - self->events->len);
-      if (self->unlock != NULL)
-        self->unlock (self->lock_data);
+      g_autoptr(GArray) part = dup_events (self, self->cursor, c1, self->max_events + 1 - self->events->len);
 
       g_array_append_vals (self->events, part->data, part->len);
       self->cursor = c1;
-      dt = g_get_monotonic_time () - t0;
-      /* aim at the budget per slice */
-      if (dt < SLICE_BUDGET_US / 4)
-        self->chunk = MIN (self->chunk * 4, G_MAXINT64 / 8);
-      if (dt > SLICE_BUDGET_US)
-        {
-          self->chunk = MAX (self->chunk / 2, 1000);
-          break;
-        }
+      truncate_to (self, self->max_events);
+      out_of_time = slice_done (self, t0);
     }
-  if (self->events->len > self->max_events)
+
+  /* the new items, the first ones a few at a time */
+  limit = self->published < FIRST_ROWS ? self->published + ROWS_PER_STEP : G_MAXUINT;
+  if (self->events->len > self->published && limit > self->published)
     {
-      g_array_set_size (self->events, self->max_events);
-      self->cursor = self->end;
-      if (!self->truncated)
-        {
-          self->truncated = TRUE;
-          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRUNCATED]);
-        }
+      guint from = self->published;
+
+      self->published = MIN (self->events->len, limit);
+      g_list_model_items_changed (G_LIST_MODEL (self), from, 0, self->published - from);
     }
-  if (self->events->len > before)
-    {
-      g_list_model_items_changed (G_LIST_MODEL (self), before, 0, self->events->len - before);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
-    }
-  if (self->cursor >= self->end)
+  if (self->published != before)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
+  if (self->head_cursor >= self->head_end && self->cursor >= self->end && self->published == self->events->len)
     {
       self->load_id = 0;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
@@ -453,7 +546,7 @@ sl_event_list_get_property (GObject    *object,
       g_value_set_uint (value, self->max_events);
       break;
     case PROP_N_ITEMS:
-      g_value_set_uint (value, self->events->len);
+      g_value_set_uint (value, self->published);
       break;
     case PROP_LOADING:
       g_value_set_boolean (value, self->load_id != 0);
@@ -547,6 +640,53 @@ sl_event_list_set_lock_func (SlEventList         *self,
   self->lock_data = user_data;
 }
 
+/* A new span of the same row, overlapping a complete list: the events
+ * outside it are removed and only the missing ones loaded, so that the
+ * table's rows for the events kept stay as they are (replacing every item
+ * makes GTK 4.8 destroy and make again all the rows it keeps). */
+static gboolean
+move_span (SlEventList *self,
+           gint64       local_start,
+           gint64       local_end)
+{
+  guint n = self->events->len, i0, i1;
+
+  if (self->load_id != 0 || self->truncated || self->stale || self->published != n ||
+      local_start >= self->span_end || local_end <= self->span_start)
+    return FALSE;
+  i1 = lower_bound (self, local_end);
+  if (i1 < n)
+    {
+      g_array_set_size (self->events, i1);
+      self->published = i1;
+      g_list_model_items_changed (G_LIST_MODEL (self), i1, n - i1, 0);
+    }
+  i0 = lower_bound (self, local_start);
+  if (i0 > 0)
+    {
+      g_array_remove_range (self->events, 0, i0);
+      self->published -= i0;
+      g_list_model_items_changed (G_LIST_MODEL (self), 0, i0, 0);
+    }
+  self->head_cursor = local_start;
+  self->head_end = MAX (local_start, self->span_start);
+  self->head_pos = 0;
+  self->cursor = MIN (local_end, self->span_end);
+  self->end = local_end;
+  /* (a smaller max-events since) */
+  truncate_to (self, self->max_events);
+  if (self->published != n)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
+  self->span_start = local_start;
+  self->span_end = local_end;
+  if (self->head_cursor < self->head_end || self->cursor < self->end)
+    {
+      self->chunk = MAX ((self->head_end - self->head_cursor + self->end - self->cursor) / 64, 1000);
+      set_loading (self, g_idle_add (load_cb, self));
+    }
+  return TRUE;
+}
+
 void
 sl_event_list_set_row (SlEventList *self,
                        guint        row,
@@ -557,18 +697,41 @@ sl_event_list_set_row (SlEventList *self,
 
   g_return_if_fail (SL_IS_EVENT_LIST (self));
 
-  set_loading (self, 0);
   if (self->timeline == NULL || row >= sl_timeline_get_n_rows (self->timeline))
     row = SL_TIMELINE_NONE;
+  if (row != SL_TIMELINE_NONE && row == self->row && local_end > local_start &&
+      move_span (self, local_start, local_end))
+    return;
+  set_loading (self, 0);
   replace_events (self, g_array_new (FALSE, FALSE, sizeof (SlEvent)), row, FALSE);
+  self->stale = FALSE;
+  self->span_start = self->span_end = 0;
   if (row == SL_TIMELINE_NONE || local_end <= local_start)
     return;
   sl_timeline_get_row_info (self->timeline, row, &ri);
   self->host = ri.host;
+  self->span_start = local_start;
+  self->span_end = local_end;
+  self->head_cursor = self->head_end = local_start;
+  self->head_pos = 0;
   self->cursor = local_start;
   self->end = local_end;
   self->chunk = MAX ((local_end - local_start) / 64, 1000);
   set_loading (self, g_idle_add (load_cb, self));
+}
+
+/**
+ * sl_event_list_data_changed:
+ *
+ * The timeline's events may have changed (a live session's grow): the
+ * next sl_event_list_set_row() loads its span whole again instead of only
+ * what it adds to the current one.
+ */
+void
+sl_event_list_data_changed (SlEventList *self)
+{
+  g_return_if_fail (SL_IS_EVENT_LIST (self));
+  self->stale = TRUE;
 }
 
 gboolean
@@ -617,8 +780,8 @@ sl_event_list_times_changed (SlEventList *self)
 {
   g_return_if_fail (SL_IS_EVENT_LIST (self));
 
-  if (self->events->len > 0)
-    g_list_model_items_changed (G_LIST_MODEL (self), 0, self->events->len, self->events->len);
+  if (self->published > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, self->published, self->published);
 }
 
 guint
@@ -631,7 +794,7 @@ sl_event_list_find_time (SlEventList *self,
 
   if (self->timeline == NULL)
     return 0;
-  hi = self->events->len;
+  hi = self->published;
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;

@@ -65,13 +65,17 @@ void           sl_event_list_set_lock_func  (SlEventList               *self,
  * @local_start: start of the span in the row's host's local time
  * @local_end: its end (excluded)
  *
- * Copies the events of @row in the span (at most #SlEventList:max-events),
- * a slice at a time from idle callbacks (#SlEventList:loading).
+ * Copies the events of @row in the span (at most #SlEventList:max-events:
+ * the first ones), a slice at a time from idle callbacks
+ * (#SlEventList:loading); the first rows are announced a few at a time.
+ * A new span of the same row that overlaps a complete list keeps the
+ * events they share and loads only the others.
  */
 void           sl_event_list_set_row        (SlEventList               *self,
                                              guint                      row,
                                              gint64                     local_start,
                                              gint64                     local_end);
+void           sl_event_list_data_changed   (SlEventList               *self);
 guint          sl_event_list_get_row        (SlEventList               *self);
 gboolean       sl_event_list_get_loading    (SlEventList               *self);
 gboolean       sl_event_list_get_truncated  (SlEventList               *self);

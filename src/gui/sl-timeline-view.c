@@ -1514,6 +1514,7 @@ sl_timeline_view_data_changed (SlTimelineView *self)
 
   self->data_version++;
   self->arrow_version++;
+  sl_event_list_data_changed (self->events);
   if (self->timeline == NULL)
     {
       _sl_timeline_view_queue_update (self);

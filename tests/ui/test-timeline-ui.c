@@ -144,6 +144,114 @@ events_loaded (gpointer data)
   return !sl_event_list_get_loading (data);
 }
 
+/* The events table's model against the model's own copy of the row's
+ * events: a moved span keeps the events it shares with the old one. */
+typedef struct
+{
+  guint max_removed;
+  guint max_added_small;   /* most added at once while there were fewer than 256 */
+  guint calls;
+} Changes;
+
+static void
+changes_cb (GListModel *model,
+            guint       position,
+            guint       removed,
+            guint       added,
+            Changes    *c)
+{
+  guint before = g_list_model_get_n_items (model) + removed - added;
+
+  c->max_removed = MAX (c->max_removed, removed);
+  if (before < 256)
+    c->max_added_small = MAX (c->max_added_small, added);
+  c->calls++;
+}
+
+static void
+expect_events (SlEventList *events,
+               SlTimeline  *tl,
+               guint        row,
+               gint64       start,
+               gint64       end)
+{
+  g_autoptr(GArray) want = sl_timeline_dup_row_events (tl, row, start, end, sl_event_list_get_max_events (events));
+
+  g_assert_true (ui_wait_for (events_loaded, events, 20));
+  g_test_message ("events in [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "): %u, expected %u", start, end,
+                  g_list_model_get_n_items (G_LIST_MODEL (events)), want->len);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (events)), ==, want->len);
+  /* (events at the same time may come in either order) */
+  for (guint i = 0; i < want->len; i++)
+    {
+      g_autoptr(SlEventItem) item = g_list_model_get_item (G_LIST_MODEL (events), i);
+
+      g_assert_cmpint (sl_event_item_get_event (item)->time, ==, g_array_index (want, SlEvent, i).time);
+    }
+}
+
+static void
+check_event_list (SlEventList *events,
+                  SlTimeline  *tl,
+                  guint        row)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (events)), max = sl_event_list_get_max_events (events);
+  g_autoptr(SlEventItem) first = g_list_model_get_item (G_LIST_MODEL (events), 0);
+  g_autoptr(SlEventItem) last = g_list_model_get_item (G_LIST_MODEL (events), n - 1);
+  gint64 t0 = sl_event_item_get_event (first)->time, t1 = sl_event_item_get_event (last)->time + 1, d = t1 - t0;
+  Changes c = { 0 };
+  gulong id = g_signal_connect (events, "items-changed", G_CALLBACK (changes_cb), &c);
+  guint n_mid;
+
+  g_assert_cmpuint (n, >, 300);
+  /* from scratch: the first rows come a few at a time */
+  sl_event_list_data_changed (events);
+  sl_event_list_set_row (events, row, t0, t1);
+  expect_events (events, tl, row, t0, t1);
+  g_assert_cmpuint (c.max_removed, ==, n);
+  g_assert_cmpuint (c.max_added_small, <=, 24);
+  g_assert_cmpuint (c.max_added_small, >, 0);
+
+  /* zoomed in: only the ends go */
+  memset (&c, 0, sizeof c);
+  sl_event_list_set_row (events, row, t0 + d / 4, t0 + 3 * d / 4);
+  expect_events (events, tl, row, t0 + d / 4, t0 + 3 * d / 4);
+  n_mid = g_list_model_get_n_items (G_LIST_MODEL (events));
+  g_assert_cmpuint (c.max_removed, >, 0);
+  g_assert_cmpuint (c.max_removed, <, n);
+  g_assert_cmpuint (c.calls, <=, 2);
+
+  /* zoomed out again, less: only additions, at both ends */
+  memset (&c, 0, sizeof c);
+  sl_event_list_set_row (events, row, t0 + d / 8, t0 + 7 * d / 8);
+  expect_events (events, tl, row, t0 + d / 8, t0 + 7 * d / 8);
+  g_assert_cmpuint (c.max_removed, ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (events)), >, n_mid);
+
+  /* more than fit: the span's first events, the later ones dropped */
+  sl_event_list_set_max_events (events, n_mid);
+  sl_event_list_set_row (events, row, t0, t1);
+  expect_events (events, tl, row, t0, t1);
+  g_assert_true (sl_event_list_get_truncated (events));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (events)), ==, n_mid);
+
+  /* a truncated list is loaded again whole */
+  sl_event_list_set_max_events (events, max);
+  memset (&c, 0, sizeof c);
+  sl_event_list_set_row (events, row, t0, t1);
+  expect_events (events, tl, row, t0, t1);
+  g_assert_false (sl_event_list_get_truncated (events));
+  g_assert_cmpuint (c.max_removed, ==, n_mid);
+
+  /* so is one whose data changed */
+  memset (&c, 0, sizeof c);
+  sl_event_list_data_changed (events);
+  sl_event_list_set_row (events, row, t0 + d / 4, t0 + 3 * d / 4);
+  expect_events (events, tl, row, t0 + d / 4, t0 + 3 * d / 4);
+  g_assert_cmpuint (c.max_removed, ==, n);
+  g_signal_handler_disconnect (events, id);
+}
+
 /* django-vote: python on the client, apache2 on httpd, postgres on db */
 
 typedef struct
@@ -370,6 +478,7 @@ test_django (void)
 
     g_assert_true (g_str_has_suffix (sl_event_item_get_text (first, "local-time"), ns));
   }
+  check_event_list (SL_EVENT_LIST (events), tl, th.row);
 
   check_state_colour (window, view, &th);
 
