@@ -411,8 +411,7 @@ typedef struct
   gint64           step_start;
   gint64           frame_start;
   gint64           frame_cpu_start;
-  gint64           update_end_cpu;
-  gint64           layout_end_cpu;
+  SlBenchPhases    phases;
   gint64           last_after_paint;
   gint64           longest_gap;
   gint64           t_set;
@@ -602,8 +601,9 @@ finish (Bench *b)
   GHashTableIter it;
   gpointer key, value;
 
-  g_signal_handlers_disconnect_by_data (clock, b);
-  b->before_id = b->after_id = 0;
+  g_clear_signal_handler (&b->before_id, clock);
+  g_clear_signal_handler (&b->after_id, clock);
+  _sl_benchmark_phases_disconnect (&b->phases, clock);
 
   json_builder_set_member_name (jb, "renderer");
   json_builder_add_string_value (jb, renderer != NULL ? G_OBJECT_TYPE_NAME (renderer) : "none");
@@ -702,23 +702,6 @@ do_step (Bench *b)
   gtk_widget_activate_action_variant (GTK_WIDGET (b->view), s->action, s->param);
 }
 
-/* With SL_PROFILE, a step's CPU time is split into the frame clock's
- * phases: update (the step's action and the view's preparation), layout
- * and paint (snapshot and render). These run after GTK's own handlers. */
-static void
-after_update_cb (GdkFrameClock *clock,
-                 Bench         *b)
-{
-  b->update_end_cpu = b->layout_end_cpu = _sl_benchmark_thread_cpu_us ();
-}
-
-static void
-after_layout_cb (GdkFrameClock *clock,
-                 Bench         *b)
-{
-  b->layout_end_cpu = _sl_benchmark_thread_cpu_us ();
-}
-
 /* A step happens as a frame starts, so that the frame shows it. */
 static void
 before_paint_cb (GdkFrameClock *clock,
@@ -726,7 +709,7 @@ before_paint_cb (GdkFrameClock *clock,
 {
   b->frame_start = g_get_monotonic_time ();
   b->frame_cpu_start = _sl_benchmark_thread_cpu_us ();
-  b->update_end_cpu = b->layout_end_cpu = b->frame_cpu_start;
+  _sl_benchmark_phases_begin (&b->phases, b->frame_cpu_start);
   if (b->t_set != 0 && b->first_complete_ms > 0 && !b->step_pending && b->step < b->steps->len)
     {
       if (b->step > 0 && b->last_after_paint != 0)
@@ -788,13 +771,17 @@ after_paint_cb (GdkFrameClock *clock,
           b->step_pending = FALSE;
           b->step++;
           if (g_getenv ("SL_PROFILE") != NULL)
-            g_printerr ("step %u %s: frame %.2f ms, prepare %.2f ms, rows %u/%u, arrows %u; "
-                        "CPU %.2f ms (update %.2f, layout %.2f, paint %.2f); monotonic %" G_GINT64_FORMAT
-                        " %" G_GINT64_FORMAT "\n", b->step,
-                        phase, dt / 1000.0, st.prepare_ms, st.rows_queried, st.visible_rows, st.arrows,
-                        cpu / 1000.0, (b->update_end_cpu - b->frame_cpu_start) / 1000.0,
-                        (b->layout_end_cpu - b->update_end_cpu) / 1000.0,
-                        (b->frame_cpu_start + cpu - b->layout_end_cpu) / 1000.0, b->frame_start, now);
+            {
+              double u, l, pt;
+
+              /* update: the step's action and the view's preparation */
+              _sl_benchmark_phases_split (&b->phases, b->frame_cpu_start + cpu, &u, &l, &pt);
+              g_printerr ("step %u %s: frame %.2f ms, prepare %.2f ms, rows %u/%u, arrows %u; "
+                          "CPU %.2f ms (update %.2f, layout %.2f, paint %.2f); monotonic %" G_GINT64_FORMAT
+                          " %" G_GINT64_FORMAT "\n", b->step,
+                          phase, dt / 1000.0, st.prepare_ms, st.rows_queried, st.visible_rows, st.arrows,
+                          cpu / 1000.0, u, l, pt, b->frame_start, now);
+            }
         }
     }
   if (b->step >= b->steps->len)
@@ -826,11 +813,7 @@ mapped_cb (Bench *b)
     return;
   b->before_id = g_signal_connect (clock, "before-paint", G_CALLBACK (before_paint_cb), b);
   b->after_id = g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), b);
-  if (g_getenv ("SL_PROFILE") != NULL)
-    {
-      g_signal_connect_after (clock, "update", G_CALLBACK (after_update_cb), b);
-      g_signal_connect_after (clock, "layout", G_CALLBACK (after_layout_cb), b);
-    }
+  _sl_benchmark_phases_connect (&b->phases, clock);
 
   t0 = g_get_monotonic_time ();
   b->t_set = t0;

@@ -46,8 +46,7 @@ typedef struct
   gint64          t_ready;
   gint64          frame_start;
   gint64          frame_cpu_start;
-  gint64          update_end_cpu;
-  gint64          layout_end_cpu;
+  SlBenchPhases   phases;
   guint           frame_no;
   GArray         *frames[3];
   GArray         *frames_cpu[3];
@@ -126,6 +125,59 @@ _sl_benchmark_thread_cpu_us (void)
   if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
     return 0;
   return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
+
+/* The handlers run after GTK's own for each phase: update (tick
+ * callbacks, then CSS validation), layout (measuring, allocating, binding
+ * list rows); paint (snapshot and render) is what follows. */
+static void
+phases_after_update_cb (GdkFrameClock *clock,
+                        SlBenchPhases *p)
+{
+  p->update_end = p->layout_end = _sl_benchmark_thread_cpu_us ();
+}
+
+static void
+phases_after_layout_cb (GdkFrameClock *clock,
+                        SlBenchPhases *p)
+{
+  p->layout_end = _sl_benchmark_thread_cpu_us ();
+}
+
+void
+_sl_benchmark_phases_connect (SlBenchPhases *phases,
+                              GdkFrameClock *clock)
+{
+  if (g_getenv ("SL_PROFILE") == NULL)
+    return;
+  g_signal_connect_after (clock, "update", G_CALLBACK (phases_after_update_cb), phases);
+  g_signal_connect_after (clock, "layout", G_CALLBACK (phases_after_layout_cb), phases);
+}
+
+void
+_sl_benchmark_phases_disconnect (SlBenchPhases *phases,
+                                 GdkFrameClock *clock)
+{
+  g_signal_handlers_disconnect_by_data (clock, phases);
+}
+
+void
+_sl_benchmark_phases_begin (SlBenchPhases *phases,
+                            gint64         cpu)
+{
+  phases->start = phases->update_end = phases->layout_end = cpu;
+}
+
+void
+_sl_benchmark_phases_split (const SlBenchPhases *phases,
+                            gint64               end_cpu,
+                            double              *update_ms,
+                            double              *layout_ms,
+                            double              *paint_ms)
+{
+  *update_ms = (phases->update_end - phases->start) / 1000.0;
+  *layout_ms = (phases->layout_end - phases->update_end) / 1000.0;
+  *paint_ms = (end_cpu - phases->layout_end) / 1000.0;
 }
 
 /* Layout alone, on the tree the session has. */
@@ -276,25 +328,7 @@ before_paint_cb (GdkFrameClock *clock,
 {
   b->frame_start = g_get_monotonic_time ();
   b->frame_cpu_start = _sl_benchmark_thread_cpu_us ();
-  b->update_end_cpu = b->layout_end_cpu = b->frame_cpu_start;
-}
-
-/* With SL_PROFILE, a frame's CPU time is split into the frame clock's
- * phases: update (tick callbacks), layout (measuring, allocating, binding
- * list rows) and paint (snapshot and render). These handlers run after
- * GTK's own for each phase. */
-static void
-after_update_cb (GdkFrameClock *clock,
-                 Bench         *b)
-{
-  b->update_end_cpu = b->layout_end_cpu = _sl_benchmark_thread_cpu_us ();
-}
-
-static void
-after_layout_cb (GdkFrameClock *clock,
-                 Bench         *b)
-{
-  b->layout_end_cpu = _sl_benchmark_thread_cpu_us ();
+  _sl_benchmark_phases_begin (&b->phases, b->frame_cpu_start);
 }
 
 static void start_phase (Bench *b,
@@ -317,13 +351,15 @@ after_paint_cb (GdkFrameClock *clock,
       g_array_append_val (b->frames_cpu[b->phase - PHASE_GRAPH], cpu);
       /* monotonic times, to line up with `perf record -k CLOCK_MONOTONIC` */
       if (g_getenv ("SL_PROFILE") != NULL)
-        g_printerr ("frame %s %" G_GINT64_FORMAT " %" G_GINT64_FORMAT ": %.2f ms, CPU %.2f ms "
-                    "(update %.2f, layout %.2f, paint %.2f)\n",
-                    b->phase == PHASE_GRAPH ? "graph" : b->phase == PHASE_TABLE ? "links_table" : "hull_plot",
-                    b->frame_start, b->frame_start + dt, dt / 1000.0, cpu / 1000.0,
-                    (b->update_end_cpu - b->frame_cpu_start) / 1000.0,
-                    (b->layout_end_cpu - b->update_end_cpu) / 1000.0,
-                    (b->frame_cpu_start + cpu - b->layout_end_cpu) / 1000.0);
+        {
+          double u, l, pt;
+
+          _sl_benchmark_phases_split (&b->phases, b->frame_cpu_start + cpu, &u, &l, &pt);
+          g_printerr ("frame %s %" G_GINT64_FORMAT " %" G_GINT64_FORMAT ": %.2f ms, CPU %.2f ms "
+                      "(update %.2f, layout %.2f, paint %.2f)\n",
+                      b->phase == PHASE_GRAPH ? "graph" : b->phase == PHASE_TABLE ? "links_table" : "hull_plot",
+                      b->frame_start, b->frame_start + dt, dt / 1000.0, cpu / 1000.0, u, l, pt);
+        }
     }
   b->frame_start = 0;
 }
@@ -435,8 +471,9 @@ start_phase (Bench *b,
       {
         GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (b->window));
 
-        g_signal_handlers_disconnect_by_data (clock, b);
-        b->before_id = b->after_id = 0;
+        g_clear_signal_handler (&b->before_id, clock);
+        g_clear_signal_handler (&b->after_id, clock);
+        _sl_benchmark_phases_disconnect (&b->phases, clock);
         /* out of the frame clock's cycle, where the window can be rendered */
         g_timeout_add (100, prepare_finish_cb, b);
         return;
@@ -461,11 +498,7 @@ settled_cb (gpointer data)
   clock = gtk_widget_get_frame_clock (GTK_WIDGET (b->window));
   b->before_id = g_signal_connect (clock, "before-paint", G_CALLBACK (before_paint_cb), b);
   b->after_id = g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), b);
-  if (g_getenv ("SL_PROFILE") != NULL)
-    {
-      g_signal_connect_after (clock, "update", G_CALLBACK (after_update_cb), b);
-      g_signal_connect_after (clock, "layout", G_CALLBACK (after_layout_cb), b);
-    }
+  _sl_benchmark_phases_connect (&b->phases, clock);
   start_phase (b, PHASE_GRAPH);
   return G_SOURCE_REMOVE;
 }
