@@ -36,7 +36,6 @@ struct _SlQualityPanel
   GtkLabel           *host_diagnosis_label;
   SlLinkPlot         *hull_plot;
   SlLinkPlot         *band_plot;
-  GtkColumnViewColumn *link_accuracy_column;
 
   gboolean            syncing;
 };
@@ -51,6 +50,33 @@ enum {
 G_DEFINE_FINAL_TYPE (SlQualityPanel, sl_quality_panel, GTK_TYPE_WIDGET)
 
 static GParamSpec *properties[N_PROPS];
+
+static const SlTextColumn text_columns[] = {
+  { "link_hosts_column", "hosts", 0, 30 },
+  { "link_quality_column", "quality-text", 0, 11 },
+  { "link_tree_column", "in-tree-text", 0.5, 4 },
+  { "link_accuracy_column", "accuracy-text", 1, 14 },
+  { "link_band_column", "band-text", 1, 12 },
+  { "link_estimate_column", "estimate-text", 0, 30 },
+  { "link_matches_column", "matches", 1, 12 },
+  { "link_accurate_column", "accurate-packets", 1, 12 },
+  { "link_hull_column", "hull-points-text", 1, 12 },
+  { "link_inversions_column", "inversions-text", 1, 12 },
+  { "link_last_change_column", "last-change-text", 1, 12 },
+  { "host_name_column", "name", 0, 20 },
+  { "host_reference_column", "reference-name", 0, 12 },
+  { "host_path_column", "path-text", 0, 20 },
+  { "host_bound_column", "bound-text", 1, 12 },
+  { "host_transform_column", "transform-text", 0, 44 },
+  { "host_events_column", "events", 1, 12 },
+  { "host_packets_column", "packet-events", 1, 12 },
+  { "host_matched_column", "matched", 1, 12 },
+  { "host_status_column", "status", 0, 20 },
+  { "change_time_column", "time-text", 1, 12 },
+  { "change_kind_column", "kind-text", 0, 12 },
+  { "change_text_column", "text", 0, 20 },
+  { "change_reason_column", "reason", 0, 20 },
+};
 
 static guint
 position_of (GListModel *model,
@@ -350,7 +376,7 @@ sl_quality_panel_class_init (SlQualityPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, host_diagnosis_label);
   gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, hull_plot);
   gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, band_plot);
-  gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, link_accuracy_column);
+  sl_text_cell_bind_columns (widget_class, text_columns, G_N_ELEMENTS (text_columns));
   gtk_widget_class_bind_template_callback (widget_class, links_selection_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, hosts_selection_changed_cb);
 
@@ -368,6 +394,7 @@ static void
 sl_quality_panel_init (SlQualityPanel *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  sl_text_cell_set_factories (GTK_WIDGET (self), SL_TYPE_QUALITY_PANEL, text_columns, G_N_ELEMENTS (text_columns));
   g_signal_connect_object (self->stack, "notify::visible-child-name",
                            G_CALLBACK (stack_page_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->links_selection, "items-changed",
@@ -424,7 +451,11 @@ sl_quality_panel_set_session (SlQualityPanel *self,
       self->band_binding = g_object_bind_property (session, "plot", self->band_plot, "plot",
                                                    G_BINDING_SYNC_CREATE);
       /* sorted by accuracy unless the user picks another column */
-      gtk_column_view_sort_by_column (self->links_view, self->link_accuracy_column, GTK_SORT_ASCENDING);
+      gtk_column_view_sort_by_column (self->links_view,
+                                      GTK_COLUMN_VIEW_COLUMN (gtk_widget_get_template_child (GTK_WIDGET (self),
+                                                                                             SL_TYPE_QUALITY_PANEL,
+                                                                                             "link_accuracy_column")),
+                                      GTK_SORT_ASCENDING);
     }
   sync_models (self);
   update_details (self);

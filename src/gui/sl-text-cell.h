@@ -21,6 +21,27 @@ void        sl_text_cell_set_property_name (SlTextCell *self,
                                             const char *name);
 const char *sl_text_cell_get_text     (SlTextCell *self);
 
+/* A column of a template's column view and what its cells show. */
+typedef struct
+{
+  const char *column;     /* the template child's id */
+  const char *property;   /* a string property of the items */
+  float       xalign;
+  int         chars;      /* width, in digits */
+} SlTextColumn;
+
+GtkListItemFactory *sl_text_cell_factory_new (const char *property,
+                                              float       xalign,
+                                              int         chars);
+
+void        sl_text_cell_bind_columns  (GtkWidgetClass     *widget_class,
+                                        const SlTextColumn *columns,
+                                        guint               n_columns);
+void        sl_text_cell_set_factories (GtkWidget          *widget,
+                                        GType               template_type,
+                                        const SlTextColumn *columns,
+                                        guint               n_columns);
+
 gboolean    _sl_text_cell_drew_glyphs (SlTextCell *self);
 
 G_END_DECLS

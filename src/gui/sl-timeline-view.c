@@ -30,6 +30,15 @@ G_DEFINE_FINAL_TYPE (SlTimelineView, sl_timeline_view, GTK_TYPE_WIDGET)
 
 static GParamSpec *properties[N_PROPS];
 
+static const SlTextColumn event_columns[] = {
+  { "events_time_column", "time", 0, 22 },
+  { "events_local_time_column", "local-time", 0, 22 },
+  { "events_host_column", "host", 0, 12 },
+  { "events_cpu_column", "cpu", 1, 4 },
+  { "events_event_column", "event", 0, 22 },
+  { "events_fields_column", "fields", 0, 40 },
+};
+
 static const guint32 state_rgb[SL_TIMELINE_N_STATES] = {
   [SL_TIMELINE_STATE_NONE] = 0,
   [SL_TIMELINE_STATE_UNKNOWN] = 0xc0bfbc,
@@ -1329,6 +1338,7 @@ sl_timeline_view_class_init (SlTimelineViewClass *klass)
   g_type_ensure (SL_TYPE_TEXT_CELL);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/syncline/Syncline/ui/sl-timeline-view.ui");
   gtk_widget_class_bind_template_child (widget_class, SlTimelineView, toolbar);
+  sl_text_cell_bind_columns (widget_class, event_columns, G_N_ELEMENTS (event_columns));
   gtk_widget_class_bind_template_child (widget_class, SlTimelineView, search_entry);
   gtk_widget_class_bind_template_child (widget_class, SlTimelineView, pair_dropdown);
   gtk_widget_class_bind_template_child (widget_class, SlTimelineView, connection_dropdown);
@@ -1378,6 +1388,7 @@ sl_timeline_view_init (SlTimelineView *self)
   self->vadj = g_object_ref_sink (gtk_adjustment_new (0, 0, 1, SL_TLV_ROW_H * 3, 100, 100));
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  sl_text_cell_set_factories (GTK_WIDGET (self), SL_TYPE_TIMELINE_VIEW, event_columns, G_N_ELEMENTS (event_columns));
 
   gtk_scrollbar_set_adjustment (self->scrollbar, self->vadj);
   g_signal_connect_object (self->vadj, "value-changed", G_CALLBACK (vadj_changed_cb), self, G_CONNECT_SWAPPED);
