@@ -18,6 +18,7 @@ struct _SlLinkItem
   guint         link;
   char         *a_name;
   char         *b_name;
+  char         *hosts_key;   /* collation key of "hosts", case folded */
   SlReportLink  rl;
   gint64        time_origin;
   gboolean      valid;
@@ -107,6 +108,7 @@ sl_link_item_finalize (GObject *object)
 
   g_free (self->a_name);
   g_free (self->b_name);
+  g_free (self->hosts_key);
 
   G_OBJECT_CLASS (sl_link_item_parent_class)->finalize (object);
 }
@@ -397,6 +399,53 @@ _sl_link_item_new (guint link)
 
 #define CHANGED(field) (memcmp (&old.field, &rl->field, sizeof old.field) != 0)
 
+#define COMPARE(x, y) ((x) < (y) ? -1 : (x) > (y) ? 1 : 0)
+
+/* A GCompareDataFunc for GtkCustomSorter, @key a SlLinkSortKey: the
+ * link table sorts 2 000 links every 1.5 s while packets arrive, and
+ * GtkNumericSorter's property lookups made that sorting cost 5–8 ms. */
+int
+sl_link_item_compare (gconstpointer a,
+                      gconstpointer b,
+                      gpointer      key)
+{
+  const SlLinkItem *x = a, *y = b;
+  const SlReportLink *p = &x->rl, *q = &y->rl;
+
+  switch ((SlLinkSortKey) GPOINTER_TO_UINT (key))
+    {
+    case SL_LINK_SORT_HOSTS:
+      return g_strcmp0 (x->hosts_key, y->hosts_key);
+    case SL_LINK_SORT_QUALITY:
+      return COMPARE (p->info.quality, q->info.quality);
+    case SL_LINK_SORT_IN_TREE:
+      return COMPARE (!!p->info.in_tree, !!q->info.in_tree);
+    case SL_LINK_SORT_ACCURACY:
+      return COMPARE (accuracy_ppm (p), accuracy_ppm (q));
+    case SL_LINK_SORT_BAND:
+      return COMPARE (band_us (p), band_us (q));
+    case SL_LINK_SORT_SLOPE:
+      /* no estimate (NaN) after every estimate */
+      if (isnan (p->alpha) || isnan (q->alpha))
+        return COMPARE (!!isnan (p->alpha), !!isnan (q->alpha));
+      return COMPARE (p->alpha, q->alpha);
+    case SL_LINK_SORT_MATCHES:
+      return COMPARE (p->info.matches, q->info.matches);
+    case SL_LINK_SORT_ACCURATE_PACKETS:
+      return COMPARE (p->info.accurate_packets, q->info.accurate_packets);
+    case SL_LINK_SORT_HULL_POINTS:
+      return COMPARE (p->hull_points[0] + p->hull_points[1], q->hull_points[0] + q->hull_points[1]);
+    case SL_LINK_SORT_INVERSIONS:
+      return COMPARE (inversions (p), inversions (q));
+    case SL_LINK_SORT_LAST_CHANGE:
+      return COMPARE (p->info.last_change, q->info.last_change);
+    default:
+      g_return_val_if_reached (0);
+    }
+}
+
+#undef COMPARE
+
 /* Returns TRUE when a value the table sorts on changed. */
 gboolean
 _sl_link_item_update (SlLinkItem         *self,
@@ -436,6 +485,15 @@ _sl_link_item_update (SlLinkItem         *self,
       self->b_name = g_strdup (b_name);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_B_NAME]);
       names = TRUE;
+    }
+  if (names || self->hosts_key == NULL)
+    {
+      g_autofree char *hosts = g_strdup_printf ("%s ↔ %s", self->a_name ? self->a_name : "",
+                                                self->b_name ? self->b_name : "");
+      g_autofree char *folded = g_utf8_casefold (hosts, -1);
+
+      g_free (self->hosts_key);
+      self->hosts_key = g_utf8_collate_key (folded, -1);
     }
   if (names)
     {

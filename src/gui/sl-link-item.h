@@ -26,6 +26,27 @@ double              sl_link_item_get_accuracy   (SlLinkItem *self);
 const SlReportLink *sl_link_item_get_info       (SlLinkItem *self);
 char               *sl_link_item_dup_summary    (SlLinkItem *self);
 
+/* What the link table sorts by: the values of the numeric properties of
+ * the same names, "hosts" compared as a GtkStringSorter would. */
+typedef enum
+{
+  SL_LINK_SORT_HOSTS,
+  SL_LINK_SORT_QUALITY,
+  SL_LINK_SORT_IN_TREE,
+  SL_LINK_SORT_ACCURACY,
+  SL_LINK_SORT_BAND,
+  SL_LINK_SORT_SLOPE,
+  SL_LINK_SORT_MATCHES,
+  SL_LINK_SORT_ACCURATE_PACKETS,
+  SL_LINK_SORT_HULL_POINTS,
+  SL_LINK_SORT_INVERSIONS,
+  SL_LINK_SORT_LAST_CHANGE,
+} SlLinkSortKey;
+
+int                 sl_link_item_compare        (gconstpointer a,
+                                                 gconstpointer b,
+                                                 gpointer      key);
+
 /* for the session */
 SlLinkItem         *_sl_link_item_new           (guint               link);
 gboolean            _sl_link_item_update        (SlLinkItem         *self,

@@ -9,9 +9,37 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "sl-link-item.h"
 #include "sl-link-plot.h"
 #include "sl-quality-panel.h"
 #include "sl-text-cell.h"
+
+/* GTK 4.8's list views make rows for up to 200 items as soon as their
+ * model has them: the link table going from empty to 2 000 links made
+ * 2 200 cells in one main-loop iteration (90–220 ms), and so did showing
+ * the host table of a big session. Each table sees its items through a
+ * slice that grows by REVEAL_STEP items per frame (a tick callback: an
+ * idle waits behind a live session's updates and reorders) until it
+ * holds REVEAL_ALL of them (more than a list view makes rows for), then
+ * all. */
+#define REVEAL_STEP SL_QUALITY_PANEL_REVEAL_STEP
+#define REVEAL_ALL  SL_QUALITY_PANEL_REVEAL_ALL
+
+typedef struct
+{
+  GtkSliceListModel *slice;
+  GtkWidget         *view;
+  GListModel        *watched;
+  gulong             changed_id;
+  guint              tick_id;
+} Reveal;
+
+enum {
+  REVEAL_LINKS,
+  REVEAL_HOSTS,
+  REVEAL_CHANGES,
+  N_REVEALS
+};
 
 struct _SlQualityPanel
 {
@@ -25,12 +53,13 @@ struct _SlQualityPanel
   AdwViewStack       *stack;
   GtkColumnView      *links_view;
   GtkSingleSelection *links_selection;
-  GtkSortListModel   *links_sort;
+  GtkSliceListModel  *links_slice;
   GtkColumnView      *hosts_view;
   GtkSingleSelection *hosts_selection;
-  GtkSortListModel   *hosts_sort;
+  GtkSliceListModel  *hosts_slice;
   GtkColumnView      *changes_view;
-  GtkNoSelection     *changes_selection;
+  GtkSliceListModel  *changes_slice;
+  Reveal              reveals[N_REVEALS];
   GtkLabel           *details_title;
   GtkLabel           *diagnosis_label;
   GtkLabel           *host_diagnosis_label;
@@ -78,6 +107,24 @@ static const SlTextColumn text_columns[] = {
   { "change_reason_column", "reason", 0, 20 },
 };
 
+static const struct
+{
+  const char    *column;
+  SlLinkSortKey  key;
+} link_sorters[] = {
+  { "link_hosts_column", SL_LINK_SORT_HOSTS },
+  { "link_quality_column", SL_LINK_SORT_QUALITY },
+  { "link_tree_column", SL_LINK_SORT_IN_TREE },
+  { "link_accuracy_column", SL_LINK_SORT_ACCURACY },
+  { "link_band_column", SL_LINK_SORT_BAND },
+  { "link_estimate_column", SL_LINK_SORT_SLOPE },
+  { "link_matches_column", SL_LINK_SORT_MATCHES },
+  { "link_accurate_column", SL_LINK_SORT_ACCURATE_PACKETS },
+  { "link_hull_column", SL_LINK_SORT_HULL_POINTS },
+  { "link_inversions_column", SL_LINK_SORT_INVERSIONS },
+  { "link_last_change_column", SL_LINK_SORT_LAST_CHANGE },
+};
+
 static guint
 position_of (GListModel *model,
              gpointer    item)
@@ -107,6 +154,107 @@ scroll_to (GtkColumnView *view,
         gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
         return;
       }
+}
+
+static gboolean
+reveal_tick_cb (GtkWidget     *view,
+                GdkFrameClock *clock,
+                gpointer       data)
+{
+  Reveal *r = data;
+  GListModel *model = gtk_slice_list_model_get_model (r->slice);
+  guint n = model != NULL ? g_list_model_get_n_items (model) : 0;
+  guint size = gtk_slice_list_model_get_size (r->slice);
+
+  size = size + REVEAL_STEP >= REVEAL_ALL ? G_MAXUINT : size + REVEAL_STEP;
+  gtk_slice_list_model_set_size (r->slice, size);
+  if (size < n)
+    return G_SOURCE_CONTINUE;
+  r->tick_id = 0;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+reveal_restart (Reveal *r)
+{
+  if (r->tick_id != 0)
+    gtk_widget_remove_tick_callback (r->view, r->tick_id);
+  r->tick_id = 0;
+  gtk_slice_list_model_set_size (r->slice, REVEAL_STEP);
+}
+
+/* After the slice's model changed (its handler runs after the slice's). */
+static void
+reveal_check (Reveal *r)
+{
+  GListModel *model = gtk_slice_list_model_get_model (r->slice);
+  guint n = model != NULL ? g_list_model_get_n_items (model) : 0;
+
+  if (n == 0)
+    reveal_restart (r);
+  else if (n > gtk_slice_list_model_get_size (r->slice) && r->tick_id == 0)
+    r->tick_id = gtk_widget_add_tick_callback (r->view, reveal_tick_cb, r, NULL);
+}
+
+static void
+reveal_watch (Reveal *r)
+{
+  GListModel *model = gtk_slice_list_model_get_model (r->slice);
+
+  g_clear_signal_handler (&r->changed_id, r->watched);
+  r->watched = model;
+  if (model != NULL)
+    r->changed_id = g_signal_connect_swapped (model, "items-changed", G_CALLBACK (reveal_check), r);
+}
+
+/* The data a table shows: a sorted table's sort model keeps its place
+ * and takes @model; the change log's slice takes it directly. */
+static void
+reveal_set_model (Reveal     *r,
+                  GListModel *model)
+{
+  GListModel *under = gtk_slice_list_model_get_model (r->slice);
+
+  reveal_restart (r);
+  if (GTK_IS_SORT_LIST_MODEL (under))
+    gtk_sort_list_model_set_model (GTK_SORT_LIST_MODEL (under), model);
+  else
+    {
+      gtk_slice_list_model_set_model (r->slice, model);
+      reveal_watch (r);
+    }
+  reveal_check (r);
+}
+
+static GListModel *
+reveal_get_model (Reveal *r)
+{
+  GListModel *under = gtk_slice_list_model_get_model (r->slice);
+
+  if (GTK_IS_SORT_LIST_MODEL (under))
+    return gtk_sort_list_model_get_model (GTK_SORT_LIST_MODEL (under));
+  return under;
+}
+
+static void
+reveal_init (Reveal            *r,
+             GtkSliceListModel *slice,
+             GtkColumnView     *view)
+{
+  r->slice = slice;
+  r->view = GTK_WIDGET (view);
+  gtk_slice_list_model_set_size (slice, REVEAL_STEP);
+  reveal_watch (r);
+}
+
+static void
+reveal_clear (Reveal *r)
+{
+  if (r->tick_id != 0)
+    gtk_widget_remove_tick_callback (r->view, r->tick_id);
+  r->tick_id = 0;
+  g_clear_signal_handler (&r->changed_id, r->watched);
+  r->watched = NULL;
 }
 
 static void
@@ -211,20 +359,50 @@ session_updated_cb (SlQualityPanel   *self,
     update_details (self);
 }
 
-/* A link selected before the table took it in (new links join the sorted
- * table at its next reorder) is selected when it arrives. */
+/* A link or host selected before its table took it in (new links join
+ * the sorted table at its next reorder; a table shows its first items
+ * gradually) is selected when it arrives. */
+static void
+follow_selection (SlQualityPanel     *self,
+                  GtkSingleSelection *selection,
+                  gpointer            item)
+{
+  if (self->session != NULL && !self->syncing &&
+      gtk_single_selection_get_selected_item (selection) != item)
+    {
+      self->syncing = TRUE;
+      gtk_single_selection_set_selected (selection, position_of (G_LIST_MODEL (selection), item));
+      self->syncing = FALSE;
+    }
+}
+
+/* The sort models sort again with the values as they are now, and move
+ * only the rows that are out of place. The host table's values change
+ * with the links'. */
+static void
+session_reorder_cb (SlQualityPanel *self)
+{
+  GtkSorter *links = gtk_column_view_get_sorter (self->links_view);
+  GtkSorter *hosts = gtk_column_view_get_sorter (self->hosts_view);
+
+  if (links != NULL)
+    gtk_sorter_changed (links, GTK_SORTER_CHANGE_DIFFERENT);
+  if (hosts != NULL && reveal_get_model (&self->reveals[REVEAL_HOSTS]) != NULL)
+    gtk_sorter_changed (hosts, GTK_SORTER_CHANGE_DIFFERENT);
+}
+
 static void
 links_items_changed_cb (SlQualityPanel *self)
 {
-  if (self->session != NULL && !self->syncing &&
-      gtk_single_selection_get_selected_item (self->links_selection) != (gpointer) sl_session_get_selected_link (self->session))
-    {
-      self->syncing = TRUE;
-      gtk_single_selection_set_selected (self->links_selection,
-                                         position_of (G_LIST_MODEL (self->links_selection),
-                                                      sl_session_get_selected_link (self->session)));
-      self->syncing = FALSE;
-    }
+  if (self->session != NULL)
+    follow_selection (self, self->links_selection, sl_session_get_selected_link (self->session));
+}
+
+static void
+hosts_items_changed_cb (SlQualityPanel *self)
+{
+  if (self->session != NULL)
+    follow_selection (self, self->hosts_selection, sl_session_get_selected_host (self->session));
 }
 
 static void
@@ -259,14 +437,14 @@ sync_models (SlQualityPanel *self)
     hosts = sl_session_get_hosts (self->session);
   if (self->session != NULL && g_strcmp0 (page, "changes") == 0)
     changes = sl_session_get_changes (self->session);
-  if (gtk_sort_list_model_get_model (self->hosts_sort) != hosts)
+  if (reveal_get_model (&self->reveals[REVEAL_HOSTS]) != hosts)
     {
-      gtk_sort_list_model_set_model (self->hosts_sort, hosts);
+      reveal_set_model (&self->reveals[REVEAL_HOSTS], hosts);
       if (hosts != NULL)
         session_host_changed_cb (self);
     }
-  if (gtk_no_selection_get_model (self->changes_selection) != changes)
-    gtk_no_selection_set_model (self->changes_selection, changes);
+  if (reveal_get_model (&self->reveals[REVEAL_CHANGES]) != changes)
+    reveal_set_model (&self->reveals[REVEAL_CHANGES], changes);
 }
 
 static void
@@ -290,6 +468,8 @@ sl_quality_panel_dispose (GObject *object)
   SlQualityPanel *self = (SlQualityPanel *) object;
 
   sl_quality_panel_set_session (self, NULL);
+  for (guint i = 0; i < N_REVEALS; i++)
+    reveal_clear (&self->reveals[i]);
   gtk_widget_dispose_template (GTK_WIDGET (self), SL_TYPE_QUALITY_PANEL);
 
   G_OBJECT_CLASS (sl_quality_panel_parent_class)->dispose (object);
@@ -365,12 +545,12 @@ sl_quality_panel_class_init (SlQualityPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, stack);
   gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, links_view);
   gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, links_selection);
-  gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, links_sort);
+  gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, links_slice);
   gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, hosts_view);
   gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, hosts_selection);
-  gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, hosts_sort);
+  gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, hosts_slice);
   gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, changes_view);
-  gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, changes_selection);
+  gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, changes_slice);
   gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, details_title);
   gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, diagnosis_label);
   gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, host_diagnosis_label);
@@ -395,10 +575,24 @@ sl_quality_panel_init (SlQualityPanel *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   sl_text_cell_set_factories (GTK_WIDGET (self), SL_TYPE_QUALITY_PANEL, text_columns, G_N_ELEMENTS (text_columns));
+  for (guint i = 0; i < G_N_ELEMENTS (link_sorters); i++)
+    {
+      GObject *column = gtk_widget_get_template_child (GTK_WIDGET (self), SL_TYPE_QUALITY_PANEL, link_sorters[i].column);
+      g_autoptr(GtkSorter) sorter = GTK_SORTER (gtk_custom_sorter_new (sl_link_item_compare,
+                                                                       GUINT_TO_POINTER (link_sorters[i].key),
+                                                                       NULL));
+
+      gtk_column_view_column_set_sorter (GTK_COLUMN_VIEW_COLUMN (column), sorter);
+    }
+  reveal_init (&self->reveals[REVEAL_LINKS], self->links_slice, self->links_view);
+  reveal_init (&self->reveals[REVEAL_HOSTS], self->hosts_slice, self->hosts_view);
+  reveal_init (&self->reveals[REVEAL_CHANGES], self->changes_slice, self->changes_view);
   g_signal_connect_object (self->stack, "notify::visible-child-name",
                            G_CALLBACK (stack_page_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->links_selection, "items-changed",
                            G_CALLBACK (links_items_changed_cb), self, G_CONNECT_SWAPPED | G_CONNECT_AFTER);
+  g_signal_connect_object (self->hosts_selection, "items-changed",
+                           G_CALLBACK (hosts_items_changed_cb), self, G_CONNECT_SWAPPED | G_CONNECT_AFTER);
   update_details (self);
 }
 
@@ -423,21 +617,22 @@ sl_quality_panel_set_session (SlQualityPanel *self,
       g_signal_handlers_disconnect_by_data (self->session, self);
       g_clear_pointer (&self->hull_binding, g_binding_unbind);
       g_clear_pointer (&self->band_binding, g_binding_unbind);
-      gtk_sort_list_model_set_model (self->links_sort, NULL);
-      gtk_sort_list_model_set_model (self->hosts_sort, NULL);
-      gtk_no_selection_set_model (self->changes_selection, NULL);
+      for (guint i = 0; i < N_REVEALS; i++)
+        reveal_set_model (&self->reveals[i], NULL);
       g_clear_object (&self->session);
     }
   if (session != NULL)
     {
       self->session = g_object_ref (session);
-      gtk_sort_list_model_set_model (self->links_sort, sl_session_get_links (session));
+      reveal_set_model (&self->reveals[REVEAL_LINKS], sl_session_get_links (session));
       g_signal_connect_object (session, "notify::selected-link",
                                G_CALLBACK (session_link_changed_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (session, "notify::selected-host",
                                G_CALLBACK (session_host_changed_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (session, "updated",
                                G_CALLBACK (session_updated_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "reorder",
+                               G_CALLBACK (session_reorder_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (session, "notify::selection-start",
                                G_CALLBACK (update_plot_range), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (session, "notify::selection-end",
@@ -519,4 +714,11 @@ sl_quality_panel_get_band_plot (SlQualityPanel *self)
 {
   g_return_val_if_fail (SL_IS_QUALITY_PANEL (self), NULL);
   return GTK_WIDGET (self->band_plot);
+}
+
+GtkColumnView *
+_sl_quality_panel_get_links_view (SlQualityPanel *self)
+{
+  g_return_val_if_fail (SL_IS_QUALITY_PANEL (self), NULL);
+  return self->links_view;
 }

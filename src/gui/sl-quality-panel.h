@@ -28,4 +28,11 @@ const char *sl_quality_panel_get_diagnosis      (SlQualityPanel *self);
 GtkWidget  *sl_quality_panel_get_hull_plot      (SlQualityPanel *self);
 GtkWidget  *sl_quality_panel_get_band_plot      (SlQualityPanel *self);
 
+/* for the tests: a table whose model goes from empty to many items shows
+ * them SL_QUALITY_PANEL_REVEAL_STEP per frame up to
+ * SL_QUALITY_PANEL_REVEAL_ALL, then all */
+#define SL_QUALITY_PANEL_REVEAL_STEP 12
+#define SL_QUALITY_PANEL_REVEAL_ALL  256
+GtkColumnView *_sl_quality_panel_get_links_view (SlQualityPanel *self);
+
 G_END_DECLS

@@ -113,6 +113,7 @@ enum {
 enum {
   UPDATED,
   PROBLEM,
+  REORDER,
   N_SIGNALS
 };
 
@@ -333,10 +334,13 @@ record_time (GArray *times,
   g_array_append_val (times, us);
 }
 
-/* Items whose sorted values changed are announced as replaced by
- * themselves: a sorted view moves them and keeps their rows and the
- * selection. A table that reorders ten times a second cannot be read, and
- * a reorder costs O(links): it happens at most every RESORT_MS. */
+/* Sorted views of the links are told to sort again when values they may
+ * sort by changed ("reorder"): GTK's sort model then moves only the
+ * items that are out of place, keeping the other rows and the
+ * selection. A table that reorders ten times a second cannot be read:
+ * it happens at most every RESORT_MS. New links join the store after
+ * the others are in order again (a sort model inserts them by bisection,
+ * which needs a sorted list). */
 static void
 resort_now (SlSession *self)
 {
@@ -344,11 +348,10 @@ resort_now (SlSession *self)
   guint n_store = g_list_model_get_n_items (G_LIST_MODEL (self->links));
 
   g_clear_handle_id (&self->resort_id, g_source_remove);
-  /* All at once, new links included: the sorted model's order is stale
-   * for every item that changed since the last reorder, and an
-   * incremental insertion into a stale order would be inconsistent. */
-  if (self->resort_links->len > 0 || n_store < self->link_items->len)
-    g_list_store_splice (self->links, 0, n_store, self->link_items->pdata, self->link_items->len);
+  if (self->resort_links->len > 0)
+    g_signal_emit (self, signals[REORDER], 0);
+  if (n_store < self->link_items->len)
+    g_list_store_splice (self->links, n_store, 0, self->link_items->pdata + n_store, self->link_items->len - n_store);
   g_array_set_size (self->resort_links, 0);
   if (self->resort_mark != NULL)
     memset (self->resort_mark, 0, self->resort_mark_len);
@@ -996,6 +999,17 @@ sl_session_class_init (SlSessionClass *klass)
   signals[PROBLEM] = g_signal_new ("problem", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                    0, NULL, NULL, NULL, G_TYPE_NONE, 3,
                                    G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING);
+
+  /**
+   * SlSession::reorder:
+   *
+   * Values the links (and with them the hosts) are sorted by changed
+   * since the last emission: sorted views of sl_session_get_links() and
+   * sl_session_get_hosts() sort again now (at most every 1.5 s while
+   * packets arrive, so that rows do not jump about).
+   */
+  signals[REORDER] = g_signal_new ("reorder", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void

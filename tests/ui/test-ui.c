@@ -13,8 +13,10 @@
 #include <libglib-testing/signal-logger.h>
 
 #include "sl-change-list.h"
+#include "sl-link-item.h"
 #include "sl-link-plot.h"
 #include "sl-preferences-window.h"
+#include "sl-quality-panel.h"
 #include "sl-relay-dialog.h"
 #include "sl-session-private.h"
 #include "sl-text-cell.h"
@@ -814,6 +816,190 @@ test_text_cell (void)
   g_object_unref (window);
 }
 
+/* The link table of a big session: its rows come a few at a time, and
+ * it stays sorted while values change, by every column */
+
+typedef struct
+{
+  guint n_adds;
+  guint too_many;   /* additions of more than a step before the table was full */
+  guint biggest;
+} Adds;
+
+static void
+table_items_changed_cb (GListModel *model,
+                        guint       position,
+                        guint       removed,
+                        guint       added,
+                        Adds       *adds)
+{
+  guint n_before = g_list_model_get_n_items (model) - added + removed;
+
+  if (added <= removed)
+    return;
+  adds->n_adds++;
+  adds->biggest = MAX (adds->biggest, added - removed);
+  if (n_before + SL_QUALITY_PANEL_REVEAL_STEP < SL_QUALITY_PANEL_REVEAL_ALL &&
+      added - removed > SL_QUALITY_PANEL_REVEAL_STEP)
+    adds->too_many++;
+}
+
+typedef struct
+{
+  GListModel *model;
+  guint       n;
+} Count;
+
+static gboolean
+table_full (gpointer data)
+{
+  Count *c = data;
+
+  return g_list_model_get_n_items (c->model) == c->n;
+}
+
+/* @item's @property as a number; "hosts" compared as a GtkStringSorter
+ * does (case folded, collated) */
+static int
+compare_property (GObject    *a,
+                  GObject    *b,
+                  const char *property)
+{
+  GValue va = G_VALUE_INIT, vb = G_VALUE_INIT, da = G_VALUE_INIT, db = G_VALUE_INIT;
+  double x, y;
+
+  if (g_strcmp0 (property, "hosts") == 0)
+    {
+      g_autofree char *sa = NULL, *sb = NULL, *fa = NULL, *fb = NULL;
+
+      g_object_get (a, property, &sa, NULL);
+      g_object_get (b, property, &sb, NULL);
+      fa = g_utf8_casefold (sa, -1);
+      fb = g_utf8_casefold (sb, -1);
+      return g_utf8_collate (fa, fb);
+    }
+  g_object_get_property (a, property, &va);
+  g_object_get_property (b, property, &vb);
+  if (G_VALUE_HOLDS_BOOLEAN (&va))
+    {
+      x = g_value_get_boolean (&va);
+      y = g_value_get_boolean (&vb);
+    }
+  else
+    {
+      g_value_init (&da, G_TYPE_DOUBLE);
+      g_value_init (&db, G_TYPE_DOUBLE);
+      g_assert_true (g_value_transform (&va, &da));
+      g_assert_true (g_value_transform (&vb, &db));
+      x = g_value_get_double (&da);
+      y = g_value_get_double (&db);
+    }
+  g_value_unset (&va);
+  g_value_unset (&vb);
+  /* a link without an estimate (NaN slope) sorts after the others */
+  if (isnan (x) || isnan (y))
+    return (isnan (x) ? 1 : 0) - (isnan (y) ? 1 : 0);
+  return x < y ? -1 : x > y;
+}
+
+static void
+check_sorted (GListModel *model,
+              const char *property,
+              int         sign)
+{
+  guint n = g_list_model_get_n_items (model);
+
+  for (guint i = 1; i < n; i++)
+    {
+      g_autoptr(GObject) a = g_list_model_get_item (model, i - 1);
+      g_autoptr(GObject) b = g_list_model_get_item (model, i);
+
+      if (sign * compare_property (a, b, property) > 0)
+        {
+          g_autofree char *ta = sl_link_item_dup_summary (SL_LINK_ITEM (a));
+          g_autofree char *tb = sl_link_item_dup_summary (SL_LINK_ITEM (b));
+
+          g_error ("rows %u and %u out of order by %s: %s / %s", i - 1, i, property, ta, tb);
+        }
+    }
+}
+
+static void
+test_link_table (void)
+{
+  /* the column views's columns, in order, and the property each sorts by */
+  static const char *properties[] = { "hosts", "quality", "in-tree", "accuracy", "band", "slope", "matches",
+                                      "accurate-packets", "hull-points", "inversions", "last-change" };
+  SlWindow *window = ui_new_window (NULL, 1200, 800);
+  SlSession *session = sl_window_get_session (window);
+  GtkColumnView *view = _sl_quality_panel_get_links_view (sl_window_get_quality_panel (window));
+  GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (view));
+  GListModel *columns = gtk_column_view_get_columns (view);
+  g_autoptr(GArray) links = g_array_new (FALSE, FALSE, sizeof (SlGenerateLink));
+  g_autoptr(GRand) rand = g_rand_new_with_seed (3);
+  SlGenerateOptions o;
+  Adds adds = { 0 };
+  Count count;
+  const guint n_hosts = 40, n_links = 300;
+
+  sl_generate_options_init (&o);
+  o.n_hosts = n_hosts;
+  o.duration_ns = 4 * G_GINT64_CONSTANT (1000000000);
+  o.background_rate = 0;
+  o.noise_rate = 0;
+  o.threads = 0;
+  o.cpus = 1;
+  o.connections = 1;
+  o.seed = 11;
+  /* a chain, then random other pairs */
+  for (guint h = 1; h < n_hosts; h++)
+    g_array_append_val (links, ((SlGenerateLink) { h - 1, h, 6 }));
+  while (links->len < n_links)
+    {
+      guint a = (guint) g_rand_int_range (rand, 0, n_hosts), b = (guint) g_rand_int_range (rand, 0, n_hosts);
+      gboolean known = a == b;
+
+      for (guint k = 0; k < links->len && !known; k++)
+        {
+          const SlGenerateLink *l = &g_array_index (links, SlGenerateLink, k);
+
+          known = l->a == MIN (a, b) && l->b == MAX (a, b);
+        }
+      if (!known)
+        g_array_append_val (links, ((SlGenerateLink) { MIN (a, b), MAX (a, b), 6 }));
+    }
+  g_assert_cmpuint (g_list_model_get_n_items (columns), ==, G_N_ELEMENTS (properties));
+  g_signal_connect (model, "items-changed", G_CALLBACK (table_items_changed_cb), &adds);
+
+  /* streamed over 4 s, as a live session is: values change between reorders */
+  _sl_session_open_generated (session, &o, (const SlGenerateLink *) (gpointer) links->data, links->len,
+                              G_USEC_PER_SEC);
+  ui_wait_settled (session);
+  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_READY);
+  g_assert_cmpuint (sl_session_get_n_links (session), ==, n_links);
+  count.model = model;
+  count.n = n_links;
+  g_assert_true (ui_wait_for (table_full, &count, 30));
+  g_test_message ("%u additions to the table, the biggest of %u rows", adds.n_adds, adds.biggest);
+  g_assert_cmpuint (adds.too_many, ==, 0);
+  g_assert_cmpuint (adds.n_adds, >=, SL_QUALITY_PANEL_REVEAL_ALL / SL_QUALITY_PANEL_REVEAL_STEP);
+  g_signal_handlers_disconnect_by_func (model, table_items_changed_cb, &adds);
+
+  /* by accuracy unless asked otherwise, then by each column both ways */
+  check_sorted (model, "accuracy", 1);
+  for (guint i = 0; i < G_N_ELEMENTS (properties); i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+
+      gtk_column_view_sort_by_column (view, column, GTK_SORT_ASCENDING);
+      check_sorted (model, properties[i], 1);
+      gtk_column_view_sort_by_column (view, column, GTK_SORT_DESCENDING);
+      check_sorted (model, properties[i], -1);
+    }
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, n_links);
+  ui_close_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -834,6 +1020,7 @@ main (int   argc,
   g_test_add_func ("/ui/relay-dialog", test_relay_dialog);
   g_test_add_func ("/ui/shortcuts", test_shortcuts);
   g_test_add_func ("/ui/text-cell", test_text_cell);
+  g_test_add_func ("/ui/link-table", test_link_table);
 
   return g_test_run ();
 }
