@@ -21,6 +21,7 @@
 #define NODE_RADIUS      7.0
 #define MOVE_MS          600
 #define FLASH_MS         1800
+#define MAX_FLASHES      SL_GRAPH_VIEW_MAX_GLOWING
 #define ACC_LOG_MIN      -2.0
 #define ACC_LOG_MAX      3.0
 #define EXPORT_MAX_PX    3000
@@ -80,6 +81,8 @@ struct _SlGraphView
   GMenuModel     *host_menu;
   SlCanvas       *canvas;
   cairo_surface_t *sprite;
+  cairo_surface_t *mark_sprites[SL_QUALITY_FAIL + 1];
+  double          mark_scale;
   double          sprite_r;
   double          sprite_scale;
   guint32         sprite_fg;
@@ -319,8 +322,12 @@ sync_edges (SlGraphView *self,
   guint n_links = sl_session_get_n_links (self->session);
   guint old = self->edges->len;
   gint64 now = g_get_monotonic_time ();
-  gboolean any = FALSE;
+  guint joined = 0, glowing = 0;
 
+  for (guint l = 0; l < old; l++)
+    if (g_array_index (self->edges, Edge, l).flash_start != 0 &&
+        now - g_array_index (self->edges, Edge, l).flash_start < FLASH_MS * 1000)
+      glowing++;
   g_array_set_size (self->edges, n_links);
   for (guint l = 0; l < n_links; l++)
     {
@@ -339,13 +346,21 @@ sync_edges (SlGraphView *self,
       if (flash && e->in_tree && !was_in_tree)
         {
           e->flash_start = now;
-          any = TRUE;
+          joined++;
         }
     }
+  /* A few links joining the tree is news and glows; many (at once or
+   * within FLASH_MS) is the tree being built while a session streams in:
+   * glowing them all says nothing, and 200 wide glowing lines redrawn
+   * every frame kept the main thread busy for tens of ms a frame. */
+  if (glowing + joined > MAX_FLASHES)
+    for (guint l = 0; l < n_links; l++)
+      if (g_array_index (self->edges, Edge, l).flash_start == now)
+        g_array_index (self->edges, Edge, l).flash_start = 0;
   self->n_tree_edges = 0;
   for (guint l = 0; l < n_links; l++)
     self->n_tree_edges += g_array_index (self->edges, Edge, l).in_tree;
-  if (any && gtk_widget_get_mapped (GTK_WIDGET (self)))
+  if (joined > 0 && glowing + joined <= MAX_FLASHES && gtk_widget_get_mapped (GTK_WIDGET (self)))
     start_animation (self);
 }
 
@@ -551,7 +566,7 @@ edge_style (const Edge *e,
 
 static void
 draw_quality_mark (cairo_t    *cr,
-                   const Edge *e,
+                   SlQuality   quality,
                    double      mx,
                    double      my,
                    Rgb         fg)
@@ -559,7 +574,7 @@ draw_quality_mark (cairo_t    *cr,
   const char *mark;
   cairo_text_extents_t ext;
 
-  switch (e->quality)
+  switch (quality)
     {
     case SL_QUALITY_FAIL:
       mark = "✕";
@@ -806,6 +821,44 @@ draw_other_edges (SlGraphView     *self,
     cairo_set_dash (cr, NULL, 0, 0);
 }
 
+#define MARK_FG rgb_from_hex (0x241f31)
+
+/* A quality mark as a picture: while a session streams in, many links
+ * are not yet accurate; a frame with a few hundred marks spent 6–7 ms
+ * drawing them with cairo's text, 0.6 ms blitting these. */
+static const guint8 *
+mark_sprite (SlGraphView *self,
+             SlQuality    quality,
+             double       scale,
+             int         *size,
+             int         *stride)
+{
+  int s = 2 * (int) ceil (8 * scale) + 2;
+  cairo_surface_t **sprite = &self->mark_sprites[quality];
+
+  g_assert (quality <= SL_QUALITY_FAIL);
+  if (self->mark_scale != scale)
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (self->mark_sprites); i++)
+        g_clear_pointer (&self->mark_sprites[i], cairo_surface_destroy);
+      self->mark_scale = scale;
+    }
+  if (*sprite == NULL)
+    {
+      cairo_t *cr;
+
+      *sprite = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, s, s);
+      cr = cairo_create (*sprite);
+      cairo_scale (cr, scale, scale);
+      draw_quality_mark (cr, quality, s / 2.0 / scale, s / 2.0 / scale, MARK_FG);
+      cairo_destroy (cr);
+      cairo_surface_flush (*sprite);
+    }
+  *size = cairo_image_surface_get_width (*sprite);
+  *stride = cairo_image_surface_get_stride (*sprite);
+  return cairo_image_surface_get_data (*sprite);
+}
+
 /* A host's disc as a picture, for the many hosts drawn alike: blitting
  * it costs a fraction of cairo's fill and stroke of two arcs. */
 static const guint8 *
@@ -937,7 +990,6 @@ draw_front (SlGraphView     *self,
           sl_line_raster_blit (raster, sprite, size, size, stride,
                                (int) floor (x * scale + 0.5) - size / 2, (int) floor (y * scale + 0.5) - size / 2);
         }
-      cairo_surface_mark_dirty (cairo_get_target (cr));
     }
 
   /* quality marks where there is room for them */
@@ -952,8 +1004,20 @@ draw_front (SlGraphView     *self,
       to_screen (self, node_pos (self, e->b, ds->t), &bx, &by);
       if (hypot (bx - ax, by - ay) < 4 * r + 16)
         continue;
-      draw_quality_mark (cr, e, (ax + bx) / 2, (ay + by) / 2, rgb_from_hex (0x241f31));
+      if (raster != NULL)
+        {
+          int size, stride;
+          const guint8 *sprite = mark_sprite (self, e->quality, scale, &size, &stride);
+
+          sl_line_raster_blit (raster, sprite, size, size, stride,
+                               (int) floor ((ax + bx) / 2 * scale + 0.5) - size / 2,
+                               (int) floor ((ay + by) / 2 * scale + 0.5) - size / 2);
+          continue;
+        }
+      draw_quality_mark (cr, e->quality, (ax + bx) / 2, (ay + by) / 2, MARK_FG);
     }
+  if (raster != NULL)
+    cairo_surface_mark_dirty (cairo_get_target (cr));
 
   labels = self->nodes->len <= 60 || self->zoom >= 0.6;
   cairo_set_font_size (cr, 12);
@@ -1347,6 +1411,8 @@ sl_graph_view_finalize (GObject *object)
   g_array_unref (self->refs);
   sl_canvas_free (self->canvas);
   g_clear_pointer (&self->sprite, cairo_surface_destroy);
+  for (guint i = 0; i < G_N_ELEMENTS (self->mark_sprites); i++)
+    g_clear_pointer (&self->mark_sprites[i], cairo_surface_destroy);
 
   G_OBJECT_CLASS (sl_graph_view_parent_class)->finalize (object);
 }
@@ -1627,4 +1693,21 @@ sl_graph_view_export (SlGraphView  *self,
       return FALSE;
     }
   return TRUE;
+}
+
+guint
+_sl_graph_view_count_glowing (SlGraphView *self)
+{
+  gint64 now = g_get_monotonic_time ();
+  guint n = 0;
+
+  g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), 0);
+
+  for (guint l = 0; l < self->edges->len; l++)
+    {
+      const Edge *e = &g_array_index (self->edges, Edge, l);
+
+      n += e->flash_start != 0 && now - e->flash_start < FLASH_MS * 1000;
+    }
+  return n;
 }

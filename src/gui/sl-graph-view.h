@@ -45,4 +45,9 @@ gboolean    sl_graph_view_export             (SlGraphView  *self,
                                               const char   *format,
                                               GError      **error);
 
+/* for the tests: links glowing now for having joined the tree; at most
+ * SL_GRAPH_VIEW_MAX_GLOWING at a time */
+#define SL_GRAPH_VIEW_MAX_GLOWING 8
+guint       _sl_graph_view_count_glowing     (SlGraphView  *self);
+
 G_END_DECLS
