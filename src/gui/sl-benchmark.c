@@ -55,7 +55,16 @@ typedef struct
   guint           tick_id;
   double          layout_ms;
   char           *screenshot;
+  guint           stall_id;
+  gint64          stall_last;
+  gint64          stall_max;
 } Bench;
+
+/* While the session streams in, a high-priority timeout every
+ * STALL_TICK_MS: when it comes late, the main thread was busy for that
+ * long (making table rows, reordering, applying an update) and nothing
+ * could be drawn. */
+#define STALL_TICK_MS 2
 
 static int
 cmp_gint64 (gconstpointer a,
@@ -243,6 +252,8 @@ finish (Bench *b)
   json_builder_set_member_name (jb, "layout_ms");
   json_builder_add_double_value (jb, b->layout_ms);
   _sl_benchmark_add_stats (jb, "update_handling", updates, "max_ms");
+  json_builder_set_member_name (jb, "longest_stall_while_streaming_ms");
+  json_builder_add_double_value (jb, b->stall_max / 1000.0);
   _sl_benchmark_add_stats (jb, "table_reorder", _sl_session_get_resort_times (b->session), "max_ms");
   json_builder_set_member_name (jb, "frames");
   json_builder_begin_object (jb);
@@ -512,6 +523,7 @@ state_cb (Bench *b)
     return;
   if (state == SL_SESSION_STATE_FAILED)
     {
+      g_clear_handle_id (&b->stall_id, g_source_remove);
       g_printerr ("syncline: --benchmark: %s\n", sl_session_get_error (b->session));
       g_application_release (G_APPLICATION (b->app));
       return;
@@ -519,8 +531,24 @@ state_cb (Bench *b)
   if (state != SL_SESSION_STATE_READY)
     return;
   b->t_ready = g_get_monotonic_time ();
+  g_clear_handle_id (&b->stall_id, g_source_remove);
   b->phase = PHASE_SETTLING;
   g_timeout_add (100, settled_cb, b);
+}
+
+static gboolean
+stall_tick_cb (gpointer data)
+{
+  Bench *b = data;
+  gint64 now = g_get_monotonic_time ();
+
+  b->stall_max = MAX (b->stall_max, now - b->stall_last);
+  /* monotonic times, to line up with `perf record -k CLOCK_MONOTONIC` */
+  if (now - b->stall_last > 20000 && g_getenv ("SL_PROFILE") != NULL)
+    g_printerr ("stall %" G_GINT64_FORMAT " %" G_GINT64_FORMAT ": %.1f ms\n", b->stall_last, now,
+                (now - b->stall_last) / 1000.0);
+  b->stall_last = now;
+  return G_SOURCE_CONTINUE;
 }
 
 static void
@@ -557,6 +585,8 @@ start (Bench *b)
     }
 
   b->t_open = g_get_monotonic_time ();
+  b->stall_last = b->t_open;
+  b->stall_id = g_timeout_add_full (G_PRIORITY_HIGH, STALL_TICK_MS, stall_tick_cb, b, NULL);
   g_array_set_size (_sl_session_get_update_times (b->session), 0);
   g_array_set_size (_sl_session_get_resort_times (b->session), 0);
   _sl_session_open_generated (b->session, &o, (const SlGenerateLink *) (gpointer) links->data, links->len,
