@@ -234,6 +234,23 @@ zoom_at (SlGraphView *self,
 
 /* Model */
 
+/* Links glowing at @now for having joined the tree. */
+static guint
+count_glowing (SlGraphView *self,
+               guint        n_edges,
+               gint64       now)
+{
+  guint n = 0;
+
+  for (guint l = 0; l < n_edges; l++)
+    {
+      const Edge *e = &g_array_index (self->edges, Edge, l);
+
+      n += e->flash_start != 0 && now - e->flash_start < FLASH_MS * 1000;
+    }
+  return n;
+}
+
 static gboolean
 tick_cb (GtkWidget     *widget,
          GdkFrameClock *clock,
@@ -254,10 +271,8 @@ tick_cb (GtkWidget     *widget,
     }
   if (self->flash_ref_start != 0 && now - self->flash_ref_start < FLASH_MS * 1000)
     busy = TRUE;
-  for (guint e = 0; !busy && e < self->edges->len; e++)
-    if (g_array_index (self->edges, Edge, e).flash_start != 0 &&
-        now - g_array_index (self->edges, Edge, e).flash_start < FLASH_MS * 1000)
-      busy = TRUE;
+  if (!busy && count_glowing (self, self->edges->len, now) > 0)
+    busy = TRUE;
 
   gtk_widget_queue_draw (widget);
   if (!busy)
@@ -322,12 +337,8 @@ sync_edges (SlGraphView *self,
   guint n_links = sl_session_get_n_links (self->session);
   guint old = self->edges->len;
   gint64 now = g_get_monotonic_time ();
-  guint joined = 0, glowing = 0;
+  guint joined = 0, glowing = count_glowing (self, old, now);
 
-  for (guint l = 0; l < old; l++)
-    if (g_array_index (self->edges, Edge, l).flash_start != 0 &&
-        now - g_array_index (self->edges, Edge, l).flash_start < FLASH_MS * 1000)
-      glowing++;
   g_array_set_size (self->edges, n_links);
   for (guint l = 0; l < n_links; l++)
     {
@@ -1698,16 +1709,7 @@ sl_graph_view_export (SlGraphView  *self,
 guint
 _sl_graph_view_count_glowing (SlGraphView *self)
 {
-  gint64 now = g_get_monotonic_time ();
-  guint n = 0;
-
   g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), 0);
 
-  for (guint l = 0; l < self->edges->len; l++)
-    {
-      const Edge *e = &g_array_index (self->edges, Edge, l);
-
-      n += e->flash_start != 0 && now - e->flash_start < FLASH_MS * 1000;
-    }
-  return n;
+  return count_glowing (self, self->edges->len, g_get_monotonic_time ());
 }
