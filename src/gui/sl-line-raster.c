@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "sl-line-raster.h"
+#include "sl-mask-raster.h"
 
 /* Draw into @pixels, which the caller keeps: @width × @height, ARGB32
  * without row padding (a cairo image surface's data, after a flush). */
@@ -47,46 +48,6 @@ blend (SlLineRaster *self,
        (((d & 0xff) * inv + (rgb & 0xff) * a) >> 8);
 }
 
-/* Liang–Barsky against the buffer (one pixel of margin). */
-static gboolean
-clip (double  w,
-      double  h,
-      double *x0,
-      double *y0,
-      double *x1,
-      double *y1)
-{
-  double dx = *x1 - *x0, dy = *y1 - *y0;
-  double p[4] = { -dx, dx, -dy, dy };
-  double q[4] = { *x0 + 1, w - *x0, *y0 + 1, h - *y0 };
-  double u0 = 0, u1 = 1;
-
-  for (int i = 0; i < 4; i++)
-    {
-      if (p[i] == 0)
-        {
-          if (q[i] < 0)
-            return FALSE;
-          continue;
-        }
-      {
-        double u = q[i] / p[i];
-
-        if (p[i] < 0)
-          u0 = MAX (u0, u);
-        else
-          u1 = MIN (u1, u);
-      }
-    }
-  if (u0 > u1)
-    return FALSE;
-  *x1 = *x0 + u1 * dx;
-  *y1 = *y0 + u1 * dy;
-  *x0 = *x0 + u0 * dx;
-  *y0 = *y0 + u0 * dy;
-  return TRUE;
-}
-
 /* A line one pixel wide (Wu). @dash_on/@dash_off in pixels along the
  * line; @dash_off 0 draws it solid. */
 void
@@ -109,7 +70,7 @@ sl_line_raster_line (SlLineRaster *self,
 
   if (!isfinite (x0) || !isfinite (y0) || !isfinite (x1) || !isfinite (y1))
     return;
-  if (!clip (self->width, self->height, &x0, &y0, &x1, &y1))
+  if (!sl_mask_clip (self->width, self->height, &x0, &y0, &x1, &y1))
     return;
 
   steep = fabs (y1 - y0) > fabs (x1 - x0);
@@ -197,7 +158,7 @@ sl_line_raster_thick (SlLineRaster *self,
     double w = self->width + 2 * r, h = self->height + 2 * r;
 
     cx0 += r; cy0 += r; cx1 += r; cy1 += r;
-    if (!clip (w, h, &cx0, &cy0, &cx1, &cy1))
+    if (!sl_mask_clip (w, h, &cx0, &cy0, &cx1, &cy1))
       return;
     x0 = cx0 - r; y0 = cy0 - r; x1 = cx1 - r; y1 = cy1 - r;
   }

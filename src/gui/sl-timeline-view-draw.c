@@ -18,6 +18,8 @@
 #include <glib/gi18n.h>
 
 #include "sl-format.h"
+#include "sl-parallel.h"
+#include "sl-mask-raster.h"
 #include "sl-timeline-view-private.h"
 
 #define ARROW_BUDGET      1000
@@ -603,144 +605,21 @@ draw_rows (SlTimelineView *self,
     }
 }
 
-/* Messages: drawn as cairo paths when few, else rasterized here into A8
- * masks (a cairo stroke costs tens of microseconds through the cairo
- * renderer; a rasterized line about one). */
+/* Messages: drawn as cairo paths when few, else recorded as lines and
+ * rasterized into A8 masks (a cairo stroke costs tens of microseconds
+ * through the cairo renderer; a rasterized line about one), a band of rows
+ * per task, on this thread and a helper (sl_parallel_for). */
 
 typedef struct
 {
   cairo_t *cr;
-  guint8  *data;
-  int      w;
-  int      h;
-  int      stride;
+  GArray  *lines;
+  double   w;
+  double   h;
   double   alpha;
   double   width;
-  gboolean fast;
-  guint    lines;
+  guint    n;
 } Pen;
-
-static inline void
-mask_plot (Pen   *p,
-           int    x,
-           int    y,
-           double c)
-{
-  guint8 *d;
-  guint a = (guint) (c * p->alpha * 255 + 0.5);
-
-  if ((guint) x >= (guint) p->w || (guint) y >= (guint) p->h || a == 0)
-    return;
-  d = &p->data[(gsize) y * p->stride + x];
-  *d = (guint8) (*d + ((255 - *d) * MIN (a, 255)) / 255);
-}
-
-/* Liang–Barsky against the mask, one pixel of margin */
-static gboolean
-clip_line (double  w,
-           double  h,
-           double *x0,
-           double *y0,
-           double *x1,
-           double *y1)
-{
-  double dx = *x1 - *x0, dy = *y1 - *y0;
-  double p[4] = { -dx, dx, -dy, dy };
-  double q[4] = { *x0 + 1, w - *x0, *y0 + 1, h - *y0 };
-  double u0 = 0, u1 = 1;
-
-  for (int i = 0; i < 4; i++)
-    {
-      double u;
-
-      if (p[i] == 0)
-        {
-          if (q[i] < 0)
-            return FALSE;
-          continue;
-        }
-      u = q[i] / p[i];
-      if (p[i] < 0)
-        u0 = MAX (u0, u);
-      else
-        u1 = MIN (u1, u);
-    }
-  if (u0 > u1)
-    return FALSE;
-  *x1 = *x0 + u1 * dx;
-  *y1 = *y0 + u1 * dy;
-  *x0 = *x0 + u0 * dx;
-  *y0 = *y0 + u0 * dy;
-  return TRUE;
-}
-
-/* One pixel wide, antialiased (Wu) */
-static void
-mask_line (Pen    *p,
-           double  x0,
-           double  y0,
-           double  x1,
-           double  y1)
-{
-  gboolean steep;
-  double gradient, intery;
-  int xs, xe;
-
-  if (!clip_line (p->w, p->h, &x0, &y0, &x1, &y1))
-    return;
-  /* pixel centres are at .5 */
-  x0 -= 0.5, y0 -= 0.5, x1 -= 0.5, y1 -= 0.5;
-  steep = fabs (y1 - y0) > fabs (x1 - x0);
-  if (steep)
-    {
-      double t;
-      t = x0; x0 = y0; y0 = t;
-      t = x1; x1 = y1; y1 = t;
-    }
-  if (x0 > x1)
-    {
-      double t;
-      t = x0; x0 = x1; x1 = t;
-      t = y0; y0 = y1; y1 = t;
-    }
-  gradient = x1 > x0 ? (y1 - y0) / (x1 - x0) : 0;
-  xs = (int) floor (x0 + 0.5);
-  xe = (int) floor (x1 + 0.5);
-  intery = y0 + gradient * (xs - x0);
-  if (p->fast)
-    {
-      /* many lines: one pixel per step, no antialiasing */
-      guint a = (guint) CLAMP (p->alpha * 255 + 0.5, 0, 255);
-
-      for (int x = xs; x <= xe; x++, intery += gradient)
-        {
-          int y = (int) (intery + 0.5), px = steep ? y : x, py = steep ? x : y;
-          guint8 *d;
-
-          if ((guint) px >= (guint) p->w || (guint) py >= (guint) p->h)
-            continue;
-          d = &p->data[(gsize) py * p->stride + px];
-          *d = (guint8) (*d + ((255 - *d) * a) / 255);
-        }
-      return;
-    }
-  for (int x = xs; x <= xe; x++, intery += gradient)
-    {
-      int y = (int) floor (intery);
-      double f = intery - y;
-
-      if (steep)
-        {
-          mask_plot (p, y, x, 1 - f);
-          mask_plot (p, y + 1, x, f);
-        }
-      else
-        {
-          mask_plot (p, x, y, 1 - f);
-          mask_plot (p, x, y + 1, f);
-        }
-    }
-}
 
 static void
 pen_line (Pen    *p,
@@ -749,53 +628,41 @@ pen_line (Pen    *p,
           double  x1,
           double  y1)
 {
+  SlMaskLine l;
+
   if (!isfinite (x0) || !isfinite (y0) || !isfinite (x1) || !isfinite (y1))
     return;
-  p->lines++;
+  p->n++;
   if (p->cr != NULL)
     {
       cairo_move_to (p->cr, x0, y0);
       cairo_line_to (p->cr, x1, y1);
       return;
     }
-  mask_line (p, x0, y0, x1, y1);
-  if (p->width > 1.5)
-    {
-      double dx = x1 - x0, dy = y1 - y0, len = sqrt (dx * dx + dy * dy);
-      double nx = len > 0 ? -dy / len : 1, ny = len > 0 ? dx / len : 0;
-
-      mask_line (p, x0 + nx, y0 + ny, x1 + nx, y1 + ny);
-    }
+  if (!sl_mask_clip (p->w, p->h, &x0, &y0, &x1, &y1))
+    return;
+  l.x0 = (float) x0;
+  l.y0 = (float) y0;
+  l.x1 = (float) x1;
+  l.y1 = (float) y1;
+  l.alpha = (guint8) CLAMP (p->alpha * 255 + 0.5, 0, 255);
+  l.wide = p->width > 1.5;
+  g_array_append_val (p->lines, l);
 }
 
 static void
-pen_init_mask (Pen *p,
-               int  w,
-               int  h)
+pen_init_record (Pen    *p,
+                 GArray *lines,
+                 int     w,
+                 int     h)
 {
   memset (p, 0, sizeof *p);
+  g_array_set_size (lines, 0);
+  p->lines = lines;
   p->w = w;
   p->h = h;
-  p->stride = cairo_format_stride_for_width (CAIRO_FORMAT_A8, w);
-  p->data = g_malloc0 ((gsize) p->stride * h);
   p->alpha = 1;
   p->width = 1;
-}
-
-static cairo_surface_t *
-pen_steal_surface (Pen *p)
-{
-  static const cairo_user_data_key_t data_key;
-  cairo_surface_t *surface;
-
-  if (p->lines == 0)
-    {
-      g_clear_pointer (&p->data, g_free);
-      return NULL;
-    }
-  surface = cairo_image_surface_create_for_data (p->data, CAIRO_FORMAT_A8, p->w, p->h, p->stride);
-  cairo_surface_set_user_data (surface, &data_key, g_steal_pointer (&p->data), g_free);
-  return surface;
 }
 
 static void
@@ -896,6 +763,77 @@ bounds_count (SlTimelineView *self)
   return (self->arrows->len <= WHISKER_MAX ? self->arrows->len : 0) + self->hl_arrows->len;
 }
 
+typedef struct
+{
+  cairo_surface_t **surface;
+  GArray           *lines;
+  gboolean          antialias;
+  guint8           *data;
+} MaskJob;
+
+typedef struct
+{
+  MaskJob *jobs;
+  guint    n_jobs;
+  int      w;
+  int      h;
+  int      stride;
+  int      band_h;
+} MaskBands;
+
+#define MASK_BANDS 8
+
+static void
+mask_band_cb (guint    band,
+              gpointer data)
+{
+  MaskBands *mb = data;
+  int r0 = (int) band * mb->band_h, r1 = MIN (r0 + mb->band_h, mb->h);
+
+  if (r0 >= r1)
+    return;
+  for (guint k = 0; k < mb->n_jobs; k++)
+    {
+      MaskJob *j = &mb->jobs[k];
+
+      memset (j->data + (gsize) r0 * mb->stride, 0, (gsize) (r1 - r0) * mb->stride);
+      sl_mask_lines (j->data, mb->w, mb->stride, (const SlMaskLine *) j->lines->data, j->lines->len,
+                       j->antialias, r0, r1);
+    }
+}
+
+/* Draws the recorded lines of @jobs into new masks, a band of rows per
+ * task on this thread and the helpers. */
+static void
+rasterize_masks (SlTimelineView *self,
+                 MaskJob        *jobs,
+                 guint           n_jobs)
+{
+  static const cairo_user_data_key_t data_key;
+  MaskBands mb = { jobs, 0, self->plot_w, self->rows_h, 0, 0 };
+
+  mb.stride = cairo_format_stride_for_width (CAIRO_FORMAT_A8, mb.w);
+  mb.band_h = (mb.h + MASK_BANDS - 1) / MASK_BANDS;
+  for (guint k = 0; k < n_jobs; k++)
+    if (jobs[k].lines->len > 0)
+      {
+        jobs[mb.n_jobs] = jobs[k];
+        jobs[mb.n_jobs].data = g_malloc ((gsize) mb.stride * mb.h);
+        mb.n_jobs++;
+      }
+  if (mb.n_jobs == 0)
+    return;
+  sl_parallel_for (MASK_BANDS, mask_band_cb, &mb);
+  for (guint k = 0; k < mb.n_jobs; k++)
+    {
+      cairo_surface_t *surface =
+        cairo_image_surface_create_for_data (jobs[k].data, CAIRO_FORMAT_A8, mb.w, mb.h, mb.stride);
+
+      cairo_surface_set_user_data (surface, &data_key, jobs[k].data, g_free);
+      *jobs[k].surface = surface;
+    }
+}
+
 /* Masks for the frame, when there are many lines; cached with the span,
  * the scroll and the selection. */
 static gboolean
@@ -903,6 +841,8 @@ ensure_masks (SlTimelineView *self)
 {
   SlTlvKey key, hl_key;
   gboolean arrows_changed, hl_changed;
+  MaskJob jobs[3];
+  guint n_jobs = 0;
   Pen p;
   double scroll;
 
@@ -922,13 +862,12 @@ ensure_masks (SlTimelineView *self)
       if (self->arrows->len > VECTOR_MAX)
         {
           /* one mask: single messages lighter than folded ones */
-          pen_init_mask (&p, self->plot_w, self->rows_h);
-          p.fast = self->arrows->len > FAST_LINES;
+          pen_init_record (&p, self->mask_lines[0], self->plot_w, self->rows_h);
           p.alpha = 0.7 / 0.95;
           emit_messages (self, self->arrows, &p, scroll, 0, 6);
           p.alpha = 1;
           emit_messages (self, self->arrows, &p, scroll, 1, 6);
-          self->arrow_mask = pen_steal_surface (&p);
+          jobs[n_jobs++] = (MaskJob) { &self->arrow_mask, p.lines, self->arrows->len <= FAST_LINES, NULL };
         }
     }
   if (hl_changed)
@@ -937,11 +876,10 @@ ensure_masks (SlTimelineView *self)
       g_clear_pointer (&self->hl_mask, cairo_surface_destroy);
       if (self->hl_arrows->len > VECTOR_MAX)
         {
-          pen_init_mask (&p, self->plot_w, self->rows_h);
+          pen_init_record (&p, self->mask_lines[1], self->plot_w, self->rows_h);
           p.width = 2;
-          p.fast = self->hl_arrows->len > FAST_LINES;
           emit_messages (self, self->hl_arrows, &p, scroll, -1, 7);
-          self->hl_mask = pen_steal_surface (&p);
+          jobs[n_jobs++] = (MaskJob) { &self->hl_mask, p.lines, self->hl_arrows->len <= FAST_LINES, NULL };
         }
     }
   /* the bounds of both */
@@ -950,12 +888,13 @@ ensure_masks (SlTimelineView *self)
     {
       /* whiskers and hatching in one mask (same pen: the hatching is
        * drawn at 0.8 by emit_bounds) */
-      pen_init_mask (&p, self->plot_w, self->rows_h);
+      pen_init_record (&p, self->mask_lines[2], self->plot_w, self->rows_h);
       if (self->arrows->len <= WHISKER_MAX)
         emit_bounds (self, self->arrows, &p, &p, scroll);
       emit_bounds (self, self->hl_arrows, &p, &p, scroll);
-      self->whisker_mask = pen_steal_surface (&p);
+      jobs[n_jobs++] = (MaskJob) { &self->whisker_mask, p.lines, TRUE, NULL };
     }
+  rasterize_masks (self, jobs, n_jobs);
   return TRUE;
 }
 
@@ -1012,7 +951,7 @@ draw_messages (SlTimelineView *self,
     {
       Pen h = p;
 
-      p.lines = h.lines = 0;
+      p.n = h.n = 0;
       if (self->arrows->len <= WHISKER_MAX)
         emit_bounds (self, self->arrows, &p, &h, scroll);
       emit_bounds (self, self->hl_arrows, &p, &h, scroll);

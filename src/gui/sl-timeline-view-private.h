@@ -166,6 +166,8 @@ struct _SlTimelineView
   cairo_surface_t   *arrow_mask;
   cairo_surface_t   *whisker_mask;
   cairo_surface_t   *hl_mask;
+  /* SlMaskLine: the lines of the three masks, reused */
+  GArray            *mask_lines[3];
   cairo_surface_t   *labels_surface;
   SlTlvKey           labels_key;
   guint              labels_sel;

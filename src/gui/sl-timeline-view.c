@@ -11,6 +11,7 @@
 
 #include "sl-format.h"
 #include "sl-text-cell.h"
+#include "sl-mask-raster.h"
 #include "sl-timeline-view-private.h"
 
 #define EVENTS_DELAY_MS 150
@@ -1251,6 +1252,8 @@ sl_timeline_view_finalize (GObject *object)
   g_hash_table_unref (self->row_cache);
   g_array_unref (self->arrows);
   g_array_unref (self->hl_arrows);
+  for (guint i = 0; i < G_N_ELEMENTS (self->mask_lines); i++)
+    g_array_unref (self->mask_lines[i]);
   g_free (self->search_text);
 
   G_OBJECT_CLASS (sl_timeline_view_parent_class)->finalize (object);
@@ -1397,6 +1400,8 @@ sl_timeline_view_init (SlTimelineView *self)
   self->row_cache = g_hash_table_new_full (NULL, NULL, NULL, NULL);
   self->arrows = g_array_new (FALSE, FALSE, sizeof (SlTimelineArrow));
   self->hl_arrows = g_array_new (FALSE, FALSE, sizeof (SlTimelineArrow));
+  for (guint i = 0; i < G_N_ELEMENTS (self->mask_lines); i++)
+    self->mask_lines[i] = g_array_new (FALSE, FALSE, sizeof (SlMaskLine));
   self->events = sl_event_list_new ();
   self->vadj = g_object_ref_sink (gtk_adjustment_new (0, 0, 1, SL_TLV_ROW_H * 3, 100, 100));
 
