@@ -4,11 +4,11 @@
  *
  * Rows are summarized per pixel column by the model (a few steps per
  * pixel whatever the zoom) into one colour per column, kept per row and
- * reused when the view only pans or scrolls; the rows and the messages
- * between them are written into one memory texture in the frame clock's
- * update phase. snapshot() appends that texture (scaled, when the span
- * changed since it was made) and draws the few things cairo does well:
- * text, the selection and the highlighted messages.
+ * reused when the view only pans or scrolls. In the frame clock's update
+ * phase the rows and, when there are many, the messages (rasterized as
+ * coverage masks) are composed into one image, a band of rows per task on
+ * this thread and a helper. snapshot() paints that image and draws what
+ * cairo does well: text, the selection, and the messages when few.
  */
 
 #include "config.h"
@@ -108,18 +108,8 @@ row_cache_free (gpointer data)
 {
   SlTlvRowCache *rc = data;
 
-  g_clear_pointer (&rc->surface, cairo_surface_destroy);
   g_free (rc->rgba);
   g_free (rc);
-}
-
-/* One pixel high: snapshot() stretches it over the row's band. */
-static void
-row_cache_wrap (SlTlvRowCache *rc)
-{
-  g_clear_pointer (&rc->surface, cairo_surface_destroy);
-  rc->surface = cairo_image_surface_create_for_data ((guchar *) rc->rgba, CAIRO_FORMAT_ARGB32, rc->n, 1,
-                                                     rc->n * (int) sizeof (guint32));
 }
 
 void
@@ -135,9 +125,8 @@ _sl_timeline_view_clear_caches (SlTimelineView *self)
   g_clear_pointer (&self->labels_surface, cairo_surface_destroy);
   g_clear_pointer (&self->legend_surface, cairo_surface_destroy);
   g_clear_pointer (&self->ruler_layouts, g_hash_table_unref);
-  g_clear_pointer (&self->arrow_mask, cairo_surface_destroy);
-  g_clear_pointer (&self->whisker_mask, cairo_surface_destroy);
-  g_clear_pointer (&self->hl_mask, cairo_surface_destroy);
+  g_clear_pointer (&self->plot_image, cairo_surface_destroy);
+  self->plot_has_messages = FALSE;
   memset (&self->mask_key, 0, sizeof self->mask_key);
   memset (&self->hl_mask_key, 0, sizeof self->hl_mask_key);
   g_array_set_size (self->arrows, 0);
@@ -258,7 +247,6 @@ ensure_row (Frame          *f,
       memcpy (rgba + (o0 - c0), rc->rgba + (o0 - rc->c_start), (gsize) (o1 - o0) * sizeof (guint32));
       query_columns (f, v->row, v->host, c0, o0, rgba);
       query_columns (f, v->row, v->host, o1, c1, rgba + (o1 - c0));
-      g_clear_pointer (&rc->surface, cairo_surface_destroy);
       g_free (rc->rgba);
       rc->rgba = rgba;
     }
@@ -270,7 +258,6 @@ ensure_row (Frame          *f,
           rc->row = v->row;
           g_hash_table_insert (self->row_cache, GUINT_TO_POINTER (v->row + 1), rc);
         }
-      g_clear_pointer (&rc->surface, cairo_surface_destroy);
       if (rc->n != self->plot_w)
         {
           g_free (rc->rgba);
@@ -284,7 +271,6 @@ ensure_row (Frame          *f,
   rc->c_start = c0;
   rc->n = self->plot_w;
   rc->frame = self->frame_no;
-  row_cache_wrap (rc);
   return rc->rgba;
 }
 
@@ -481,7 +467,8 @@ _sl_timeline_view_pending (SlTimelineView *self)
 
 
 
-static gboolean ensure_masks (SlTimelineView *self);
+static gboolean ensure_plot (SlTimelineView *self,
+                             gboolean        rows_changed);
 
 /* The frame's data, in the frame clock's update phase: the visible rows'
  * colours per pixel column and the messages on screen. */
@@ -503,7 +490,7 @@ _sl_timeline_view_prepare (SlTimelineView *self)
   hl = ensure_highlight (self, HIGHLIGHT_BUDGET_US);
   current_key (self, &key);
   if (key_equal (&key, &self->rows_key))
-    return ensure_masks (self) || hl;
+    return ensure_plot (self, FALSE) || hl;
 
   t0 = g_get_monotonic_time ();
   self->frame_no++;
@@ -556,53 +543,13 @@ _sl_timeline_view_prepare (SlTimelineView *self)
   g_free (f.view_bounds);
   g_free (f.px);
 
-  ensure_masks (self);
+  ensure_plot (self, TRUE);
   self->stats.prepare_ms = (g_get_monotonic_time () - t0) / 1000.0;
   self->stats.rows_queried = f.rows_queried;
   self->stats.columns_queried = f.columns_queried;
   self->stats.arrows = self->arrows->len;
   self->stats.visible_rows = visible_rows;
   return TRUE;
-}
-
-/* Drawing: rows, messages, selection */
-
-static void
-draw_rows (SlTimelineView *self,
-           cairo_t        *cr,
-           double          scroll)
-{
-  double t_now = (double) self->origin + (double) self->col0 * self->px_ns;
-  guint first = _sl_timeline_view_vis_at (self, 0);
-
-  for (guint i = first == SL_TIMELINE_NONE ? self->vis->len : first; i < self->vis->len; i++)
-    {
-      const SlTlvRow *v = &g_array_index (self->vis, SlTlvRow, i);
-      double y0 = v->y - scroll;
-      SlTlvRowCache *rc;
-
-      if (y0 >= self->rows_h)
-        break;
-      if (v->kind == SL_TIMELINE_ROW_HOST)
-        {
-          set_hex (cr, 0x9a9996, 0.12);
-          cairo_rectangle (cr, 0, y0, self->plot_w, v->h);
-          cairo_fill (cr);
-          continue;
-        }
-      rc = g_hash_table_lookup (self->row_cache, GUINT_TO_POINTER (v->row + 1));
-      if (rc == NULL || rc->surface == NULL)
-        continue;
-      /* a row computed for another span is moved and scaled to this one */
-      cairo_save (cr);
-      cairo_translate (cr, ((double) rc->origin + (double) rc->c_start * rc->px_ns - t_now) / self->px_ns, y0 + 2);
-      cairo_scale (cr, rc->px_ns / self->px_ns, v->h - 4);
-      cairo_set_source_surface (cr, rc->surface, 0, 0);
-      cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
-      cairo_rectangle (cr, 0, 0, rc->n, 1);
-      cairo_fill (cr);
-      cairo_restore (cr);
-    }
 }
 
 /* Messages: drawn as cairo paths when few, else recorded as lines and
@@ -763,86 +710,240 @@ bounds_count (SlTimelineView *self)
   return (self->arrows->len <= WHISKER_MAX ? self->arrows->len : 0) + self->hl_arrows->len;
 }
 
-typedef struct
-{
-  cairo_surface_t **surface;
-  GArray           *lines;
-  gboolean          antialias;
-  guint8           *data;
-} MaskJob;
+/* The plot: the rows' colours and, when there are many messages, their
+ * masks, composed into one image in the update phase, a band of rows per
+ * task on this thread and the helpers (sl_parallel_for). The snapshot
+ * paints that one image: one pass over the plot instead of one per row
+ * and per mask through cairo's recording of the node. */
 
 typedef struct
 {
-  MaskJob *jobs;
-  guint    n_jobs;
-  int      w;
-  int      h;
-  int      stride;
-  int      band_h;
-} MaskBands;
+  GArray  *lines;
+  guint32  premul;
+  gboolean antialias;
+  /* the colour through coverage m, and what is left of the pixel below */
+  guint32  src[256];
+  guint8   inv[256];
+} Layer;
 
-#define MASK_BANDS 8
+typedef struct
+{
+  guint32        *pixels;
+  const guint32 **line_src;
+  int             w;
+  int             h;
+  int             band_h;
+  int             stride_a8;
+  Layer          *layers;
+  guint           n_layers;
+} Compose;
+
+#define PLOT_BANDS 8
+
+/* the four channels of @x times @a / 255, rounded as pixman does */
+static inline guint32
+un8x4_mul_un8 (guint32 x,
+               guint   a)
+{
+  guint32 rb = (x & 0x00ff00ff) * a + 0x00800080;
+  guint32 ag = ((x >> 8) & 0x00ff00ff) * a + 0x00800080;
+
+  rb = ((rb + ((rb >> 8) & 0x00ff00ff)) >> 8) & 0x00ff00ff;
+  ag = (ag + ((ag >> 8) & 0x00ff00ff)) & 0xff00ff00;
+  return rb | ag;
+}
+
+/* @x + @y per channel, saturated */
+static inline guint32
+un8x4_add (guint32 x,
+           guint32 y)
+{
+  guint32 rb = (x & 0x00ff00ff) + (y & 0x00ff00ff);
+  guint32 ag = ((x >> 8) & 0x00ff00ff) + ((y >> 8) & 0x00ff00ff);
+
+  rb |= 0x01000100 - ((rb >> 8) & 0x00ff00ff);
+  ag |= 0x01000100 - ((ag >> 8) & 0x00ff00ff);
+  return (rb & 0x00ff00ff) | (ag & 0x00ff00ff) << 8;
+}
+
+/* Over, a layer's colour through its coverage mask, on one row */
+static void
+blend_row (guint32      *dst,
+           const guint8 *mask,
+           int           w,
+           const Layer  *l)
+{
+  int x = 0;
+
+  while (x < w)
+    {
+      guint64 eight;
+
+      /* most of a mask is empty: eight pixels at a time */
+      if (x + 8 <= w)
+        {
+          memcpy (&eight, mask + x, sizeof eight);
+          if (eight == 0)
+            {
+              x += 8;
+              continue;
+            }
+        }
+      for (int end = MIN (x + 8, w); x < end; x++)
+        {
+          guint m = mask[x];
+
+          if (m != 0)
+            dst[x] = un8x4_add (l->src[m], un8x4_mul_un8 (dst[x], l->inv[m]));
+        }
+    }
+}
 
 static void
-mask_band_cb (guint    band,
-              gpointer data)
+compose_band_cb (guint    band,
+                 gpointer data)
 {
-  MaskBands *mb = data;
-  int r0 = (int) band * mb->band_h, r1 = MIN (r0 + mb->band_h, mb->h);
+  Compose *c = data;
+  int r0 = (int) band * c->band_h, r1 = MIN (r0 + c->band_h, c->h);
+  g_autofree guint8 *mask = NULL;
 
   if (r0 >= r1)
     return;
-  for (guint k = 0; k < mb->n_jobs; k++)
+  for (int y = r0; y < r1; y++)
     {
-      MaskJob *j = &mb->jobs[k];
+      guint32 *dst = c->pixels + (gsize) y * c->w;
 
-      memset (j->data + (gsize) r0 * mb->stride, 0, (gsize) (r1 - r0) * mb->stride);
-      sl_mask_lines (j->data, mb->w, mb->stride, (const SlMaskLine *) j->lines->data, j->lines->len,
-                       j->antialias, r0, r1);
+      if (c->line_src[y] != NULL)
+        memcpy (dst, c->line_src[y], (gsize) c->w * sizeof (guint32));
+      else
+        memset (dst, 0, (gsize) c->w * sizeof (guint32));
+    }
+  if (c->n_layers == 0)
+    return;
+  mask = g_malloc ((gsize) c->stride_a8 * (r1 - r0));
+  for (guint k = 0; k < c->n_layers; k++)
+    {
+      const Layer *l = &c->layers[k];
+
+      if (l->lines->len == 0)
+        continue;
+      memset (mask, 0, (gsize) c->stride_a8 * (r1 - r0));
+      /* the band's rows of a mask whose row r0 is at @mask */
+      sl_mask_lines (mask - (gssize) r0 * c->stride_a8, c->w, c->stride_a8, (const SlMaskLine *) l->lines->data,
+                     l->lines->len, l->antialias, r0, r1);
+      for (int y = r0; y < r1; y++)
+        blend_row (c->pixels + (gsize) y * c->w, mask + (gsize) (y - r0) * c->stride_a8, c->w, l);
     }
 }
 
-/* Draws the recorded lines of @jobs into new masks, a band of rows per
- * task on this thread and the helpers. */
 static void
-rasterize_masks (SlTimelineView *self,
-                 MaskJob        *jobs,
-                 guint           n_jobs)
+layer_init (Layer   *l,
+            GArray  *lines,
+            guint32  rgb,
+            double   alpha,
+            gboolean antialias)
+{
+  /* as cairo makes a colour: 16 bits per channel, premultiplied, then 8 */
+  guint a16 = (guint) (alpha * 65535 + 0.5);
+
+  l->lines = lines;
+  l->antialias = antialias;
+  l->premul = (a16 >> 8) << 24 | ((((rgb >> 16) & 0xff) * a16 / 255) >> 8) << 16 |
+              ((((rgb >> 8) & 0xff) * a16 / 255) >> 8) << 8 | (((rgb & 0xff) * a16 / 255) >> 8);
+  for (guint m = 0; m < 256; m++)
+    {
+      l->src[m] = un8x4_mul_un8 (l->premul, m);
+      l->inv[m] = (guint8) (255 - (l->src[m] >> 24));
+    }
+}
+
+static gboolean
+use_masks (SlTimelineView *self)
+{
+  return self->arrows->len > VECTOR_MAX || self->hl_arrows->len > VECTOR_MAX || bounds_count (self) > VECTOR_MAX;
+}
+
+static void
+compose_plot (SlTimelineView *self)
 {
   static const cairo_user_data_key_t data_key;
-  MaskBands mb = { jobs, 0, self->plot_w, self->rows_h, 0, 0 };
+  int w = self->plot_w, h = self->rows_h, scroll = (int) gtk_adjustment_get_value (self->vadj);
+  g_autofree const guint32 **line_src = g_new0 (const guint32 *, h);
+  g_autofree guint32 *host_line = NULL;
+  g_autofree Layer *layers = g_new (Layer, 3);
+  Compose c = { 0 };
+  guint first = _sl_timeline_view_vis_at (self, 0);
 
-  mb.stride = cairo_format_stride_for_width (CAIRO_FORMAT_A8, mb.w);
-  mb.band_h = (mb.h + MASK_BANDS - 1) / MASK_BANDS;
-  for (guint k = 0; k < n_jobs; k++)
-    if (jobs[k].lines->len > 0)
-      {
-        jobs[mb.n_jobs] = jobs[k];
-        jobs[mb.n_jobs].data = g_malloc ((gsize) mb.stride * mb.h);
-        mb.n_jobs++;
-      }
-  if (mb.n_jobs == 0)
-    return;
-  sl_parallel_for (MASK_BANDS, mask_band_cb, &mb);
-  for (guint k = 0; k < mb.n_jobs; k++)
+  /* which colours each line of pixels shows */
+  for (guint i = first == SL_TIMELINE_NONE ? self->vis->len : first; i < self->vis->len; i++)
     {
-      cairo_surface_t *surface =
-        cairo_image_surface_create_for_data (jobs[k].data, CAIRO_FORMAT_A8, mb.w, mb.h, mb.stride);
+      const SlTlvRow *v = &g_array_index (self->vis, SlTlvRow, i);
+      int y0 = v->y - scroll, ya, yb;
+      const guint32 *src;
 
-      cairo_surface_set_user_data (surface, &data_key, jobs[k].data, g_free);
-      *jobs[k].surface = surface;
+      if (y0 >= h)
+        break;
+      if (v->kind == SL_TIMELINE_ROW_HOST)
+        {
+          if (host_line == NULL)
+            {
+              g_autofree Layer *band = g_new (Layer, 1);
+
+              layer_init (band, NULL, 0x9a9996, 0.12, FALSE);
+              host_line = g_new (guint32, w);
+              for (int x = 0; x < w; x++)
+                host_line[x] = band->premul;
+            }
+          src = host_line;
+          ya = y0, yb = y0 + v->h;
+        }
+      else
+        {
+          SlTlvRowCache *rc = g_hash_table_lookup (self->row_cache, GUINT_TO_POINTER (v->row + 1));
+
+          if (rc == NULL || rc->n != w || rc->c_start != self->col0 || rc->px_ns != self->px_ns ||
+              rc->origin != self->origin)
+            continue;
+          src = rc->rgba;
+          ya = y0 + 2, yb = y0 + v->h - 2;
+        }
+      for (int y = MAX (ya, 0); y < MIN (yb, h); y++)
+        line_src[y] = src;
     }
+
+  c.w = w;
+  c.h = h;
+  c.band_h = (h + PLOT_BANDS - 1) / PLOT_BANDS;
+  c.stride_a8 = cairo_format_stride_for_width (CAIRO_FORMAT_A8, w);
+  c.line_src = line_src;
+  c.layers = layers;
+  self->plot_has_messages = use_masks (self);
+  if (self->plot_has_messages)
+    {
+      layer_init (&c.layers[c.n_layers++], self->mask_lines[0], SL_TIMELINE_RGB_ARROW, 0.95,
+                  self->arrows->len <= FAST_LINES);
+      layer_init (&c.layers[c.n_layers++], self->mask_lines[2], SL_TIMELINE_RGB_UNCERTAIN, 1, TRUE);
+      layer_init (&c.layers[c.n_layers++], self->mask_lines[1], SL_TIMELINE_RGB_ARROW_HIGHLIGHT, 0.95,
+                  self->hl_arrows->len <= FAST_LINES);
+    }
+  c.pixels = g_malloc ((gsize) w * h * sizeof (guint32));
+  sl_parallel_for (PLOT_BANDS, compose_band_cb, &c);
+
+  g_clear_pointer (&self->plot_image, cairo_surface_destroy);
+  self->plot_image = cairo_image_surface_create_for_data ((guchar *) c.pixels, CAIRO_FORMAT_ARGB32, w, h,
+                                                          w * (int) sizeof (guint32));
+  cairo_surface_set_user_data (self->plot_image, &data_key, c.pixels, g_free);
 }
 
-/* Masks for the frame, when there are many lines; cached with the span,
- * the scroll and the selection. */
+/* The plot image for the frame: made again when the rows changed or the
+ * messages (the span, the scroll, the selection); the lines of each kind
+ * of message recorded again only when they changed. */
 static gboolean
-ensure_masks (SlTimelineView *self)
+ensure_plot (SlTimelineView *self,
+             gboolean        rows_changed)
 {
   SlTlvKey key, hl_key;
   gboolean arrows_changed, hl_changed;
-  MaskJob jobs[3];
-  guint n_jobs = 0;
   Pen p;
   double scroll;
 
@@ -852,121 +953,77 @@ ensure_masks (SlTimelineView *self)
                  ((guint64) self->hl_host_b << 24) ^ self->hl_arrows->len;
   arrows_changed = !key_equal (&key, &self->mask_key);
   hl_changed = !key_equal (&hl_key, &self->hl_mask_key);
-  if (!arrows_changed && !hl_changed)
+  if (!arrows_changed && !hl_changed && !rows_changed && self->plot_image != NULL)
     return FALSE;
   scroll = key.scroll;
-  if (arrows_changed)
+  if (arrows_changed || hl_changed)
     {
+      gboolean masks = use_masks (self);
+
       self->mask_key = key;
-      g_clear_pointer (&self->arrow_mask, cairo_surface_destroy);
-      if (self->arrows->len > VECTOR_MAX)
+      self->hl_mask_key = hl_key;
+      /* single messages lighter than folded ones */
+      pen_init_record (&p, self->mask_lines[0], self->plot_w, self->rows_h);
+      if (masks)
         {
-          /* one mask: single messages lighter than folded ones */
-          pen_init_record (&p, self->mask_lines[0], self->plot_w, self->rows_h);
           p.alpha = 0.7 / 0.95;
           emit_messages (self, self->arrows, &p, scroll, 0, 6);
           p.alpha = 1;
           emit_messages (self, self->arrows, &p, scroll, 1, 6);
-          jobs[n_jobs++] = (MaskJob) { &self->arrow_mask, p.lines, self->arrows->len <= FAST_LINES, NULL };
         }
-    }
-  if (hl_changed)
-    {
-      self->hl_mask_key = hl_key;
-      g_clear_pointer (&self->hl_mask, cairo_surface_destroy);
-      if (self->hl_arrows->len > VECTOR_MAX)
+      pen_init_record (&p, self->mask_lines[1], self->plot_w, self->rows_h);
+      if (masks)
         {
-          pen_init_record (&p, self->mask_lines[1], self->plot_w, self->rows_h);
           p.width = 2;
           emit_messages (self, self->hl_arrows, &p, scroll, -1, 7);
-          jobs[n_jobs++] = (MaskJob) { &self->hl_mask, p.lines, self->hl_arrows->len <= FAST_LINES, NULL };
         }
-    }
-  /* the bounds of both */
-  g_clear_pointer (&self->whisker_mask, cairo_surface_destroy);
-  if (bounds_count (self) > VECTOR_MAX)
-    {
       /* whiskers and hatching in one mask (same pen: the hatching is
        * drawn at 0.8 by emit_bounds) */
       pen_init_record (&p, self->mask_lines[2], self->plot_w, self->rows_h);
-      if (self->arrows->len <= WHISKER_MAX)
-        emit_bounds (self, self->arrows, &p, &p, scroll);
-      emit_bounds (self, self->hl_arrows, &p, &p, scroll);
-      jobs[n_jobs++] = (MaskJob) { &self->whisker_mask, p.lines, TRUE, NULL };
+      if (masks)
+        {
+          if (self->arrows->len <= WHISKER_MAX)
+            emit_bounds (self, self->arrows, &p, &p, scroll);
+          emit_bounds (self, self->hl_arrows, &p, &p, scroll);
+        }
     }
-  rasterize_masks (self, jobs, n_jobs);
+  compose_plot (self);
   return TRUE;
 }
 
-static void
-paint_mask (SlTimelineView  *self,
-            cairo_t         *cr,
-            cairo_surface_t *mask,
-            const SlTlvKey  *k,
-            guint32          rgb,
-            double           alpha,
-            double           scroll)
-{
-  double t_old = (double) k->origin + (double) k->col0 * k->px_ns;
-  double t_new = (double) self->origin + (double) self->col0 * self->px_ns;
-
-  if (mask == NULL)
-    return;
-  cairo_save (cr);
-  /* made for an older span or scroll: moved and scaled to this one */
-  cairo_translate (cr, (t_old - t_new) / self->px_ns, k->scroll - scroll);
-  cairo_scale (cr, k->px_ns / self->px_ns, 1);
-  set_hex (cr, rgb, alpha);
-  cairo_mask_surface (cr, mask, 0, 0);
-  cairo_restore (cr);
-}
-
+/* The messages as cairo paths, when they are few (else they are in the
+ * plot image) */
 static void
 draw_messages (SlTimelineView *self,
                cairo_t        *cr,
                double          scroll)
 {
-  Pen p = { 0 };
+  Pen p = { 0 }, h;
 
+  /* (as when the plot was composed: the selection's messages may have
+   * grown since) */
+  if (self->plot_has_messages)
+    return;
   p.cr = cr;
   p.alpha = 1;
   cairo_set_line_width (cr, 1);
-  if (self->arrows->len > VECTOR_MAX)
+  for (int folded = 0; folded < 2; folded++)
     {
-      paint_mask (self, cr, self->arrow_mask, &self->mask_key, SL_TIMELINE_RGB_ARROW, 0.95, scroll);
-    }
-  else
-    for (int folded = 0; folded < 2; folded++)
-      {
-        emit_messages (self, self->arrows, &p, scroll, folded, 6);
-        /* folded arrows (several in a pixel column) are darker */
-        set_hex (cr, SL_TIMELINE_RGB_ARROW, folded ? 0.95 : 0.7);
-        cairo_stroke (cr);
-      }
-  if (bounds_count (self) > VECTOR_MAX)
-    {
-      paint_mask (self, cr, self->whisker_mask, &self->hl_mask_key, SL_TIMELINE_RGB_UNCERTAIN, 1, scroll);
-    }
-  else
-    {
-      Pen h = p;
-
-      p.n = h.n = 0;
-      if (self->arrows->len <= WHISKER_MAX)
-        emit_bounds (self, self->arrows, &p, &h, scroll);
-      emit_bounds (self, self->hl_arrows, &p, &h, scroll);
-      set_hex (cr, SL_TIMELINE_RGB_UNCERTAIN, 1);
+      emit_messages (self, self->arrows, &p, scroll, folded, 6);
+      /* folded arrows (several in a pixel column) are darker */
+      set_hex (cr, SL_TIMELINE_RGB_ARROW, folded ? 0.95 : 0.7);
       cairo_stroke (cr);
     }
-  if (self->hl_arrows->len > VECTOR_MAX)
-    paint_mask (self, cr, self->hl_mask, &self->hl_mask_key, SL_TIMELINE_RGB_ARROW_HIGHLIGHT, 0.95, scroll);
-  else
-    {
-      cairo_set_line_width (cr, 2);
-      emit_messages (self, self->hl_arrows, &p, scroll, -1, 7);
-      set_hex (cr, SL_TIMELINE_RGB_ARROW_HIGHLIGHT, 0.95);
-      cairo_stroke (cr);
-    }
+  h = p;
+  if (self->arrows->len <= WHISKER_MAX)
+    emit_bounds (self, self->arrows, &p, &h, scroll);
+  emit_bounds (self, self->hl_arrows, &p, &h, scroll);
+  set_hex (cr, SL_TIMELINE_RGB_UNCERTAIN, 1);
+  cairo_stroke (cr);
+  cairo_set_line_width (cr, 2);
+  emit_messages (self, self->hl_arrows, &p, scroll, -1, 7);
+  set_hex (cr, SL_TIMELINE_RGB_ARROW_HIGHLIGHT, 0.95);
+  cairo_stroke (cr);
 }
 
 /* Text: labels (cached), ruler, legend */
@@ -1384,8 +1441,9 @@ _sl_timeline_view_snapshot_canvas (SlTimelineView *self,
   if (w <= 0 || h <= 0)
     return;
   current_key (self, &key);
-  /* the first frame: nothing to scale yet */
-  if (self->rows_key.width == 0)
+  /* normally done in the update phase; a redraw GTK asked for on its own
+   * (a new size) does it here */
+  if (!key_equal (&key, &self->rows_key))
     _sl_timeline_view_prepare (self);
   ensure_highlight (self, HIGHLIGHT_BUDGET_US);
   get_fg (canvas, &fg);
@@ -1398,7 +1456,11 @@ _sl_timeline_view_snapshot_canvas (SlTimelineView *self,
   cairo_translate (cr, SL_TLV_LABEL_W, SL_TLV_RULER_H);
   cairo_rectangle (cr, 0, 0, w, h);
   cairo_clip (cr);
-  draw_rows (self, cr, scroll);
+  if (self->plot_image != NULL)
+    {
+      cairo_set_source_surface (cr, self->plot_image, 0, 0);
+      cairo_paint (cr);
+    }
   draw_messages (self, cr, scroll);
   if (_sl_timeline_view_selected_vis (self) != SL_TIMELINE_NONE)
     {

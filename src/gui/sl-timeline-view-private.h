@@ -57,7 +57,6 @@ typedef struct
   gint64  c_start;
   int     n;
   guint32 *rgba;
-  cairo_surface_t *surface;
   guint64 frame;
 } SlTlvRowCache;
 
@@ -163,9 +162,9 @@ struct _SlTimelineView
   gint64             hl_cursor;
   SlTlvKey           mask_key;
   SlTlvKey           hl_mask_key;
-  cairo_surface_t   *arrow_mask;
-  cairo_surface_t   *whisker_mask;
-  cairo_surface_t   *hl_mask;
+  /* the rows and the messages' masks, composed in the update phase */
+  cairo_surface_t   *plot_image;
+  gboolean           plot_has_messages;
   /* SlMaskLine: the lines of the three masks, reused */
   GArray            *mask_lines[3];
   cairo_surface_t   *labels_surface;
