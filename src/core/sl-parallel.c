@@ -29,7 +29,7 @@ typedef struct
 
 static GMutex       pool_lock;
 static GThreadPool *pool;
-static guint        n_helpers = G_MAXUINT;
+static guint        helpers_set = G_MAXUINT;
 
 static void
 job_unref (Job *job)
@@ -81,21 +81,21 @@ get_pool (guint *helpers)
   GThreadPool *p;
 
   g_mutex_lock (&pool_lock);
-  if (n_helpers == G_MAXUINT)
-    n_helpers = CLAMP (g_get_num_processors (), 1, MAX_HELPERS + 1) - 1;
-  if (pool == NULL && n_helpers > 0)
+  if (helpers_set == G_MAXUINT)
+    helpers_set = CLAMP (g_get_num_processors (), 1, MAX_HELPERS + 1) - 1;
+  if (pool == NULL && helpers_set > 0)
     {
       g_autoptr(GError) error = NULL;
 
-      pool = g_thread_pool_new (helper_func, NULL, (int) n_helpers, FALSE, &error);
+      pool = g_thread_pool_new (helper_func, NULL, (int) helpers_set, FALSE, &error);
       if (pool == NULL)
         {
           g_warning ("no helper threads: %s", error->message);
-          n_helpers = 0;
+          helpers_set = 0;
         }
     }
   p = pool;
-  *helpers = n_helpers;
+  *helpers = helpers_set;
   g_mutex_unlock (&pool_lock);
   return p;
 }
@@ -184,11 +184,11 @@ sl_parallel_get_helpers (void)
  * For tests and benchmarks; call it while no loop runs.
  */
 void
-sl_parallel_set_helpers (guint n_helpers_)
+sl_parallel_set_helpers (guint n_helpers)
 {
   g_mutex_lock (&pool_lock);
-  n_helpers = MIN (n_helpers_, MAX_HELPERS);
-  if (pool != NULL && n_helpers > 0)
-    g_thread_pool_set_max_threads (pool, (int) n_helpers, NULL);
+  helpers_set = MIN (n_helpers, MAX_HELPERS);
+  if (pool != NULL && helpers_set > 0)
+    g_thread_pool_set_max_threads (pool, (int) helpers_set, NULL);
   g_mutex_unlock (&pool_lock);
 }

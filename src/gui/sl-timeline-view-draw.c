@@ -565,7 +565,6 @@ typedef struct
   double   h;
   double   alpha;
   double   width;
-  guint    n;
 } Pen;
 
 static void
@@ -579,7 +578,6 @@ pen_line (Pen    *p,
 
   if (!isfinite (x0) || !isfinite (y0) || !isfinite (x1) || !isfinite (y1))
     return;
-  p->n++;
   if (p->cr != NULL)
     {
       cairo_move_to (p->cr, x0, y0);
@@ -719,7 +717,6 @@ bounds_count (SlTimelineView *self)
 typedef struct
 {
   GArray  *lines;
-  guint32  premul;
   gboolean antialias;
   /* the colour through coverage m, and what is left of the pixel below */
   guint32  src[256];
@@ -843,16 +840,13 @@ layer_init (Layer   *l,
             double   alpha,
             gboolean antialias)
 {
-  /* as cairo makes a colour: 16 bits per channel, premultiplied, then 8 */
-  guint a16 = (guint) (alpha * 65535 + 0.5);
+  guint32 colour = premul (rgb, alpha);
 
   l->lines = lines;
   l->antialias = antialias;
-  l->premul = (a16 >> 8) << 24 | ((((rgb >> 16) & 0xff) * a16 / 255) >> 8) << 16 |
-              ((((rgb >> 8) & 0xff) * a16 / 255) >> 8) << 8 | (((rgb & 0xff) * a16 / 255) >> 8);
   for (guint m = 0; m < 256; m++)
     {
-      l->src[m] = un8x4_mul_un8 (l->premul, m);
+      l->src[m] = un8x4_mul_un8 (colour, m);
       l->inv[m] = (guint8) (255 - (l->src[m] >> 24));
     }
 }
@@ -887,12 +881,11 @@ compose_plot (SlTimelineView *self)
         {
           if (host_line == NULL)
             {
-              g_autofree Layer *band = g_new (Layer, 1);
+              guint32 band = premul (0x9a9996, 0.12);
 
-              layer_init (band, NULL, 0x9a9996, 0.12, FALSE);
               host_line = g_new (guint32, w);
               for (int x = 0; x < w; x++)
-                host_line[x] = band->premul;
+                host_line[x] = band;
             }
           src = host_line;
           ya = y0, yb = y0 + v->h;

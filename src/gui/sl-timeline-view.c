@@ -10,8 +10,8 @@
 #include <glib/gi18n.h>
 
 #include "sl-format.h"
-#include "sl-text-cell.h"
 #include "sl-mask-raster.h"
+#include "sl-text-cell.h"
 #include "sl-timeline-view-private.h"
 
 #define EVENTS_DELAY_MS 150
