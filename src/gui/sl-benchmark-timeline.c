@@ -414,6 +414,10 @@ typedef struct
   SlBenchPhases    phases;
   gint64           last_after_paint;
   gint64           longest_gap;
+  gint64           steps_start;
+  gint64           steps_end;
+  gint64           steal_start;
+  gint64           steal_end;
   gint64           t_set;
   double           first_frame_ms;
   double           first_complete_ms;
@@ -649,6 +653,15 @@ finish (Bench *b)
   json_builder_add_string_value (jb, cpu);
   json_builder_set_member_name (jb, "processors");
   json_builder_add_int_value (jb, g_get_num_processors ());
+  _sl_benchmark_add_display (jb, GTK_WIDGET (b->window));
+  /* a virtual machine's processors may be taken away while a frame runs */
+  json_builder_set_member_name (jb, "steps_wall_ms");
+  json_builder_add_double_value (jb, (b->steps_end - b->steps_start) / 1000.0);
+  if (b->steal_start >= 0 && b->steal_end >= b->steal_start)
+    {
+      json_builder_set_member_name (jb, "hypervisor_steal_during_steps_ms");
+      json_builder_add_int_value (jb, b->steal_end - b->steal_start);
+    }
   {
     g_autofree char *load = NULL;
 
@@ -720,6 +733,11 @@ before_paint_cb (GdkFrameClock *clock,
           if (g_getenv ("SL_PROFILE") != NULL && gap > 20000)
             g_printerr ("gap of %.2f ms before step %u\n", gap / 1000.0, b->step + 1);
         }
+      if (b->step == 0)
+        {
+          b->steps_start = b->frame_start;
+          b->steal_start = _sl_benchmark_steal_ms ();
+        }
       b->step_start = b->frame_start;
       b->step_pending = TRUE;
       do_step (b);
@@ -786,6 +804,11 @@ after_paint_cb (GdkFrameClock *clock,
     }
   if (b->step >= b->steps->len)
     {
+      if (b->steps_end == 0)
+        {
+          b->steps_end = now;
+          b->steal_end = _sl_benchmark_steal_ms ();
+        }
       if (b->idle_id == 0)
         b->idle_id = g_idle_add (finish_idle_cb, b);
       return;
@@ -811,6 +834,10 @@ mapped_cb (Bench *b)
     }
   if (b->before_id != 0)
     return;
+  /* keys go to the plot, as for someone zooming with the keyboard (a
+   * focused entry's caret is drawn again and again, and GTK 4.8 asks the
+   * X server for the pointer each time) */
+  gtk_widget_grab_focus (b->view->canvas);
   b->before_id = g_signal_connect (clock, "before-paint", G_CALLBACK (before_paint_cb), b);
   b->after_id = g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), b);
   _sl_benchmark_phases_connect (&b->phases, clock);

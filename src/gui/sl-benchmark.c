@@ -10,8 +10,10 @@
 
 #include "config.h"
 
-#include <json-glib/json-glib.h>
+#include <stdio.h>
 #include <time.h>
+#include <unistd.h>
+#include <json-glib/json-glib.h>
 
 #include "sl-benchmark.h"
 #include "sl-benchmark-private.h"
@@ -19,6 +21,10 @@
 #include "sl-link-plot.h"
 #include "sl-session-private.h"
 #include "sl-window.h"
+
+#ifdef GDK_WINDOWING_X11
+#include <gdk/x11/gdkx.h>
+#endif
 
 #define N_HOSTS        200
 #define N_LINKS        2000
@@ -134,6 +140,49 @@ _sl_benchmark_thread_cpu_us (void)
   if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
     return 0;
   return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
+
+/* Time the hypervisor gave to other guests while this machine's
+ * processors had work (all processors, ms since boot), or -1 where
+ * /proc/stat does not say. It makes frames slower without showing in
+ * their CPU time. */
+gint64
+_sl_benchmark_steal_ms (void)
+{
+  g_autofree char *text = NULL;
+  guint64 v[8] = { 0 };
+  long hz = sysconf (_SC_CLK_TCK);
+
+  if (hz <= 0 || !g_file_get_contents ("/proc/stat", &text, NULL, NULL) || !g_str_has_prefix (text, "cpu "))
+    return -1;
+  if (sscanf (text + 4, "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
+              " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT,
+              &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 8)
+    return -1;
+  return (gint64) (v[7] * 1000 / (guint64) hz);
+}
+
+/* What the frames went through on their way to the screen: the display
+ * server and, on X11, the window manager (without one, GTK 4.8 asks the
+ * X server on every frame whether one has appeared). */
+void
+_sl_benchmark_add_display (JsonBuilder *b,
+                           GtkWidget   *widget)
+{
+  GdkDisplay *display = gtk_widget_get_display (widget);
+
+  json_builder_set_member_name (b, "display");
+  json_builder_add_string_value (b, G_OBJECT_TYPE_NAME (display));
+#ifdef GDK_WINDOWING_X11
+  if (GDK_IS_X11_DISPLAY (display))
+    {
+      GdkX11Screen *screen = gdk_x11_display_get_screen (display);
+      const char *wm = gdk_x11_screen_get_window_manager_name (screen);
+
+      json_builder_set_member_name (b, "window_manager");
+      json_builder_add_string_value (b, wm != NULL && g_strcmp0 (wm, "unknown") != 0 ? wm : "none");
+    }
+#endif
 }
 
 /* The handlers run after GTK's own for each phase: update (tick
@@ -280,6 +329,7 @@ finish (Bench *b)
   json_builder_add_string_value (jb, cpu);
   json_builder_set_member_name (jb, "processors");
   json_builder_add_int_value (jb, g_get_num_processors ());
+  _sl_benchmark_add_display (jb, GTK_WIDGET (b->window));
   json_builder_end_object (jb);
   json_builder_end_object (jb);
 
