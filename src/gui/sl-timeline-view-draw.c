@@ -170,7 +170,6 @@ typedef struct
   gint64          *view_bounds;
   gint64         **local_bounds;
   guint            n_hosts;
-  SlTimelinePixel *px;
   guint            rows_queried;
   guint64          columns_queried;
 } Frame;
@@ -200,41 +199,76 @@ host_bounds (Frame *f,
   return f->local_bounds[host];
 }
 
-/* Absolute columns [a, b) of @row into @out (indexed from @a). */
-static void
-query_columns (Frame    *f,
-               guint     row,
-               guint     host,
-               gint64    a,
-               gint64    b,
-               guint32  *out)
+/* A row's columns to query: [a0, a1) and [b0, b1), absolute, into @dst
+ * (indexed from col0) */
+typedef struct
 {
-  const gint64 *lb = host_bounds (f, host);
+  guint          row;
+  const gint64  *bounds;
+  gint64         a0;
+  gint64         a1;
+  gint64         b0;
+  gint64         b1;
+  guint32       *dst;
+} RowJob;
+
+typedef struct
+{
+  const SlTimeline *timeline;
+  const RowJob     *jobs;
+  gint64            col0;
+  int               width;
+} RowJobs;
+
+static void
+query_columns (const RowJobs   *q,
+               const RowJob    *j,
+               gint64           a,
+               gint64           b,
+               SlTimelinePixel *px)
+{
   gint64 n = b - a;
 
   if (n <= 0)
     return;
-  sl_timeline_query_row_bounds (f->self->timeline, row, lb + (a - f->self->col0), (guint) n, f->px);
+  sl_timeline_query_row_bounds (q->timeline, j->row, j->bounds + (a - q->col0), (guint) n, px);
   for (gint64 k = 0; k < n; k++)
-    out[k] = pixel_rgba (&f->px[k]);
-  f->columns_queried += (guint64) n;
+    j->dst[a - q->col0 + k] = pixel_rgba (&px[k]);
 }
 
-static const guint32 *
-ensure_row (Frame          *f,
-            const SlTlvRow *v)
+/* One row's queries, on this thread or a helper: the model is only read
+ * (it changes on this thread, never while a frame is prepared) */
+static void
+row_job_cb (guint    i,
+            gpointer data)
+{
+  const RowJobs *q = data;
+  const RowJob *j = &q->jobs[i];
+  g_autofree SlTimelinePixel *px = g_new (SlTimelinePixel, q->width);
+
+  query_columns (q, j, j->a0, j->a1, px);
+  query_columns (q, j, j->b0, j->b1, px);
+}
+
+/* The colours of @v's pixel columns: known from the cache, else to be
+ * queried (@jobs), the columns already known kept when only panned */
+static void
+plan_row (Frame          *f,
+          const SlTlvRow *v,
+          GArray         *jobs)
 {
   SlTimelineView *self = f->self;
   SlTlvRowCache *rc = g_hash_table_lookup (self->row_cache, GUINT_TO_POINTER (v->row + 1));
   guint64 version = _sl_timeline_view_clock (self, v->host)->version * G_GUINT64_CONSTANT (1000003) +
                     self->data_version;
   gint64 c0 = self->col0, c1 = self->col0 + self->plot_w;
+  RowJob j = { v->row, host_bounds (f, v->host), c0, c1, c1, c1, NULL };
 
   if (rc != NULL && rc->version == version && rc->origin == self->origin && rc->px_ns == self->px_ns &&
       rc->c_start == c0 && rc->n == self->plot_w)
     {
       rc->frame = self->frame_no;
-      return rc->rgba;
+      return;
     }
   f->rows_queried++;
   if (rc != NULL && rc->version == version && rc->origin == self->origin && rc->px_ns == self->px_ns &&
@@ -245,8 +279,8 @@ ensure_row (Frame          *f,
       gint64 o0 = MAX (c0, rc->c_start), o1 = MIN (c1, rc->c_start + rc->n);
 
       memcpy (rgba + (o0 - c0), rc->rgba + (o0 - rc->c_start), (gsize) (o1 - o0) * sizeof (guint32));
-      query_columns (f, v->row, v->host, c0, o0, rgba);
-      query_columns (f, v->row, v->host, o1, c1, rgba + (o1 - c0));
+      j.a1 = o0;
+      j.b0 = o1;
       g_free (rc->rgba);
       rc->rgba = rgba;
     }
@@ -263,15 +297,16 @@ ensure_row (Frame          *f,
           g_free (rc->rgba);
           rc->rgba = g_new (guint32, self->plot_w);
         }
-      query_columns (f, v->row, v->host, c0, c1, rc->rgba);
     }
+  j.dst = rc->rgba;
+  f->columns_queried += (guint64) ((j.a1 - j.a0) + (j.b1 - j.b0));
+  g_array_append_val (jobs, j);
   rc->version = version;
   rc->origin = self->origin;
   rc->px_ns = self->px_ns;
   rc->c_start = c0;
   rc->n = self->plot_w;
   rc->frame = self->frame_no;
-  return rc->rgba;
 }
 
 static void
@@ -480,6 +515,7 @@ _sl_timeline_view_prepare (SlTimelineView *self)
   guint n_hosts;
   int w = self->plot_w, h = self->rows_h, scroll;
   g_autofree guint8 *host_visible = NULL;
+  g_autoptr(GArray) jobs = g_array_new (FALSE, FALSE, sizeof (RowJob));
   guint n_visible_hosts = 0, visible_rows = 0;
   gint64 t0;
   guint first;
@@ -501,7 +537,6 @@ _sl_timeline_view_prepare (SlTimelineView *self)
   f.n_hosts = n_hosts;
   f.view_bounds = g_new (gint64, w + 1);
   f.local_bounds = g_new0 (gint64 *, MAX (n_hosts, 1));
-  f.px = g_new (SlTimelinePixel, w);
   for (int k = 0; k <= w; k++)
     f.view_bounds[k] = self->origin + (gint64) floor ((double) (self->col0 + k) * self->px_ns);
 
@@ -519,7 +554,13 @@ _sl_timeline_view_prepare (SlTimelineView *self)
           n_visible_hosts++;
         }
       if (v->kind != SL_TIMELINE_ROW_HOST)
-        ensure_row (&f, v);
+        plan_row (&f, v, jobs);
+    }
+  if (jobs->len > 0)
+    {
+      RowJobs q = { self->timeline, (const RowJob *) (gpointer) jobs->data, self->col0, w };
+
+      sl_parallel_for (jobs->len, row_job_cb, &q);
     }
   evict_rows (self, visible_rows * 2 + 16);
 
@@ -541,7 +582,6 @@ _sl_timeline_view_prepare (SlTimelineView *self)
     g_free (f.local_bounds[hh]);
   g_free (f.local_bounds);
   g_free (f.view_bounds);
-  g_free (f.px);
 
   ensure_plot (self, TRUE);
   self->stats.prepare_ms = (g_get_monotonic_time () - t0) / 1000.0;
