@@ -80,19 +80,49 @@ typedef struct
 } Band;
 
 /* major/minor as walked; a pixel outside the band or the mask is skipped */
-static inline void
-plot (const Band *b,
-      int         major,
-      int         minor,
-      guint       a)
+/* floor() of a value well inside int's range, without a call into libm
+ * (the build targets SSE2, which has no rounding instruction) */
+static inline int
+floor_int (double v)
 {
-  int x = b->steep ? minor : major, y = b->steep ? major : minor;
-  guint8 *d;
+  int i = (int) v;
 
-  if ((guint) x >= (guint) b->width || (guint) (y - b->row0) >= (guint) b->rows || a == 0)
-    return;
-  d = &b->data[(gsize) y * b->stride + x];
-  *d = (guint8) (*d + ((255 - *d) * MIN (a, 255u)) / 255);
+  return i - (v < i);
+}
+
+/* coverage @a over the pixel at @d */
+static inline void
+put (guint8 *d,
+     guint   a)
+{
+  if (a == 255)
+    *d = 255;
+  else if (a != 0)
+    *d = (guint8) (*d + ((255 - *d) * a) / 255);
+}
+
+/* a steep line's pixel: the row is in the band, the column may not be in
+ * the mask */
+static inline void
+put_col (guint8 *row,
+         int     width,
+         int     col,
+         guint   a)
+{
+  if ((guint) col < (guint) width)
+    put (row + col, a);
+}
+
+/* a shallow line's pixel: the column is in the mask, the row may not be
+ * in the band */
+static inline void
+put_row (const Band *b,
+         int         col,
+         int         row,
+         guint       a)
+{
+  if ((guint) (row - b->row0) < (guint) b->rows)
+    put (b->data + (gsize) row * b->stride + col, a);
 }
 
 static void
@@ -104,6 +134,7 @@ raster_line (Band               *b,
   double x0 = l->x0 - 0.5, y0 = l->y0 - 0.5, x1 = l->x1 - 0.5, y1 = l->y1 - 0.5;
   double gradient, base;
   int xs, xe, lo, hi, row1 = b->row0 + b->rows;
+  guint a = l->alpha;
 
   /* (not clipped: nothing sensible to draw, and no overflow) */
   if (!(fabs (x0) < 1e7 && fabs (y0) < 1e7 && fabs (x1) < 1e7 && fabs (y1) < 1e7))
@@ -144,39 +175,73 @@ raster_line (Band               *b,
     }
   else
     {
-      double ka = (b->row0 - 3 - base) / gradient, kb = (row1 + 1 - base) / gradient;
+      /* (a nearly flat line's are far outside int's range) */
+      double ka = CLAMP ((b->row0 - 3 - base) / gradient, -1e8, 1e8);
+      double kb = CLAMP ((row1 + 1 - base) / gradient, -1e8, 1e8);
 
       lo = MAX (lo, xs + (int) floor (MIN (ka, kb)) - 1);
       hi = MIN (hi, xs + (int) ceil (MAX (ka, kb)) + 1);
     }
 
-  for (int x = lo; x <= hi; x++)
-    {
-      double intery = base + gradient * (x - xs);
+  /* the same steps for both orientations, in two loops so that each
+   * checks only the coordinate that can leave the band or the mask */
+  if (b->steep)
+    for (int x = lo; x <= hi; x++)
+      {
+        double intery = base + gradient * (x - xs);
+        guint8 *row = b->data + (gsize) x * b->stride;
 
-      if (!antialias)
-        {
-          int y = (int) floor (intery + 0.5);
+        if (!antialias)
+          {
+            int y = floor_int (intery + 0.5);
 
-          plot (b, x, y, l->alpha);
-          if (l->wide)
-            plot (b, x, y + 1, l->alpha);
-        }
-      else
-        {
-          int y = (int) floor (intery);
-          double f = intery - y;
+            put_col (row, b->width, y, a);
+            if (l->wide)
+              put_col (row, b->width, y + 1, a);
+          }
+        else
+          {
+            int y = floor_int (intery);
+            double f = intery - y;
 
-          plot (b, x, y, (guint) ((1 - f) * l->alpha + 0.5));
-          if (l->wide)
-            {
-              plot (b, x, y + 1, l->alpha);
-              plot (b, x, y + 2, (guint) (f * l->alpha + 0.5));
-            }
-          else
-            plot (b, x, y + 1, (guint) (f * l->alpha + 0.5));
-        }
-    }
+            put_col (row, b->width, y, (guint) ((1 - f) * a + 0.5));
+            if (l->wide)
+              {
+                put_col (row, b->width, y + 1, a);
+                put_col (row, b->width, y + 2, (guint) (f * a + 0.5));
+              }
+            else
+              put_col (row, b->width, y + 1, (guint) (f * a + 0.5));
+          }
+      }
+  else
+    for (int x = MAX (lo, 0); x <= MIN (hi, b->width - 1); x++)
+      {
+        double intery = base + gradient * (x - xs);
+
+        if (!antialias)
+          {
+            int y = floor_int (intery + 0.5);
+
+            put_row (b, x, y, a);
+            if (l->wide)
+              put_row (b, x, y + 1, a);
+          }
+        else
+          {
+            int y = floor_int (intery);
+            double f = intery - y;
+
+            put_row (b, x, y, (guint) ((1 - f) * a + 0.5));
+            if (l->wide)
+              {
+                put_row (b, x, y + 1, a);
+                put_row (b, x, y + 2, (guint) (f * a + 0.5));
+              }
+            else
+              put_row (b, x, y + 1, (guint) (f * a + 0.5));
+          }
+      }
 }
 
 /**
