@@ -17,6 +17,10 @@
  * per main loop iteration instead, so that frames are drawn in between. */
 #define FIRST_ROWS         256
 #define ROWS_PER_STEP      24
+/* After them, the rest is announced at most this often until it is all
+ * there: each announcement lays the window out again (the list's and the
+ * scrollbar's sizes), a few milliseconds of the next frame. */
+#define PUBLISH_US         250000
 
 /* SlEventItem */
 
@@ -167,6 +171,7 @@ struct _SlEventList
   gint64                      cursor;
   gint64                      end;
   gint64                      chunk;
+  gint64                      published_at;
 };
 
 enum {
@@ -457,7 +462,7 @@ load_cb (gpointer data)
   SlEventList *self = data;
   gint64 t0 = g_get_monotonic_time ();
   guint before = self->published, limit;
-  gboolean out_of_time = FALSE;
+  gboolean out_of_time = FALSE, read_all;
 
   /* events before the span loaded already: inserted in front of them */
   while (!out_of_time && self->head_cursor < self->head_end)
@@ -488,18 +493,22 @@ load_cb (gpointer data)
       out_of_time = slice_done (self, t0);
     }
 
-  /* the new items, the first ones a few at a time */
+  /* the new items, the first ones a few at a time, then the rest now and
+   * then */
+  read_all = self->head_cursor >= self->head_end && self->cursor >= self->end;
   limit = self->published < FIRST_ROWS ? self->published + ROWS_PER_STEP : G_MAXUINT;
-  if (self->events->len > self->published && limit > self->published)
+  if (self->events->len > self->published && limit > self->published &&
+      (self->published < FIRST_ROWS || read_all || g_get_monotonic_time () - self->published_at >= PUBLISH_US))
     {
       guint from = self->published;
 
       self->published = MIN (self->events->len, limit);
+      self->published_at = g_get_monotonic_time ();
       g_list_model_items_changed (G_LIST_MODEL (self), from, 0, self->published - from);
     }
   if (self->published != before)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
-  if (self->head_cursor >= self->head_end && self->cursor >= self->end && self->published == self->events->len)
+  if (read_all && self->published == self->events->len)
     {
       self->load_id = 0;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
