@@ -79,7 +79,6 @@ typedef struct
   gboolean steep;
 } Band;
 
-/* major/minor as walked; a pixel outside the band or the mask is skipped */
 /* floor() of a value well inside int's range, without a call into libm
  * (the build targets SSE2, which has no rounding instruction) */
 static inline int

@@ -262,7 +262,7 @@ plan_row (Frame          *f,
   guint64 version = _sl_timeline_view_clock (self, v->host)->version * G_GUINT64_CONSTANT (1000003) +
                     self->data_version;
   gint64 c0 = self->col0, c1 = self->col0 + self->plot_w;
-  RowJob j = { v->row, host_bounds (f, v->host), c0, c1, c1, c1, NULL };
+  RowJob j = { v->row, NULL, c0, c1, c1, c1, NULL };
 
   if (rc != NULL && rc->version == version && rc->origin == self->origin && rc->px_ns == self->px_ns &&
       rc->c_start == c0 && rc->n == self->plot_w)
@@ -298,6 +298,8 @@ plan_row (Frame          *f,
           rc->rgba = g_new (guint32, self->plot_w);
         }
     }
+  /* (the host's bounds only when a row of it is queried) */
+  j.bounds = host_bounds (f, v->host);
   j.dst = rc->rgba;
   f->columns_queried += (guint64) ((j.a1 - j.a0) + (j.b1 - j.b0));
   g_array_append_val (jobs, j);
