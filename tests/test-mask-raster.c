@@ -22,10 +22,10 @@ new_mask (void)
 }
 
 static void
-draw_all (guint8             *mask,
+draw_all (guint8           *mask,
           const SlMaskLine *lines,
-          gsize               n,
-          gboolean            aa)
+          gsize             n,
+          gboolean          aa)
 {
   sl_mask_lines (mask, W, W, lines, n, aa, 0, H);
 }
@@ -147,11 +147,11 @@ test_clip (void)
 
 typedef struct
 {
-  guint8             *mask;
+  guint8           *mask;
   const SlMaskLine *lines;
-  gsize               n;
-  gboolean            aa;
-  const int          *cuts;
+  gsize             n;
+  gboolean          aa;
+  const int        *cuts;
 } Bands;
 
 static void

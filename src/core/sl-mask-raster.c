@@ -31,11 +31,11 @@
  */
 gboolean
 sl_mask_clip (double  width,
-                double  height,
-                double *x0,
-                double *y0,
-                double *x1,
-                double *y1)
+              double  height,
+              double *x0,
+              double *y0,
+              double *x1,
+              double *y1)
 {
   double dx = *x1 - *x0, dy = *y1 - *y0;
   double p[4] = { -dx, dx, -dy, dy };
@@ -125,9 +125,9 @@ put_row (const Band *b,
 }
 
 static void
-raster_line (Band               *b,
+raster_line (Band             *b,
              const SlMaskLine *l,
-             gboolean            antialias)
+             gboolean          antialias)
 {
   /* pixel centres at .5 */
   double x0 = l->x0 - 0.5, y0 = l->y0 - 0.5, x1 = l->x1 - 0.5, y1 = l->y1 - 0.5;
@@ -258,14 +258,14 @@ raster_line (Band               *b,
  * is read or written, so that bands can be drawn at the same time.
  */
 void
-sl_mask_lines (guint8             *data,
-                 int                 width,
-                 int                 stride,
-                 const SlMaskLine *lines,
-                 gsize               n_lines,
-                 gboolean            antialias,
-                 int                 row0,
-                 int                 row1)
+sl_mask_lines (guint8           *data,
+               int               width,
+               int               stride,
+               const SlMaskLine *lines,
+               gsize             n_lines,
+               gboolean          antialias,
+               int               row0,
+               int               row1)
 {
   Band b = { data, width, stride, row0, row1 - row0, FALSE };
 

@@ -31,20 +31,20 @@ typedef struct
   guint8 wide;
 } SlMaskLine;
 
-gboolean sl_mask_clip  (double              width,
-                          double              height,
-                          double             *x0,
-                          double             *y0,
-                          double             *x1,
-                          double             *y1);
+gboolean sl_mask_clip  (double            width,
+                        double            height,
+                        double           *x0,
+                        double           *y0,
+                        double           *x1,
+                        double           *y1);
 
-void     sl_mask_lines (guint8             *data,
-                          int                 width,
-                          int                 stride,
-                          const SlMaskLine *lines,
-                          gsize               n_lines,
-                          gboolean            antialias,
-                          int                 row0,
-                          int                 row1);
+void     sl_mask_lines (guint8           *data,
+                        int               width,
+                        int               stride,
+                        const SlMaskLine *lines,
+                        gsize             n_lines,
+                        gboolean          antialias,
+                        int               row0,
+                        int               row1);
 
 G_END_DECLS
