@@ -45,8 +45,9 @@ typedef struct
 
 typedef struct
 {
-  PangoGlyph glyph;        /* PANGO_GLYPH_EMPTY: not in this font */
-  int        width;
+  PangoGlyph        glyph;   /* PANGO_GLYPH_EMPTY: not in this font */
+  int               width;
+  PangoGlyphVisAttr attr;    /* as Pango shaped it (is_color among them) */
 } Glyph;
 
 struct _SlTextCell
@@ -193,6 +194,7 @@ glyph_lookup (GtkWidget  *widget,
             {
               g->glyph = run->glyphs->glyphs[0].glyph;
               g->width = run->glyphs->glyphs[0].geometry.width;
+              g->attr = run->glyphs->glyphs[0].attr;
             }
         }
       g_hash_table_insert (table->glyphs, GUINT_TO_POINTER (c), g);
@@ -206,10 +208,15 @@ set_glyph (PangoGlyphString *glyphs,
            const Glyph      *g,
            int               cluster)
 {
-  glyphs->glyphs[i].glyph = g->glyph;
-  glyphs->glyphs[i].geometry.width = g->width;
-  glyphs->glyphs[i].geometry.x_offset = 0;
-  glyphs->glyphs[i].geometry.y_offset = 0;
+  /* pango_glyph_string_set_size() does not clear what it allocates, and
+   * every bit of the glyph matters: a stray is_color makes GTK's GL
+   * renderer draw the glyph from a colour atlas, ignoring the text colour
+   * (the glyph vanished on white rows and showed on hovered ones). */
+  glyphs->glyphs[i] = (PangoGlyphInfo) {
+    .glyph = g->glyph,
+    .geometry = { .width = g->width },
+    .attr = g->attr,
+  };
   glyphs->glyphs[i].attr.is_cluster_start = 1;
   glyphs->log_clusters[i] = cluster;
 }

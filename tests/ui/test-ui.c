@@ -717,14 +717,59 @@ test_shortcuts (void)
 }
 
 /* Table cells draw their text from a table of glyphs (see sl-text-cell.c):
- * the ink must land where Pango's own layout (a GtkLabel) puts it, also
- * when it is too wide and ends with an ellipsis. */
+ * the ink must land where Pango's own layout (a GtkLabel) puts it, in the
+ * text's colour, under the renderer the test runs with (GL and cairo),
+ * also when it is too wide and ends with an ellipsis. Under GL a glyph
+ * whose attributes say "colour glyph" is drawn from the colour atlas in
+ * white, whatever the text colour: the alpha is right, the colour is not,
+ * so the ink is counted twice, all of it and the part in the text colour
+ * (dark on the light theme). The allocations are filled with garbage
+ * (MALLOC_PERTURB_ in the test's environment) so that a field left unset
+ * is not zero by luck. */
 
 typedef struct
 {
   int left, right, top, bottom;
   guint ink;
+  guint dark;      /* of the ink, the pixels whose colour is the text's */
+  guint color_glyph_nodes;
+  guint text_nodes;
 } Ink;
+
+static void
+count_text_nodes (GskRenderNode *node,
+                  Ink           *ink)
+{
+  switch (gsk_render_node_get_node_type (node))
+    {
+    case GSK_TEXT_NODE:
+      ink->text_nodes++;
+      if (gsk_text_node_has_color_glyphs (node))
+        ink->color_glyph_nodes++;
+      break;
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        count_text_nodes (gsk_container_node_get_child (node, i), ink);
+      break;
+    case GSK_TRANSFORM_NODE:
+      count_text_nodes (gsk_transform_node_get_child (node), ink);
+      break;
+    case GSK_CLIP_NODE:
+      count_text_nodes (gsk_clip_node_get_child (node), ink);
+      break;
+    case GSK_ROUNDED_CLIP_NODE:
+      count_text_nodes (gsk_rounded_clip_node_get_child (node), ink);
+      break;
+    case GSK_OPACITY_NODE:
+      count_text_nodes (gsk_opacity_node_get_child (node), ink);
+      break;
+    case GSK_DEBUG_NODE:
+      count_text_nodes (gsk_debug_node_get_child (node), ink);
+      break;
+    default:
+      break;
+    }
+}
 
 static Ink
 ink_of (GtkWidget *widget)
@@ -735,25 +780,33 @@ ink_of (GtkWidget *widget)
   g_autoptr(GdkTexture) texture = NULL;
   g_autofree guchar *data = NULL;
   int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
-  Ink ink = { G_MAXINT, -1, G_MAXINT, -1, 0 };
+  Ink ink = { G_MAXINT, -1, G_MAXINT, -1, 0, 0, 0, 0 };
 
   gdk_paintable_snapshot (paintable, snapshot, w, h);
   node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
   g_assert_nonnull (node);
+  count_text_nodes (node, &ink);
   texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node,
                                          &GRAPHENE_RECT_INIT (0, 0, w, h));
   data = g_malloc ((gsize) w * h * 4);
   gdk_texture_download (texture, data, (gsize) w * 4);
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++)
-      if (data[((gsize) y * w + x) * 4 + 3] > 96)
-        {
-          ink.left = MIN (ink.left, x);
-          ink.right = MAX (ink.right, x);
-          ink.top = MIN (ink.top, y);
-          ink.bottom = MAX (ink.bottom, y);
-          ink.ink++;
-        }
+      {
+        const guchar *px = data + ((gsize) y * w + x) * 4;
+
+        if (px[3] > 96)
+          {
+            ink.left = MIN (ink.left, x);
+            ink.right = MAX (ink.right, x);
+            ink.top = MIN (ink.top, y);
+            ink.bottom = MAX (ink.bottom, y);
+            ink.ink++;
+            /* premultiplied: dark text has colour channels far below alpha */
+            if (MAX (px[0], MAX (px[1], px[2])) < px[3] / 2)
+              ink.dark++;
+          }
+      }
   return ink;
 }
 
@@ -761,7 +814,8 @@ static void
 test_text_cell (void)
 {
   static const char *texts[] = { "10.1 ppm", "node-075 \u2194 node-197", "1.000042182973 \u00b7 t + 22.3 \u00b5s",
-                                 "accurate", "0" };
+                                 "accurate", "0", "306", "django-httpd", "23:14:00.126 216 029",
+                                 "0123456789", "abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ" };
   GtkWindow *window = GTK_WINDOW (gtk_window_new ());
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
 
@@ -789,6 +843,7 @@ test_text_cell (void)
       }
   gtk_window_present (window);
   ui_wait_mapped (GTK_WIDGET (window));
+  ui_assert_renderer (GTK_WIDGET (window));
   ui_wait_frames (GTK_WIDGET (window), 2);
 
   for (GtkWidget *cell = gtk_widget_get_first_child (box); cell != NULL;
@@ -798,19 +853,25 @@ test_text_cell (void)
       const char *text = sl_text_cell_get_text (SL_TEXT_CELL (cell));
       Ink a = ink_of (cell), b = ink_of (label);
 
-      g_test_message ("\"%s\" %d px: cell ink x %d–%d y %d–%d (%u px), label x %d–%d y %d–%d (%u px)", text,
-                      gtk_widget_get_width (cell), a.left, a.right, a.top, a.bottom, a.ink, b.left, b.right, b.top,
-                      b.bottom, b.ink);
+      g_test_message ("\"%s\" %d px: cell ink x %d–%d y %d–%d (%u px, %u dark), "
+                      "label x %d–%d y %d–%d (%u px, %u dark)", text,
+                      gtk_widget_get_width (cell), a.left, a.right, a.top, a.bottom, a.ink, a.dark,
+                      b.left, b.right, b.top, b.bottom, b.ink, b.dark);
       g_assert_cmpuint (b.ink, >, 0);
       g_assert_cmpint (gtk_widget_get_width (cell), ==, gtk_widget_get_width (label));
       g_assert_cmpint (a.right, <, gtk_widget_get_width (cell));
       /* the same glyphs at the same place (a pixel for kerning) */
       g_assert_true (_sl_text_cell_drew_glyphs (SL_TEXT_CELL (cell)));
+      g_assert_cmpuint (a.text_nodes, ==, 1);
+      g_assert_cmpuint (a.color_glyph_nodes, ==, 0);
       g_assert_cmpint (ABS (a.left - b.left), <=, 1);
       g_assert_cmpint (ABS (a.right - b.right), <=, 1);
       g_assert_cmpint (ABS (a.top - b.top), <=, 1);
       g_assert_cmpint (ABS (a.bottom - b.bottom), <=, 1);
       g_assert_cmpfloat (ABS ((double) a.ink - b.ink) / b.ink, <=, 0.08);
+      /* in the text's colour, as much of it as the label's */
+      g_assert_cmpuint (b.dark, >, 0);
+      g_assert_cmpfloat (ABS ((double) a.dark - b.dark) / b.dark, <=, 0.08);
     }
   gtk_window_destroy (window);
   g_object_unref (window);

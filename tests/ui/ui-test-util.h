@@ -105,6 +105,25 @@ ui_shared_path (const char *rel)
   return path;
 }
 
+/* GTK falls back to cairo without a word when GL cannot start: the
+ * renderer the test is meant for (SL_TEST_RENDERER) must be the one that
+ * draws @widget's window. */
+static G_GNUC_UNUSED void
+ui_assert_renderer (GtkWidget *widget)
+{
+  const char *want = g_getenv ("SL_TEST_RENDERER");
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  const char *type;
+
+  if (want == NULL || renderer == NULL)
+    return;
+  type = G_OBJECT_TYPE_NAME (renderer);
+  if (g_str_equal (want, "gl"))
+    g_assert_cmpstr (type, ==, "GskGLRenderer");
+  else if (g_str_equal (want, "cairo"))
+    g_assert_cmpstr (type, ==, "GskCairoRenderer");
+}
+
 /* A window of @width × @height on @app (NULL: none), shown and painted
  * once; the caller owns a reference for ui_close_window(). */
 static G_GNUC_UNUSED SlWindow *
@@ -118,6 +137,7 @@ ui_new_window (GtkApplication *app,
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);
   gtk_window_present (GTK_WINDOW (window));
   ui_wait_mapped (GTK_WIDGET (window));
+  ui_assert_renderer (GTK_WIDGET (window));
   ui_wait_frames (GTK_WIDGET (window), 1);
   return window;
 }
