@@ -12,7 +12,7 @@
 #include "sl-change-list.h"
 #include "sl-diagnosis.h"
 #include "sl-format.h"
-#include "sl-gui-enums.h"
+#include "sl-model-enums.h"
 #include "sl-job.h"
 #include "sl-live.h"
 #include "sl-report.h"
