@@ -12,7 +12,7 @@
 #include <glib.h>
 
 #include "sl-engine.h"
-#include "sl-plot.h"
+#include "sl-plot-data.h"
 #include "sl-report.h"
 #include "sl-trace-reader.h"
 
