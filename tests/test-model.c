@@ -1,0 +1,417 @@
+/* test-model.c: the session model and its job, without a display
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Links the model layer only (GLib, GIO, json-glib: no GTK, no X server).
+ * The session reads real traces (django-vote) and generated ones whose
+ * clocks are known, through the same job the application and the CLI
+ * run; the main loop here is the one the application would run.
+ */
+
+#include "config.h"
+
+#include <math.h>
+
+#include "sl-diagnosis.h"
+#include "sl-generate.h"
+#include "sl-job.h"
+#include "sl-session.h"
+#include "test-util.h"
+
+/* Runs the default main context until the session has read its input (or
+ * failed to); a hang is caught by the test's timeout. */
+static void
+wait_settled (SlSession *session)
+{
+  while (sl_session_get_state (session) != SL_SESSION_STATE_READY &&
+         sl_session_get_state (session) != SL_SESSION_STATE_FAILED)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+state_cb (SlSession  *session,
+          GParamSpec *pspec,
+          GArray     *states)
+{
+  SlSessionState state = sl_session_get_state (session);
+
+  g_array_append_val (states, state);
+}
+
+/* Opens @paths, waits, and returns the states the session went through. */
+static GArray *
+open_and_wait (SlSession  *session,
+               const char *path)
+{
+  const char *paths[] = { path, NULL };
+  GArray *states = g_array_new (FALSE, FALSE, sizeof (SlSessionState));
+  gulong id = g_signal_connect (session, "notify::state", G_CALLBACK (state_cb), states);
+
+  sl_session_open (session, paths);
+  wait_settled (session);
+  g_signal_handler_disconnect (session, id);
+  g_assert_cmpuint (states->len, >=, 2);
+  g_assert_cmpint (g_array_index (states, SlSessionState, 0), ==, SL_SESSION_STATE_LOADING);
+  for (guint i = 1; i + 1 < states->len; i++)
+    g_assert_cmpint (g_array_index (states, SlSessionState, i), ==, SL_SESSION_STATE_LOADING);
+  return states;
+}
+
+static SlSessionState
+last_state (GArray *states)
+{
+  return g_array_index (states, SlSessionState, states->len - 1);
+}
+
+/* Every host is in exactly one component whose reference is its own
+ * reference; returns the number of references. */
+static guint
+count_references (SlSession *session)
+{
+  GListModel *hosts = sl_session_get_hosts (session);
+  guint refs = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (hosts); i++)
+    {
+      g_autoptr(SlHostItem) h = g_list_model_get_item (hosts, i);
+      g_autoptr(SlHostItem) r = NULL;
+
+      g_assert_cmpuint (sl_host_item_get_host (h), ==, i);
+      r = g_object_ref (sl_session_get_host_item (session, sl_host_item_get_reference (h)));
+      g_assert_cmpuint (sl_host_item_get_reference (r), ==, sl_host_item_get_reference (h));
+      g_assert_true (sl_host_item_get_is_reference (r));
+      g_assert_cmpuint (sl_host_item_get_component (r), ==, sl_host_item_get_component (h));
+      if (sl_host_item_get_is_reference (h))
+        {
+          g_assert_cmpuint (sl_host_item_get_reference (h), ==, i);
+          refs++;
+        }
+    }
+  return refs;
+}
+
+/* The session's JSON export is the engine's report: the same hosts,
+ * references and link qualities as the list items. */
+static void
+check_report_matches_items (SlSession *session)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = sl_session_dup_report_json (session, &error);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  GListModel *hosts = sl_session_get_hosts (session);
+  GListModel *links = sl_session_get_links (session);
+  JsonObject *root;
+  JsonArray *jhosts, *jlinks;
+
+  g_assert_no_error (error);
+  root = parse_object (text, parser);
+  jhosts = json_object_get_array_member (root, "hosts");
+  jlinks = json_object_get_array_member (root, "links");
+  g_assert_cmpuint (json_array_get_length (jhosts), ==, g_list_model_get_n_items (hosts));
+  g_assert_cmpuint (json_array_get_length (jlinks), ==, g_list_model_get_n_items (links));
+  for (guint i = 0; i < json_array_get_length (jhosts); i++)
+    {
+      JsonObject *jh = json_array_get_object_element (jhosts, i);
+      SlHostItem *h = sl_session_find_host (session, json_object_get_string_member (jh, "name"));
+      SlHostItem *r;
+
+      g_assert_nonnull (h);
+      r = sl_session_get_host_item (session, sl_host_item_get_reference (h));
+      g_assert_cmpstr (json_object_get_string_member (jh, "reference"), ==, sl_host_item_get_name (r));
+    }
+  for (guint i = 0; i < json_array_get_length (jlinks); i++)
+    {
+      JsonObject *jl = json_array_get_object_element (jlinks, i);
+      SlLinkItem *l = sl_session_find_link (session, json_object_get_string_member (jl, "a"),
+                                            json_object_get_string_member (jl, "b"));
+
+      g_assert_nonnull (l);
+      g_assert_cmpstr (json_object_get_string_member (jl, "quality"), ==,
+                       sl_quality_to_string (sl_link_item_get_quality (l)));
+      g_assert_cmpint (json_object_get_boolean_member (jl, "in_tree"), ==, sl_link_item_get_in_tree (l));
+    }
+}
+
+/* django-vote: 3 real hosts; client and db talk through httpd only */
+static void
+test_django (void)
+{
+  g_autofree char *path = sl_test_data_path ("traces", "django-vote", NULL);
+  g_autoptr(SlSession) session = NULL;
+  g_autoptr(GArray) states = NULL;
+  static const char *const names[] = { "django-client", "django-db", "django-httpd" };
+  SlHostItem *httpd;
+  GListModel *links;
+
+  if (path == NULL)
+    return;
+  session = sl_session_new ();
+  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_EMPTY);
+  states = open_and_wait (session, path);
+  g_assert_cmpint (last_state (states), ==, SL_SESSION_STATE_READY);
+  g_assert_null (sl_session_get_error (session));
+
+  g_assert_cmpuint (g_list_model_get_n_items (sl_session_get_hosts (session)), ==, 3);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    g_assert_nonnull (sl_session_find_host (session, names[i]));
+  links = sl_session_get_links (session);
+  g_assert_cmpuint (g_list_model_get_n_items (links), ==, 2);
+  g_assert_nonnull (sl_session_find_link (session, "django-client", "django-httpd"));
+  g_assert_nonnull (sl_session_find_link (session, "django-db", "django-httpd"));
+  g_assert_null (sl_session_find_link (session, "django-client", "django-db"));
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(SlLinkItem) link = g_list_model_get_item (links, i);
+      g_autofree char *why = sl_session_dup_link_diagnosis (session, link);
+
+      g_assert_cmpint (sl_link_item_get_quality (link), ==, SL_QUALITY_ACCURATE);
+      g_assert_true (sl_link_item_get_in_tree (link));
+      g_assert_nonnull (strstr (why, "are synchronized"));
+    }
+  g_assert_cmpuint (sl_session_get_n_tree_links (session), ==, 2);
+  g_assert_cmpuint (sl_session_get_n_components (session), ==, 1);
+  g_assert_cmpuint (count_references (session), ==, 1);
+
+  /* the tree's centre is httpd, through which the others talk */
+  httpd = sl_session_find_host (session, "django-httpd");
+  g_assert_true (sl_host_item_get_is_reference (httpd));
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      SlHostItem *h = sl_session_find_host (session, names[i]);
+      g_autofree char *why = sl_session_dup_host_diagnosis (session, h);
+
+      g_assert_cmpuint (sl_host_item_get_reference (h), ==, sl_host_item_get_host (httpd));
+      if (h == httpd)
+        g_assert_nonnull (strstr (why, "is the reference of its group of 3 hosts"));
+      else
+        {
+          g_assert_nonnull (strstr (why, "is synchronized with django-httpd within ±"));
+          g_assert_cmpfloat (sl_host_item_get_bound (h), >, 0);
+          g_assert_true (isfinite (sl_host_item_get_bound (h)));
+        }
+    }
+  check_report_matches_items (session);
+
+  /* the timeline model was built on the worker, one host per trace */
+  g_assert_nonnull (sl_session_get_timeline (session));
+  for (guint i = 0; i < 3; i++)
+    g_assert_nonnull (sl_session_get_event_store (session, i));
+  g_assert_true (sl_session_get_can_export (session));
+
+  sl_session_close (session);
+  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_EMPTY);
+  g_assert_cmpuint (g_list_model_get_n_items (sl_session_get_hosts (session)), ==, 0);
+}
+
+/* Writes a generated trace set into @dir (returned generator holds the
+ * truth). */
+static SlGenerate *
+generate_traces (const char *dir,
+                 guint       n_hosts,
+                 guint       components,
+                 guint64     seed)
+{
+  g_autoptr(GError) error = NULL;
+  SlGenerateOptions o;
+  SlGenerate *gen;
+
+  sl_generate_options_init (&o);
+  o.n_hosts = n_hosts;
+  o.components = components;
+  o.seed = seed;
+  o.duration_ns = 3 * G_GINT64_CONSTANT (1000000000);
+  o.background_rate = 100;
+  o.cpus = 2;
+  o.max_drift_ppm = 500;
+  gen = sl_generate_new (&o);
+  g_assert_true (sl_generate_prepare (gen, &error));
+  g_assert_no_error (error);
+  g_assert_true (sl_generate_run (gen, dir, NULL, &error));
+  g_assert_no_error (error);
+  return gen;
+}
+
+/* A generated set: the hosts and links the generator made, one reference
+ * per component, and every host's transform within its bound of the true
+ * clocks at the quarters of the run. */
+static void
+test_generated (void)
+{
+  g_autofree char *tmp = make_tmpdir ();
+  g_autofree char *dir = g_build_filename (tmp, "traces", NULL);
+  g_autoptr(SlGenerate) gen = generate_traces (dir, 7, 2, 11);
+  g_autoptr(SlSession) session = sl_session_new ();
+  g_autoptr(GArray) states = open_and_wait (session, dir);
+  GListModel *hosts = sl_session_get_hosts (session);
+  guint n_hosts = sl_generate_get_n_hosts (gen);
+
+  g_assert_cmpint (last_state (states), ==, SL_SESSION_STATE_READY);
+  g_assert_cmpuint (g_list_model_get_n_items (hosts), ==, n_hosts);
+  g_assert_cmpuint (sl_session_get_n_links (session), ==, sl_generate_get_n_links (gen));
+  for (guint i = 0; i < sl_generate_get_n_links (gen); i++)
+    {
+      const SlGenerateLink *gl = sl_generate_get_link (gen, i);
+
+      g_assert_nonnull (sl_session_find_link (session, sl_generate_get_host (gen, gl->a)->name,
+                                              sl_generate_get_host (gen, gl->b)->name));
+    }
+  g_assert_cmpuint (sl_session_get_n_components (session), ==, 2);
+  g_assert_cmpuint (count_references (session), ==, 2);
+  /* a spanning tree of accurate links in each component */
+  g_assert_cmpuint (sl_session_get_n_tree_links (session), ==, n_hosts - 2);
+
+  for (guint i = 0; i < n_hosts; i++)
+    {
+      g_autoptr(SlHostItem) h = g_list_model_get_item (hosts, i);
+      const SlSnapHost *info = sl_host_item_get_info (h);
+      const char *name = sl_host_item_get_name (h);
+      SlHostItem *r = sl_session_get_host_item (session, sl_host_item_get_reference (h));
+      guint gh = sl_generate_find_host (gen, name);
+      g_autofree char *why = sl_session_dup_host_diagnosis (session, h);
+      SlTransform truth;
+
+      g_assert_cmpuint (gh, !=, G_MAXUINT);
+      sl_generate_true_transform (gen, gh, sl_generate_find_host (gen, sl_host_item_get_name (r)), &truth);
+      for (int k = 1; k <= 3; k++)
+        {
+          gint64 t_true = sl_generate_get_start (gen) + sl_generate_get_duration (gen) * k / 4;
+          gint64 local = sl_generate_local_time (gen, gh, t_true);
+          double err = fabs ((double) (sl_transform_apply (&info->to_reference, local) -
+                                       sl_transform_apply (&truth, local)));
+
+          if (!(err <= info->bound_ns + 2.0))
+            g_error ("%s (reference %s): %.1f ns from the truth, bound %.1f ns",
+                     name, sl_host_item_get_name (r), err, info->bound_ns);
+        }
+      g_assert_nonnull (strstr (why, name));
+    }
+  for (guint l = 0; l < sl_session_get_n_links (session); l++)
+    {
+      SlLinkItem *link = sl_session_get_link_item (session, l);
+
+      if (sl_link_item_get_in_tree (link))
+        g_assert_cmpint (sl_link_item_get_quality (link), ==, SL_QUALITY_ACCURATE);
+    }
+  check_report_matches_items (session);
+
+  g_clear_object (&session);
+  rm_rf (tmp);
+}
+
+/* Nothing readable: the session fails with a message naming the input,
+ * and keeps no host. */
+static void
+test_failed (void)
+{
+  g_autofree char *tmp = make_tmpdir ();
+  g_autofree char *empty = g_build_filename (tmp, "empty", NULL);
+  g_autofree char *text = g_build_filename (tmp, "notes.txt", NULL);
+  g_autoptr(SlSession) session = sl_session_new ();
+  g_autoptr(GArray) states = NULL;
+
+  g_assert_cmpint (g_mkdir (empty, 0755), ==, 0);
+  states = open_and_wait (session, empty);
+  g_assert_cmpint (last_state (states), ==, SL_SESSION_STATE_FAILED);
+  g_assert_nonnull (strstr (sl_session_get_error (session), empty));
+  g_assert_cmpuint (g_list_model_get_n_items (sl_session_get_hosts (session)), ==, 0);
+  g_clear_pointer (&states, g_array_unref);
+
+  g_assert_true (g_file_set_contents (text, "this is not a trace\n", -1, NULL));
+  states = open_and_wait (session, text);
+  g_assert_cmpint (last_state (states), ==, SL_SESSION_STATE_FAILED);
+  g_assert_nonnull (strstr (sl_session_get_error (session), text));
+
+  g_clear_object (&session);
+  rm_rf (tmp);
+}
+
+/* The job alone, as the CLI drives it: snapshots arrive on the main
+ * context, the last one final. */
+typedef struct
+{
+  guint       n;
+  SlSnapshot *last;
+} Snapshots;
+
+static void
+snapshot_cb (SlJob      *job,
+             SlSnapshot *snapshot,
+             gpointer    user_data)
+{
+  Snapshots *s = user_data;
+
+  /* nothing after the final snapshot */
+  g_assert_true (s->last == NULL || !s->last->final);
+  g_clear_pointer (&s->last, sl_snapshot_free);
+  s->last = snapshot;
+  s->n++;
+}
+
+static SlSnapshot *
+run_job (SlJobKind          kind,
+         const char *const *inputs,
+         SlJobOptions      *options)
+{
+  g_autoptr(SlJob) job = sl_job_new (kind, inputs, options);
+  Snapshots s = { 0 };
+
+  sl_job_set_snapshot_func (job, snapshot_cb, &s);
+  sl_job_start (job);
+  while (s.last == NULL || !s.last->final)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (sl_job_is_done (job));
+  g_assert_cmpuint (s.n, >=, 1);
+  sl_job_set_snapshot_func (job, NULL, NULL);
+  return s.last;
+}
+
+static void
+test_job (void)
+{
+  g_autofree char *tmp = make_tmpdir ();
+  g_autofree char *dir = g_build_filename (tmp, "traces", NULL);
+  g_autoptr(SlGenerate) gen = generate_traces (dir, 4, 1, 5);
+  const char *inputs[] = { dir, NULL };
+  const char *none[] = { tmp, NULL };
+  g_autoptr(SlSnapshot) ok = NULL;
+  g_autoptr(SlSnapshot) failed = NULL;
+  SlJobOptions o;
+
+  sl_job_options_init (&o);
+  ok = run_job (SL_JOB_FOLDERS, inputs, &o);
+  g_assert_false (ok->failed);
+  g_assert_false (ok->cancelled);
+  g_assert_cmpuint (ok->hosts->len, ==, 4);
+  g_assert_cmpuint (ok->links->len, ==, sl_generate_get_n_links (gen));
+  g_assert_cmpuint (ok->n_components, ==, 1);
+  g_assert_cmpuint (ok->problems->len, ==, 0);
+  for (guint h = 0; h < ok->hosts->len; h++)
+    {
+      g_autofree char *why = sl_diagnose_host (ok, h);
+
+      g_assert_cmpuint (sl_generate_find_host (gen, sl_snapshot_get_host_name (ok, h)), !=, G_MAXUINT);
+      g_assert_true (strstr (why, "is synchronized with") != NULL || strstr (why, "is the reference") != NULL);
+    }
+
+  /* the rule the CLI shares: no trace, no event → a failure naming the folder */
+  rm_rf (dir);
+  failed = run_job (SL_JOB_FOLDERS, none, &o);
+  g_assert_true (failed->failed);
+  g_assert_nonnull (failed->error);
+  g_assert_nonnull (strstr (failed->error, tmp));
+  g_assert_cmpuint (failed->hosts->len, ==, 0);
+  rm_rf (tmp);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/model/django-vote", test_django);
+  g_test_add_func ("/model/generated", test_generated);
+  g_test_add_func ("/model/failed", test_failed);
+  g_test_add_func ("/model/job", test_job);
+  return g_test_run ();
+}
