@@ -393,7 +393,30 @@ test_job (void)
       g_assert_true (strstr (why, "is synchronized with") != NULL || strstr (why, "is the reference") != NULL);
     }
 
-  /* the rule the CLI shares: no trace, no event → a failure naming the folder */
+  /* the rule the CLI shares: hosts whose streams hold no event are a
+   * failure, each host's problem listed */
+  for (guint h = 0; h < sl_generate_get_n_hosts (gen); h++)
+    {
+      g_autofree char *kernel = g_build_filename (dir, sl_generate_get_host (gen, h)->name, "kernel", NULL);
+      g_autoptr(GDir) d = g_dir_open (kernel, 0, NULL);
+      const char *name;
+
+      g_assert_nonnull (d);
+      while ((name = g_dir_read_name (d)) != NULL)
+        if (g_str_has_prefix (name, "channel"))
+          {
+            g_autofree char *path = g_build_filename (kernel, name, NULL);
+
+            g_assert_true (g_file_set_contents (path, "", 0, NULL));
+          }
+    }
+  failed = run_job (SL_JOB_FOLDERS, inputs, &o);
+  g_assert_true (failed->failed);
+  g_assert_cmpstr (failed->error, ==, "No event could be read from the trace folders");
+  g_assert_cmpuint (failed->hosts->len, ==, 4);
+  g_clear_pointer (&failed, sl_snapshot_free);
+
+  /* no trace at all: a failure naming the folder */
   rm_rf (dir);
   failed = run_job (SL_JOB_FOLDERS, none, &o);
   g_assert_true (failed->failed);

@@ -291,6 +291,59 @@ test_synctraces_cli (void)
   run_clear (&r);
 }
 
+/* --diagnose: the application's diagnosis of every host and link, in the
+ * text report and on each host and link of the JSON one. c talks to no
+ * traced host. */
+static void
+test_diagnose_cli (void)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *out = g_build_filename (dir, "t", NULL);
+  g_autofree char *out_arg = g_strdup_printf ("--out=%s", out);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *root, *link;
+  Run r = { 0 };
+
+  run_cli (&r, "generate", out_arg, "--quiet", "--host=a:1000000000:1500:-50",
+           "--host=b:2400000000:-3000:50", "--host=c:1000000000:700:20", "--link=a:b:400",
+           "--duration=2", "--background=50", "--cpus=1", NULL);
+  if (r.status != 0)
+    g_error ("generate failed: %s", r.err);
+  run_clear (&r);
+
+  run_cli (&r, "sync", "--diagnose", "--reference=b", out, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  assert_clean_stderr (&r);
+  g_assert_nonnull (strstr (r.out, "\nDiagnosis of the hosts:\n"));
+  g_assert_nonnull (strstr (r.out, "\n  - a is synchronized with b within ±"));
+  g_assert_nonnull (strstr (r.out, "\n  - b is the reference of its group of 2 hosts"));
+  g_assert_nonnull (strstr (r.out, "\n  - c is not synchronized: "));
+  g_assert_nonnull (strstr (r.out, "\nDiagnosis of the links:\n  - a and b are synchronized: "));
+  run_clear (&r);
+
+  /* without the flag, no diagnosis */
+  run_cli (&r, "sync", out, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_null (strstr (r.out, "Diagnosis"));
+  run_clear (&r);
+
+  run_cli (&r, "sync", "--json", "--diagnose", "--reference=b", out, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  root = parse_object (r.out, parser);
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (find_host (root, "a"), "diagnosis"),
+                                   "a is synchronized with b within ±"));
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (find_host (root, "b"), "diagnosis"),
+                                   "b is the reference of its group of 2 hosts"));
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (find_host (root, "c"), "diagnosis"),
+                                   "c is not synchronized: "));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root, "links")), ==, 1);
+  link = json_array_get_object_element (json_object_get_array_member (root, "links"), 0);
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (link, "diagnosis"),
+                                   "a and b are synchronized: "));
+  run_clear (&r);
+  rm_rf (dir);
+}
+
 static void
 test_django (void)
 {
@@ -1450,6 +1503,7 @@ main (int    argc,
 
   g_test_add_func ("/traces/synctraces", test_synctraces);
   g_test_add_func ("/traces/synctraces-cli", test_synctraces_cli);
+  g_test_add_func ("/traces/diagnose-cli", test_diagnose_cli);
   g_test_add_func ("/traces/django-vote", test_django);
   g_test_add_func ("/traces/generated-truth", test_generated_truth);
   g_test_add_func ("/traces/synthetic-layouts", test_synthetic_layouts);

@@ -13,11 +13,14 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <glib-unix.h>
 #include <json-glib/json-glib.h>
 
 #include "sl-cli.h"
+#include "sl-diagnosis.h"
 #include "sl-engine.h"
 #include "sl-export.h"
+#include "sl-job.h"
 #include "sl-lttv-text.h"
 #include "sl-plot.h"
 #include "sl-report.h"
@@ -205,29 +208,18 @@ sl_cli_apply_reference (SlEngine       *engine,
   return TRUE;
 }
 
-static volatile sig_atomic_t interrupted;
-
 static void
-on_sigint (int sig)
+print_progress (const SlTraceProgress *p,
+                gboolean               final)
 {
-  interrupted = 1;
-}
-
-static void
-print_progress (SlTraceReader *reader,
-                gboolean       final)
-{
-  SlTraceProgress p;
-
-  sl_trace_reader_get_progress (reader, &p);
-  if (p.scanning)
+  if (p->scanning)
     g_printerr ("\rSearching for traces…");
-  else if (p.eta_s >= 0)
+  else if (p->eta_s >= 0)
     g_printerr ("\rReading %u hosts: %3.0f %%, %.2f M events/s, ETA %.0f s   ",
-                p.hosts, 100 * p.fraction, p.events_per_s / 1e6, p.eta_s);
+                p->hosts, 100 * p->fraction, p->events_per_s / 1e6, p->eta_s);
   else
     g_printerr ("\rReading %u hosts: %3.0f %%, %.2f M events/s   ",
-                p.hosts, 100 * p.fraction, p.events_per_s / 1e6);
+                p->hosts, 100 * p->fraction, p->events_per_s / 1e6);
   if (final)
     g_printerr ("\n");
 }
@@ -282,48 +274,42 @@ timeline_text (GString            *s,
   g_string_append_c (s, '\n');
 }
 
-static int
-print_trace_report (SlEngine       *engine,
-                    SlTraceReader  *reader,
-                    GPtrArray      *problems,
-                    const SyncArgs *args,
-                    gboolean        timeline,
-                    gint64          t0,
-                    double          cpu0)
+/* What the report of `sync` shows besides the engine's own numbers. */
+typedef struct
+{
+  const SyncArgs   *args;
+  SlTraceReader    *reader;     /* trace folders */
+  GPtrArray        *problems;   /* trace folders */
+  const SlSnapshot *diagnosis;  /* --diagnose */
+  gboolean          timeline;
+  gint64            t0;
+  double            cpu0;
+} SyncReport;
+
+static void
+print_sync_report (SlEngine         *engine,
+                   const SyncReport *r)
 {
   SlReportTiming timing;
+  gboolean timeline = r->timeline && r->reader != NULL;
 
-  timing.elapsed_s = (double) (g_get_monotonic_time () - t0) / 1e6;
-  timing.cpu_s = sl_cli_cpu_seconds () - cpu0;
+  timing.elapsed_s = (double) (g_get_monotonic_time () - r->t0) / 1e6;
+  timing.cpu_s = sl_cli_cpu_seconds () - r->cpu0;
 
-  if (args->json)
+  if (r->args->json)
     {
       g_autoptr(JsonNode) root = sl_report_to_json (engine, &timing);
       JsonObject *obj = json_node_get_object (root);
       JsonArray *hosts = json_object_get_array_member (obj, "hosts");
-      JsonArray *arr = json_array_new ();
       g_autofree char *text = NULL;
 
-      for (guint i = 0; i < problems->len; i++)
-        {
-          const SlTraceProblem *p = g_ptr_array_index (problems, i);
-          JsonObject *o = json_object_new ();
-
-          if (p->host != NULL)
-            json_object_set_string_member (o, "host", p->host);
-          else
-            json_object_set_null_member (o, "host");
-          json_object_set_string_member (o, "file", p->file);
-          json_object_set_string_member (o, "message", p->message);
-          json_array_add_object_element (arr, o);
-        }
-      json_object_set_array_member (obj, "problems", arr);
-
+      if (r->problems != NULL)
+        sl_report_set_problems (obj, r->problems);
       if (timeline)
-        for (guint i = 0; i < sl_trace_reader_get_n_hosts (reader); i++)
+        for (guint i = 0; i < sl_trace_reader_get_n_hosts (r->reader); i++)
           {
-            guint eh = sl_trace_reader_get_engine_host (reader, i);
-            const SlEventStore *store = sl_trace_reader_get_event_store (reader, i);
+            guint eh = sl_trace_reader_get_engine_host (r->reader, i);
+            const SlEventStore *store = sl_trace_reader_get_event_store (r->reader, i);
 
             for (guint k = 0; store != NULL && k < json_array_get_length (hosts); k++)
               {
@@ -334,6 +320,8 @@ print_trace_report (SlEngine       *engine,
                   json_object_set_member (h, "timeline", timeline_json (store));
               }
           }
+      if (r->diagnosis != NULL)
+        sl_diagnose_all_to_json (r->diagnosis, obj);
 
       text = json_to_string (root, TRUE);
       g_print ("%s\n", text);
@@ -347,126 +335,178 @@ print_trace_report (SlEngine       *engine,
         {
           g_autoptr(GString) s = g_string_new ("\nTimeline streams kept:\n");
 
-          for (guint i = 0; i < sl_trace_reader_get_n_hosts (reader); i++)
+          for (guint i = 0; i < sl_trace_reader_get_n_hosts (r->reader); i++)
             {
-              const SlEventStore *store = sl_trace_reader_get_event_store (reader, i);
+              const SlEventStore *store = sl_trace_reader_get_event_store (r->reader, i);
 
               if (store != NULL)
-                timeline_text (s, sl_trace_reader_get_host_name (reader, i), store);
+                timeline_text (s, sl_trace_reader_get_host_name (r->reader, i), store);
             }
           g_print ("%s", s->str);
         }
+      if (r->diagnosis != NULL)
+        {
+          g_autofree char *diagnosis = sl_diagnose_all_to_text (r->diagnosis);
+
+          g_print ("%s", diagnosis);
+        }
     }
-  return 0;
 }
 
-/* Trace folders: per-host problems are warnings and the other hosts go
- * on; only when nothing at all could be read is it an error. */
-static int
-sync_folders (SlEngine       *engine,
-              const SyncArgs *args,
-              char          **folders,
-              int             n_folders,
-              guint           threads,
-              gboolean        timeline,
-              gboolean        progress,
-              gint64          t0,
-              double          cpu0)
+/* The job's snapshots, on this thread's main loop: progress lines, and
+ * the final one, which stops the loop. */
+typedef struct
 {
-  SlTraceReaderOptions ro;
-  SlTraceReader *reader;
-  SlTraceReaderStatus st;
-  g_autoptr(GPtrArray) problems = NULL;
-  g_autoptr(GError) error = NULL;
-  struct sigaction sa = { 0 }, old_sa;
-  gint64 last_progress = 0;
-  guint64 events = 0;
-  int ret;
+  GMainLoop  *loop;
+  gboolean    progress;
+  SlSnapshot *final;
+} SyncRun;
 
-  sl_trace_reader_options_init (&ro);
-  ro.n_threads = threads;
-  ro.keep_events = timeline;
-  reader = sl_trace_reader_new (engine, &ro);
-  for (int i = 0; i < n_folders; i++)
-    sl_trace_reader_add_folder (reader, folders[i]);
+static void
+sync_snapshot_cb (SlJob      *job,
+                  SlSnapshot *snapshot,
+                  gpointer    user_data)
+{
+  SyncRun *run = user_data;
 
-  /* no SA_RESTART: the wait below returns at once */
-  sa.sa_handler = on_sigint;
-  sigemptyset (&sa.sa_mask);
-  sigaction (SIGINT, &sa, &old_sa);
-
-  sl_trace_reader_start (reader);
-  for (;;)
+  if (run->progress)
+    print_progress (&snapshot->progress, snapshot->final);
+  if (!snapshot->final)
     {
-      st = sl_trace_reader_step (reader, 100000);
-      if (st == SL_TRACE_READER_DONE || st == SL_TRACE_READER_CANCELLED)
-        break;
-      if (interrupted)
-        sl_trace_reader_cancel (reader);
-      if (progress && g_get_monotonic_time () - last_progress > 250000)
-        {
-          print_progress (reader, FALSE);
-          last_progress = g_get_monotonic_time ();
-        }
-      if (st == SL_TRACE_READER_AGAIN)
-        sl_trace_reader_wait (reader, 100000);
+      sl_snapshot_free (snapshot);
+      return;
     }
-  sigaction (SIGINT, &old_sa, NULL);
-  if (progress)
-    print_progress (reader, TRUE);
+  run->final = snapshot;
+  g_main_loop_quit (run->loop);
+}
 
-  if (st == SL_TRACE_READER_CANCELLED)
-    {
-      sl_trace_reader_free (reader);
-      return sl_cli_fail ("interrupted");
-    }
+static gboolean
+sync_sigint_cb (gpointer job)
+{
+  sl_job_cancel (job);
+  return G_SOURCE_CONTINUE;
+}
 
-  problems = sl_trace_reader_dup_problems (reader);
-  for (guint i = 0; i < sl_trace_reader_get_n_hosts (reader); i++)
-    {
-      SlHostCounts c;
+typedef struct
+{
+  const SyncArgs *args;
+  SyncReport     *report;
+  SlTraceReader  *reader;
+  GError         *error;
+} SyncOutput;
 
-      sl_engine_get_host_counts (engine, sl_trace_reader_get_engine_host (reader, i), &c);
-      events += c.events;
-    }
+static void
+apply_reference_cb (SlEngine *engine,
+                    gpointer  user_data)
+{
+  SyncOutput *o = user_data;
 
-  if (sl_trace_reader_get_n_hosts (reader) == 0 || events == 0)
-    {
-      if (problems->len == 1)
-        {
-          g_autofree char *msg = sl_trace_problem_to_string (g_ptr_array_index (problems, 0));
-          ret = sl_cli_fail ("%s", msg);
-        }
-      else
-        {
-          for (guint i = 0; i < problems->len; i++)
-            {
-              g_autofree char *msg = sl_trace_problem_to_string (g_ptr_array_index (problems, i));
-              g_printerr ("syncline-cli: warning: %s\n", msg);
-            }
-          ret = sl_cli_fail ("no event could be read from the trace folders");
-        }
-      sl_trace_reader_free (reader);
-      return ret;
-    }
+  sl_cli_apply_reference (engine, o->args, &o->error);
+}
 
+/* The report, then --plots and --export, each failing with its message. */
+static void
+sync_output_cb (SlEngine *engine,
+                gpointer  user_data)
+{
+  SyncOutput *o = user_data;
+
+  print_sync_report (engine, o->report);
+  if (o->args->plots != NULL && !sl_plot_links (engine, o->args->plots, &o->error))
+    return;
+  if (o->args->export_dir != NULL)
+    sl_export_traces (o->reader, engine, o->args->export_dir, &o->error);
+}
+
+static void
+print_warnings (GPtrArray *problems)
+{
   for (guint i = 0; i < problems->len; i++)
     {
       g_autofree char *msg = sl_trace_problem_to_string (g_ptr_array_index (problems, i));
+
       g_printerr ("syncline-cli: warning: %s\n", msg);
     }
+}
 
-  if (!sl_cli_apply_reference (engine, args, &error))
-    ret = sl_cli_fail ("%s", error->message);
-  else
-    ret = write_plots (engine, args, print_trace_report (engine, reader, problems, args, timeline, t0, cpu0));
+/* Trace folders or LTTV text files, read and synchronized by the job the
+ * application runs (sl-job.c), with its rule: per-host problems are
+ * warnings and the other hosts go on; only when nothing at all could be
+ * read is it an error. */
+static int
+sync_inputs (SlJobKind           kind,
+             const char *const  *inputs,
+             const SlJobOptions *options,
+             const SyncArgs     *args,
+             gboolean            diagnose,
+             gboolean            progress,
+             gint64              t0,
+             double              cpu0)
+{
+  g_autoptr(SlJob) job = sl_job_new (kind, inputs, options);
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  g_autoptr(SlSnapshot) final = NULL;
+  g_autoptr(SlSnapshot) diagnosis = NULL;
+  g_autoptr(GPtrArray) problems = NULL;
+  SyncRun run = { loop, progress && kind == SL_JOB_FOLDERS, NULL };
+  SyncReport report = { 0 };
+  SyncOutput out = { 0 };
+  guint sigint;
 
-  if (ret == 0 && args->export_dir != NULL &&
-      !sl_export_traces (reader, engine, args->export_dir, &error))
-    ret = sl_cli_fail ("%s", error->message);
+  sl_job_set_snapshot_func (job, sync_snapshot_cb, &run);
+  sigint = g_unix_signal_add (SIGINT, sync_sigint_cb, job);
+  sl_job_start (job);
+  g_main_loop_run (loop);
+  g_source_remove (sigint);
+  sl_job_set_snapshot_func (job, NULL, NULL);
+  final = run.final;
 
-  sl_trace_reader_free (reader);
-  return ret;
+  if (final->cancelled)
+    return sl_cli_fail ("interrupted");
+  problems = sl_job_dup_problems (job);
+  if (final->failed)
+    {
+      /* a lone problem is the error itself */
+      if (problems->len != 1)
+        print_warnings (problems);
+      return sl_cli_fail ("%s", final->error);
+    }
+  print_warnings (problems);
+
+  /* the job is done: the engine is this thread's */
+  out.args = args;
+  sl_job_with_engine (job, apply_reference_cb, &out);
+  if (out.error != NULL)
+    {
+      int ret = sl_cli_fail ("%s", out.error->message);
+
+      g_clear_error (&out.error);
+      return ret;
+    }
+  if (diagnose)
+    diagnosis = sl_job_capture_now (job);
+
+  report.args = args;
+  report.timeline = options->keep_events;
+  report.diagnosis = diagnosis;
+  report.t0 = t0;
+  report.cpu0 = cpu0;
+  if (kind == SL_JOB_FOLDERS)
+    {
+      report.reader = sl_job_get_reader (job);
+      report.problems = problems;
+    }
+  out.report = &report;
+  out.reader = report.reader;
+  sl_job_with_engine (job, sync_output_cb, &out);
+  if (out.error != NULL)
+    {
+      int ret = sl_cli_fail ("%s", out.error->message);
+
+      g_clear_error (&out.error);
+      return ret;
+    }
+  return 0;
 }
 
 static int
@@ -477,7 +517,7 @@ cmd_sync (int    argc,
   g_autoptr(GOptionContext) ctx = g_option_context_new ("INPUT… — synchronize the hosts of the inputs");
   g_autofree GOptionEntry *entries = sl_cli_engine_entries (&args);
   gint threads = 0;
-  gboolean timeline = FALSE, progress = FALSE, no_progress = FALSE;
+  gboolean timeline = FALSE, progress = FALSE, no_progress = FALSE, diagnose = FALSE;
   GOptionEntry extra[] = {
     { "input-format", 0, 0, G_OPTION_ARG_STRING, &args.input_format,
       "Input format: auto (default), lttng (trace folders) or lttv-text (LTTV's unit-case files)", "FORMAT" },
@@ -489,6 +529,9 @@ cmd_sync (int    argc,
     { "progress", 0, 0, G_OPTION_ARG_NONE, &progress,
       "Show progress on stderr (default when stderr is a terminal)", NULL },
     { "no-progress", 0, 0, G_OPTION_ARG_NONE, &no_progress, "Never show progress", NULL },
+    { "diagnose", 0, 0, G_OPTION_ARG_NONE, &diagnose,
+      "Say why each host and link is or is not synchronized, and what to do (the application's "
+      "diagnosis): a section of the text report, a \"diagnosis\" member of each host and link in JSON", NULL },
     { "export", 0, 0, G_OPTION_ARG_FILENAME, &args.export_dir,
       "Trace folders: write a synchronized copy of the traces to DIR (new or empty): stream "
       "files linked or copied, each host's clock rewritten to its reference's", "DIR" },
@@ -496,7 +539,7 @@ cmd_sync (int    argc,
   };
   g_autoptr(GError) error = NULL;
   SlEngineOptions options;
-  SlEngine *engine;
+  SlJobOptions job_options;
   gint64 t0 = g_get_monotonic_time ();
   double cpu0 = sl_cli_cpu_seconds ();
   g_autoptr(GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
@@ -598,42 +641,19 @@ cmd_sync (int    argc,
       return sl_cli_fail ("%s: is not a folder; --input-format=lttng reads trace folders", argv[1]);
     }
 
-  engine = sl_engine_new (&options);
-
-  if (n_folders > 0)
-    {
-      if (no_progress)
-        progress = FALSE;
-      else if (!progress)
-        progress = isatty (2);
-      ret = sync_folders (engine, &args, argv + 1, argc - 1, (guint) threads, timeline, progress, t0, cpu0);
-      goto out;
-    }
-
-  for (int i = 1; i < argc; i++)
-    {
-      if (g_strcmp0 (args.input_format, "lttv-text") != 0 && !sl_lttv_text_looks_like (argv[i]))
-        {
-          ret = sl_cli_fail ("%s: unrecognized input (not a trace folder nor an LTTV unit-case text file)", argv[i]);
-          goto out;
-        }
-      if (!sl_lttv_text_load (engine, argv[i], &error))
-        {
-          ret = sl_cli_fail ("%s", error->message);
-          goto out;
-        }
-    }
-
-  if (!sl_cli_apply_reference (engine, &args, &error))
-    {
-      ret = sl_cli_fail ("%s", error->message);
-      goto out;
-    }
-
-  ret = write_plots (engine, &args, print_report (engine, &args, t0, cpu0));
-
-out:
-  sl_engine_free (engine);
+  sl_job_options_init (&job_options);
+  job_options.engine = options;
+  job_options.update_ms = 250;
+  job_options.n_threads = (guint) threads;
+  job_options.keep_events = timeline && n_folders > 0;
+  job_options.no_timeline = TRUE;
+  job_options.any_text = g_strcmp0 (args.input_format, "lttv-text") == 0;
+  if (no_progress)
+    progress = FALSE;
+  else if (!progress)
+    progress = isatty (2);
+  ret = sync_inputs (n_folders > 0 ? SL_JOB_FOLDERS : SL_JOB_LTTV_TEXT, (const char *const *) argv + 1,
+                     &job_options, &args, diagnose, progress, t0, cpu0);
   sl_cli_sync_args_clear (&args);
   return ret;
 }

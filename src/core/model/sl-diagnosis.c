@@ -221,3 +221,120 @@ sl_diagnose_host (const SlSnapshot *s,
     }
   return g_string_free (str, FALSE);
 }
+
+/* Continuation lines of a diagnosis indented under its first line. */
+static void
+append_indented (GString    *str,
+                 const char *text)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+  for (guint k = 0; lines[k] != NULL; k++)
+    if (*lines[k] != '\0')
+      g_string_append_printf (str, "%s%s\n", k == 0 ? "  - " : "    ", lines[k]);
+}
+
+/**
+ * sl_diagnose_all_to_text:
+ * @snapshot: a snapshot of the engine
+ *
+ * Every host's diagnosis, then every link's, as the text report's
+ * "Diagnosis" section (the CLI's `sync --diagnose`).
+ *
+ * Returns: (transfer full): the section, starting with a blank line
+ */
+char *
+sl_diagnose_all_to_text (const SlSnapshot *snapshot)
+{
+  GString *str;
+
+  g_return_val_if_fail (snapshot != NULL, NULL);
+
+  str = g_string_new (NULL);
+  g_string_append_printf (str, "\n%s\n", _("Diagnosis of the hosts:"));
+  for (guint h = 0; h < snapshot->hosts->len; h++)
+    {
+      g_autofree char *text = sl_diagnose_host (snapshot, h);
+
+      append_indented (str, text);
+    }
+  if (snapshot->links->len > 0)
+    g_string_append_printf (str, "\n%s\n", _("Diagnosis of the links:"));
+  for (guint l = 0; l < snapshot->links->len; l++)
+    {
+      g_autofree char *text = sl_diagnose_link (snapshot, l);
+
+      append_indented (str, text);
+    }
+  return g_string_free (str, FALSE);
+}
+
+static gboolean
+is_named (JsonObject *o,
+          const char *member_a,
+          const char *a,
+          const char *member_b,
+          const char *b)
+{
+  return o != NULL && g_strcmp0 (json_object_get_string_member_with_default (o, member_a, NULL), a) == 0 &&
+         (member_b == NULL || g_strcmp0 (json_object_get_string_member_with_default (o, member_b, NULL), b) == 0);
+}
+
+/* The report lists hosts and links in the engine's order, as the snapshot
+ * does: @index first, a search when the two differ. */
+static JsonObject *
+find_named (JsonArray  *array,
+            guint       index,
+            const char *member_a,
+            const char *a,
+            const char *member_b,
+            const char *b)
+{
+  guint n = array != NULL ? json_array_get_length (array) : 0;
+
+  if (index < n && is_named (json_array_get_object_element (array, index), member_a, a, member_b, b))
+    return json_array_get_object_element (array, index);
+  for (guint i = 0; i < n; i++)
+    if (is_named (json_array_get_object_element (array, i), member_a, a, member_b, b))
+      return json_array_get_object_element (array, i);
+  return NULL;
+}
+
+/**
+ * sl_diagnose_all_to_json:
+ * @snapshot: a snapshot of the engine @report was made from
+ * @report: the JSON report (sl_report_to_json())
+ *
+ * Sets a "diagnosis" string on each of @report's hosts (by name) and links
+ * (by their hosts' names).
+ */
+void
+sl_diagnose_all_to_json (const SlSnapshot *snapshot,
+                         JsonObject       *report)
+{
+  JsonArray *hosts, *links;
+
+  g_return_if_fail (snapshot != NULL);
+  g_return_if_fail (report != NULL);
+
+  hosts = json_object_get_array_member (report, "hosts");
+  links = json_object_get_array_member (report, "links");
+  for (guint h = 0; h < snapshot->hosts->len; h++)
+    {
+      JsonObject *o = find_named (hosts, h, "name", sl_snapshot_get_host_name (snapshot, h), NULL, NULL);
+      g_autofree char *text = o != NULL ? sl_diagnose_host (snapshot, h) : NULL;
+
+      if (o != NULL)
+        json_object_set_string_member (o, "diagnosis", text);
+    }
+  for (guint l = 0; l < snapshot->links->len; l++)
+    {
+      const SlReportLink *rl = &g_array_index (snapshot->links, SlReportLink, l);
+      JsonObject *o = find_named (links, l, "a", sl_snapshot_get_host_name (snapshot, rl->a),
+                                  "b", sl_snapshot_get_host_name (snapshot, rl->b));
+      g_autofree char *text = o != NULL ? sl_diagnose_link (snapshot, l) : NULL;
+
+      if (o != NULL)
+        json_object_set_string_member (o, "diagnosis", text);
+    }
+}

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
 #include "sl-snapshot.h"
 
@@ -20,5 +21,9 @@ char *sl_diagnose_link (const SlSnapshot *snapshot,
                         guint             link);
 char *sl_diagnose_host (const SlSnapshot *snapshot,
                         guint             host);
+
+char *sl_diagnose_all_to_text (const SlSnapshot *snapshot);
+void  sl_diagnose_all_to_json (const SlSnapshot *snapshot,
+                               JsonObject       *report);
 
 G_END_DECLS

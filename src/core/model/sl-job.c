@@ -36,6 +36,9 @@ struct _SlJob
   SlLive            *live;
   GThread           *thread;
   gboolean           keep_events;
+  gboolean           no_timeline;
+  guint              n_threads;
+  gboolean           any_text;
   SlTimeline        *timeline;
 
   /* live timeline: matches wait here (engine thread, live engine lock
@@ -151,6 +154,9 @@ sl_job_new (SlJobKind            kind,
     sl_generate_options_init (&self->generate);
   self->pace_us = options->generate_pace_us;
   self->keep_events = options->keep_events;
+  self->no_timeline = options->no_timeline;
+  self->n_threads = options->n_threads;
+  self->any_text = options->any_text;
   self->links = g_array_new (FALSE, FALSE, sizeof (SlGenerateLink));
   if (options->generate_links != NULL)
     g_array_append_vals (self->links, options->generate_links, options->n_generate_links);
@@ -421,8 +427,9 @@ run_reader (SlJob      *self,
 
   sl_trace_reader_options_init (&ro);
   ro.keep_events = self->keep_events;
+  ro.n_threads = self->n_threads;
   self->reader = sl_trace_reader_new (self->engine, &ro);
-  if (self->keep_events)
+  if (self->keep_events && !self->no_timeline)
     {
       self->timeline = sl_timeline_new ();
       sl_timeline_connect_engine (self->timeline, self->engine);
@@ -517,7 +524,7 @@ run_lttv_text (SlJob *self)
 
   for (guint i = 0; ok && self->inputs[i] != NULL; i++)
     {
-      if (!sl_lttv_text_looks_like (self->inputs[i]))
+      if (!self->any_text && !sl_lttv_text_looks_like (self->inputs[i]))
         {
           g_set_error (&error, SL_ERROR, SL_ERROR_INVALID,
                        _("%s: not a trace folder nor an LTTV unit-case text file"), self->inputs[i]);
@@ -1082,6 +1089,16 @@ sl_job_update_timeline (SlJob *self)
   changed |= sl_timeline_update (self->timeline);
   sl_live_unlock (self->live);
   return changed;
+}
+
+/* Main thread, trace folders, once the job is done: the reader, its hosts
+ * and their event streams (with @keep_events), for exports. */
+SlTraceReader *
+sl_job_get_reader (SlJob *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return sl_job_is_done (self) ? self->reader : NULL;
 }
 
 /* Main thread: around reads of the event stores (which a live session

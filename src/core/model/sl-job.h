@@ -18,6 +18,7 @@
 #include "sl-generate.h"
 #include "sl-snapshot.h"
 #include "sl-timeline.h"
+#include "sl-trace-reader.h"
 
 G_BEGIN_DECLS
 
@@ -46,6 +47,12 @@ typedef enum
  * @keep_events: trace folders: keep the hosts' events and build the
  *   timeline model on the worker (sl_job_get_timeline()); live sessions:
  *   keep them and build it on the main thread (sl_job_update_timeline())
+ * @no_timeline: trace folders with @keep_events: keep the events but build
+ *   no timeline model (the CLI summarizes the streams)
+ * @n_threads: trace folders: decoding threads (0: one per processor)
+ * @any_text: SL_JOB_LTTV_TEXT: parse files that do not look like LTTV text
+ *   too (the CLI's --input-format=lttv-text), so that the error is the
+ *   parser's, naming the line
  */
 typedef struct
 {
@@ -58,6 +65,9 @@ typedef struct
   const SlGenerateLink    *generate_links;
   guint                    n_generate_links;
   gboolean                 keep_events;
+  gboolean                 no_timeline;
+  guint                    n_threads;
+  gboolean                 any_text;
 } SlJobOptions;
 
 typedef struct _SlJob SlJob;
@@ -96,6 +106,7 @@ gint64      sl_job_get_elapsed_us    (SlJob               *self);
 double      sl_job_get_cpu_s         (SlJob               *self);
 GPtrArray  *sl_job_dup_problems      (SlJob               *self);
 SlTimeline *sl_job_get_timeline      (SlJob               *self);
+SlTraceReader *sl_job_get_reader     (SlJob               *self);
 gboolean    sl_job_update_timeline   (SlJob               *self);
 void        sl_job_lock_events       (SlJob               *self);
 void        sl_job_unlock_events     (SlJob               *self);

@@ -1587,22 +1587,8 @@ export_json_cb (SlEngine *engine,
   if (d->self->kind == SL_JOB_FOLDERS || d->self->kind == SL_JOB_DEMO || d->self->kind == SL_JOB_LIVE)
     {
       g_autoptr(GPtrArray) problems = sl_job_dup_problems (d->self->job);
-      JsonArray *arr = json_array_new ();
 
-      for (guint i = 0; i < problems->len; i++)
-        {
-          const SlTraceProblem *p = g_ptr_array_index (problems, i);
-          JsonObject *o = json_object_new ();
-
-          if (p->host != NULL)
-            json_object_set_string_member (o, "host", p->host);
-          else
-            json_object_set_null_member (o, "host");
-          json_object_set_string_member (o, "file", p->file);
-          json_object_set_string_member (o, "message", p->message);
-          json_array_add_object_element (arr, o);
-        }
-      json_object_set_array_member (json_node_get_object (root), "problems", arr);
+      sl_report_set_problems (json_node_get_object (root), problems);
     }
   d->text = json_to_string (root, TRUE);
 }

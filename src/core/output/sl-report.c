@@ -470,3 +470,37 @@ sl_report_to_text (SlEngine             *engine,
 
   return g_string_free (s, FALSE);
 }
+
+/**
+ * sl_report_set_problems:
+ * @report: the root object of a JSON report
+ * @problems: (element-type SlTraceProblem): what the reader reported
+ *
+ * Sets the report's "problems" member: one object per problem, its
+ * "host" (null when not tied to one), "file" and "message".
+ */
+void
+sl_report_set_problems (JsonObject *report,
+                        GPtrArray  *problems)
+{
+  JsonArray *arr;
+
+  g_return_if_fail (report != NULL);
+  g_return_if_fail (problems != NULL);
+
+  arr = json_array_new ();
+  for (guint i = 0; i < problems->len; i++)
+    {
+      const SlTraceProblem *p = g_ptr_array_index (problems, i);
+      JsonObject *o = json_object_new ();
+
+      if (p->host != NULL)
+        json_object_set_string_member (o, "host", p->host);
+      else
+        json_object_set_null_member (o, "host");
+      json_object_set_string_member (o, "file", p->file);
+      json_object_set_string_member (o, "message", p->message);
+      json_array_add_object_element (arr, o);
+    }
+  json_object_set_array_member (report, "problems", arr);
+}

@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 
 #include "sl-engine.h"
+#include "sl-trace-reader.h"
 
 G_BEGIN_DECLS
 
@@ -49,5 +50,7 @@ JsonNode *sl_report_to_json_since (SlEngine         *engine,
                                     guint64           journal_from);
 char     *sl_report_to_text    (SlEngine             *engine,
                                 const SlReportTiming *timing);
+void      sl_report_set_problems (JsonObject         *report,
+                                  GPtrArray          *problems);
 
 G_END_DECLS
