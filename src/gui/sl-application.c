@@ -8,8 +8,6 @@
 #include <glib/gi18n.h>
 
 #include "sl-application.h"
-#include "sl-benchmark.h"
-#include "sl-benchmark-timeline.h"
 #include "sl-preferences-window.h"
 #include "sl-window.h"
 
@@ -21,7 +19,6 @@ struct _SlApplication
   AdwApplication  parent_instance;
 
   char           *screenshot;
-  char           *benchmark;
   int             exit_status;
   guint           screenshot_timeout;
   guint           screenshot_settle;
@@ -129,15 +126,6 @@ sl_application_activate (GApplication *app)
 {
   SlApplication *self = SL_APPLICATION (app);
 
-  if (self->benchmark != NULL)
-    {
-      g_application_hold (app);
-      if (g_strcmp0 (self->benchmark, "timeline") == 0)
-        sl_benchmark_timeline_run (GTK_APPLICATION (self));
-      else
-        sl_benchmark_run (GTK_APPLICATION (self), self->benchmark, self->screenshot);
-      return;
-    }
   present (self, get_window (self));
 }
 
@@ -189,15 +177,8 @@ sl_application_handle_local_options (GApplication *app,
       return 0;
     }
   g_variant_dict_lookup (options, "screenshot", "^ay", &self->screenshot);
-  g_variant_dict_lookup (options, "benchmark", "s", &self->benchmark);
-  if (self->benchmark != NULL && g_strcmp0 (self->benchmark, "views") != 0 &&
-      g_strcmp0 (self->benchmark, "timeline") != 0)
-    {
-      g_printerr ("syncline: --benchmark: unknown benchmark “%s” (known: views, timeline)\n", self->benchmark);
-      return 2;
-    }
-  /* a screenshot or a benchmark runs on its own, never in another instance */
-  if (self->screenshot != NULL || self->benchmark != NULL)
+  /* a screenshot runs on its own, never in another instance */
+  if (self->screenshot != NULL)
     g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
   return -1;
 }
@@ -220,7 +201,6 @@ sl_application_finalize (GObject *object)
   SlApplication *self = (SlApplication *) object;
 
   g_free (self->screenshot);
-  g_free (self->benchmark);
 
   G_OBJECT_CLASS (sl_application_parent_class)->finalize (object);
 }
@@ -307,9 +287,6 @@ sl_application_init (SlApplication *self)
   const GOptionEntry options[] = {
     { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
       N_("Write a PNG picture of the window once the inputs are read, then quit"), N_("FILE") },
-    { "benchmark", 0, 0, G_OPTION_ARG_STRING, NULL,
-      N_("Measure the views on a generated cluster (views: 200 hosts, 2000 links; timeline: 64 hosts, "
-         "10 M intervals, 1 M messages) and print JSON"), N_("NAME") },
     { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and quit"), NULL },
     { NULL }
   };

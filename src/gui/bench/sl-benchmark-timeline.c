@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * `syncline --benchmark=timeline`: a generated cluster of 64 hosts (about
+ * `syncline-bench timeline`: a generated cluster of 64 hosts (about
  * 10 M state intervals and 1 M messages) shown in the real timeline view,
  * its plot 1600 px wide, then a scripted series of zooms, pans, scrolls
  * and clock switches, one per frame. Frames are timed from the frame
@@ -890,7 +890,7 @@ sl_benchmark_timeline_run (GtkApplication *application)
   json_builder_set_member_name (b->jb, "benchmark");
   json_builder_add_string_value (b->jb, "timeline");
 
-  g_printerr ("syncline: --benchmark=timeline: generating %u hosts, ~%" G_GUINT64_FORMAT " intervals, %"
+  g_printerr ("syncline-bench timeline: generating %u hosts, ~%" G_GUINT64_FORMAT " intervals, %"
               G_GUINT64_FORMAT " messages…\n", N_HOSTS, N_INTERVALS, N_ARROWS);
   b->synth = sl_timeline_synth_new (N_HOSTS, N_INTERVALS, N_ARROWS, 1);
   sl_timeline_get_stats (b->synth->timeline, &st);
@@ -925,7 +925,7 @@ sl_benchmark_timeline_run (GtkApplication *application)
 
   if (trace_events > 0)
     {
-      g_printerr ("syncline: --benchmark=timeline: decoding %" G_GUINT64_FORMAT " generated trace events…\n",
+      g_printerr ("syncline-bench timeline: decoding %" G_GUINT64_FORMAT " generated trace events…\n",
                   trace_events);
       measure_decode (b->jb, trace_events);
     }

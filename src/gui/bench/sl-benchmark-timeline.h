@@ -1,4 +1,4 @@
-/* sl-benchmark-timeline.h: `syncline --benchmark=timeline`
+/* sl-benchmark-timeline.h: `syncline-bench timeline`
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

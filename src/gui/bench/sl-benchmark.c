@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * `syncline --benchmark=views`: a window fed with a generated cluster of
+ * `syncline-bench views`: a window fed with a generated cluster of
  * 200 hosts and 2000 links, streamed like a live session (one coalesced
  * update per refresh interval), then frames of each view while it is
  * zoomed or scrolled. Prints one JSON object on stdout.
@@ -345,7 +345,7 @@ finish (Bench *b)
       g_autoptr(GError) error = NULL;
 
       if (!sl_window_save_screenshot (b->window, b->screenshot, &error))
-        g_printerr ("syncline: %s\n", error->message);
+        g_printerr ("syncline-bench views: %s\n", error->message);
       g_free (b->screenshot);
     }
   gtk_window_destroy (GTK_WINDOW (b->window));
@@ -574,7 +574,7 @@ state_cb (Bench *b)
   if (state == SL_SESSION_STATE_FAILED)
     {
       g_clear_handle_id (&b->stall_id, g_source_remove);
-      g_printerr ("syncline: --benchmark: %s\n", sl_session_get_error (b->session));
+      g_printerr ("syncline-bench views: %s\n", sl_session_get_error (b->session));
       g_application_release (G_APPLICATION (b->app));
       return;
     }

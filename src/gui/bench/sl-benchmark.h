@@ -1,4 +1,4 @@
-/* sl-benchmark.h: `syncline --benchmark=views`
+/* sl-benchmark.h: `syncline-bench views`
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
