@@ -12,9 +12,11 @@
 
 #include <math.h>
 
+#include "sl-change-list.h"
 #include "sl-diagnosis.h"
 #include "sl-generate.h"
 #include "sl-job.h"
+#include "sl-report.h"
 #include "sl-session.h"
 #include "test-util.h"
 
@@ -426,6 +428,38 @@ test_job (void)
   rm_rf (tmp);
 }
 
+/* Public entry points refuse what they cannot use, with a critical
+ * naming the check, instead of crashing. */
+static void
+test_entry_checks (void)
+{
+  SlReportLink rl;
+
+  g_test_expect_message (G_LOG_DOMAIN, G_LOG_LEVEL_CRITICAL, "*engine != NULL*");
+  g_assert_null (sl_report_to_text (NULL, NULL));
+  g_test_expect_message (G_LOG_DOMAIN, G_LOG_LEVEL_CRITICAL, "*engine != NULL*");
+  g_assert_null (sl_report_to_json (NULL, NULL));
+  g_test_expect_message (G_LOG_DOMAIN, G_LOG_LEVEL_CRITICAL, "*engine != NULL*");
+  g_assert_null (sl_report_to_json_since (NULL, NULL, 0));
+  g_test_expect_message (G_LOG_DOMAIN, G_LOG_LEVEL_CRITICAL, "*engine != NULL*");
+  sl_report_get_link (NULL, 0, &rl);
+  g_test_expect_message (G_LOG_DOMAIN, G_LOG_LEVEL_CRITICAL, "*report != NULL*");
+  sl_report_set_problems (NULL, NULL);
+  g_test_expect_message (G_LOG_DOMAIN, G_LOG_LEVEL_CRITICAL, "*self != NULL*");
+  g_assert_null (sl_plot_data_ref (NULL));
+  g_test_expect_message (G_LOG_DOMAIN, G_LOG_LEVEL_CRITICAL, "*self != NULL*");
+  sl_plot_data_unref (NULL);
+  g_test_expect_message (G_LOG_DOMAIN, G_LOG_LEVEL_CRITICAL, "*engine != NULL*");
+  g_assert_cmpint (sl_plot_data_link_version (NULL, 0), ==, -1);
+  g_test_expect_message (G_LOG_DOMAIN, G_LOG_LEVEL_CRITICAL, "*options != NULL*");
+  g_assert_null (sl_job_new (SL_JOB_FOLDERS, NULL, NULL));
+  g_test_expect_message (G_LOG_DOMAIN, G_LOG_LEVEL_CRITICAL, "*host_names != NULL*");
+  g_assert_null (sl_change_list_new (NULL));
+  g_test_expect_message (G_LOG_DOMAIN, G_LOG_LEVEL_CRITICAL, "*snapshot != NULL*");
+  g_assert_null (sl_diagnose_all_to_text (NULL));
+  g_test_assert_expected_messages ();
+}
+
 int
 main (int    argc,
       char **argv)
@@ -436,5 +470,6 @@ main (int    argc,
   g_test_add_func ("/model/generated", test_generated);
   g_test_add_func ("/model/failed", test_failed);
   g_test_add_func ("/model/job", test_job);
+  g_test_add_func ("/model/entry-checks", test_entry_checks);
   return g_test_run ();
 }

@@ -239,8 +239,11 @@ sl_change_list_init (SlChangeList *self)
 SlChangeList *
 sl_change_list_new (GPtrArray *host_names)
 {
-  SlChangeList *self = g_object_new (SL_TYPE_CHANGE_LIST, NULL);
+  SlChangeList *self;
 
+  g_return_val_if_fail (host_names != NULL, NULL);
+
+  self = g_object_new (SL_TYPE_CHANGE_LIST, NULL);
   self->host_names = g_ptr_array_ref (host_names);
   return self;
 }

@@ -137,8 +137,11 @@ sl_job_new (SlJobKind            kind,
             const char * const  *inputs,
             const SlJobOptions  *options)
 {
-  SlJob *self = g_new0 (SlJob, 1);
+  SlJob *self;
 
+  g_return_val_if_fail (options != NULL, NULL);
+
+  self = g_new0 (SlJob, 1);
   g_atomic_ref_count_init (&self->ref_count);
   self->kind = kind;
   self->inputs = g_strdupv ((char **) inputs);

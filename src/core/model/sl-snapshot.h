@@ -91,6 +91,5 @@ const char *sl_snapshot_get_host_name   (const SlSnapshot *self,
 char       *sl_snapshot_links_to_csv    (const SlSnapshot *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlSnapshot, sl_snapshot_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlPlotData, sl_plot_data_unref)
 
 G_END_DECLS

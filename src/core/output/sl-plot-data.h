@@ -77,4 +77,6 @@ gint64      sl_plot_data_link_version   (SlEngine      *engine,
 double      sl_plot_nice_step           (double         range,
                                          int            n);
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlPlotData, sl_plot_data_unref)
+
 G_END_DECLS

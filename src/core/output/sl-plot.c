@@ -104,12 +104,16 @@ plot_data_clear (gpointer data)
 SlPlotData *
 sl_plot_data_ref (SlPlotData *self)
 {
+  g_return_val_if_fail (self != NULL, NULL);
+
   return g_atomic_rc_box_acquire (self);
 }
 
 void
 sl_plot_data_unref (SlPlotData *self)
 {
+  g_return_if_fail (self != NULL);
+
   g_atomic_rc_box_release_full (self, plot_data_clear);
 }
 
@@ -117,6 +121,7 @@ gint64
 sl_plot_data_link_version (SlEngine *engine,
                            guint     link)
 {
+  g_return_val_if_fail (engine != NULL, -1);
   g_return_val_if_fail (link < sl_engine_get_n_links (engine), -1);
 
   return (gint64) sl_hull_get_version (sl_engine_get_link_hull (engine, link));
@@ -360,6 +365,9 @@ sl_plot_show_text_at (cairo_t    *cr,
                       double      valign)
 {
   cairo_text_extents_t ext;
+
+  g_return_if_fail (cr != NULL);
+  g_return_if_fail (text != NULL);
 
   cairo_text_extents (cr, text, &ext);
   cairo_move_to (cr,

@@ -23,8 +23,13 @@ sl_report_get_link (SlEngine     *engine,
                     guint         link,
                     SlReportLink *out)
 {
-  SlLinkInfo *i = &out->info;
+  SlLinkInfo *i;
 
+  g_return_if_fail (engine != NULL);
+  g_return_if_fail (link < sl_engine_get_n_links (engine));
+  g_return_if_fail (out != NULL);
+
+  i = &out->info;
   sl_engine_get_link_info (engine, link, i);
   out->link = link;
   out->flipped = cmp_names (engine, i->a, i->b) > 0;
@@ -313,6 +318,8 @@ JsonNode *
 sl_report_to_json (SlEngine             *engine,
                    const SlReportTiming *timing)
 {
+  g_return_val_if_fail (engine != NULL, NULL);
+
   return sl_report_to_json_since (engine, timing, 0);
 }
 
@@ -323,9 +330,13 @@ sl_report_to_json_since (SlEngine             *engine,
                          const SlReportTiming *timing,
                          guint64               journal_from)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
-  const SlEngineOptions *o = sl_engine_get_options (engine);
+  g_autoptr(JsonBuilder) b = NULL;
+  const SlEngineOptions *o;
 
+  g_return_val_if_fail (engine != NULL, NULL);
+
+  b = json_builder_new ();
+  o = sl_engine_get_options (engine);
   sl_engine_flush (engine);
 
   json_builder_begin_object (b);
@@ -364,10 +375,14 @@ char *
 sl_report_to_text (SlEngine             *engine,
                    const SlReportTiming *timing)
 {
-  const SlEngineOptions *o = sl_engine_get_options (engine);
-  GString *s = g_string_new (NULL);
+  const SlEngineOptions *o;
+  GString *s;
   g_autoptr(GPtrArray) comps = NULL;
 
+  g_return_val_if_fail (engine != NULL, NULL);
+
+  o = sl_engine_get_options (engine);
+  s = g_string_new (NULL);
   sl_engine_flush (engine);
   comps = components (engine);
 
