@@ -1,7 +1,6 @@
 /* sl-bt-decode.h: babeltrace2 messages into Syncline's own structs
  *
- * Private to the two readers (sl-trace-reader.c, sl-live.c): the only
- * other places that see babeltrace2's API.
+ * Private to the babeltrace2 front end (sl-bt-graph.c) and the readers.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -15,25 +14,6 @@
 #include "sl-matcher.h"
 
 G_BEGIN_DECLS
-
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/lsan_interface.h>
-
-/* babeltrace2 2.0.4 leaks on some error paths of its CTF decoder (a
- * message iterator that fails mid-packet loses a reference that holds the
- * whole trace; its TSDL parser leaks on syntax errors). What it allocates
- * inside these calls is not reported; our own allocations still are. */
-#define BT_LEAKY(call) (__lsan_disable (), __extension__ ({ __auto_type r_ = (call); __lsan_enable (); r_; }))
-#else
-#define BT_LEAKY(call) (call)
-#endif
-
-/* babeltrace2's reference counts are not atomic: whatever creates or
- * destroys components, graphs or query executors holds this lock. */
-extern GMutex sl_bt_lock;
-
-const bt_plugin *sl_bt_get_ctf_plugin (const char **error);
-char            *sl_bt_take_error     (void);
 
 typedef struct _SlBtDecoder    SlBtDecoder;
 typedef struct _SlBtStreamInfo SlBtStreamInfo;

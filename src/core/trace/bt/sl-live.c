@@ -17,15 +17,15 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "sl-bt-decode.h"
+#include "sl-bt-graph.h"
 #include "sl-live.h"
 
 /*
  * Threads
  * -------
  * Each attachment (host, session) has its own thread running its own
- * babeltrace graph: src.ctf.lttng-live → our sink, which decodes events
- * at once (sl-bt-decode) into batches of packet events. Connecting,
+ * babeltrace graph (sl-bt-graph.c: src.ctf.lttng-live → Syncline's sink,
+ * which decodes events at once into the host's feed of packet events). Connecting,
  * receiving and destroying the graph all happen on that thread: a relay
  * that stops answering blocks only it. To stop it we set the graph's
  * interrupter; a thread still blocked on the relay a moment later has its
@@ -49,10 +49,10 @@
  * reports hosts whose relay has not answered for stall_ms.
  *
  * The engine thread is the only one that touches the engine. It merges
- * the hosts' batches by time: a packet event is given to the engine when
- * every other streaming host is known up to its time (its own events or
- * the relay's inactivity beacons are past it: the per-host watermark), or
- * when it has waited hold_ms. After it has drained what is there, it
+ * the hosts' batches by time (sl-feed.c): a packet event is given to the
+ * engine when every other streaming host is known up to its time (its own
+ * events or the relay's inactivity beacons are past it: the per-host
+ * watermark), or when it has waited hold_ms. After it has drained what is there, it
  * delivers one coalesced update if something changed, due update_ms after
  * the previous one or after the oldest packet event it reflects arrived.
  *
@@ -64,19 +64,9 @@
  * within its window (10 s by default).
  */
 
-#define BATCH_CAP        512
 #define STOP_TIMEOUT_US  (3 * G_USEC_PER_SEC)
 /* how long a stopping thread may take on its own before its socket is shut */
 #define STOP_GRACE_US    (20 * 1000)
-
-typedef struct
-{
-  SlPacketEvent ev[BATCH_CAP];
-  guint         n;
-  guint         pos;
-  gint64        arrival;
-  gint64        last_time;
-} Batch;
 
 typedef struct
 {
@@ -94,42 +84,24 @@ struct _LiveHost
   char            *hostname;
   char            *session;
   char            *url;
-  guint            engine_host;
   bt_interrupter  *intr;
+  SlFeed          *feed;
 
   /* the host's thread */
   GThread         *thread;
   pid_t            tid;
   SlBtDecoder     *decoder;
-  GHashTable      *streams;
   SlEventStore    *store;
-  bt_message_iterator *it;
-  Batch           *fill;
-  guint64          events_local;
-  guint64          ignored_local;
-  gint64           last_time;
-  gint64           last_publish;
 
-  /* under live->lock */
+  /* under the hub lock */
   atomic_int       stop;
   gboolean         running;
   gboolean         tid_valid;
-  GQueue           queue;
-  gint64           watermark;
+  guint            engine_host;
   gint64           last_progress;
   SlLiveHostState  state;
   char            *message;
-  guint64          events;
-  guint64          ignored;
-  guint64          packets;
   gboolean         stalled_reported;
-
-  /* engine thread */
-  GQueue           pending;
-  gint64           hint;
-  gint64           last_fed;
-  guint64          events_counted;
-  guint64          ignored_counted;
 };
 
 struct _SlLive
@@ -137,18 +109,16 @@ struct _SlLive
   atomic_int        ref_count;
   SlEngine         *engine;
   SlLiveOptions     options;
+  SlFeedHub        *hub;
+  SlProblemList    *problems;
 
-  GMutex            lock;
-  GCond             cond;
+  /* under the hub lock */
   GPtrArray        *targets;
   GPtrArray        *hosts;
-  GPtrArray        *problems;
-  GPtrArray        *new_problems;
   gboolean          started;
   gboolean          stopping;
   gboolean          hosts_changed;
   gboolean          discover_now;
-  guint64           signal_seq;
 
   GThread          *engine_thread;
   GThread          *discover_thread;
@@ -163,11 +133,6 @@ struct _SlLive
   gint64            first_arrival;
   gint64            last_update;
 };
-
-static GMutex class_lock;
-static const bt_component_class_source *live_class;
-static bt_component_class_sink *sink_class;
-static const char *class_error;
 
 static void live_unref (SlLive *self);
 
@@ -389,20 +354,6 @@ sl_live_parse_url (const char  *url,
   return TRUE;
 }
 
-static gpointer
-init_classes_once (gpointer data);
-
-static gboolean
-classes_ready (const char **why)
-{
-  static GOnce once = G_ONCE_INIT;
-
-  g_once (&once, init_classes_once, NULL);
-  if (why != NULL)
-    *why = class_error;
-  return class_error == NULL;
-}
-
 /* ---------------------------------------------------------------------- */
 /* Session list                                                            */
 
@@ -449,8 +400,9 @@ query_sessions (const char     *relay,
   bt_query_executor *q = NULL;
   bt_query_executor_query_status st = BT_QUERY_EXECUTOR_QUERY_STATUS_ERROR;
   const char *why = NULL;
+  const bt_component_class_source *live_class = sl_bt_get_source_class (SL_BT_SOURCE_LIVE, &why);
 
-  if (!classes_ready (&why))
+  if (live_class == NULL)
     {
       g_set_error (error, SL_ERROR, SL_ERROR_IO, "%s", why);
       return NULL;
@@ -736,20 +688,30 @@ add_problem (SlLive     *self,
              const char *fmt,
              ...)
 {
-  g_autofree char *message = NULL;
-  SlTraceProblem *p;
   va_list ap;
 
   va_start (ap, fmt);
-  message = g_strdup_vprintf (fmt, ap);
+  sl_problem_list_take (self->problems, sl_trace_problem_new_va (host, file, fmt, ap));
   va_end (ap);
-  p = sl_trace_problem_new (host, file, "%s", message);
+  sl_feed_hub_signal (self->hub);
+}
 
-  g_mutex_lock (&self->lock);
-  g_ptr_array_add (self->new_problems, p);
-  self->signal_seq++;
-  g_cond_broadcast (&self->cond);
-  g_mutex_unlock (&self->lock);
+/* Called with the lock held. */
+static void
+set_state_locked (LiveHost        *h,
+                  SlLiveHostState  state,
+                  const char      *message)
+{
+  SlLive *self = h->live;
+
+  if (h->state != state || g_strcmp0 (h->message, message) != 0)
+    {
+      h->state = state;
+      g_free (h->message);
+      h->message = g_strdup (message);
+      self->hosts_changed = TRUE;
+      sl_feed_hub_signal_locked (self->hub);
+    }
 }
 
 static void
@@ -759,319 +721,54 @@ set_state (LiveHost        *h,
 {
   SlLive *self = h->live;
 
-  g_mutex_lock (&self->lock);
-  if (h->state != state || g_strcmp0 (h->message, message) != 0)
-    {
-      h->state = state;
-      g_free (h->message);
-      h->message = g_strdup (message);
-      self->hosts_changed = TRUE;
-      self->signal_seq++;
-      g_cond_broadcast (&self->cond);
-    }
-  g_mutex_unlock (&self->lock);
+  sl_feed_hub_lock (self->hub);
+  set_state_locked (h, state, message);
+  sl_feed_hub_unlock (self->hub);
 }
 
-/* Hands the batch being filled to the engine thread, with the watermark. */
+/* The host's feed published (hub locked): the relay answers. */
 static void
-host_publish (LiveHost *h,
-              gint64    watermark)
+host_published_cb (SlFeed   *feed,
+                   gpointer  data)
 {
+  LiveHost *h = data;
   SlLive *self = h->live;
-  Batch *b = h->fill;
 
-  h->fill = NULL;
-  g_mutex_lock (&self->lock);
-  if (b != NULL && b->n > 0)
-    {
-      b->arrival = g_get_monotonic_time ();
-      g_queue_push_tail (&h->queue, b);
-      h->packets += b->n;
-      b = NULL;
-    }
-  h->watermark = MAX (h->watermark, watermark);
-  h->events = h->events_local;
-  h->ignored = h->ignored_local;
   h->last_progress = g_get_monotonic_time ();
   if (h->state == SL_LIVE_HOST_STALLED || h->state == SL_LIVE_HOST_CONNECTING)
     {
       if (h->stalled_reported)
         {
-          g_ptr_array_add (self->new_problems, sl_trace_problem_new (h->hostname, h->url, "the relay answers again"));
+          sl_problem_list_take (self->problems, sl_trace_problem_new (h->hostname, h->url, "the relay answers again"));
           h->stalled_reported = FALSE;
         }
       h->state = SL_LIVE_HOST_STREAMING;
       g_clear_pointer (&h->message, g_free);
       self->hosts_changed = TRUE;
     }
-  self->signal_seq++;
-  g_cond_broadcast (&self->cond);
-  g_mutex_unlock (&self->lock);
-  g_free (b);
 }
 
-static SlBtStreamState *
-stream_state (LiveHost        *h,
-              const bt_stream *stream)
-{
-  SlBtStreamState *st = g_hash_table_lookup (h->streams, stream);
-
-  if (st == NULL)
-    {
-      st = g_new0 (SlBtStreamState, 1);
-      g_hash_table_insert (h->streams, (gpointer) stream, st);
-    }
-  return st;
-}
-
-static void
-stream_state_free (gpointer p)
-{
-  SlBtStreamState *st = p;
-
-  g_free (st->file);
-  g_free (st);
-}
-
-static const bt_stream *
-message_stream (const bt_message *msg)
-{
-  switch (bt_message_get_type (msg))
-    {
-    case BT_MESSAGE_TYPE_STREAM_BEGINNING:
-      return bt_message_stream_beginning_borrow_stream_const (msg);
-    case BT_MESSAGE_TYPE_PACKET_BEGINNING:
-      return bt_packet_borrow_stream_const (bt_message_packet_beginning_borrow_packet_const (msg));
-    case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
-      return bt_message_discarded_events_borrow_stream_const (msg);
-    default:
-      return NULL;
-    }
-}
-
-static gboolean
-handle_message (LiveHost         *h,
-                const bt_message *msg,
-                gint64           *watermark)
-{
-  switch (bt_message_get_type (msg))
-    {
-    case BT_MESSAGE_TYPE_EVENT:
-      {
-        const bt_stream *stream = bt_event_borrow_stream_const (bt_message_event_borrow_event_const (msg));
-        SlBtStreamState *st = stream_state (h, stream);
-        gint64 t = h->last_time;
-
-        if (!sl_bt_decoder_event_time (h->decoder, st, msg, &t))
-          return FALSE;
-        h->last_time = MAX (h->last_time, t);
-        *watermark = MAX (*watermark, t);
-        h->events_local++;
-        if (h->fill == NULL)
-          h->fill = g_new (Batch, 1), h->fill->n = h->fill->pos = 0;
-        switch (sl_bt_decoder_event (h->decoder, st, msg, t, h->engine_host, &h->fill->ev[h->fill->n]))
-          {
-          case SL_BT_EVENT_PACKET:
-            h->fill->last_time = t;
-            if (++h->fill->n == BATCH_CAP)
-              host_publish (h, *watermark);
-            break;
-          case SL_BT_EVENT_IGNORED:
-            h->ignored_local++;
-            break;
-          case SL_BT_EVENT_OTHER:
-          default:
-            break;
-          }
-        return TRUE;
-      }
-
-    case BT_MESSAGE_TYPE_MESSAGE_ITERATOR_INACTIVITY:
-      {
-        const bt_clock_snapshot *cs = bt_message_message_iterator_inactivity_borrow_clock_snapshot_const (msg);
-        int64_t ns;
-
-        if (bt_clock_snapshot_get_ns_from_origin (cs, &ns) == BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK)
-          *watermark = MAX (*watermark, ns);
-        else
-          bt_current_thread_clear_error ();
-        return TRUE;
-      }
-
-    case BT_MESSAGE_TYPE_STREAM_BEGINNING:
-    case BT_MESSAGE_TYPE_PACKET_BEGINNING:
-    case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
-      return sl_bt_decoder_other (h->decoder, stream_state (h, message_stream (msg)), msg);
-
-    case BT_MESSAGE_TYPE_STREAM_END:
-      g_hash_table_remove (h->streams, bt_message_stream_end_borrow_stream_const (msg));
-      return TRUE;
-
-    default:
-      return TRUE;
-    }
-}
-
-static bt_component_class_sink_consume_method_status
-sink_consume (bt_self_component_sink *self_sink)
-{
-  LiveHost *h = bt_self_component_get_data (bt_self_component_sink_as_self_component (self_sink));
-  bt_message_array_const msgs;
-  guint64 count = 0;
-  gint64 watermark = G_MININT64;
-  bt_message_iterator_next_status st;
-  gboolean ok = TRUE;
-
-  st = BT_LEAKY (bt_message_iterator_next (h->it, &msgs, &count));
-  switch (st)
-    {
-    case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
-      break;
-    case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
-      host_publish (h, G_MININT64);
-      return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_AGAIN;
-    case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
-      host_publish (h, G_MAXINT64);
-      return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END;
-    case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
-      return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_MEMORY_ERROR;
-    default:
-      return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
-    }
-
-  /* the stores are read under the engine lock (sl_live_lock()) */
-  if (h->store != NULL)
-    g_mutex_lock (&h->live->engine_lock);
-  for (guint64 i = 0; i < count; i++)
-    {
-      if (ok)
-        ok = handle_message (h, msgs[i], &watermark);
-      bt_message_put_ref (msgs[i]);
-    }
-  if (h->store != NULL)
-    g_mutex_unlock (&h->live->engine_lock);
-  if (!ok)
-    return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
-
-  /* Hand over partial batches too, but not for every message: a burst
-   * from the relay arrives in many small next() calls. */
-  if (h->fill != NULL && h->fill->n > 0 && g_get_monotonic_time () - h->last_publish < 2000)
-    return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
-  h->last_publish = g_get_monotonic_time ();
-  host_publish (h, watermark);
-  return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
-}
-
-static bt_component_class_initialize_method_status
-sink_initialize (bt_self_component_sink               *self_sink,
-                 bt_self_component_sink_configuration *config,
-                 const bt_value                       *params,
-                 void                                 *data)
-{
-  bt_self_component_set_data (bt_self_component_sink_as_self_component (self_sink), data);
-  if (bt_self_component_sink_add_input_port (self_sink, "in", NULL, NULL) != BT_SELF_COMPONENT_ADD_PORT_STATUS_OK)
-    return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
-  return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK;
-}
-
-static bt_component_class_sink_graph_is_configured_method_status
-sink_graph_is_configured (bt_self_component_sink *self_sink)
-{
-  LiveHost *h = bt_self_component_get_data (bt_self_component_sink_as_self_component (self_sink));
-  bt_self_component_port_input *port = bt_self_component_sink_borrow_input_port_by_index (self_sink, 0);
-  bt_message_iterator_create_from_sink_component_status st;
-
-  st = bt_message_iterator_create_from_sink_component (self_sink, port, &h->it);
-  if (st == BT_MESSAGE_ITERATOR_CREATE_FROM_SINK_COMPONENT_STATUS_OK)
-    return BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_OK;
-  return st == BT_MESSAGE_ITERATOR_CREATE_FROM_SINK_COMPONENT_STATUS_MEMORY_ERROR
-           ? BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_MEMORY_ERROR
-           : BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_ERROR;
-}
-
-static void
-sink_finalize (bt_self_component_sink *self_sink)
-{
-  LiveHost *h = bt_self_component_get_data (bt_self_component_sink_as_self_component (self_sink));
-
-  if (h != NULL)
-    g_clear_pointer (&h->it, bt_message_iterator_put_ref);
-}
-
-static gpointer
-init_classes_once (gpointer data)
-{
-  const char *why = NULL;
-  const bt_plugin *ctf = sl_bt_get_ctf_plugin (&why);
-
-  g_mutex_lock (&class_lock);
-  if (ctf == NULL)
-    class_error = why;
-  else if ((live_class = bt_plugin_borrow_source_component_class_by_name_const (ctf, "lttng-live")) == NULL)
-    class_error = "babeltrace2's ctf plugin has no lttng-live source";
-  else
-    {
-      sink_class = bt_component_class_sink_create ("syncline-live", sink_consume);
-      if (sink_class == NULL ||
-          bt_component_class_sink_set_initialize_method (sink_class, sink_initialize) != BT_COMPONENT_CLASS_SET_METHOD_STATUS_OK ||
-          bt_component_class_sink_set_graph_is_configured_method (sink_class, sink_graph_is_configured) != BT_COMPONENT_CLASS_SET_METHOD_STATUS_OK ||
-          bt_component_class_sink_set_finalize_method (sink_class, sink_finalize) != BT_COMPONENT_CLASS_SET_METHOD_STATUS_OK)
-        {
-          bt_current_thread_clear_error ();
-          class_error = "cannot create the live reader's babeltrace2 sink (out of memory)";
-        }
-    }
-  g_mutex_unlock (&class_lock);
-  return NULL;
-}
-
-static bt_graph *
+static SlBtGraph *
 host_build_graph (LiveHost  *h,
                   char     **why)
 {
-  bt_graph *graph;
-  bt_value *params = NULL, *inputs = NULL;
-  const bt_component_source *src = NULL;
-  const bt_component_sink *sink = NULL;
-  gboolean ok;
+  const char *inputs[] = { h->url };
+  SlBtGraphSpec spec = { 0 };
+  guint failed;
 
-  g_mutex_lock (&sl_bt_lock);
-  graph = bt_graph_create (0);
-  ok = graph != NULL && bt_graph_add_interrupter (graph, h->intr) == BT_GRAPH_ADD_INTERRUPTER_STATUS_OK;
-  params = ok ? bt_value_map_create () : NULL;
-  ok = params != NULL &&
-       bt_value_map_insert_empty_array_entry (params, "inputs", &inputs) == BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK &&
-       bt_value_array_append_string_element (inputs, h->url) == BT_VALUE_ARRAY_APPEND_ELEMENT_STATUS_OK &&
-       bt_value_map_insert_string_entry (params, "session-not-found-action", "end") == BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK;
-  ok = ok && BT_LEAKY (bt_graph_add_source_component (graph, live_class, "live", params,
-                                                      BT_LOGGING_LEVEL_NONE, &src)) == BT_GRAPH_ADD_COMPONENT_STATUS_OK;
-  ok = ok && bt_component_source_get_output_port_count (src) == 1;
-  ok = ok && bt_graph_add_sink_component_with_initialize_method_data (graph, sink_class, "sink", NULL, h,
-                                                                      BT_LOGGING_LEVEL_NONE, &sink) ==
-             BT_GRAPH_ADD_COMPONENT_STATUS_OK;
-  ok = ok && bt_graph_connect_ports (graph, bt_component_source_borrow_output_port_by_index_const (src, 0),
-                                     bt_component_sink_borrow_input_port_by_index_const (sink, 0), NULL) ==
-             BT_GRAPH_CONNECT_PORTS_STATUS_OK;
-  bt_value_put_ref (params);
-  if (!ok)
-    {
-      *why = sl_bt_take_error ();
-      bt_graph_put_ref (graph);
-      graph = NULL;
-    }
-  g_mutex_unlock (&sl_bt_lock);
-  return graph;
-}
-
-static void
-host_destroy_graph (LiveHost *h,
-                    bt_graph *graph)
-{
-  g_mutex_lock (&sl_bt_lock);
-  bt_graph_put_ref (graph);
-  bt_current_thread_clear_error ();
-  g_mutex_unlock (&sl_bt_lock);
-  g_hash_table_remove_all (h->streams);
+  spec.kind = SL_BT_SOURCE_LIVE;
+  spec.inputs = inputs;
+  spec.n_inputs = 1;
+  spec.interrupter = h->intr;
+  spec.feed = h->feed;
+  spec.decoder = h->decoder;
+  /* the stores are read under the engine lock (sl_live_lock()) */
+  spec.store_lock = h->store != NULL ? &h->live->engine_lock : NULL;
+  spec.flush = SL_FEED_FLUSH_ALL;
+  /* hand over partial batches too, but not for every message: a burst
+   * from the relay arrives in many small deliveries */
+  spec.min_publish_us = 2000;
+  return sl_bt_graph_new (&spec, &failed, why);
 }
 
 static void
@@ -1081,10 +778,44 @@ host_sleep (LiveHost *h,
   SlLive *self = h->live;
   gint64 end = g_get_monotonic_time () + (gint64) ms * 1000;
 
-  g_mutex_lock (&self->lock);
+  sl_feed_hub_lock (self->hub);
   while (!atomic_load (&h->stop) && g_get_monotonic_time () < end)
-    g_cond_wait_until (&self->cond, &self->lock, end);
-  g_mutex_unlock (&self->lock);
+    g_cond_wait_until (sl_feed_hub_get_cond (self->hub), sl_feed_hub_get_mutex (self->hub), end);
+  sl_feed_hub_unlock (self->hub);
+}
+
+/* Runs the graph until the session ends, the connection is lost or the
+ * host is stopped; TRUE when the session ended. */
+static gboolean
+host_run (LiveHost  *h,
+          SlBtGraph *graph)
+{
+  SlLive *self = h->live;
+
+  while (!atomic_load (&h->stop))
+    {
+      SlBtRunStatus st = sl_bt_graph_run_once (graph);
+
+      if (st == SL_BT_RUN_OK)
+        continue;
+      if (st == SL_BT_RUN_AGAIN)
+        {
+          host_sleep (h, self->options.poll_ms);
+          continue;
+        }
+      if (st == SL_BT_RUN_END)
+        return TRUE;
+      if (!atomic_load (&h->stop))
+        {
+          g_autofree char *msg = sl_bt_take_error ();
+
+          add_problem (self, h->hostname, h->url, "lost the session: %s; will reconnect",
+                       msg != NULL && *msg ? msg : "connection to the relay failed");
+          set_state (h, SL_LIVE_HOST_WAITING, "connection lost; retrying");
+        }
+      break;
+    }
+  return FALSE;
 }
 
 static gpointer
@@ -1093,14 +824,14 @@ host_thread (gpointer data)
   LiveHost *h = data;
   SlLive *self = h->live;
   g_autofree char *why = NULL;
-  bt_graph *graph;
+  SlBtGraph *graph;
   gboolean ended = FALSE;
 
-  g_mutex_lock (&self->lock);
+  sl_feed_hub_lock (self->hub);
   h->tid = (pid_t) syscall (SYS_gettid);
   h->tid_valid = TRUE;
   h->last_progress = g_get_monotonic_time ();
-  g_mutex_unlock (&self->lock);
+  sl_feed_hub_unlock (self->hub);
 
   set_state (h, SL_LIVE_HOST_CONNECTING, NULL);
   graph = host_build_graph (h, &why);
@@ -1114,34 +845,9 @@ host_thread (gpointer data)
     }
   else
     {
-      while (!atomic_load (&h->stop))
-        {
-          bt_graph_run_once_status st = bt_graph_run_once (graph);
-
-          if (st == BT_GRAPH_RUN_ONCE_STATUS_OK)
-            continue;
-          if (st == BT_GRAPH_RUN_ONCE_STATUS_AGAIN)
-            {
-              host_sleep (h, self->options.poll_ms);
-              continue;
-            }
-          if (st == BT_GRAPH_RUN_ONCE_STATUS_END)
-            {
-              ended = TRUE;
-              break;
-            }
-          if (!atomic_load (&h->stop))
-            {
-              g_autofree char *msg = sl_bt_take_error ();
-
-              add_problem (self, h->hostname, h->url, "lost the session: %s; will reconnect",
-                           msg != NULL && *msg ? msg : "connection to the relay failed");
-              set_state (h, SL_LIVE_HOST_WAITING, "connection lost; retrying");
-            }
-          break;
-        }
-      host_publish (h, G_MININT64);
-      host_destroy_graph (h, graph);
+      ended = host_run (h, graph);
+      sl_feed_publish (h->feed, SL_FEED_FLUSH_ALL);
+      sl_bt_graph_free (graph);
     }
 
   if (ended && !atomic_load (&h->stop))
@@ -1151,23 +857,19 @@ host_thread (gpointer data)
     }
   else if (atomic_load (&h->stop))
     {
-      gboolean attached;
-
-      g_mutex_lock (&self->lock);
-      attached = h->state == SL_LIVE_HOST_STREAMING || h->state == SL_LIVE_HOST_CONNECTING ||
-                 h->state == SL_LIVE_HOST_STALLED;
-      g_mutex_unlock (&self->lock);
-      if (attached)
-        set_state (h, SL_LIVE_HOST_ENDED, "detached");
+      sl_feed_hub_lock (self->hub);
+      if (h->state == SL_LIVE_HOST_STREAMING || h->state == SL_LIVE_HOST_CONNECTING ||
+          h->state == SL_LIVE_HOST_STALLED)
+        set_state_locked (h, SL_LIVE_HOST_ENDED, "detached");
+      sl_feed_hub_unlock (self->hub);
     }
   bt_current_thread_clear_error ();
 
-  g_mutex_lock (&self->lock);
+  sl_feed_hub_lock (self->hub);
   h->tid_valid = FALSE;
   h->running = FALSE;
-  self->signal_seq++;
-  g_cond_broadcast (&self->cond);
-  g_mutex_unlock (&self->lock);
+  sl_feed_hub_signal_locked (self->hub);
+  sl_feed_hub_unlock (self->hub);
   live_unref (self);
   return NULL;
 }
@@ -1209,14 +911,10 @@ host_new_locked (SlLive     *self,
       h->store = sl_event_store_new ();
       sl_bt_decoder_set_store (h->decoder, h->store);
     }
-  h->streams = g_hash_table_new_full (NULL, NULL, NULL, stream_state_free);
+  h->feed = sl_feed_new (self->hub);
+  sl_feed_set_publish_func (h->feed, host_published_cb, h);
   h->engine_host = SL_HOST_NONE;
-  h->last_fed = G_MININT64;
-  h->last_time = G_MININT64;
-  h->watermark = G_MININT64;
   h->state = SL_LIVE_HOST_CONNECTING;
-  g_queue_init (&h->queue);
-  g_queue_init (&h->pending);
   g_ptr_array_add (self->hosts, h);
   self->hosts_changed = TRUE;
   return h;
@@ -1225,8 +923,6 @@ host_new_locked (SlLive     *self,
 static void
 host_free (LiveHost *h)
 {
-  Batch *b;
-
   g_free (h->hostname);
   g_free (h->session);
   g_free (h->url);
@@ -1234,12 +930,7 @@ host_free (LiveHost *h)
   bt_interrupter_put_ref (h->intr);
   sl_bt_decoder_free (h->decoder);
   sl_event_store_free (h->store);
-  g_hash_table_destroy (h->streams);
-  g_free (h->fill);
-  while ((b = g_queue_pop_head (&h->queue)) != NULL)
-    g_free (b);
-  while ((b = g_queue_pop_head (&h->pending)) != NULL)
-    g_free (b);
+  sl_feed_free (h->feed);
   if (h->thread != NULL)
     g_thread_unref (h->thread);
   g_free (h);
@@ -1278,9 +969,9 @@ stopping_abort (gpointer data)
   SlLive *self = data;
   gboolean stopping;
 
-  g_mutex_lock (&self->lock);
+  sl_feed_hub_lock (self->hub);
   stopping = self->stopping;
-  g_mutex_unlock (&self->lock);
+  sl_feed_hub_unlock (self->hub);
   return stopping;
 }
 
@@ -1297,9 +988,9 @@ discover_relay (SlLive     *self,
     {
       gboolean stopping;
 
-      g_mutex_lock (&self->lock);
+      sl_feed_hub_lock (self->hub);
       stopping = self->stopping;
-      g_mutex_unlock (&self->lock);
+      sl_feed_hub_unlock (self->hub);
       if (!stopping && !g_hash_table_contains (unreachable, relay))
         {
           add_problem (self, NULL, relay, "%s; will retry", error->message);
@@ -1310,7 +1001,7 @@ discover_relay (SlLive     *self,
   if (g_hash_table_remove (unreachable, relay))
     add_problem (self, NULL, relay, "the relay is reachable again");
 
-  g_mutex_lock (&self->lock);
+  sl_feed_hub_lock (self->hub);
   for (guint i = 0; i < list->len && !self->stopping; i++)
     {
       SlLiveSession *s = g_ptr_array_index (list, i);
@@ -1332,7 +1023,7 @@ discover_relay (SlLive     *self,
             h = host_new_locked (self, relay, s->hostname, s->session);
           if (h->state != SL_LIVE_HOST_WAITING || g_strcmp0 (h->message, "another viewer is attached") != 0)
             {
-              g_ptr_array_add (self->new_problems,
+              sl_problem_list_take (self->problems,
                                sl_trace_problem_new (s->hostname, s->url,
                                                      "another viewer is already attached to this session "
                                                      "(the relay allows one); waiting for it to detach"));
@@ -1347,9 +1038,8 @@ discover_relay (SlLive     *self,
         h = host_new_locked (self, relay, s->hostname, s->session);
       host_start_locked (self, h);
     }
-  self->signal_seq++;
-  g_cond_broadcast (&self->cond);
-  g_mutex_unlock (&self->lock);
+  sl_feed_hub_signal_locked (self->hub);
+  sl_feed_hub_unlock (self->hub);
 }
 
 /* On the engine thread, which never waits for the network. */
@@ -1358,7 +1048,7 @@ check_stalls (SlLive *self)
 {
   gint64 now = g_get_monotonic_time ();
 
-  g_mutex_lock (&self->lock);
+  sl_feed_hub_lock (self->hub);
   for (guint i = 0; i < self->hosts->len; i++)
     {
       LiveHost *h = g_ptr_array_index (self->hosts, i);
@@ -1367,7 +1057,7 @@ check_stalls (SlLive *self)
         continue;
       if (now - h->last_progress > (gint64) self->options.stall_ms * 1000)
         {
-          g_ptr_array_add (self->new_problems,
+          sl_problem_list_take (self->problems,
                            sl_trace_problem_new (h->hostname, h->url,
                                                  "the relay has not answered for %.1f s (stalled relay or network cut)",
                                                  (now - h->last_progress) / 1e6));
@@ -1378,7 +1068,7 @@ check_stalls (SlLive *self)
           self->hosts_changed = TRUE;
         }
     }
-  g_mutex_unlock (&self->lock);
+  sl_feed_hub_unlock (self->hub);
 }
 
 static gpointer
@@ -1394,10 +1084,10 @@ discover_thread (gpointer data)
       gint64 now = g_get_monotonic_time ();
       gint64 wake;
 
-      g_mutex_lock (&self->lock);
+      sl_feed_hub_lock (self->hub);
       if (self->stopping)
         {
-          g_mutex_unlock (&self->lock);
+          sl_feed_hub_unlock (self->hub);
           break;
         }
       if (self->discover_now || now >= next)
@@ -1415,16 +1105,16 @@ discover_thread (gpointer data)
                 g_ptr_array_add (relays, g_strdup (t->relay));
             }
         }
-      g_mutex_unlock (&self->lock);
+      sl_feed_hub_unlock (self->hub);
 
       for (guint i = 0; i < relays->len && !stopping_abort (self); i++)
         discover_relay (self, g_ptr_array_index (relays, i), unreachable);
 
       wake = MIN (next, g_get_monotonic_time () + 200 * 1000);
-      g_mutex_lock (&self->lock);
+      sl_feed_hub_lock (self->hub);
       while (!self->stopping && !self->discover_now && g_get_monotonic_time () < wake)
-        g_cond_wait_until (&self->cond, &self->lock, wake);
-      g_mutex_unlock (&self->lock);
+        g_cond_wait_until (sl_feed_hub_get_cond (self->hub), sl_feed_hub_get_mutex (self->hub), wake);
+      sl_feed_hub_unlock (self->hub);
     }
 
   return NULL;
@@ -1448,9 +1138,9 @@ dup_hosts_locked (SlLive *self)
       c->url = g_strdup (h->url);
       c->state = h->state;
       c->message = g_strdup (h->message);
-      c->events = h->events;
-      c->packets = h->packets;
-      c->watermark = h->watermark;
+      c->events = sl_feed_get_events_locked (h->feed);
+      c->packets = sl_feed_get_published_locked (h->feed);
+      c->watermark = sl_feed_get_watermark_locked (h->feed);
       c->last_fed = G_MININT64;
       g_ptr_array_add (out, c);
     }
@@ -1463,89 +1153,54 @@ host_active (const LiveHost *h)
   return h->running && (h->state == SL_LIVE_HOST_STREAMING || h->state == SL_LIVE_HOST_CONNECTING);
 }
 
-/* Moves the published batches to the engine thread's side; registers new
- * hosts with the engine. Lock held. */
-static void
-collect_locked (SlLive *self,
-                gint64 *watermarks,
-                gboolean *active)
+/* Registers the hosts the engine does not know yet (engine locked). */
+static gboolean
+register_hosts (SlLive *self,
+                guint   n)
 {
-  for (guint i = 0; i < self->hosts->len; i++)
+  gboolean changed = FALSE;
+
+  for (guint i = 0; i < n; i++)
     {
       LiveHost *h = g_ptr_array_index (self->hosts, i);
-      Batch *b;
+      guint e;
 
-      while ((b = g_queue_pop_head (&h->queue)) != NULL)
-        g_queue_push_tail (&h->pending, b);
-      watermarks[i] = h->watermark;
-      active[i] = host_active (h);
+      if (h->engine_host != SL_HOST_NONE)
+        continue;
+      e = sl_engine_find_host (self->engine, h->hostname);
+      if (e == SL_HOST_NONE)
+        e = sl_engine_add_host (self->engine, h->hostname);
+      sl_feed_hub_lock (self->hub);
+      h->engine_host = e;
+      sl_feed_set_engine_host (h->feed, e);
+      sl_feed_hub_unlock (self->hub);
+      changed = TRUE;
     }
-}
-
-static gint64
-merge_key (LiveHost *h,
-           gint64    t)
-{
-  return t - h->hint;
+  return changed;
 }
 
 /* Feeds the engine with every packet event that may go; returns the time
  * (monotonic µs) at which a held one must go anyway, or G_MAXINT64. */
 static gint64
-feed (SlLive   *self,
-      guint     n_hosts,
-      gint64   *watermarks,
-      gboolean *active)
+feed (SlLive  *self,
+      SlFeed **feeds,
+      guint    n_hosts)
 {
-  gint64 now_us = g_get_monotonic_time ();
-  gint64 hold = (gint64) self->options.hold_ms * 1000;
+  SlFeedMerge m = { 0 };
+  SlFeedMergeStatus st;
 
-  for (;;)
-    {
-      LiveHost *best = NULL;
-      Batch *bb = NULL;
-      gint64 best_key = G_MAXINT64;
-      gboolean may = TRUE;
-
-      for (guint i = 0; i < n_hosts; i++)
-        {
-          LiveHost *h = g_ptr_array_index (self->hosts, i);
-          Batch *b;
-
-          while ((b = g_queue_peek_head (&h->pending)) != NULL && b->pos == b->n)
-            g_free (g_queue_pop_head (&h->pending));
-          if (b == NULL)
-            continue;
-          if (best == NULL || merge_key (h, b->ev[b->pos].time) < best_key)
-            {
-              best = h;
-              bb = b;
-              best_key = merge_key (h, b->ev[b->pos].time);
-            }
-        }
-      if (best == NULL)
-        return G_MAXINT64;
-
-      for (guint i = 0; i < n_hosts && may; i++)
-        {
-          LiveHost *h = g_ptr_array_index (self->hosts, i);
-
-          if (h == best || !active[i] || g_queue_get_length (&h->pending) > 0)
-            continue;
-          if (watermarks[i] == G_MININT64 || merge_key (h, watermarks[i]) < best_key)
-            may = FALSE;
-        }
-      if (!may && now_us < bb->arrival + hold)
-        return bb->arrival + hold;
-
-      bb->ev[bb->pos].host = best->engine_host;
-      best->last_fed = MAX (best->last_fed, bb->ev[bb->pos].time);
-      sl_engine_add_packet (self->engine, &bb->ev[bb->pos], best_key);
-      bb->pos++;
-      self->packets_fed++;
-      if (self->first_arrival == 0 || bb->arrival < self->first_arrival)
-        self->first_arrival = bb->arrival;
-    }
+  m.feeds = feeds;
+  m.n_feeds = n_hosts;
+  m.engine = self->engine;
+  m.hold_us = (gint64) self->options.hold_ms * 1000;
+  m.deadline = G_MAXINT64;
+  m.first_arrival = self->first_arrival;
+  st = sl_feed_merge (self->hub, &m);
+  self->first_arrival = m.first_arrival;
+  self->packets_fed = 0;
+  for (guint i = 0; i < n_hosts; i++)
+    self->packets_fed += sl_feed_get_fed (feeds[i]);
+  return st == SL_FEED_MERGE_HOLD ? m.until : G_MAXINT64;
 }
 
 static void
@@ -1555,15 +1210,16 @@ refresh_hints (SlLive *self,
   for (guint i = 0; i < n_hosts; i++)
     {
       LiveHost *h = g_ptr_array_index (self->hosts, i);
+      gint64 last_fed = sl_feed_get_last_fed (h->feed);
       SlHostInfo info = { 0 };
 
-      /* at the newest packet event fed (engine thread's own field; the
-       * watermark may be G_MAXINT64 once a session ended) */
-      if (h->engine_host == SL_HOST_NONE || h->last_fed == G_MININT64)
+      /* at the newest packet event fed (the watermark may be G_MAXINT64
+       * once a session ended) */
+      if (h->engine_host == SL_HOST_NONE || last_fed == G_MININT64)
         continue;
       sl_engine_get_host_info (self->engine, h->engine_host, &info);
       if (info.reference != SL_HOST_NONE && info.reference != h->engine_host)
-        h->hint = h->last_fed - sl_transform_apply (&info.to_reference, h->last_fed);
+        sl_feed_set_hint (h->feed, last_fed - sl_transform_apply (&info.to_reference, last_fed));
       sl_host_info_clear (&info);
     }
 }
@@ -1576,23 +1232,18 @@ deliver (SlLive   *self,
   SlLiveUpdate u = { 0 };
   GPtrArray *problems;
 
-  g_mutex_lock (&self->lock);
+  sl_feed_hub_lock (self->hub);
   u.hosts = dup_hosts_locked (self);
-  problems = self->new_problems;
-  self->new_problems = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_trace_problem_free);
-  for (guint i = 0; i < problems->len; i++)
-    {
-      g_ptr_array_add (self->problems, sl_trace_problem_copy (g_ptr_array_index (problems, i)));
-    }
+  problems = sl_problem_list_take_new (self->problems);
   self->hosts_changed = FALSE;
   for (guint i = 0; i < u.hosts->len; i++)
     {
       SlLiveHost *c = g_ptr_array_index (u.hosts, i);
 
-      c->last_fed = ((LiveHost *) g_ptr_array_index (self->hosts, i))->last_fed;
+      c->last_fed = sl_feed_get_last_fed (((LiveHost *) g_ptr_array_index (self->hosts, i))->feed);
       u.events += c->events;
     }
-  g_mutex_unlock (&self->lock);
+  sl_feed_hub_unlock (self->hub);
 
   sl_engine_flush (self->engine);
   u.wall_time = g_get_real_time ();
@@ -1614,78 +1265,103 @@ deliver (SlLive   *self,
   g_ptr_array_unref (problems);
 }
 
+/* When the next update is due, if something changed (engine locked). */
+static gint64
+update_due (SlLive   *self,
+            guint     n,
+            gboolean  changed,
+            gint64    due)
+{
+  gint64 next;
+
+  changed |= self->packets_fed != self->packets_sent ||
+             sl_journal_get_next_seq (sl_engine_get_journal (self->engine)) != self->journal_sent;
+  if (!changed)
+    return due;
+
+  next = self->last_update + (gint64) self->options.update_ms * 1000;
+  /* a packet that waited for slower hosts is not kept waiting for the
+   * next update slot as well: latency stays ~max (hold, update); updates
+   * still come at most four times per update_ms */
+  if (self->first_arrival != 0)
+    next = MIN (next, MAX (self->first_arrival + (gint64) self->options.update_ms * 1000,
+                           self->last_update + (gint64) self->options.update_ms * 250));
+  if (g_get_monotonic_time () >= next)
+    {
+      refresh_hints (self, n);
+      deliver (self, FALSE);
+      return due;
+    }
+  return MIN (due, next);
+}
+
+/* Waits for a signal (published batches, states, problems) or @due. */
+static void
+engine_wait (SlLive  *self,
+             guint64  seen,
+             gint64   due)
+{
+  GCond *cond = sl_feed_hub_get_cond (self->hub);
+  GMutex *mutex = sl_feed_hub_get_mutex (self->hub);
+
+  /* stall checks */
+  due = MIN (due, g_get_monotonic_time () + 200000);
+  sl_feed_hub_lock (self->hub);
+  while (sl_feed_hub_get_seq_locked (self->hub) == seen && !self->stopping && g_get_monotonic_time () < due)
+    g_cond_wait_until (cond, mutex, due);
+  if (self->stopping)
+    {
+      /* wait for the hosts to finish instead of spinning */
+      gboolean any = FALSE;
+
+      for (guint i = 0; i < self->hosts->len; i++)
+        any |= ((LiveHost *) g_ptr_array_index (self->hosts, i))->running;
+      if (any && sl_feed_hub_get_seq_locked (self->hub) == seen)
+        g_cond_wait_until (cond, mutex, g_get_monotonic_time () + 20000);
+    }
+  sl_feed_hub_unlock (self->hub);
+}
+
 static gpointer
 engine_thread (gpointer data)
 {
   SlLive *self = data;
-  g_autofree gint64 *watermarks = NULL;
-  g_autofree gboolean *active = NULL;
-  guint cap = 0;
-  guint64 seen = 0;
+  g_autoptr(GPtrArray) feeds = g_ptr_array_new ();
 
   for (;;)
     {
-      gint64 due = G_MAXINT64, now;
+      gint64 due;
       gboolean stopping, changed, running = FALSE;
+      guint64 seen;
       guint n;
 
       check_stalls (self);
 
-      g_mutex_lock (&self->lock);
+      sl_feed_hub_lock (self->hub);
       n = self->hosts->len;
-      if (n > cap)
-        {
-          cap = MAX (n, cap * 2);
-          watermarks = g_renew (gint64, watermarks, cap);
-          active = g_renew (gboolean, active, cap);
-        }
-      collect_locked (self, watermarks, active);
-      for (guint i = 0; i < n; i++)
-        running |= ((LiveHost *) g_ptr_array_index (self->hosts, i))->running;
       stopping = self->stopping;
-      changed = self->hosts_changed || self->new_problems->len > 0;
-      seen = self->signal_seq;
-      g_mutex_unlock (&self->lock);
+      g_ptr_array_set_size (feeds, 0);
+      for (guint i = 0; i < n; i++)
+        {
+          LiveHost *h = g_ptr_array_index (self->hosts, i);
+
+          running |= h->running;
+          /* a host that stopped is no longer waited for */
+          sl_feed_set_waited (h->feed, !stopping && host_active (h));
+          g_ptr_array_add (feeds, h->feed);
+        }
+      changed = self->hosts_changed || sl_problem_list_count_new (self->problems) > 0;
+      seen = sl_feed_hub_get_seq_locked (self->hub);
+      sl_feed_hub_unlock (self->hub);
 
       g_mutex_lock (&self->engine_lock);
+      changed |= register_hosts (self, n);
+      sl_feed_hub_lock (self->hub);
       for (guint i = 0; i < n; i++)
-        {
-          LiveHost *h = g_ptr_array_index (self->hosts, i);
+        sl_feed_account_locked (g_ptr_array_index (feeds, i), self->engine);
+      sl_feed_hub_unlock (self->hub);
+      due = feed (self, (SlFeed **) feeds->pdata, n);
 
-          if (h->engine_host == SL_HOST_NONE)
-            {
-              guint e = sl_engine_find_host (self->engine, h->hostname);
-
-              if (e == SL_HOST_NONE)
-                e = sl_engine_add_host (self->engine, h->hostname);
-              g_mutex_lock (&self->lock);
-              h->engine_host = e;
-              g_mutex_unlock (&self->lock);
-              changed = TRUE;
-            }
-        }
-      g_mutex_lock (&self->lock);
-      for (guint i = 0; i < n; i++)
-        {
-          LiveHost *h = g_ptr_array_index (self->hosts, i);
-
-          if (h->engine_host != SL_HOST_NONE && (h->events != h->events_counted || h->ignored != h->ignored_counted))
-            {
-              sl_engine_add_host_counts (self->engine, h->engine_host, h->events - h->events_counted,
-                                         h->ignored - h->ignored_counted);
-              h->events_counted = h->events;
-              h->ignored_counted = h->ignored;
-            }
-        }
-      g_mutex_unlock (&self->lock);
-      /* a host that stopped is no longer waited for */
-      if (stopping && n > 0)
-        memset (active, 0, sizeof (gboolean) * n);
-      due = feed (self, n, watermarks, active);
-
-      now = g_get_monotonic_time ();
-      changed |= self->packets_fed != self->packets_sent ||
-                 sl_journal_get_next_seq (sl_engine_get_journal (self->engine)) != self->journal_sent;
       if (stopping && !running)
         {
           /* everything published has been fed (hosts are inactive) */
@@ -1693,48 +1369,10 @@ engine_thread (gpointer data)
           g_mutex_unlock (&self->engine_lock);
           break;
         }
-      if (changed)
-        {
-          gint64 next = self->last_update + (gint64) self->options.update_ms * 1000;
-
-          /* a packet that waited for slower hosts is not kept waiting for
-           * the next update slot as well: latency stays ~max (hold, update);
-           * updates still come at most four times per update_ms */
-          if (self->first_arrival != 0)
-            next = MIN (next, MAX (self->first_arrival + (gint64) self->options.update_ms * 1000,
-                                   self->last_update + (gint64) self->options.update_ms * 250));
-
-          if (now >= next)
-            {
-              refresh_hints (self, n);
-              deliver (self, FALSE);
-            }
-          else
-            due = MIN (due, next);
-        }
+      due = update_due (self, n, changed, due);
       g_mutex_unlock (&self->engine_lock);
 
-      /* stall checks */
-      due = MIN (due, g_get_monotonic_time () + 200000);
-      g_mutex_lock (&self->lock);
-      while (self->signal_seq == seen && !self->stopping && g_get_monotonic_time () < due)
-        {
-          if (due == G_MAXINT64)
-            g_cond_wait (&self->cond, &self->lock);
-          else
-            g_cond_wait_until (&self->cond, &self->lock, due);
-        }
-      if (self->stopping)
-        {
-          /* wait for the hosts to finish instead of spinning */
-          gboolean any = FALSE;
-
-          for (guint i = 0; i < self->hosts->len; i++)
-            any |= ((LiveHost *) g_ptr_array_index (self->hosts, i))->running;
-          if (any && self->signal_seq == seen)
-            g_cond_wait_until (&self->cond, &self->lock, g_get_monotonic_time () + 20000);
-        }
-      g_mutex_unlock (&self->lock);
+      engine_wait (self, seen, due);
     }
   return NULL;
 }
@@ -1779,13 +1417,11 @@ sl_live_new (SlEngine            *engine,
   self->options.poll_ms = MAX (self->options.poll_ms, 1);
   self->options.discover_ms = MAX (self->options.discover_ms, 50);
   self->options.stall_ms = MAX (self->options.stall_ms, 100);
-  g_mutex_init (&self->lock);
-  g_cond_init (&self->cond);
+  self->hub = sl_feed_hub_new ();
+  self->problems = sl_problem_list_new ();
   g_mutex_init (&self->engine_lock);
   self->targets = g_ptr_array_new_with_free_func (target_free);
   self->hosts = g_ptr_array_new ();
-  self->problems = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_trace_problem_free);
-  self->new_problems = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_trace_problem_free);
   self->journal_sent = sl_journal_get_next_seq (sl_engine_get_journal (engine));
   return self;
 }
@@ -1800,10 +1436,8 @@ live_unref (SlLive *self)
     host_free (g_ptr_array_index (self->hosts, i));
   g_ptr_array_unref (self->hosts);
   g_ptr_array_unref (self->targets);
-  g_ptr_array_unref (self->problems);
-  g_ptr_array_unref (self->new_problems);
-  g_mutex_clear (&self->lock);
-  g_cond_clear (&self->cond);
+  sl_problem_list_free (self->problems);
+  sl_feed_hub_free (self->hub);
   g_mutex_clear (&self->engine_lock);
   g_free (self);
 }
@@ -1834,7 +1468,7 @@ sl_live_add_url (SlLive      *self,
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (url != NULL, FALSE);
 
-  if (!classes_ready (&why))
+  if (sl_bt_get_source_class (SL_BT_SOURCE_LIVE, &why) == NULL)
     {
       g_set_error (error, SL_ERROR, SL_ERROR_IO, "%s", why);
       return FALSE;
@@ -1845,11 +1479,11 @@ sl_live_add_url (SlLive      *self,
       target_free (t);
       return FALSE;
     }
-  g_mutex_lock (&self->lock);
+  sl_feed_hub_lock (self->hub);
   g_ptr_array_add (self->targets, t);
   self->discover_now = TRUE;
-  g_cond_broadcast (&self->cond);
-  g_mutex_unlock (&self->lock);
+  sl_feed_hub_signal_locked (self->hub);
+  sl_feed_hub_unlock (self->hub);
   return TRUE;
 }
 
@@ -1871,14 +1505,14 @@ sl_live_start (SlLive *self)
 {
   g_return_if_fail (self != NULL);
 
-  g_mutex_lock (&self->lock);
+  sl_feed_hub_lock (self->hub);
   if (self->started)
     {
-      g_mutex_unlock (&self->lock);
+      sl_feed_hub_unlock (self->hub);
       return;
     }
   self->started = TRUE;
-  g_mutex_unlock (&self->lock);
+  sl_feed_hub_unlock (self->hub);
 
   self->engine_thread = g_thread_new ("sl-live-engine", engine_thread, self);
   self->discover_thread = g_thread_new ("sl-live-discover", discover_thread, self);
@@ -1901,10 +1535,10 @@ sl_live_stop (SlLive *self)
 
   g_return_if_fail (self != NULL);
 
-  g_mutex_lock (&self->lock);
+  sl_feed_hub_lock (self->hub);
   if (!self->started || self->stopping)
     {
-      g_mutex_unlock (&self->lock);
+      sl_feed_hub_unlock (self->hub);
       return;
     }
   self->stopping = TRUE;
@@ -1915,14 +1549,14 @@ sl_live_stop (SlLive *self)
       atomic_store (&h->stop, 1);
       bt_interrupter_set (h->intr);
     }
-  g_cond_broadcast (&self->cond);
-  g_mutex_unlock (&self->lock);
+  sl_feed_hub_signal_locked (self->hub);
+  sl_feed_hub_unlock (self->hub);
 
   for (;;)
     {
       gboolean any = FALSE;
 
-      g_mutex_lock (&self->lock);
+      sl_feed_hub_lock (self->hub);
       for (guint i = 0; i < self->hosts->len; i++)
         {
           LiveHost *h = g_ptr_array_index (self->hosts, i);
@@ -1934,7 +1568,7 @@ sl_live_stop (SlLive *self)
                 shutdown_blocked_socket (h->tid, h->url);
             }
         }
-      g_mutex_unlock (&self->lock);
+      sl_feed_hub_unlock (self->hub);
       if (!any || g_get_monotonic_time () > deadline)
         break;
       g_usleep (10000);
@@ -1943,7 +1577,7 @@ sl_live_stop (SlLive *self)
   g_thread_join (self->discover_thread);
   self->discover_thread = NULL;
 
-  g_mutex_lock (&self->lock);
+  sl_feed_hub_lock (self->hub);
   for (guint i = 0; i < self->hosts->len; i++)
     {
       LiveHost *h = g_ptr_array_index (self->hosts, i);
@@ -1954,13 +1588,13 @@ sl_live_stop (SlLive *self)
            * engine thread must not wait for it */
           h->running = FALSE;
           g_clear_pointer (&h->thread, g_thread_unref);
-          g_ptr_array_add (self->new_problems,
+          sl_problem_list_take (self->problems,
                            sl_trace_problem_new (h->hostname, h->url,
                                                  "did not detach in time; left to finish in the background"));
         }
     }
-  g_cond_broadcast (&self->cond);
-  g_mutex_unlock (&self->lock);
+  sl_feed_hub_signal_locked (self->hub);
+  sl_feed_hub_unlock (self->hub);
 
   g_thread_join (self->engine_thread);
   self->engine_thread = NULL;
@@ -1986,10 +1620,10 @@ sl_live_reconnect (SlLive *self)
 {
   g_return_if_fail (self != NULL);
 
-  g_mutex_lock (&self->lock);
+  sl_feed_hub_lock (self->hub);
   self->discover_now = TRUE;
-  g_cond_broadcast (&self->cond);
-  g_mutex_unlock (&self->lock);
+  sl_feed_hub_signal_locked (self->hub);
+  sl_feed_hub_unlock (self->hub);
 }
 
 /**
@@ -2009,7 +1643,7 @@ sl_live_get_event_store (SlLive *self,
 
   g_return_val_if_fail (self != NULL, NULL);
 
-  g_mutex_lock (&self->lock);
+  sl_feed_hub_lock (self->hub);
   for (guint i = 0; i < self->hosts->len && store == NULL; i++)
     {
       LiveHost *h = g_ptr_array_index (self->hosts, i);
@@ -2017,7 +1651,7 @@ sl_live_get_event_store (SlLive *self,
       if (h->engine_host == engine_host)
         store = h->store;
     }
-  g_mutex_unlock (&self->lock);
+  sl_feed_hub_unlock (self->hub);
   return store;
 }
 
@@ -2040,29 +1674,21 @@ sl_live_dup_hosts (SlLive *self)
 
   g_return_val_if_fail (self != NULL, NULL);
 
-  g_mutex_lock (&self->lock);
+  sl_feed_hub_lock (self->hub);
   out = dup_hosts_locked (self);
-  g_mutex_unlock (&self->lock);
+  sl_feed_hub_unlock (self->hub);
   return out;
 }
 
 /**
  * sl_live_dup_problems:
  *
- * Returns: (transfer full): every #SlTraceProblem delivered so far
+ * Returns: (transfer full): every #SlTraceProblem raised so far
  */
 GPtrArray *
 sl_live_dup_problems (SlLive *self)
 {
-  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_trace_problem_free);
+  g_return_val_if_fail (self != NULL, NULL);
 
-  g_return_val_if_fail (self != NULL, out);
-
-  g_mutex_lock (&self->lock);
-  for (guint i = 0; i < self->problems->len; i++)
-    {
-      g_ptr_array_add (out, sl_trace_problem_copy (g_ptr_array_index (self->problems, i)));
-    }
-  g_mutex_unlock (&self->lock);
-  return out;
+  return sl_problem_list_dup (self->problems);
 }

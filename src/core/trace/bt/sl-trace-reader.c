@@ -12,7 +12,7 @@
 
 #include <glib/gstdio.h>
 
-#include "sl-bt-decode.h"
+#include "sl-bt-graph.h"
 #include "sl-trace-reader.h"
 
 /*
@@ -24,17 +24,16 @@
  * (hostname + boot/clock UUID: kernel and UST traces of one boot are one
  * host).
  *
- * Each host gets one babeltrace graph: one src.ctf.fs per trace, all their
- * ports into our own sink, which merges the streams by event time without
- * the stock muxer (that one fails on packets that overlap in time, as in
- * data/traces/synctraces) and converts each event at once: TCP packet
- * events into SlPacketEvent batches, scheduling/syscall/IRQ events into the
- * host's SlEventStore. Graphs run on a GThreadPool of one thread per core.
- * A host's task runs its graph until its bounded queue of batches is full,
- * then parks (the thread goes to another host); taking a batch from a
- * parked host requeues it. A worker never waits for the consumer, and the
- * consumer (the engine's thread, in sl_trace_reader_step()) never waits
- * for a worker: it returns AGAIN instead.
+ * Each host gets one babeltrace graph (sl-bt-graph.c: one src.ctf.fs per
+ * trace, all their streams into Syncline's sink, which merges them by
+ * event time and converts each event at once: TCP packet events into the
+ * host's feed, scheduling/syscall/IRQ events into its SlEventStore).
+ * Graphs run on a GThreadPool of one thread per core. A host's task runs
+ * its graph until its bounded queue of batches is full, then parks (the
+ * thread goes to another host); taking a batch from a parked host requeues
+ * it. A worker never waits for the consumer, and the consumer (the
+ * engine's thread, in sl_trace_reader_step()) never waits for a worker:
+ * it returns AGAIN instead (sl-feed.c: the merge).
  *
  * Merge order across hosts
  * ------------------------
@@ -52,22 +51,15 @@
  * as they are. Each host also publishes a watermark (its decoding
  * position), so a host with few packets does not stall the merge.
  *
- * babeltrace2 2.0.4 pitfalls handled here
- * ---------------------------------------
+ * babeltrace2 2.0.4 pitfalls handled here (the others: sl-bt-graph.c)
+ * -------------------------------------------------------------------
  * - It loops for ever on a truncated packetized metadata file: packets are
  *   checked before babeltrace sees the folder.
- * - Precondition failures abort: field types are checked before every
- *   accessor, clocks before clock snapshots.
- * - Its objects' reference counts are not atomic: everything that creates
- *   or destroys components or queries a component class holds sl_bt_lock.
- *   Running a graph does not touch shared objects.
- * - After an error, the graph is destroyed, never run again, and the
- *   thread's error is always taken.
+ * - A trace it refuses is left out and the host's graph built again
+ *   without it.
  */
 
-#define BATCH_CAP              1024
 #define QUEUE_MAX              8
-#define CONSUME_EVENTS         8192
 #define SLICE_US               (50 * 1000)
 #define DEFAULT_CAL_PACKETS    4096
 #define CAL_SPAN_NS            (G_GINT64_CONSTANT (60) * 1000000000)
@@ -76,67 +68,6 @@
 #define METADATA_MAGIC         0x75d11d57u
 #define STREAM_MAGIC           0xc1fc1fc1u
 
-
-/* ---------------------------------------------------------------------- */
-/* Shared babeltrace state                                                 */
-
-/* SL_READER_DECODE_ONLY=1: iterate and drop the messages, nothing else;
- * the floor against which the reader's own cost is measured (README,
- * Benchmarks). */
-static gboolean decode_only;
-static const bt_component_class_source *ctf_fs_class;
-static bt_component_class_sink *sink_class;
-static char *bt_init_error;
-
-static bt_component_class_sink_consume_method_status sink_consume (bt_self_component_sink *self);
-static bt_component_class_initialize_method_status sink_initialize (bt_self_component_sink               *self,
-                                                                    bt_self_component_sink_configuration *config,
-                                                                    const bt_value                       *params,
-                                                                    void                                 *data);
-static bt_component_class_sink_graph_is_configured_method_status sink_graph_is_configured (bt_self_component_sink *self);
-static void sink_finalize (bt_self_component_sink *self);
-
-static gpointer
-bt_init_once (gpointer data)
-{
-  const char *why = NULL;
-  const bt_plugin *ctf_plugin = sl_bt_get_ctf_plugin (&why);
-
-  decode_only = g_strcmp0 (g_getenv ("SL_READER_DECODE_ONLY"), "1") == 0;
-
-  if (ctf_plugin == NULL)
-    {
-      bt_init_error = g_strdup (why);
-      return NULL;
-    }
-  ctf_fs_class = bt_plugin_borrow_source_component_class_by_name_const (ctf_plugin, "fs");
-  if (ctf_fs_class == NULL)
-    {
-      bt_init_error = g_strdup ("babeltrace2's ctf plugin has no fs source");
-      return NULL;
-    }
-
-  sink_class = bt_component_class_sink_create ("syncline-reader", sink_consume);
-  if (sink_class == NULL ||
-      bt_component_class_sink_set_initialize_method (sink_class, sink_initialize) != BT_COMPONENT_CLASS_SET_METHOD_STATUS_OK ||
-      bt_component_class_sink_set_graph_is_configured_method (sink_class, sink_graph_is_configured) != BT_COMPONENT_CLASS_SET_METHOD_STATUS_OK ||
-      bt_component_class_sink_set_finalize_method (sink_class, sink_finalize) != BT_COMPONENT_CLASS_SET_METHOD_STATUS_OK)
-    {
-      bt_current_thread_clear_error ();
-      bt_init_error = g_strdup ("cannot create the reader's babeltrace2 sink (out of memory)");
-      return NULL;
-    }
-  return NULL;
-}
-
-static gboolean
-bt_ready (void)
-{
-  static GOnce once = G_ONCE_INIT;
-
-  g_once (&once, bt_init_once, NULL);
-  return bt_init_error == NULL;
-}
 
 /* ---------------------------------------------------------------------- */
 /* Types                                                                   */
@@ -153,16 +84,6 @@ typedef enum
 
 typedef struct
 {
-  SlPacketEvent *ev;
-  guint          n;
-  guint          pos;
-  guint64        events;
-  guint64        ignored;
-  gboolean       last;
-} Batch;
-
-typedef struct
-{
   char    *path;
   char    *metadata;
   char    *hostname;
@@ -172,21 +93,7 @@ typedef struct
   gboolean failed;
 } TraceDir;
 
-
 typedef struct _Host Host;
-
-typedef struct
-{
-  Host                    *host;
-  bt_message_iterator     *it;
-  bt_message_array_const   msgs;
-  guint64                  count;
-  guint64                  pos;
-  gboolean                 ended;
-  gboolean                 has_head;
-  gint64                   head_time;
-  SlBtStreamState          st;
-} Input;
 
 struct _Host
 {
@@ -195,49 +102,30 @@ struct _Host
   char           *name;
   char           *hostname;
   char           *clock_uuid;
-  guint           engine_host;
   GPtrArray      *traces;
   GPtrArray      *trace_paths;
   guint64         total_bytes;
+  SlFeed         *feed;
 
   /* decoding: owned by the task that runs the host */
-  bt_graph       *graph;
-  Input          *inputs;
-  guint           n_inputs;
+  SlBtGraph      *graph;
   SlBtDecoder    *decoder;
-  Batch          *fill;
-  guint64         ev_delta;
-  guint64         ignored_delta;
-  gint64          last_time;
   SlEventStore   *store;
   gboolean        decode_failed;
   gboolean        stopped;
-  Input          *error_input;
-  guint64         events_done_local;
 
   /* read by any thread */
-  _Atomic guint64 events_done;
-  _Atomic gint64  position;
   _Atomic gint64  range_begin;
   _Atomic gint64  range_end;
-  atomic_int      wanted;
 
-  /* under reader->lock */
-  GQueue          queue;
+  /* under the hub lock */
   gboolean        parked;
-  gboolean        finished;
-  gint64          watermark;
 
   /* consumer */
-  GQueue          pending;
-  Batch          *cur;
-  gint64          hint;
-  gboolean        done;
   gboolean        got_last;
   guint64         cal_packets;
   gint64          cal_first;
   gint64          cal_last;
-  guint64         packets;
 };
 
 struct _SlTraceReader
@@ -246,101 +134,21 @@ struct _SlTraceReader
   SlTraceReaderOptions  options;
   GPtrArray            *folders;
   GPtrArray            *hosts;
+  GPtrArray            *feeds;
   GThread              *scan_thread;
   GThreadPool          *pool;
   State                 state;
+  SlFeedHub            *hub;
+  SlProblemList        *problems;
 
-  GMutex                lock;
-  GCond                 cond;
-  guint64               signal_seq;
-  guint64               seen_seq;
+  /* under the hub lock */
   gboolean              scan_done;
   GPtrArray            *scanned;
-  GPtrArray            *problems;
-  GPtrArray            *free_batches;
-  gboolean              consumer_waiting;
-  SlTraceReaderWakeup   wakeup;
-  gpointer              wakeup_data;
+  gint64                end_time;
 
   atomic_int            cancelled;
   gint64                start_time;
-  gint64                end_time;
 };
-
-/* ---------------------------------------------------------------------- */
-/* Problems                                                                */
-
-void
-sl_trace_problem_free (SlTraceProblem *problem)
-{
-  if (problem == NULL)
-    return;
-  g_free (problem->host);
-  g_free (problem->file);
-  g_free (problem->message);
-  g_free (problem);
-}
-
-char *
-sl_trace_problem_to_string (const SlTraceProblem *problem)
-{
-  g_return_val_if_fail (problem != NULL, NULL);
-
-  if (problem->host != NULL)
-    return g_strdup_printf ("host %s: %s: %s", problem->host, problem->file, problem->message);
-  return g_strdup_printf ("%s: %s", problem->file, problem->message);
-}
-
-/**
- * sl_trace_problem_new:
- *
- * Host, file and message are made printable on one line.
- */
-SlTraceProblem *
-sl_trace_problem_new (const char *host,
-                      const char *file,
-                      const char *fmt,
-                      ...)
-{
-  SlTraceProblem *p = g_new0 (SlTraceProblem, 1);
-  g_autofree char *m = NULL;
-  va_list args;
-
-  va_start (args, fmt);
-  m = g_strdup_vprintf (fmt, args);
-  va_end (args);
-  p->host = sl_trace_sanitize (host);
-  p->file = sl_trace_sanitize (file);
-  p->message = sl_trace_sanitize (m);
-  return p;
-}
-
-SlTraceProblem *
-sl_trace_problem_copy (const SlTraceProblem *problem)
-{
-  SlTraceProblem *p = g_new0 (SlTraceProblem, 1);
-
-  p->host = g_strdup (problem->host);
-  p->file = g_strdup (problem->file);
-  p->message = g_strdup (problem->message);
-  return p;
-}
-
-/* Problems are printed one per line: names from hostile input (a path
- * with a newline, a hostname from damaged metadata) must not break that. */
-char *
-sl_trace_sanitize (const char *s)
-{
-  char *out;
-
-  if (s == NULL)
-    return NULL;
-  out = g_utf8_make_valid (s, -1);
-  for (char *p = out; *p != '\0'; p++)
-    if ((guchar) *p < 0x20 || *p == 0x7f)
-      *p = '?';
-  return out;
-}
 
 static void
 add_problem (SlTraceReader *self,
@@ -356,408 +164,11 @@ add_problem (SlTraceReader *self,
              const char    *fmt,
              ...)
 {
-  g_autofree char *message = NULL;
-  SlTraceProblem *p;
   va_list args;
 
   va_start (args, fmt);
-  message = g_strdup_vprintf (fmt, args);
+  sl_problem_list_take (self->problems, sl_trace_problem_new_va (host, file, fmt, args));
   va_end (args);
-  p = sl_trace_problem_new (host, file, "%s", message);
-
-  g_mutex_lock (&self->lock);
-  g_ptr_array_add (self->problems, p);
-  g_mutex_unlock (&self->lock);
-}
-
-/* ---------------------------------------------------------------------- */
-/* Batches                                                                 */
-
-static Batch *
-batch_new_locked (SlTraceReader *self)
-{
-  Batch *b;
-
-  if (self->free_batches->len > 0)
-    b = g_ptr_array_steal_index_fast (self->free_batches, self->free_batches->len - 1);
-  else
-    {
-      b = g_new0 (Batch, 1);
-      b->ev = g_new (SlPacketEvent, BATCH_CAP);
-    }
-  b->n = b->pos = 0;
-  b->events = b->ignored = 0;
-  b->last = FALSE;
-  return b;
-}
-
-static void
-batch_free (Batch *b)
-{
-  if (b == NULL)
-    return;
-  g_free (b->ev);
-  g_free (b);
-}
-
-static void
-batch_recycle_locked (SlTraceReader *self,
-                      Batch         *b)
-{
-  if (self->free_batches->len < 64)
-    g_ptr_array_add (self->free_batches, b);
-  else
-    batch_free (b);
-}
-
-/* Called with the lock held; returns whether the wakeup callback is due. */
-static gboolean
-signal_locked (SlTraceReader *self)
-{
-  gboolean wake = self->consumer_waiting && self->wakeup != NULL;
-
-  self->signal_seq++;
-  self->consumer_waiting = FALSE;
-  g_cond_broadcast (&self->cond);
-  return wake;
-}
-
-static void
-signal_consumer (SlTraceReader *self)
-{
-  gboolean wake;
-
-  g_mutex_lock (&self->lock);
-  wake = signal_locked (self);
-  g_mutex_unlock (&self->lock);
-  if (wake)
-    self->wakeup (self->wakeup_data);
-}
-
-/* Hands the batch being filled to the consumer: when full, at the end,
- * or when the consumer waits for this host's packets (so a host with few
- * packets does not hold the merge back; pushing every partial batch would
- * fill the queue with tiny batches and park hosts that are not late).
- * Publishes the watermark. */
-static void
-host_publish (Host     *h,
-              gboolean  last)
-{
-  SlTraceReader *self = h->reader;
-  gboolean wake;
-
-  g_mutex_lock (&self->lock);
-  if (h->fill == NULL)
-    h->fill = batch_new_locked (self);
-  if (last || h->fill->n == BATCH_CAP || (h->fill->n > 0 && atomic_load (&h->wanted)))
-    {
-      Batch *b = h->fill;
-
-      b->events = h->ev_delta;
-      b->ignored = h->ignored_delta;
-      b->last = last;
-      h->ev_delta = h->ignored_delta = 0;
-      g_queue_push_tail (&h->queue, b);
-      atomic_store (&h->wanted, 0);
-      h->fill = last ? NULL : batch_new_locked (self);
-    }
-  /* Every packet not handed over yet is at or after the watermark. */
-  h->watermark = MAX (h->watermark, h->fill != NULL && h->fill->n > 0 ? h->fill->ev[0].time : h->last_time);
-  if (last)
-    h->finished = TRUE;
-  wake = signal_locked (self);
-  g_mutex_unlock (&self->lock);
-
-  if (wake)
-    self->wakeup (self->wakeup_data);
-}
-
-/* ---------------------------------------------------------------------- */
-/* The sink: per-host merge of the streams and conversion                  */
-
-static void
-handle_event (Host             *h,
-              Input            *in,
-              const bt_message *msg)
-{
-  h->ev_delta++;
-  h->events_done_local++;
-  h->last_time = MAX (h->last_time, in->head_time);
-
-  if (h->fill == NULL)
-    host_publish (h, FALSE);
-  switch (sl_bt_decoder_event (h->decoder, &in->st, msg, in->head_time, h->engine_host,
-                               &h->fill->ev[h->fill->n]))
-    {
-    case SL_BT_EVENT_PACKET:
-      if (++h->fill->n == BATCH_CAP)
-        host_publish (h, FALSE);
-      break;
-    case SL_BT_EVENT_IGNORED:
-      h->ignored_delta++;
-      break;
-    case SL_BT_EVENT_OTHER:
-    default:
-      break;
-    }
-}
-
-typedef enum
-{
-  FILL_OK,
-  FILL_END,
-  FILL_AGAIN,
-  FILL_ERROR,
-} FillStatus;
-
-/* Makes the input's next event message its head, handling the messages
- * before it. */
-static FillStatus
-input_fill_head (Host  *h,
-                 Input *in)
-{
-  while (!in->has_head)
-    {
-      const bt_message *msg;
-
-      if (in->ended)
-        return FILL_END;
-
-      if (in->pos == in->count)
-        {
-          bt_message_iterator_next_status st;
-
-          in->pos = in->count = 0;
-          st = BT_LEAKY (bt_message_iterator_next (in->it, &in->msgs, &in->count));
-          switch (st)
-            {
-            case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
-              break;
-            case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
-              in->ended = TRUE;
-              in->count = 0;
-              return FILL_END;
-            case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
-              in->count = 0;
-              return FILL_AGAIN;
-            default:
-              in->count = 0;
-              return FILL_ERROR;
-            }
-          continue;
-        }
-
-      msg = in->msgs[in->pos];
-      if (bt_message_get_type (msg) == BT_MESSAGE_TYPE_EVENT)
-        {
-          gint64 ns = h->last_time;
-
-          if (!sl_bt_decoder_event_time (h->decoder, &in->st, msg, &ns))
-            return FILL_ERROR;
-          in->head_time = ns;
-          in->has_head = TRUE;
-          return FILL_OK;
-        }
-
-      in->pos++;
-      if (!sl_bt_decoder_other (h->decoder, &in->st, msg))
-        {
-          bt_message_put_ref (msg);
-          return FILL_ERROR;
-        }
-      bt_message_put_ref (msg);
-    }
-  return FILL_OK;
-}
-
-static inline void
-input_consume_head (Host  *h,
-                    Input *in)
-{
-  const bt_message *msg = in->msgs[in->pos++];
-
-  in->has_head = FALSE;
-  handle_event (h, in, msg);
-  bt_message_put_ref (msg);
-}
-
-static bt_component_class_sink_consume_method_status
-consume_decode_only (Host *h)
-{
-  for (guint i = 0; i < h->n_inputs; i++)
-    {
-      Input *in = &h->inputs[i];
-      bt_message_iterator_next_status st;
-
-      if (in->ended)
-        continue;
-      st = BT_LEAKY (bt_message_iterator_next (in->it, &in->msgs, &in->count));
-      if (st == BT_MESSAGE_ITERATOR_NEXT_STATUS_END)
-        {
-          in->ended = TRUE;
-          in->count = 0;
-          continue;
-        }
-      if (st != BT_MESSAGE_ITERATOR_NEXT_STATUS_OK)
-        {
-          in->count = 0;
-          return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
-        }
-      for (guint64 k = 0; k < in->count; k++)
-        {
-          if (bt_message_get_type (in->msgs[k]) == BT_MESSAGE_TYPE_EVENT)
-            h->events_done_local++;
-          bt_message_put_ref (in->msgs[k]);
-        }
-      in->count = 0;
-      atomic_store_explicit (&h->events_done, h->events_done_local, memory_order_relaxed);
-      return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
-    }
-  host_publish (h, FALSE);
-  return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END;
-}
-
-static bt_component_class_sink_consume_method_status
-sink_consume (bt_self_component_sink *self)
-{
-  Host *h = bt_self_component_get_data (bt_self_component_sink_as_self_component (self));
-  guint budget = CONSUME_EVENTS;
-
-  if (G_UNLIKELY (decode_only))
-    return consume_decode_only (h);
-
-  while (budget > 0)
-    {
-      Input *best = NULL;
-      gint64 limit = G_MAXINT64;
-
-      for (guint i = 0; i < h->n_inputs; i++)
-        {
-          Input *in = &h->inputs[i];
-
-          switch (input_fill_head (h, in))
-            {
-            case FILL_OK:
-              break;
-            case FILL_END:
-              continue;
-            case FILL_AGAIN:
-              host_publish (h, FALSE);
-              return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_AGAIN;
-            case FILL_ERROR:
-            default:
-              h->error_input = in;
-              return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
-            }
-
-          if (best == NULL || in->head_time < best->head_time)
-            {
-              if (best != NULL)
-                limit = MIN (limit, best->head_time);
-              best = in;
-            }
-          else
-            limit = MIN (limit, in->head_time);
-        }
-
-      if (best == NULL)
-        {
-          host_publish (h, FALSE);
-          return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END;
-        }
-
-      /* A run from one stream up to the next stream's head: the merge is
-       * tolerant, a stream whose time goes back is not an error. */
-      do
-        {
-          input_consume_head (h, best);
-          budget--;
-          if (input_fill_head (h, best) == FILL_ERROR)
-            {
-              h->error_input = best;
-              return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
-            }
-        }
-      while (budget > 0 && best->has_head && best->head_time <= limit);
-    }
-
-  atomic_store_explicit (&h->events_done, h->events_done_local, memory_order_relaxed);
-  atomic_store_explicit (&h->position, h->last_time, memory_order_relaxed);
-  host_publish (h, FALSE);
-  return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
-}
-
-static bt_component_class_initialize_method_status
-sink_initialize (bt_self_component_sink               *self,
-                 bt_self_component_sink_configuration *config,
-                 const bt_value                       *params,
-                 void                                 *data)
-{
-  Host *h = data;
-
-  bt_self_component_set_data (bt_self_component_sink_as_self_component (self), h);
-  for (guint i = 0; i < h->n_inputs; i++)
-    {
-      char name[32];
-
-      g_snprintf (name, sizeof name, "in%u", i);
-      if (bt_self_component_sink_add_input_port (self, name, &h->inputs[i], NULL) != BT_SELF_COMPONENT_ADD_PORT_STATUS_OK)
-        return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
-    }
-  return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK;
-}
-
-static bt_component_class_sink_graph_is_configured_method_status
-sink_graph_is_configured (bt_self_component_sink *self)
-{
-  Host *h = bt_self_component_get_data (bt_self_component_sink_as_self_component (self));
-
-  for (guint i = 0; i < h->n_inputs; i++)
-    {
-      bt_self_component_port_input *port = bt_self_component_sink_borrow_input_port_by_index (self, i);
-      bt_message_iterator_create_from_sink_component_status st;
-
-      st = bt_message_iterator_create_from_sink_component (self, port, &h->inputs[i].it);
-      if (st != BT_MESSAGE_ITERATOR_CREATE_FROM_SINK_COMPONENT_STATUS_OK)
-        return st == BT_MESSAGE_ITERATOR_CREATE_FROM_SINK_COMPONENT_STATUS_MEMORY_ERROR
-                 ? BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_MEMORY_ERROR
-                 : BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_ERROR;
-    }
-  return BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_OK;
-}
-
-static void
-inputs_release (Host *h)
-{
-  for (guint i = 0; i < h->n_inputs; i++)
-    {
-      Input *in = &h->inputs[i];
-
-      for (guint64 k = in->pos; k < in->count; k++)
-        bt_message_put_ref (in->msgs[k]);
-      in->pos = in->count = 0;
-      in->has_head = FALSE;
-      bt_message_iterator_put_ref (in->it);
-      in->it = NULL;
-    }
-}
-
-static void
-inputs_free (Host *h)
-{
-  for (guint i = 0; i < h->n_inputs; i++)
-    g_free (h->inputs[i].st.file);
-  g_clear_pointer (&h->inputs, g_free);
-  h->n_inputs = 0;
-}
-
-static void
-sink_finalize (bt_self_component_sink *self)
-{
-  Host *h = bt_self_component_get_data (bt_self_component_sink_as_self_component (self));
-
-  if (h != NULL)
-    inputs_release (h);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -955,6 +366,7 @@ scan_trace (Scan       *scan,
             const char *dir)
 {
   SlTraceReader *self = scan->reader;
+  const bt_component_class_source *fs_class = sl_bt_get_source_class (SL_BT_SOURCE_FS, NULL);
   g_autofree char *metadata = g_build_filename (dir, "metadata", NULL);
   g_autofree char *hint = NULL;
   g_autofree char *why = NULL;
@@ -977,7 +389,7 @@ scan_trace (Scan       *scan,
   params = bt_value_map_create ();
   if (params != NULL && bt_value_map_insert_string_entry (params, "path", dir) == BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK)
     {
-      q = bt_query_executor_create (bt_component_class_source_as_component_class_const (ctf_fs_class),
+      q = bt_query_executor_create (bt_component_class_source_as_component_class_const (fs_class),
                                     "metadata-info", params);
       if (q != NULL)
         {
@@ -1161,36 +573,23 @@ host_new (SlTraceReader *self,
   h->traces = g_ptr_array_new_with_free_func (trace_dir_free);
   h->trace_paths = g_ptr_array_new_with_free_func (g_free);
   h->decoder = sl_bt_decoder_new ();
-  h->last_time = G_MININT64;
-  h->watermark = G_MININT64;
-  h->engine_host = SL_HOST_NONE;
-  atomic_init (&h->wanted, 0);
-  atomic_init (&h->position, G_MININT64);
+  h->feed = sl_feed_new (self->hub);
   atomic_init (&h->range_begin, G_MAXINT64);
   atomic_init (&h->range_end, G_MININT64);
-  g_queue_init (&h->queue);
-  g_queue_init (&h->pending);
   return h;
 }
 
 static void
 host_free (Host *h)
 {
-  Batch *b;
-
   g_free (h->name);
   g_free (h->hostname);
   g_free (h->clock_uuid);
   g_ptr_array_unref (h->traces);
   g_ptr_array_unref (h->trace_paths);
+  sl_bt_graph_free (h->graph);
   sl_bt_decoder_free (h->decoder);
-  inputs_free (h);
-  batch_free (h->fill);
-  batch_free (h->cur);
-  while ((b = g_queue_pop_head (&h->queue)) != NULL)
-    batch_free (b);
-  while ((b = g_queue_pop_head (&h->pending)) != NULL)
-    batch_free (b);
+  sl_feed_free (h->feed);
   sl_event_store_free (h->store);
   g_free (h);
 }
@@ -1258,30 +657,23 @@ scan_thread (gpointer data)
   SlTraceReader *self = data;
   Scan scan = { 0 };
   GPtrArray *hosts = NULL;
+  const char *why = NULL;
 
   scan.reader = self;
   scan.visited = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   scan.traces = g_ptr_array_new ();
 
-  if (!bt_ready ())
-    add_problem (self, NULL, "babeltrace2", "%s", bt_init_error);
+  if (sl_bt_get_source_class (SL_BT_SOURCE_FS, &why) == NULL)
+    add_problem (self, NULL, "babeltrace2", "%s", why);
   else
     for (guint i = 0; i < self->folders->len; i++)
       {
         const char *folder = g_ptr_array_index (self->folders, i);
         guint before = scan.traces->len;
-        guint problems_before;
-
-        g_mutex_lock (&self->lock);
-        problems_before = self->problems->len;
-        g_mutex_unlock (&self->lock);
+        guint problems_before = sl_problem_list_count (self->problems);
 
         scan_folder (&scan, folder, 0);
-
-        g_mutex_lock (&self->lock);
-        problems_before = self->problems->len - problems_before;
-        g_mutex_unlock (&self->lock);
-        if (scan.traces->len == before && problems_before == 0)
+        if (scan.traces->len == before && sl_problem_list_count (self->problems) == problems_before)
           add_problem (self, NULL, folder, "no LTTng trace found (no folder with a metadata file below it)");
       }
 
@@ -1289,11 +681,11 @@ scan_thread (gpointer data)
   g_ptr_array_unref (scan.traces);
   g_hash_table_destroy (scan.visited);
 
-  g_mutex_lock (&self->lock);
+  sl_feed_hub_lock (self->hub);
   self->scanned = hosts;
   self->scan_done = TRUE;
-  g_mutex_unlock (&self->lock);
-  signal_consumer (self);
+  sl_feed_hub_unlock (self->hub);
+  sl_feed_hub_signal (self->hub);
   return NULL;
 }
 
@@ -1317,212 +709,118 @@ file_in_message (const char *msg,
   return g_strndup (p, n);
 }
 
-static void
-host_destroy_graph (Host *h)
-{
-  if (h->graph == NULL)
-    return;
-  g_mutex_lock (&sl_bt_lock);
-  bt_graph_put_ref (h->graph);
-  h->graph = NULL;
-  bt_current_thread_clear_error ();
-  g_mutex_unlock (&sl_bt_lock);
-  inputs_release (h);
-}
-
-/* The time range of a trace's streams, for progress (sl_bt_lock held). */
-static void
-query_range (Host       *h,
-             const char *path)
-{
-  bt_value *params = bt_value_map_create (), *inputs = NULL;
-  const bt_value *result = NULL;
-  bt_query_executor *q = NULL;
-
-  if (params != NULL &&
-      bt_value_map_insert_empty_array_entry (params, "inputs", &inputs) == BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK &&
-      bt_value_array_append_string_element (inputs, path) == BT_VALUE_ARRAY_APPEND_ELEMENT_STATUS_OK)
-    q = bt_query_executor_create (bt_component_class_source_as_component_class_const (ctf_fs_class),
-                                  "babeltrace.trace-infos", params);
-  if (q != NULL)
-    {
-      bt_query_executor_set_logging_level (q, BT_LOGGING_LEVEL_NONE);
-      if (BT_LEAKY (bt_query_executor_query (q, &result)) == BT_QUERY_EXECUTOR_QUERY_STATUS_OK &&
-          result != NULL && bt_value_is_array (result))
-        for (guint64 i = 0; i < bt_value_array_get_length (result); i++)
-          {
-            const bt_value *ti = bt_value_array_borrow_element_by_index_const (result, i);
-            const bt_value *sis;
-
-            if (!bt_value_is_map (ti) || !bt_value_map_has_entry (ti, "stream-infos"))
-              continue;
-            sis = bt_value_map_borrow_entry_value_const (ti, "stream-infos");
-            if (!bt_value_is_array (sis))
-              continue;
-            for (guint64 k = 0; k < bt_value_array_get_length (sis); k++)
-              {
-                const bt_value *si = bt_value_array_borrow_element_by_index_const (sis, k);
-                const bt_value *r, *b, *e;
-
-                if (!bt_value_is_map (si) || !bt_value_map_has_entry (si, "range-ns"))
-                  continue;
-                r = bt_value_map_borrow_entry_value_const (si, "range-ns");
-                if (!bt_value_is_map (r) || !bt_value_map_has_entry (r, "begin") || !bt_value_map_has_entry (r, "end"))
-                  continue;
-                b = bt_value_map_borrow_entry_value_const (r, "begin");
-                e = bt_value_map_borrow_entry_value_const (r, "end");
-                if (!bt_value_is_signed_integer (b) || !bt_value_is_signed_integer (e))
-                  continue;
-                if (bt_value_integer_signed_get (b) < atomic_load (&h->range_begin))
-                  atomic_store (&h->range_begin, bt_value_integer_signed_get (b));
-                if (bt_value_integer_signed_get (e) > atomic_load (&h->range_end))
-                  atomic_store (&h->range_end, bt_value_integer_signed_get (e));
-              }
-          }
-    }
-  bt_current_thread_clear_error ();
-  bt_value_put_ref (result);
-  bt_query_executor_put_ref (q);
-  bt_value_put_ref (params);
-}
-
-/* Builds the graph with the traces not marked failed; a trace that fails
- * to initialize is marked, reported and the graph rebuilt without it
- * (a graph is not reused after a failure). */
+/* Builds the graph with the traces not marked failed; a trace babeltrace
+ * refuses is marked, reported and the graph built again without it. */
 static gboolean
 host_build_graph (Host *h)
 {
   SlTraceReader *self = h->reader;
+  guint n = h->traces->len;
+  g_autofree const char **paths = g_new0 (const char *, n);
+  g_autofree gboolean *skip = g_new0 (gboolean, n);
+  SlBtGraphSpec spec = { 0 };
+
+  spec.kind = SL_BT_SOURCE_FS;
+  spec.inputs = paths;
+  spec.n_inputs = n;
+  spec.skip = skip;
+  spec.feed = h->feed;
+  spec.decoder = h->decoder;
+  spec.flush = SL_FEED_FLUSH_IF_WANTED;
 
   for (;;)
     {
-      g_autoptr(GPtrArray) sources = g_ptr_array_new ();
-      const bt_component_sink *sink = NULL;
-      guint n_ports = 0, port;
-      gboolean retry = FALSE;
-      bt_graph *graph;
+      g_autofree char *why = NULL;
+      guint failed = G_MAXUINT, left = 0;
 
-      g_mutex_lock (&sl_bt_lock);
-      graph = bt_graph_create (0);
-      if (graph == NULL)
-        {
-          bt_current_thread_clear_error ();
-          g_mutex_unlock (&sl_bt_lock);
-          add_problem (self, h->name, g_ptr_array_index (h->trace_paths, 0), "out of memory");
-          return FALSE;
-        }
-
-      for (guint i = 0; i < h->traces->len && !retry; i++)
+      for (guint i = 0; i < n; i++)
         {
           TraceDir *t = g_ptr_array_index (h->traces, i);
-          const bt_component_source *src = NULL;
-          bt_value *params = NULL, *inputs = NULL;
-          char name[32];
 
-          if (t->failed)
-            continue;
-          g_snprintf (name, sizeof name, "src%u", i);
-          params = bt_value_map_create ();
-          if (params == NULL ||
-              bt_value_map_insert_empty_array_entry (params, "inputs", &inputs) != BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK ||
-              bt_value_array_append_string_element (inputs, t->path) != BT_VALUE_ARRAY_APPEND_ELEMENT_STATUS_OK ||
-              BT_LEAKY (bt_graph_add_source_component (graph, ctf_fs_class, name, params,
-                                                       BT_LOGGING_LEVEL_NONE, &src)) !=
-                BT_GRAPH_ADD_COMPONENT_STATUS_OK)
-            {
-              g_autofree char *why = sl_bt_take_error ();
-              g_autofree char *file = file_in_message (why, t->path);
-
-              bt_value_put_ref (params);
-              t->failed = TRUE;
-              retry = TRUE;
-              g_mutex_unlock (&sl_bt_lock);
-              add_problem (self, h->name, file, "cannot open the trace: %s; trace skipped",
-                           why != NULL && *why ? why : "babeltrace2 refused it");
-              g_mutex_lock (&sl_bt_lock);
-              break;
-            }
-          bt_value_put_ref (params);
-          g_ptr_array_add (sources, (gpointer) src);
-          query_range (h, t->path);
-          n_ports += (guint) bt_component_source_get_output_port_count (src);
+          paths[i] = t->path;
+          skip[i] = t->failed;
+          left += !t->failed;
         }
+      if (left == 0)
+        return FALSE;
 
-      if (retry)
+      h->graph = sl_bt_graph_new (&spec, &failed, &why);
+      if (h->graph != NULL)
+        break;
+      if (failed == G_MAXUINT)
         {
-          bt_graph_put_ref (graph);
-          bt_current_thread_clear_error ();
-          g_mutex_unlock (&sl_bt_lock);
-          continue;
-        }
-
-      if (n_ports == 0)
-        {
-          bt_graph_put_ref (graph);
-          g_mutex_unlock (&sl_bt_lock);
-          if (sources->len > 0)
-            add_problem (self, h->name, g_ptr_array_index (h->trace_paths, 0), "no stream to read");
+          add_problem (self, h->name, g_ptr_array_index (h->trace_paths, 0), "%s",
+                       why != NULL && *why ? why : "cannot build the reader");
           return FALSE;
         }
+      {
+        TraceDir *t = g_ptr_array_index (h->traces, failed);
+        g_autofree char *file = file_in_message (why, t->path);
 
-      inputs_free (h);
-      h->inputs = g_new0 (Input, n_ports);
-      h->n_inputs = n_ports;
-      for (guint i = 0; i < n_ports; i++)
-        h->inputs[i].host = h;
-
-      if (bt_graph_add_sink_component_with_initialize_method_data (graph, sink_class, "sink", NULL, h,
-                                                                   BT_LOGGING_LEVEL_NONE, &sink) !=
-          BT_GRAPH_ADD_COMPONENT_STATUS_OK)
-        {
-          g_autofree char *why = sl_bt_take_error ();
-
-          bt_graph_put_ref (graph);
-          g_mutex_unlock (&sl_bt_lock);
-          add_problem (self, h->name, g_ptr_array_index (h->trace_paths, 0), "cannot build the reader: %s", why);
-          return FALSE;
-        }
-
-      port = 0;
-      for (guint s = 0; s < sources->len; s++)
-        {
-          const bt_component_source *src = g_ptr_array_index (sources, s);
-
-          for (guint64 p = 0; p < bt_component_source_get_output_port_count (src); p++, port++)
-            {
-              const bt_port_output *out = bt_component_source_borrow_output_port_by_index_const (src, p);
-              const char *pname = bt_port_get_name (bt_port_output_as_port_const (out));
-              const char *bar = pname != NULL ? strrchr (pname, '|') : NULL;
-
-              /* src.ctf.fs names its ports "UUID | STREAM ID | PATH" */
-              h->inputs[port].st.file = g_strstrip (g_strdup (bar != NULL ? bar + 1 : pname != NULL ? pname : ""));
-              if (strchr (h->inputs[port].st.file, '/') == NULL)
-                g_clear_pointer (&h->inputs[port].st.file, g_free);
-              if (bt_graph_connect_ports (graph, out, bt_component_sink_borrow_input_port_by_index_const (sink, port), NULL) !=
-                  BT_GRAPH_CONNECT_PORTS_STATUS_OK)
-                {
-                  g_autofree char *why = sl_bt_take_error ();
-
-                  bt_graph_put_ref (graph);
-                  g_mutex_unlock (&sl_bt_lock);
-                  add_problem (self, h->name, g_ptr_array_index (h->trace_paths, 0), "cannot build the reader: %s", why);
-                  return FALSE;
-                }
-            }
-        }
-
-      h->graph = graph;
-      g_mutex_unlock (&sl_bt_lock);
-      return TRUE;
+        t->failed = TRUE;
+        add_problem (self, h->name, file, "cannot open the trace: %s; trace skipped",
+                     why != NULL && *why ? why : "babeltrace2 refused it");
+      }
     }
+
+  for (guint i = 0; i < n; i++)
+    if (!skip[i])
+      {
+        gint64 b = G_MAXINT64, e = G_MININT64;
+
+        sl_bt_query_range (paths[i], &b, &e);
+        if (b < atomic_load (&h->range_begin))
+          atomic_store (&h->range_begin, b);
+        if (e > atomic_load (&h->range_end))
+          atomic_store (&h->range_end, e);
+      }
+  return TRUE;
 }
 
 static void
 host_finish (Host *h)
 {
-  atomic_store_explicit (&h->events_done, h->events_done_local, memory_order_relaxed);
-  host_destroy_graph (h);
-  host_publish (h, TRUE);
+  g_clear_pointer (&h->graph, sl_bt_graph_free);
+  sl_feed_publish (h->feed, SL_FEED_FLUSH_LAST);
+}
+
+static void
+host_failed (Host *h)
+{
+  SlTraceReader *self = h->reader;
+  g_autofree char *why = sl_bt_take_error ();
+  g_autofree char *file = NULL;
+  const char *stream = sl_bt_graph_get_error_file (h->graph);
+
+  /* babeltrace names the file in some messages; otherwise the stream that
+   * failed is the one the sink was reading */
+  for (guint i = 0; i < h->trace_paths->len && file == NULL; i++)
+    if (why != NULL && strstr (why, g_ptr_array_index (h->trace_paths, i)) != NULL)
+      file = file_in_message (why, g_ptr_array_index (h->trace_paths, i));
+  if (file == NULL && stream != NULL && *stream != '\0')
+    file = g_strdup (stream);
+  if (file == NULL)
+    file = g_strdup (g_ptr_array_index (h->trace_paths, 0));
+  h->stopped = TRUE;
+  add_problem (self, h->name, file,
+               "decoding stopped after %" G_GUINT64_FORMAT " events (truncated or corrupt stream?): %s",
+               sl_feed_get_events_local (h->feed), why != NULL && *why ? why : "babeltrace2 failed");
+}
+
+/* Called when the consumer takes a batch (hub locked): a parked host runs
+ * again. */
+static void
+host_taken_cb (SlFeed   *feed,
+               gpointer  data)
+{
+  Host *h = data;
+  SlTraceReader *self = h->reader;
+
+  if (h->parked && sl_feed_get_queued_locked (feed) < QUEUE_MAX && !atomic_load (&self->cancelled))
+    {
+      h->parked = FALSE;
+      g_thread_pool_push (self->pool, h, NULL);
+    }
 }
 
 static void
@@ -1545,7 +843,7 @@ host_task (gpointer data,
 
   for (;;)
     {
-      bt_graph_run_once_status st;
+      SlBtRunStatus st;
       gboolean full;
 
       if (atomic_load (&self->cancelled))
@@ -1554,40 +852,25 @@ host_task (gpointer data,
           return;
         }
 
-      st = bt_graph_run_once (h->graph);
-      if (st == BT_GRAPH_RUN_ONCE_STATUS_END)
+      st = sl_bt_graph_run_once (h->graph);
+      if (st == SL_BT_RUN_END)
         {
           host_finish (h);
           return;
         }
-      if (st == BT_GRAPH_RUN_ONCE_STATUS_AGAIN)
+      if (st == SL_BT_RUN_AGAIN)
         g_usleep (1000);
-      else if (st != BT_GRAPH_RUN_ONCE_STATUS_OK)
+      else if (st != SL_BT_RUN_OK)
         {
-          g_autofree char *why = sl_bt_take_error ();
-          g_autofree char *file = NULL;
-
-          /* babeltrace names the file in some messages; otherwise the
-           * stream that failed is the one our sink was reading */
-          for (guint i = 0; i < h->trace_paths->len && file == NULL; i++)
-            if (why != NULL && strstr (why, g_ptr_array_index (h->trace_paths, i)) != NULL)
-              file = file_in_message (why, g_ptr_array_index (h->trace_paths, i));
-          if (file == NULL && h->error_input != NULL && h->error_input->st.file != NULL && *h->error_input->st.file)
-            file = g_strdup (h->error_input->st.file);
-          if (file == NULL)
-            file = g_strdup (g_ptr_array_index (h->trace_paths, 0));
-          h->stopped = TRUE;
-          add_problem (self, h->name, file,
-                       "decoding stopped after %" G_GUINT64_FORMAT " events (truncated or corrupt stream?): %s",
-                       h->events_done_local, why != NULL && *why ? why : "babeltrace2 failed");
+          host_failed (h);
           host_finish (h);
           return;
         }
 
       /* Pool calls under the lock and only when not cancelled: the pool
        * is freed after the cancel flag is set and the lock taken. */
-      g_mutex_lock (&self->lock);
-      full = h->queue.length >= QUEUE_MAX;
+      sl_feed_hub_lock (self->hub);
+      full = sl_feed_get_queued_locked (h->feed) >= QUEUE_MAX;
       if (atomic_load (&self->cancelled))
         full = FALSE;
       else if (full)
@@ -1598,42 +881,15 @@ host_task (gpointer data,
           g_thread_pool_push (self->pool, h, NULL);
           full = TRUE;
         }
-      g_mutex_unlock (&self->lock);
+      sl_feed_hub_unlock (self->hub);
       if (full)
         return;
     }
 }
 
+
 /* ---------------------------------------------------------------------- */
 /* Consumer: calibration and merge                                         */
-
-/* Called with the lock held: takes the next batch of @h, requeues a
- * parked host. */
-static Batch *
-pop_batch_locked (SlTraceReader *self,
-                  Host          *h)
-{
-  Batch *b = g_queue_pop_head (&h->queue);
-
-  if (b != NULL && h->parked && h->queue.length < QUEUE_MAX && !atomic_load (&self->cancelled))
-    {
-      h->parked = FALSE;
-      g_thread_pool_push (self->pool, h, NULL);
-    }
-  return b;
-}
-
-static void
-account_batch (SlTraceReader *self,
-               Host          *h,
-               Batch         *b)
-{
-  if (b->events > 0 || b->ignored > 0)
-    sl_engine_add_host_counts (self->engine, h->engine_host, b->events, b->ignored);
-  b->events = b->ignored = 0;
-  if (b->last)
-    h->got_last = TRUE;
-}
 
 static gboolean
 calibration_enough (SlTraceReader *self,
@@ -1731,9 +987,9 @@ compute_hints (SlTraceReader *self)
       {
         Host *h = g_ptr_array_index (self->hosts, i);
 
-        for (GList *l = h->pending.head; l != NULL; l = l->next)
+        for (GList *l = sl_feed_get_read_ahead (h->feed)->head; l != NULL; l = l->next)
           {
-            Batch *b = l->data;
+            SlBatch *b = l->data;
 
             for (guint k = 0; k < b->n; k++)
               {
@@ -1779,7 +1035,7 @@ compute_hints (SlTraceReader *self)
       if (reached[root])
         continue;
       reached[root] = TRUE;
-      ((Host *) g_ptr_array_index (self->hosts, root))->hint = 0;
+      sl_feed_set_hint (((Host *) g_ptr_array_index (self->hosts, root))->feed, 0);
 
       for (;;)
         {
@@ -1810,7 +1066,7 @@ compute_hints (SlTraceReader *self)
               off = median (ab);
             else
               off = -median (ba);
-            hb->hint = ha->hint + off;
+            sl_feed_set_hint (hb->feed, sl_feed_get_hint (ha->feed) + off);
             reached[best_b] = TRUE;
           }
         }
@@ -1824,7 +1080,9 @@ register_hosts (SlTraceReader *self)
     {
       Host *h = g_ptr_array_index (self->hosts, i);
 
-      h->engine_host = sl_engine_add_host (self->engine, h->name);
+      sl_feed_set_engine_host (h->feed, sl_engine_add_host (self->engine, h->name));
+      sl_feed_set_take_func (h->feed, host_taken_cb, h);
+      g_ptr_array_add (self->feeds, h->feed);
       if (self->options.keep_events)
         {
           h->store = sl_event_store_new ();
@@ -1835,21 +1093,21 @@ register_hosts (SlTraceReader *self)
     g_thread_pool_push (self->pool, g_ptr_array_index (self->hosts, i), NULL);
 }
 
+/* Reads ahead a few thousand packet events per host (see the top of the
+ * file); TRUE when every host has enough. */
 static gboolean
 calibrate (SlTraceReader *self)
 {
   gboolean all = TRUE;
 
-  g_mutex_lock (&self->lock);
-  self->seen_seq = self->signal_seq;
+  sl_feed_hub_lock (self->hub);
   for (guint i = 0; i < self->hosts->len; i++)
     {
       Host *h = g_ptr_array_index (self->hosts, i);
-      Batch *b;
+      SlBatch *b;
 
-      while (!calibration_enough (self, h) && (b = pop_batch_locked (self, h)) != NULL)
+      while (!calibration_enough (self, h) && (b = sl_feed_read_ahead_locked (h->feed)) != NULL)
         {
-          g_queue_push_tail (&h->pending, b);
           if (b->n > 0)
             {
               if (h->cal_packets == 0)
@@ -1862,13 +1120,13 @@ calibrate (SlTraceReader *self)
         }
       if (!calibration_enough (self, h))
         {
-          atomic_store (&h->wanted, 1);
+          sl_feed_want (h->feed);
           all = FALSE;
         }
     }
   if (!all)
-    self->consumer_waiting = TRUE;
-  g_mutex_unlock (&self->lock);
+    sl_feed_hub_set_waiting_locked (self->hub);
+  sl_feed_hub_unlock (self->hub);
 
   return all;
 }
@@ -1876,144 +1134,49 @@ calibrate (SlTraceReader *self)
 static void
 finish_merge (SlTraceReader *self)
 {
-  g_mutex_lock (&self->lock);
+  sl_feed_hub_lock (self->hub);
   self->end_time = g_get_monotonic_time ();
-  g_mutex_unlock (&self->lock);
+  sl_feed_hub_unlock (self->hub);
   for (guint i = 0; i < self->hosts->len; i++)
     {
       Host *h = g_ptr_array_index (self->hosts, i);
 
-      if (h->packets == 0 && !h->decode_failed && !h->stopped && !atomic_load (&self->cancelled))
+      if (sl_feed_get_fed (h->feed) == 0 && !h->decode_failed && !h->stopped && !atomic_load (&self->cancelled))
         add_problem (self, h->name, h->trace_paths->len == 1 ? g_ptr_array_index (h->trace_paths, 0) : h->hostname,
                      "no TCP packet events (net_dev_queue/net_if_receive_skb, inet_sock_local_*, "
                      "syncline_net:tcp_*); the host cannot be synchronized");
     }
 }
 
-/* Makes h->cur a batch with packets left, from the calibration read-ahead
- * or the queue (lock held). Returns FALSE when none is ready. */
-static gboolean
-host_refill (SlTraceReader *self,
-             Host          *h)
-{
-  while (h->cur == NULL || h->cur->pos == h->cur->n)
-    {
-      Batch *b;
-
-      if (h->cur != NULL)
-        {
-          if (h->cur->last)
-            h->done = TRUE;
-          batch_recycle_locked (self, h->cur);
-          h->cur = NULL;
-          if (h->done)
-            return FALSE;
-        }
-      b = g_queue_pop_head (&h->pending);
-      if (b == NULL)
-        b = pop_batch_locked (self, h);
-      if (b == NULL)
-        return FALSE;
-      account_batch (self, h, b);
-      h->cur = b;
-    }
-  return TRUE;
-}
-
 static SlTraceReaderStatus
 merge (SlTraceReader *self,
        gint64         deadline)
 {
-  guint n = self->hosts->len;
-  guint emitted = 0;
+  SlFeedMerge m = { 0 };
 
-  for (;;)
+  m.feeds = (SlFeed **) self->feeds->pdata;
+  m.n_feeds = self->feeds->len;
+  m.engine = self->engine;
+  m.hold_us = -1;
+  m.deadline = deadline;
+  m.cancelled = &self->cancelled;
+  switch (sl_feed_merge (self->hub, &m))
     {
-      Host *best = NULL;
-      gint64 best_t = G_MAXINT64, limit = G_MAXINT64;
-      gboolean need_lock = FALSE, all_done = TRUE;
-
-      for (guint i = 0; i < n && !need_lock; i++)
-        {
-          Host *h = g_ptr_array_index (self->hosts, i);
-          need_lock = !h->done && (h->cur == NULL || h->cur->pos == h->cur->n);
-        }
-
-      if (need_lock)
-        g_mutex_lock (&self->lock);
-      if (need_lock)
-        self->seen_seq = self->signal_seq;
-
-      for (guint i = 0; i < n; i++)
-        {
-          Host *h = g_ptr_array_index (self->hosts, i);
-          gint64 t;
-
-          if (h->done)
-            continue;
-          if (!host_refill (self, h))
-            {
-              if (h->done)
-                continue;
-              all_done = FALSE;
-              atomic_store (&h->wanted, 1);
-              /* nothing queued: its next packet is at least at its
-               * watermark */
-              t = h->watermark == G_MININT64 ? G_MININT64 : h->watermark - h->hint;
-              limit = MIN (limit, t);
-              continue;
-            }
-          all_done = FALSE;
-          t = h->cur->ev[h->cur->pos].time - h->hint;
-          if (t < best_t)
-            {
-              limit = MIN (limit, best_t);
-              best = h;
-              best_t = t;
-            }
-          else
-            limit = MIN (limit, t);
-        }
-
-      if (best == NULL || best_t > limit)
-        {
-          if (need_lock)
-            {
-              if (!all_done)
-                self->consumer_waiting = TRUE;
-              g_mutex_unlock (&self->lock);
-            }
-          if (all_done)
-            {
-              finish_merge (self);
-              self->state = STATE_DONE;
-              return SL_TRACE_READER_DONE;
-            }
-          return SL_TRACE_READER_AGAIN;
-        }
-      if (need_lock)
-        g_mutex_unlock (&self->lock);
-
-      do
-        {
-          SlPacketEvent *e = &best->cur->ev[best->cur->pos++];
-
-          best->packets++;
-          sl_engine_add_packet (self->engine, e, e->time - best->hint);
-          emitted++;
-        }
-      while (best->cur->pos < best->cur->n && best->cur->ev[best->cur->pos].time - best->hint <= limit);
-
-      if (emitted >= 4096)
-        {
-          emitted = 0;
-          if (atomic_load (&self->cancelled))
-            return SL_TRACE_READER_CANCELLED;
-          if (g_get_monotonic_time () >= deadline)
-            return SL_TRACE_READER_BUSY;
-        }
+    case SL_FEED_MERGE_DONE:
+      finish_merge (self);
+      self->state = STATE_DONE;
+      return SL_TRACE_READER_DONE;
+    case SL_FEED_MERGE_CANCELLED:
+      return SL_TRACE_READER_CANCELLED;
+    case SL_FEED_MERGE_BUSY:
+      return SL_TRACE_READER_BUSY;
+    case SL_FEED_MERGE_WAIT:
+    case SL_FEED_MERGE_HOLD:
+    default:
+      return SL_TRACE_READER_AGAIN;
     }
 }
+
 
 /* ---------------------------------------------------------------------- */
 /* Public API                                                              */
@@ -2048,10 +1211,9 @@ sl_trace_reader_new (SlEngine                   *engine,
     self->options.calibration_packets = DEFAULT_CAL_PACKETS;
   self->folders = g_ptr_array_new_with_free_func (g_free);
   self->hosts = g_ptr_array_new ();
-  self->problems = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_trace_problem_free);
-  self->free_batches = g_ptr_array_new_with_free_func ((GDestroyNotify) batch_free);
-  g_mutex_init (&self->lock);
-  g_cond_init (&self->cond);
+  self->feeds = g_ptr_array_new ();
+  self->hub = sl_feed_hub_new ();
+  self->problems = sl_problem_list_new ();
   atomic_init (&self->cancelled, 0);
   self->state = STATE_INIT;
   return self;
@@ -2070,13 +1232,9 @@ sl_trace_reader_free (SlTraceReader *self)
     g_thread_pool_free (self->pool, TRUE, TRUE);
 
   for (guint i = 0; i < self->hosts->len; i++)
-    {
-      Host *h = g_ptr_array_index (self->hosts, i);
-
-      host_destroy_graph (h);
-      host_free (h);
-    }
+    host_free (g_ptr_array_index (self->hosts, i));
   g_ptr_array_unref (self->hosts);
+  g_ptr_array_unref (self->feeds);
   if (self->scanned != NULL && self->scanned != self->hosts)
     {
       for (guint i = 0; i < self->scanned->len; i++)
@@ -2084,10 +1242,8 @@ sl_trace_reader_free (SlTraceReader *self)
       g_ptr_array_unref (self->scanned);
     }
   g_ptr_array_unref (self->folders);
-  g_ptr_array_unref (self->problems);
-  g_ptr_array_unref (self->free_batches);
-  g_mutex_clear (&self->lock);
-  g_cond_clear (&self->cond);
+  sl_problem_list_free (self->problems);
+  sl_feed_hub_free (self->hub);
   g_free (self);
 }
 
@@ -2109,10 +1265,7 @@ sl_trace_reader_set_wakeup (SlTraceReader       *self,
 {
   g_return_if_fail (self != NULL);
 
-  g_mutex_lock (&self->lock);
-  self->wakeup = wakeup;
-  self->wakeup_data = user_data;
-  g_mutex_unlock (&self->lock);
+  sl_feed_hub_set_wakeup (self->hub, wakeup, user_data);
 }
 
 void
@@ -2158,8 +1311,7 @@ sl_trace_reader_step (SlTraceReader *self,
     {
       gboolean done;
 
-      g_mutex_lock (&self->lock);
-      self->seen_seq = self->signal_seq;
+      sl_feed_hub_lock (self->hub);
       done = self->scan_done;
       if (done)
         {
@@ -2167,8 +1319,8 @@ sl_trace_reader_step (SlTraceReader *self,
           self->hosts = g_steal_pointer (&self->scanned);
         }
       else
-        self->consumer_waiting = TRUE;
-      g_mutex_unlock (&self->lock);
+        sl_feed_hub_set_waiting_locked (self->hub);
+      sl_feed_hub_unlock (self->hub);
       if (!done)
         return SL_TRACE_READER_AGAIN;
 
@@ -2184,7 +1336,7 @@ sl_trace_reader_step (SlTraceReader *self,
       for (guint i = 0; i < self->hosts->len; i++)
         {
           Host *h = g_ptr_array_index (self->hosts, i);
-          g_debug ("merge offset hint of %s: %" G_GINT64_FORMAT " ns", h->name, h->hint);
+          g_debug ("merge offset hint of %s: %" G_GINT64_FORMAT " ns", h->name, sl_feed_get_hint (h->feed));
         }
       self->state = STATE_MERGING;
     }
@@ -2196,15 +1348,9 @@ void
 sl_trace_reader_wait (SlTraceReader *self,
                       gint64         timeout_us)
 {
-  gint64 end = g_get_monotonic_time () + timeout_us;
-
   g_return_if_fail (self != NULL);
 
-  g_mutex_lock (&self->lock);
-  while (self->signal_seq == self->seen_seq && !atomic_load (&self->cancelled))
-    if (!g_cond_wait_until (&self->cond, &self->lock, end))
-      break;
-  g_mutex_unlock (&self->lock);
+  sl_feed_hub_wait (self->hub, g_get_monotonic_time () + timeout_us, &self->cancelled);
 }
 
 SlTraceReaderStatus
@@ -2231,7 +1377,7 @@ sl_trace_reader_cancel (SlTraceReader *self)
   g_return_if_fail (self != NULL);
 
   atomic_store (&self->cancelled, 1);
-  signal_consumer (self);
+  sl_feed_hub_signal (self->hub);
 }
 
 void
@@ -2248,7 +1394,7 @@ sl_trace_reader_get_progress (SlTraceReader   *self,
   memset (p, 0, sizeof *p);
   p->eta_s = -1;
 
-  g_mutex_lock (&self->lock);
+  sl_feed_hub_lock (self->hub);
   end_time = self->end_time;
   p->scanning = !self->scan_done;
   if (self->scan_done)
@@ -2261,24 +1407,24 @@ sl_trace_reader_get_progress (SlTraceReader   *self,
           Host *h = g_ptr_array_index (hosts, i);
           gint64 b = atomic_load_explicit (&h->range_begin, memory_order_relaxed);
           gint64 e = atomic_load_explicit (&h->range_end, memory_order_relaxed);
-          gint64 pos = atomic_load_explicit (&h->position, memory_order_relaxed);
+          gint64 pos = sl_feed_get_position_locked (h->feed);
           double f = 0;
 
           /* by decoding position in the host's time range, weighted by
            * the host's stream bytes */
-          p->events += atomic_load_explicit (&h->events_done, memory_order_relaxed);
-          if (h->finished)
+          p->events += sl_feed_get_events_locked (h->feed);
+          if (sl_feed_get_finished_locked (h->feed))
             {
               p->hosts_done++;
               f = 1;
             }
           else if (e > b && pos > b)
-            f = MIN (1.0, (double) (pos - b) / (double) (e - b));
+            f = MIN (1.0, ((double) pos - (double) b) / ((double) e - (double) b));
           bytes += f * (double) MAX (h->total_bytes, 1);
           total += (double) MAX (h->total_bytes, 1);
         }
     }
-  g_mutex_unlock (&self->lock);
+  sl_feed_hub_unlock (self->hub);
 
   elapsed = self->start_time > 0
             ? (double) ((end_time > 0 ? end_time : g_get_monotonic_time ()) - self->start_time) / 1e6
@@ -2298,15 +1444,9 @@ sl_trace_reader_get_progress (SlTraceReader   *self,
 GPtrArray *
 sl_trace_reader_dup_problems (SlTraceReader *self)
 {
-  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_trace_problem_free);
+  g_return_val_if_fail (self != NULL, NULL);
 
-  g_return_val_if_fail (self != NULL, out);
-
-  g_mutex_lock (&self->lock);
-  for (guint i = 0; i < self->problems->len; i++)
-    g_ptr_array_add (out, sl_trace_problem_copy (g_ptr_array_index (self->problems, i)));
-  g_mutex_unlock (&self->lock);
-  return out;
+  return sl_problem_list_dup (self->problems);
 }
 
 static Host *
@@ -2342,7 +1482,7 @@ sl_trace_reader_get_engine_host (SlTraceReader *self,
                                  guint          index)
 {
   Host *h = get_host (self, index);
-  return h != NULL ? h->engine_host : SL_HOST_NONE;
+  return h != NULL ? sl_feed_get_engine_host (h->feed) : SL_HOST_NONE;
 }
 
 const GPtrArray *
@@ -2377,5 +1517,5 @@ sl_trace_reader_get_merge_hint (SlTraceReader *self,
                                 guint          index)
 {
   Host *h = get_host (self, index);
-  return h != NULL ? h->hint : 0;
+  return h != NULL ? sl_feed_get_hint (h->feed) : 0;
 }

@@ -9,6 +9,7 @@
 
 #include "sl-engine.h"
 #include "sl-event-store.h"
+#include "sl-trace-problem.h"
 
 G_BEGIN_DECLS
 
@@ -56,22 +57,6 @@ typedef struct
   gboolean scanning;
 } SlTraceProgress;
 
-/**
- * SlTraceProblem:
- * @host: host name, or %NULL when the problem is not tied to a host
- * @file: the file or folder at fault
- * @message: what is wrong, one line
- *
- * A problem that skipped a trace, a file or the rest of a host's stream;
- * the other hosts go on.
- */
-typedef struct
-{
-  char *host;
-  char *file;
-  char *message;
-} SlTraceProblem;
-
 typedef void (*SlTraceReaderWakeup) (gpointer user_data);
 
 typedef struct _SlTraceReader SlTraceReader;
@@ -108,14 +93,5 @@ const SlEventStore  *sl_trace_reader_get_event_store (SlTraceReader             
                                                       guint                       index);
 gint64               sl_trace_reader_get_merge_hint  (SlTraceReader              *self,
                                                       guint                       index);
-
-SlTraceProblem      *sl_trace_problem_new            (const char                 *host,
-                                                      const char                 *file,
-                                                      const char                 *fmt,
-                                                      ...) G_GNUC_PRINTF (3, 4);
-SlTraceProblem      *sl_trace_problem_copy           (const SlTraceProblem       *problem);
-void                 sl_trace_problem_free           (SlTraceProblem             *problem);
-char                *sl_trace_problem_to_string      (const SlTraceProblem       *problem);
-char                *sl_trace_sanitize               (const char                 *text);
 
 G_END_DECLS

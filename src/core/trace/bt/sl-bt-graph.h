@@ -1,0 +1,99 @@
+/* sl-bt-graph.h: the one babeltrace2 front end of both readers
+ *
+ * Private to the readers (sl-trace-reader.c, sl-live.c).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <babeltrace2/babeltrace.h>
+#include <glib.h>
+
+#include "sl-bt-decode.h"
+#include "sl-feed.h"
+
+G_BEGIN_DECLS
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+
+/* babeltrace2 2.0.4 leaks on some error paths of its CTF decoder (a
+ * message iterator that fails mid-packet loses a reference that holds the
+ * whole trace; its TSDL parser leaks on syntax errors). What it allocates
+ * inside these calls is not reported; our own allocations still are. */
+#define BT_LEAKY(call) (__lsan_disable (), __extension__ ({ __auto_type r_ = (call); __lsan_enable (); r_; }))
+#else
+#define BT_LEAKY(call) (call)
+#endif
+
+/* babeltrace2's reference counts are not atomic: whatever creates or
+ * destroys components, graphs or query executors holds this lock. */
+extern GMutex sl_bt_lock;
+
+typedef enum
+{
+  SL_BT_SOURCE_FS,
+  SL_BT_SOURCE_LIVE,
+} SlBtSourceKind;
+
+const bt_component_class_source *sl_bt_get_source_class (SlBtSourceKind   kind,
+                                                         const char     **why);
+char                            *sl_bt_take_error       (void);
+
+/**
+ * SlBtGraphSpec:
+ * @kind: trace folders (one src.ctf.fs per input) or a live session (one
+ *   src.ctf.lttng-live, one input: its URL)
+ * @inputs: (array length=n_inputs): trace folders or the URL
+ * @skip: (array length=n_inputs) (nullable): inputs left out
+ * @interrupter: (nullable): added to the graph
+ * @feed: receives the host's packet events, counts and watermark
+ * @decoder: converts the events (its event store, if any, is filled)
+ * @store_lock: (nullable): held while events are converted, released
+ *   while babeltrace waits for data (the live engine lock)
+ * @flush: how a consume hands the batch being filled over
+ * @min_publish_us: a consume with packet events pending publishes only
+ *   if the previous publication is this old (a burst from the relay comes
+ *   in many small deliveries)
+ *
+ * One graph of one host: its sources' streams all go to one sink, which
+ * merges them by event time (tolerantly: the stock muxer aborts on
+ * packets that overlap in time, as in data/traces/synctraces), converts
+ * each event at once and publishes to @feed.
+ */
+typedef struct
+{
+  SlBtSourceKind      kind;
+  const char *const  *inputs;
+  guint               n_inputs;
+  const gboolean     *skip;
+  bt_interrupter     *interrupter;
+  SlFeed             *feed;
+  SlBtDecoder        *decoder;
+  GMutex             *store_lock;
+  SlFeedFlush         flush;
+  gint64              min_publish_us;
+} SlBtGraphSpec;
+
+typedef enum
+{
+  SL_BT_RUN_OK,
+  SL_BT_RUN_AGAIN,
+  SL_BT_RUN_END,
+  SL_BT_RUN_ERROR,
+} SlBtRunStatus;
+
+typedef struct _SlBtGraph SlBtGraph;
+
+SlBtGraph     *sl_bt_graph_new            (const SlBtGraphSpec *spec,
+                                           guint               *failed_input,
+                                           char               **why);
+void           sl_bt_graph_free           (SlBtGraph           *graph);
+SlBtRunStatus  sl_bt_graph_run_once       (SlBtGraph           *graph);
+const char    *sl_bt_graph_get_error_file (SlBtGraph           *graph);
+void           sl_bt_query_range          (const char          *trace,
+                                           gint64              *begin,
+                                           gint64              *end);
+
+G_END_DECLS

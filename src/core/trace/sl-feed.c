@@ -1,0 +1,725 @@
+/* sl-feed.c: packet events from decoders to the engine, merged by time
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "sl-feed.h"
+
+/* packets fed between two looks at the deadline and the cancel flag */
+#define CHECK_EVERY 4096
+#define MAX_FREE_BATCHES 64
+
+struct _SlFeedHub
+{
+  GMutex           lock;
+  GCond            cond;
+  guint64          seq;
+  guint64          seen;
+  gboolean         consumer_waiting;
+  SlFeedHubWakeup  wakeup;
+  gpointer         wakeup_data;
+  GPtrArray       *free_batches;
+};
+
+struct _SlFeed
+{
+  SlFeedHub  *hub;
+  SlFeedFunc  publish_func;
+  gpointer    publish_data;
+  SlFeedFunc  take_func;
+  gpointer    take_data;
+
+  /* producer */
+  SlBatch    *fill;
+  guint64     events_local;
+  guint64     ignored_local;
+  gint64      seen;
+
+  /* hub locked */
+  GQueue      queue;
+  gint64      watermark;
+  gboolean    finished;
+  guint64     events;
+  guint64     ignored;
+  guint64     published;
+  gint64      position;
+  atomic_int  wanted;
+
+  /* consumer */
+  GQueue      ahead;
+  SlBatch    *cur;
+  guint       engine_host;
+  gint64      hint;
+  gboolean    waited;
+  gboolean    done;
+  guint64     fed;
+  gint64      last_fed;
+  guint64     events_counted;
+  guint64     ignored_counted;
+};
+
+/* ---------------------------------------------------------------------- */
+/* Hub                                                                     */
+
+static void
+batch_free (SlBatch *b)
+{
+  if (b == NULL)
+    return;
+  g_free (b->ev);
+  g_free (b);
+}
+
+SlFeedHub *
+sl_feed_hub_new (void)
+{
+  SlFeedHub *hub = g_new0 (SlFeedHub, 1);
+
+  g_mutex_init (&hub->lock);
+  g_cond_init (&hub->cond);
+  hub->free_batches = g_ptr_array_new_with_free_func ((GDestroyNotify) batch_free);
+  return hub;
+}
+
+void
+sl_feed_hub_free (SlFeedHub *hub)
+{
+  if (hub == NULL)
+    return;
+  g_ptr_array_unref (hub->free_batches);
+  g_mutex_clear (&hub->lock);
+  g_cond_clear (&hub->cond);
+  g_free (hub);
+}
+
+void
+sl_feed_hub_lock (SlFeedHub *hub)
+{
+  g_mutex_lock (&hub->lock);
+}
+
+void
+sl_feed_hub_unlock (SlFeedHub *hub)
+{
+  g_mutex_unlock (&hub->lock);
+}
+
+GCond *
+sl_feed_hub_get_cond (SlFeedHub *hub)
+{
+  return &hub->cond;
+}
+
+GMutex *
+sl_feed_hub_get_mutex (SlFeedHub *hub)
+{
+  return &hub->lock;
+}
+
+guint64
+sl_feed_hub_get_seq_locked (SlFeedHub *hub)
+{
+  return hub->seq;
+}
+
+/* Returns whether the wakeup callback is due (call it unlocked). */
+gboolean
+sl_feed_hub_signal_locked (SlFeedHub *hub)
+{
+  gboolean wake = hub->consumer_waiting && hub->wakeup != NULL;
+
+  hub->seq++;
+  hub->consumer_waiting = FALSE;
+  g_cond_broadcast (&hub->cond);
+  return wake;
+}
+
+void
+sl_feed_hub_signal (SlFeedHub *hub)
+{
+  gboolean wake;
+
+  g_mutex_lock (&hub->lock);
+  wake = sl_feed_hub_signal_locked (hub);
+  g_mutex_unlock (&hub->lock);
+  if (wake)
+    hub->wakeup (hub->wakeup_data);
+}
+
+void
+sl_feed_hub_set_wakeup (SlFeedHub       *hub,
+                        SlFeedHubWakeup  wakeup,
+                        gpointer         user_data)
+{
+  g_mutex_lock (&hub->lock);
+  hub->wakeup = wakeup;
+  hub->wakeup_data = user_data;
+  g_mutex_unlock (&hub->lock);
+}
+
+/* The consumer looked at everything up to now and waits for more: the
+ * next signal calls the wakeup callback. */
+void
+sl_feed_hub_set_waiting_locked (SlFeedHub *hub)
+{
+  hub->seen = hub->seq;
+  hub->consumer_waiting = TRUE;
+}
+
+/* Waits until a signal after the consumer's last look (the merge, or
+ * sl_feed_hub_set_waiting_locked()), @end_time or a cancel. Returns FALSE
+ * on timeout. */
+gboolean
+sl_feed_hub_wait (SlFeedHub        *hub,
+                  gint64            end_time,
+                  const atomic_int *cancelled)
+{
+  gboolean signalled = TRUE;
+
+  g_mutex_lock (&hub->lock);
+  while (hub->seq == hub->seen && !(cancelled != NULL && atomic_load (cancelled)))
+    if (!g_cond_wait_until (&hub->cond, &hub->lock, end_time))
+      {
+        signalled = FALSE;
+        break;
+      }
+  g_mutex_unlock (&hub->lock);
+  return signalled;
+}
+
+static SlBatch *
+batch_new_locked (SlFeedHub *hub)
+{
+  SlBatch *b;
+
+  if (hub->free_batches->len > 0)
+    b = g_ptr_array_steal_index_fast (hub->free_batches, hub->free_batches->len - 1);
+  else
+    {
+      b = g_new0 (SlBatch, 1);
+      b->ev = g_new (SlPacketEvent, SL_BATCH_CAP);
+    }
+  b->n = b->pos = 0;
+  b->arrival = 0;
+  b->last = FALSE;
+  return b;
+}
+
+static void
+batch_recycle_locked (SlFeedHub *hub,
+                      SlBatch   *b)
+{
+  if (hub->free_batches->len < MAX_FREE_BATCHES)
+    g_ptr_array_add (hub->free_batches, b);
+  else
+    batch_free (b);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Feeds                                                                   */
+
+SlFeed *
+sl_feed_new (SlFeedHub *hub)
+{
+  SlFeed *f;
+
+  g_return_val_if_fail (hub != NULL, NULL);
+
+  f = g_new0 (SlFeed, 1);
+  f->hub = hub;
+  f->seen = G_MININT64;
+  f->watermark = G_MININT64;
+  f->position = G_MININT64;
+  f->last_fed = G_MININT64;
+  f->engine_host = SL_HOST_NONE;
+  f->waited = TRUE;
+  atomic_init (&f->wanted, 0);
+  g_queue_init (&f->queue);
+  g_queue_init (&f->ahead);
+  return f;
+}
+
+void
+sl_feed_free (SlFeed *feed)
+{
+  SlBatch *b;
+
+  if (feed == NULL)
+    return;
+  batch_free (feed->fill);
+  batch_free (feed->cur);
+  while ((b = g_queue_pop_head (&feed->queue)) != NULL)
+    batch_free (b);
+  while ((b = g_queue_pop_head (&feed->ahead)) != NULL)
+    batch_free (b);
+  g_free (feed);
+}
+
+/* @func runs at every publication, hub locked (the live reader's states). */
+void
+sl_feed_set_publish_func (SlFeed     *feed,
+                          SlFeedFunc  func,
+                          gpointer    user_data)
+{
+  feed->publish_func = func;
+  feed->publish_data = user_data;
+}
+
+/* @func runs when the consumer takes a batch, hub locked (the folder
+ * reader requeues a parked decoder). */
+void
+sl_feed_set_take_func (SlFeed     *feed,
+                       SlFeedFunc  func,
+                       gpointer    user_data)
+{
+  feed->take_func = func;
+  feed->take_data = user_data;
+}
+
+/* Adds a packet event to the batch being filled; a full batch is handed
+ * over. */
+void
+sl_feed_push (SlFeed              *feed,
+              const SlPacketEvent *event)
+{
+  if (G_UNLIKELY (feed->fill == NULL))
+    {
+      g_mutex_lock (&feed->hub->lock);
+      feed->fill = batch_new_locked (feed->hub);
+      g_mutex_unlock (&feed->hub->lock);
+    }
+  feed->fill->ev[feed->fill->n] = *event;
+  if (++feed->fill->n == SL_BATCH_CAP)
+    sl_feed_publish (feed, SL_FEED_FLUSH_IF_WANTED);
+}
+
+/* Events decoded (packet events or not) and packet events ignored. */
+void
+sl_feed_count (SlFeed  *feed,
+               guint64  events,
+               guint64  ignored)
+{
+  feed->events_local += events;
+  feed->ignored_local += ignored;
+}
+
+/* Everything of the host up to @time is decoded (an event's time, an
+ * inactivity beacon). */
+void
+sl_feed_seen (SlFeed *feed,
+              gint64  time)
+{
+  if (time > feed->seen)
+    feed->seen = time;
+}
+
+/* Packet events not handed over yet. */
+guint
+sl_feed_get_filled (SlFeed *feed)
+{
+  return feed->fill != NULL ? feed->fill->n : 0;
+}
+
+guint64
+sl_feed_get_events_local (SlFeed *feed)
+{
+  return feed->events_local;
+}
+
+/**
+ * sl_feed_publish:
+ * @flush: IF_WANTED hands the batch being filled over when it is full or
+ *   when the consumer waits for this host (pushing every partial batch
+ *   would fill the queue with tiny batches); ALL hands any packet event
+ *   over (live); LAST ends the feed
+ *
+ * Publishes the counts, the decoding position and the watermark: every
+ * packet event not handed over yet is at or after it.
+ */
+void
+sl_feed_publish (SlFeed      *feed,
+                 SlFeedFlush  flush)
+{
+  SlFeedHub *hub = feed->hub;
+  SlBatch *b = feed->fill;
+  gboolean wake;
+
+  g_mutex_lock (&hub->lock);
+  if (b == NULL && flush == SL_FEED_FLUSH_LAST)
+    b = feed->fill = batch_new_locked (hub);
+  if (b != NULL &&
+      (flush == SL_FEED_FLUSH_LAST || b->n == SL_BATCH_CAP ||
+       (b->n > 0 && (flush == SL_FEED_FLUSH_ALL || atomic_load (&feed->wanted)))))
+    {
+      b->last = flush == SL_FEED_FLUSH_LAST;
+      b->arrival = g_get_monotonic_time ();
+      g_queue_push_tail (&feed->queue, b);
+      feed->published += b->n;
+      feed->fill = NULL;
+      atomic_store (&feed->wanted, 0);
+    }
+  feed->watermark = MAX (feed->watermark,
+                         feed->fill != NULL && feed->fill->n > 0 ? feed->fill->ev[0].time : feed->seen);
+  feed->events = feed->events_local;
+  feed->ignored = feed->ignored_local;
+  feed->position = feed->seen;
+  if (flush == SL_FEED_FLUSH_LAST)
+    feed->finished = TRUE;
+  if (feed->publish_func != NULL)
+    feed->publish_func (feed, feed->publish_data);
+  wake = sl_feed_hub_signal_locked (hub);
+  g_mutex_unlock (&hub->lock);
+
+  if (wake)
+    hub->wakeup (hub->wakeup_data);
+}
+
+guint
+sl_feed_get_queued_locked (SlFeed *feed)
+{
+  return feed->queue.length;
+}
+
+gint64
+sl_feed_get_watermark_locked (SlFeed *feed)
+{
+  return feed->watermark;
+}
+
+gboolean
+sl_feed_get_finished_locked (SlFeed *feed)
+{
+  return feed->finished;
+}
+
+guint64
+sl_feed_get_events_locked (SlFeed *feed)
+{
+  return feed->events;
+}
+
+guint64
+sl_feed_get_ignored_locked (SlFeed *feed)
+{
+  return feed->ignored;
+}
+
+/* Packet events handed over so far. */
+guint64
+sl_feed_get_published_locked (SlFeed *feed)
+{
+  return feed->published;
+}
+
+/* The decoding position at the last publication (G_MININT64: none). */
+gint64
+sl_feed_get_position_locked (SlFeed *feed)
+{
+  return feed->position;
+}
+
+static SlBatch *
+take_locked (SlFeed *feed)
+{
+  SlBatch *b = g_queue_pop_head (&feed->queue);
+
+  if (b != NULL && feed->take_func != NULL)
+    feed->take_func (feed, feed->take_data);
+  return b;
+}
+
+/* Moves the next published batch to the read-ahead (merged before the
+ * queue; the folder reader's calibration reads it). */
+SlBatch *
+sl_feed_read_ahead_locked (SlFeed *feed)
+{
+  SlBatch *b = take_locked (feed);
+
+  if (b != NULL)
+    g_queue_push_tail (&feed->ahead, b);
+  return b;
+}
+
+/* The consumer needs this host's packet events: partial batches are
+ * handed over. */
+void
+sl_feed_want (SlFeed *feed)
+{
+  atomic_store (&feed->wanted, 1);
+}
+
+const GQueue *
+sl_feed_get_read_ahead (SlFeed *feed)
+{
+  return &feed->ahead;
+}
+
+void
+sl_feed_set_engine_host (SlFeed *feed,
+                         guint   engine_host)
+{
+  feed->engine_host = engine_host;
+}
+
+guint
+sl_feed_get_engine_host (SlFeed *feed)
+{
+  return feed->engine_host;
+}
+
+/* The merge key is local time minus @hint (the host's offset to a common
+ * clock, as far as it is known). */
+void
+sl_feed_set_hint (SlFeed *feed,
+                  gint64  hint)
+{
+  feed->hint = hint;
+}
+
+gint64
+sl_feed_get_hint (SlFeed *feed)
+{
+  return feed->hint;
+}
+
+/* Whether the merge waits for this host's watermark (default: until its
+ * last batch; the live reader waits only for hosts that stream). */
+void
+sl_feed_set_waited (SlFeed   *feed,
+                    gboolean  waited)
+{
+  feed->waited = waited;
+}
+
+gboolean
+sl_feed_is_done (SlFeed *feed)
+{
+  return feed->done;
+}
+
+guint64
+sl_feed_get_fed (SlFeed *feed)
+{
+  return feed->fed;
+}
+
+gint64
+sl_feed_get_last_fed (SlFeed *feed)
+{
+  return feed->last_fed;
+}
+
+/* Adds the events decoded since the previous call to the engine's host
+ * counts (the engine host must be set). */
+void
+sl_feed_account_locked (SlFeed   *feed,
+                        SlEngine *engine)
+{
+  if (feed->engine_host == SL_HOST_NONE ||
+      (feed->events == feed->events_counted && feed->ignored == feed->ignored_counted))
+    return;
+  sl_engine_add_host_counts (engine, feed->engine_host, feed->events - feed->events_counted,
+                             feed->ignored - feed->ignored_counted);
+  feed->events_counted = feed->events;
+  feed->ignored_counted = feed->ignored;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Merge                                                                   */
+
+/* time - hint, saturated: G_MININT64 (nothing known) and G_MAXINT64
+ * (everything known) keep their meaning. */
+gint64
+sl_feed_key (gint64 time,
+             gint64 hint)
+{
+  gint64 k;
+
+  if (time == G_MININT64 || time == G_MAXINT64)
+    return time;
+  if (__builtin_sub_overflow (time, hint, &k))
+    return hint > 0 ? G_MININT64 + 1 : G_MAXINT64 - 1;
+  return k;
+}
+
+/* Makes feed->cur a batch with packet events left (hub locked). FALSE
+ * when none is published yet, or the feed is done. */
+static gboolean
+refill_locked (SlFeedHub *hub,
+               SlFeed    *feed)
+{
+  while (feed->cur == NULL || feed->cur->pos == feed->cur->n)
+    {
+      SlBatch *b;
+
+      if (feed->cur != NULL)
+        {
+          if (feed->cur->last)
+            feed->done = TRUE;
+          batch_recycle_locked (hub, feed->cur);
+          feed->cur = NULL;
+          if (feed->done)
+            return FALSE;
+        }
+      b = g_queue_pop_head (&feed->ahead);
+      if (b == NULL)
+        b = take_locked (feed);
+      if (b == NULL)
+        return FALSE;
+      feed->cur = b;
+    }
+  return TRUE;
+}
+
+static inline void
+feed_one (SlFeedMerge *m,
+          SlFeed      *f,
+          gint64       key)
+{
+  SlPacketEvent *e = &f->cur->ev[f->cur->pos++];
+
+  e->host = f->engine_host;
+  f->fed++;
+  f->last_fed = MAX (f->last_fed, e->time);
+  sl_engine_add_packet (m->engine, e, key);
+}
+
+typedef struct
+{
+  SlFeed  *best;
+  gint64   best_key;
+  gint64   limit;
+  gboolean all_done;
+} Pick;
+
+/* The feed whose next packet event has the smallest key, and the limit up
+ * to which the others are known. */
+static void
+pick (SlFeedHub   *hub,
+      SlFeedMerge *m,
+      gboolean     locked,
+      Pick        *p)
+{
+  p->best = NULL;
+  p->best_key = G_MAXINT64;
+  p->limit = G_MAXINT64;
+  p->all_done = TRUE;
+
+  for (guint i = 0; i < m->n_feeds; i++)
+    {
+      SlFeed *f = m->feeds[i];
+      gint64 k;
+
+      if (f->done)
+        continue;
+      if (locked)
+        {
+          sl_feed_account_locked (f, m->engine);
+          if (!refill_locked (hub, f))
+            {
+              if (f->done)
+                continue;
+              p->all_done = FALSE;
+              if (f->waited)
+                {
+                  /* nothing queued: its next packet is at least at its
+                   * watermark */
+                  atomic_store (&f->wanted, 1);
+                  p->limit = MIN (p->limit, sl_feed_key (f->watermark, f->hint));
+                }
+              continue;
+            }
+        }
+      p->all_done = FALSE;
+      k = sl_feed_key (f->cur->ev[f->cur->pos].time, f->hint);
+      if (k < p->best_key)
+        {
+          p->limit = MIN (p->limit, p->best_key);
+          p->best = f;
+          p->best_key = k;
+        }
+      else
+        p->limit = MIN (p->limit, k);
+    }
+}
+
+/**
+ * sl_feed_merge:
+ *
+ * Gives the engine every packet event that may go now, in merge-key
+ * order. Never waits for a producer. WAIT: a host it waits for has
+ * published nothing past the next packet event yet (call again after the
+ * hub's next signal); HOLD: the same, but the packet event goes anyway at
+ * @merge->until; DONE: every feed has ended and is drained.
+ */
+SlFeedMergeStatus
+sl_feed_merge (SlFeedHub   *hub,
+               SlFeedMerge *m)
+{
+  guint emitted = 0;
+
+  for (;;)
+    {
+      gboolean locked = FALSE;
+      Pick p;
+
+      for (guint i = 0; i < m->n_feeds && !locked; i++)
+        {
+          SlFeed *f = m->feeds[i];
+          locked = !f->done && (f->cur == NULL || f->cur->pos == f->cur->n);
+        }
+      if (locked)
+        {
+          g_mutex_lock (&hub->lock);
+          hub->seen = hub->seq;
+        }
+      pick (hub, m, locked, &p);
+
+      if (p.best != NULL && p.best_key > p.limit && m->hold_us >= 0 &&
+          g_get_monotonic_time () >= p.best->cur->arrival + m->hold_us)
+        p.limit = p.best_key;   /* waited long enough: goes out of order */
+
+      if (p.best == NULL || p.best_key > p.limit)
+        {
+          SlFeedMergeStatus st = p.all_done ? SL_FEED_MERGE_DONE : SL_FEED_MERGE_WAIT;
+
+          if (p.best != NULL && m->hold_us >= 0)
+            {
+              m->until = p.best->cur->arrival + m->hold_us;
+              st = SL_FEED_MERGE_HOLD;
+            }
+          if (locked)
+            {
+              if (!p.all_done)
+                hub->consumer_waiting = TRUE;
+              g_mutex_unlock (&hub->lock);
+            }
+          return st;
+        }
+      if (locked)
+        g_mutex_unlock (&hub->lock);
+
+      if (m->first_arrival == 0 || p.best->cur->arrival < m->first_arrival)
+        m->first_arrival = p.best->cur->arrival;
+      do
+        {
+          feed_one (m, p.best, p.best_key);
+          emitted++;
+          if (p.best->cur->pos == p.best->cur->n)
+            break;
+          p.best_key = sl_feed_key (p.best->cur->ev[p.best->cur->pos].time, p.best->hint);
+        }
+      while (p.best_key <= p.limit);
+
+      if (emitted >= CHECK_EVERY)
+        {
+          emitted = 0;
+          if (m->cancelled != NULL && atomic_load (m->cancelled))
+            return SL_FEED_MERGE_CANCELLED;
+          if (g_get_monotonic_time () >= m->deadline)
+            return SL_FEED_MERGE_BUSY;
+        }
+    }
+}
