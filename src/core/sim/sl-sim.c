@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "sl-heap.h"
 #include "sl-sim.h"
 
 /* A discrete-event simulation in true time: each link is a TCP connection
@@ -151,10 +152,13 @@ sl_sim_true_transform (const SlSim *self,
   sl_transform_compose (&lt, &inv, out);
 }
 
+/* by true time, ties in the order they were scheduled */
 static gboolean
-item_less (const Item *x,
-           const Item *y)
+item_less (gconstpointer a,
+           gconstpointer b)
 {
+  const Item *x = a, *y = b;
+
   return x->t < y->t || (x->t == y->t && x->tie < y->tie);
 }
 
@@ -162,52 +166,8 @@ static void
 heap_push (SlSim *self,
            Item  *it)
 {
-  Item *h;
-  guint i;
-
   it->tie = self->tie++;
-  g_array_append_val (self->heap, *it);
-  h = (Item *) (gpointer) self->heap->data;
-  for (i = self->heap->len - 1; i > 0; )
-    {
-      guint parent = (i - 1) / 2;
-      Item tmp;
-
-      if (!item_less (&h[i], &h[parent]))
-        break;
-      tmp = h[i];
-      h[i] = h[parent];
-      h[parent] = tmp;
-      i = parent;
-    }
-}
-
-static void
-heap_pop (SlSim *self,
-          Item  *out)
-{
-  Item *h = (Item *) (gpointer) self->heap->data;
-  guint n = self->heap->len - 1, i = 0;
-
-  *out = h[0];
-  h[0] = h[n];
-  g_array_set_size (self->heap, n);
-  for (;;)
-    {
-      guint l = 2 * i + 1, r = l + 1, m = i;
-      Item tmp;
-
-      if (l < n && item_less (&h[l], &h[m]))
-        m = l;
-      if (r < n && item_less (&h[r], &h[m]))
-        m = r;
-      if (m == i)
-        break;
-      tmp = h[i];
-      h[i] = h[m];
-      h[m] = tmp;
-      i = m;
-    }
+  sl_heap_push (self->heap, it, sizeof *it, item_less);
 }
 
 static gint64
@@ -301,7 +261,7 @@ sl_sim_next (SlSim         *self,
     {
       Item it;
 
-      heap_pop (self, &it);
+      sl_heap_pop (self->heap, &it, sizeof it, item_less);
 
       if (it.kind == ITEM_SOURCE)
         {
