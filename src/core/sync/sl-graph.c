@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sl-graph.h"
+#include "sl-heap.h"
 
 /*
  * MST mode keeps three views of the spanning forest:
@@ -1487,57 +1488,29 @@ typedef struct
   guint  v;
 } HeapItem;
 
+static gboolean
+heap_item_less (gconstpointer a,
+                gconstpointer b)
+{
+  return ((const HeapItem *) a)->d < ((const HeapItem *) b)->d;
+}
+
 static void
 heap_push (GArray *heap,
            double  d,
            guint   v)
 {
   HeapItem it = { d, v };
-  HeapItem *h;
-  guint i;
 
-  g_array_append_val (heap, it);
-  h = (HeapItem *) heap->data;
-  i = heap->len - 1;
-  while (i > 0 && h[(i - 1) / 2].d > h[i].d)
-    {
-      HeapItem t = h[i];
-
-      h[i] = h[(i - 1) / 2];
-      h[(i - 1) / 2] = t;
-      i = (i - 1) / 2;
-    }
+  sl_heap_push (heap, &it, sizeof it, heap_item_less);
 }
 
 static HeapItem
 heap_pop (GArray *heap)
 {
-  HeapItem *h = (HeapItem *) heap->data;
-  HeapItem top = h[0];
-  guint n = heap->len - 1;
-  guint i = 0;
+  HeapItem top;
 
-  h[0] = h[n];
-  g_array_set_size (heap, n);
-  for (;;)
-    {
-      guint l = 2 * i + 1;
-      guint m = i;
-
-      if (l < n && h[l].d < h[m].d)
-        m = l;
-      if (l + 1 < n && h[l + 1].d < h[m].d)
-        m = l + 1;
-      if (m == i)
-        break;
-      {
-        HeapItem t = h[i];
-
-        h[i] = h[m];
-        h[m] = t;
-      }
-      i = m;
-    }
+  sl_heap_pop (heap, &top, sizeof top, heap_item_less);
   return top;
 }
 
