@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sl-heap.h"
+#include "sl-rng.h"
 #include "sl-sim.h"
 
 /* A discrete-event simulation in true time: each link is a TCP connection
@@ -40,7 +41,7 @@ struct _SlSim
   GArray      *hosts;
   GArray      *conns;
   GArray      *heap;
-  GRand       *rand;
+  SlRng        rng;
   guint64      tie;
   gboolean     started;
 };
@@ -61,15 +62,12 @@ SlSim *
 sl_sim_new (const SlSimOptions *options)
 {
   SlSim *self = g_new0 (SlSim, 1);
-  guint32 seed[2];
 
   self->options = *options;
   self->hosts = g_array_new (FALSE, TRUE, sizeof (SlSimHost));
   self->conns = g_array_new (FALSE, TRUE, sizeof (Conn));
   self->heap = g_array_new (FALSE, FALSE, sizeof (Item));
-  seed[0] = (guint32) options->seed;
-  seed[1] = (guint32) (options->seed >> 32);
-  self->rand = g_rand_new_with_seed_array (seed, 2);
+  sl_rng_init (&self->rng, options->seed, 0);
   return self;
 }
 
@@ -83,7 +81,6 @@ sl_sim_free (SlSim *self)
   g_array_unref (self->hosts);
   g_array_unref (self->conns);
   g_array_unref (self->heap);
-  g_rand_free (self->rand);
   g_free (self);
 }
 
@@ -170,15 +167,6 @@ heap_push (SlSim *self,
   sl_heap_push (self->heap, it, sizeof *it, item_less);
 }
 
-static gint64
-exp_ns (SlSim  *self,
-        double  mean)
-{
-  double u = g_rand_double (self->rand);
-
-  return (gint64) (-log1p (-u) * mean);
-}
-
 static void
 set_addr (guint8 addr[16],
           guint  host)
@@ -198,7 +186,7 @@ schedule_source (SlSim *self,
   Conn *c = &g_array_index (self->conns, Conn, link);
   Item it = { 0 };
 
-  it.t = after + 1 + exp_ns (self, 1e9 / c->link.packets_per_s);
+  it.t = after + 1 + sl_rng_exp (&self->rng, 1e9 / c->link.packets_per_s);
   it.kind = ITEM_SOURCE;
   it.link = link;
   heap_push (self, &it);
@@ -225,7 +213,7 @@ schedule_delivery (SlSim               *self,
   it.ev.dir = SL_PACKET_RECV;
   it.ev.host = to;
 
-  if (self->options.loss > 0 && g_rand_double (self->rand) < self->options.loss)
+  if (sl_rng_chance (&self->rng, self->options.loss))
     {
       /* Lost: the sender retransmits the same header after a timeout. */
       it.ev = *send;
@@ -235,12 +223,12 @@ schedule_delivery (SlSim               *self,
     }
 
   it.t = t_send + self->options.min_latency_ns +
-         exp_ns (self, self->options.mean_extra_latency_ns);
+         sl_rng_exp (&self->rng, self->options.mean_extra_latency_ns);
   heap_push (self, &it);
 
-  if (self->options.duplicate > 0 && g_rand_double (self->rand) < self->options.duplicate)
+  if (sl_rng_chance (&self->rng, self->options.duplicate))
     {
-      it.t += 1000 + exp_ns (self, self->options.mean_extra_latency_ns);
+      it.t += 1000 + sl_rng_exp (&self->rng, self->options.mean_extra_latency_ns);
       heap_push (self, &it);
     }
 }
@@ -266,7 +254,7 @@ sl_sim_next (SlSim         *self,
       if (it.kind == ITEM_SOURCE)
         {
           Conn *c = &g_array_index (self->conns, Conn, it.link);
-          int dir = g_rand_boolean (self->rand) ? 0 : 1;
+          int dir = sl_rng_below (&self->rng, 2);
           guint from = dir == 0 ? c->link.a : c->link.b;
           guint to = dir == 0 ? c->link.b : c->link.a;
           SlPacketEvent ev = { 0 };
@@ -284,7 +272,7 @@ sl_sim_next (SlSim         *self,
           ev.seq = c->seq[dir];
           ev.ack_seq = c->seq[1 - dir];
           ev.flags = 0x18;
-          c->seq[dir] += 100 + g_rand_int_range (self->rand, 0, 1400);
+          c->seq[dir] += 100 + sl_rng_below (&self->rng, 1400);
 
           schedule_delivery (self, &ev, to, it.t);
           schedule_source (self, it.link, it.t);
