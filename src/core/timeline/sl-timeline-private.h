@@ -5,6 +5,7 @@
 
 #pragma once
 
+#include "sl-interner.h"
 #include "sl-timeline.h"
 
 G_BEGIN_DECLS
@@ -88,9 +89,7 @@ struct _SlTimeline
 {
   GPtrArray    *hosts;
   GPtrArray    *rows;
-  GStringChunk *string_chunk;
-  GHashTable   *string_ids;
-  GPtrArray    *strings;
+  SlInterner   *strings;
   GArray       *pending;
   GPtrArray    *lanes;
   GHashTable   *lane_by_pair;

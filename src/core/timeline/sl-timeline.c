@@ -60,17 +60,7 @@ static guint32
 intern (SlTimeline *self,
         const char *str)
 {
-  gpointer id;
-  char *copy;
-
-  if (str == NULL || *str == '\0')
-    return 0;
-  if (g_hash_table_lookup_extended (self->string_ids, str, NULL, &id))
-    return GPOINTER_TO_UINT (id);
-  copy = g_string_chunk_insert (self->string_chunk, str);
-  g_ptr_array_add (self->strings, copy);
-  g_hash_table_insert (self->string_ids, copy, GUINT_TO_POINTER (self->strings->len - 1));
-  return self->strings->len - 1;
+  return sl_interner_intern (self->strings, str);
 }
 
 static guint32
@@ -178,10 +168,7 @@ sl_timeline_new (void)
 
   self->hosts = g_ptr_array_new_with_free_func (host_free);
   self->rows = g_ptr_array_new_with_free_func (row_free);
-  self->string_chunk = g_string_chunk_new (4096);
-  self->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
-  self->strings = g_ptr_array_new ();
-  g_ptr_array_add (self->strings, (gpointer) "");
+  self->strings = sl_interner_new ();
   _sl_tl_arrows_init (self);
   return self;
 }
@@ -195,9 +182,7 @@ sl_timeline_free (SlTimeline *self)
   _sl_tl_arrows_clear (self);
   g_ptr_array_unref (self->rows);
   g_ptr_array_unref (self->hosts);
-  g_string_chunk_free (self->string_chunk);
-  g_hash_table_destroy (self->string_ids);
-  g_ptr_array_unref (self->strings);
+  sl_interner_free (self->strings);
   g_free (self);
 }
 
@@ -1086,7 +1071,7 @@ sl_timeline_get_row_info (const SlTimeline  *self,
   info->pid = r->pid;
   info->ppid = r->ppid;
   info->cpu = r->cpu;
-  info->name = g_ptr_array_index (self->strings, r->name);
+  info->name = sl_interner_get (self->strings, r->name);
   info->first = r->kind == SL_TIMELINE_ROW_HOST && h->has_data ? h->first : r->first;
   info->last = MIN (r->exited_at, _sl_tl_row_end (self, r));
   info->n_intervals = r->n_iv;
@@ -1162,7 +1147,7 @@ sl_timeline_find_rows (const SlTimeline *self,
         hit = r->tid == number || r->pid == number;
       if (!hit && r->name != 0)
         {
-          g_autofree char *name = g_utf8_casefold (g_ptr_array_index (self->strings, r->name), -1);
+          g_autofree char *name = g_utf8_casefold (sl_interner_get (self->strings, r->name), -1);
           hit = strstr (name, needle) != NULL;
         }
       if (hit)
@@ -1176,9 +1161,7 @@ sl_timeline_get_string (const SlTimeline *self,
                         guint32           id)
 {
   g_return_val_if_fail (self != NULL, NULL);
-  g_return_val_if_fail (id < self->strings->len, NULL);
-
-  return g_ptr_array_index (self->strings, id);
+  return sl_interner_get (self->strings, id);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1469,8 +1452,7 @@ sl_timeline_get_stats (const SlTimeline *self,
                h->cpus->len * sizeof (Cpu) + h->str_map->len * sizeof (guint32) +
                g_hash_table_size (h->processes) * 4 * sizeof (gpointer);
     }
-  for (guint i = 1; i < self->strings->len; i++)
-    other += strlen (g_ptr_array_index (self->strings, i)) + 1 + 3 * sizeof (gpointer);
+  other += sl_interner_get_memory_size (self->strings);
   stats->arrows = self->n_arrows;
   stats->pending_arrows = self->pending->len;
   stats->events = self->events;

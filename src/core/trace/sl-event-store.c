@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sl-event-store.h"
+#include "sl-interner.h"
 
 G_STATIC_ASSERT (sizeof (SlEvent) == 24);
 
@@ -29,9 +30,7 @@ struct _SlEventStore
   Stream        streams[SL_EVENT_N_STREAMS];
   guint64       kind_counts[SL_EVENT_N_KINDS];
   guint64       lost;
-  GStringChunk *string_chunk;
-  GHashTable   *string_ids;
-  GPtrArray    *strings;
+  SlInterner   *strings;
   GHashTable   *thread_names;
   gint64        first;
   gint64        last;
@@ -69,10 +68,7 @@ sl_event_store_new (void)
 
   for (guint i = 0; i < SL_EVENT_N_STREAMS; i++)
     self->streams[i].chunks = g_ptr_array_new_with_free_func (g_free);
-  self->string_chunk = g_string_chunk_new (4096);
-  self->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
-  self->strings = g_ptr_array_new ();
-  g_ptr_array_add (self->strings, (gpointer) "");
+  self->strings = sl_interner_new ();
   self->thread_names = g_hash_table_new (NULL, NULL);
   self->first = G_MAXINT64;
   self->last = G_MININT64;
@@ -87,9 +83,7 @@ sl_event_store_free (SlEventStore *self)
 
   for (guint i = 0; i < SL_EVENT_N_STREAMS; i++)
     g_ptr_array_unref (self->streams[i].chunks);
-  g_string_chunk_free (self->string_chunk);
-  g_hash_table_destroy (self->string_ids);
-  g_ptr_array_unref (self->strings);
+  sl_interner_free (self->strings);
   g_hash_table_destroy (self->thread_names);
   g_free (self);
 }
@@ -98,20 +92,8 @@ guint32
 sl_event_store_intern (SlEventStore *self,
                        const char   *str)
 {
-  gpointer id;
-  char *copy;
-
   g_return_val_if_fail (self != NULL, 0);
-
-  if (str == NULL || *str == '\0')
-    return 0;
-  if (g_hash_table_lookup_extended (self->string_ids, str, NULL, &id))
-    return GPOINTER_TO_UINT (id);
-
-  copy = g_string_chunk_insert (self->string_chunk, str);
-  g_ptr_array_add (self->strings, copy);
-  g_hash_table_insert (self->string_ids, copy, GUINT_TO_POINTER (self->strings->len - 1));
-  return self->strings->len - 1;
+  return sl_interner_intern (self->strings, str);
 }
 
 const char *
@@ -119,15 +101,13 @@ sl_event_store_get_string (const SlEventStore *self,
                            guint32             id)
 {
   g_return_val_if_fail (self != NULL, NULL);
-  g_return_val_if_fail (id < self->strings->len, NULL);
-
-  return g_ptr_array_index (self->strings, id);
+  return sl_interner_get (self->strings, id);
 }
 
 guint
 sl_event_store_get_n_strings (const SlEventStore *self)
 {
-  return self->strings->len - 1;
+  return sl_interner_get_length (self->strings) - 1;
 }
 
 SlEventStream
@@ -306,8 +286,7 @@ sl_event_store_get_memory_size (const SlEventStore *self)
 
   for (guint i = 0; i < SL_EVENT_N_STREAMS; i++)
     size += self->streams[i].chunks->len * (CHUNK_LEN * sizeof (SlEvent) + sizeof (gpointer));
-  for (guint i = 1; i < self->strings->len; i++)
-    size += strlen (g_ptr_array_index (self->strings, i)) + 1 + 2 * sizeof (gpointer);
+  size += sl_interner_get_memory_size (self->strings);
   size += g_hash_table_size (self->thread_names) * 4 * sizeof (gpointer);
   return size;
 }
