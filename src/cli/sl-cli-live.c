@@ -104,28 +104,6 @@ typedef struct
   guint       last_streaming;
 } LiveCli;
 
-static void
-add_problems (JsonBuilder     *b,
-              const GPtrArray *problems)
-{
-  json_builder_set_member_name (b, "problems");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < problems->len; i++)
-    {
-      const SlTraceProblem *p = g_ptr_array_index (problems, i);
-
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "host");
-      p->host != NULL ? (void) json_builder_add_string_value (b, p->host) : (void) json_builder_add_null_value (b);
-      json_builder_set_member_name (b, "file");
-      p->file != NULL ? (void) json_builder_add_string_value (b, p->file) : (void) json_builder_add_null_value (b);
-      json_builder_set_member_name (b, "message");
-      json_builder_add_string_value (b, p->message);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-}
-
 static JsonNode *
 live_json (const SlLiveUpdate *u)
 {
@@ -133,6 +111,7 @@ live_json (const SlLiveUpdate *u)
   g_autoptr(GDateTime) dt = g_date_time_new_from_unix_utc (u->wall_time / G_USEC_PER_SEC);
   g_autofree char *iso = dt != NULL ? g_date_time_format (dt, "%Y-%m-%dT%H:%M:%S") : g_strdup ("");
   g_autofree char *stamp = g_strdup_printf ("%s.%06dZ", iso, (int) (u->wall_time % G_USEC_PER_SEC));
+  JsonNode *root;
 
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "wall_time");
@@ -174,9 +153,10 @@ live_json (const SlLiveUpdate *u)
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
-  add_problems (b, u->problems);
   json_builder_end_object (b);
-  return json_builder_get_root (b);
+  root = json_builder_get_root (b);
+  sl_report_set_problems (json_node_get_object (root), u->problems);
+  return root;
 }
 
 /* On the live engine thread. */
