@@ -6,9 +6,10 @@
  *                                  the model, time per-pixel queries
  *   bench-timeline synthetic [--hosts=N] [--intervals=N] [--arrows=N]
  *                                  [--rows=N] [--seed=N]
- *                                  the same on in-memory event stores sized
- *                                  to the goals (64 hosts, 10 M intervals,
- *                                  1 M arrows); each host sends to 4 peers
+ *                                  the same on the generated cluster of
+ *                                  `syncline --benchmark=timeline`
+ *                                  (sl-timeline-synth.c) sized to the goals
+ *                                  (64 hosts, 10 M intervals, 1 M arrows)
  *
  * A frame is --rows visible rows (default 100, spread over the hosts)
  * queried at 1600 pixels plus the arrows of the span folded to 1600
@@ -21,7 +22,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "sl-timeline.h"
+#include "sl-timeline-synth.h"
 #include "sl-trace-reader.h"
 
 #define WIDTH 1600
@@ -243,111 +244,7 @@ bench_traces (char **dirs,
   return 0;
 }
 
-/* ---------------------------------------------------------------------- */
-/* Synthetic hosts                                                         */
-
-typedef struct
-{
-  guint32 running;
-  guint8  in_syscall;
-} SynCpu;
-
-typedef struct
-{
-  SlEventStore *store;
-  SynCpu       *cpus;
-  guint32      *threads;
-  guint8       *blocked;
-  guint         n_threads;
-  guint         n_cpus;
-  guint32       names[4];
-  guint32       syscalls[6];
-  guint         peers[4];
-} SynHost;
-
-typedef struct
-{
-  gint64 due;
-  guint  send_host;
-  guint  recv_host;
-  gint64 send_time;
-} InFlight;
-
-static void
-syn_put (SynHost    *h,
-         gint64      t,
-         SlEventKind kind,
-         guint       cpu,
-         guint32     tid,
-         guint32     arg,
-         guint32     str,
-         guint8      flags)
-{
-  SlEvent e = { 0 };
-
-  e.time = t;
-  e.kind = (guint8) kind;
-  e.cpu = (guint16) cpu;
-  e.tid = tid;
-  e.arg = arg;
-  e.str = str;
-  e.flags = flags;
-  sl_event_store_append (h->store, &e);
-}
-
-/* One scheduling, system call or interrupt action on a random CPU;
- * returns the time of its last event. */
-static gint64
-syn_step (SynHost *h,
-          GRand   *rand,
-          gint64   t)
-{
-  guint c = g_rand_int_range (rand, 0, (gint32) h->n_cpus);
-  SynCpu *cpu = &h->cpus[c];
-  double u = g_rand_double (rand);
-
-  if (cpu->running == 0 || u < 0.12)
-    {
-      /* switch to a thread homed on this CPU that is not running */
-      guint k = c + h->n_cpus * (guint) g_rand_int_range (rand, 0, (gint32) (h->n_threads / h->n_cpus));
-      guint32 next = h->threads[k];
-      gboolean block = g_rand_double (rand) < 0.5;
-
-      if (next == cpu->running)
-        next = 0;
-      if (cpu->running != 0 && block && !cpu->in_syscall)
-        {
-          syn_put (h, t, SL_EVENT_SYSCALL_ENTRY, c, cpu->running, 0, h->syscalls[4], 0);
-          t += 200;
-        }
-      syn_put (h, t, SL_EVENT_SCHED_SWITCH, c, cpu->running, next, h->names[next % 4],
-               block && cpu->running != 0 ? 1 : 0);
-      cpu->running = next;
-      cpu->in_syscall = 0;
-    }
-  else if (u < 0.5)
-    {
-      syn_put (h, t, cpu->in_syscall ? SL_EVENT_SYSCALL_EXIT : SL_EVENT_SYSCALL_ENTRY, c, cpu->running, 0,
-               h->syscalls[g_rand_int_range (rand, 0, 4)], 0);
-      cpu->in_syscall = !cpu->in_syscall;
-    }
-  else if (u < 0.62)
-    {
-      syn_put (h, t, SL_EVENT_IRQ_ENTRY, c, 0, 40 + c, 0, 0);
-      t += 1500;
-      syn_put (h, t, SL_EVENT_IRQ_EXIT, c, 0, 40 + c, 0, 0);
-    }
-  else if (u < 0.75)
-    {
-      syn_put (h, t, SL_EVENT_SOFTIRQ_ENTRY, c, 0, 3, 0, 0);
-      t += 2500;
-      syn_put (h, t, SL_EVENT_SOFTIRQ_EXIT, c, 0, 3, 0, 0);
-    }
-  else
-    syn_put (h, t, SL_EVENT_SCHED_WAKEUP, c, h->threads[g_rand_int_range (rand, 0, (gint32) h->n_threads)], c, 0, 0);
-  return t;
-}
-
+/* The synthetic cluster of `syncline --benchmark=timeline` */
 static int
 bench_synthetic (guint   n_hosts,
                  guint64 target_intervals,
@@ -357,113 +254,23 @@ bench_synthetic (guint   n_hosts,
 {
   g_autoptr(GString) json = g_string_new ("{\n");
   g_autoptr(GRand) rand = g_rand_new_with_seed ((guint32) seed);
-  g_autoptr(GArray) flights = g_array_new (FALSE, FALSE, sizeof (InFlight));
-  SynHost *hosts = g_new0 (SynHost, n_hosts);
-  SlTimeline *tl = sl_timeline_new ();
-  static const char *const syscalls[] = { "read", "write", "sendto", "recvfrom", "futex", "epoll_wait" };
-  static const char *const names[] = { "worker", "java", "postgres", "nginx" };
-  /* about 1.7 intervals per step (thread row plus CPU row) */
-  guint64 steps = target_intervals * 6 / 10, flight_head = 0;
-  double arrow_rate = (double) target_arrows / (double) MAX (steps, 1);
-  gint64 t = G_GINT64_CONSTANT (1700000000000000000), gap = 2000;
-  double w0, w1, c1, w2, c2;
+  g_autoptr(SlTimelineSynth) synth = sl_timeline_synth_new (n_hosts, target_intervals, target_arrows,
+                                                            (guint32) seed);
   guint64 events = 0;
 
   for (guint i = 0; i < n_hosts; i++)
-    {
-      SynHost *h = &hosts[i];
-      g_autofree char *name = g_strdup_printf ("node-%02u", i + 1);
-
-      h->store = sl_event_store_new ();
-      h->n_cpus = 8;
-      h->n_threads = 64;
-      h->cpus = g_new0 (SynCpu, h->n_cpus);
-      h->threads = g_new (guint32, h->n_threads);
-      for (guint k = 0; k < h->n_threads; k++)
-        h->threads[k] = 1000 + k;
-      for (guint k = 0; k < G_N_ELEMENTS (names); k++)
-        h->names[k] = sl_event_store_intern (h->store, names[k]);
-      for (guint k = 0; k < G_N_ELEMENTS (syscalls); k++)
-        h->syscalls[k] = sl_event_store_intern (h->store, syscalls[k]);
-      for (guint k = 0; k < h->n_threads; k++)
-        {
-          SlEvent e = { 0 };
-
-          e.time = t;
-          e.kind = SL_EVENT_PROCESS_NAME;
-          e.tid = h->threads[k];
-          e.arg = 1000 + (k / 8) * 8;
-          e.str = h->names[k % 4];
-          sl_event_store_append (h->store, &e);
-        }
-      /* a few peers each, as services talk in a real cluster */
-      for (guint k = 0; k < G_N_ELEMENTS (h->peers); k++)
-        h->peers[k] = (i + 1 + g_rand_int_range (rand, 0, (gint32) n_hosts - 1)) % n_hosts;
-      sl_timeline_set_host (tl, i, name, h->store);
-    }
-
-  /* all hosts on one global clock, so sends and receives interleave */
-  w0 = wall_now ();
-  for (guint64 s = 0; s < steps; s++)
-    {
-      guint hi = g_rand_int_range (rand, 0, (gint32) n_hosts);
-      SynHost *h = &hosts[hi];
-
-      t += 1 + g_rand_int_range (rand, 0, (gint32) gap);
-      while (flight_head < flights->len && g_array_index (flights, InFlight, flight_head).due <= t)
-        {
-          InFlight *f = &g_array_index (flights, InFlight, flight_head++);
-          SynHost *r = &hosts[f->recv_host];
-          guint c = g_rand_int_range (rand, 0, (gint32) r->n_cpus);
-          SlMatch m = { f->send_host, f->recv_host, f->send_time, t };
-
-          /* latencies vary, so a receive is placed when its turn comes */
-          syn_put (r, t, SL_EVENT_PACKET_RECV, c, r->cpus[c].running, 0, 0, 0);
-          sl_timeline_add_match (tl, &m, NULL);
-        }
-      if (flight_head > 4096 && flight_head * 2 > flights->len)
-        {
-          g_array_remove_range (flights, 0, (guint) flight_head);
-          flight_head = 0;
-        }
-
-      if (g_rand_double (rand) < arrow_rate)
-        {
-          guint c = g_rand_int_range (rand, 0, (gint32) h->n_cpus);
-          InFlight f = { t + 30000 + g_rand_int_range (rand, 0, 50000), hi,
-                         h->peers[g_rand_int_range (rand, 0, G_N_ELEMENTS (h->peers))], t };
-
-          syn_put (h, t, SL_EVENT_PACKET_SEND, c, h->cpus[c].running, 0, 0, 0);
-          g_array_append_val (flights, f);
-        }
-      else
-        t = syn_step (h, rand, t);
-    }
-  for (guint i = 0; i < n_hosts; i++)
     for (guint s = 0; s < SL_EVENT_N_STREAMS; s++)
-      events += sl_event_store_get_n_events (hosts[i].store, s);
-
-  w1 = wall_now (), c1 = cpu_now ();
-  sl_timeline_update (tl);
-  w2 = wall_now (), c2 = cpu_now ();
+      events += sl_event_store_get_n_events (g_ptr_array_index (synth->stores, i), s);
 
   g_string_append_printf (json, "  \"mode\": \"synthetic\", \"hosts\": %u, \"store_events\": %" G_GUINT64_FORMAT ",\n",
                           n_hosts, events);
   g_string_append_printf (json, "  \"generate_wall_s\": %.3f, \"build_wall_s\": %.3f, \"build_cpu_s\": %.3f, "
-                          "\"build_ns_per_event\": %.1f,\n", w1 - w0, w2 - w1, c2 - c1, (w2 - w1) * 1e9 / (double) events);
-  append_stats (tl, json);
-  bench_queries (tl, rand, n_rows, json);
+                          "\"build_ns_per_event\": %.1f,\n", synth->generate_s, synth->build_s, synth->build_cpu_s,
+                          synth->build_s * 1e9 / (double) MAX (events, 1));
+  append_stats (synth->timeline, json);
+  bench_queries (synth->timeline, rand, n_rows, json);
   g_string_append_printf (json, "  \"peak_rss_kb\": %ld\n}\n", peak_rss_kb ());
   fputs (json->str, stdout);
-
-  sl_timeline_free (tl);
-  for (guint i = 0; i < n_hosts; i++)
-    {
-      sl_event_store_free (hosts[i].store);
-      g_free (hosts[i].cpus);
-      g_free (hosts[i].threads);
-    }
-  g_free (hosts);
   return 0;
 }
 
@@ -492,7 +299,8 @@ main (int   argc,
     }
   if (argc >= 3 && g_str_equal (argv[1], "traces"))
     return bench_traces (argv + 2, (guint) argc - 2, (guint) rows);
-  if (argc == 2 && g_str_equal (argv[1], "synthetic") && hosts >= 2 && intervals > 0 && arrows >= 0)
+  if (argc == 2 && g_str_equal (argv[1], "synthetic") && hosts >= 2 && hosts < 65535 && intervals > 0 &&
+      arrows >= 0)
     return bench_synthetic ((guint) hosts, (guint64) intervals, (guint64) arrows, (guint) rows, (guint64) seed);
   g_printerr ("usage: bench-timeline traces DIR... | bench-timeline synthetic [OPTIONS]\n");
   return 2;

@@ -7,10 +7,10 @@
 
 #include <errno.h>
 #include <string.h>
-#include <time.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
+#include "sl-cpu-time.h"
 #include "sl-job.h"
 #include "sl-live.h"
 #include "sl-lttv-text.h"
@@ -78,16 +78,6 @@ typedef struct
   SlPacketEvent event;
   gboolean      has_event;
 } LiveMatch;
-
-static double
-cpu_seconds (void)
-{
-  struct timespec ts;
-
-  if (clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
-    return 0;
-  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
 
 static SlTraceProblem *
 problem_copy (const SlTraceProblem *p)
@@ -398,7 +388,7 @@ job_finish (SlJob      *self,
   g_mutex_lock (&self->lock);
   self->done = TRUE;
   self->t1 = g_get_monotonic_time ();
-  self->cpu1 = cpu_seconds ();
+  self->cpu1 = sl_cpu_time_seconds ();
   g_mutex_unlock (&self->lock);
   job_post (self, snapshot);
 }
@@ -856,7 +846,7 @@ sl_job_start (SlJob *self)
   g_return_if_fail (self->thread == NULL);
 
   self->t0 = g_get_monotonic_time ();
-  self->cpu0 = cpu_seconds ();
+  self->cpu0 = sl_cpu_time_seconds ();
   self->last_capture = G_MININT64 / 2;
   self->thread = g_thread_new ("sl-job", job_thread, sl_job_ref (self));
   g_thread_unref (self->thread);
@@ -1040,7 +1030,7 @@ sl_job_get_cpu_s (SlJob *self)
   g_return_val_if_fail (self != NULL, 0);
 
   g_mutex_lock (&self->lock);
-  ret = (self->done ? self->cpu1 : cpu_seconds ()) - self->cpu0;
+  ret = (self->done ? self->cpu1 : sl_cpu_time_seconds ()) - self->cpu0;
   g_mutex_unlock (&self->lock);
   return ret;
 }

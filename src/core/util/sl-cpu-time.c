@@ -1,0 +1,22 @@
+/* sl-cpu-time.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <time.h>
+
+#include "sl-cpu-time.h"
+
+/* CPU seconds used by every thread of the process so far (0 if the clock
+ * cannot be read) */
+double
+sl_cpu_time_seconds (void)
+{
+  struct timespec ts;
+
+  if (clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+    return 0;
+  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
