@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
@@ -109,6 +110,10 @@ test_bad_options (void)
   {
     const char *a[] = { "generate", out, "--ip=5", NULL };
     assert_clean_error (a, "--ip");
+  }
+  {
+    const char *a[] = { "generate", out, "--hosts=10001", NULL };
+    assert_clean_error (a, "--hosts: expected 1 to 10000");
   }
   {
     const char *a[] = { "generate", out, "--variant-style=old", NULL };
@@ -997,6 +1002,175 @@ test_events_target (void)
                   stats.events, stats.elapsed_s, (double) stats.events / stats.elapsed_s / 1e6);
 }
 
+/* Every file under @a has the same bytes under @b, and @b has no other */
+static guint
+assert_same_tree (const char *a,
+                  const char *b)
+{
+  g_autoptr(GDir) da = g_dir_open (a, 0, NULL);
+  g_autoptr(GDir) db = g_dir_open (b, 0, NULL);
+  const char *name;
+  guint files = 0, na = 0, nb = 0;
+
+  g_assert_nonnull (da);
+  g_assert_nonnull (db);
+  while ((name = g_dir_read_name (da)) != NULL)
+    {
+      g_autofree char *pa = g_build_filename (a, name, NULL);
+      g_autofree char *pb = g_build_filename (b, name, NULL);
+
+      na++;
+      if (g_file_test (pa, G_FILE_TEST_IS_DIR))
+        files += assert_same_tree (pa, pb);
+      else
+        {
+          g_autofree char *ca = NULL, *cb = NULL;
+          gsize la = 0, lb = 0;
+
+          g_assert_true (g_file_get_contents (pa, &ca, &la, NULL));
+          if (!g_file_get_contents (pb, &cb, &lb, NULL))
+            g_error ("%s is missing", pb);
+          if (la != lb || memcmp (ca, cb, la) != 0)
+            g_error ("%s and %s differ", pa, pb);
+          files++;
+        }
+    }
+  while (g_dir_read_name (db) != NULL)
+    nb++;
+  g_assert_cmpuint (na, ==, nb);
+  return files;
+}
+
+/* More stream files than the process may keep open: each packet is appended
+ * by opening its file, and the bytes do not change. */
+static void
+test_keep_closed (void)
+{
+  g_autofree char *tmp = make_tmpdir ();
+  g_autofree char *open_dir = g_build_filename (tmp, "open", NULL);
+  g_autofree char *one_dir = g_build_filename (tmp, "one", NULL);
+  g_autofree char *limit_dir = g_build_filename (tmp, "limit", NULL);
+  SlGenerateOptions options;
+  struct rlimit saved, low;
+  g_autoptr(GError) error = NULL;
+  guint files;
+
+  sl_generate_options_init (&options);
+  options.n_hosts = 40;
+  options.duration_ns = 500000000;
+  options.packet_size = 4096;
+  {
+    g_autoptr(SlGenerate) gen = sl_generate_new (&options);
+
+    g_assert_true (sl_generate_run (gen, open_dir, NULL, &error));
+    g_assert_no_error (error);
+  }
+  options.max_open_streams = 1;
+  {
+    g_autoptr(SlGenerate) gen = sl_generate_new (&options);
+
+    g_assert_true (sl_generate_run (gen, one_dir, NULL, &error));
+    g_assert_no_error (error);
+  }
+  /* the automatic budget: 160 streams, 64 files allowed */
+  options.max_open_streams = 0;
+  g_assert_cmpint (getrlimit (RLIMIT_NOFILE, &saved), ==, 0);
+  low = saved;
+  low.rlim_cur = 64;
+  g_assert_cmpint (setrlimit (RLIMIT_NOFILE, &low), ==, 0);
+  {
+    g_autoptr(SlGenerate) gen = sl_generate_new (&options);
+    gboolean ok = sl_generate_run (gen, limit_dir, NULL, &error);
+
+    g_assert_cmpint (setrlimit (RLIMIT_NOFILE, &saved), ==, 0);
+    g_assert_no_error (error);
+    g_assert_true (ok);
+  }
+
+  files = assert_same_tree (open_dir, one_dir);
+  g_assert_cmpuint (files, ==, 40 * 5 + 1);
+  g_assert_cmpuint (assert_same_tree (open_dir, limit_dir), ==, files);
+  rm_rf (tmp);
+}
+
+typedef struct
+{
+  const SlGenerate *gen;
+  GHashTable       *addr_host;
+  guint64           packets;
+} ManyHosts;
+
+static void
+many_hosts_packet_cb (const SlPacketEvent *ev,
+                      gint64               true_ns,
+                      gpointer             user_data)
+{
+  ManyHosts *m = user_data;
+  const guint8 *own = ev->dir == SL_PACKET_SEND ? ev->saddr : ev->daddr;
+  guint key = (guint) own[ev->family == 4 ? 2 : 14] << 8 | own[ev->family == 4 ? 3 : 15];
+
+  /* loopback */
+  if (ev->family == 4 ? own[0] == 127 : own[15] == 1 && own[0] == 0)
+    return;
+  /* the host's own address (10.1.0.0/16, fd00:5c::/32) names it, and no other */
+  if (ev->family == 4)
+    g_assert_true (own[0] == 10 && own[1] == 1);
+  else
+    g_assert_true (own[0] == 0xfd && own[1] == 0 && own[2] == 0 && own[3] == 0x5c);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (m->addr_host, GUINT_TO_POINTER (key))), ==,
+                    ev->host + 1);
+  m->packets++;
+}
+
+/* The most hosts a generator takes: every host its own name and
+ * addresses, and one more is refused. */
+static void
+test_many_hosts (void)
+{
+  SlGenerateOptions options;
+  g_autoptr(SlGenerate) gen = NULL;
+  g_autoptr(GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GError) error = NULL;
+  ManyHosts m = { 0 };
+  SlGenerateStats stats;
+
+  sl_generate_options_init (&options);
+  options.n_hosts = SL_GENERATE_MAX_HOSTS + 1;
+  gen = sl_generate_new (&options);
+  g_assert_false (sl_generate_prepare (gen, &error));
+  g_assert_error (error, SL_ERROR, SL_ERROR_INVALID);
+  g_clear_error (&error);
+  g_clear_pointer (&gen, sl_generate_free);
+
+  options.n_hosts = SL_GENERATE_MAX_HOSTS;
+  options.duration_ns = 20000000;
+  options.background_rate = 100;
+  options.link_rate = 400;
+  options.noise_rate = 50;
+  options.ip = SL_GENERATE_IP_MIX;
+  gen = sl_generate_new (&options);
+  m.gen = gen;
+  m.addr_host = g_hash_table_new (NULL, NULL);
+  g_assert_true (sl_generate_prepare (gen, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (sl_generate_get_n_hosts (gen), ==, SL_GENERATE_MAX_HOSTS);
+  for (guint i = 0; i < SL_GENERATE_MAX_HOSTS; i++)
+    {
+      const char *name = sl_generate_get_host (gen, i)->name;
+
+      g_assert_true (g_hash_table_add (names, (gpointer) name));
+      g_assert_cmpuint (sl_generate_find_host (gen, name), ==, i);
+      g_hash_table_insert (m.addr_host, GUINT_TO_POINTER (i + 1), GUINT_TO_POINTER (i + 1));
+    }
+  sl_generate_set_packet_func (gen, many_hosts_packet_cb, &m);
+  g_assert_true (sl_generate_run (gen, NULL, &stats, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (m.packets, >, 10000);
+  g_test_message ("%u hosts: %" G_GUINT64_FORMAT " events, %" G_GUINT64_FORMAT " TCP packet events in %.2f s",
+                  SL_GENERATE_MAX_HOSTS, stats.events, m.packets, stats.elapsed_s);
+  g_hash_table_unref (m.addr_host);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1016,6 +1190,8 @@ main (int    argc,
   g_test_add_data_func ("/generate/sync/64-hosts", &sync_64, test_sync_bounds);
   g_test_add_func ("/generate/truth-roundtrip", test_truth_roundtrip);
   g_test_add_func ("/generate/events-target", test_events_target);
+  g_test_add_func ("/generate/keep-closed", test_keep_closed);
+  g_test_add_func ("/generate/many-hosts", test_many_hosts);
 
   return g_test_run ();
 }

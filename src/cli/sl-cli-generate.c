@@ -11,6 +11,7 @@
 
 #include "sl-cli.h"
 #include "sl-generate.h"
+#include "sl-json.h"
 #include "sl-types.h"
 
 typedef struct
@@ -101,8 +102,8 @@ options_from_args (const Args        *a,
 
   sl_generate_options_init (o);
 
-  if (a->n_hosts != 0 && (a->n_hosts < 1 || a->n_hosts > 4096))
-    return g_strdup ("--hosts: expected 1 to 4096");
+  if (a->n_hosts != 0 && (a->n_hosts < 1 || a->n_hosts > SL_GENERATE_MAX_HOSTS))
+    return g_strdup_printf ("--hosts: expected 1 to %u", SL_GENERATE_MAX_HOSTS);
   if (a->n_hosts != 0)
     o->n_hosts = (guint) a->n_hosts;
   if (a->start != G_MININT64)
@@ -167,8 +168,8 @@ options_from_args (const Args        *a,
   if (a->packet_kib < 4 || a->packet_kib > 65536 || a->packet_kib % 4 != 0)
     return g_strdup ("--packet-size: expected a multiple of 4 from 4 to 65536 KiB");
   o->packet_size = (gsize) a->packet_kib * 1024;
-  if (a->components < 1 || a->components > 4096)
-    return g_strdup ("--components: expected 1 to 4096");
+  if (a->components < 1 || a->components > SL_GENERATE_MAX_HOSTS)
+    return g_strdup_printf ("--components: expected 1 to %u", SL_GENERATE_MAX_HOSTS);
   o->components = (guint) a->components;
   if (!(a->max_drift >= 0 && a->max_drift <= 10000))
     return g_strdup ("--max-drift-ppm: expected 0 to 10000");
@@ -189,12 +190,16 @@ options_from_args (const Args        *a,
   return NULL;
 }
 
+/* the text summary lists the first hosts' clocks */
+#define MAX_LISTED_HOSTS 64
+
 static void
 print_summary (const Args            *a,
                const SlGenerate      *gen,
                const SlGenerateStats *st)
 {
   double rate = st->elapsed_s > 0 ? (double) st->events / st->elapsed_s : 0;
+  guint n_hosts = sl_generate_get_n_hosts (gen);
 
   if (a->json)
     {
@@ -204,32 +209,19 @@ print_summary (const Args            *a,
       g_autofree char *text = NULL;
 
       json_builder_begin_object (b);
-      json_builder_set_member_name (b, "out");
-      json_builder_add_string_value (b, a->out);
-      json_builder_set_member_name (b, "hosts");
-      json_builder_add_int_value (b, sl_generate_get_n_hosts (gen));
-      json_builder_set_member_name (b, "links");
-      json_builder_add_int_value (b, sl_generate_get_n_links (gen));
-      json_builder_set_member_name (b, "events");
-      json_builder_add_int_value (b, (gint64) st->events);
-      json_builder_set_member_name (b, "tcp_segments");
-      json_builder_add_int_value (b, (gint64) st->tcp_segments);
-      json_builder_set_member_name (b, "lost");
-      json_builder_add_int_value (b, (gint64) st->lost);
-      json_builder_set_member_name (b, "retransmissions");
-      json_builder_add_int_value (b, (gint64) st->retransmissions);
-      json_builder_set_member_name (b, "noise_packets");
-      json_builder_add_int_value (b, (gint64) st->noise_packets);
-      json_builder_set_member_name (b, "bytes");
-      json_builder_add_int_value (b, (gint64) st->bytes);
-      json_builder_set_member_name (b, "files");
-      json_builder_add_int_value (b, st->files);
-      json_builder_set_member_name (b, "elapsed_s");
-      json_builder_add_double_value (b, st->elapsed_s);
-      json_builder_set_member_name (b, "cpu_s");
-      json_builder_add_double_value (b, sl_cli_cpu_seconds ());
-      json_builder_set_member_name (b, "events_per_s");
-      json_builder_add_double_value (b, rate);
+      sl_json_add_string (b, "out", a->out);
+      sl_json_add_int (b, "hosts", sl_generate_get_n_hosts (gen));
+      sl_json_add_int (b, "links", sl_generate_get_n_links (gen));
+      sl_json_add_int (b, "events", (gint64) st->events);
+      sl_json_add_int (b, "tcp_segments", (gint64) st->tcp_segments);
+      sl_json_add_int (b, "lost", (gint64) st->lost);
+      sl_json_add_int (b, "retransmissions", (gint64) st->retransmissions);
+      sl_json_add_int (b, "noise_packets", (gint64) st->noise_packets);
+      sl_json_add_int (b, "bytes", (gint64) st->bytes);
+      sl_json_add_int (b, "files", st->files);
+      sl_json_add_double (b, "elapsed_s", st->elapsed_s);
+      sl_json_add_double (b, "cpu_s", sl_cli_cpu_seconds ());
+      sl_json_add_double (b, "events_per_s", rate);
       json_builder_end_object (b);
       root = json_builder_get_root (b);
       json_generator_set_root (jg, root);
@@ -248,7 +240,7 @@ print_summary (const Args            *a,
            st->tcp_segments, st->lost, st->retransmissions, st->noise_packets);
   g_print ("  %u files, %.1f MB in %.2f s (%.2f M events/s)\n",
            st->files, (double) st->bytes / 1e6, st->elapsed_s, rate / 1e6);
-  for (guint i = 0; i < sl_generate_get_n_hosts (gen); i++)
+  for (guint i = 0; i < MIN (n_hosts, MAX_LISTED_HOSTS); i++)
     {
       const SlGenerateHost *h = sl_generate_get_host (gen, i);
 
@@ -258,6 +250,8 @@ print_summary (const Args            *a,
         g_print (", wander %.3f ppm / %.0f s", h->wander_ppm, h->wander_period_s);
       g_print ("\n");
     }
+  if (n_hosts > MAX_LISTED_HOSTS)
+    g_print ("  … and %u more hosts (every clock is in the ground truth)\n", n_hosts - MAX_LISTED_HOSTS);
   g_print ("  ground truth: %s/ground-truth.json\n", a->out);
 }
 
@@ -274,7 +268,7 @@ sl_cli_generate (int    argc,
       "WANDER_PPM adds a sinusoidal drift change of that amplitude and period (default 600 s); repeat",
       "NAME:FREQ_HZ:OFFSET_NS:DRIFT_PPM[:WANDER_PPM[:PERIOD_S]]" },
     { "hosts", 0, 0, G_OPTION_ARG_INT64, &a.n_hosts,
-      "Without --host: create N hosts node-01… with random clocks (default 4)", "N" },
+      "Without --host: create N hosts node-01… with random clocks (1 to 10000, default 4)", "N" },
     { "link", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a.links,
       "TCP traffic between hosts A (client) and B (server), RATE segments/s (default --rate); repeat. "
       "Without --link: a random tree per component plus a few extra links", "A:B[:RATE]" },

@@ -42,6 +42,9 @@
 
 G_BEGIN_DECLS
 
+/* The most hosts a generator writes (automatic or added) */
+#define SL_GENERATE_MAX_HOSTS 10000
+
 /**
  * SlGenerateVariant:
  * @SL_GENERATE_VARIANT_MODERN: lttng-modules ≥ 2.9.8/2.10.5: the transport
@@ -131,6 +134,9 @@ typedef struct
  * @max_offset_ns: automatic hosts draw |offset| log-uniformly in [1 µs, this]
  * @wander_ppm: wander of automatic hosts
  * @wander_period_s: its period
+ * @max_open_streams: stream files kept open during the run; with more, each
+ *   packet is appended by opening its file (the bytes are the same); 0 for
+ *   half the process's limit on open files
  */
 typedef struct
 {
@@ -158,6 +164,7 @@ typedef struct
   gint64            max_offset_ns;
   double            wander_ppm;
   double            wander_period_s;
+  guint             max_open_streams;
 } SlGenerateOptions;
 
 /**

@@ -238,13 +238,23 @@ sl_ctf_stream_new (const char               *path,
       g_set_error (error, SL_ERROR, SL_ERROR_IO, "%s: %s", path, g_strerror (errsv));
       return NULL;
     }
+  if (fd >= 0 && options->keep_closed && close (fd) != 0)
+    {
+      int errsv = errno;
+      g_set_error (error, SL_ERROR, SL_ERROR_IO, "%s: %s", path, g_strerror (errsv));
+      return NULL;
+    }
 
   self = g_new0 (SlCtfStream, 1);
-  self->fd = fd;
+  self->fd = options->keep_closed ? -1 : fd;
+  self->writes = path != NULL;
   self->path = g_strdup (path != NULL ? path : "(discarded)");
   self->options = *options;
-  self->buf = g_malloc (options->packet_size);
-  self->end = self->buf + options->packet_size;
+  if (!options->keep_closed)
+    {
+      self->buf = g_malloc (options->packet_size);
+      self->end = self->buf + options->packet_size;
+    }
   return self;
 }
 
@@ -268,7 +278,14 @@ static void
 open_packet (SlCtfStream *self,
              guint64      timestamp)
 {
-  guint8 *b = self->buf;
+  guint8 *b;
+
+  if (self->buf == NULL)
+    {
+      self->buf = g_malloc (self->options.packet_size);
+      self->end = self->buf + self->options.packet_size;
+    }
+  b = self->buf;
 
   put_u32_at (b + OFF_MAGIC, SL_CTF_MAGIC);
   memcpy (b + OFF_UUID, self->options.trace_uuid, 16);
@@ -317,10 +334,30 @@ close_packet (SlCtfStream *self)
   put_u64_at (self->buf + OFF_CONTENT_SIZE, (guint64) content * 8);
   put_u64_at (self->buf + OFF_PACKET_SIZE, (guint64) padded * 8);
   memset (self->pos, 0, padded - content);
+  if (self->writes && self->options.keep_closed && !self->failed)
+    {
+      self->fd = g_open (self->path, O_WRONLY | O_APPEND | O_CLOEXEC, 0);
+      if (self->fd < 0)
+        {
+          self->failed = TRUE;
+          self->saved_errno = errno;
+        }
+    }
   if (self->fd >= 0)
     {
       write_all (self, self->buf, padded);
       self->bytes += padded;
+    }
+  if (self->options.keep_closed)
+    {
+      if (self->fd >= 0 && close (self->fd) != 0 && !self->failed)
+        {
+          self->failed = TRUE;
+          self->saved_errno = errno;
+        }
+      self->fd = -1;
+      g_clear_pointer (&self->buf, g_free);
+      self->end = NULL;
     }
   self->n_packets++;
   self->seq_num++;

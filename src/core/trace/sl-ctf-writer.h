@@ -86,6 +86,9 @@ typedef struct
  *   are closed when full and written padded to a multiple of 4096 bytes,
  *   like lttng's consumer does
  * @header: event header layout; must match the metadata
+ * @keep_closed: do not hold the file open (nor a packet buffer) between
+ *   packets: it is opened to append each packet, so that a writer can have
+ *   more streams than the process may open files
  */
 typedef struct
 {
@@ -95,6 +98,7 @@ typedef struct
   guint32     cpu_id;
   gsize       packet_size;
   SlCtfHeader header;
+  gboolean    keep_closed;
 } SlCtfStreamOptions;
 
 /**
@@ -120,6 +124,7 @@ typedef struct
   guint64  n_packet_events;
   guint64  n_packets;
   guint64  bytes;
+  gboolean writes;
   gboolean failed;
   int      saved_errno;
 } SlCtfStream;

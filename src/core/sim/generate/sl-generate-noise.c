@@ -10,20 +10,17 @@
 
 #include "sl-generate-private.h"
 
+/* A random neighbour of @h (a host it has a link with), NONE if it has
+ * none */
 static guint
 pick_neighbour (SlGenerate *self,
-                guint       host)
+                const Host *h)
 {
-  guint n = 0, pick = NONE;
+  guint pick = NONE;
 
-  for (guint i = 0; i < self->links->len; i++)
-    {
-      const Link *l = link_at (self, i);
-      guint other = l->pub.a == host ? l->pub.b : l->pub.b == host ? l->pub.a : NONE;
-
-      if (other != NONE && sl_rng_below (&self->noise_rng, ++n) == 0)
-        pick = other;
-    }
+  for (guint i = 0; i < h->neighbours->len; i++)
+    if (sl_rng_below (&self->noise_rng, i + 1) == 0)
+      pick = g_array_index (h->neighbours, guint, i);
   return pick;
 }
 
@@ -124,50 +121,42 @@ noise_dns (SlGenerate *self,
   return t;
 }
 
-/* ping: the peer's kernel answers */
+/* To a neighbour: a ping, which the peer's kernel answers, or metrics over
+ * UDP */
 static gint64
-noise_ping (SlGenerate *self,
-            Host       *h,
-            guint       cpu,
-            guint8      family,
-            guint       peer,
-            gint64      t,
-            Item       *out)
+noise_neighbour (SlGenerate *self,
+                 Host       *h,
+                 guint       cpu,
+                 guint8      family,
+                 guint       peer,
+                 gboolean    ping,
+                 gint64      t,
+                 Item       *out)
 {
   SlRng *r = &self->noise_rng;
 
-  raw_wire (h, host_at (self, peer), family, 1, &out->w);
-  out->w.icmp_type = 8;
-  out->w.sport = (guint16) sl_rng_u64 (r);
-  out->w.dport = (guint16) sl_rng_below (r, 1000);
-  out->w.payload = 56;
+  raw_wire (h, host_at (self, peer), family, ping ? 1 : 17, &out->w);
+  if (ping)
+    {
+      out->w.icmp_type = 8;
+      out->w.sport = (guint16) sl_rng_u64 (r);
+      out->w.dport = (guint16) sl_rng_below (r, 1000);
+      out->w.payload = 56;
+    }
+  else
+    {
+      out->w.sport = (guint16) (32768 + sl_rng_below (r, 28000));
+      out->w.dport = 8125;
+      out->w.payload = (guint16) (20 + sl_rng_below (r, 400));
+    }
   t = noise_send (self, h, cpu, t, out);
-  out->role = ROLE_ECHO;
-  out->txn = h->index;
+  if (ping)
+    {
+      out->role = ROLE_ECHO;
+      out->txn = h->index;
+    }
   to_peer (self, out, peer, t);
-  self->stats.noise_packets += 2;
-  return t;
-}
-
-/* metrics over UDP to a neighbour */
-static gint64
-noise_metrics (SlGenerate *self,
-               Host       *h,
-               guint       cpu,
-               guint8      family,
-               guint       peer,
-               gint64      t,
-               Item       *out)
-{
-  SlRng *r = &self->noise_rng;
-
-  raw_wire (h, host_at (self, peer), family, 17, &out->w);
-  out->w.sport = (guint16) (32768 + sl_rng_below (r, 28000));
-  out->w.dport = 8125;
-  out->w.payload = (guint16) (20 + sl_rng_below (r, 400));
-  t = noise_send (self, h, cpu, t, out);
-  to_peer (self, out, peer, t);
-  self->stats.noise_packets += 1;
+  self->stats.noise_packets += ping ? 2 : 1;
   return t;
 }
 
@@ -276,7 +265,7 @@ _sl_gen_handle_noise (SlGenerate *self,
 
   /* packets to a neighbour become DNS when the host has none */
   if (u >= 0.25 && u < 0.65)
-    peer = pick_neighbour (self, h->index);
+    peer = pick_neighbour (self, h);
   if (peer == NONE && u >= 0.25 && u < 0.65)
     u = 0.1;
 
@@ -284,10 +273,8 @@ _sl_gen_handle_noise (SlGenerate *self,
   out.role = ROLE_RAW;
   if (u < 0.25)
     t = noise_dns (self, h, cpu, family, t, &out);
-  else if (u < 0.45)
-    t = noise_ping (self, h, cpu, family, peer, t, &out);
   else if (u < 0.65)
-    t = noise_metrics (self, h, cpu, family, peer, t, &out);
+    t = noise_neighbour (self, h, cpu, family, peer, u < 0.45, t, &out);
   else if (u < 0.8)
     t = noise_internet (self, h, cpu, family, t, &out);
   else if (u < 0.92)

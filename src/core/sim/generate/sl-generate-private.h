@@ -174,6 +174,7 @@ typedef struct
   GArray      *samples;
   gint64       next_sample[2];
   guint        n_samples[2];
+  GArray      *neighbours;
 } Host;
 
 typedef struct
@@ -276,6 +277,7 @@ struct _SlGenerate
 {
   SlGenerateOptions    options;
   GPtrArray           *hosts;
+  GHashTable          *host_index;
   GArray              *links;
   GArray              *conns;
   GArray              *queue;
@@ -548,6 +550,8 @@ void     _sl_gen_handle_rawsend   (SlGenerate       *self,
 
 char    *_sl_gen_host_metadata    (SlGenerate       *self,
                                    const Host       *h);
-char    *_sl_gen_truth_json       (SlGenerate       *self);
+gboolean _sl_gen_write_truth      (SlGenerate       *self,
+                                   const char       *path,
+                                   GError          **error);
 
 G_END_DECLS

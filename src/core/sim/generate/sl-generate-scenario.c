@@ -261,6 +261,7 @@ setup_host (SlGenerate  *self,
   h->skb_base = G_GUINT64_CONSTANT (0xffff888000000000) |
                 ((sl_rng_u64 (r) & G_GUINT64_CONSTANT (0x3fff0000)) << 8);
   h->samples = g_array_new (FALSE, FALSE, sizeof (Sample));
+  h->neighbours = g_array_new (FALSE, FALSE, sizeof (guint));
   host_setup_threads (self, h);
   self->total_cpus += h->n_cpus;
   return TRUE;
@@ -342,6 +343,8 @@ _sl_gen_setup_scenario (SlGenerate  *self,
       l->server_port = servers[sv].port;
       l->base_latency = o->min_latency_ns + (gint64) (sl_rng_double (&self->scenario_rng) *
                                                       (double) o->min_latency_ns * 0.5);
+      g_array_append_val (host_at (self, l->pub.a)->neighbours, l->pub.b);
+      g_array_append_val (host_at (self, l->pub.b)->neighbours, l->pub.a);
       l->first_conn = self->conns->len;
       l->n_conns = MAX (o->connections, 1);
       for (guint k = 0; k < l->n_conns; k++)

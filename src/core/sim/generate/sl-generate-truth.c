@@ -12,36 +12,10 @@
 #include <json-glib/json-glib.h>
 
 #include "sl-generate-private.h"
+#include "sl-json.h"
 #include "sl-types.h"
 
 #define FORMAT_NAME "syncline-generate-truth"
-
-static void
-add_json_int (JsonBuilder *b,
-              const char  *key,
-              gint64       v)
-{
-  json_builder_set_member_name (b, key);
-  json_builder_add_int_value (b, v);
-}
-
-static void
-add_json_double (JsonBuilder *b,
-                 const char  *key,
-                 double       v)
-{
-  json_builder_set_member_name (b, key);
-  json_builder_add_double_value (b, v);
-}
-
-static void
-add_json_string (JsonBuilder *b,
-                 const char  *key,
-                 const char  *v)
-{
-  json_builder_set_member_name (b, key);
-  json_builder_add_string_value (b, v);
-}
 
 static void
 format_addr (const guint8 *addr,
@@ -70,15 +44,15 @@ samples_json (SlGenerate  *self,
       const Sample *sm = &g_array_index (h->samples, Sample, k);
 
       json_builder_begin_object (b);
-      add_json_string (b, "event", sm->dir == 0 ? "net_dev_queue" : "net_if_receive_skb");
-      add_json_int (b, "cpu", sm->cpu);
-      add_json_int (b, "seq", sm->seq);
-      add_json_int (b, "len", sm->len);
-      add_json_int (b, "source_port", sm->sport);
-      add_json_int (b, "true_ns", sm->true_ns);
-      add_json_int (b, "local_ns", _sl_gen_local_time (self, h, sm->true_ns));
-      add_json_int (b, "cycles", (gint64) sm->cycles);
-      add_json_int (b, "trace_ns", cycles_to_trace_ns (h, sm->cycles));
+      sl_json_add_string (b, "event", sm->dir == 0 ? "net_dev_queue" : "net_if_receive_skb");
+      sl_json_add_int (b, "cpu", sm->cpu);
+      sl_json_add_int (b, "seq", sm->seq);
+      sl_json_add_int (b, "len", sm->len);
+      sl_json_add_int (b, "source_port", sm->sport);
+      sl_json_add_int (b, "true_ns", sm->true_ns);
+      sl_json_add_int (b, "local_ns", _sl_gen_local_time (self, h, sm->true_ns));
+      sl_json_add_int (b, "cycles", (gint64) sm->cycles);
+      sl_json_add_int (b, "trace_ns", cycles_to_trace_ns (h, sm->cycles));
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -100,18 +74,18 @@ threads_json (const Host  *h,
       if (th->kind == THREAD_IDLE)
         continue;
       json_builder_begin_object (b);
-      add_json_int (b, "tid", th->tid);
-      add_json_int (b, "pid", th->pid);
-      add_json_int (b, "ppid", th->ppid);
-      add_json_string (b, "name", th->comm);
-      add_json_string (b, "kind", th->kind == THREAD_KERNEL ? "kernel" : "user");
-      add_json_string (b, "origin", th->origin == ORIGIN_DUMP ? "statedump" :
+      sl_json_add_int (b, "tid", th->tid);
+      sl_json_add_int (b, "pid", th->pid);
+      sl_json_add_int (b, "ppid", th->ppid);
+      sl_json_add_string (b, "name", th->comm);
+      sl_json_add_string (b, "kind", th->kind == THREAD_KERNEL ? "kernel" : "user");
+      sl_json_add_string (b, "origin", th->origin == ORIGIN_DUMP ? "statedump" :
                                     th->origin == ORIGIN_PROCESS ? "process" : "thread");
       if (th->origin == ORIGIN_DUMP)
-        add_json_int (b, "status", th->status);
-      add_json_int (b, "born_ns", cycles_to_trace_ns (h, th->born_cycles));
+        sl_json_add_int (b, "status", th->status);
+      sl_json_add_int (b, "born_ns", cycles_to_trace_ns (h, th->born_cycles));
       if (th->exit_cycles != 0)
-        add_json_int (b, "exit_ns", cycles_to_trace_ns (h, th->exit_cycles));
+        sl_json_add_int (b, "exit_ns", cycles_to_trace_ns (h, th->exit_cycles));
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -125,25 +99,25 @@ host_json (SlGenerate  *self,
   char buf[64];
 
   json_builder_begin_object (b);
-  add_json_string (b, "name", h->pub.name);
-  add_json_int (b, "freq", (gint64) h->pub.freq_hz);
-  add_json_int (b, "offset_ns", h->pub.offset_ns);
-  add_json_double (b, "drift_ppm", h->pub.drift_ppm);
-  add_json_double (b, "wander_ppm", h->pub.wander_ppm);
-  add_json_double (b, "wander_period_s", h->pub.wander_period_s);
-  add_json_int (b, "start_ns", self->options.start_ns);
-  add_json_int (b, "cpus", h->n_cpus);
-  add_json_int (b, "clock_offset_s", h->clock_offset_s);
-  add_json_int (b, "clock_offset_cycles", 0);
+  sl_json_add_string (b, "name", h->pub.name);
+  sl_json_add_int (b, "freq", (gint64) h->pub.freq_hz);
+  sl_json_add_int (b, "offset_ns", h->pub.offset_ns);
+  sl_json_add_double (b, "drift_ppm", h->pub.drift_ppm);
+  sl_json_add_double (b, "wander_ppm", h->pub.wander_ppm);
+  sl_json_add_double (b, "wander_period_s", h->pub.wander_period_s);
+  sl_json_add_int (b, "start_ns", self->options.start_ns);
+  sl_json_add_int (b, "cpus", h->n_cpus);
+  sl_json_add_int (b, "clock_offset_s", h->clock_offset_s);
+  sl_json_add_int (b, "clock_offset_cycles", 0);
   sl_ctf_uuid_to_string (h->boot_id, buf);
-  add_json_string (b, "boot_id", buf);
+  sl_json_add_string (b, "boot_id", buf);
   sl_ctf_uuid_to_string (h->trace_uuid, buf);
-  add_json_string (b, "trace_uuid", buf);
+  sl_json_add_string (b, "trace_uuid", buf);
   format_addr (h->addr4, 4, buf, sizeof buf);
-  add_json_string (b, "ipv4", buf);
+  sl_json_add_string (b, "ipv4", buf);
   format_addr (h->addr6, 6, buf, sizeof buf);
-  add_json_string (b, "ipv6", buf);
-  add_json_int (b, "events", (gint64) h->events);
+  sl_json_add_string (b, "ipv6", buf);
+  sl_json_add_int (b, "events", (gint64) h->events);
   samples_json (self, h, b);
   threads_json (h, b);
   json_builder_end_object (b);
@@ -155,13 +129,13 @@ link_json (SlGenerate  *self,
            JsonBuilder *b)
 {
   json_builder_begin_object (b);
-  add_json_string (b, "a", host_at (self, l->pub.a)->pub.name);
-  add_json_string (b, "b", host_at (self, l->pub.b)->pub.name);
-  add_json_double (b, "rate", l->pub.rate);
-  add_json_int (b, "min_latency_ns", l->base_latency);
-  add_json_int (b, "segments", (gint64) l->segments);
-  add_json_int (b, "lost", (gint64) l->lost);
-  add_json_int (b, "retransmissions", (gint64) l->retransmissions);
+  sl_json_add_string (b, "a", host_at (self, l->pub.a)->pub.name);
+  sl_json_add_string (b, "b", host_at (self, l->pub.b)->pub.name);
+  sl_json_add_double (b, "rate", l->pub.rate);
+  sl_json_add_int (b, "min_latency_ns", l->base_latency);
+  sl_json_add_int (b, "segments", (gint64) l->segments);
+  sl_json_add_int (b, "lost", (gint64) l->lost);
+  sl_json_add_int (b, "retransmissions", (gint64) l->retransmissions);
   json_builder_set_member_name (b, "connections");
   json_builder_begin_array (b);
   for (guint k = 0; k < l->n_conns; k++)
@@ -169,69 +143,178 @@ link_json (SlGenerate  *self,
       const Conn *c = conn_at (self, l->first_conn + k);
 
       json_builder_begin_object (b);
-      add_json_int (b, "family", c->family);
-      add_json_int (b, "client_port", c->port[0]);
-      add_json_int (b, "server_port", c->port[1]);
+      sl_json_add_int (b, "family", c->family);
+      sl_json_add_int (b, "client_port", c->port[0]);
+      sl_json_add_int (b, "server_port", c->port[1]);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
   json_builder_end_object (b);
 }
 
-/* ground-truth.json: the options, the counts, every host's clock, samples
- * and tasks, every link's connections */
-char *
-_sl_gen_truth_json (SlGenerate *self)
+/* The options and the counts: the document's first members */
+static JsonNode *
+header_json (SlGenerate *self)
 {
   const SlGenerateOptions *o = &self->options;
   g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
 
   json_builder_begin_object (b);
-  add_json_string (b, "format", FORMAT_NAME);
-  add_json_int (b, "version", 1);
-  add_json_string (b, "clock_model",
+  sl_json_add_string (b, "format", FORMAT_NAME);
+  sl_json_add_int (b, "version", 1);
+  sl_json_add_string (b, "clock_model",
     "local_ns = true_ns + offset_ns + drift_ppm*1e-6*(true_ns - start_ns) + "
     "wander_ppm*1e-6*P/(2*pi)*(1 - cos(2*pi*(true_ns - start_ns)/P)), P = wander_period_s*1e9; "
     "cycles = round(local_ns*freq/1e9) - clock_offset_s*freq; the trace shows "
     "clock_offset_s*1e9 + cycles*1e9/freq");
-  add_json_int (b, "seed", (gint64) o->seed);
-  add_json_int (b, "start_ns", o->start_ns);
-  add_json_int (b, "duration_ns", o->duration_ns);
-  add_json_string (b, "variant_style", sl_generate_variant_to_string (o->variant));
-  add_json_string (b, "event_header", o->header == SL_CTF_HEADER_COMPACT ? "compact" : "large");
-  add_json_string (b, "ip", sl_generate_ip_to_string (o->ip));
-  add_json_int (b, "packet_size", (gint64) o->packet_size);
-  add_json_double (b, "loss", o->loss);
-  add_json_double (b, "duplicate", o->duplicate);
-  add_json_int (b, "min_latency_ns", o->min_latency_ns);
-  add_json_int (b, "jitter_ns", o->jitter_ns);
-  add_json_double (b, "noise_rate", o->noise_rate);
-  add_json_int (b, "events_target", (gint64) o->events);
-  add_json_int (b, "events", (gint64) self->stats.events);
-  add_json_int (b, "tcp_segments", (gint64) self->stats.tcp_segments);
-  add_json_int (b, "lost", (gint64) self->stats.lost);
-  add_json_int (b, "retransmissions", (gint64) self->stats.retransmissions);
-  add_json_int (b, "noise_packets", (gint64) self->stats.noise_packets);
-
-  json_builder_set_member_name (b, "hosts");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < self->hosts->len; i++)
-    host_json (self, host_at (self, i), b);
-  json_builder_end_array (b);
-
-  json_builder_set_member_name (b, "links");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < self->links->len; i++)
-    link_json (self, link_at (self, i), b);
-  json_builder_end_array (b);
+  sl_json_add_int (b, "seed", (gint64) o->seed);
+  sl_json_add_int (b, "start_ns", o->start_ns);
+  sl_json_add_int (b, "duration_ns", o->duration_ns);
+  sl_json_add_string (b, "variant_style", sl_generate_variant_to_string (o->variant));
+  sl_json_add_string (b, "event_header", o->header == SL_CTF_HEADER_COMPACT ? "compact" : "large");
+  sl_json_add_string (b, "ip", sl_generate_ip_to_string (o->ip));
+  sl_json_add_int (b, "packet_size", (gint64) o->packet_size);
+  sl_json_add_double (b, "loss", o->loss);
+  sl_json_add_double (b, "duplicate", o->duplicate);
+  sl_json_add_int (b, "min_latency_ns", o->min_latency_ns);
+  sl_json_add_int (b, "jitter_ns", o->jitter_ns);
+  sl_json_add_double (b, "noise_rate", o->noise_rate);
+  sl_json_add_int (b, "events_target", (gint64) o->events);
+  sl_json_add_int (b, "events", (gint64) self->stats.events);
+  sl_json_add_int (b, "tcp_segments", (gint64) self->stats.tcp_segments);
+  sl_json_add_int (b, "lost", (gint64) self->stats.lost);
+  sl_json_add_int (b, "retransmissions", (gint64) self->stats.retransmissions);
+  sl_json_add_int (b, "noise_packets", (gint64) self->stats.noise_packets);
   json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
 
-  root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
+/* The document is written a host or a link at a time, so that its size
+ * (about 14 KB per host) is never held in memory: json-glib prints each
+ * piece as it would inside the whole document, indented to its depth. */
+typedef struct
+{
+  GOutputStream *out;
+  gsize          bytes;
+  GError       **error;
+  gboolean       ok;
+} TruthWriter;
+
+static void
+truth_write (TruthWriter *w,
+             const char  *text,
+             gsize        n)
+{
+  gsize written = 0;
+
+  if (!w->ok)
+    return;
+  w->ok = g_output_stream_write_all (w->out, text, n, &written, NULL, w->error);
+  w->bytes += written;
+}
+
+/* @node as json-glib's pretty printer writes it @depth levels deep: every
+ * line indented by two spaces a level (@strip_last: without its closing
+ * brace, to add members) */
+static void
+truth_write_node (TruthWriter *w,
+                  JsonNode    *node,
+                  guint        depth,
+                  gboolean     strip_last)
+{
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autofree char *text = NULL;
+  const char *line;
+
+  json_generator_set_root (gen, node);
   json_generator_set_pretty (gen, TRUE);
-  return json_generator_to_data (gen, NULL);
+  text = json_generator_to_data (gen, NULL);
+  if (strip_last)
+    *strrchr (text, '\n') = '\0';
+  for (line = text; line != NULL; )
+    {
+      const char *nl = strchr (line, '\n');
+
+      for (guint i = 0; i < 2 * depth; i++)
+        g_string_append_c (out, ' ');
+      g_string_append_len (out, line, nl != NULL ? nl + 1 - line : (gssize) strlen (line));
+      line = nl != NULL ? nl + 1 : NULL;
+    }
+  truth_write (w, out->str, out->len);
+}
+
+static void
+truth_write_array (TruthWriter *w,
+                   SlGenerate  *self,
+                   const char  *name,
+                   guint        n,
+                   void       (*element) (SlGenerate  *self,
+                                          guint        i,
+                                          JsonBuilder *b))
+{
+  g_autofree char *head = g_strdup_printf ("  \"%s\" : [%s", name, n > 0 ? "\n" : "");
+
+  truth_write (w, head, strlen (head));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonNode) node = NULL;
+
+      element (self, i, b);
+      node = json_builder_get_root (b);
+      truth_write_node (w, node, 2, FALSE);
+      truth_write (w, i + 1 < n ? ",\n" : "\n  ", i + 1 < n ? 2 : 3);
+    }
+  truth_write (w, "]", 1);
+}
+
+static void
+host_element (SlGenerate  *self,
+              guint        i,
+              JsonBuilder *b)
+{
+  host_json (self, host_at (self, i), b);
+}
+
+static void
+link_element (SlGenerate  *self,
+              guint        i,
+              JsonBuilder *b)
+{
+  link_json (self, link_at (self, i), b);
+}
+
+/* ground-truth.json at @path: the options, the counts, every host's clock,
+ * samples and tasks, every link's connections */
+gboolean
+_sl_gen_write_truth (SlGenerate  *self,
+                     const char  *path,
+                     GError     **error)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileOutputStream) out = NULL;
+  g_autoptr(JsonNode) header = header_json (self);
+  TruthWriter w = { NULL, 0, error, TRUE };
+
+  out = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, error);
+  if (out == NULL)
+    return FALSE;
+  w.out = G_OUTPUT_STREAM (out);
+  truth_write_node (&w, header, 0, TRUE);
+  truth_write (&w, ",\n", 2);
+  truth_write_array (&w, self, "hosts", self->hosts->len, host_element);
+  truth_write (&w, ",\n", 2);
+  truth_write_array (&w, self, "links", self->links->len, link_element);
+  truth_write (&w, "\n}", 2);
+  if (!g_output_stream_close (w.out, NULL, w.ok ? error : NULL))
+    w.ok = FALSE;
+  if (w.ok)
+    {
+      self->stats.bytes += w.bytes;
+      self->stats.files++;
+    }
+  return w.ok;
 }
 
 static gboolean

@@ -10,6 +10,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <sys/resource.h>
+
 #include <glib/gstdio.h>
 
 #include "sl-generate-private.h"
@@ -250,6 +252,8 @@ host_free (gpointer data)
     g_array_unref (h->threads);
   if (h->samples != NULL)
     g_array_unref (h->samples);
+  if (h->neighbours != NULL)
+    g_array_unref (h->neighbours);
   g_free (h->pub.name);
   g_free (h);
 }
@@ -264,6 +268,7 @@ sl_generate_new (const SlGenerateOptions *options)
   else
     sl_generate_options_init (&self->options);
   self->hosts = g_ptr_array_new_with_free_func (host_free);
+  self->host_index = g_hash_table_new (g_str_hash, g_str_equal);
   self->links = g_array_new (FALSE, TRUE, sizeof (Link));
   self->conns = g_array_new (FALSE, TRUE, sizeof (Conn));
   self->queue = g_array_new (FALSE, FALSE, sizeof (Item));
@@ -278,6 +283,7 @@ sl_generate_free (SlGenerate *self)
 {
   if (self == NULL)
     return;
+  g_hash_table_destroy (self->host_index);
   g_ptr_array_unref (self->hosts);
   g_array_unref (self->links);
   g_array_unref (self->conns);
@@ -295,12 +301,13 @@ guint
 sl_generate_find_host (const SlGenerate *self,
                        const char       *name)
 {
+  gpointer index;
+
   g_return_val_if_fail (self != NULL, NONE);
 
-  for (guint i = 0; i < self->hosts->len; i++)
-    if (g_strcmp0 (host_at (self, i)->pub.name, name) == 0)
-      return i;
-  return NONE;
+  if (name == NULL || !g_hash_table_lookup_extended (self->host_index, name, NULL, &index))
+    return NONE;
+  return GPOINTER_TO_UINT (index);
 }
 
 gboolean
@@ -322,6 +329,12 @@ sl_generate_add_host (SlGenerate           *self,
   if (sl_generate_find_host (self, host->name) != NONE)
     {
       g_set_error (error, SL_ERROR, SL_ERROR_INVALID, "host “%s” is given twice", host->name);
+      return FALSE;
+    }
+  if (self->hosts->len >= SL_GENERATE_MAX_HOSTS)
+    {
+      g_set_error (error, SL_ERROR, SL_ERROR_INVALID, "host “%s”: more than %u hosts", host->name,
+                   SL_GENERATE_MAX_HOSTS);
       return FALSE;
     }
   if (host->freq_hz < 1000)
@@ -349,6 +362,7 @@ sl_generate_add_host (SlGenerate           *self,
     h->pub.wander_period_s = 600;
   h->index = self->hosts->len;
   g_ptr_array_add (self->hosts, h);
+  g_hash_table_insert (self->host_index, h->pub.name, GUINT_TO_POINTER (h->index));
   return TRUE;
 }
 
@@ -492,9 +506,9 @@ sl_generate_prepare_hosts (SlGenerate  *self,
 
   if (self->hosts->len > 0)
     return TRUE;
-  if (self->options.n_hosts < 1 || self->options.n_hosts > 4096)
+  if (self->options.n_hosts < 1 || self->options.n_hosts > SL_GENERATE_MAX_HOSTS)
     {
-      g_set_error (error, SL_ERROR, SL_ERROR_INVALID, "hosts must be from 1 to 4096");
+      g_set_error (error, SL_ERROR, SL_ERROR_INVALID, "hosts must be from 1 to %u", SL_GENERATE_MAX_HOSTS);
       return FALSE;
     }
   _sl_gen_auto_hosts (self);
@@ -573,11 +587,29 @@ write_file (SlGenerate  *self,
   return TRUE;
 }
 
+/* How many stream files may stay open: half the process's limit, the rest
+ * being left to whatever else the process opens. */
+static guint
+open_stream_budget (const SlGenerateOptions *o)
+{
+  struct rlimit rl;
+
+  if (o->max_open_streams > 0)
+    return o->max_open_streams;
+  if (getrlimit (RLIMIT_NOFILE, &rl) != 0)
+    return 256;
+  if (rl.rlim_cur == RLIM_INFINITY)
+    return G_MAXUINT;
+  return (guint) MAX (MIN (rl.rlim_cur / 2, G_MAXUINT), 16);
+}
+
 static gboolean
 open_streams (SlGenerate  *self,
               const char  *out_dir,
               GError     **error)
 {
+  gboolean keep_closed = self->total_cpus > open_stream_budget (&self->options);
+
   for (guint i = 0; i < self->hosts->len; i++)
     {
       Host *h = host_at (self, i);
@@ -605,6 +637,7 @@ open_streams (SlGenerate  *self,
           so.cpu_id = c;
           so.packet_size = self->options.packet_size;
           so.header = self->options.header;
+          so.keep_closed = keep_closed;
           h->cpu[c].stream = sl_ctf_stream_new (path, &so, error);
           if (h->cpu[c].stream == NULL)
             return FALSE;
@@ -803,10 +836,9 @@ sl_generate_run (SlGenerate       *self,
         }
       if (ok)
         {
-          g_autofree char *text = _sl_gen_truth_json (self);
           g_autofree char *path = g_build_filename (out_dir, "ground-truth.json", NULL);
 
-          ok = write_file (self, path, text, error);
+          ok = _sl_gen_write_truth (self, path, error);
         }
     }
 
