@@ -255,6 +255,48 @@ print_summary (const Args            *a,
   g_print ("  ground truth: %s/ground-truth.json\n", a->out);
 }
 
+/* What --out and --host/--hosts must be; NULL when they are fine */
+static char *
+check_out (const Args *a)
+{
+  if (a->n_hosts != 0 && a->hosts != NULL)
+    return g_strdup ("--hosts: cannot be combined with --host");
+  if (g_file_test (a->out, G_FILE_TEST_EXISTS) && !g_file_test (a->out, G_FILE_TEST_IS_DIR))
+    return g_strdup_printf ("%s: exists and is not a folder", a->out);
+  if (!a->force && !dir_is_empty (a->out))
+    return g_strdup_printf ("%s: folder is not empty (use --force to write into it)", a->out);
+  return NULL;
+}
+
+/* --host and --link, in order; links may name automatic hosts */
+static gboolean
+add_hosts_and_links (SlGenerate  *gen,
+                     const Args  *a,
+                     GError     **error)
+{
+  for (guint i = 0; a->hosts != NULL && a->hosts[i] != NULL; i++)
+    {
+      SlGenerateHost h;
+      gboolean ok;
+
+      if (!sl_generate_parse_host (a->hosts[i], &h, error))
+        return FALSE;
+      ok = sl_generate_add_host (gen, &h, error);
+      sl_generate_host_clear (&h);
+      if (!ok)
+        {
+          g_prefix_error (error, "--host: ");
+          return FALSE;
+        }
+    }
+  if (a->links != NULL && a->hosts == NULL && !sl_generate_prepare_hosts (gen, error))
+    return FALSE;
+  for (guint i = 0; a->links != NULL && a->links[i] != NULL; i++)
+    if (!sl_generate_add_link_spec (gen, a->links[i], error))
+      return FALSE;
+  return TRUE;
+}
+
 int
 sl_cli_generate (int    argc,
                  char **argv)
@@ -368,57 +410,14 @@ sl_cli_generate (int    argc,
       ret = sl_cli_fail ("%s", msg);
       goto out;
     }
-  if (a.n_hosts != 0 && a.hosts != NULL)
+  if ((msg = check_out (&a)) != NULL)
     {
-      ret = sl_cli_fail ("--hosts: cannot be combined with --host");
-      goto out;
-    }
-  if (g_file_test (a.out, G_FILE_TEST_EXISTS) && !g_file_test (a.out, G_FILE_TEST_IS_DIR))
-    {
-      ret = sl_cli_fail ("%s: exists and is not a folder", a.out);
-      goto out;
-    }
-  if (!a.force && !dir_is_empty (a.out))
-    {
-      ret = sl_cli_fail ("%s: folder is not empty (use --force to write into it)", a.out);
+      ret = sl_cli_fail ("%s", msg);
       goto out;
     }
 
   gen = sl_generate_new (&options);
-  for (guint i = 0; a.hosts != NULL && a.hosts[i] != NULL; i++)
-    {
-      SlGenerateHost h;
-
-      if (!sl_generate_parse_host (a.hosts[i], &h, &error))
-        {
-          ret = sl_cli_fail ("%s", error->message);
-          goto out;
-        }
-      if (!sl_generate_add_host (gen, &h, &error))
-        {
-          sl_generate_host_clear (&h);
-          ret = sl_cli_fail ("--host: %s", error->message);
-          goto out;
-        }
-      sl_generate_host_clear (&h);
-    }
-  if (a.links != NULL && a.hosts == NULL)
-    {
-      /* links name hosts: create the automatic ones first */
-      if (!sl_generate_prepare_hosts (gen, &error))
-        {
-          ret = sl_cli_fail ("%s", error->message);
-          goto out;
-        }
-    }
-  for (guint i = 0; a.links != NULL && a.links[i] != NULL; i++)
-    if (!sl_generate_add_link_spec (gen, a.links[i], &error))
-      {
-        ret = sl_cli_fail ("%s", error->message);
-        goto out;
-      }
-
-  if (!sl_generate_run (gen, a.out, &stats, &error))
+  if (!add_hosts_and_links (gen, &a, &error) || !sl_generate_run (gen, a.out, &stats, &error))
     {
       ret = sl_cli_fail ("%s", error->message);
       goto out;
