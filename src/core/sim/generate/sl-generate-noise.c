@@ -80,210 +80,191 @@ to_peer (SlGenerate *self,
   out->t = t + self->options.min_latency_ns + sl_rng_exp (r, (double) self->options.jitter_ns);
 }
 
-/* The net_dev_queue of @out->w, from @h at @t, with a fresh checksum and
- * IP id. */
-static gint64
-noise_send (SlGenerate *self,
-            Host       *h,
-            guint       cpu,
-            gint64      t,
-            Item       *out)
+/* One noise packet in the making: the host and CPU it leaves from, when
+ * (once sent: when its net_dev_queue was written), and what arrives then
+ * (the answer, or the packet itself). */
+typedef struct
 {
-  out->w.checksum = (guint16) sl_rng_u64 (&self->noise_rng);
-  out->w.ip_id = h->ip_id++;
-  return _sl_gen_emit_net (self, h, cpu, t, TRUE, &out->w);
+  SlGenerate *self;
+  Host       *h;
+  SlRng      *r;
+  guint       cpu;
+  guint8      family;
+  gint64      t;
+  Item        out;
+} Noise;
+
+/* The net_dev_queue of the packet, with a fresh checksum and IP id */
+static void
+noise_send (Noise *n)
+{
+  n->out.w.checksum = (guint16) sl_rng_u64 (n->r);
+  n->out.w.ip_id = n->h->ip_id++;
+  n->t = _sl_gen_emit_net (n->self, n->h, n->cpu, n->t, TRUE, &n->out.w);
+}
+
+/* What arrives comes back to the sender's CPU after @delay */
+static void
+noise_back_here (Noise  *n,
+                 gint64  delay)
+{
+  n->out.host = n->h->index;
+  n->out.aux = n->cpu;
+  n->out.t = n->t + delay;
 }
 
 /* DNS query to an untraced resolver, and its answer */
-static gint64
-noise_dns (SlGenerate *self,
-           Host       *h,
-           guint       cpu,
-           guint8      family,
-           gint64      t,
-           Item       *out)
+static void
+noise_dns (Noise *n)
 {
-  SlRng *r = &self->noise_rng;
+  Wire *w = &n->out.w;
 
-  raw_wire (h, NULL, family, 17, &out->w);
-  out->w.daddr[family == 4 ? 3 : 15] = 53;
-  out->w.sport = (guint16) (32768 + sl_rng_below (r, 28000));
-  out->w.dport = 53;
-  out->w.payload = (guint16) (28 + sl_rng_below (r, 40));
-  t = noise_send (self, h, cpu, t, out);
-  swap_wire (&out->w);
-  out->w.ip_id = (guint16) sl_rng_u64 (r);
-  out->w.payload = (guint16) (out->w.payload + 16 + sl_rng_below (r, 120));
-  out->host = h->index;
-  out->aux = cpu;
-  out->t = t + 200 * US + sl_rng_exp (r, 800 * US);
-  self->stats.noise_packets += 2;
-  return t;
+  raw_wire (n->h, NULL, n->family, 17, w);
+  w->daddr[n->family == 4 ? 3 : 15] = 53;
+  w->sport = (guint16) (32768 + sl_rng_below (n->r, 28000));
+  w->dport = 53;
+  w->payload = (guint16) (28 + sl_rng_below (n->r, 40));
+  noise_send (n);
+  swap_wire (w);
+  w->ip_id = (guint16) sl_rng_u64 (n->r);
+  w->payload = (guint16) (w->payload + 16 + sl_rng_below (n->r, 120));
+  noise_back_here (n, 200 * US + sl_rng_exp (n->r, 800 * US));
+  n->self->stats.noise_packets += 2;
 }
 
 /* To a neighbour: a ping, which the peer's kernel answers, or metrics over
  * UDP */
-static gint64
-noise_neighbour (SlGenerate *self,
-                 Host       *h,
-                 guint       cpu,
-                 guint8      family,
-                 guint       peer,
-                 gboolean    ping,
-                 gint64      t,
-                 Item       *out)
+static void
+noise_neighbour (Noise    *n,
+                 guint     peer,
+                 gboolean  ping)
 {
-  SlRng *r = &self->noise_rng;
+  Wire *w = &n->out.w;
 
-  raw_wire (h, host_at (self, peer), family, ping ? 1 : 17, &out->w);
+  raw_wire (n->h, host_at (n->self, peer), n->family, ping ? 1 : 17, w);
   if (ping)
     {
-      out->w.icmp_type = 8;
-      out->w.sport = (guint16) sl_rng_u64 (r);
-      out->w.dport = (guint16) sl_rng_below (r, 1000);
-      out->w.payload = 56;
+      w->icmp_type = 8;
+      w->sport = (guint16) sl_rng_u64 (n->r);
+      w->dport = (guint16) sl_rng_below (n->r, 1000);
+      w->payload = 56;
     }
   else
     {
-      out->w.sport = (guint16) (32768 + sl_rng_below (r, 28000));
-      out->w.dport = 8125;
-      out->w.payload = (guint16) (20 + sl_rng_below (r, 400));
+      w->sport = (guint16) (32768 + sl_rng_below (n->r, 28000));
+      w->dport = 8125;
+      w->payload = (guint16) (20 + sl_rng_below (n->r, 400));
     }
-  t = noise_send (self, h, cpu, t, out);
+  noise_send (n);
   if (ping)
     {
-      out->role = ROLE_ECHO;
-      out->txn = h->index;
+      n->out.role = ROLE_ECHO;
+      n->out.txn = n->h->index;
     }
-  to_peer (self, out, peer, t);
-  self->stats.noise_packets += ping ? 2 : 1;
-  return t;
+  to_peer (n->self, &n->out, peer, n->t);
+  n->self->stats.noise_packets += ping ? 2 : 1;
 }
 
 /* TCP with an untraced server on the Internet */
-static gint64
-noise_internet (SlGenerate *self,
-                Host       *h,
-                guint       cpu,
-                guint8      family,
-                gint64      t,
-                Item       *out)
+static void
+noise_internet (Noise *n)
 {
-  SlRng *r = &self->noise_rng;
+  Wire *w = &n->out.w;
   guint32 seq;
 
-  raw_wire (h, NULL, family, 6, &out->w);
-  out->w.sport = (guint16) (32768 + sl_rng_below (r, 28000));
-  out->w.dport = 443;
-  out->w.seq = (guint32) sl_rng_u64 (r);
-  out->w.ack = (guint32) sl_rng_u64 (r);
-  out->w.flags = TCP_PSH | TCP_ACK;
-  out->w.window = 501;
-  out->w.payload = (guint16) (100 + sl_rng_below (r, 600));
-  t = noise_send (self, h, cpu, t, out);
-  swap_wire (&out->w);
-  out->w.ip_id = (guint16) sl_rng_u64 (r);
-  seq = out->w.seq;
-  out->w.seq = out->w.ack;
-  out->w.ack = seq + out->w.payload;
-  out->w.payload = (guint16) (200 + sl_rng_below (r, MSS - 200));
-  out->w.window = 1024;
-  out->w.checksum = (guint16) sl_rng_u64 (r);
-  out->host = h->index;
-  out->aux = cpu;
-  out->t = t + 5 * MS + sl_rng_exp (r, 15 * MS);
-  self->stats.noise_packets += 2;
-  return t;
+  raw_wire (n->h, NULL, n->family, 6, w);
+  w->sport = (guint16) (32768 + sl_rng_below (n->r, 28000));
+  w->dport = 443;
+  w->seq = (guint32) sl_rng_u64 (n->r);
+  w->ack = (guint32) sl_rng_u64 (n->r);
+  w->flags = TCP_PSH | TCP_ACK;
+  w->window = 501;
+  w->payload = (guint16) (100 + sl_rng_below (n->r, 600));
+  noise_send (n);
+  swap_wire (w);
+  w->ip_id = (guint16) sl_rng_u64 (n->r);
+  seq = w->seq;
+  w->seq = w->ack;
+  w->ack = seq + w->payload;
+  w->payload = (guint16) (200 + sl_rng_below (n->r, MSS - 200));
+  w->window = 1024;
+  w->checksum = (guint16) sl_rng_u64 (n->r);
+  noise_back_here (n, 5 * MS + sl_rng_exp (n->r, 15 * MS));
+  n->self->stats.noise_packets += 2;
 }
 
 /* loopback: both events on this host, with the same header */
-static gint64
-noise_loopback (SlGenerate *self,
-                Host       *h,
-                guint       cpu,
-                guint8      family,
-                gint64      t,
-                Item       *out)
+static void
+noise_loopback (Noise *n)
 {
-  SlRng *r = &self->noise_rng;
+  Wire *w = &n->out.w;
 
-  out->w.family = family;
-  out->w.proto = 6;
-  out->w.lo = 1;
-  if (family == 4)
+  w->family = n->family;
+  w->proto = 6;
+  w->lo = 1;
+  if (n->family == 4)
     {
-      out->w.saddr[0] = out->w.daddr[0] = 127;
-      out->w.saddr[3] = out->w.daddr[3] = 1;
+      w->saddr[0] = w->daddr[0] = 127;
+      w->saddr[3] = w->daddr[3] = 1;
     }
   else
-    out->w.saddr[15] = out->w.daddr[15] = 1;
-  out->w.sport = (guint16) (32768 + sl_rng_below (r, 28000));
-  out->w.dport = 6379;
-  out->w.seq = (guint32) sl_rng_u64 (r);
-  out->w.ack = (guint32) sl_rng_u64 (r);
-  out->w.flags = TCP_PSH | TCP_ACK;
-  out->w.window = 512;
-  out->w.payload = (guint16) (20 + sl_rng_below (r, 200));
-  t = noise_send (self, h, cpu, t, out);
-  out->host = h->index;
-  out->aux = cpu;
-  out->t = t + 3 * US + sl_rng_exp (r, 5 * US);
-  self->stats.noise_packets += 1;
-  return t;
+    w->saddr[15] = w->daddr[15] = 1;
+  w->sport = (guint16) (32768 + sl_rng_below (n->r, 28000));
+  w->dport = 6379;
+  w->seq = (guint32) sl_rng_u64 (n->r);
+  w->ack = (guint32) sl_rng_u64 (n->r);
+  w->flags = TCP_PSH | TCP_ACK;
+  w->window = 512;
+  w->payload = (guint16) (20 + sl_rng_below (n->r, 200));
+  noise_send (n);
+  noise_back_here (n, 3 * US + sl_rng_exp (n->r, 5 * US));
+  n->self->stats.noise_packets += 1;
 }
 
 /* ARP: no network header */
-static gint64
-noise_arp (SlGenerate *self,
-           Host       *h,
-           guint       cpu,
-           gint64      t,
-           Item       *out)
+static void
+noise_arp (Noise *n)
 {
-  out->w.family = 0;
-  t = _sl_gen_emit_net (self, h, cpu, t, TRUE, &out->w);
-  out->host = h->index;
-  out->aux = cpu;
-  out->t = t + 100 * US + sl_rng_exp (&self->noise_rng, 200 * US);
-  self->stats.noise_packets += 2;
-  return t;
+  n->out.w.family = 0;
+  n->t = _sl_gen_emit_net (n->self, n->h, n->cpu, n->t, TRUE, &n->out.w);
+  noise_back_here (n, 100 * US + sl_rng_exp (n->r, 200 * US));
+  n->self->stats.noise_packets += 2;
 }
 
 void
 _sl_gen_handle_noise (SlGenerate *self,
                       Item       *it)
 {
-  Host *h = host_at (self, it->host);
-  SlRng *r = &self->noise_rng;
-  guint cpu = sl_rng_below (r, h->n_cpus);
-  double u = sl_rng_double (r);
-  guint8 family = self->options.ip == SL_GENERATE_IP_6 ? 6 :
-                  self->options.ip == SL_GENERATE_IP_MIX ? (sl_rng_below (r, 2) ? 6 : 4) : 4;
+  Noise n = { self, host_at (self, it->host), &self->noise_rng, 0, 4, it->t, { 0 } };
+  double u;
   guint peer = NONE;
-  Item out = { 0 };
-  gint64 t = it->t;
+
+  n.cpu = sl_rng_below (n.r, n.h->n_cpus);
+  u = sl_rng_double (n.r);
+  n.family = self->options.ip == SL_GENERATE_IP_6 ? 6 :
+             self->options.ip == SL_GENERATE_IP_MIX ? (sl_rng_below (n.r, 2) ? 6 : 4) : 4;
 
   /* packets to a neighbour become DNS when the host has none */
   if (u >= 0.25 && u < 0.65)
-    peer = pick_neighbour (self, h);
+    peer = pick_neighbour (self, n.h);
   if (peer == NONE && u >= 0.25 && u < 0.65)
     u = 0.1;
 
-  out.kind = IT_ARRIVE;
-  out.role = ROLE_RAW;
+  n.out.kind = IT_ARRIVE;
+  n.out.role = ROLE_RAW;
   if (u < 0.25)
-    t = noise_dns (self, h, cpu, family, t, &out);
+    noise_dns (&n);
   else if (u < 0.65)
-    t = noise_neighbour (self, h, cpu, family, peer, u < 0.45, t, &out);
+    noise_neighbour (&n, peer, u < 0.45);
   else if (u < 0.8)
-    t = noise_internet (self, h, cpu, family, t, &out);
+    noise_internet (&n);
   else if (u < 0.92)
-    t = noise_loopback (self, h, cpu, family, t, &out);
+    noise_loopback (&n);
   else
-    t = noise_arp (self, h, cpu, t, &out);
-  _sl_gen_schedule (self, &out);
+    noise_arp (&n);
+  _sl_gen_schedule (self, &n.out);
 
-  it->t = t + 1 + sl_rng_exp (r, 1e9 / self->options.noise_rate);
+  it->t = n.t + 1 + sl_rng_exp (n.r, 1e9 / self->options.noise_rate);
   _sl_gen_schedule (self, it);
 }
 
