@@ -318,6 +318,80 @@ incremental_tree_weight (SlGraph       *g,
   return total;
 }
 
+typedef struct
+{
+  guint   nodes;
+  guint64 ops;
+  guint   n_edges;
+  double  incremental_s;
+  double  per_op;
+  double  baseline_s;
+  guint64 baseline_ops;
+  double  baseline_per_op;
+  guint64 mst_changes;
+  guint64 reference_changes;
+  guint   n_refs;
+} BenchResult;
+
+static void
+print_result (const BenchResult *r,
+              gboolean           json)
+{
+  if (json)
+    printf ("{\"nodes\":%u,\"ops\":%" G_GUINT64_FORMAT ",\"incremental_s\":%.6g,"
+            "\"incremental_s_per_op\":%.6g,\"baseline_ops\":%" G_GUINT64_FORMAT ","
+            "\"baseline_s_per_op\":%.6g,\"speedup\":%.6g,\"mst_changes\":%" G_GUINT64_FORMAT
+            ",\"reference_changes\":%" G_GUINT64_FORMAT "}\n",
+            r->nodes, r->ops, r->incremental_s, r->per_op, r->baseline_ops, r->baseline_per_op,
+            r->baseline_per_op / r->per_op, r->mst_changes, r->reference_changes);
+  else
+    {
+      printf ("Host graph benchmark: %u hosts, %" G_GUINT64_FORMAT " operations, %u links\n",
+              r->nodes, r->ops, r->n_edges);
+      printf ("  %-34s %12.3f s  %10.3f us/op\n", "incremental (MST + reference)",
+              r->incremental_s, r->per_op * 1e6);
+      printf ("  %-34s %12.3f s  %10.3f us/op  (%" G_GUINT64_FORMAT " ops)\n",
+              "from scratch (Kruskal + centroid)", r->baseline_s, r->baseline_per_op * 1e6,
+              r->baseline_ops);
+      printf ("  %-34s\n", "  (timed at evenly spaced points of the sequence)");
+      printf ("  %-34s %12.1fx\n", "speed-up per operation", r->baseline_per_op / r->per_op);
+      printf ("  %-34s %12" G_GUINT64_FORMAT "\n", "MST changes", r->mst_changes);
+      printf ("  %-34s %12" G_GUINT64_FORMAT "\n", "reference changes", r->reference_changes);
+      printf ("  %-34s %12u\n", "components at the end", r->n_refs);
+    }
+}
+
+static void
+baseline_init (Baseline *bl,
+               guint     nodes,
+               guint     n_edges)
+{
+  bl->n = nodes;
+  bl->edges = g_new (BenchEdge, n_edges);
+  bl->sorted = g_new (BenchEdge, n_edges);
+  bl->uf = g_new (guint, nodes);
+  bl->deg = g_new (guint, nodes + 1);
+  bl->adj = g_new (guint, 2 * (gsize) nodes);
+  bl->queue = g_new (guint, nodes);
+  bl->parent = g_new (guint, nodes);
+  bl->size = g_new (guint, nodes);
+  bl->comp = g_new (guint, nodes);
+}
+
+static void
+baseline_clear (Baseline *bl)
+{
+  g_free (bl->edges);
+  g_free (bl->sorted);
+  g_free (bl->uf);
+  g_free (bl->deg);
+  g_free (bl->adj);
+  g_free (bl->queue);
+  g_free (bl->parent);
+  g_free (bl->size);
+  g_free (bl->comp);
+}
+
 int
 sl_cli_bench_graph (guint    nodes,
                     guint64  ops,
@@ -380,16 +454,7 @@ sl_cli_bench_graph (guint    nodes,
   sl_graph_free (g);
 
   /* baseline: everything from scratch after each operation */
-  bl.n = nodes;
-  bl.edges = g_new (BenchEdge, n_edges);
-  bl.sorted = g_new (BenchEdge, n_edges);
-  bl.uf = g_new (guint, nodes);
-  bl.deg = g_new (guint, nodes + 1);
-  bl.adj = g_new (guint, 2 * (gsize) nodes);
-  bl.queue = g_new (guint, nodes);
-  bl.parent = g_new (guint, nodes);
-  bl.size = g_new (guint, nodes);
-  bl.comp = g_new (guint, nodes);
+  baseline_init (&bl, nodes, n_edges);
   check_edges = g_new (BenchEdge, n_edges);
 
   /* The from-scratch cost grows with the number of links, so timing it on
@@ -441,38 +506,15 @@ sl_cli_bench_graph (guint    nodes,
   baseline_s = MAX (baseline_s, 1e-6);
   baseline_per_op = baseline_s / baseline_ops;
 
-  if (status == EXIT_SUCCESS && json)
-    printf ("{\"nodes\":%u,\"ops\":%" G_GUINT64_FORMAT ",\"incremental_s\":%.6g,"
-            "\"incremental_s_per_op\":%.6g,\"baseline_ops\":%" G_GUINT64_FORMAT ","
-            "\"baseline_s_per_op\":%.6g,\"speedup\":%.6g,\"mst_changes\":%" G_GUINT64_FORMAT
-            ",\"reference_changes\":%" G_GUINT64_FORMAT "}\n",
-            nodes, ops, incremental_s, per_op, baseline_ops, baseline_per_op,
-            baseline_per_op / per_op, mst_changes, reference_changes);
-  else if (status == EXIT_SUCCESS)
+  if (status == EXIT_SUCCESS)
     {
-      printf ("Host graph benchmark: %u hosts, %" G_GUINT64_FORMAT " operations, %u links\n",
-              nodes, ops, n_edges);
-      printf ("  %-34s %12.3f s  %10.3f us/op\n", "incremental (MST + reference)",
-              incremental_s, per_op * 1e6);
-      printf ("  %-34s %12.3f s  %10.3f us/op  (%" G_GUINT64_FORMAT " ops)\n",
-              "from scratch (Kruskal + centroid)", baseline_s, baseline_per_op * 1e6,
-              baseline_ops);
-      printf ("  %-34s\n", "  (timed at evenly spaced points of the sequence)");
-      printf ("  %-34s %12.1fx\n", "speed-up per operation", baseline_per_op / per_op);
-      printf ("  %-34s %12" G_GUINT64_FORMAT "\n", "MST changes", mst_changes);
-      printf ("  %-34s %12" G_GUINT64_FORMAT "\n", "reference changes", reference_changes);
-      printf ("  %-34s %12u\n", "components at the end", n_refs);
+      BenchResult r = { nodes, ops, n_edges, incremental_s, per_op, baseline_s, baseline_ops,
+                        baseline_per_op, mst_changes, reference_changes, n_refs };
+
+      print_result (&r, json);
     }
 
-  g_free (bl.edges);
-  g_free (bl.sorted);
-  g_free (bl.uf);
-  g_free (bl.deg);
-  g_free (bl.adj);
-  g_free (bl.queue);
-  g_free (bl.parent);
-  g_free (bl.size);
-  g_free (bl.comp);
+  baseline_clear (&bl);
   g_free (check_edges);
   g_free (queries);
   g_free (list);
