@@ -20,6 +20,9 @@ struct _SlWindow
   guint                 n_problems;
   GHashTable           *disabled_actions;
   GPtrArray            *toasts;
+  gint64                toast_front_since;
+  AdwToast             *stale_toast;
+  guint                 stale_toast_id;
   SlSessionState        last_state;
 
   AdwToastOverlay      *toast_overlay;

@@ -11,6 +11,13 @@
 
 #define MAX_PROBLEM_TOASTS 4
 
+/* libadwaita 1.2 frees a toast's record when its hide animation ends (300 ms)
+ * even if its show animation is still running (500 ms when it replaced
+ * another toast); the end of that animation then writes into freed memory.
+ * So the toast on screen is dismissed only once it has been there longer
+ * than that; the queued ones, never shown, at once. */
+#define TOAST_SHOWN_US (600 * G_TIME_SPAN_MILLISECOND)
+
 G_DEFINE_FINAL_TYPE (SlWindow, sl_window, ADW_TYPE_APPLICATION_WINDOW)
 
 static void
@@ -42,6 +49,49 @@ update_state (SlWindow *self)
   _sl_window_update_actions (self);
 }
 
+static gboolean
+stale_toast_cb (gpointer data)
+{
+  SlWindow *self = data;
+  g_autoptr(AdwToast) toast = g_steal_pointer (&self->stale_toast);
+
+  self->stale_toast_id = 0;
+  if (self->toasts->len > 0 && g_ptr_array_index (self->toasts, 0) == toast)
+    {
+      g_ptr_array_remove_index (self->toasts, 0);
+      self->toast_front_since = g_get_monotonic_time ();
+      adw_toast_dismiss (toast);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/* The first toast is the one on screen (all have the normal priority). */
+static void
+dismiss_toasts (SlWindow *self)
+{
+  gint64 shown;
+
+  while (self->toasts->len > 1)
+    {
+      g_autoptr(AdwToast) toast = g_ptr_array_steal_index (self->toasts, self->toasts->len - 1);
+
+      adw_toast_dismiss (toast);
+    }
+  if (self->toasts->len == 0)
+    return;
+  shown = g_get_monotonic_time () - self->toast_front_since;
+  if (shown >= TOAST_SHOWN_US)
+    {
+      g_autoptr(AdwToast) toast = g_ptr_array_steal_index (self->toasts, 0);
+
+      adw_toast_dismiss (toast);
+      return;
+    }
+  g_clear_handle_id (&self->stale_toast_id, g_source_remove);
+  g_set_object (&self->stale_toast, g_ptr_array_index (self->toasts, 0));
+  self->stale_toast_id = g_timeout_add ((guint) ((TOAST_SHOWN_US - shown) / 1000) + 1, stale_toast_cb, self);
+}
+
 static void
 session_state_cb (SlWindow *self)
 {
@@ -50,9 +100,7 @@ session_state_cb (SlWindow *self)
   if (state == SL_SESSION_STATE_LOADING || state == SL_SESSION_STATE_LIVE)
     {
       /* what was said about the previous input no longer applies */
-      for (guint i = 0; i < self->toasts->len; i++)
-        adw_toast_dismiss (g_ptr_array_index (self->toasts, i));
-      g_ptr_array_set_size (self->toasts, 0);
+      dismiss_toasts (self);
       self->n_problem_toasts = 0;
       self->n_problems = 0;
     }
@@ -176,6 +224,8 @@ sl_window_dispose (GObject *object)
   g_clear_object (&self->settings);
   g_clear_pointer (&self->disabled_actions, g_hash_table_unref);
   g_clear_pointer (&self->toasts, g_ptr_array_unref);
+  g_clear_handle_id (&self->stale_toast_id, g_source_remove);
+  g_clear_object (&self->stale_toast);
 
   G_OBJECT_CLASS (sl_window_parent_class)->dispose (object);
 }
@@ -330,8 +380,14 @@ static void
 toast_dismissed_cb (SlWindow *self,
                     AdwToast *toast)
 {
-  if (self->toasts != NULL)
-    g_ptr_array_remove (self->toasts, toast);
+  guint i;
+
+  if (self->toasts == NULL || !g_ptr_array_find (self->toasts, toast, &i))
+    return;
+  g_ptr_array_remove_index (self->toasts, i);
+  /* the next one comes on screen */
+  if (i == 0)
+    self->toast_front_since = g_get_monotonic_time ();
 }
 
 void
@@ -341,9 +397,33 @@ _sl_window_toast (SlWindow   *self,
   AdwToast *toast = adw_toast_new (text);
 
   adw_toast_set_timeout (toast, 6);
+  if (self->toasts->len == 0)
+    self->toast_front_since = g_get_monotonic_time ();
   g_ptr_array_add (self->toasts, g_object_ref (toast));
   g_signal_connect_object (toast, "dismissed", G_CALLBACK (toast_dismissed_cb), self, G_CONNECT_SWAPPED);
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+/**
+ * sl_window_dup_toasts:
+ *
+ * Returns: (transfer full): the titles of the toasts on screen or waiting
+ *   for their turn, the one on screen first
+ */
+char **
+sl_window_dup_toasts (SlWindow *self)
+{
+  GStrvBuilder *b;
+  char **ret;
+
+  g_return_val_if_fail (SL_IS_WINDOW (self), NULL);
+
+  b = g_strv_builder_new ();
+  for (guint i = 0; i < self->toasts->len; i++)
+    g_strv_builder_add (b, adw_toast_get_title (g_ptr_array_index (self->toasts, i)));
+  ret = g_strv_builder_end (b);
+  g_strv_builder_unref (b);
+  return ret;
 }
 
 /* Paths: folders are trace folders, files LTTV unit-case text; URLs

@@ -36,6 +36,7 @@ gboolean        sl_window_get_action_enabled (SlWindow           *self,
 gboolean        sl_window_get_banner_visible (SlWindow           *self);
 const char     *sl_window_get_banner_text    (SlWindow           *self);
 const char     *sl_window_get_page           (SlWindow           *self);
+char          **sl_window_dup_toasts         (SlWindow           *self);
 gboolean        sl_window_save_report        (SlWindow           *self,
                                               const char         *format,
                                               GFile              *file,
