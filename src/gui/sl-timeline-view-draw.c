@@ -1421,6 +1421,8 @@ draw_placeholder (SlTimelineView *self,
     text = _("The timeline is built once the traces are read");
   else if (state == SL_SESSION_STATE_LIVE)
     text = _("Waiting for the live hosts' first events");
+  else if (state == SL_SESSION_STATE_READY && sl_session_get_stopped (self->session))
+    text = _("Reading was stopped before the end: read the traces again (Ctrl+R) for the timeline");
   else if (state == SL_SESSION_STATE_READY || state == SL_SESSION_STATE_FAILED)
     text = _("This input has no events to draw: the timeline needs LTTng trace folders");
   else

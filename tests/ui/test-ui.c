@@ -625,6 +625,79 @@ drop_files (SlWindow   *window,
   g_assert_true (done);
 }
 
+static gboolean
+reading_started (gpointer data)
+{
+  SlSession *session = data;
+
+  return sl_session_get_state (session) != SL_SESSION_STATE_LOADING ||
+         sl_session_get_progress_fraction (session) > 0;
+}
+
+/* Generated traces in a new temporary folder (SL_CLI generate). */
+static char *
+generate_traces (const char *args)
+{
+  const char *cli = g_getenv ("SL_CLI");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("sl-gen-XXXXXX", &error);
+  g_autofree char *traces = NULL;
+  g_autofree char *cmd = NULL;
+  int status = 0;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (cli);
+  traces = g_build_filename (dir, "traces", NULL);
+  cmd = g_strdup_printf ("%s generate --out=%s %s", cli, traces, args);
+  g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return g_steal_pointer (&traces);
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autofree char *cmd = g_strdup_printf ("rm -rf %s", path);
+
+  g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, NULL, NULL));
+}
+
+/* Stopped while the hosts are being read: their event stores are still
+ * being filled, so there is no timeline, and the timeline page says why. */
+static void
+test_cancel_midway (void)
+{
+  g_autofree char *traces = generate_traces ("--hosts=3 --events=1500000 --seed=3");
+  g_autofree char *parent = g_path_get_dirname (traces);
+  const char *paths[] = { traces, NULL };
+  SlWindow *window = ui_new_window (NULL, 1200, 800);
+  SlSession *session = sl_window_get_session (window);
+
+  sl_window_open_paths (window, paths);
+  g_assert_true (ui_wait_for (reading_started, session, 60));
+  if (sl_session_get_state (session) != SL_SESSION_STATE_LOADING)
+    g_test_incomplete ("the traces were read before they could be cancelled");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel-loading", NULL));
+  ui_wait_settled (session);
+  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_READY);
+  if (sl_session_get_stopped (session))
+    {
+      g_assert_null (sl_session_get_timeline (session));
+      for (guint h = 0; h < g_list_model_get_n_items (sl_session_get_hosts (session)); h++)
+        g_assert_null (sl_session_get_event_store (session, h));
+    }
+  ui_wait_frames (GTK_WIDGET (window), 2);
+
+  /* read again: all of it, with its timeline */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reload-inputs", NULL));
+  ui_wait_settled (session);
+  g_assert_false (sl_session_get_stopped (session));
+  g_assert_nonnull (sl_session_get_timeline (session));
+  ui_close_window (window);
+  remove_tree (parent);
+}
+
 static void
 test_recent (void)
 {
@@ -1158,6 +1231,7 @@ main (int   argc,
   g_test_add_func ("/ui/toasts", test_toasts);
   g_test_add_func ("/ui/demo", test_demo);
   g_test_add_func ("/ui/cancel", test_cancel);
+  g_test_add_func ("/ui/cancel/midway", test_cancel_midway);
   g_test_add_func ("/ui/recent", test_recent);
   g_test_add_func ("/ui/preferences", test_preferences);
   g_test_add_func ("/ui/relay-dialog", test_relay_dialog);

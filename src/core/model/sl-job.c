@@ -452,6 +452,13 @@ run_reader (SlJob      *self,
       if (st == SL_TRACE_READER_AGAIN)
         sl_trace_reader_wait (self->reader, STEP_BUDGET_US);
     }
+  /* A cancelled reader's decoders may still be filling the event stores:
+   * no timeline then (the window says to read again for it). */
+  if (self->timeline != NULL && st != SL_TRACE_READER_DONE)
+    {
+      sl_engine_set_match_func (self->engine, NULL, NULL);
+      g_clear_pointer (&self->timeline, sl_timeline_free);
+    }
   /* the timeline model is built here, off the main thread, before the
    * final snapshot hands everything over */
   if (self->timeline != NULL)

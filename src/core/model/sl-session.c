@@ -31,6 +31,7 @@ struct _SlSession
   char           *title;
   char           *progress_text;
   double          progress_fraction;
+  gboolean        stopped;
   char           *error;
 
   SlJob          *job;
@@ -248,6 +249,7 @@ clear_model (SlSession *self)
     }
   set_string (self, &self->error, NULL, PROP_ERROR);
   set_progress (self, 0, NULL);
+  self->stopped = FALSE;
   self->time_origin = 0;
   notify (self, PROP_TIME_ORIGIN);
   set_span (self, &self->time_start, &self->time_end, 0, 0, PROP_TIME_START, PROP_TIME_END);
@@ -559,6 +561,7 @@ apply_snapshot (SlSession  *self,
       else
         {
           /* stopped early: the fraction says how much was read */
+          self->stopped = s->cancelled;
           set_progress (self, s->cancelled ? self->progress_fraction : 1, NULL);
           set_state (self, SL_SESSION_STATE_READY);
         }
@@ -1145,6 +1148,14 @@ sl_session_get_is_live (SlSession *self)
 {
   g_return_val_if_fail (SL_IS_SESSION (self), FALSE);
   return self->state == SL_SESSION_STATE_LIVE;
+}
+
+/* The last read was stopped before its end (what was read is shown). */
+gboolean
+sl_session_get_stopped (SlSession *self)
+{
+  g_return_val_if_fail (SL_IS_SESSION (self), FALSE);
+  return self->stopped;
 }
 
 double

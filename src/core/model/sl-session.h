@@ -72,6 +72,7 @@ const char     *sl_session_get_title            (SlSession          *self);
 const char * const *sl_session_get_inputs       (SlSession          *self);
 gboolean        sl_session_get_is_live          (SlSession          *self);
 double          sl_session_get_progress_fraction (SlSession         *self);
+gboolean        sl_session_get_stopped          (SlSession          *self);
 const char     *sl_session_get_progress_text    (SlSession          *self);
 const char     *sl_session_get_error            (SlSession          *self);
 
