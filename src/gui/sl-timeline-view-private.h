@@ -115,6 +115,10 @@ struct _SlTimelineView
   int                plot_w;
   int                rows_h;
   gboolean           has_span;
+  /* the span is the fit of the data (Home): it follows the clocks and the
+   * data until the user moves it */
+  gboolean           fitted;
+  gboolean           refit_pending;
   gint64             pending_start;
   gint64             pending_end;
   gboolean           pushing_span;

@@ -217,6 +217,7 @@ set_span_internal (SlTimelineView *self,
   if (end == start)
     end = start + 1000;
   self->has_span = TRUE;
+  self->fitted = FALSE;
   self->pending_start = start;
   self->pending_end = end;
   if (self->plot_w > 0)
@@ -246,6 +247,7 @@ _sl_timeline_view_zoom (SlTimelineView *self,
   px = CLAMP (self->px_ns / factor, SL_TLV_MIN_PX_NS, max_px);
   if (px == self->px_ns)
     return;
+  self->fitted = FALSE;
   self->px_ns = px;
   self->origin = (gint64) floor (t - plot_x * px);
   self->col0 = 0;
@@ -260,6 +262,7 @@ _sl_timeline_view_pan_px (SlTimelineView *self,
 {
   if (!self->has_span || self->plot_w <= 0 || dx == 0)
     return;
+  self->fitted = FALSE;
   self->col0 += dx;
   self->pending_start = _sl_timeline_view_start (self);
   self->pending_end = _sl_timeline_view_end (self);
@@ -274,7 +277,23 @@ _sl_timeline_view_fit (SlTimelineView *self)
   if (self->timeline == NULL || !sl_timeline_get_view_range (self->timeline, &lo, &hi))
     return;
   margin = MAX ((hi - lo) / 100, 500);
-  set_span_internal (self, lo - margin, hi + margin);
+  if (!(self->fitted && _sl_timeline_view_start (self) == lo - margin &&
+        _sl_timeline_view_end (self) == hi + margin))
+    set_span_internal (self, lo - margin, hi + margin);
+  self->fitted = TRUE;
+  self->refit_pending = FALSE;
+}
+
+/* After the clocks changed: a fitted span is fitted again (the data moved
+ * under it), without animation. */
+static void
+refit_if_fitted (SlTimelineView *self)
+{
+  if (!self->refit_pending)
+    return;
+  self->refit_pending = FALSE;
+  if (self->fitted)
+    _sl_timeline_view_fit (self);
 }
 
 /* Rows */
@@ -816,6 +835,7 @@ session_updated_cb (SlTimelineView *self,
         set_host_clock (self, sl_host_item_get_host (item), &info->to_reference, info->reference,
                         info->bound_ns, now, TRUE);
     }
+  refit_if_fitted (self);
   links = sl_session_get_links (self->session);
   n = g_list_model_get_n_items (links);
   for (guint i = 0; i < n; i++)
@@ -1570,8 +1590,9 @@ sl_timeline_view_data_changed (SlTimelineView *self)
           set_span_internal (self, hi - (end - start), hi);
         }
       self->data_end = MAX (self->data_end, hi);
-      /* a live model that was empty when it was set */
-      if (!self->has_span)
+      /* a live model that was empty when it was set, or one that shows
+       * everything */
+      if (!self->has_span || self->fitted)
         _sl_timeline_view_fit (self);
     }
   update_status (self);
@@ -1610,6 +1631,7 @@ set_host_clock (SlTimelineView    *self,
         {
           c->shown = target;
           push_clock (self, host);
+          self->refit_pending = TRUE;
           _sl_timeline_view_queue_update (self);
         }
       return;
@@ -1628,6 +1650,15 @@ set_host_clock (SlTimelineView    *self,
   c->bound = bound_ns;
   if (!self->synchronized)
     return;
+  if (self->fitted)
+    {
+      c->shown = target;
+      c->anim_start = 0;
+      push_clock (self, host);
+      self->refit_pending = TRUE;
+      _sl_timeline_view_queue_update (self);
+      return;
+    }
 
   /* everything drawn now, at its place now */
   if (!stepped)
@@ -1689,6 +1720,7 @@ sl_timeline_view_set_host_clock (SlTimelineView    *self,
   g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
 
   set_host_clock (self, host, to_reference, reference, bound_ns, g_get_monotonic_time (), FALSE);
+  refit_if_fitted (self);
 }
 
 void
@@ -1783,9 +1815,14 @@ sl_timeline_view_set_synchronized (SlTimelineView *self,
       push_clock (self, h);
     }
   push_link_bounds (self);
-  sl_transform_invert (&old_anchor, &inv);
-  sl_transform_compose (&_sl_timeline_view_clock (self, anchor)->shown, &inv, &s);
-  shift_span (self, &s);
+  if (self->fitted)
+    _sl_timeline_view_fit (self);
+  else
+    {
+      sl_transform_invert (&old_anchor, &inv);
+      sl_transform_compose (&_sl_timeline_view_clock (self, anchor)->shown, &inv, &s);
+      shift_span (self, &s);
+    }
   self->arrow_version++;
   sl_event_list_times_changed (self->events);
   if (self->session != NULL)

@@ -606,12 +606,27 @@ test_django (void)
 
 /* Generated hosts, the way a live session feeds the view */
 
+/* A window of 1200 × 800 showing a new timeline view alone. */
+static GtkWindow *
+view_window (SlTimelineView **view)
+{
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+
+  *view = g_object_new (SL_TYPE_TIMELINE_VIEW, NULL);
+  g_object_ref (window);
+  gtk_window_set_child (window, GTK_WIDGET (*view));
+  gtk_window_set_default_size (window, 1200, 800);
+  gtk_window_present (window);
+  ui_wait_mapped (sl_timeline_view_get_canvas (*view));
+  return window;
+}
+
 static void
 test_clocks (void)
 {
   g_autoptr(SlTimelineSynth) synth = sl_timeline_synth_new (3, 40000, 800, 7);
-  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
-  SlTimelineView *view = g_object_new (SL_TYPE_TIMELINE_VIEW, NULL);
+  SlTimelineView *view;
+  GtkWindow *window = view_window (&view);
   const SlTransform *tr = (const SlTransform *) (gpointer) synth->to_reference->data;
   SlTransform moved, inv;
   gint64 lo, hi, s0, e0, s1, e1, local1, local0;
@@ -619,11 +634,6 @@ test_clocks (void)
   SlEventStore *store0 = g_ptr_array_index (synth->stores, 0);
   UiPixels p = { 0 };
 
-  g_object_ref (window);
-  gtk_window_set_child (window, GTK_WIDGET (view));
-  gtk_window_set_default_size (window, 1200, 800);
-  gtk_window_present (window);
-  ui_wait_mapped (sl_timeline_view_get_canvas (view));
   sl_timeline_view_set_timeline (view, synth->timeline, (const SlEventStore * const *) synth->stores->pdata, 3);
   for (guint h = 0; h < 3; h++)
     sl_timeline_view_set_host_clock (view, h, &tr[h], 0, 1000);
@@ -716,6 +726,81 @@ test_clocks (void)
   g_assert_finalize_object (window);
 }
 
+/* The span fitted to the data (on opening, Home) follows the clocks: the
+ * model can come before its clocks (an input read at once), and a span
+ * fitted to raw clocks 800 s apart once showed 806 s of 20 s of data. */
+static void
+check_fitted (SlTimelineView *view,
+              SlTimeline     *tl)
+{
+  gint64 lo, hi, s, e, margin;
+
+  g_assert_true (sl_timeline_get_view_range (tl, &lo, &hi));
+  margin = MAX ((hi - lo) / 100, 500);
+  sl_timeline_view_get_span (view, &s, &e);
+  g_test_message ("data %.3f s, span %.3f s", (hi - lo) / 1e9, (e - s) / 1e9);
+  g_assert_cmpint (s, ==, lo - margin);
+  g_assert_cmpint (e, ==, hi + margin);
+}
+
+static void
+test_fit_follows_clocks (void)
+{
+  g_autoptr(SlTimelineSynth) synth = sl_timeline_synth_new (3, 40000, 800, 11);
+  SlTimelineView *view;
+  GtkWindow *window = view_window (&view);
+  const SlTransform *tr = (const SlTransform *) (gpointer) synth->to_reference->data;
+  gint64 s0, e0, s1, e1;
+
+  /* no clock yet: each host on its own */
+  sl_timeline_view_set_timeline (view, synth->timeline, (const SlEventStore * const *) synth->stores->pdata, 3);
+  check_fitted (view, synth->timeline);
+  /* host 1 800 s away */
+  for (guint h = 0; h < 3; h++)
+    {
+      SlTransform m = tr[h];
+
+      if (h == 1)
+        m.image += G_GINT64_CONSTANT (800000000000);
+      sl_timeline_view_set_host_clock (view, h, &m, 0, 1000);
+    }
+  check_fitted (view, synth->timeline);
+  sl_timeline_view_get_span (view, &s0, &e0);
+  g_assert_cmpint (e0 - s0, >, G_GINT64_CONSTANT (800000000000));
+  /* then together: the span is the data's again, not 800 s */
+  for (guint h = 0; h < 3; h++)
+    sl_timeline_view_set_host_clock (view, h, &tr[h], 0, 1000);
+  check_fitted (view, synth->timeline);
+  g_assert_false (sl_timeline_view_get_animating (view));
+  sl_timeline_view_get_span (view, &s0, &e0);
+  g_assert_cmpint (e0 - s0, <, G_GINT64_CONSTANT (100000000000));
+  /* raw clocks and back */
+  activate (view, "timeline.toggle-sync", NULL);
+  check_fitted (view, synth->timeline);
+  activate (view, "timeline.toggle-sync", NULL);
+  check_fitted (view, synth->timeline);
+
+  /* once the user moved the span, a clock change moves what is drawn,
+   * not the span's width */
+  activate (view, "timeline.zoom-in", NULL);
+  sl_timeline_view_get_span (view, &s0, &e0);
+  {
+    SlTransform m = tr[1];
+
+    m.image += G_GINT64_CONSTANT (800000000000);
+    sl_timeline_view_set_host_clock (view, 1, &m, 0, 1000);
+  }
+  sl_timeline_view_get_span (view, &s1, &e1);
+  g_assert_cmpint (e1 - s1, ==, e0 - s0);
+  settle (view);
+  activate (view, "timeline.fit", NULL);
+  check_fitted (view, synth->timeline);
+
+  sl_timeline_view_set_timeline (view, NULL, NULL, 0);
+  gtk_window_destroy (window);
+  g_assert_finalize_object (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -725,5 +810,6 @@ main (int   argc,
 
   g_test_add_func ("/timeline-ui/django-vote", test_django);
   g_test_add_func ("/timeline-ui/clocks", test_clocks);
+  g_test_add_func ("/timeline-ui/fit-follows-clocks", test_fit_follows_clocks);
   return g_test_run ();
 }

@@ -443,17 +443,11 @@ apply_snapshot (SlSession  *self,
       notify (self, PROP_TIME_ORIGIN);
       sl_change_list_set_origin (self->changes, self->time_origin);
     }
+  /* (the visible span is the timeline's, on the reference clock: the
+   * links' spans are each on its own host's clock) */
   if (s->time_start != 0 || s->time_end != 0)
-    {
-      gboolean follow = self->visible_start == self->time_start && self->visible_end == self->time_end;
-
-      set_span (self, &self->time_start, &self->time_end, s->time_start, s->time_end,
-                PROP_TIME_START, PROP_TIME_END);
-      /* a view that shows everything keeps showing everything */
-      if (follow)
-        set_span (self, &self->visible_start, &self->visible_end, s->time_start, s->time_end,
-                  PROP_VISIBLE_START, PROP_VISIBLE_END);
-    }
+    set_span (self, &self->time_start, &self->time_end, s->time_start, s->time_end,
+              PROP_TIME_START, PROP_TIME_END);
 
   for (guint l = 0; l < s->links->len; l++)
     {
