@@ -863,6 +863,8 @@ typedef struct
   guint dark;      /* of the ink, the pixels whose colour is the text's */
   guint color_glyph_nodes;
   guint text_nodes;
+  int width, height;
+  guchar *alpha;   /* per pixel, to compare glyph by glyph */
 } Ink;
 
 static void
@@ -909,7 +911,7 @@ ink_of (GtkWidget *widget)
   g_autoptr(GdkTexture) texture = NULL;
   g_autofree guchar *data = NULL;
   int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
-  Ink ink = { G_MAXINT, -1, G_MAXINT, -1, 0, 0, 0, 0 };
+  Ink ink = { G_MAXINT, -1, G_MAXINT, -1, 0, 0, 0, 0, w, h, g_malloc0 ((gsize) w * h) };
 
   gdk_paintable_snapshot (paintable, snapshot, w, h);
   node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
@@ -924,6 +926,7 @@ ink_of (GtkWidget *widget)
       {
         const guchar *px = data + ((gsize) y * w + x) * 4;
 
+        ink.alpha[(gsize) y * w + x] = px[3];
         if (px[3] > 96)
           {
             ink.left = MIN (ink.left, x);
@@ -1001,6 +1004,20 @@ test_text_cell (void)
       /* in the text's colour, as much of it as the label's */
       g_assert_cmpuint (b.dark, >, 0);
       g_assert_cmpfloat (ABS ((double) a.dark - b.dark) / b.dark, <=, 0.08);
+      /* glyph by glyph: a 6 for a 9 or a missing 0 moves whole pixels */
+      {
+        guint differ = 0;
+
+        g_assert_cmpint (a.width, ==, b.width);
+        g_assert_cmpint (a.height, ==, b.height);
+        for (gsize k = 0; k < (gsize) a.width * a.height; k++)
+          if (ABS ((int) a.alpha[k] - (int) b.alpha[k]) > 96)
+            differ++;
+        g_test_message ("  %u pixels differ", differ);
+        g_assert_cmpuint (differ, <=, b.ink / 20);
+      }
+      g_free (a.alpha);
+      g_free (b.alpha);
     }
   gtk_window_destroy (window);
   g_object_unref (window);
