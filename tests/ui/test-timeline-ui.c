@@ -2,9 +2,9 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Runs under xvfb-run and dbus-run-session (tests/ui/run-ui-test.sh) with
- * GSK_RENDERER=cairo, so that the pixels of the rendered canvas can be
- * checked: a state's colour where the model says the thread is in it, a
+ * Runs under xvfb-run and dbus-run-session (tests/ui/run-ui-test.sh), once
+ * under GTK's default renderer (GL) and once under cairo; the pixels of the
+ * rendered canvas are checked: a state's colour where the model says the thread is in it, a
  * message where the model has one, and that messages move when the clocks
  * change.
  */
@@ -106,7 +106,7 @@ count_dark_near (const UiPixels *p,
   return n;
 }
 
-/* What the canvas shows, through its window's renderer (cairo). */
+/* What the canvas shows, through its window's renderer. */
 static void
 render (SlTimelineView *view,
         const char     *name,

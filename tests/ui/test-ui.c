@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Runs under xvfb-run and dbus-run-session (tests/ui/run-ui-test.sh) with
- * GSK_RENDERER=cairo, GSETTINGS_BACKEND=memory and fatal warnings.
+ * GSETTINGS_BACKEND=memory and fatal warnings, once under GTK's default
+ * renderer (GL) and once under cairo (tests/ui/meson.build).
  */
 
 #include "config.h"
