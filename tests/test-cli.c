@@ -291,6 +291,65 @@ test_bench_json (void)
   run_clear (&r);
 }
 
+/* The text report gives offsets in human terms, against a known clock:
+ * b reads 182.4 ms ahead of a and runs 10 ppm fast. */
+static void
+test_text_offsets (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("sl-cli-offsets-XXXXXX", NULL);
+  g_autofree char *traces = g_build_filename (dir, "traces", NULL);
+  g_autofree char *out_arg = g_strdup_printf ("--out=%s", traces);
+  g_autofree char *rm = g_strdup_printf ("rm -rf %s", dir);
+  g_autoptr(GRegex) re = g_regex_new ("offset to (\\S+) ([+\u2212])([0-9.]+) (ns|µs|ms|s) at (\\d\\d:\\d\\d:\\d\\d\\.\\d), "
+                                      "drift ([+\u2212])([0-9.]+) ppm", 0, 0, NULL);
+  g_autoptr(GMatchInfo) m = NULL;
+  Run r = { 0 };
+  double offset, drift;
+  g_autofree char *ref = NULL;
+  g_autofree char *sign = NULL;
+  g_autofree char *number = NULL;
+  g_autofree char *unit = NULL;
+  g_autofree char *at = NULL;
+  g_autofree char *dsign = NULL;
+  g_autofree char *dnumber = NULL;
+
+  run_cli (&r, "generate", out_arg, "--host=a:1000000000:0:0", "--host=b:1000000000:182400000:10",
+           "--link=a:b", "--duration=10", "--events=200000", "--seed=1", "--start=1405552440000000000", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  run_cli (&r, "sync", traces, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_test_message ("%s", r.out);
+  /* the exact maps are the JSON's, not the text's */
+  g_assert_null (strstr (r.out, "* t"));
+  g_assert_true (g_regex_match (re, r.out, 0, &m));
+  ref = g_match_info_fetch (m, 1);
+  sign = g_match_info_fetch (m, 2);
+  number = g_match_info_fetch (m, 3);
+  unit = g_match_info_fetch (m, 4);
+  at = g_match_info_fetch (m, 5);
+  dsign = g_match_info_fetch (m, 6);
+  dnumber = g_match_info_fetch (m, 7);
+  offset = g_ascii_strtod (number, NULL) * (g_str_equal (sign, "+") ? 1 : -1);
+  drift = g_ascii_strtod (dnumber, NULL) * (g_str_equal (dsign, "+") ? 1 : -1);
+  g_assert_cmpstr (unit, ==, "ms");
+  /* t_reference - t of the host that is not the reference */
+  if (g_str_equal (ref, "a"))
+    {
+      g_assert_cmpfloat (fabs (offset + 182.4), <, 0.1);
+      g_assert_cmpfloat (fabs (drift + 10), <, 5);
+    }
+  else
+    {
+      g_assert_cmpfloat (fabs (offset - 182.4), <, 0.1);
+      g_assert_cmpfloat (fabs (drift - 10), <, 5);
+    }
+  /* where the data starts, on the reference's clock: 23:14:00 UTC */
+  g_assert_true (g_str_has_prefix (at, "23:14:0"));
+  run_clear (&r);
+  g_assert_true (g_spawn_command_line_sync (rm, NULL, NULL, NULL, NULL));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -300,6 +359,7 @@ main (int    argc,
   g_test_add_func ("/cli/bad-usage", test_bad_usage);
   g_test_add_func ("/cli/hostile-inputs", test_hostile_inputs);
   g_test_add_func ("/cli/json-schema", test_json_schema);
+  g_test_add_func ("/cli/text-offsets", test_text_offsets);
   g_test_add_func ("/cli/demo", test_demo);
   g_test_add_func ("/cli/bench-json", test_bench_json);
 

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "sl-event-list.h"
+#include "sl-units.h"
 
 #define DEFAULT_MAX_EVENTS 20000
 #define SLICE_BUDGET_US    4000
@@ -196,26 +197,7 @@ char *
 sl_format_clock_time (gint64 ns,
                       int    decimals)
 {
-  gint64 s = ns >= 0 ? ns / 1000000000 : -((-ns + 999999999) / 1000000000);
-  gint64 frac = ns - s * 1000000000;
-  gint64 day_s = ((s % 86400) + 86400) % 86400;
-  char digits[16];
-  GString *str = g_string_new (NULL);
-
-  g_string_append_printf (str, "%02d:%02d:%02d", (int) (day_s / 3600), (int) (day_s / 60 % 60), (int) (day_s % 60));
-  decimals = CLAMP (decimals, 0, 9);
-  if (decimals > 0)
-    {
-      g_snprintf (digits, sizeof digits, "%09" G_GINT64_FORMAT, frac);
-      g_string_append_c (str, '.');
-      for (int i = 0; i < decimals; i++)
-        {
-          if (i > 0 && i % 3 == 0)
-            g_string_append (str, "\u2009");
-          g_string_append_c (str, digits[i]);
-        }
-    }
-  return g_string_free (str, FALSE);
+  return sl_units_time_of_day (ns, decimals);
 }
 
 static const char *

@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "sl-report.h"
+#include "sl-units.h"
 
 static int
 cmp_names (SlEngine *engine,
@@ -359,16 +360,78 @@ sl_report_to_json_since (SlEngine             *engine,
   return json_builder_get_root (b);
 }
 
-static void
-append_transform (GString           *s,
-                  const SlTransform *t)
+/**
+ * sl_report_host_starts:
+ * @starts: (out): @n_hosts times, G_MAXINT64 where a host has no link
+ *   with packets
+ *
+ * Where each host's synchronized data starts, on its own clock: the
+ * earliest start of its links' spans (a link's span is on its host a's
+ * clock; its estimate maps it to b's).
+ */
+void
+sl_report_host_starts (const SlReportLink *links,
+                       guint               n_links,
+                       gint64             *starts,
+                       guint               n_hosts)
 {
-  g_autofree char *slope = sl_transform_slope_to_string (t);
-  g_autofree char *offset = sl_transform_offset_to_string (t);
+  g_return_if_fail (starts != NULL || n_hosts == 0);
 
-  g_string_append_printf (s, "%s * t %s %s ns", slope,
-                          offset[0] == '-' ? "-" : "+",
-                          offset[0] == '-' ? offset + 1 : offset);
+  for (guint h = 0; h < n_hosts; h++)
+    starts[h] = G_MAXINT64;
+  for (guint l = 0; l < n_links; l++)
+    {
+      const SlLinkInfo *i = &links[l].info;
+
+      if (i->matches == 0 || i->span_end < i->span_start)
+        continue;
+      if (i->a < n_hosts)
+        starts[i->a] = MIN (starts[i->a], i->span_start);
+      if (i->b < n_hosts && i->has_estimate)
+        starts[i->b] = MIN (starts[i->b], sl_transform_apply (&i->estimate, i->span_start));
+    }
+}
+
+/**
+ * sl_report_offset_at:
+ * @map: a clock map (a host to its reference, a to b)
+ * @start: where the data starts on @map's source clock
+ *
+ * Returns: the offset at @start with the target clock's time of day there:
+ *   "+182.4 ms at 23:14:00.6"
+ */
+char *
+sl_report_offset_at (const SlTransform *map,
+                     gint64             start)
+{
+  g_autofree char *offset = NULL;
+  g_autofree char *at = NULL;
+
+  g_return_val_if_fail (map != NULL, NULL);
+
+  offset = sl_units_offset (sl_transform_apply_delta (map, start));
+  at = sl_units_time_of_day (sl_transform_apply (map, start), 1);
+  return g_strdup_printf ("%s at %s", offset, at);
+}
+
+/**
+ * sl_report_offset_text:
+ *
+ * Returns: sl_report_offset_at() and the drift:
+ *   "+182.4 ms at 23:14:00.6, drift −27.87 ppm"
+ */
+char *
+sl_report_offset_text (const SlTransform *map,
+                       gint64             start)
+{
+  g_autofree char *offset = NULL;
+  g_autofree char *drift = NULL;
+
+  g_return_val_if_fail (map != NULL, NULL);
+
+  offset = sl_report_offset_at (map, start);
+  drift = sl_units_drift (map->drift);
+  return g_strdup_printf ("%s, drift %s", offset, drift);
 }
 
 char *
@@ -378,6 +441,8 @@ sl_report_to_text (SlEngine             *engine,
   const SlEngineOptions *o;
   GString *s;
   g_autoptr(GPtrArray) comps = NULL;
+  g_autoptr(GArray) links = NULL;
+  g_autofree gint64 *starts = NULL;
 
   g_return_val_if_fail (engine != NULL, NULL);
 
@@ -393,13 +458,20 @@ sl_report_to_text (SlEngine             *engine,
                           sl_engine_get_n_hosts (engine), sl_engine_get_n_links (engine),
                           sl_engine_get_n_matches (engine));
 
-  g_string_append (s, "\nLinks (t_b = alpha * t_a + beta):\n");
-  for (guint l = 0; l < sl_engine_get_n_links (engine); l++)
+  links = g_array_sized_new (FALSE, TRUE, sizeof (SlReportLink), sl_engine_get_n_links (engine));
+  g_array_set_size (links, sl_engine_get_n_links (engine));
+  for (guint l = 0; l < links->len; l++)
+    sl_report_get_link (engine, l, &g_array_index (links, SlReportLink, l));
+  starts = g_new (gint64, MAX (sl_engine_get_n_hosts (engine), 1));
+  sl_report_host_starts ((const SlReportLink *) (gpointer) links->data, links->len, starts,
+                         sl_engine_get_n_hosts (engine));
+
+  g_string_append (s, "\nLinks (offset t_b - t_a where the link's data starts, at b's time of day; exact maps in --json):\n");
+  for (guint l = 0; l < links->len; l++)
     {
-      SlReportLink rl;
+      const SlReportLink rl = g_array_index (links, SlReportLink, l);
       const SlLinkInfo *i = &rl.info;
 
-      sl_report_get_link (engine, l, &rl);
       g_string_append_printf (s, "  %s - %s: %s%s%s%s\n",
                               sl_engine_get_host_name (engine, rl.a),
                               sl_engine_get_host_name (engine, rl.b),
@@ -414,11 +486,14 @@ sl_report_to_text (SlEngine             *engine,
       if (!isnan (rl.alpha_min) || !isnan (rl.alpha_max))
         g_string_append_printf (s, "      alpha in [%.12g, %.12g] (accuracy %.3g)\n",
                                 rl.alpha_min, rl.alpha_max, i->accuracy);
-      if (i->has_estimate)
+      if (i->has_estimate && i->matches > 0)
         {
-          g_string_append (s, "      estimate t_b = ");
-          append_transform (s, &rl.estimate);
-          g_string_append_c (s, '\n');
+          /* the span is on the engine's a, rl.a when not flipped */
+          gint64 start_a = rl.flipped ? sl_transform_apply (&i->estimate, i->span_start) : i->span_start;
+          g_autofree char *offset = sl_report_offset_text (&rl.estimate, start_a);
+
+          g_string_append_printf (s, "      offset %s -> %s %s\n", sl_engine_get_host_name (engine, rl.a),
+                                  sl_engine_get_host_name (engine, rl.b), offset);
         }
       if (isfinite (i->band_ns))
         g_string_append_printf (s, "      offset band %.3f us over the span, estimate within %.3f us\n",
@@ -433,7 +508,7 @@ sl_report_to_text (SlEngine             *engine,
       g_string_append_c (s, '\n');
     }
 
-  g_string_append (s, "\nHosts (t_reference = slope * t + offset):\n");
+  g_string_append (s, "\nHosts (offset t_reference - t where the host's data starts, at the reference's time of day; exact maps in --json):\n");
   for (guint h = 0; h < sl_engine_get_n_hosts (engine); h++)
     {
       SlHostInfo hi = { 0 };
@@ -449,9 +524,14 @@ sl_report_to_text (SlEngine             *engine,
           for (guint k = 0; k < hi.path->len; k++)
             g_string_append_printf (s, "%s%s", k ? " -> " : " ",
                                     sl_engine_get_host_name (engine, g_array_index (hi.path, guint, k)));
-          g_string_append_printf (s, ", bound %.3f us\n      t_ref = ", hi.bound_ns / 1e3);
-          append_transform (s, &hi.to_reference);
-          g_string_append_c (s, '\n');
+          g_string_append_printf (s, ", bound %.3f us\n", hi.bound_ns / 1e3);
+          if (starts[h] != G_MAXINT64)
+            {
+              g_autofree char *offset = sl_report_offset_text (&hi.to_reference, starts[h]);
+
+              g_string_append_printf (s, "      offset to %s %s\n",
+                                      sl_engine_get_host_name (engine, hi.reference), offset);
+            }
         }
       sl_engine_get_host_counts (engine, h, &c);
       if (c.events > 0 || c.packet_events > 0)

@@ -52,5 +52,13 @@ char     *sl_report_to_text    (SlEngine             *engine,
                                 const SlReportTiming *timing);
 void      sl_report_set_problems (JsonObject         *report,
                                   GPtrArray          *problems);
+void      sl_report_host_starts (const SlReportLink  *links,
+                                 guint                n_links,
+                                 gint64              *starts,
+                                 guint                n_hosts);
+char     *sl_report_offset_at   (const SlTransform   *map,
+                                 gint64               start);
+char     *sl_report_offset_text (const SlTransform   *map,
+                                 gint64               start);
 
 G_END_DECLS

@@ -1,0 +1,114 @@
+/* sl-units.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+
+#include "sl-units.h"
+
+/* U+2212: a minus sign as wide as the plus */
+#define MINUS "\u2212"
+
+/**
+ * sl_units_time_of_day:
+ * @ns: ns since the epoch
+ * @decimals: digits of the second, 0 to 9 (thin spaces between groups of 3)
+ *
+ * Returns: HH:MM:SS.fraction of the day, UTC
+ */
+char *
+sl_units_time_of_day (gint64 ns,
+                      int    decimals)
+{
+  gint64 s = ns >= 0 ? ns / 1000000000 : -((-(ns + 1)) / 1000000000) - 1;
+  gint64 frac = ns - s * 1000000000;
+  gint64 day_s = ((s % 86400) + 86400) % 86400;
+  char digits[16];
+  GString *str = g_string_new (NULL);
+
+  g_string_append_printf (str, "%02d:%02d:%02d", (int) (day_s / 3600), (int) (day_s / 60 % 60), (int) (day_s % 60));
+  decimals = CLAMP (decimals, 0, 9);
+  if (decimals > 0)
+    {
+      g_snprintf (digits, sizeof digits, "%09" G_GINT64_FORMAT, frac);
+      g_string_append_c (str, '.');
+      for (int i = 0; i < decimals; i++)
+        {
+          if (i > 0 && i % 3 == 0)
+            g_string_append (str, "\u2009");
+          g_string_append_c (str, digits[i]);
+        }
+    }
+  return g_string_free (str, FALSE);
+}
+
+/**
+ * sl_units_offset:
+ * @ns: a clock offset
+ *
+ * Returns: the offset signed, in the unit that fits, four significant
+ *   digits below a minute ("+182.4 ms", "−3.052 µs", "+0 ns"), then
+ *   minutes, hours and days ("+12 min 36.4 s", "−13 h 18 min 41.7 s",
+ *   "+554 d 13 h 18 min")
+ */
+char *
+sl_units_offset (double ns)
+{
+  const char *sign = ns < 0 ? MINUS : "+";
+  double a = fabs (ns);
+  double s;
+  gint64 min, h, d;
+
+  if (!isfinite (ns))
+    return g_strdup ("—");
+  if (a < 0.5)
+    return g_strdup ("+0 ns");
+  if (a < 999.5)
+    return g_strdup_printf ("%s%.0f ns", sign, a);
+  if (a < 999.95e3)
+    return g_strdup_printf ("%s%.4g µs", sign, a / 1e3);
+  if (a < 999.95e6)
+    return g_strdup_printf ("%s%.4g ms", sign, a / 1e6);
+  if (a < 59.995e9)
+    return g_strdup_printf ("%s%.4g s", sign, a / 1e9);
+  /* a tenth of a second at most: the rest is below what anyone reads
+   * from a clock hours off */
+  s = round (a / 1e8) / 10;
+  min = (gint64) (s / 60);
+  s -= 60.0 * (double) min;
+  if (min < 60)
+    return g_strdup_printf ("%s%" G_GINT64_FORMAT " min %.1f s", sign, min, s);
+  h = min / 60;
+  min %= 60;
+  if (h < 24)
+    return g_strdup_printf ("%s%" G_GINT64_FORMAT " h %" G_GINT64_FORMAT " min %.1f s", sign, h, min, s);
+  d = h / 24;
+  h %= 24;
+  return g_strdup_printf ("%s%" G_GINT64_FORMAT " d %" G_GINT64_FORMAT " h %" G_GINT64_FORMAT " min",
+                          sign, d, h, min);
+}
+
+/**
+ * sl_units_drift:
+ * @drift: slope − 1 of a clock map
+ *
+ * Returns: the drift in parts per million, signed, four significant
+ *   digits or whole ppm ("−27.87 ppm", "+0.0031 ppm", "+23840 ppm")
+ */
+char *
+sl_units_drift (double drift)
+{
+  double ppm = drift * 1e6;
+  const char *sign = ppm < 0 ? MINUS : "+";
+
+  if (!isfinite (ppm))
+    return g_strdup ("—");
+  if (ppm == 0)
+    return g_strdup ("0 ppm");
+  if (fabs (ppm) >= 999.95)
+    return g_strdup_printf ("%s%.0f ppm", sign, fabs (ppm));
+  return g_strdup_printf ("%s%.4g ppm", sign, fabs (ppm));
+}

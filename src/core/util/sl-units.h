@@ -1,0 +1,17 @@
+/* sl-units.h: clock numbers as people read them
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+char *sl_units_time_of_day (gint64 ns,
+                            int    decimals);
+char *sl_units_offset      (double ns);
+char *sl_units_drift       (double drift);
+
+G_END_DECLS

@@ -1,0 +1,82 @@
+/* test-units.c: clock numbers as people read them
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+
+#include "sl-units.h"
+
+static void
+check (char       *got,
+       const char *want)
+{
+  g_assert_cmpstr (got, ==, want);
+  g_free (got);
+}
+
+static void
+test_offset (void)
+{
+  check (sl_units_offset (0), "+0 ns");
+  check (sl_units_offset (0.4), "+0 ns");
+  check (sl_units_offset (-7), "\u22127 ns");
+  check (sl_units_offset (999), "+999 ns");
+  check (sl_units_offset (1000), "+1 µs");
+  check (sl_units_offset (-3052), "\u22123.052 µs");
+  check (sl_units_offset (999940), "+999.9 µs");
+  /* rounds up into the next unit, never "1000 µs" */
+  check (sl_units_offset (999960), "+1 ms");
+  check (sl_units_offset (182.4e6), "+182.4 ms");
+  check (sl_units_offset (-203.84e6), "\u2212203.8 ms");
+  check (sl_units_offset (12.345e9), "+12.35 s");
+  check (sl_units_offset (59.996e9), "+1 min 0.0 s");
+  check (sl_units_offset (756.36e9), "+12 min 36.4 s");
+  check (sl_units_offset (-47921.726e9), "\u221213 h 18 min 41.7 s");
+  check (sl_units_offset (3599.96e9), "+1 h 0 min 0.0 s");
+  check (sl_units_offset (48.0e3 * 3600e9 + 30 * 60e9), "+2000 d 0 h 30 min");
+  /* the "−231.6 h" intercept, had it been the offset */
+  check (sl_units_offset (-231.6 * 3600e9), "\u22129 d 15 h 36 min");
+  check (sl_units_offset (NAN), "—");
+  check (sl_units_offset (INFINITY), "—");
+}
+
+static void
+test_drift (void)
+{
+  check (sl_units_drift (0), "0 ppm");
+  check (sl_units_drift (-27.871e-6), "\u221227.87 ppm");
+  check (sl_units_drift (593.2e-6), "+593.2 ppm");
+  check (sl_units_drift (3.1e-9), "+0.0031 ppm");
+  check (sl_units_drift (0.02384), "+23840 ppm");
+  check (sl_units_drift (NAN), "—");
+}
+
+static void
+test_time_of_day (void)
+{
+  /* 2014-07-16 23:14:00.126216029 UTC */
+  gint64 t = G_GINT64_CONSTANT (1405552440126216029);
+
+  check (sl_units_time_of_day (t, 1), "23:14:00.1");
+  check (sl_units_time_of_day (t, 9), "23:14:00.126\u2009216\u2009029");
+  check (sl_units_time_of_day (t, 0), "23:14:00");
+  /* before the epoch: 1969-12-31 23:59:59.5 */
+  check (sl_units_time_of_day (-500000000, 1), "23:59:59.5");
+  check (sl_units_time_of_day (-1, 9), "23:59:59.999\u2009999\u2009999");
+  check (sl_units_time_of_day (G_MININT64, 0), "00:12:43");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/units/offset", test_offset);
+  g_test_add_func ("/units/drift", test_drift);
+  g_test_add_func ("/units/time-of-day", test_time_of_day);
+  return g_test_run ();
+}
