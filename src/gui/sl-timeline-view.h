@@ -16,8 +16,10 @@ G_BEGIN_DECLS
 
 /* Colours the view draws with, as 8-bit RGB, so that tests find them. */
 #define SL_TIMELINE_RGB_ARROW           0x3d3846
-#define SL_TIMELINE_RGB_ARROW_HIGHLIGHT 0xe01b24
-#define SL_TIMELINE_RGB_UNCERTAIN       0xe5a50a
+/* the highlighted messages (magenta) and the clock bound's whiskers and
+ * hatching (cyan) are unlike every state colour (CIE ΔE ≥ 35) */
+#define SL_TIMELINE_RGB_ARROW_HIGHLIGHT 0xd629b8
+#define SL_TIMELINE_RGB_UNCERTAIN       0x00a5b8
 #define SL_TIMELINE_RGB_SELECTION       0x3584e4
 
 #define SL_TYPE_TIMELINE_VIEW (sl_timeline_view_get_type ())

@@ -604,6 +604,64 @@ test_django (void)
   ui_close_window (window);
 }
 
+/* Highlighted messages and clock-bound whiskers must not read as a state:
+ * their colours are far (CIE76 ΔE) from every state colour, and from each
+ * other. */
+static void
+to_lab (guint32  rgb,
+        double  *lab)
+{
+  double c[3], xyz[3];
+
+  for (int i = 0; i < 3; i++)
+    {
+      double v = ((rgb >> (16 - 8 * i)) & 0xff) / 255.0;
+
+      c[i] = v <= 0.04045 ? v / 12.92 : pow ((v + 0.055) / 1.055, 2.4);
+    }
+  xyz[0] = (0.4124 * c[0] + 0.3576 * c[1] + 0.1805 * c[2]) / 0.95047;
+  xyz[1] = 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+  xyz[2] = (0.0193 * c[0] + 0.1192 * c[1] + 0.9505 * c[2]) / 1.08883;
+  for (int i = 0; i < 3; i++)
+    xyz[i] = xyz[i] > 0.008856 ? cbrt (xyz[i]) : 7.787 * xyz[i] + 16.0 / 116;
+  lab[0] = 116 * xyz[1] - 16;
+  lab[1] = 500 * (xyz[0] - xyz[1]);
+  lab[2] = 200 * (xyz[1] - xyz[2]);
+}
+
+static double
+delta_e (guint32 a,
+         guint32 b)
+{
+  double la[3], lb[3];
+
+  to_lab (a, la);
+  to_lab (b, lb);
+  return sqrt ((la[0] - lb[0]) * (la[0] - lb[0]) + (la[1] - lb[1]) * (la[1] - lb[1]) +
+               (la[2] - lb[2]) * (la[2] - lb[2]));
+}
+
+static void
+test_colours (void)
+{
+  const guint32 marks[] = { SL_TIMELINE_RGB_ARROW_HIGHLIGHT, SL_TIMELINE_RGB_UNCERTAIN };
+
+  for (guint m = 0; m < G_N_ELEMENTS (marks); m++)
+    {
+      for (guint st = SL_TIMELINE_STATE_UNKNOWN; st < SL_TIMELINE_N_STATES; st++)
+        {
+          double d = delta_e (marks[m], sl_timeline_view_state_rgb (st));
+
+          g_test_message ("%06x vs %s (%06x): ΔE %.1f", marks[m], sl_timeline_state_to_string (st),
+                          sl_timeline_view_state_rgb (st), d);
+          g_assert_cmpfloat (d, >=, 35);
+        }
+      g_assert_cmpfloat (delta_e (marks[m], SL_TIMELINE_RGB_ARROW), >=, 35);
+      g_assert_cmpfloat (delta_e (marks[m], SL_TIMELINE_RGB_SELECTION), >=, 35);
+    }
+  g_assert_cmpfloat (delta_e (marks[0], marks[1]), >=, 35);
+}
+
 /* Generated hosts, the way a live session feeds the view */
 
 /* A window of 1200 × 800 showing a new timeline view alone. */
@@ -808,6 +866,7 @@ main (int   argc,
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 
+  g_test_add_func ("/timeline-ui/colours", test_colours);
   g_test_add_func ("/timeline-ui/django-vote", test_django);
   g_test_add_func ("/timeline-ui/clocks", test_clocks);
   g_test_add_func ("/timeline-ui/fit-follows-clocks", test_fit_follows_clocks);
