@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 #include <cairo-svg.h>
 #include <glib/gi18n.h>
 
@@ -22,8 +23,9 @@
 #define MOVE_MS          600
 #define FLASH_MS         1800
 #define MAX_FLASHES      SL_GRAPH_VIEW_MAX_GLOWING
-#define ACC_LOG_MIN      -2.0
-#define ACC_LOG_MAX      3.0
+/* the colour scale of a link's bound: 10 µs to 10 ms (log10 of ns) */
+#define BOUND_LOG_MIN    4.0
+#define BOUND_LOG_MAX    7.0
 #define EXPORT_MAX_PX    3000
 
 typedef struct
@@ -31,6 +33,10 @@ typedef struct
   SlLayoutPos from;
   SlLayoutPos to;
   double      flash;
+  double      label_w;   /* the name's ink at 12 px, 0 until measured */
+  double      label_h;
+  double      label_xb;
+  double      label_yb;
 } Node;
 
 typedef struct
@@ -40,7 +46,7 @@ typedef struct
   guint     b;
   SlQuality quality;
   gboolean  in_tree;
-  double    accuracy;
+  double    bound_ns;
   gint64    flash_start;
 } Edge;
 
@@ -54,8 +60,13 @@ struct _SlGraphView
   gulong          host_id;
 
   GArray         *nodes;
+  GArray         *unreadable;   /* Node per unreadable host, in a row below */
   GArray         *edges;
   GArray         *refs;
+  GArray         *labels;       /* SlGraphLabel placed in the last frame */
+  GArray         *obstacles;    /* the hosts' discs, which names keep off */
+  GPtrArray      *label_cells;  /* scratch grid for the placement */
+  cairo_t        *measure;
   double          layout_w;
   double          layout_h;
   gint64          move_start;
@@ -121,9 +132,9 @@ set_rgb (cairo_t *cr,
   cairo_set_source_rgba (cr, c.r, c.g, c.b, alpha);
 }
 
-/* green (≤ 0.01 ppm) → yellow → orange → red (≥ 1000 ppm) */
+/* green (≤ 10 µs) → yellow (100 µs) → orange (1 ms) → red (≥ 10 ms) */
 static Rgb
-accuracy_color (double t)
+bound_color (double t)
 {
   static const guint32 stops[] = { 0x2ec27e, 0xc0bf1b, 0xe66100, 0xc01c28 };
   double x = CLAMP (t, 0, 1) * 3;
@@ -134,14 +145,17 @@ accuracy_color (double t)
   return (Rgb) { a.r + (b.r - a.r) * f, a.g + (b.g - a.g) * f, a.b + (b.b - a.b) * f };
 }
 
+/* Where a link's bound (what the tables show, the error the estimate
+ * can have over the link's data) falls on the colour scale. A link's rate
+ * band in ppm says little by itself: ±90 µs over 0.27 s is 670 ppm. */
 static double
-accuracy_t (double accuracy)
+bound_t (double bound_ns)
 {
-  double ppm = accuracy * 1e6;
-
-  if (!isfinite (ppm) || ppm <= 0)
+  if (isnan (bound_ns) || bound_ns == INFINITY)
     return 1;
-  return CLAMP ((log10 (ppm) - ACC_LOG_MIN) / (ACC_LOG_MAX - ACC_LOG_MIN), 0, 1);
+  if (bound_ns <= 0)
+    return 0;
+  return CLAMP ((log10 (bound_ns) - BOUND_LOG_MIN) / (BOUND_LOG_MAX - BOUND_LOG_MIN), 0, 1);
 }
 
 static const Rgb quality_grey = { 0.55, 0.55, 0.58 };
@@ -310,6 +324,26 @@ relayout (SlGraphView *self,
       reference[h] = info->reference;
     }
   sl_graph_layout_compute (n, parent, reference, pos, &self->layout_w, &self->layout_h);
+  /* the unreadable hosts, in rows below the others */
+  {
+    guint n_bad = sl_session_get_n_unreadable (self->session);
+    guint per_row = MAX ((guint) (MAX (self->layout_w, 6.0) / 1.5), 1);
+
+    g_array_set_size (self->unreadable, n_bad);
+    for (guint i = 0; i < n_bad; i++)
+      {
+        Node *node = &g_array_index (self->unreadable, Node, i);
+
+        node->to.x = 0.75 + 1.5 * (i % per_row);
+        node->to.y = self->layout_h + 0.8 + 1.2 * (i / per_row);
+        node->from = node->to;
+      }
+    if (n_bad > 0)
+      {
+        self->layout_w = MAX (self->layout_w, 1.5 * MIN (n_bad, per_row));
+        self->layout_h += 0.8 + 1.2 * ((n_bad + per_row - 1) / per_row);
+      }
+  }
 
   for (guint h = 0; h < n; h++)
     {
@@ -353,7 +387,7 @@ sync_edges (SlGraphView *self,
       e->b = sl_link_item_get_b (item);
       e->quality = sl_link_item_get_quality (item);
       e->in_tree = sl_link_item_get_in_tree (item);
-      e->accuracy = sl_link_item_get_accuracy (item);
+      e->bound_ns = sl_link_item_get_info (item)->info.bound_ns;
       if (flash && e->in_tree && !was_in_tree)
         {
           e->flash_start = now;
@@ -375,6 +409,15 @@ sync_edges (SlGraphView *self,
     start_animation (self);
 }
 
+/* The clock of a group of hosts: a host alone (while a session is read,
+ * all of them) is not drawn as a reference. */
+static gboolean
+is_group_reference (SlGraphView *self,
+                    guint        host)
+{
+  return sl_host_item_get_state (sl_session_get_host_item (self->session, host)) == SL_HOST_STATE_REFERENCE;
+}
+
 static void
 sync_references (SlGraphView *self,
                  gboolean     flash)
@@ -382,7 +425,7 @@ sync_references (SlGraphView *self,
   g_autoptr(GArray) refs = g_array_new (FALSE, FALSE, sizeof (guint));
 
   for (guint h = 0; h < self->nodes->len; h++)
-    if (sl_host_item_get_is_reference (sl_session_get_host_item (self->session, h)))
+    if (is_group_reference (self, h))
       g_array_append_val (refs, h);
 
   if (flash)
@@ -411,12 +454,13 @@ session_updated_cb (SlGraphView      *self,
                     SlSessionChanges  changes,
                     SlSession        *session)
 {
-  guint n_hosts = g_list_model_get_n_items (sl_session_get_hosts (session));
+  guint n_hosts = sl_session_get_n_hosts (session);
   gboolean had_nodes = self->nodes->len > 0;
 
   if (changes & SL_SESSION_CHANGE_RESET)
     {
       g_array_set_size (self->nodes, 0);
+      g_array_set_size (self->unreadable, 0);
       g_array_set_size (self->edges, 0);
       g_array_set_size (self->refs, 0);
       self->move_start = 0;
@@ -440,7 +484,8 @@ session_updated_cb (SlGraphView      *self,
     }
   sync_edges (self, had_nodes);
   sync_references (self, had_nodes);
-  if (changes & (SL_SESSION_CHANGE_HOSTS | SL_SESSION_CHANGE_TREE) || self->layout_w == 0)
+  if (changes & (SL_SESSION_CHANGE_HOSTS | SL_SESSION_CHANGE_TREE) || self->layout_w == 0 ||
+      self->unreadable->len != sl_session_get_n_unreadable (session))
     relayout (self, had_nodes);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -475,6 +520,24 @@ host_at (SlGraphView *self,
         }
     }
   return found;
+}
+
+static SlHostItem *
+unreadable_at (SlGraphView *self,
+               double       x,
+               double       y)
+{
+  double r = node_radius (self) + 4;
+
+  for (guint i = 0; i < self->unreadable->len; i++)
+    {
+      double hx, hy;
+
+      to_screen (self, g_array_index (self->unreadable, Node, i).to, &hx, &hy);
+      if (hypot (hx - x, hy - y) <= r)
+        return sl_session_get_unreadable (self->session, i);
+    }
+  return NULL;
 }
 
 static double
@@ -546,12 +609,12 @@ edge_style (const Edge *e,
             double     *width,
             double     *alpha)
 {
-  double t = accuracy_t (e->accuracy);
+  double t = bound_t (e->bound_ns);
 
   switch (e->quality)
     {
     case SL_QUALITY_ACCURATE:
-      *color = accuracy_color (t);
+      *color = bound_color (t);
       *width = e->in_tree ? 2.0 + 3.0 * (1 - t) : 1.3;
       *alpha = e->in_tree ? 1.0 : 0.6;
       break;
@@ -625,7 +688,7 @@ draw_legend (SlGraphView *self,
   double y0 = height - h - 10;
   cairo_pattern_t *grad;
   cairo_text_extents_t ext;
-  const char *ticks[] = { "0.01", "0.1", "1", "10", "100", "1000" };
+  const char *ticks[] = { "10 µs", "100 µs", "1 ms", "10 ms" };
 
   cairo_save (cr);
   cairo_set_dash (cr, NULL, 0, 0);
@@ -636,13 +699,13 @@ draw_legend (SlGraphView *self,
   cairo_set_font_size (cr, 10);
   set_rgb (cr, fg, 1);
   cairo_move_to (cr, x0 + 8, y0 + 14);
-  /* Translators: legend of the colour scale; ppm = parts per million */
-  cairo_show_text (cr, _("Link inaccuracy (ppm)"));
+  /* Translators: legend of the colour scale of the links */
+  cairo_show_text (cr, _("Link bound (±)"));
 
   grad = cairo_pattern_create_linear (x0 + 8, 0, x0 + w - 8, 0);
   for (guint i = 0; i <= 10; i++)
     {
-      Rgb c = accuracy_color (i / 10.0);
+      Rgb c = bound_color (i / 10.0);
       cairo_pattern_add_color_stop_rgb (grad, i / 10.0, c.r, c.g, c.b);
     }
   cairo_rectangle (cr, x0 + 8, y0 + 20, w - 16, 8);
@@ -656,12 +719,14 @@ draw_legend (SlGraphView *self,
       double tx = x0 + 8 + (w - 16) * i / (G_N_ELEMENTS (ticks) - 1.0);
 
       cairo_text_extents (cr, ticks[i], &ext);
-      cairo_move_to (cr, tx - ext.width / 2 - ext.x_bearing, y0 + 40);
+      /* the end labels stay inside the legend */
+      tx = CLAMP (tx - ext.width / 2, x0 + 4, x0 + w - 4 - ext.width);
+      cairo_move_to (cr, tx - ext.x_bearing, y0 + 40);
       cairo_show_text (cr, ticks[i]);
     }
 
   cairo_set_line_width (cr, 3);
-  set_rgb (cr, accuracy_color (0.3), 1);
+  set_rgb (cr, bound_color (0.3), 1);
   cairo_move_to (cr, x0 + 8, y0 + 54);
   cairo_line_to (cr, x0 + 38, y0 + 54);
   cairo_stroke (cr);
@@ -671,7 +736,7 @@ draw_legend (SlGraphView *self,
 
   cairo_set_line_width (cr, 1.3);
   dash_for (cr, SL_QUALITY_ACCURATE, FALSE, 1.3);
-  set_rgb (cr, accuracy_color (0.3), 1);
+  set_rgb (cr, bound_color (0.3), 1);
   cairo_move_to (cr, x0 + 104, y0 + 54);
   cairo_line_to (cr, x0 + 134, y0 + 54);
   cairo_stroke (cr);
@@ -781,7 +846,7 @@ edge_color (const Edge *e,
 
   edge_style (e, &color, width, alpha);
   if (e->quality == SL_QUALITY_ACCURATE)
-    color = accuracy_color (accuracy_t (e->accuracy));
+    color = bound_color (bound_t (e->bound_ns));
   return color;
 }
 
@@ -910,6 +975,233 @@ node_sprite (SlGraphView     *self,
   return cairo_image_surface_get_data (self->sprite);
 }
 
+/* Labels */
+
+#define LABEL_CELL 64.0
+#define OBSTACLE   0x80000000u
+
+static void
+cell_free (gpointer data)
+{
+  if (data != NULL)
+    g_array_unref (data);
+}
+
+static void
+measure_label (SlGraphView *self,
+               Node        *n,
+               const char  *name)
+{
+  cairo_text_extents_t ext;
+
+  if (n->label_w > 0)
+    return;
+  if (self->measure == NULL)
+    {
+      cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_A8, 1, 1);
+
+      self->measure = cairo_create (surface);
+      cairo_surface_destroy (surface);
+      cairo_set_font_size (self->measure, 12);
+    }
+  cairo_text_extents (self->measure, name, &ext);
+  n->label_w = ext.width + 4;
+  n->label_h = ext.height + 4;
+  n->label_xb = ext.x_bearing;
+  n->label_yb = ext.y_bearing;
+}
+
+typedef struct
+{
+  guint  host;
+  guint  unreadable;
+  int    rank;
+  double weight;
+} LabelWish;
+
+static int
+wish_cmp (gconstpointer a,
+          gconstpointer b)
+{
+  const LabelWish *x = a, *y = b;
+
+  if (x->rank != y->rank)
+    return x->rank < y->rank ? -1 : 1;
+  if (x->weight != y->weight)
+    return x->weight > y->weight ? -1 : 1;
+  return x->host < y->host ? -1 : x->host > y->host;
+}
+
+static gboolean
+boxes_meet (const SlGraphLabel *a,
+            const SlGraphLabel *b)
+{
+  return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h;
+}
+
+/* The grid cells a box covers (@width × @height widget, cells of
+ * LABEL_CELL pixels, clamped to the grid). */
+static void
+cell_range (const SlGraphLabel *l,
+            int                 cols,
+            int                 rows,
+            int                *c0,
+            int                *c1,
+            int                *r0,
+            int                *r1)
+{
+  *c0 = CLAMP ((int) floor (l->x / LABEL_CELL), 0, cols - 1);
+  *c1 = CLAMP ((int) floor ((l->x + l->w) / LABEL_CELL), 0, cols - 1);
+  *r0 = CLAMP ((int) floor (l->y / LABEL_CELL), 0, rows - 1);
+  *r1 = CLAMP ((int) floor ((l->y + l->h) / LABEL_CELL), 0, rows - 1);
+}
+
+static void
+grid_add (SlGraphView        *self,
+          const SlGraphLabel *l,
+          guint               idx,
+          int                 cols,
+          int                 rows)
+{
+  int c0, c1, r0, r1;
+
+  cell_range (l, cols, rows, &c0, &c1, &r0, &r1);
+  for (int r = r0; r <= r1; r++)
+    for (int c = c0; c <= c1; c++)
+      {
+        GArray **cell = (GArray **) &g_ptr_array_index (self->label_cells, r * cols + c);
+
+        if (*cell == NULL)
+          *cell = g_array_new (FALSE, FALSE, sizeof (guint));
+        g_array_append_val (*cell, idx);
+      }
+}
+
+static gboolean
+label_fits (SlGraphView        *self,
+            const SlGraphLabel *l,
+            gboolean            over_hosts,
+            int                 cols,
+            int                 rows)
+{
+  int c0, c1, r0, r1;
+
+  cell_range (l, cols, rows, &c0, &c1, &r0, &r1);
+  for (int r = r0; r <= r1; r++)
+    for (int c = c0; c <= c1; c++)
+      {
+        GArray *cell = g_ptr_array_index (self->label_cells, r * cols + c);
+
+        for (guint k = 0; cell != NULL && k < cell->len; k++)
+          {
+            guint idx = g_array_index (cell, guint, k);
+            const SlGraphLabel *o;
+
+            if (over_hosts && (idx & OBSTACLE))
+              continue;
+            o = idx & OBSTACLE ? &g_array_index (self->obstacles, SlGraphLabel, idx & ~OBSTACLE)
+                               : &g_array_index (self->labels, SlGraphLabel, idx);
+
+            if (boxes_meet (l, o))
+              return FALSE;
+          }
+      }
+  return TRUE;
+}
+
+/* Names where they cover neither one another nor a host: the references
+ * first, then the selected host, the unreadable ones, then the busiest
+ * (most matched packets); each below its host, else above, right or left;
+ * the rest go without a name until zoomed in. O(n log n) in the hosts on
+ * screen (a grid of cells finds the neighbours). */
+static void
+place_labels (SlGraphView     *self,
+              int              width,
+              int              height,
+              const DrawState *ds)
+{
+  g_autoptr(GArray) wishes = g_array_new (FALSE, FALSE, sizeof (LabelWish));
+  SlHostItem *selected = sl_session_get_selected_host (self->session);
+  int cols = MAX ((int) ceil (width / LABEL_CELL), 1), rows = MAX ((int) ceil (height / LABEL_CELL), 1);
+  double r = ds->r;
+
+  g_array_set_size (self->labels, 0);
+  for (guint h = 0; h < self->nodes->len; h++)
+    {
+      SlHostItem *item = sl_session_get_host_item (self->session, h);
+      LabelWish w = { h, 0, 3, (double) sl_host_item_get_info (item)->counts.matched };
+      double x, y;
+
+      to_screen (self, node_pos (self, h, ds->t), &x, &y);
+      if (x < 0 || y < 0 || x > width || y > height)
+        continue;
+      if (is_group_reference (self, h))
+        w.rank = 0;
+      else if (item == selected)
+        w.rank = 1;
+      else if (sl_host_item_get_unreadable (item))
+        w.rank = 2;
+      measure_label (self, &g_array_index (self->nodes, Node, h), sl_host_item_get_name (item));
+      g_array_append_val (wishes, w);
+    }
+  for (guint i = 0; i < self->unreadable->len; i++)
+    {
+      SlHostItem *item = sl_session_get_unreadable (self->session, i);
+      LabelWish w = { SL_HOST_NONE, i, item == selected ? 1 : 2, 0 };
+
+      measure_label (self, &g_array_index (self->unreadable, Node, i), sl_host_item_get_name (item));
+      g_array_append_val (wishes, w);
+    }
+  g_array_sort (wishes, wish_cmp);
+
+  g_ptr_array_set_size (self->label_cells, cols * rows);
+  for (guint i = 0; i < self->label_cells->len; i++)
+    if (g_ptr_array_index (self->label_cells, i) != NULL)
+      g_array_set_size (g_ptr_array_index (self->label_cells, i), 0);
+  /* names keep off the hosts' discs */
+  g_array_set_size (self->obstacles, 0);
+  for (guint i = 0; i < self->nodes->len + self->unreadable->len; i++)
+    {
+      double x, y;
+      SlGraphLabel o;
+
+      to_screen (self, i < self->nodes->len ? node_pos (self, i, ds->t)
+                                            : g_array_index (self->unreadable, Node, i - self->nodes->len).to,
+                 &x, &y);
+      if (x < -r || y < -r || x > width + r || y > height + r)
+        continue;
+      o = (SlGraphLabel) { SL_HOST_NONE, 0, x - r - 1, y - r - 1, 2 * r + 2, 2 * r + 2 };
+      g_array_append_val (self->obstacles, o);
+      grid_add (self, &o, (self->obstacles->len - 1) | OBSTACLE, cols, rows);
+    }
+
+  for (guint i = 0; i < wishes->len; i++)
+    {
+      const LabelWish *w = &g_array_index (wishes, LabelWish, i);
+      const Node *n = w->host != SL_HOST_NONE ? &g_array_index (self->nodes, Node, w->host)
+                                              : &g_array_index (self->unreadable, Node, w->unreadable);
+      double x, y;
+      const double dx[] = { -n->label_w / 2, -n->label_w / 2, r + 4, -r - 4 - n->label_w };
+      const double dy[] = { r + 4, -r - 4 - n->label_h, -n->label_h / 2, -n->label_h / 2 };
+
+      to_screen (self, w->host != SL_HOST_NONE ? node_pos (self, w->host, ds->t) : n->to, &x, &y);
+      /* the references, the selection and the unreadable hosts are named
+       * even if their name must cover a host */
+      for (guint k = 0; k < 2 * G_N_ELEMENTS (dx); k++)
+        {
+          guint p = k % G_N_ELEMENTS (dx);
+          gboolean over_hosts = k >= G_N_ELEMENTS (dx);
+          SlGraphLabel l = { w->host, w->unreadable, x + dx[p], y + dy[p], n->label_w, n->label_h };
+
+          if ((over_hosts && w->rank > 2) || !label_fits (self, &l, over_hosts, cols, rows))
+            continue;
+          g_array_append_val (self->labels, l);
+          grid_add (self, &l, self->labels->len - 1, cols, rows);
+          break;
+        }
+    }
+}
+
 /* The tree, glowing new tree links and the hosts. On screen, @raster
  * (device pixels, @scale per widget pixel) takes the lines and the
  * ordinary hosts; cairo (@cr) draws what is drawn once: the reference,
@@ -926,7 +1218,6 @@ draw_front (SlGraphView     *self,
   Rgb accent = rgb_from_hex (SL_GRAPH_RGB_SELECTED);
   Rgb ref_rgb = rgb_from_hex (SL_GRAPH_RGB_REFERENCE);
   double r = ds->r;
-  gboolean labels;
 
   cairo_set_dash (cr, NULL, 0, 0);
   if (raster != NULL)
@@ -973,10 +1264,10 @@ draw_front (SlGraphView     *self,
       if (raster != NULL)
         {
           sl_line_raster_thick (raster, ax * scale, ay * scale, bx * scale, by * scale, (6 + 10 * f) * scale,
-                                rgb_to_hex (accuracy_color (accuracy_t (e->accuracy))), 0.5 * f);
+                                rgb_to_hex (bound_color (bound_t (e->bound_ns))), 0.5 * f);
           continue;
         }
-      set_rgb (cr, accuracy_color (accuracy_t (e->accuracy)), 0.5 * f);
+      set_rgb (cr, bound_color (bound_t (e->bound_ns)), 0.5 * f);
       cairo_set_line_width (cr, 6 + 10 * f);
       cairo_move_to (cr, ax, ay);
       cairo_line_to (cr, bx, by);
@@ -993,7 +1284,8 @@ draw_front (SlGraphView     *self,
         {
           double x, y;
 
-          if (h == ds->sel_h || sl_host_item_get_is_reference (sl_session_get_host_item (self->session, h)))
+          if (h == ds->sel_h || is_group_reference (self, h) ||
+              sl_host_item_get_unreadable (sl_session_get_host_item (self->session, h)))
             continue;
           to_screen (self, node_pos (self, h, ds->t), &x, &y);
           if (x < -50 || y < -50 || x > width + 50 || y > height + 50)
@@ -1030,13 +1322,11 @@ draw_front (SlGraphView     *self,
   if (raster != NULL)
     cairo_surface_mark_dirty (cairo_get_target (cr));
 
-  labels = self->nodes->len <= 60 || self->zoom >= 0.6;
   cairo_set_font_size (cr, 12);
   cairo_set_line_width (cr, 2);
   for (guint h = 0; h < self->nodes->len; h++)
     {
-      SlHostItem *item = sl_session_get_host_item (self->session, h);
-      gboolean is_ref = sl_host_item_get_is_reference (item);
+      gboolean is_ref = is_group_reference (self, h);
       double x, y;
 
       to_screen (self, node_pos (self, h, ds->t), &x, &y);
@@ -1082,21 +1372,70 @@ draw_front (SlGraphView     *self,
           cairo_arc (cr, x, y, r * 0.45, 0, 2 * G_PI);
           cairo_fill (cr);
         }
+    }
 
-      if (labels || h == ds->sel_h || is_ref)
+  /* hosts of which nothing could be read: a crossed-out disc (those the
+   * engine knows, then the others) */
+  for (guint i = 0; i < self->nodes->len + self->unreadable->len; i++)
+    {
+      static const double dash[] = { 3, 2 };
+      double x, y, k = r * 0.5;
+      SlHostItem *item;
+
+      if (i < self->nodes->len)
         {
-          const char *name = sl_host_item_get_name (item);
-          cairo_text_extents_t ext;
-
-          cairo_text_extents (cr, name, &ext);
-          set_rgb (cr, ds->bg, 0.75);
-          cairo_rectangle (cr, x - ext.width / 2 - 2, y + r + 4, ext.width + 4, ext.height + 4);
-          cairo_fill (cr);
-          set_rgb (cr, ds->fg, 1);
-          cairo_move_to (cr, x - ext.width / 2 - ext.x_bearing, y + r + 6 - ext.y_bearing);
-          cairo_show_text (cr, name);
-          cairo_new_path (cr);
+          item = sl_session_get_host_item (self->session, i);
+          if (!sl_host_item_get_unreadable (item))
+            continue;
+          to_screen (self, node_pos (self, i, ds->t), &x, &y);
         }
+      else
+        {
+          item = sl_session_get_unreadable (self->session, i - self->nodes->len);
+          to_screen (self, g_array_index (self->unreadable, Node, i - self->nodes->len).to, &x, &y);
+        }
+      if (x < -50 || y < -50 || x > width + 50 || y > height + 50)
+        continue;
+      cairo_new_path (cr);
+      if (item == sl_session_get_selected_host (self->session))
+        {
+          set_rgb (cr, accent, 0.45);
+          cairo_arc (cr, x, y, r + 7, 0, 2 * G_PI);
+          cairo_fill (cr);
+        }
+      set_rgb (cr, ds->bg, 1);
+      cairo_arc (cr, x, y, r, 0, 2 * G_PI);
+      cairo_fill_preserve (cr);
+      cairo_set_dash (cr, dash, 2, 0);
+      set_rgb (cr, rgb_from_hex (SL_GRAPH_RGB_UNREADABLE), 1);
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0);
+      cairo_move_to (cr, x - k, y - k);
+      cairo_line_to (cr, x + k, y + k);
+      cairo_move_to (cr, x + k, y - k);
+      cairo_line_to (cr, x - k, y + k);
+      cairo_stroke (cr);
+    }
+
+  place_labels (self, width, height, ds);
+  for (guint i = 0; i < self->labels->len; i++)
+    {
+      const SlGraphLabel *l = &g_array_index (self->labels, SlGraphLabel, i);
+      const Node *n = l->host != SL_HOST_NONE ? &g_array_index (self->nodes, Node, l->host)
+                                              : &g_array_index (self->unreadable, Node, l->unreadable);
+      const char *name = l->host != SL_HOST_NONE
+                         ? sl_host_item_get_name (sl_session_get_host_item (self->session, l->host))
+                         : sl_host_item_get_name (sl_session_get_unreadable (self->session, l->unreadable));
+
+      set_rgb (cr, ds->bg, 0.75);
+      cairo_rectangle (cr, l->x, l->y, l->w, l->h);
+      cairo_fill (cr);
+      set_rgb (cr, l->host == SL_HOST_NONE ||
+                   sl_host_item_get_unreadable (sl_session_get_host_item (self->session, l->host))
+                   ? rgb_from_hex (SL_GRAPH_RGB_UNREADABLE) : ds->fg, 1);
+      cairo_move_to (cr, l->x + 2 - n->label_xb, l->y + 2 - n->label_yb);
+      cairo_show_text (cr, name);
+      cairo_new_path (cr);
     }
 
   draw_legend (self, cr, height, ds->fg, ds->bg);
@@ -1147,7 +1486,7 @@ sl_graph_view_draw (SlGraphView *self,
       cairo_set_source_rgb (cr, 1, 1, 1);
       cairo_paint (cr);
     }
-  if (self->session == NULL || self->nodes->len == 0)
+  if (self->session == NULL || (self->nodes->len == 0 && self->unreadable->len == 0))
     return;
   draw_state_init (self, &ds, for_export);
   cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
@@ -1174,7 +1513,8 @@ sl_graph_view_snapshot (GtkWidget   *widget,
   DrawState ds;
   cairo_t *cr;
 
-  if (width <= 0 || height <= 0 || self->session == NULL || self->nodes->len == 0)
+  if (width <= 0 || height <= 0 || self->session == NULL ||
+      (self->nodes->len == 0 && self->unreadable->len == 0))
     return;
   draw_state_init (self, &ds, FALSE);
   surface = sl_canvas_begin (self->canvas, width, height, scale);
@@ -1229,10 +1569,15 @@ query_tooltip_cb (SlGraphView *self,
 {
   guint h, e;
   g_autofree char *text = NULL;
+  SlHostItem *bad;
 
-  if (self->session == NULL || keyboard || !sl_graph_view_pick (self, x, y, &h, &e))
+  if (self->session == NULL || keyboard)
     return FALSE;
-  if (h != SL_HOST_NONE)
+  if ((bad = unreadable_at (self, x, y)) != NULL)
+    text = sl_host_item_dup_summary (bad);
+  else if (!sl_graph_view_pick (self, x, y, &h, &e))
+    return FALSE;
+  else if (h != SL_HOST_NONE)
     text = sl_host_item_dup_summary (sl_session_get_host_item (self->session, h));
   else
     text = sl_link_item_dup_summary (sl_session_get_link_item (self->session, e));
@@ -1273,6 +1618,11 @@ click_pressed_cb (SlGraphView     *self,
     }
   if (button != GDK_BUTTON_PRIMARY)
     return;
+  if (unreadable_at (self, x, y) != NULL)
+    {
+      sl_session_set_selected_host (self->session, unreadable_at (self, x, y));
+      return;
+    }
   if (!sl_graph_view_pick (self, x, y, &h, &e))
     {
       if (n_press == 2)
@@ -1418,6 +1768,11 @@ sl_graph_view_finalize (GObject *object)
   SlGraphView *self = (SlGraphView *) object;
 
   g_array_unref (self->nodes);
+  g_array_unref (self->unreadable);
+  g_array_unref (self->labels);
+  g_array_unref (self->obstacles);
+  g_ptr_array_unref (self->label_cells);
+  g_clear_pointer (&self->measure, cairo_destroy);
   g_array_unref (self->edges);
   g_array_unref (self->refs);
   sl_canvas_free (self->canvas);
@@ -1524,6 +1879,10 @@ static void
 sl_graph_view_init (SlGraphView *self)
 {
   self->nodes = g_array_new (FALSE, TRUE, sizeof (Node));
+  self->unreadable = g_array_new (FALSE, TRUE, sizeof (Node));
+  self->labels = g_array_new (FALSE, FALSE, sizeof (SlGraphLabel));
+  self->obstacles = g_array_new (FALSE, FALSE, sizeof (SlGraphLabel));
+  self->label_cells = g_ptr_array_new_with_free_func (cell_free);
   self->edges = g_array_new (FALSE, TRUE, sizeof (Edge));
   self->refs = g_array_new (FALSE, FALSE, sizeof (guint));
   self->canvas = sl_canvas_new ();
@@ -1559,6 +1918,8 @@ sl_graph_view_set_session (SlGraphView *self,
       g_clear_object (&self->session);
     }
   g_array_set_size (self->nodes, 0);
+  g_array_set_size (self->unreadable, 0);
+  g_array_set_size (self->labels, 0);
   g_array_set_size (self->edges, 0);
   g_array_set_size (self->refs, 0);
   if (session != NULL)
@@ -1712,4 +2073,96 @@ _sl_graph_view_count_glowing (SlGraphView *self)
   g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), 0);
 
   return count_glowing (self, self->edges->len, g_get_monotonic_time ());
+}
+
+const GArray *
+_sl_graph_view_get_labels (SlGraphView *self)
+{
+  g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), NULL);
+  return self->labels;
+}
+
+/* Centres @host, zoomed in enough for names to show around it. */
+static void
+focus_host (SlGraphView *self,
+            SlLayoutPos  p)
+{
+  int width = gtk_widget_get_width (GTK_WIDGET (self)), height = gtk_widget_get_height (GTK_WIDGET (self));
+  double zoom = CLAMP (MAX (self->zoom, 1.0), MIN_ZOOM, MAX_ZOOM);
+
+  self->auto_fit = FALSE;
+  if (zoom != self->zoom)
+    {
+      self->zoom = zoom;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
+    }
+  self->pan_x = width / 2.0 - p.x * UNIT_PX * zoom;
+  self->pan_y = height / 2.0 - p.y * UNIT_PX * zoom;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * sl_graph_view_find_host:
+ * @text: part of a host's name (case does not matter)
+ * @next: the next match after the selected host rather than the first
+ *
+ * Selects the host found, centres it and zooms in to it.
+ *
+ * Returns: whether a host's name holds @text
+ */
+gboolean
+sl_graph_view_find_host (SlGraphView *self,
+                         const char  *text,
+                         gboolean     next)
+{
+  g_autofree char *needle = NULL;
+  SlHostItem *selected;
+  guint n, start = 0;
+
+  g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), FALSE);
+
+  if (self->session == NULL || text == NULL || text[0] == '\0')
+    return FALSE;
+  needle = g_utf8_casefold (text, -1);
+  n = self->nodes->len + self->unreadable->len;
+  selected = sl_session_get_selected_host (self->session);
+  if (next && selected != NULL)
+    for (guint i = 0; i < n; i++)
+      {
+        SlHostItem *item = i < self->nodes->len ? sl_session_get_host_item (self->session, i)
+                                                : sl_session_get_unreadable (self->session, i - self->nodes->len);
+
+        if (item == selected)
+          start = i + 1;
+      }
+  for (guint k = 0; k < n; k++)
+    {
+      guint i = (start + k) % n;
+      gboolean bad = i >= self->nodes->len;
+      SlHostItem *item = !bad ? sl_session_get_host_item (self->session, i)
+                              : sl_session_get_unreadable (self->session, i - self->nodes->len);
+      g_autofree char *name = g_utf8_casefold (sl_host_item_get_name (item), -1);
+
+      if (strstr (name, needle) == NULL)
+        continue;
+      sl_session_set_selected_host (self->session, item);
+      focus_host (self, !bad ? node_pos (self, i, 1) : g_array_index (self->unreadable, Node, i - self->nodes->len).to);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* Where the @i-th unreadable host is drawn, in widget coordinates. */
+gboolean
+sl_graph_view_get_unreadable_position (SlGraphView *self,
+                                       guint        i,
+                                       double      *x,
+                                       double      *y)
+{
+  g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), FALSE);
+
+  if (i >= self->unreadable->len)
+    return FALSE;
+  to_screen (self, g_array_index (self->unreadable, Node, i).to, x, y);
+  return TRUE;
 }

@@ -14,6 +14,20 @@ G_BEGIN_DECLS
 /* Colours the view draws with, as 8-bit RGB, so that tests find them. */
 #define SL_GRAPH_RGB_REFERENCE 0xe5a50a
 #define SL_GRAPH_RGB_SELECTED  0x3584e4
+#define SL_GRAPH_RGB_UNREADABLE 0xc01c28
+
+/* A host's name as drawn: its box, in widget coordinates; @host is
+ * SL_HOST_NONE for an unreadable host (@unreadable its index in the
+ * session's). */
+typedef struct
+{
+  guint  host;
+  guint  unreadable;
+  double x;
+  double y;
+  double w;
+  double h;
+} SlGraphLabel;
 
 #define SL_TYPE_GRAPH_VIEW (sl_graph_view_get_type ())
 
@@ -28,6 +42,10 @@ gboolean    sl_graph_view_get_host_position  (SlGraphView  *self,
                                               guint         host,
                                               double       *x,
                                               double       *y);
+gboolean    sl_graph_view_get_unreadable_position (SlGraphView *self,
+                                              guint         i,
+                                              double       *x,
+                                              double       *y);
 gboolean    sl_graph_view_pick               (SlGraphView  *self,
                                               double        x,
                                               double        y,
@@ -40,6 +58,9 @@ void        sl_graph_view_draw               (SlGraphView  *self,
                                               int           width,
                                               int           height,
                                               gboolean      for_export);
+gboolean    sl_graph_view_find_host          (SlGraphView  *self,
+                                              const char   *text,
+                                              gboolean      next);
 gboolean    sl_graph_view_export             (SlGraphView  *self,
                                               const char   *path,
                                               const char   *format,
@@ -49,5 +70,6 @@ gboolean    sl_graph_view_export             (SlGraphView  *self,
  * SL_GRAPH_VIEW_MAX_GLOWING at a time */
 #define SL_GRAPH_VIEW_MAX_GLOWING 8
 guint       _sl_graph_view_count_glowing     (SlGraphView  *self);
+const GArray *_sl_graph_view_get_labels      (SlGraphView  *self);
 
 G_END_DECLS

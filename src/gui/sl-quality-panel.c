@@ -60,6 +60,11 @@ struct _SlQualityPanel
   GtkColumnView      *changes_view;
   GtkSliceListModel  *changes_slice;
   Reveal              reveals[N_REVEALS];
+  GtkLabel           *links_empty;
+  GtkLabel           *hosts_empty;
+  GtkLabel           *changes_empty;
+  GtkRevealer        *host_message_revealer;
+  GtkLabel           *host_message;
   GtkLabel           *details_title;
   GtkLabel           *diagnosis_label;
   GtkLabel           *host_diagnosis_label;
@@ -80,31 +85,39 @@ G_DEFINE_FINAL_TYPE (SlQualityPanel, sl_quality_panel, GTK_TYPE_WIDGET)
 
 static GParamSpec *properties[N_PROPS];
 
+/* Widths in digits: at the default window (1200 × 800) the first five
+ * columns of each table fit the panel; the others are to the right, behind
+ * a scrollbar that is always shown. Every cell's tooltip is its row's
+ * summary: rates in ppm, the exact maps. */
 static const SlTextColumn text_columns[] = {
-  { "link_hosts_column", "hosts", 0, 30 },
-  { "link_quality_column", "quality-text", 0, 11 },
-  { "link_tree_column", "in-tree-text", 0.5, 4 },
-  { "link_accuracy_column", "accuracy-text", 1, 14 },
-  { "link_band_column", "band-text", 1, 12 },
-  { "link_estimate_column", "estimate-text", 0, 30 },
-  { "link_matches_column", "matches", 1, 12 },
-  { "link_accurate_column", "accurate-packets", 1, 12 },
-  { "link_hull_column", "hull-points-text", 1, 12 },
-  { "link_inversions_column", "inversions-text", 1, 12 },
-  { "link_last_change_column", "last-change-text", 1, 12 },
-  { "host_name_column", "name", 0, 20 },
-  { "host_reference_column", "reference-name", 0, 12 },
-  { "host_path_column", "path-text", 0, 20 },
-  { "host_bound_column", "bound-text", 1, 12 },
-  { "host_transform_column", "transform-text", 0, 44 },
-  { "host_events_column", "events", 1, 12 },
-  { "host_packets_column", "packet-events", 1, 12 },
-  { "host_matched_column", "matched", 1, 12 },
-  { "host_status_column", "status", 0, 20 },
-  { "change_time_column", "time-text", 1, 12 },
-  { "change_kind_column", "kind-text", 0, 12 },
-  { "change_text_column", "text", 0, 20 },
-  { "change_reason_column", "reason", 0, 20 },
+  { "link_hosts_column", "hosts", 0, 22, "summary" },
+  { "link_quality_column", "quality-text", 0, 10, "summary" },
+  { "link_bound_column", "bound-text", 1, 9, "summary" },
+  { "link_offset_column", "offset-text", 0, 21, "summary" },
+  { "link_drift_column", "drift-text", 1, 11, "summary" },
+  { "link_tree_column", "in-tree-text", 0.5, 4, "summary" },
+  { "link_matches_column", "matches", 1, 8, "summary" },
+  { "link_accuracy_column", "accuracy-text", 1, 10, "summary" },
+  { "link_band_column", "band-text", 1, 10, "summary" },
+  { "link_accurate_column", "accurate-packets", 1, 8, "summary" },
+  { "link_hull_column", "hull-points-text", 1, 8, "summary" },
+  { "link_inversions_column", "inversions-text", 1, 8, "summary" },
+  { "link_last_change_column", "last-change-text", 1, 11, "summary" },
+  { "host_name_column", "name", 0, 13, "summary" },
+  { "host_state_column", "state-text", 0, 16, "summary" },
+  { "host_offset_column", "offset-text", 0, 20, "summary" },
+  { "host_drift_column", "drift-text", 1, 11, "summary" },
+  { "host_bound_column", "bound-text", 1, 9, "summary" },
+  { "host_reference_column", "reference-name", 0, 12, "summary" },
+  { "host_path_column", "path-text", 0, 20, "summary" },
+  { "host_events_column", "events", 1, 10, "summary" },
+  { "host_packets_column", "packet-events", 1, 10, "summary" },
+  { "host_matched_column", "matched", 1, 10, "summary" },
+  { "host_status_column", "status", 0, 30, "status" },
+  { "change_time_column", "time-text", 1, 12, NULL },
+  { "change_kind_column", "kind-text", 0, 12, NULL },
+  { "change_text_column", "text", 0, 20, NULL },
+  { "change_reason_column", "reason", 0, 20, NULL },
 };
 
 static const struct
@@ -114,11 +127,13 @@ static const struct
 } link_sorters[] = {
   { "link_hosts_column", SL_LINK_SORT_HOSTS },
   { "link_quality_column", SL_LINK_SORT_QUALITY },
+  { "link_bound_column", SL_LINK_SORT_BOUND },
+  { "link_offset_column", SL_LINK_SORT_OFFSET },
+  { "link_drift_column", SL_LINK_SORT_SLOPE },
   { "link_tree_column", SL_LINK_SORT_IN_TREE },
+  { "link_matches_column", SL_LINK_SORT_MATCHES },
   { "link_accuracy_column", SL_LINK_SORT_ACCURACY },
   { "link_band_column", SL_LINK_SORT_BAND },
-  { "link_estimate_column", SL_LINK_SORT_SLOPE },
-  { "link_matches_column", SL_LINK_SORT_MATCHES },
   { "link_accurate_column", SL_LINK_SORT_ACCURATE_PACKETS },
   { "link_hull_column", SL_LINK_SORT_HULL_POINTS },
   { "link_inversions_column", SL_LINK_SORT_INVERSIONS },
@@ -317,6 +332,84 @@ update_plot_range (SlQualityPanel *self)
 }
 
 static void
+set_empty (GtkLabel   *label,
+           GListModel *model,
+           const char *text)
+{
+  gboolean empty = model == NULL || g_list_model_get_n_items (model) == 0;
+
+  gtk_widget_set_visible (GTK_WIDGET (label), empty);
+  if (empty)
+    gtk_label_set_text (label, text);
+}
+
+/* What an empty table is waiting for, or what is missing. */
+static void
+update_empty (SlQualityPanel *self)
+{
+  SlSessionState state = self->session != NULL ? sl_session_get_state (self->session) : SL_SESSION_STATE_EMPTY;
+  guint n_hosts = self->session != NULL ? sl_session_get_n_hosts (self->session) : 0;
+  const char *links, *hosts, *changes;
+
+  switch (state)
+    {
+    case SL_SESSION_STATE_EMPTY:
+      links = hosts = changes = _("Open the trace folders of hosts that talk to each other over TCP");
+      break;
+    case SL_SESSION_STATE_LOADING:
+    case SL_SESSION_STATE_LIVE:
+      links = _("A link appears when a packet sent by one host is matched with its receipt on another");
+      hosts = _("Looking for the hosts’ traces…");
+      changes = _("Changes of the tree of links and of the references appear here as packets arrive");
+      break;
+    default:
+      if (n_hosts < 2)
+        links = _("One host only: putting clocks together needs the traces of two or more hosts "
+                  "that exchange TCP packets");
+      else
+        links = _("No packet sent by one host was found received by another. Each host’s trace "
+                  "needs its network events (net_dev_queue and netif_receive_skb): select a host "
+                  "in the graph and see Details for the command");
+      hosts = _("No trace was found in the input");
+      changes = _("The tree of links and the references did not change");
+      break;
+    }
+  set_empty (self->links_empty, G_LIST_MODEL (self->links_selection), links);
+  set_empty (self->hosts_empty, self->session != NULL ? sl_session_get_hosts (self->session) : NULL, hosts);
+  set_empty (self->changes_empty, self->session != NULL ? sl_session_get_changes (self->session) : NULL, changes);
+}
+
+/* The selected host's problems, whole, to select and copy. */
+static void
+update_host_message (SlQualityPanel *self)
+{
+  SlHostItem *host = self->session != NULL ? sl_session_get_selected_host (self->session) : NULL;
+  const char *status = host != NULL ? sl_host_item_get_status (host) : "";
+  g_autofree char *text = NULL;
+
+  if (status[0] == '\0')
+    {
+      gtk_revealer_set_reveal_child (self->host_message_revealer, FALSE);
+      return;
+    }
+  text = g_strdup_printf ("%s (%s): %s", sl_host_item_get_name (host),
+                          sl_host_state_to_string (sl_host_item_get_state (host)), status);
+  gtk_label_set_text (self->host_message, text);
+  gtk_revealer_set_reveal_child (self->host_message_revealer, TRUE);
+}
+
+static void
+copy_host_message_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *param)
+{
+  SlQualityPanel *self = SL_QUALITY_PANEL (widget);
+
+  if (gtk_revealer_get_reveal_child (self->host_message_revealer))
+    gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), gtk_label_get_text (self->host_message));
+}
+
+static void
 session_link_changed_cb (SlQualityPanel *self)
 {
   SlLinkItem *link = sl_session_get_selected_link (self->session);
@@ -347,6 +440,7 @@ session_host_changed_cb (SlQualityPanel *self)
       if (pos != GTK_INVALID_LIST_POSITION)
         scroll_to (self->hosts_view, pos);
     }
+  update_host_message (self);
   update_details (self);
 }
 
@@ -357,6 +451,9 @@ session_updated_cb (SlQualityPanel   *self,
 {
   if (sl_session_get_selected_link (session) != NULL || sl_session_get_selected_host (session) != NULL)
     update_details (self);
+  if (sl_session_get_selected_host (session) != NULL)
+    update_host_message (self);
+  update_empty (self);
 }
 
 /* A link or host selected before its table took it in (new links join
@@ -394,6 +491,7 @@ session_reorder_cb (SlQualityPanel *self)
 static void
 links_items_changed_cb (SlQualityPanel *self)
 {
+  update_empty (self);
   if (self->session != NULL)
     follow_selection (self, self->links_selection, sl_session_get_selected_link (self->session));
 }
@@ -401,6 +499,7 @@ links_items_changed_cb (SlQualityPanel *self)
 static void
 hosts_items_changed_cb (SlQualityPanel *self)
 {
+  update_empty (self);
   if (self->session != NULL)
     follow_selection (self, self->hosts_selection, sl_session_get_selected_host (self->session));
 }
@@ -450,7 +549,17 @@ sync_models (SlQualityPanel *self)
 static void
 stack_page_changed_cb (SlQualityPanel *self)
 {
+  /* the details of something rather than nothing: the worst link */
+  if (self->session != NULL && sl_session_get_selected_link (self->session) == NULL &&
+      g_strcmp0 (adw_view_stack_get_visible_child_name (self->stack), "details") == 0)
+    {
+      SlLinkItem *worst = sl_session_find_worst_link (self->session);
+
+      if (worst != NULL)
+        sl_session_set_selected_link (self->session, worst);
+    }
   sync_models (self);
+  update_empty (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAGE]);
 }
 
@@ -551,6 +660,11 @@ sl_quality_panel_class_init (SlQualityPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, hosts_slice);
   gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, changes_view);
   gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, changes_slice);
+  gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, links_empty);
+  gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, hosts_empty);
+  gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, changes_empty);
+  gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, host_message_revealer);
+  gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, host_message);
   gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, details_title);
   gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, diagnosis_label);
   gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, host_diagnosis_label);
@@ -561,6 +675,7 @@ sl_quality_panel_class_init (SlQualityPanelClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, hosts_selection_changed_cb);
 
   gtk_widget_class_install_action (widget_class, "panel.show-page", "s", show_page_action);
+  gtk_widget_class_install_action (widget_class, "panel.copy-host-message", NULL, copy_host_message_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1, GDK_ALT_MASK, "panel.show-page", "s", "links");
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_2, GDK_ALT_MASK, "panel.show-page", "s", "hosts");
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_3, GDK_ALT_MASK, "panel.show-page", "s", "details");
@@ -641,19 +756,23 @@ sl_quality_panel_set_session (SlQualityPanel *self,
                                G_CALLBACK (update_plot_range), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (session, "notify::synchronized",
                                G_CALLBACK (update_plot_range), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::state",
+                               G_CALLBACK (update_empty), self, G_CONNECT_SWAPPED);
       self->hull_binding = g_object_bind_property (session, "plot", self->hull_plot, "plot",
                                                    G_BINDING_SYNC_CREATE);
       self->band_binding = g_object_bind_property (session, "plot", self->band_plot, "plot",
                                                    G_BINDING_SYNC_CREATE);
-      /* sorted by accuracy unless the user picks another column */
+      /* sorted by bound unless the user picks another column */
       gtk_column_view_sort_by_column (self->links_view,
                                       GTK_COLUMN_VIEW_COLUMN (gtk_widget_get_template_child (GTK_WIDGET (self),
                                                                                              SL_TYPE_QUALITY_PANEL,
-                                                                                             "link_accuracy_column")),
+                                                                                             "link_bound_column")),
                                       GTK_SORT_ASCENDING);
     }
   sync_models (self);
   update_details (self);
+  update_host_message (self);
+  update_empty (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
@@ -721,4 +840,42 @@ _sl_quality_panel_get_links_view (SlQualityPanel *self)
 {
   g_return_val_if_fail (SL_IS_QUALITY_PANEL (self), NULL);
   return self->links_view;
+}
+
+/* What a table says while it is empty, or NULL when it is not. */
+const char *
+sl_quality_panel_get_empty_text (SlQualityPanel *self,
+                                 const char     *page)
+{
+  GtkLabel *label;
+
+  g_return_val_if_fail (SL_IS_QUALITY_PANEL (self), NULL);
+
+  if (g_strcmp0 (page, "links") == 0)
+    label = self->links_empty;
+  else if (g_strcmp0 (page, "hosts") == 0)
+    label = self->hosts_empty;
+  else if (g_strcmp0 (page, "changes") == 0)
+    label = self->changes_empty;
+  else
+    return NULL;
+  return gtk_widget_get_visible (GTK_WIDGET (label)) ? gtk_label_get_text (label) : NULL;
+}
+
+/* The selected host's problems as shown under the host table, or NULL. */
+const char *
+sl_quality_panel_get_host_message (SlQualityPanel *self)
+{
+  g_return_val_if_fail (SL_IS_QUALITY_PANEL (self), NULL);
+
+  if (!gtk_revealer_get_reveal_child (self->host_message_revealer))
+    return NULL;
+  return gtk_label_get_text (self->host_message);
+}
+
+GtkColumnView *
+_sl_quality_panel_get_hosts_view (SlQualityPanel *self)
+{
+  g_return_val_if_fail (SL_IS_QUALITY_PANEL (self), NULL);
+  return self->hosts_view;
 }

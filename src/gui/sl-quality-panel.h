@@ -26,6 +26,9 @@ SlHostItem *sl_quality_panel_get_selected_host  (SlQualityPanel *self);
 const char *sl_quality_panel_get_details_title  (SlQualityPanel *self);
 const char *sl_quality_panel_get_diagnosis      (SlQualityPanel *self);
 GtkWidget  *sl_quality_panel_get_hull_plot      (SlQualityPanel *self);
+const char *sl_quality_panel_get_empty_text     (SlQualityPanel *self,
+                                                 const char     *page);
+const char *sl_quality_panel_get_host_message   (SlQualityPanel *self);
 GtkWidget  *sl_quality_panel_get_band_plot      (SlQualityPanel *self);
 
 /* for the tests: a table whose model goes from empty to many items shows
@@ -33,6 +36,7 @@ GtkWidget  *sl_quality_panel_get_band_plot      (SlQualityPanel *self);
  * SL_QUALITY_PANEL_REVEAL_ALL, then all */
 #define SL_QUALITY_PANEL_REVEAL_STEP 12
 #define SL_QUALITY_PANEL_REVEAL_ALL  256
+GtkColumnView *_sl_quality_panel_get_hosts_view (SlQualityPanel *self);
 GtkColumnView *_sl_quality_panel_get_links_view (SlQualityPanel *self);
 
 G_END_DECLS

@@ -65,6 +65,7 @@ struct _SlTextCell
   gboolean     dirty;
   float        xalign;
   int          chars;
+  char        *tooltip;     /* property of the item its tooltip shows */
 };
 
 enum {
@@ -74,6 +75,7 @@ enum {
   PROP_PROPERTY,
   PROP_XALIGN,
   PROP_CHARS,
+  PROP_TOOLTIP,
   N_PROPS
 };
 
@@ -103,21 +105,48 @@ disconnect_item (SlTextCell *self)
     g_clear_signal_handler (&self->changed_id, self->item);
 }
 
+/* A string property of the item, or NULL. */
+static char *
+item_string (SlTextCell *self,
+             const char *property)
+{
+  GValue value = G_VALUE_INIT;
+  char *text;
+
+  if (self->item == NULL || property == NULL ||
+      g_object_class_find_property (G_OBJECT_GET_CLASS (self->item), property) == NULL)
+    return NULL;
+  g_value_init (&value, G_TYPE_STRING);
+  g_object_get_property (self->item, property, &value);
+  text = g_value_dup_string (&value);
+  g_value_unset (&value);
+  return text;
+}
+
+/* Asked for when the pointer rests on the cell: nothing to keep up to
+ * date meanwhile. */
+static gboolean
+query_tooltip_cb (SlTextCell *self,
+                  int         x,
+                  int         y,
+                  gboolean    keyboard,
+                  GtkTooltip *tooltip)
+{
+  g_autofree char *text = item_string (self, self->tooltip);
+
+  if (text == NULL || text[0] == '\0')
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
 static void
 update_text (SlTextCell *self)
 {
   g_autofree char *text = NULL;
-  GValue value = G_VALUE_INIT;
 
   self->dirty = FALSE;
-  if (self->item != NULL && self->property != NULL &&
-      g_object_class_find_property (G_OBJECT_GET_CLASS (self->item), self->property) != NULL)
-    {
-      g_value_init (&value, G_TYPE_STRING);
-      g_object_get_property (self->item, self->property, &value);
-      text = g_value_dup_string (&value);
-      g_value_unset (&value);
-    }
+  text = item_string (self, self->property);
   if (g_strcmp0 (text, self->text) == 0)
     return;
   g_free (self->text);
@@ -418,6 +447,7 @@ sl_text_cell_finalize (GObject *object)
 
   g_free (self->property);
   g_free (self->text);
+  g_free (self->tooltip);
 
   G_OBJECT_CLASS (sl_text_cell_parent_class)->finalize (object);
 }
@@ -446,6 +476,9 @@ sl_text_cell_get_property (GObject    *object,
       break;
     case PROP_CHARS:
       g_value_set_int (value, self->chars);
+      break;
+    case PROP_TOOLTIP:
+      g_value_set_string (value, self->tooltip);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -487,6 +520,15 @@ sl_text_cell_set_property (GObject      *object,
           g_object_notify_by_pspec (object, pspec);
         }
       break;
+    case PROP_TOOLTIP:
+      if (g_strcmp0 (self->tooltip, g_value_get_string (value)) != 0)
+        {
+          g_free (self->tooltip);
+          self->tooltip = g_value_dup_string (value);
+          gtk_widget_set_has_tooltip (GTK_WIDGET (self), self->tooltip != NULL);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -516,6 +558,8 @@ sl_text_cell_class_init (SlTextCellClass *klass)
   properties[PROP_PROPERTY] = g_param_spec_string ("property", NULL, NULL, NULL, rw);
   properties[PROP_XALIGN] = g_param_spec_float ("xalign", NULL, NULL, 0, 1, 0, rw);
   properties[PROP_CHARS] = g_param_spec_int ("chars", NULL, NULL, 0, 200, 10, rw);
+  /* a string property of the item, shown as the cell's tooltip */
+  properties[PROP_TOOLTIP] = g_param_spec_string ("tooltip-property", NULL, NULL, NULL, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_css_name (widget_class, "textcell");
@@ -527,6 +571,7 @@ sl_text_cell_init (SlTextCell *self)
 {
   self->chars = 10;
   self->dirty = TRUE;
+  g_signal_connect (self, "query-tooltip", G_CALLBACK (query_tooltip_cb), NULL);
 }
 
 GObject *
@@ -590,6 +635,7 @@ typedef struct
   char  *property;
   float  xalign;
   int    chars;
+  char  *tooltip;
 } CellSpec;
 
 static void
@@ -599,6 +645,7 @@ cell_spec_free (gpointer  data,
   CellSpec *spec = data;
 
   g_free (spec->property);
+  g_free (spec->tooltip);
   g_free (spec);
 }
 
@@ -611,16 +658,19 @@ factory_setup_cb (GtkSignalListItemFactory *factory,
                                                     "property", spec->property,
                                                     "xalign", spec->xalign,
                                                     "chars", spec->chars,
+                                                    "tooltip-property", spec->tooltip,
                                                     "list-item", list_item,
                                                     NULL));
 }
 
 /* A factory of cells showing @property of their list item's item,
- * aligned by @xalign, @chars digits wide. */
+ * aligned by @xalign, @chars digits wide, with @tooltip (a property of
+ * the item, or NULL) as tooltip. */
 GtkListItemFactory *
 sl_text_cell_factory_new (const char *property,
                           float       xalign,
-                          int         chars)
+                          int         chars,
+                          const char *tooltip)
 {
   GtkListItemFactory *factory;
   CellSpec *spec;
@@ -632,6 +682,7 @@ sl_text_cell_factory_new (const char *property,
   spec->property = g_strdup (property);
   spec->xalign = xalign;
   spec->chars = chars;
+  spec->tooltip = g_strdup (tooltip);
   g_signal_connect_data (factory, "setup", G_CALLBACK (factory_setup_cb), spec, cell_spec_free, 0);
   return factory;
 }
@@ -663,7 +714,8 @@ sl_text_cell_set_factories (GtkWidget          *widget,
       g_autoptr(GtkListItemFactory) factory = NULL;
 
       g_return_if_fail (GTK_IS_COLUMN_VIEW_COLUMN (column));
-      factory = sl_text_cell_factory_new (columns[i].property, columns[i].xalign, columns[i].chars);
+      factory = sl_text_cell_factory_new (columns[i].property, columns[i].xalign, columns[i].chars,
+                                          columns[i].tooltip);
       gtk_column_view_column_set_factory (GTK_COLUMN_VIEW_COLUMN (column), factory);
     }
 }

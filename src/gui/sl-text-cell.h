@@ -28,11 +28,13 @@ typedef struct
   const char *property;   /* a string property of the items */
   float       xalign;
   int         chars;      /* width, in digits */
+  const char *tooltip;    /* a string property shown as tooltip, or NULL */
 } SlTextColumn;
 
 GtkListItemFactory *sl_text_cell_factory_new (const char *property,
                                               float       xalign,
-                                              int         chars);
+                                              int         chars,
+                                              const char *tooltip);
 
 void        sl_text_cell_bind_columns  (GtkWidgetClass     *widget_class,
                                         const SlTextColumn *columns,

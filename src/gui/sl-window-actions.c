@@ -410,6 +410,33 @@ select_host_action (GtkWidget  *widget,
 }
 
 static void
+find_host_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *param)
+{
+  SlWindow *self = SL_WINDOW (widget);
+
+  adw_view_stack_set_visible_child_name (self->view_stack, "sync");
+  gtk_widget_grab_focus (GTK_WIDGET (self->host_search));
+}
+
+/* The host in the Hosts table (from a toast about it). */
+static void
+show_host_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *param)
+{
+  SlWindow *self = SL_WINDOW (widget);
+  SlHostItem *host = sl_session_find_host (self->session, g_variant_get_string (param, NULL));
+
+  if (host == NULL)
+    return;
+  adw_view_stack_set_visible_child_name (self->view_stack, "sync");
+  sl_quality_panel_set_page (self->quality_panel, "hosts");
+  sl_session_set_selected_host (self->session, host);
+}
+
+static void
 select_next_link_action (GtkWidget  *widget,
                          const char *action_name,
                          GVariant   *param)
@@ -444,10 +471,13 @@ _sl_window_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.save-graph", "s", save_graph_action);
   gtk_widget_class_install_action (widget_class, "win.select-link", "(ss)", select_link_action);
   gtk_widget_class_install_action (widget_class, "win.select-host", "s", select_host_action);
+  gtk_widget_class_install_action (widget_class, "win.show-host", "s", show_host_action);
+  gtk_widget_class_install_action (widget_class, "win.find-host", NULL, find_host_action);
   gtk_widget_class_install_action (widget_class, "win.select-next-link", NULL, select_next_link_action);
   gtk_widget_class_install_action (widget_class, "win.select-previous-link", NULL, select_next_link_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open-folders", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.find-host", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "win.connect-relay", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_d, GDK_CONTROL_MASK | GDK_SHIFT_MASK,

@@ -39,6 +39,7 @@ struct _SlWindow
   GtkStack             *main_stack;
   GtkPaned             *paned;
   SlGraphView          *graph_view;
+  GtkSearchEntry       *host_search;
   SlQualityPanel       *quality_panel;
   AdwViewStack         *view_stack;
   SlTimelineView       *timeline_view;
@@ -53,7 +54,7 @@ void   _sl_window_add_recent         (SlWindow       *self,
 void   _sl_window_rebuild_recent     (SlWindow       *self);
 void   _sl_window_show_banner        (SlWindow       *self,
                                       const char     *text);
-void   _sl_window_toast              (SlWindow       *self,
+AdwToast *_sl_window_toast           (SlWindow       *self,
                                       const char     *text);
 
 G_END_DECLS

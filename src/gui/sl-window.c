@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "sl-format.h"
 #include "sl-window-private.h"
 
 #define MAX_PROBLEM_TOASTS 4
@@ -147,16 +148,23 @@ session_problem_cb (SlWindow   *self,
                     SlSession  *session)
 {
   g_autofree char *text = NULL;
+  AdwToast *toast;
 
   self->n_problems++;
   if (self->n_problem_toasts >= MAX_PROBLEM_TOASTS)
     return;
   self->n_problem_toasts++;
+  text = sl_format_problem_short (host, file, message);
+  toast = _sl_window_toast (self, text);
+  /* the whole message is in the host's row */
   if (host != NULL)
-    text = g_strdup_printf (_("Host %s: %s: %s"), host, file, message);
-  else
-    text = g_strdup_printf ("%s: %s", file, message);
-  _sl_window_toast (self, text);
+    {
+      /* the target first: a button given the name alone warns that its
+       * target does not fit */
+      adw_toast_set_action_target_value (toast, g_variant_new_string (host));
+      adw_toast_set_action_name (toast, "win.show-host");
+      adw_toast_set_button_label (toast, _("Show"));
+    }
 }
 
 static gboolean
@@ -178,6 +186,39 @@ drop_cb (SlWindow      *self,
     return FALSE;
   sl_window_open_files (self, (GFile **) files->pdata, files->len);
   return TRUE;
+}
+
+/* Find a host: as the name is typed, its first match; Enter, the next. */
+static void
+find_host (SlWindow *self,
+           gboolean  next)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->host_search));
+  gboolean found = text[0] == '\0' || sl_graph_view_find_host (self->graph_view, text, next);
+
+  if (found)
+    gtk_widget_remove_css_class (GTK_WIDGET (self->host_search), "error");
+  else
+    gtk_widget_add_css_class (GTK_WIDGET (self->host_search), "error");
+}
+
+static void
+host_search_changed_cb (SlWindow *self)
+{
+  find_host (self, FALSE);
+}
+
+static void
+host_search_next_cb (SlWindow *self)
+{
+  find_host (self, TRUE);
+}
+
+static void
+host_search_stop_cb (SlWindow *self)
+{
+  gtk_editable_set_text (GTK_EDITABLE (self->host_search), "");
+  gtk_widget_grab_focus (GTK_WIDGET (self->graph_view));
 }
 
 static gboolean
@@ -259,12 +300,16 @@ sl_window_class_init (SlWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SlWindow, main_stack);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, paned);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, graph_view);
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, host_search);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, quality_panel);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, view_stack);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, timeline_view);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, drop_target);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, recent_section);
   gtk_widget_class_bind_template_callback (widget_class, drop_cb);
+  gtk_widget_class_bind_template_callback (widget_class, host_search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, host_search_next_cb);
+  gtk_widget_class_bind_template_callback (widget_class, host_search_stop_cb);
 
   _sl_window_class_init_actions (widget_class);
 }
@@ -316,6 +361,8 @@ sl_window_init (SlWindow *self)
                            self, G_CONNECT_SWAPPED);
 
   gtk_drop_target_set_gtypes (self->drop_target, drop_types, G_N_ELEMENTS (drop_types));
+  /* typing on the graph finds a host */
+  gtk_search_entry_set_key_capture_widget (self->host_search, GTK_WIDGET (self->graph_view));
 
   _sl_window_rebuild_recent (self);
   update_state (self);
@@ -390,7 +437,7 @@ toast_dismissed_cb (SlWindow *self,
     self->toast_front_since = g_get_monotonic_time ();
 }
 
-void
+AdwToast *
 _sl_window_toast (SlWindow   *self,
                   const char *text)
 {
@@ -402,6 +449,7 @@ _sl_window_toast (SlWindow   *self,
   g_ptr_array_add (self->toasts, g_object_ref (toast));
   g_signal_connect_object (toast, "dismissed", G_CALLBACK (toast_dismissed_cb), self, G_CONNECT_SWAPPED);
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  return toast;
 }
 
 /**

@@ -415,6 +415,7 @@ static void
 test_tooltips (void)
 {
   g_autofree char *accuracy = NULL;
+  g_autofree char *bound = NULL;
   SlWindow *window;
   SlSession *session;
   SlGraphView *graph;
@@ -466,8 +467,9 @@ test_tooltips (void)
   g_assert_nonnull (strstr (text, "django-httpd"));
   save_tooltip (window, "graph-tooltip-host.png");
 
-  /* a link's middle: both hosts and the accuracy as the link table shows it */
-  g_object_get (link, "accuracy-text", &accuracy, NULL);
+  /* a link's middle: both hosts, the bound as the link table shows it and
+   * the rate band in ppm */
+  g_object_get (link, "accuracy-text", &accuracy, "bound-text", &bound, NULL);
   g_assert_nonnull (strstr (accuracy, "ppm"));
   pointer_move (&p, GTK_WIDGET (graph), mx, my);
   tip = (Tip) { GTK_WIDGET (window), "django-client ↔ django-httpd:" };
@@ -475,9 +477,11 @@ test_tooltips (void)
   text = tooltip_text (GTK_WIDGET (window));
   g_test_message ("link tooltip: %s (accuracy %s)", text, accuracy);
   {
-    g_autofree char *needle = g_strdup_printf ("accuracy %s,", accuracy);
+    g_autofree char *needle = g_strdup_printf ("rate band %s,", accuracy);
+    g_autofree char *bound_needle = g_strdup_printf ("bound %s", bound);
 
     g_assert_nonnull (strstr (text, needle));
+    g_assert_nonnull (strstr (text, bound_needle));
   }
   save_tooltip (window, "graph-tooltip-link.png");
 

@@ -270,7 +270,6 @@ test_django_select (void)
   g_assert_cmpuint (ui_count_color (&px, SL_LINK_PLOT_RGB_AB, 60), >, 10);
   g_assert_cmpuint (ui_count_color (&px, SL_LINK_PLOT_RGB_BA, 60), >, 10);
   ui_pixels_clear (&px);
-
   ui_save_screenshot (f.window, "details.png");
 
   /* zoom through the plot's action, back through reset */
@@ -697,6 +696,470 @@ test_cancel_midway (void)
   g_assert_nonnull (sl_session_get_timeline (session));
   ui_close_window (window);
   remove_tree (parent);
+}
+
+/* Offsets in human terms: where the host's data starts, with the time of
+ * day, as the exact map says; the exact map in the tooltip. */
+static void
+check_offsets (SlSession *session)
+{
+  g_autoptr(GRegex) re = g_regex_new ("^([+\u2212])([0-9.]+) (ns|µs|ms|s) at \\d\\d:\\d\\d:\\d\\d\\.\\d$", 0, 0, NULL);
+  SlHostItem *client = sl_session_find_host (session, "django-client");
+  SlHostItem *httpd = sl_session_find_host (session, "django-httpd");
+  const SlSnapHost *info = sl_host_item_get_info (client);
+  g_autoptr(GMatchInfo) m = NULL;
+  g_autofree char *offset = NULL;
+  g_autofree char *drift = NULL;
+  g_autofree char *summary = NULL;
+  g_autofree char *exact = NULL;
+  g_autofree char *ref_offset = NULL;
+  g_autofree char *sign = NULL;
+  g_autofree char *number = NULL;
+  g_autofree char *unit = NULL;
+  double shown, want, scale;
+
+  g_object_get (client, "offset-text", &offset, "drift-text", &drift, "summary", &summary,
+                "transform-text", &exact, NULL);
+  g_object_get (httpd, "offset-text", &ref_offset, NULL);
+  g_test_message ("django-client: offset %s, drift %s; %s", offset, drift, exact);
+  g_assert_cmpstr (ref_offset, ==, "0 (reference)");
+  g_assert_cmpint (sl_host_item_get_state (httpd), ==, SL_HOST_STATE_REFERENCE);
+  g_assert_cmpint (sl_host_item_get_state (client), ==, SL_HOST_STATE_SYNCHRONIZED);
+  g_assert_true (g_regex_match (re, offset, 0, &m));
+  sign = g_match_info_fetch (m, 1);
+  number = g_match_info_fetch (m, 2);
+  unit = g_match_info_fetch (m, 3);
+  scale = g_str_equal (unit, "ns") ? 1 : g_str_equal (unit, "µs") ? 1e3 : g_str_equal (unit, "ms") ? 1e6 : 1e9;
+  shown = g_ascii_strtod (number, NULL) * scale * (g_str_equal (sign, "+") ? 1 : -1);
+  g_assert_cmpint (info->data_start, !=, G_MAXINT64);
+  want = sl_transform_apply_delta (&info->to_reference, info->data_start);
+  /* four significant digits */
+  g_assert_cmpfloat (fabs (shown - want), <=, fabs (want) * 5e-4);
+  /* django-vote's hosts are a fraction of a second apart */
+  g_assert_cmpfloat (fabs (want), <, 1e9);
+  g_assert_true (g_str_has_suffix (drift, " ppm"));
+  /* the tooltip has both */
+  g_assert_nonnull (strstr (summary, offset));
+  g_assert_nonnull (strstr (summary, exact));
+  g_assert_nonnull (strstr (exact, "· t"));
+}
+
+/* The first cell of @root's descendants showing @property, mapped. */
+static GtkWidget *
+find_cell (GtkWidget  *root,
+           const char *property)
+{
+  if (SL_IS_TEXT_CELL (root) && gtk_widget_get_mapped (root) &&
+      g_strcmp0 (sl_text_cell_get_property_name (SL_TEXT_CELL (root)), property) == 0)
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_cell (c, property);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The columns that matter show whole in the default window, the others
+ * behind a scrollbar one sees. */
+static void
+check_columns_fit (GtkWidget          *view,
+                   const char * const *properties)
+{
+  GtkWidget *sw = gtk_widget_get_ancestor (view, GTK_TYPE_SCROLLED_WINDOW);
+  GtkWidget *bar;
+  int width = gtk_widget_get_width (sw);
+
+  g_assert_nonnull (sw);
+  bar = gtk_scrolled_window_get_hscrollbar (GTK_SCROLLED_WINDOW (sw));
+  g_assert_false (gtk_scrolled_window_get_overlay_scrolling (GTK_SCROLLED_WINDOW (sw)));
+  g_assert_true (gtk_widget_get_mapped (bar));
+  g_assert_cmpint (gtk_widget_get_height (bar), >, 0);
+  for (guint i = 0; properties[i] != NULL; i++)
+    {
+      GtkWidget *cell = find_cell (view, properties[i]);
+      graphene_rect_t b;
+
+      g_assert_nonnull (cell);
+      g_assert_true (gtk_widget_compute_bounds (cell, sw, &b));
+      g_test_message ("column %s: %.0f–%.0f of %d px", properties[i], b.origin.x, b.origin.x + b.size.width, width);
+      g_assert_cmpfloat (b.origin.x, >=, 0);
+      g_assert_cmpfloat (b.origin.x + b.size.width, <=, width);
+      /* and its text is not cut */
+      g_assert_null (strstr (sl_text_cell_get_text (SL_TEXT_CELL (cell)), "…"));
+    }
+}
+
+static void
+test_tables (void)
+{
+  static const char *link_columns[] = { "hosts", "quality-text", "bound-text", "offset-text", "drift-text", NULL };
+  static const char *host_columns[] = { "name", "state-text", "offset-text", "drift-text", "bound-text", NULL };
+  g_autofree char *path = ui_shared_path ("traces/django-vote");
+  const char *paths[] = { path, NULL };
+  SlWindow *window;
+  SlSession *session;
+  SlQualityPanel *panel;
+  SlLinkItem *worst, *other;
+
+  if (path == NULL)
+    {
+      g_test_skip ("../shared/data/traces/django-vote is absent");
+      return;
+    }
+  /* the default size of the window */
+  window = ui_new_window (NULL, 1200, 800);
+  session = sl_window_get_session (window);
+  panel = sl_window_get_quality_panel (window);
+
+  /* empty tables say what they wait for */
+  g_assert_nonnull (sl_quality_panel_get_empty_text (panel, "links"));
+  g_assert_cmpuint (strlen (sl_quality_panel_get_empty_text (panel, "links")), >, 20);
+
+  sl_window_open_paths (window, paths);
+  ui_wait_settled (session);
+  ui_wait_settled_view (window);
+  check_offsets (session);
+  g_assert_null (sl_quality_panel_get_empty_text (panel, "links"));
+  ui_wait_frames (GTK_WIDGET (window), 2);
+  check_columns_fit (GTK_WIDGET (_sl_quality_panel_get_links_view (panel)), link_columns);
+  sl_quality_panel_set_page (panel, "hosts");
+  ui_wait_settled_view (window);
+  check_columns_fit (GTK_WIDGET (_sl_quality_panel_get_hosts_view (panel)), host_columns);
+
+  /* Details opens on the worst link (both accurate: the wider bound) */
+  g_assert_null (sl_session_get_selected_link (session));
+  worst = sl_session_find_link (session, "django-db", "django-httpd");
+  other = sl_session_find_link (session, "django-client", "django-httpd");
+  if (sl_link_item_get_info (worst)->info.bound_ns < sl_link_item_get_info (other)->info.bound_ns)
+    {
+      SlLinkItem *t = worst;
+      worst = other;
+      other = t;
+    }
+  sl_quality_panel_set_page (panel, "details");
+  g_assert_true (sl_session_get_selected_link (session) == worst);
+  /* a link chosen stays chosen */
+  sl_session_set_selected_link (session, other);
+  sl_quality_panel_set_page (panel, "links");
+  sl_quality_panel_set_page (panel, "details");
+  g_assert_true (sl_session_get_selected_link (session) == other);
+  ui_close_window (window);
+}
+
+static gboolean
+has_unreadable (gpointer data)
+{
+  return sl_session_get_n_unreadable (data) > 0;
+}
+
+typedef struct
+{
+  char     *text;
+  gboolean  done;
+} ClipboardRead;
+
+static void
+clipboard_read_cb (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      data)
+{
+  ClipboardRead *r = data;
+
+  r->text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (source), result, NULL);
+  r->done = TRUE;
+}
+
+static gboolean
+clipboard_done (gpointer data)
+{
+  return ((ClipboardRead *) data)->done;
+}
+
+/* A host of which nothing can be read stays: a node and a Hosts row saying
+ * "unreadable" with the whole message, which can be selected and copied;
+ * toasts are short and carry no address. */
+static void
+test_unreadable (void)
+{
+  g_autofree char *traces = generate_traces ("--hosts=3 --events=60000 --seed=5");
+  g_autofree char *parent = g_path_get_dirname (traces);
+  g_autofree char *meta = g_build_filename (traces, "node-02", "kernel", "metadata", NULL);
+  g_autofree char *stream = g_build_filename (traces, "node-03", "kernel", "channel0_0", NULL);
+  const char *paths[] = { traces, NULL };
+  SlWindow *window = ui_new_window (NULL, 1200, 800);
+  SlSession *session = sl_window_get_session (window);
+  SlQualityPanel *panel = sl_window_get_quality_panel (window);
+  SlGraphView *graph = sl_window_get_graph_view (window);
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) toasts = NULL;
+  SlHostItem *bad_meta = NULL, *bad_stream;
+  const GArray *labels;
+  guint n_labels_bad = 0;
+  UiPixels px = { 0 };
+  double x, y;
+  ClipboardRead clip = { 0 };
+  gsize len;
+  g_autofree char *data = NULL;
+
+  /* no hostname: the reader knows it by its folder; a stream cut short:
+   * its only trace cannot be opened */
+  g_assert_true (g_file_set_contents (meta, "/* CTF 1.8 */\ntrace { garbage", -1, &error));
+  g_assert_true (g_file_get_contents (stream, &data, &len, &error));
+  g_assert_true (g_file_set_contents (stream, data, len / 2 + 7, &error));
+  g_assert_no_error (error);
+
+  sl_window_open_paths (window, paths);
+  ui_wait_settled (session);
+  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_READY);
+  g_assert_true (ui_wait_for (has_unreadable, session, 10));
+  ui_wait_settled_view (window);
+
+  /* in the Hosts table: all three */
+  g_assert_cmpuint (g_list_model_get_n_items (sl_session_get_hosts (session)), ==, 3);
+  g_assert_cmpuint (sl_session_get_n_unreadable (session), ==, 1);
+  bad_meta = sl_session_get_unreadable (session, 0);
+  g_assert_cmpstr (sl_host_item_get_name (bad_meta), ==, "node-02/kernel");
+  g_assert_cmpint (sl_host_item_get_state (bad_meta), ==, SL_HOST_STATE_UNREADABLE);
+  g_assert_nonnull (strstr (sl_host_item_get_status (bad_meta), meta));
+  g_assert_nonnull (strstr (sl_host_item_get_status (bad_meta), "corrupt metadata"));
+  bad_stream = sl_session_find_host (session, "node-03");
+  g_assert_nonnull (bad_stream);
+  g_assert_cmpint (sl_host_item_get_state (bad_stream), ==, SL_HOST_STATE_UNREADABLE);
+  g_assert_nonnull (strstr (sl_host_item_get_status (bad_stream), stream));
+
+  /* short toasts, no address, each naming its host */
+  toasts = sl_window_dup_toasts (window);
+  g_assert_cmpuint (g_strv_length (toasts), >=, 1);
+  for (guint i = 0; toasts[i] != NULL; i++)
+    {
+      g_test_message ("toast: %s", toasts[i]);
+      g_assert_cmpuint (g_utf8_strlen (toasts[i], -1), <=, 72);
+      g_assert_null (strstr (toasts[i], "0x"));
+      g_assert_null (strstr (toasts[i], "/tmp"));
+    }
+
+  /* in the graph: a node of its own, named */
+  labels = _sl_graph_view_get_labels (graph);
+  for (guint i = 0; i < labels->len; i++)
+    n_labels_bad += g_array_index (labels, SlGraphLabel, i).host == SL_HOST_NONE;
+  g_assert_cmpuint (n_labels_bad, ==, 1);
+  g_assert_true (sl_graph_view_get_unreadable_position (graph, 0, &x, &y));
+  ui_render (window, GTK_WIDGET (graph), "render-unreadable.png", &px);
+  g_assert_cmpuint (ui_count_near (&px, x, y, 10, SL_GRAPH_RGB_UNREADABLE, 40), >, 8);
+  g_assert_true (sl_graph_view_get_host_position (graph, sl_host_item_get_host (bad_stream), &x, &y));
+  g_assert_cmpuint (ui_count_near (&px, x, y, 10, SL_GRAPH_RGB_UNREADABLE, 40), >, 8);
+  ui_pixels_clear (&px);
+
+  /* the toast's button: the host in the Hosts table, the whole message
+   * under it */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-host", "s",
+                                             sl_host_item_get_key (bad_meta)));
+  g_assert_cmpstr (sl_quality_panel_get_page (panel), ==, "hosts");
+  g_assert_true (sl_session_get_selected_host (session) == bad_meta);
+  g_assert_nonnull (sl_quality_panel_get_host_message (panel));
+  g_assert_nonnull (strstr (sl_quality_panel_get_host_message (panel), sl_host_item_get_status (bad_meta)));
+  ui_wait_settled_view (window);
+  ui_save_screenshot (window, "unreadable.png");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (panel), "panel.copy-host-message", NULL));
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (panel)), NULL, clipboard_read_cb, &clip);
+  g_assert_true (ui_wait_for (clipboard_done, &clip, 10));
+  g_assert_cmpstr (clip.text, ==, sl_quality_panel_get_host_message (panel));
+  g_free (clip.text);
+
+  ui_close_window (window);
+  remove_tree (parent);
+}
+
+/* A generated cluster with traffic only on its links, quick to make. */
+static void
+quiet_cluster (SlGenerateOptions *o,
+               guint              n_hosts,
+               guint              seconds,
+               guint32            seed)
+{
+  sl_generate_options_init (o);
+  o->n_hosts = n_hosts;
+  o->duration_ns = seconds * G_GINT64_CONSTANT (1000000000);
+  o->background_rate = 0;
+  o->noise_rate = 0;
+  o->threads = 0;
+  o->cpus = 1;
+  o->connections = 1;
+  o->seed = seed;
+}
+
+/* The graph at 100 and 1 000 hosts: while the hosts are read, no host
+ * alone is drawn as a reference; names are placed by priority (references,
+ * the selection, the busiest) and never cover one another; a host is found
+ * by typing part of its name, selected, centred and zoomed in to. */
+
+static gboolean
+labels_meet (const SlGraphLabel *a,
+             const SlGraphLabel *b)
+{
+  return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h;
+}
+
+static const SlGraphLabel *
+label_of (const GArray *labels,
+          guint         host)
+{
+  for (guint i = 0; i < labels->len; i++)
+    if (g_array_index (labels, SlGraphLabel, i).host == host)
+      return &g_array_index (labels, SlGraphLabel, i);
+  return NULL;
+}
+
+static void
+check_labels (SlGraphView *graph,
+              SlSession   *session,
+              guint        at_least)
+{
+  const GArray *labels = _sl_graph_view_get_labels (graph);
+  guint n_refs = 0;
+
+  g_test_message ("%u names placed for %u hosts", labels->len, sl_session_get_n_hosts (session));
+  g_assert_cmpuint (labels->len, >=, at_least);
+  for (guint i = 0; i < labels->len; i++)
+    for (guint j = i + 1; j < labels->len; j++)
+      if (labels_meet (&g_array_index (labels, SlGraphLabel, i), &g_array_index (labels, SlGraphLabel, j)))
+        g_error ("the names of hosts %u and %u overlap", g_array_index (labels, SlGraphLabel, i).host,
+                 g_array_index (labels, SlGraphLabel, j).host);
+  /* by priority: a reference on screen is named at least as often as
+   * another host */
+  {
+    guint refs_named = 0, others = 0, others_named = 0;
+
+    for (guint h = 0; h < sl_session_get_n_hosts (session); h++)
+      {
+        gboolean is_ref = sl_host_item_get_state (sl_session_get_host_item (session, h)) == SL_HOST_STATE_REFERENCE;
+        gboolean named = label_of (labels, h) != NULL;
+        double x, y;
+
+        g_assert_true (sl_graph_view_get_host_position (graph, h, &x, &y));
+        if (x < 0 || y < 0 || x > gtk_widget_get_width (GTK_WIDGET (graph)) ||
+            y > gtk_widget_get_height (GTK_WIDGET (graph)))
+          continue;
+        n_refs += is_ref;
+        refs_named += is_ref && named;
+        others += !is_ref;
+        others_named += !is_ref && named;
+      }
+    g_test_message ("named: %u of %u references, %u of %u other hosts", refs_named, n_refs, others_named, others);
+    if (n_refs > 0 && others > 0)
+      g_assert_cmpfloat ((double) refs_named / n_refs, >=, (double) others_named / others);
+  }
+  if (at_least > 1)
+    g_assert_cmpuint (n_refs, >, 0);
+}
+
+typedef struct
+{
+  SlWindow *window;
+  guint     checked;
+  guint     stray_gold;
+  guint     alone;
+} Reading;
+
+/* While the session streams in, hosts not yet linked to others are plain:
+ * the reference's gold is drawn only around the clock of a group. */
+static void
+reading_updated_cb (SlSession        *session,
+                    SlSessionChanges  changes,
+                    Reading          *r)
+{
+  SlGraphView *graph = sl_window_get_graph_view (r->window);
+  UiPixels px = { 0 };
+  guint near = 0;
+  gint total;
+
+  if (r->checked > 0 || sl_session_get_n_hosts (session) == 0)
+    return;
+  r->checked++;
+  ui_wait_frames (GTK_WIDGET (graph), 1);
+  ui_render (r->window, GTK_WIDGET (graph), "graph-reading.png", &px);
+  /* (the legend, bottom left, has a ring of its own) */
+  px.height = MAX (px.height - 120, 0);
+  total = (gint) ui_count_color (&px, SL_GRAPH_RGB_REFERENCE, 24);
+  for (guint h = 0; h < sl_session_get_n_hosts (session); h++)
+    {
+      SlHostState state = sl_host_item_get_state (sl_session_get_host_item (session, h));
+      double x, y;
+
+      r->alone += state == SL_HOST_STATE_UNSYNCHRONIZED;
+      if (state == SL_HOST_STATE_REFERENCE && sl_graph_view_get_host_position (graph, h, &x, &y))
+        near += ui_count_near (&px, x, y, 14, SL_GRAPH_RGB_REFERENCE, 24);
+    }
+  r->stray_gold = (guint) MAX (total - (gint) near, 0);
+  ui_pixels_clear (&px);
+}
+
+static void
+graph_at_scale (guint n_hosts)
+{
+  SlWindow *window = ui_new_window (NULL, 1200, 800);
+  SlSession *session = sl_window_get_session (window);
+  SlGraphView *graph = sl_window_get_graph_view (window);
+  g_autoptr(GArray) links = g_array_new (FALSE, FALSE, sizeof (SlGenerateLink));
+  g_autoptr(GRand) rand = g_rand_new_with_seed (n_hosts);
+  g_autofree char *shot = g_strdup_printf ("graph-%u.png", n_hosts);
+  Reading reading = { window, 0, 0, 0 };
+  SlGenerateOptions o;
+  SlHostItem *target;
+  double x, y;
+
+  quiet_cluster (&o, n_hosts, 2, 3);
+  /* a random tree, a few more links */
+  for (guint h = 1; h < n_hosts; h++)
+    g_array_append_val (links, ((SlGenerateLink) { (guint) g_rand_int_range (rand, 0, h), h, 4 }));
+  g_signal_connect (session, "updated", G_CALLBACK (reading_updated_cb), &reading);
+  _sl_session_open_generated (session, &o, (const SlGenerateLink *) (gpointer) links->data, links->len,
+                              G_USEC_PER_SEC / 2);
+  ui_wait_settled (session);
+  g_signal_handlers_disconnect_by_func (session, reading_updated_cb, &reading);
+  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_READY);
+  g_assert_cmpuint (sl_session_get_n_hosts (session), ==, n_hosts);
+  g_test_message ("while reading: %u hosts alone, %u gold pixels away from the references",
+                  reading.alone, reading.stray_gold);
+  g_assert_cmpuint (reading.checked, ==, 1);
+  g_assert_cmpuint (reading.stray_gold, ==, 0);
+  ui_wait_settled_view (window);
+  check_labels (graph, session, 10);
+  ui_save_screenshot (window, shot);
+
+  /* find a host by part of its name */
+  target = sl_session_get_host_item (session, n_hosts * 2 / 3);
+  {
+    const char *name = sl_host_item_get_name (target);
+    g_autofree char *part = g_utf8_strup (name + strlen (name) - MIN (strlen (name), 4), -1);
+
+    g_assert_true (sl_graph_view_find_host (graph, part, FALSE));
+  }
+  g_assert_true (sl_session_get_selected_host (session) == target);
+  g_assert_cmpfloat (sl_graph_view_get_zoom (graph), >=, 1.0);
+  ui_wait_frames (GTK_WIDGET (graph), 2);
+  g_assert_true (sl_graph_view_get_host_position (graph, sl_host_item_get_host (target), &x, &y));
+  g_assert_cmpfloat (fabs (x - gtk_widget_get_width (GTK_WIDGET (graph)) / 2.0), <, 2);
+  g_assert_cmpfloat (fabs (y - gtk_widget_get_height (GTK_WIDGET (graph)) / 2.0), <, 2);
+  check_labels (graph, session, 1);
+  g_assert_nonnull (label_of (_sl_graph_view_get_labels (graph), sl_host_item_get_host (target)));
+  g_assert_false (sl_graph_view_find_host (graph, "no such host", FALSE));
+  ui_close_window (window);
+}
+
+static void
+test_graph_100 (void)
+{
+  graph_at_scale (100);
+}
+
+static void
+test_graph_1000 (void)
+{
+  graph_at_scale (1000);
 }
 
 static void
@@ -1153,8 +1616,9 @@ static void
 test_link_table (void)
 {
   /* the column views's columns, in order, and the property each sorts by */
-  static const char *properties[] = { "hosts", "quality", "in-tree", "accuracy", "band", "slope", "matches",
-                                      "accurate-packets", "hull-points", "inversions", "last-change" };
+  static const char *properties[] = { "hosts", "quality", "bound", "offset-at-start", "slope", "in-tree",
+                                      "matches", "accuracy", "band", "accurate-packets", "hull-points",
+                                      "inversions", "last-change" };
   SlWindow *window = ui_new_window (NULL, 1200, 800);
   SlSession *session = sl_window_get_session (window);
   GtkColumnView *view = _sl_quality_panel_get_links_view (sl_window_get_quality_panel (window));
@@ -1168,15 +1632,7 @@ test_link_table (void)
   Count count;
   const guint n_hosts = 40, n_links = 300;
 
-  sl_generate_options_init (&o);
-  o.n_hosts = n_hosts;
-  o.duration_ns = 4 * G_GINT64_CONSTANT (1000000000);
-  o.background_rate = 0;
-  o.noise_rate = 0;
-  o.threads = 0;
-  o.cpus = 1;
-  o.connections = 1;
-  o.seed = 11;
+  quiet_cluster (&o, n_hosts, 4, 11);
   /* a chain, then random other pairs */
   for (guint h = 1; h < n_hosts; h++)
     g_array_append_val (links, ((SlGenerateLink) { h - 1, h, 6 }));
@@ -1218,8 +1674,8 @@ test_link_table (void)
   g_assert_cmpuint (glow.max, <=, SL_GRAPH_VIEW_MAX_GLOWING);
   g_signal_handlers_disconnect_by_func (session, graph_updated_cb, &glow);
 
-  /* by accuracy unless asked otherwise, then by each column both ways */
-  check_sorted (model, "accuracy", 1);
+  /* by bound unless asked otherwise, then by each column both ways */
+  check_sorted (model, "bound", 1);
   for (guint i = 0; i < G_N_ELEMENTS (properties); i++)
     {
       g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
@@ -1250,6 +1706,10 @@ main (int   argc,
   g_test_add_func ("/ui/demo", test_demo);
   g_test_add_func ("/ui/cancel", test_cancel);
   g_test_add_func ("/ui/cancel/midway", test_cancel_midway);
+  g_test_add_func ("/ui/tables", test_tables);
+  g_test_add_func ("/ui/unreadable", test_unreadable);
+  g_test_add_func ("/ui/graph/100-hosts", test_graph_100);
+  g_test_add_func ("/ui/graph/1000-hosts", test_graph_1000);
   g_test_add_func ("/ui/recent", test_recent);
   g_test_add_func ("/ui/preferences", test_preferences);
   g_test_add_func ("/ui/relay-dialog", test_relay_dialog);

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "sl-format.h"
@@ -103,4 +104,73 @@ sl_format_change_kind (SlChangeKind kind)
     default:
       return "?";
     }
+}
+
+/* Up to the first separator, without hexadecimal addresses. */
+static char *
+first_clause (const char *message)
+{
+  g_autoptr(GRegex) hex = g_regex_new ("\\s*\\S*0x[0-9a-fA-F]+\\S*", 0, 0, NULL);
+  g_autofree char *clean = g_regex_replace_literal (hex, message, -1, 0, "", 0, NULL);
+  GString *out = g_string_new (NULL);
+
+  for (const char *c = clean; *c != '\0'; c = g_utf8_next_char (c))
+    {
+      if (*c == ':' || *c == ';' || *c == '(' || *c == '\n' || (*c == ',' && out->len > 20))
+        break;
+      g_string_append_unichar (out, g_utf8_get_char (c));
+    }
+  g_strstrip (out->str);
+  out->len = strlen (out->str);
+  if (g_utf8_strlen (out->str, -1) > 60)
+    {
+      const char *cut = g_utf8_offset_to_pointer (out->str, 59);
+
+      g_string_truncate (out, cut - out->str);
+      g_string_append (out, "…");
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* A host as people read it: a trace without a host name ("unknown (DIR)"
+ * for the reader) by the last two folders of DIR. */
+char *
+sl_format_host_label (const char *host)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *last = NULL;
+  g_autofree char *up = NULL;
+  g_autofree char *parent = NULL;
+
+  g_return_val_if_fail (host != NULL, NULL);
+
+  if (!g_str_has_prefix (host, "unknown (") || !g_str_has_suffix (host, ")"))
+    return g_strdup (host);
+  dir = g_strndup (host + strlen ("unknown ("), strlen (host) - strlen ("unknown (") - 1);
+  last = g_path_get_basename (dir);
+  up = g_path_get_dirname (dir);
+  parent = g_path_get_basename (up);
+  return g_strdup_printf ("%s/%s", parent, last);
+}
+
+/* What a toast says of a host, or of a file without a host: the host (see
+ * sl_format_host_label()) or the file's name, and the message's first
+ * clause, never an address. The whole message stays in the host's row. */
+char *
+sl_format_problem_short (const char *host,
+                         const char *file,
+                         const char *message)
+{
+  g_autofree char *what = first_clause (message != NULL ? message : "");
+  g_autofree char *who = NULL;
+
+  if (host != NULL)
+    who = sl_format_host_label (host);
+  else if (file != NULL)
+    who = g_path_get_basename (file);
+  else
+    who = g_strdup ("?");
+  if (what[0] == '\0')
+    return g_steal_pointer (&who);
+  return g_strdup_printf ("%s: %s", who, what);
 }

@@ -20,5 +20,9 @@ char       *sl_format_slope          (double       slope);
 char       *sl_format_time           (gint64       t,
                                       gint64       origin);
 const char *sl_format_change_kind    (SlChangeKind kind);
+char       *sl_format_host_label     (const char  *host);
+char       *sl_format_problem_short  (const char  *host,
+                                      const char  *file,
+                                      const char  *message);
 
 G_END_DECLS

@@ -11,6 +11,8 @@
 
 #include "sl-format.h"
 #include "sl-host-item.h"
+#include "sl-report.h"
+#include "sl-units.h"
 
 struct _SlHostItem
 {
@@ -18,11 +20,14 @@ struct _SlHostItem
 
   guint       host;
   char       *name;
+  char       *key;         /* unreadable: the reader's name for it */
   char       *reference_name;
   char       *path_text;
   char       *status;
   SlSnapHost  info;
   gboolean    valid;
+  gboolean    unreadable;
+  gboolean    linked;
 };
 
 enum {
@@ -41,6 +46,13 @@ enum {
   PROP_MATCHED,
   PROP_UNMATCHED,
   PROP_STATUS,
+  PROP_STATE,
+  PROP_STATE_TEXT,
+  PROP_OFFSET_TEXT,
+  PROP_DRIFT_TEXT,
+  PROP_SUMMARY,
+  PROP_OFFSET,
+  PROP_DRIFT,
   N_PROPS
 };
 
@@ -60,6 +72,7 @@ unmatched (const SlSnapHost *h)
   return h->counts.packet_events > h->counts.matched ? h->counts.packet_events - h->counts.matched : 0;
 }
 
+/* The exact map, as the JSON report has it. */
 static char *
 transform_text (const SlSnapHost *h,
                 gboolean          is_reference)
@@ -71,7 +84,46 @@ transform_text (const SlSnapHost *h,
     return g_strdup (_("identity (reference)"));
   slope = sl_transform_slope_to_string (&h->to_reference);
   offset = sl_transform_offset_to_string (&h->to_reference);
-  return g_strdup_printf ("%s · t %s%s ns", slope, offset[0] == '-' ? "" : "+ ", offset);
+  return g_strdup_printf ("%s · t %s %s ns", slope, offset[0] == '-' ? "−" : "+",
+                          offset[0] == '-' ? offset + 1 : offset);
+}
+
+static gboolean
+has_map (SlHostItem *self)
+{
+  return self->valid && !self->unreadable && self->info.reference != self->host &&
+         self->info.reference != SL_HOST_NONE;
+}
+
+/* Offset to the reference where the host's data starts, with the
+ * reference's time of day there. */
+static char *
+offset_text (SlHostItem *self)
+{
+  if (sl_host_item_get_is_reference (self))
+    return g_strdup (self->linked ? _("0 (reference)") : "—");
+  if (!has_map (self) || self->info.data_start == G_MAXINT64)
+    return g_strdup ("—");
+  return sl_report_offset_at (&self->info.to_reference, self->info.data_start);
+}
+
+/* For sorting: ns, G_MAXDOUBLE where there is none */
+static double
+offset_ns (SlHostItem *self)
+{
+  if (sl_host_item_get_is_reference (self) && self->linked)
+    return 0;
+  if (!has_map (self) || self->info.data_start == G_MAXINT64)
+    return G_MAXDOUBLE;
+  return sl_transform_apply_delta (&self->info.to_reference, self->info.data_start);
+}
+
+static char *
+drift_text (SlHostItem *self)
+{
+  if (!has_map (self))
+    return g_strdup ("—");
+  return sl_units_drift (self->info.to_reference.drift);
 }
 
 static void
@@ -80,6 +132,7 @@ sl_host_item_finalize (GObject *object)
   SlHostItem *self = (SlHostItem *) object;
 
   g_free (self->name);
+  g_free (self->key);
   g_free (self->reference_name);
   g_free (self->path_text);
   g_free (self->status);
@@ -104,7 +157,9 @@ sl_host_item_get_property (GObject    *object,
       g_value_set_string (value, self->name);
       break;
     case PROP_REFERENCE_NAME:
-      g_value_set_string (value, self->reference_name);
+      /* a host alone is on no one's clock */
+      g_value_set_string (value, sl_host_item_get_state (self) <= SL_HOST_STATE_SYNCHRONIZED
+                                 ? self->reference_name : "—");
       break;
     case PROP_IS_REFERENCE:
       g_value_set_boolean (value, sl_host_item_get_is_reference (self));
@@ -119,8 +174,10 @@ sl_host_item_get_property (GObject    *object,
       g_value_set_double (value, isfinite (self->info.bound_ns) ? self->info.bound_ns / 1e3 : G_MAXDOUBLE);
       break;
     case PROP_BOUND_TEXT:
-      if (sl_host_item_get_is_reference (self))
+      if (sl_host_item_get_state (self) == SL_HOST_STATE_REFERENCE)
         g_value_set_string (value, "0");
+      else if (sl_host_item_get_state (self) != SL_HOST_STATE_SYNCHRONIZED)
+        g_value_set_string (value, "—");
       else
         {
           g_autofree char *t = sl_format_ns (self->info.bound_ns);
@@ -128,7 +185,30 @@ sl_host_item_get_property (GObject    *object,
         }
       break;
     case PROP_TRANSFORM_TEXT:
-      g_value_take_string (value, transform_text (&self->info, sl_host_item_get_is_reference (self)));
+      g_value_take_string (value, has_map (self) || sl_host_item_get_is_reference (self)
+                                  ? transform_text (&self->info, sl_host_item_get_is_reference (self))
+                                  : g_strdup ("—"));
+      break;
+    case PROP_STATE:
+      g_value_set_uint (value, sl_host_item_get_state (self));
+      break;
+    case PROP_STATE_TEXT:
+      g_value_set_string (value, sl_host_state_to_string (sl_host_item_get_state (self)));
+      break;
+    case PROP_OFFSET_TEXT:
+      g_value_take_string (value, offset_text (self));
+      break;
+    case PROP_DRIFT_TEXT:
+      g_value_take_string (value, drift_text (self));
+      break;
+    case PROP_SUMMARY:
+      g_value_take_string (value, sl_host_item_dup_summary (self));
+      break;
+    case PROP_OFFSET:
+      g_value_set_double (value, offset_ns (self));
+      break;
+    case PROP_DRIFT:
+      g_value_set_double (value, has_map (self) ? self->info.to_reference.drift * 1e6 : G_MAXDOUBLE);
       break;
     case PROP_EVENTS:
       g_value_set_uint64 (value, self->info.counts.events);
@@ -174,6 +254,13 @@ sl_host_item_class_init (SlHostItemClass *klass)
   properties[PROP_MATCHED] = g_param_spec_uint64 ("matched", NULL, NULL, 0, G_MAXUINT64, 0, ro);
   properties[PROP_UNMATCHED] = g_param_spec_uint64 ("unmatched", NULL, NULL, 0, G_MAXUINT64, 0, ro);
   properties[PROP_STATUS] = g_param_spec_string ("status", NULL, NULL, NULL, ro);
+  properties[PROP_STATE] = g_param_spec_uint ("state", NULL, NULL, 0, SL_HOST_STATE_UNREADABLE, 0, ro);
+  properties[PROP_STATE_TEXT] = g_param_spec_string ("state-text", NULL, NULL, NULL, ro);
+  properties[PROP_OFFSET_TEXT] = g_param_spec_string ("offset-text", NULL, NULL, NULL, ro);
+  properties[PROP_DRIFT_TEXT] = g_param_spec_string ("drift-text", NULL, NULL, NULL, ro);
+  properties[PROP_SUMMARY] = g_param_spec_string ("summary", NULL, NULL, NULL, ro);
+  properties[PROP_OFFSET] = g_param_spec_double ("offset", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0, ro);
+  properties[PROP_DRIFT] = g_param_spec_double ("drift", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0, ro);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -218,7 +305,53 @@ gboolean
 sl_host_item_get_is_reference (SlHostItem *self)
 {
   g_return_val_if_fail (SL_IS_HOST_ITEM (self), FALSE);
-  return self->valid && self->info.reference == self->host;
+  return self->valid && !self->unreadable && self->info.reference == self->host;
+}
+
+/**
+ * sl_host_item_get_state:
+ *
+ * A reference is the clock of a group of at least two hosts; a host alone
+ * (no accurate link yet) is not synchronized; an unreadable host is one of
+ * which nothing could be read (its status says why).
+ */
+SlHostState
+sl_host_item_get_state (SlHostItem *self)
+{
+  g_return_val_if_fail (SL_IS_HOST_ITEM (self), SL_HOST_STATE_UNSYNCHRONIZED);
+
+  if (self->unreadable)
+    return SL_HOST_STATE_UNREADABLE;
+  if (!self->valid || !self->linked)
+    return SL_HOST_STATE_UNSYNCHRONIZED;
+  if (self->info.reference == self->host)
+    return SL_HOST_STATE_REFERENCE;
+  return SL_HOST_STATE_SYNCHRONIZED;
+}
+
+gboolean
+sl_host_item_get_unreadable (SlHostItem *self)
+{
+  g_return_val_if_fail (SL_IS_HOST_ITEM (self), FALSE);
+  return self->unreadable;
+}
+
+const char *
+sl_host_state_to_string (SlHostState state)
+{
+  switch (state)
+    {
+    case SL_HOST_STATE_REFERENCE:
+      return C_("host", "reference");
+    case SL_HOST_STATE_SYNCHRONIZED:
+      return C_("host", "synchronized");
+    case SL_HOST_STATE_UNSYNCHRONIZED:
+      return C_("host", "not synchronized");
+    case SL_HOST_STATE_UNREADABLE:
+      return C_("host", "unreadable");
+    default:
+      return "?";
+    }
 }
 
 guint
@@ -242,6 +375,15 @@ sl_host_item_get_info (SlHostItem *self)
   return &self->info;
 }
 
+/* The name problems give the host (its name, or the reader's for a trace
+ * without one). */
+const char *
+sl_host_item_get_key (SlHostItem *self)
+{
+  g_return_val_if_fail (SL_IS_HOST_ITEM (self), NULL);
+  return self->key != NULL ? self->key : self->name;
+}
+
 const char *
 sl_host_item_get_status (SlHostItem *self)
 {
@@ -249,31 +391,51 @@ sl_host_item_get_status (SlHostItem *self)
   return self->status != NULL ? self->status : "";
 }
 
+/* What the host's tooltip says: the human numbers, then the exact map. */
 char *
 sl_host_item_dup_summary (SlHostItem *self)
 {
   g_autofree char *bound = NULL;
   g_autofree char *transform = NULL;
+  g_autofree char *offset = NULL;
+  g_autofree char *drift = NULL;
   g_autofree char *events = NULL;
   g_autofree char *packets = NULL;
   g_autofree char *matched = NULL;
+  GString *text;
 
   g_return_val_if_fail (SL_IS_HOST_ITEM (self), NULL);
 
+  if (self->unreadable)
+    return g_strdup_printf (_("%s: unreadable\n%s"), self->name, self->status != NULL ? self->status : "");
   events = sl_format_count (self->info.counts.events);
   packets = sl_format_count (self->info.counts.packet_events);
   matched = sl_format_count (self->info.counts.matched);
-  transform = transform_text (&self->info, sl_host_item_get_is_reference (self));
-  if (sl_host_item_get_is_reference (self))
-    return g_strdup_printf (_("%s: reference host\n"
-                              "%s events, %s packet events, %s matched"),
-                            self->name, events, packets, matched);
-  bound = sl_format_ns (self->info.bound_ns);
-  return g_strdup_printf (_("%s: on %s's clock through %s, bound ±%s\n"
-                            "t_%s = %s\n"
-                            "%s events, %s packet events, %s matched"),
-                          self->name, self->reference_name, self->path_text, bound,
-                          self->reference_name, transform, events, packets, matched);
+  text = g_string_new (NULL);
+  switch (sl_host_item_get_state (self))
+    {
+    case SL_HOST_STATE_REFERENCE:
+      g_string_append_printf (text, _("%s: reference host"), self->name);
+      break;
+    case SL_HOST_STATE_UNSYNCHRONIZED:
+      g_string_append_printf (text, _("%s: not synchronized (no accurate link yet)"), self->name);
+      break;
+    default:
+      bound = sl_format_ns (self->info.bound_ns);
+      offset = offset_text (self);
+      drift = drift_text (self);
+      transform = transform_text (&self->info, FALSE);
+      g_string_append_printf (text, _("%s: on %s's clock through %s, bound ±%s\n"
+                                      "offset %s, drift %s\n"
+                                      "t_%s = %s"),
+                              self->name, self->reference_name, self->path_text, bound,
+                              offset, drift, self->reference_name, transform);
+      break;
+    }
+  g_string_append_printf (text, _("\n%s events, %s packet events, %s matched"), events, packets, matched);
+  if (self->status != NULL && self->status[0] != '\0')
+    g_string_append_printf (text, "\n%s", self->status);
+  return g_string_free (text, FALSE);
 }
 
 SlHostItem *
@@ -286,6 +448,37 @@ _sl_host_item_new (guint       host,
   self->name = g_strdup (name);
   self->info.host = host;
   return self;
+}
+
+/* A host of which nothing could be read: not in the engine, or in it
+ * without a single event. */
+SlHostItem *
+_sl_host_item_new_unreadable (const char *name,
+                              const char *message)
+{
+  g_autofree char *label = sl_format_host_label (name);
+  SlHostItem *self = _sl_host_item_new (SL_HOST_NONE, label);
+
+  self->key = g_strdup (name);
+  self->info.reference = SL_HOST_NONE;
+  self->unreadable = TRUE;
+  self->status = g_strdup (message);
+  return self;
+}
+
+void
+_sl_host_item_set_unreadable (SlHostItem *self,
+                              gboolean    unreadable)
+{
+  g_return_if_fail (SL_IS_HOST_ITEM (self));
+
+  unreadable = !!unreadable;
+  if (self->unreadable == unreadable)
+    return;
+  self->unreadable = unreadable;
+  for (guint p = PROP_IS_REFERENCE; p < N_PROPS; p++)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[p]);
+  g_signal_emit (self, signals[CHANGED], 0);
 }
 
 static char *
@@ -329,6 +522,7 @@ _sl_host_item_update (SlHostItem       *self,
   was_reference = sl_host_item_get_is_reference (self);
   self->info = *h;
   self->valid = TRUE;
+  self->linked = h->group_size > 1;
 
   ref_name = sl_snapshot_get_host_name (snapshot, h->reference);
   if (g_strcmp0 (ref_name, self->reference_name) != 0)
@@ -365,6 +559,8 @@ _sl_host_item_update (SlHostItem       *self,
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MATCHED]);
   if (!was_valid || unmatched (&old) != unmatched (h))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNMATCHED]);
+  for (guint p = PROP_STATE; p < N_PROPS; p++)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[p]);
   g_signal_emit (self, signals[CHANGED], 0);
 
 }
@@ -380,5 +576,6 @@ _sl_host_item_set_status (SlHostItem *self,
   g_free (self->status);
   self->status = g_strdup (status);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATUS]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUMMARY]);
   g_signal_emit (self, signals[CHANGED], 0);
 }

@@ -11,19 +11,38 @@
 
 G_BEGIN_DECLS
 
+/**
+ * SlHostState:
+ * @SL_HOST_STATE_REFERENCE: the clock of a group of hosts
+ * @SL_HOST_STATE_SYNCHRONIZED: on its reference's clock
+ * @SL_HOST_STATE_UNSYNCHRONIZED: alone, no accurate link yet
+ * @SL_HOST_STATE_UNREADABLE: nothing of it could be read
+ */
+typedef enum
+{
+  SL_HOST_STATE_REFERENCE,
+  SL_HOST_STATE_SYNCHRONIZED,
+  SL_HOST_STATE_UNSYNCHRONIZED,
+  SL_HOST_STATE_UNREADABLE,
+} SlHostState;
+
 #define SL_TYPE_HOST_ITEM (sl_host_item_get_type ())
 
 G_DECLARE_FINAL_TYPE (SlHostItem, sl_host_item, SL, HOST_ITEM, GObject)
 
 guint        sl_host_item_get_host          (SlHostItem *self);
 const char  *sl_host_item_get_name          (SlHostItem *self);
+const char  *sl_host_item_get_key           (SlHostItem *self);
 guint        sl_host_item_get_reference     (SlHostItem *self);
 gboolean     sl_host_item_get_is_reference  (SlHostItem *self);
 guint        sl_host_item_get_component     (SlHostItem *self);
 double       sl_host_item_get_bound         (SlHostItem *self);
 const SlSnapHost *sl_host_item_get_info     (SlHostItem *self);
 const char  *sl_host_item_get_status        (SlHostItem *self);
+SlHostState  sl_host_item_get_state         (SlHostItem *self);
+gboolean     sl_host_item_get_unreadable    (SlHostItem *self);
 char        *sl_host_item_dup_summary       (SlHostItem *self);
+const char  *sl_host_state_to_string        (SlHostState state);
 
 /* for the session */
 SlHostItem  *_sl_host_item_new              (guint             host,
@@ -32,5 +51,9 @@ void         _sl_host_item_update           (SlHostItem       *self,
                                              const SlSnapshot *snapshot);
 void         _sl_host_item_set_status       (SlHostItem       *self,
                                              const char       *status);
+SlHostItem  *_sl_host_item_new_unreadable   (const char       *name,
+                                             const char       *message);
+void         _sl_host_item_set_unreadable   (SlHostItem       *self,
+                                             gboolean          unreadable);
 
 G_END_DECLS

@@ -10,6 +10,8 @@
 
 #include "sl-format.h"
 #include "sl-link-item.h"
+#include "sl-report.h"
+#include "sl-units.h"
 
 struct _SlLinkItem
 {
@@ -51,6 +53,11 @@ enum {
   PROP_IN_TREE_TEXT,
   PROP_LAST_CHANGE,
   PROP_LAST_CHANGE_TEXT,
+  PROP_BOUND_TEXT,
+  PROP_OFFSET_TEXT,
+  PROP_DRIFT_TEXT,
+  PROP_SUMMARY,
+  PROP_OFFSET_AT_START,
   N_PROPS
 };
 
@@ -79,6 +86,47 @@ band_us (const SlReportLink *rl)
   return isfinite (rl->info.band_ns) ? rl->info.band_ns / 1e3 : G_MAXDOUBLE;
 }
 
+static double
+bound_us (const SlReportLink *rl)
+{
+  return isfinite (rl->info.bound_ns) ? rl->info.bound_ns / 1e3 : G_MAXDOUBLE;
+}
+
+/* Where the link's data starts, on a's clock (the engine's span is on its
+ * own first host's clock). */
+static gboolean
+start_on_a (const SlReportLink *rl,
+            gint64             *start)
+{
+  const SlLinkInfo *i = &rl->info;
+
+  if (!i->has_estimate || i->matches == 0)
+    return FALSE;
+  *start = rl->flipped ? sl_transform_apply (&i->estimate, i->span_start) : i->span_start;
+  return TRUE;
+}
+
+/* t_b − t_a where the link's data starts; NaN without an estimate */
+static double
+offset_ns (const SlReportLink *rl)
+{
+  gint64 start;
+
+  if (!start_on_a (rl, &start))
+    return NAN;
+  return sl_transform_apply_delta (&rl->estimate, start);
+}
+
+static char *
+offset_text (const SlReportLink *rl)
+{
+  gint64 start;
+
+  if (!start_on_a (rl, &start))
+    return g_strdup ("—");
+  return sl_report_offset_at (&rl->estimate, start);
+}
+
 static gint64
 inversions (const SlReportLink *rl)
 {
@@ -99,6 +147,21 @@ static char *
 format_us (double us)
 {
   return sl_format_ns (us * 1e3);
+}
+
+/* The exact map t_b = slope · t_a + offset, as the JSON report has it. */
+static char *
+estimate_text (const SlReportLink *rl)
+{
+  g_autofree char *slope = NULL;
+  g_autofree char *offset = NULL;
+
+  if (!rl->info.has_estimate)
+    return g_strdup ("—");
+  slope = sl_transform_slope_to_string (&rl->estimate);
+  offset = sl_transform_offset_to_string (&rl->estimate);
+  return g_strdup_printf ("t_b = %s · t_a %s %s ns", slope, offset[0] == '-' ? "−" : "+",
+                          offset[0] == '-' ? offset + 1 : offset);
 }
 
 static void
@@ -168,14 +231,28 @@ sl_link_item_get_property (GObject    *object,
       g_value_set_double (value, self->rl.beta);
       break;
     case PROP_ESTIMATE_TEXT:
-      if (i->has_estimate)
+      g_value_take_string (value, estimate_text (&self->rl));
+      break;
+    case PROP_BOUND_TEXT:
+      if (isfinite (i->bound_ns))
         {
-          g_autofree char *slope = sl_format_slope (self->rl.alpha);
-          g_autofree char *offset = sl_format_ns (self->rl.beta);
-          g_value_take_string (value, g_strdup_printf ("%s · t + %s", slope, offset));
+          g_autofree char *t = sl_format_ns (i->bound_ns);
+          g_value_take_string (value, g_strdup_printf ("±%s", t));
         }
       else
-        g_value_set_string (value, "—");
+        g_value_set_string (value, "∞");
+      break;
+    case PROP_OFFSET_TEXT:
+      g_value_take_string (value, offset_text (&self->rl));
+      break;
+    case PROP_DRIFT_TEXT:
+      g_value_take_string (value, i->has_estimate ? sl_units_drift (self->rl.estimate.drift) : g_strdup ("—"));
+      break;
+    case PROP_SUMMARY:
+      g_value_take_string (value, sl_link_item_dup_summary (self));
+      break;
+    case PROP_OFFSET_AT_START:
+      g_value_set_double (value, offset_ns (&self->rl));
       break;
     case PROP_MATCHES:
       g_value_set_uint64 (value, i->matches);
@@ -264,6 +341,13 @@ sl_link_item_class_init (SlLinkItemClass *klass)
   properties[PROP_LAST_CHANGE] = g_param_spec_int64 ("last-change", NULL, NULL,
                                                      G_MININT64, G_MAXINT64, 0, ro);
   properties[PROP_LAST_CHANGE_TEXT] = g_param_spec_string ("last-change-text", NULL, NULL, NULL, ro);
+  properties[PROP_BOUND_TEXT] = g_param_spec_string ("bound-text", NULL, NULL, NULL, ro);
+  properties[PROP_OFFSET_TEXT] = g_param_spec_string ("offset-text", NULL, NULL, NULL, ro);
+  properties[PROP_DRIFT_TEXT] = g_param_spec_string ("drift-text", NULL, NULL, NULL, ro);
+  properties[PROP_SUMMARY] = g_param_spec_string ("summary", NULL, NULL, NULL, ro);
+  /* t_b − t_a where the link's data starts, NaN without an estimate */
+  properties[PROP_OFFSET_AT_START] = g_param_spec_double ("offset-at-start", NULL, NULL,
+                                                          -G_MAXDOUBLE, G_MAXDOUBLE, 0, ro);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -347,7 +431,8 @@ sl_link_item_get_info (SlLinkItem *self)
   return &self->rl;
 }
 
-/* One line with the link's numbers (tooltips, accessible descriptions). */
+/* The link's numbers (tooltips, accessible descriptions): the bound
+ * first, as the tables show it, the rates (ppm) and the exact map after. */
 char *
 sl_link_item_dup_summary (SlLinkItem *self)
 {
@@ -355,9 +440,12 @@ sl_link_item_dup_summary (SlLinkItem *self)
   g_autofree char *acc = NULL;
   g_autofree char *band = NULL;
   g_autofree char *bound = NULL;
+  g_autofree char *offset = NULL;
+  g_autofree char *drift = NULL;
+  g_autofree char *exact = NULL;
   g_autofree char *matches = NULL;
   g_autofree char *accurate = NULL;
-  char *text;
+  GString *text;
 
   g_return_val_if_fail (SL_IS_LINK_ITEM (self), NULL);
 
@@ -367,22 +455,24 @@ sl_link_item_dup_summary (SlLinkItem *self)
   bound = sl_format_ns (i->bound_ns);
   matches = sl_format_count (i->matches);
   accurate = sl_format_count (i->accurate_packets);
-  text = g_strdup_printf (_("%s ↔ %s: %s%s\n"
-                           "accuracy %s, offset band %s, bound ±%s\n"
-                           "%s matched packets (%s accurate), "
-                           "hull points %u + %u"),
-                         self->a_name, self->b_name, sl_format_quality (i->quality),
-                         i->in_tree ? _(", in the tree") : "",
-                         acc, band, bound, matches, accurate,
-                         self->rl.hull_points[0], self->rl.hull_points[1]);
-  if (i->reason != NULL && i->reason[0] != '\0')
+  text = g_string_new (NULL);
+  g_string_append_printf (text, _("%s ↔ %s: %s%s, bound ±%s"),
+                          self->a_name, self->b_name, sl_format_quality (i->quality),
+                          i->in_tree ? _(", in the tree") : "", bound);
+  if (i->has_estimate)
     {
-      char *with_reason = g_strconcat (text, "\n", i->reason, NULL);
-
-      g_free (text);
-      text = with_reason;
+      offset = offset_text (&self->rl);
+      drift = sl_units_drift (self->rl.estimate.drift);
+      exact = estimate_text (&self->rl);
+      g_string_append_printf (text, _("\n%s − %s: %s, drift %s\n%s"), self->b_name, self->a_name,
+                              offset, drift, exact);
     }
-  return text;
+  g_string_append_printf (text, _("\nrate band %s, offset band %s\n"
+                                  "%s matched packets (%s accurate), hull points %u + %u"),
+                          acc, band, matches, accurate, self->rl.hull_points[0], self->rl.hull_points[1]);
+  if (i->reason != NULL && i->reason[0] != '\0')
+    g_string_append_printf (text, "\n%s", i->reason);
+  return g_string_free (text, FALSE);
 }
 
 SlLinkItem *
@@ -439,6 +529,16 @@ sl_link_item_compare (gconstpointer a,
       return COMPARE (inversions (p), inversions (q));
     case SL_LINK_SORT_LAST_CHANGE:
       return COMPARE (p->info.last_change, q->info.last_change);
+    case SL_LINK_SORT_BOUND:
+      return COMPARE (bound_us (p), bound_us (q));
+    case SL_LINK_SORT_OFFSET:
+      {
+        double u = offset_ns (p), v = offset_ns (q);
+
+        if (isnan (u) || isnan (v))
+          return COMPARE (!!isnan (u), !!isnan (v));
+        return COMPARE (u, v);
+      }
     default:
       g_return_val_if_reached (0);
     }
@@ -522,12 +622,19 @@ _sl_link_item_update (SlLinkItem         *self,
       resort = TRUE;
     }
   if (!was_valid || CHANGED (info.bound_ns))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BOUND]);
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BOUND]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BOUND_TEXT]);
+      resort = TRUE;
+    }
   if (!was_valid || CHANGED (alpha) || CHANGED (beta) || CHANGED (info.has_estimate))
     {
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SLOPE]);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OFFSET]);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ESTIMATE_TEXT]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OFFSET_TEXT]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OFFSET_AT_START]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DRIFT_TEXT]);
       resort = TRUE;
     }
   if (!was_valid || CHANGED (info.matches))
@@ -566,6 +673,7 @@ _sl_link_item_update (SlLinkItem         *self,
       resort = TRUE;
     }
 
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUMMARY]);
   g_signal_emit (self, signals[CHANGED], 0);
   return resort;
 }

@@ -41,6 +41,8 @@ typedef enum
   SL_LINK_SORT_HULL_POINTS,
   SL_LINK_SORT_INVERSIONS,
   SL_LINK_SORT_LAST_CHANGE,
+  SL_LINK_SORT_BOUND,
+  SL_LINK_SORT_OFFSET,
 } SlLinkSortKey;
 
 int                 sl_link_item_compare        (gconstpointer a,

@@ -39,6 +39,7 @@ struct _SlSession
   SlSnapshot     *current;
   GPtrArray      *names;
   GPtrArray      *host_items;
+  GPtrArray      *unreadable;
   GPtrArray      *link_items;
   GListStore     *hosts;
   GListStore     *links;
@@ -231,6 +232,7 @@ clear_model (SlSession *self)
   g_list_store_remove_all (self->hosts);
   g_ptr_array_set_size (self->link_items, 0);
   g_ptr_array_set_size (self->host_items, 0);
+  g_ptr_array_set_size (self->unreadable, 0);
   g_ptr_array_set_size (self->names, 0);
   g_clear_pointer (&self->current, sl_snapshot_free);
   if (n_hosts > 0)
@@ -402,6 +404,36 @@ queue_resort (SlSession *self,
     self->resort_id = g_timeout_add_full (G_PRIORITY_DEFAULT_IDLE, RESORT_MS, resort_cb, self, NULL);
 }
 
+/* A problem of a host: its status, with those it had; a host the engine
+ * does not know (its every trace was skipped) joins the hosts as
+ * unreadable. Returns TRUE when a host was added. */
+static gboolean
+add_host_problem (SlSession            *self,
+                  const SlTraceProblem *p)
+{
+  SlHostItem *item = sl_session_find_host (self, p->host);
+  g_autofree char *line = g_strdup_printf ("%s: %s", p->file, p->message);
+  const char *old;
+
+  if (item == NULL)
+    {
+      item = _sl_host_item_new_unreadable (p->host, line);
+      g_ptr_array_add (self->unreadable, item);
+      g_list_store_append (self->hosts, item);
+      return TRUE;
+    }
+  old = sl_host_item_get_status (item);
+  if (old[0] == '\0' || sl_session_get_state (self) == SL_SESSION_STATE_LIVE)
+    _sl_host_item_set_status (item, line);
+  else if (strstr (old, line) == NULL)
+    {
+      g_autofree char *both = g_strdup_printf ("%s\n%s", old, line);
+
+      _sl_host_item_set_status (item, both);
+    }
+  return FALSE;
+}
+
 static void
 apply_snapshot (SlSession  *self,
                 SlSnapshot *s)
@@ -421,9 +453,20 @@ apply_snapshot (SlSession  *self,
 
       for (guint h = n_old_hosts; h < s->hosts->len; h++)
         {
-          SlHostItem *item = _sl_host_item_new (h, sl_snapshot_get_host_name (s, h));
+          const char *name = sl_snapshot_get_host_name (s, h);
+          SlHostItem *item = _sl_host_item_new (h, name);
+          SlHostItem *was = sl_session_find_host (self, name);
+          guint pos;
 
-          g_ptr_array_add (self->names, g_strdup (sl_snapshot_get_host_name (s, h)));
+          /* a trace of it was skipped, another one is read */
+          if (was != NULL && sl_host_item_get_unreadable (was))
+            {
+              _sl_host_item_set_status (item, sl_host_item_get_status (was));
+              if (g_list_store_find (self->hosts, was, &pos))
+                g_list_store_remove (self->hosts, pos);
+              g_ptr_array_remove (self->unreadable, was);
+            }
+          g_ptr_array_add (self->names, g_strdup (name));
           g_ptr_array_add (self->host_items, item);
           g_ptr_array_add (added, item);
         }
@@ -499,15 +542,24 @@ apply_snapshot (SlSession  *self,
     {
       const SlTraceProblem *p = g_ptr_array_index (s->problems, k);
 
-      if (p->host != NULL)
-        {
-          SlHostItem *item = sl_session_find_host (self, p->host);
-
-          if (item != NULL)
-            _sl_host_item_set_status (item, p->message);
-        }
+      if (p->host != NULL && add_host_problem (self, p))
+        changes |= SL_SESSION_CHANGE_HOSTS;
       g_signal_emit (self, signals[PROBLEM], 0, p->host, p->file, p->message);
     }
+  /* read to the end without an event: nothing of it could be read */
+  if (s->final && !s->cancelled)
+    for (guint h = 0; h < s->hosts->len; h++)
+      {
+        SlHostItem *item = g_ptr_array_index (self->host_items, h);
+        const SlSnapHost *sh = &g_array_index (s->hosts, SlSnapHost, h);
+
+        if (sh->counts.events == 0 && sl_host_item_get_status (item)[0] != '\0' &&
+            !sl_host_item_get_unreadable (item))
+          {
+            _sl_host_item_set_unreadable (item, TRUE);
+            changes |= SL_SESSION_CHANGE_HOSTS;
+          }
+      }
   if (s->live_hosts != NULL)
     for (guint k = 0; k < s->live_hosts->len; k++)
       {
@@ -748,6 +800,7 @@ sl_session_finalize (GObject *object)
   g_ptr_array_unref (self->host_items);
   g_ptr_array_unref (self->link_items);
   g_ptr_array_unref (self->names);
+  g_ptr_array_unref (self->unreadable);
   g_strfreev (self->inputs);
   g_free (self->title);
   g_free (self->progress_text);
@@ -1019,6 +1072,7 @@ sl_session_init (SlSession *self)
   self->update_us = g_array_new (FALSE, FALSE, sizeof (gint64));
   self->resort_us = g_array_new (FALSE, FALSE, sizeof (gint64));
   self->host_items = g_ptr_array_new_with_free_func (g_object_unref);
+  self->unreadable = g_ptr_array_new_with_free_func (g_object_unref);
   self->link_items = g_ptr_array_new_with_free_func (g_object_unref);
   self->hosts = g_list_store_new (SL_TYPE_HOST_ITEM);
   self->links = g_list_store_new (SL_TYPE_LINK_ITEM);
@@ -1248,7 +1302,87 @@ sl_session_find_host (SlSession  *self,
   for (guint h = 0; name != NULL && h < self->names->len; h++)
     if (g_strcmp0 (g_ptr_array_index (self->names, h), name) == 0)
       return g_ptr_array_index (self->host_items, h);
+  for (guint i = 0; name != NULL && i < self->unreadable->len; i++)
+    if (g_strcmp0 (sl_host_item_get_key (g_ptr_array_index (self->unreadable, i)), name) == 0 ||
+        g_strcmp0 (sl_host_item_get_name (g_ptr_array_index (self->unreadable, i)), name) == 0)
+      return g_ptr_array_index (self->unreadable, i);
   return NULL;
+}
+
+/* How bad a link is, for sl_session_find_worst_link(): the quality
+ * first (failed, no packet, one way, approximate, accurate). */
+static int
+quality_rank (SlQuality q)
+{
+  switch (q)
+    {
+    case SL_QUALITY_FAIL:
+      return 4;
+    case SL_QUALITY_ABSENT:
+      return 3;
+    case SL_QUALITY_INCOMPLETE:
+      return 2;
+    case SL_QUALITY_APPROXIMATE:
+      return 1;
+    default:
+      return 0;
+    }
+}
+
+/* The link most in need of a look: the worst quality, then the widest
+ * bound. NULL without links. */
+SlLinkItem *
+sl_session_find_worst_link (SlSession *self)
+{
+  SlLinkItem *worst = NULL;
+  int worst_rank = -1;
+  double worst_bound = -1;
+
+  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
+
+  for (guint l = 0; l < self->link_items->len; l++)
+    {
+      SlLinkItem *item = g_ptr_array_index (self->link_items, l);
+      const SlReportLink *rl = sl_link_item_get_info (item);
+      int rank = quality_rank (rl->info.quality);
+      double bound = isfinite (rl->info.bound_ns) ? rl->info.bound_ns : G_MAXDOUBLE;
+
+      if (rank > worst_rank || (rank == worst_rank && bound > worst_bound))
+        {
+          worst = item;
+          worst_rank = rank;
+          worst_bound = bound;
+        }
+    }
+  return worst;
+}
+
+/* Hosts the engine knows (sl_session_get_host_item() takes 0 to this
+ * minus 1); sl_session_get_hosts() also lists the unreadable ones. */
+guint
+sl_session_get_n_hosts (SlSession *self)
+{
+  g_return_val_if_fail (SL_IS_SESSION (self), 0);
+  return self->host_items->len;
+}
+
+/* Hosts the engine does not know because nothing of them could be read. */
+guint
+sl_session_get_n_unreadable (SlSession *self)
+{
+  g_return_val_if_fail (SL_IS_SESSION (self), 0);
+  return self->unreadable->len;
+}
+
+SlHostItem *
+sl_session_get_unreadable (SlSession *self,
+                           guint      i)
+{
+  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
+
+  if (i >= self->unreadable->len)
+    return NULL;
+  return g_ptr_array_index (self->unreadable, i);
 }
 
 SlLinkItem *

@@ -84,6 +84,10 @@ guint           sl_session_get_n_tree_links     (SlSession          *self);
 guint           sl_session_get_n_components     (SlSession          *self);
 SlHostItem     *sl_session_get_host_item        (SlSession          *self,
                                                  guint               host);
+guint           sl_session_get_n_hosts          (SlSession          *self);
+guint           sl_session_get_n_unreadable     (SlSession          *self);
+SlHostItem     *sl_session_get_unreadable       (SlSession          *self,
+                                                 guint               i);
 SlLinkItem     *sl_session_get_link_item        (SlSession          *self,
                                                  guint               link);
 SlHostItem     *sl_session_find_host            (SlSession          *self,
@@ -95,6 +99,7 @@ SlLinkItem     *sl_session_find_link_between    (SlSession          *self,
                                                  guint               a,
                                                  guint               b);
 
+SlLinkItem     *sl_session_find_worst_link      (SlSession          *self);
 SlLinkItem     *sl_session_get_selected_link    (SlSession          *self);
 void            sl_session_set_selected_link    (SlSession          *self,
                                                  SlLinkItem         *link);

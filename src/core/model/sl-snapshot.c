@@ -115,6 +115,26 @@ sl_snapshot_capture_engine (SlSnapshot *self,
     }
   if (self->time_start > self->time_end)
     self->time_start = self->time_end = 0;
+  {
+    g_autofree gint64 *starts = g_new (gint64, MAX (n_hosts, 1));
+    g_autofree guint *sizes = g_new0 (guint, MAX (n_hosts, 1));
+
+    sl_report_host_starts ((const SlReportLink *) (gpointer) self->links->data, n_links, starts, n_hosts);
+    for (guint h = 0; h < n_hosts; h++)
+      {
+        guint r = g_array_index (self->hosts, SlSnapHost, h).reference;
+
+        if (r < n_hosts)
+          sizes[r]++;
+      }
+    for (guint h = 0; h < n_hosts; h++)
+      {
+        SlSnapHost *sh = &g_array_index (self->hosts, SlSnapHost, h);
+
+        sh->data_start = starts[h];
+        sh->group_size = sh->reference < n_hosts ? sizes[sh->reference] : 1;
+      }
+  }
 
   first = MAX (journal_from, sl_journal_get_first_seq (journal));
   next = sl_journal_get_next_seq (journal);

@@ -18,6 +18,9 @@
 
 G_BEGIN_DECLS
 
+/* @group_size: hosts on @reference's clock, this one included;
+ * @data_start: where its synchronized data starts on its own clock, or
+ *   G_MAXINT64 (sl_report_host_starts()) */
 typedef struct
 {
   guint        host;
@@ -29,6 +32,8 @@ typedef struct
   SlHostCounts counts;
   guint        path_start;
   guint        path_len;
+  guint        group_size;
+  gint64       data_start;
 } SlSnapHost;
 
 
