@@ -293,8 +293,9 @@ draw_hull (SlLinkPlot    *self,
   g_autofree char *ab = NULL;
   g_autofree char *ba = NULL;
 
+  /* the legend above the frame: inside it, it hid points */
   f->left = 64;
-  f->top = 10;
+  f->top = 40;
   f->right = width - 10;
   f->bottom = height - 36;
   f->log_y = FALSE;
@@ -364,12 +365,12 @@ draw_hull (SlLinkPlot    *self,
   cairo_set_font_size (cr, 10);
   ab = g_strdup_printf (_("sent by %s"), self->a_name ? self->a_name : "a");
   ba = g_strdup_printf (_("sent by %s"), self->b_name ? self->b_name : "b");
-  legend_entry (cr, f->left + 10, f->top + 14, SL_LINK_PLOT_RGB_AB, TRUE, ab, fg);
-  legend_entry (cr, f->left + 10, f->top + 28, SL_LINK_PLOT_RGB_BA, TRUE, ba, fg);
-  legend_entry (cr, f->left + 150, f->top + 14, SL_LINK_PLOT_RGB_LMIN, FALSE, "Lmin", fg);
-  legend_entry (cr, f->left + 150, f->top + 28, SL_LINK_PLOT_RGB_LMAX, FALSE, "Lmax", fg);
-  legend_entry (cr, f->left + 220, f->top + 14, SL_LINK_PLOT_RGB_ESTIMATE, FALSE, _("estimate"), fg);
-  legend_entry (cr, f->left + 220, f->top + 28, SL_LINK_PLOT_RGB_HULL_AB, FALSE, _("hulls"), fg);
+  legend_entry (cr, f->left + 10, 14, SL_LINK_PLOT_RGB_AB, TRUE, ab, fg);
+  legend_entry (cr, f->left + 10, 28, SL_LINK_PLOT_RGB_BA, TRUE, ba, fg);
+  legend_entry (cr, f->left + 150, 14, SL_LINK_PLOT_RGB_LMIN, FALSE, "Lmin", fg);
+  legend_entry (cr, f->left + 150, 28, SL_LINK_PLOT_RGB_LMAX, FALSE, "Lmax", fg);
+  legend_entry (cr, f->left + 220, 14, SL_LINK_PLOT_RGB_ESTIMATE, FALSE, _("estimate"), fg);
+  legend_entry (cr, f->left + 220, 28, SL_LINK_PLOT_RGB_HULL_AB, FALSE, _("hulls"), fg);
 }
 
 static double
@@ -390,7 +391,9 @@ draw_band (SlLinkPlot    *self,
   const SlPlotData *p = self->plot;
   Frame top = { 0 }, bottom = { 0 };
   double ylo = G_MAXDOUBLE, yhi = -G_MAXDOUBLE, alo = G_MAXDOUBLE, ahi = -G_MAXDOUBLE;
-  double x0 = 0, x1 = MAX (p->x_end, 1e-9);
+  /* each axis ends where its data does: trace time at the link's last
+   * packet, input time at the accuracy's last change */
+  double x0 = 0, x1 = MAX (p->x_end, 1e-9), bx0 = G_MAXDOUBLE, bx1 = -G_MAXDOUBLE;
   gboolean has_est = p->has_line[SL_PLOT_LINE_ESTIMATE];
   double split = height * 0.5;
 
@@ -398,14 +401,19 @@ draw_band (SlLinkPlot    *self,
     {
       const SlPlotPoint *q = &g_array_index (p->accuracy, SlPlotPoint, i);
 
-      extend (&x0, &x1, q->x);
+      extend (&bx0, &bx1, q->x);
       if (isfinite (q->y) && q->y > 0)
         extend (&alo, &ahi, log10 (q->y));
     }
+  if (bx0 >= bx1)
+    {
+      bx0 = x0;
+      bx1 = x1;
+    }
   if (self->zoomed)
     {
-      x0 = self->vx0;
-      x1 = self->vx1;
+      x0 = bx0 = self->vx0;
+      x1 = bx1 = self->vx1;
     }
   else
     {
@@ -419,8 +427,10 @@ draw_band (SlLinkPlot    *self,
   top.bottom = split - 30;
   bottom.top = split + 6;
   bottom.bottom = height - 36;
-  top.x0 = bottom.x0 = x0;
-  top.x1 = bottom.x1 = x1;
+  top.x0 = x0;
+  top.x1 = x1;
+  bottom.x0 = bx0;
+  bottom.x1 = bx1;
   if (top.right <= top.left + 10 || top.bottom <= top.top + 10 || bottom.bottom <= bottom.top + 10)
     return;
 
@@ -898,4 +908,23 @@ sl_link_plot_get_view (SlLinkPlot *self,
     *x0 = self->vx0;
   if (x1 != NULL)
     *x1 = self->vx1;
+}
+
+/* For the tests: the last frame drawn (widget pixels) and its data
+ * ranges. */
+void
+_sl_link_plot_get_frame (SlLinkPlot *self,
+                         double     *box,
+                         double     *range)
+{
+  g_return_if_fail (SL_IS_LINK_PLOT (self));
+
+  box[0] = self->frame.left;
+  box[1] = self->frame.top;
+  box[2] = self->frame.right;
+  box[3] = self->frame.bottom;
+  range[0] = self->frame.x0;
+  range[1] = self->frame.x1;
+  range[2] = self->frame.y0;
+  range[3] = self->frame.y1;
 }

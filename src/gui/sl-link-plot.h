@@ -58,4 +58,8 @@ void            sl_link_plot_get_view   (SlLinkPlot  *self,
                                          double      *x0,
                                          double      *x1);
 
+void        _sl_link_plot_get_frame (SlLinkPlot *self,
+                                     double     *box,
+                                     double     *range);
+
 G_END_DECLS

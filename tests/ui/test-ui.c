@@ -270,6 +270,28 @@ test_django_select (void)
   g_assert_cmpuint (ui_count_color (&px, SL_LINK_PLOT_RGB_AB, 60), >, 10);
   g_assert_cmpuint (ui_count_color (&px, SL_LINK_PLOT_RGB_BA, 60), >, 10);
   ui_pixels_clear (&px);
+  /* the axes end at the data and the legend is above the frame: every
+   * point is inside, none under the legend */
+  {
+    const SlPlotData *plot = sl_link_plot_get_plot (hull);
+    double box[4], range[4];
+
+    _sl_link_plot_get_frame (hull, box, range);
+    g_assert_cmpfloat (range[0], ==, 0);
+    g_assert_cmpfloat (range[1], ==, plot->x_end);
+    g_assert_cmpfloat (box[1], >=, 36);
+    for (guint d = 0; d < 2; d++)
+      for (guint i = 0; i < plot->points[d]->len; i++)
+        {
+          const SlPlotPoint *q = &g_array_index (plot->points[d], SlPlotPoint, i);
+
+          g_assert_cmpfloat (q->x, >=, range[0]);
+          g_assert_cmpfloat (q->x, <=, range[1]);
+          g_assert_cmpfloat (q->y, >=, range[2]);
+          g_assert_cmpfloat (q->y, <=, range[3]);
+        }
+  }
+
   ui_save_screenshot (f.window, "details.png");
 
   /* zoom through the plot's action, back through reset */
