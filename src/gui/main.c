@@ -6,9 +6,29 @@
 #include "config.h"
 
 #include <locale.h>
+#include <stdlib.h>
 #include <glib/gi18n.h>
 
 #include "sl-application.h"
+
+/* The executable in the build folder (not installed) uses the schema
+ * compiled there, as `meson devenv` would. */
+static void
+use_build_schema (void)
+{
+  g_autofree char *exe = realpath ("/proc/self/exe", NULL);
+  g_autofree char *built = realpath (SL_BUILD_DIR "/src/gui/syncline", NULL);
+  const char *dirs = g_getenv ("GSETTINGS_SCHEMA_DIR");
+  g_autofree char *with_build = NULL;
+
+  if (exe == NULL || built == NULL || g_strcmp0 (exe, built) != 0 ||
+      !g_file_test (SL_BUILD_DIR "/data/gschemas.compiled", G_FILE_TEST_IS_REGULAR))
+    return;
+  with_build = dirs != NULL && dirs[0] != '\0'
+               ? g_strconcat (SL_BUILD_DIR "/data", G_SEARCHPATH_SEPARATOR_S, dirs, NULL)
+               : g_strdup (SL_BUILD_DIR "/data");
+  g_setenv ("GSETTINGS_SCHEMA_DIR", with_build, TRUE);
+}
 
 int
 main (int   argc,
@@ -24,13 +44,14 @@ main (int   argc,
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
+  use_build_schema ();
   source = g_settings_schema_source_get_default ();
   if (source != NULL)
     schema = g_settings_schema_source_lookup (source, APPLICATION_ID, TRUE);
   if (schema == NULL)
     {
-      g_printerr ("syncline: the GSettings schema %s is not installed; install the application, "
-                  "or run it with `meson devenv` from the build folder\n", APPLICATION_ID);
+      g_printerr ("syncline: the GSettings schema %s is not installed; install the application "
+                  "(meson install), or run it from the build folder\n", APPLICATION_ID);
       return 1;
     }
 
