@@ -4,10 +4,13 @@
 usage: check-manifest.py MANIFEST APP_ID
 
 Checks that the manifest parses as JSON and holds what a build needs: the
-application id, the GNOME 43 runtime and SDK (GTK 4.8, libadwaita 1.2), the
-command, the sandbox permissions the application relies on, babeltrace2 built
-from a pinned release before Syncline, and Syncline built with meson from the
-source tree around the manifest. Prints one line per problem, exits 1 on any.
+application id, a GNOME runtime and SDK that are still supported (GNOME 49 and
+older were end of life by November 2026; the code keeps to the GTK 4.8 and
+libadwaita 1.2 API, which newer runtimes keep), the command, the sandbox
+permissions the application relies on, babeltrace2 2.1 (which reads CTF 2, LTTng
+2.15's default) built from a pinned release before Syncline, and Syncline built
+with meson from the source tree around the manifest. Prints one line per
+problem, exits 1 on any.
 """
 
 import json
@@ -42,8 +45,9 @@ def main():
     need(os.path.basename(path) == app_id + ".json", f"file name is not {app_id}.json")
     need(m.get("runtime") == "org.gnome.Platform", "runtime is not org.gnome.Platform")
     need(m.get("sdk") == "org.gnome.Sdk", "sdk is not org.gnome.Sdk")
-    need(m.get("runtime-version") == "43",
-         "runtime-version is not 43 (the GTK 4.8 / libadwaita 1.2 runtime)")
+    version = str(m.get("runtime-version", ""))
+    need(version.isdigit() and int(version) >= 50,
+         f"runtime-version {version!r} is not a supported GNOME runtime (50 or later)")
     need(m.get("command") == "syncline", "command is not syncline")
 
     args = m.get("finish-args", [])
@@ -87,8 +91,9 @@ def main():
         if isinstance(mod, dict) and mod.get("name") == "babeltrace2":
             urls = [s.get("url", "") for s in mod.get("sources", [])]
             tags = [s.get("tag", "") for s in mod.get("sources", [])]
-            need(any("babeltrace2-2.0.4." in u for u in urls) or "v2.0.4" in tags,
-                 "babeltrace2 is not release 2.0.4")
+            need(any(re.search(r"babeltrace2?-2\.1\.\d+\.|/v2\.1\.\d+\.tar", u) for u in urls)
+                 or any(re.fullmatch(r"v2\.1\.\d+", t) for t in tags),
+                 "babeltrace2 is not a 2.1 release (CTF 2)")
         if isinstance(mod, dict) and mod.get("name") == "syncline":
             need(mod.get("buildsystem") == "meson", "syncline is not built with meson")
             src = mod.get("sources", [{}])
