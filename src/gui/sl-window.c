@@ -108,8 +108,8 @@ session_state_cb (SlWindow *self)
   if (state == SL_SESSION_STATE_READY && self->n_problems > self->n_problem_toasts)
     {
       g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                            "%u problem in all; see the Status column of the hosts",
-                                                            "%u problems in all; see the Status column of the hosts",
+                                                            "%u problem in all: see the Hosts table",
+                                                            "%u problems in all: see the Hosts table",
                                                             self->n_problems),
                                                self->n_problems);
       _sl_window_toast (self, text);
