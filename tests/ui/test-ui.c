@@ -1087,35 +1087,43 @@ typedef struct
 } Reading;
 
 /* While the session streams in, hosts not yet linked to others are plain:
- * the reference's gold is drawn only around the clock of a group. */
+ * the reference's gold is drawn only at the clock of a group (its ring, and
+ * the pulse of a reference that just moved, within 40 px). */
 static void
 reading_updated_cb (SlSession        *session,
                     SlSessionChanges  changes,
                     Reading          *r)
 {
   SlGraphView *graph = sl_window_get_graph_view (r->window);
+  g_autoptr(GArray) refs = g_array_new (FALSE, FALSE, sizeof (double));
   UiPixels px = { 0 };
-  guint near = 0;
-  gint total;
 
   if (r->checked > 0 || sl_session_get_n_hosts (session) == 0)
     return;
   r->checked++;
   ui_wait_frames (GTK_WIDGET (graph), 1);
   ui_render (r->window, GTK_WIDGET (graph), "graph-reading.png", &px);
-  /* (the legend, bottom left, has a ring of its own) */
-  px.height = MAX (px.height - 120, 0);
-  total = (gint) ui_count_color (&px, SL_GRAPH_RGB_REFERENCE, 24);
   for (guint h = 0; h < sl_session_get_n_hosts (session); h++)
     {
       SlHostState state = sl_host_item_get_state (sl_session_get_host_item (session, h));
-      double x, y;
+      double xy[2];
 
       r->alone += state == SL_HOST_STATE_UNSYNCHRONIZED;
-      if (state == SL_HOST_STATE_REFERENCE && sl_graph_view_get_host_position (graph, h, &x, &y))
-        near += ui_count_near (&px, x, y, 14, SL_GRAPH_RGB_REFERENCE, 24);
+      if (state == SL_HOST_STATE_REFERENCE && sl_graph_view_get_host_position (graph, h, &xy[0], &xy[1]))
+        g_array_append_vals (refs, xy, 2);
     }
-  r->stray_gold = (guint) MAX (total - (gint) near, 0);
+  /* (the legend, bottom left, has a ring of its own) */
+  for (int y = 0; y < px.height - 120; y++)
+    for (int x = 0; x < px.width; x++)
+      {
+        gboolean near = FALSE;
+
+        if (!ui_color_near (ui_pixel (&px, x, y), SL_GRAPH_RGB_REFERENCE, 24))
+          continue;
+        for (guint k = 0; k + 1 < refs->len && !near; k += 2)
+          near = hypot (x - g_array_index (refs, double, k), y - g_array_index (refs, double, k + 1)) <= 40;
+        r->stray_gold += !near;
+      }
   ui_pixels_clear (&px);
 }
 
