@@ -363,7 +363,9 @@ update_empty (SlQualityPanel *self)
       changes = _("Changes of the tree of links and of the references appear here as packets arrive");
       break;
     default:
-      if (n_hosts < 2)
+      if (n_hosts == 0)
+        links = _("No host could be read: the Hosts table says why");
+      else if (n_hosts < 2)
         links = _("One host only: putting clocks together needs the traces of two or more hosts "
                   "that exchange TCP packets");
       else
