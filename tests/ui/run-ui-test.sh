@@ -9,6 +9,6 @@ for tool in xvfb-run dbus-run-session; do
     exit 77
   fi
 done
-mkdir -p "$SL_SCREENSHOT_DIR" "$HOME" "$XDG_CACHE_HOME" "$XDG_CONFIG_HOME" "$XDG_DATA_HOME" "$XDG_RUNTIME_DIR"
+mkdir -p ${SL_SCREENSHOT_DIR:+"$SL_SCREENSHOT_DIR"} "$HOME" "$XDG_CACHE_HOME" "$XDG_CONFIG_HOME" "$XDG_DATA_HOME" "$XDG_RUNTIME_DIR"
 chmod 700 "$XDG_RUNTIME_DIR"
 exec xvfb-run -a -s "-screen 0 1600x1200x24 -nolisten tcp" dbus-run-session -- "$@"
