@@ -162,6 +162,24 @@ current_key (SlTimelineView *self,
   key->arrow_version = self->arrow_version;
 }
 
+/* The lines on the plot for @scroll: the pinned ones, then the scrolled
+ * ones (vis indices) */
+static GArray *
+lines_on_screen (SlTimelineView *self,
+                 int             scroll)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint first, end;
+
+  for (guint i = 0; i < self->n_pinned; i++)
+    if (g_array_index (self->vis, SlTlvRow, i).y < self->pinned_h)
+      g_array_append_val (out, i);
+  _sl_timeline_view_scrolled_range (self, scroll, &first, &end);
+  for (guint i = first; i < end; i++)
+    g_array_append_val (out, i);
+  return out;
+}
+
 /* Per-pixel colours */
 
 typedef struct
@@ -519,8 +537,8 @@ _sl_timeline_view_prepare (SlTimelineView *self)
   g_autofree guint8 *host_visible = NULL;
   g_autoptr(GArray) jobs = g_array_new (FALSE, FALSE, sizeof (RowJob));
   guint n_visible_hosts = 0, visible_rows = 0;
+  g_autoptr(GArray) lines = NULL;
   gint64 t0;
-  guint first;
   gboolean hl;
 
   if (self->timeline == NULL || w <= 0 || h <= 0 || !self->has_span)
@@ -542,13 +560,11 @@ _sl_timeline_view_prepare (SlTimelineView *self)
   for (int k = 0; k <= w; k++)
     f.view_bounds[k] = self->origin + (gint64) floor ((double) (self->col0 + k) * self->px_ns);
 
-  first = _sl_timeline_view_vis_at (self, 0);
-  for (guint i = first == SL_TIMELINE_NONE ? self->vis->len : first; i < self->vis->len; i++)
+  lines = lines_on_screen (self, scroll);
+  for (guint i = 0; i < lines->len; i++)
     {
-      const SlTlvRow *v = &g_array_index (self->vis, SlTlvRow, i);
+      const SlTlvRow *v = &g_array_index (self->vis, SlTlvRow, g_array_index (lines, guint, i));
 
-      if (v->y - scroll >= h)
-        break;
       visible_rows++;
       if (v->host < n_hosts && !host_visible[v->host])
         {
@@ -688,8 +704,8 @@ emit_messages (SlTimelineView *self,
     {
       const SlTimelineArrow *a = &g_array_index (arrows, SlTimelineArrow, i);
       double xs = arrow_x (self, a->send_view), xr = arrow_x (self, a->recv_view);
-      double ys = _sl_timeline_view_row_center (self, a->send_row) - scroll;
-      double yr = _sl_timeline_view_row_center (self, a->recv_row) - scroll;
+      double ys = _sl_timeline_view_row_center (self, a->send_row, (int) scroll);
+      double yr = _sl_timeline_view_row_center (self, a->recv_row, (int) scroll);
 
       if ((folded >= 0 && (a->count > 1) != folded) || isnan (ys) || isnan (yr) || (ys < 0 && yr < 0) ||
           (ys > h && yr > h) || (xs < 0 && xr < 0) || (xs > w && xr > w))
@@ -711,7 +727,7 @@ emit_bounds (SlTimelineView *self,
     {
       const SlTimelineArrow *a = &g_array_index (arrows, SlTimelineArrow, i);
       double xr = arrow_x (self, a->recv_view);
-      double yr = _sl_timeline_view_row_center (self, a->recv_row) - scroll;
+      double yr = _sl_timeline_view_row_center (self, a->recv_row, (int) scroll);
       double u = a->uncertainty_ns / self->px_ns;
 
       if (!isfinite (u) || u < 1.5 || isnan (yr) || yr < -10 || yr > self->rows_h + 10 || xr + u < 0 ||
@@ -908,27 +924,25 @@ compose_plot (SlTimelineView *self)
   g_autofree guint32 *host_line = NULL;
   g_autofree Layer *layers = g_new (Layer, 3);
   Compose c = { 0 };
-  guint first = _sl_timeline_view_vis_at (self, 0);
+  g_autoptr(GArray) lines = lines_on_screen (self, scroll);
+  guint32 band = premul (0x9a9996, 0.12);
+  guint sticky;
+  int sticky_y;
 
+  host_line = g_new (guint32, w);
+  for (int x = 0; x < w; x++)
+    host_line[x] = band;
   /* which colours each line of pixels shows */
-  for (guint i = first == SL_TIMELINE_NONE ? self->vis->len : first; i < self->vis->len; i++)
+  for (guint i = 0; i < lines->len; i++)
     {
-      const SlTlvRow *v = &g_array_index (self->vis, SlTlvRow, i);
-      int y0 = v->y - scroll, ya, yb;
+      const SlTlvRow *v = &g_array_index (self->vis, SlTlvRow, g_array_index (lines, guint, i));
+      int y0 = _sl_tlv_screen_y (self, v, scroll), ya, yb;
+      /* scrolled rows pass under the pinned ones */
+      int top = v->pinned ? 0 : self->pinned_h, bottom = v->pinned ? self->pinned_h : h;
       const guint32 *src;
 
-      if (y0 >= h)
-        break;
       if (v->kind == SL_TIMELINE_ROW_HOST)
         {
-          if (host_line == NULL)
-            {
-              guint32 band = premul (0x9a9996, 0.12);
-
-              host_line = g_new (guint32, w);
-              for (int x = 0; x < w; x++)
-                host_line[x] = band;
-            }
           src = host_line;
           ya = y0, yb = y0 + v->h;
         }
@@ -942,9 +956,12 @@ compose_plot (SlTimelineView *self)
           src = rc->rgba;
           ya = y0 + 2, yb = y0 + v->h - 2;
         }
-      for (int y = MAX (ya, 0); y < MIN (yb, h); y++)
+      for (int y = MAX (ya, top); y < MIN (yb, bottom); y++)
         line_src[y] = src;
     }
+  if (_sl_timeline_view_sticky_header (self, scroll, &sticky, &sticky_y))
+    for (int y = MAX (sticky_y, self->pinned_h); y < MIN (sticky_y + SL_TLV_HOST_H, h); y++)
+      line_src[y] = host_line;
 
   c.w = w;
   c.h = h;
@@ -1094,6 +1111,18 @@ row_label (SlTimelineView  *self,
            const SlTlvRow  *v,
            const SlTimelineRowInfo *ri)
 {
+  if (v->pinned && v->kind != SL_TIMELINE_ROW_HOST)
+    {
+      /* out of its host's rows: named with it */
+      SlTlvRow plain = *v;
+      SlTimelineRowInfo hi;
+      g_autofree char *text = NULL;
+
+      plain.pinned = FALSE;
+      text = row_label (self, &plain, ri);
+      sl_timeline_get_row_info (self->timeline, sl_timeline_get_host_row (self->timeline, v->host), &hi);
+      return g_strdup_printf ("%s: %s", hi.name, text);
+    }
   switch (v->kind)
     {
     case SL_TIMELINE_ROW_HOST:
@@ -1119,7 +1148,9 @@ ensure_labels (SlTimelineView *self,
   PangoLayout *layout;
   PangoFontDescription *bold;
   GdkRGBA fg;
-  guint first, sel;
+  g_autoptr(GArray) lines = NULL;
+  guint sel, sticky = SL_TIMELINE_NONE;
+  int sticky_y = 0;
 
   memset (&key, 0, sizeof key);
   key.height = h;
@@ -1143,17 +1174,33 @@ ensure_labels (SlTimelineView *self,
   bold = pango_font_description_copy (pango_context_get_font_description (pango_layout_get_context (layout)));
   pango_font_description_set_weight (bold, PANGO_WEIGHT_BOLD);
 
-  first = _sl_timeline_view_vis_at (self, 0);
+  lines = lines_on_screen (self, scroll);
   sel = _sl_timeline_view_selected_vis (self);
-  for (guint i = first == SL_TIMELINE_NONE ? self->vis->len : first; i < self->vis->len; i++)
+  if (_sl_timeline_view_sticky_header (self, scroll, &sticky, &sticky_y))
+    g_array_append_val (lines, sticky);
+  for (guint li = 0; li < lines->len; li++)
     {
+      guint i = g_array_index (lines, guint, li);
       const SlTlvRow *v = &g_array_index (self->vis, SlTlvRow, i);
-      double y0 = v->y - scroll, yc = y0 + v->h / 2.0, x = 8 + v->depth * 14;
+      gboolean is_sticky = li == lines->len - 1 && sticky != SL_TIMELINE_NONE;
+      double y0 = is_sticky ? sticky_y : _sl_tlv_screen_y (self, v, scroll), yc = y0 + v->h / 2.0;
+      double x = 8 + v->depth * 14;
       g_autofree char *text = NULL;
       SlTimelineRowInfo ri;
 
-      if (y0 >= h)
-        break;
+      cairo_save (cr);
+      /* scrolled lines pass under the pinned ones; the sticky header
+       * hides what it covers */
+      cairo_rectangle (cr, 0, v->pinned ? 0 : self->pinned_h, SL_TLV_LABEL_W, v->pinned ? self->pinned_h : h);
+      cairo_clip (cr);
+      if (is_sticky)
+        {
+          cairo_save (cr);
+          cairo_set_operator (cr, CAIRO_OPERATOR_CLEAR);
+          cairo_rectangle (cr, 0, y0, SL_TLV_LABEL_W, v->h);
+          cairo_fill (cr);
+          cairo_restore (cr);
+        }
       sl_timeline_get_row_info (self->timeline, v->row, &ri);
       if (v->kind == SL_TIMELINE_ROW_HOST)
         {
@@ -1187,6 +1234,14 @@ ensure_labels (SlTimelineView *self,
       if (v->kind == SL_TIMELINE_ROW_CPU || (ri.kind == SL_TIMELINE_ROW_THREAD && ri.n_intervals == 0))
         gdk_cairo_set_source_rgba (cr, &(GdkRGBA) { fg.red, fg.green, fg.blue, fg.alpha * 0.6f });
       layout_text (cr, layout, text, x + 14, yc, 0, 0.5);
+      cairo_restore (cr);
+    }
+  if (self->pinned_h > 0)
+    {
+      /* the pinned rows' lower edge */
+      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.35);
+      cairo_rectangle (cr, 0, self->pinned_h - 1, SL_TLV_LABEL_W, 1);
+      cairo_fill (cr);
     }
   pango_font_description_free (bold);
   g_object_unref (layout);
@@ -1505,7 +1560,7 @@ _sl_timeline_view_snapshot_canvas (SlTimelineView *self,
 
       set_hex (cr, SL_TIMELINE_RGB_SELECTION, 0.9);
       cairo_set_line_width (cr, 1);
-      cairo_rectangle (cr, 0.5, v->y - scroll + 0.5, w - 1, v->h - 1);
+      cairo_rectangle (cr, 0.5, _sl_tlv_screen_y (self, v, (int) scroll) + 0.5, w - 1, v->h - 1);
       cairo_stroke (cr);
     }
   if (self->session != NULL)
@@ -1579,8 +1634,8 @@ sl_timeline_canvas_size_allocate (GtkWidget *widget,
   if (h != self->rows_h)
     {
       self->rows_h = h;
-      gtk_adjustment_set_page_size (self->vadj, MAX (h, 1));
-      gtk_adjustment_set_page_increment (self->vadj, MAX (h * 0.9, 1));
+      /* the pinned rows' share and the page */
+      _sl_timeline_view_relayout (self);
     }
   _sl_timeline_view_queue_update (self);
 }

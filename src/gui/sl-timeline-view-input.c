@@ -222,6 +222,42 @@ find_action (GtkWidget  *widget,
   gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
 }
 
+static void
+toggle_pin_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *param)
+{
+  SlTimelineView *self = SL_TIMELINE_VIEW (widget);
+  guint row = param != NULL ? g_variant_get_uint32 (param) : self->selected_row;
+
+  if (row == SL_TIMELINE_NONE)
+    return;
+  sl_timeline_view_set_row_pinned (self, row, !sl_timeline_view_get_row_pinned (self, row));
+}
+
+/* The selected row's process and its descendants only; again: all */
+static void
+process_tree_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  SlTimelineView *self = SL_TIMELINE_VIEW (widget);
+  SlTimelineRowInfo ri;
+  guint host;
+  guint32 pid;
+
+  sl_timeline_view_get_process_tree (self, &host, &pid);
+  if (pid != 0 || self->timeline == NULL || self->selected_row == SL_TIMELINE_NONE)
+    {
+      sl_timeline_view_set_process_tree (self, SL_TIMELINE_NONE, 0);
+      return;
+    }
+  sl_timeline_get_row_info (self->timeline, self->selected_row, &ri);
+  if (ri.pid != 0)
+    sl_timeline_view_set_process_tree (self, ri.host, ri.pid);
+  _sl_timeline_view_scroll_to_row (self, self->selected_row);
+}
+
 void
 _sl_timeline_view_update_actions (SlTimelineView *self)
 {
@@ -263,6 +299,13 @@ _sl_timeline_view_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_property_action (widget_class, "timeline.synchronized", "synchronized");
   gtk_widget_class_install_property_action (widget_class, "timeline.follow", "follow");
   gtk_widget_class_install_property_action (widget_class, "timeline.show-cpus", "show-cpus");
+  gtk_widget_class_install_property_action (widget_class, "timeline.hide-idle", "hide-idle");
+  gtk_widget_class_install_property_action (widget_class, "timeline.hide-kernel", "hide-kernel");
+  gtk_widget_class_install_property_action (widget_class, "timeline.only-messages", "only-messages");
+  gtk_widget_class_install_property_action (widget_class, "timeline.sort-rows", "sort-rows");
+  gtk_widget_class_install_action (widget_class, "timeline.toggle-pin", NULL, toggle_pin_action);
+  gtk_widget_class_install_action (widget_class, "timeline.pin-row", "u", toggle_pin_action);
+  gtk_widget_class_install_action (widget_class, "timeline.process-tree", NULL, process_tree_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, 0, "timeline.zoom-in", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, 0, "timeline.zoom-in", NULL);
@@ -294,6 +337,8 @@ _sl_timeline_view_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_underscore, GDK_SHIFT_MASK | GDK_CONTROL_MASK,
                                        "timeline.collapse-all", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "timeline.find", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_p, 0, "timeline.toggle-pin", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_t, 0, "timeline.process-tree", NULL);
 }
 
 /* Pointer */
@@ -323,7 +368,8 @@ scroll_cb (GtkEventControllerScroll *controller,
       _sl_timeline_view_pan_px (self, (gint64) round (dx * WHEEL_PX));
     }
   if (dy != 0)
-    gtk_adjustment_set_value (self->vadj, gtk_adjustment_get_value (self->vadj) + dy * WHEEL_PX);
+    gtk_adjustment_set_value (self->vadj, gtk_adjustment_get_value (self->vadj) +
+                                          dy * _sl_timeline_view_wheel_step (self));
   return TRUE;
 }
 

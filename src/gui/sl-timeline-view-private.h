@@ -32,6 +32,9 @@ typedef struct
   guint8  depth;
   guint8  expandable;
   guint8  expanded;
+  guint8  pinned;
+  /* pinned rows: from the top of the plot; the others: from the top of the
+   * scrolled area, below the pinned ones */
   int     y;
   int     h;
 } SlTlvRow;
@@ -143,6 +146,16 @@ struct _SlTimelineView
   guint64            data_version;
   guint              n_rows_seen;
 
+  /* rows: filters (SlTimelineRowFilterFlags), one process tree, pins */
+  guint              row_filter;
+  gboolean           sort_rows;
+  guint              tree_host;
+  guint32            tree_pid;
+  GHashTable        *tree_pids;
+  GArray            *pins;
+  guint              n_pinned;
+  int                pinned_h;
+
   guint              selected_row;
   guint              hl_host_a;
   guint              hl_host_b;
@@ -193,6 +206,15 @@ struct _SlTimelineView
   gboolean           pointer_in;
 };
 
+/* Where a line of rows is on the plot, for a scroll offset */
+static inline int
+_sl_tlv_screen_y (const SlTimelineView *self,
+                  const SlTlvRow       *v,
+                  int                   scroll)
+{
+  return v->pinned ? v->y : self->pinned_h + v->y - scroll;
+}
+
 /* sl-timeline-view.c */
 void      _sl_timeline_view_queue_update    (SlTimelineView *self);
 void      _sl_timeline_view_span_changed    (SlTimelineView *self);
@@ -206,12 +228,27 @@ void      _sl_timeline_view_pan_px          (SlTimelineView *self,
 void      _sl_timeline_view_fit             (SlTimelineView *self);
 void      _sl_timeline_view_scroll_to_row   (SlTimelineView *self,
                                              guint           row);
+void      _sl_timeline_view_relayout        (SlTimelineView *self);
 void      _sl_timeline_view_toggle_row      (SlTimelineView *self,
                                              guint           vis_index);
 guint     _sl_timeline_view_vis_at          (SlTimelineView *self,
                                              double          y);
+void      _sl_timeline_view_scrolled_range  (SlTimelineView *self,
+                                             int             scroll,
+                                             guint          *first,
+                                             guint          *end);
+gboolean  _sl_timeline_view_sticky_header   (SlTimelineView *self,
+                                             int             scroll,
+                                             guint          *vis_index,
+                                             int            *y);
+double    _sl_timeline_view_wheel_step      (SlTimelineView *self);
 guint     _sl_timeline_view_selected_vis    (SlTimelineView *self);
 double    _sl_timeline_view_row_center      (SlTimelineView *self,
+                                             guint           row,
+                                             int             scroll);
+guint     _sl_timeline_view_vis_for_row     (SlTimelineView *self,
+                                             guint           row);
+void      _sl_timeline_view_center_row      (SlTimelineView *self,
                                              guint           row);
 gboolean  _sl_timeline_view_tick            (SlTimelineView *self,
                                              gint64          now_us);

@@ -24,6 +24,10 @@ enum {
   PROP_SHOW_CPUS,
   PROP_SELECTED_ROW,
   PROP_ANIMATING,
+  PROP_HIDE_IDLE,
+  PROP_HIDE_KERNEL,
+  PROP_ONLY_MESSAGES,
+  PROP_SORT_ROWS,
   N_PROPS
 };
 
@@ -319,6 +323,7 @@ push_row (SlTimelineView          *self,
           guint8                   depth,
           gboolean                 expandable,
           gboolean                 expanded,
+          gboolean                 pinned,
           int                     *y)
 {
   SlTlvRow v = { 0 };
@@ -329,6 +334,7 @@ push_row (SlTimelineView          *self,
   v.depth = depth;
   v.expandable = expandable;
   v.expanded = expanded;
+  v.pinned = pinned;
   v.y = *y;
   v.h = (int) row_height (v.kind);
   *y += v.h;
@@ -344,14 +350,85 @@ host_open (SlTimelineView *self,
   return host >= self->host_open->len || self->host_open->data[host];
 }
 
-/* Hosts, then their processes (with their other threads below them),
- * threads without a process, and CPUs when asked for. */
+static gboolean
+row_pinned (SlTimelineView *self,
+            guint           row)
+{
+  for (guint i = 0; i < self->pins->len; i++)
+    if (g_array_index (self->pins, guint, i) == row)
+      return TRUE;
+  return FALSE;
+}
+
+/* The filters: a thread or process is kept when it passes the flags and,
+ * with a process tree chosen, belongs to it. */
+static gboolean
+row_kept (SlTimelineView          *self,
+          guint                    row,
+          const SlTimelineRowInfo *ri)
+{
+  if (ri->kind != SL_TIMELINE_ROW_THREAD && ri->kind != SL_TIMELINE_ROW_PROCESS)
+    return TRUE;
+  if (self->tree_pids != NULL &&
+      (ri->host != self->tree_host || !g_hash_table_contains (self->tree_pids, GUINT_TO_POINTER (ri->pid))))
+    return FALSE;
+  return self->row_filter == 0 || sl_timeline_row_passes (self->timeline, row, self->row_filter);
+}
+
+/* @rows without the CPUs (into @cpus), the rows filtered out and the
+ * pinned ones, ordered by activity when asked for. */
+static void
+keep_rows (SlTimelineView *self,
+           GArray         *rows,
+           GArray         *cpus)
+{
+  guint kept = 0;
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      guint r = g_array_index (rows, guint, i);
+      SlTimelineRowInfo ri;
+
+      sl_timeline_get_row_info (self->timeline, r, &ri);
+      if (ri.kind == SL_TIMELINE_ROW_CPU)
+        {
+          if (cpus != NULL)
+            g_array_append_val (cpus, r);
+          continue;
+        }
+      if (!row_kept (self, r, &ri) || row_pinned (self, r))
+        continue;
+      g_array_index (rows, guint, kept++) = r;
+    }
+  g_array_set_size (rows, kept);
+  if (self->sort_rows)
+    sl_timeline_sort_by_activity (self->timeline, rows);
+}
+
+static void
+refresh_tree (SlTimelineView *self)
+{
+  g_clear_pointer (&self->tree_pids, g_hash_table_unref);
+  if (self->timeline == NULL || self->tree_pid == 0 || self->tree_host >= sl_timeline_get_n_hosts (self->timeline))
+    return;
+  {
+    g_autoptr(GArray) pids = sl_timeline_dup_process_tree (self->timeline, self->tree_host, self->tree_pid);
+
+    self->tree_pids = g_hash_table_new (NULL, NULL);
+    for (guint i = 0; i < pids->len; i++)
+      g_hash_table_add (self->tree_pids, GUINT_TO_POINTER (g_array_index (pids, guint32, i)));
+  }
+}
+
+/* Pinned rows on top (they do not scroll), then hosts, their processes
+ * (with their other threads below them), threads without a process, and
+ * CPUs when asked for; threads that exchanged messages or ran first. */
 static void
 rebuild_layout (SlTimelineView *self)
 {
   guint n_rows = self->timeline != NULL ? sl_timeline_get_n_rows (self->timeline) : 0;
   guint n_hosts = self->timeline != NULL ? sl_timeline_get_n_hosts (self->timeline) : 0;
-  int y = 0;
+  int y = 0, page;
 
   g_array_set_size (self->vis, 0);
   g_array_set_size (self->row_vis, n_rows);
@@ -366,6 +443,22 @@ rebuild_layout (SlTimelineView *self)
       guint8 open = TRUE;
       g_byte_array_append (self->host_open, &open, 1);
     }
+  refresh_tree (self);
+
+  for (guint i = 0; i < self->pins->len; i++)
+    {
+      guint r = g_array_index (self->pins, guint, i);
+      SlTimelineRowInfo ri;
+
+      if (r >= n_rows)
+        continue;
+      sl_timeline_get_row_info (self->timeline, r, &ri);
+      push_row (self, &ri, r, 0, FALSE, FALSE, TRUE, &y);
+    }
+  self->n_pinned = self->vis->len;
+  /* at most half the plot: the rest scrolls */
+  self->pinned_h = MIN (y, self->rows_h / 2);
+  y = 0;
 
   for (guint h = 0; h < n_hosts; h++)
     {
@@ -378,46 +471,39 @@ rebuild_layout (SlTimelineView *self)
       if (hrow == SL_TIMELINE_NONE || hrow >= n_rows)
         continue;
       sl_timeline_get_row_info (self->timeline, hrow, &hi);
-      push_row (self, &hi, hrow, 0, hi.n_children > 0, open, &y);
+      push_row (self, &hi, hrow, 0, hi.n_children > 0, open, FALSE, &y);
       if (!open)
         continue;
       children = sl_timeline_dup_children (self->timeline, hrow);
+      keep_rows (self, children, cpus);
       for (guint i = 0; i < children->len; i++)
         {
           guint c = g_array_index (children, guint, i);
           SlTimelineRowInfo ci;
 
           sl_timeline_get_row_info (self->timeline, c, &ci);
-          if (ci.kind == SL_TIMELINE_ROW_CPU)
-            {
-              g_array_append_val (cpus, c);
-              continue;
-            }
           if (ci.kind == SL_TIMELINE_ROW_PROCESS)
             {
               gboolean proc_open = !g_hash_table_contains (self->closed_procs, GUINT_TO_POINTER (c));
-              guint others = ci.n_children - (ci.thread_row != SL_TIMELINE_NONE ? 1 : 0);
+              g_autoptr(GArray) threads = sl_timeline_dup_children (self->timeline, c);
 
-              push_row (self, &ci, c, 1, others > 0, proc_open, &y);
-              if (proc_open && ci.n_children > 0)
+              /* the main thread is drawn on its process's row */
+              for (guint k = 0; k < threads->len; k++)
+                if (g_array_index (threads, guint, k) == ci.thread_row)
+                  g_array_remove_index (threads, k--);
+              keep_rows (self, threads, NULL);
+              push_row (self, &ci, c, 1, threads->len > 0, proc_open, FALSE, &y);
+              for (guint k = 0; proc_open && k < threads->len; k++)
                 {
-                  g_autoptr(GArray) threads = sl_timeline_dup_children (self->timeline, c);
+                  guint t = g_array_index (threads, guint, k);
+                  SlTimelineRowInfo ti;
 
-                  for (guint k = 0; k < threads->len; k++)
-                    {
-                      guint t = g_array_index (threads, guint, k);
-                      SlTimelineRowInfo ti;
-
-                      /* the main thread is drawn on its process's row */
-                      if (t == ci.thread_row)
-                        continue;
-                      sl_timeline_get_row_info (self->timeline, t, &ti);
-                      push_row (self, &ti, t, 2, FALSE, FALSE, &y);
-                    }
+                  sl_timeline_get_row_info (self->timeline, t, &ti);
+                  push_row (self, &ti, t, 2, FALSE, FALSE, FALSE, &y);
                 }
             }
           else
-            push_row (self, &ci, c, 1, FALSE, FALSE, &y);
+            push_row (self, &ci, c, 1, FALSE, FALSE, FALSE, &y);
         }
       if (self->show_cpus)
         for (guint i = 0; i < cpus->len; i++)
@@ -426,33 +512,40 @@ rebuild_layout (SlTimelineView *self)
             SlTimelineRowInfo ci;
 
             sl_timeline_get_row_info (self->timeline, c, &ci);
-            push_row (self, &ci, c, 1, FALSE, FALSE, &y);
+            push_row (self, &ci, c, 1, FALSE, FALSE, FALSE, &y);
           }
     }
   self->n_rows_seen = n_rows;
   self->content_h = y;
   self->layout_version++;
-  gtk_adjustment_configure (self->vadj, MIN (gtk_adjustment_get_value (self->vadj), MAX (0, y - self->rows_h)),
-                            0, MAX (y, 1), SL_TLV_ROW_H * 3, MAX (self->rows_h * 0.9, 1), MAX (self->rows_h, 1));
+  page = MAX (self->rows_h - self->pinned_h, 1);
+  gtk_adjustment_configure (self->vadj, MIN (gtk_adjustment_get_value (self->vadj), MAX (0, y - page)),
+                            0, MAX (y, 1), SL_TLV_ROW_H * 3, MAX (page * 0.9, 1), page);
   update_status (self);
   _sl_timeline_view_queue_update (self);
 }
 
-guint
-_sl_timeline_view_vis_at (SlTimelineView *self,
-                          double          y)
+/* The page of the scrolled rows (below the pinned ones). */
+static double
+scroll_page (SlTimelineView *self)
 {
-  guint lo = 0, hi = self->vis->len;
+  return MAX (self->rows_h - self->pinned_h, 1);
+}
 
-  y += gtk_adjustment_get_value (self->vadj);
+static guint
+scrolled_at (SlTimelineView *self,
+             double          content_y)
+{
+  guint lo = self->n_pinned, hi = self->vis->len;
+
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
       const SlTlvRow *v = &g_array_index (self->vis, SlTlvRow, mid);
 
-      if (y < v->y)
+      if (content_y < v->y)
         hi = mid;
-      else if (y >= v->y + v->h)
+      else if (content_y >= v->y + v->h)
         lo = mid + 1;
       else
         return mid;
@@ -460,8 +553,88 @@ _sl_timeline_view_vis_at (SlTimelineView *self,
   return SL_TIMELINE_NONE;
 }
 
-/* The middle of the row that shows @row (itself, or the closed process
- * or host it is in), in content coordinates; NAN when none. */
+/* The scrolled lines on the plot: [first, end) */
+void
+_sl_timeline_view_scrolled_range (SlTimelineView *self,
+                                  int             scroll,
+                                  guint          *first,
+                                  guint          *end)
+{
+  guint f = scrolled_at (self, scroll), e;
+
+  if (f == SL_TIMELINE_NONE)
+    f = self->vis->len;
+  for (e = f; e < self->vis->len; e++)
+    if (_sl_tlv_screen_y (self, &g_array_index (self->vis, SlTlvRow, e), scroll) >= self->rows_h)
+      break;
+  *first = f;
+  *end = e;
+}
+
+/* The header of the host whose rows are at the top of the scrolled area
+ * stays there (pushed up by the next host's): its line and its place. */
+gboolean
+_sl_timeline_view_sticky_header (SlTimelineView *self,
+                                 int             scroll,
+                                 guint          *vis_index,
+                                 int            *y)
+{
+  guint f = scrolled_at (self, scroll), hv;
+  const SlTlvRow *v;
+  int top = self->pinned_h;
+
+  if (f == SL_TIMELINE_NONE || self->timeline == NULL)
+    return FALSE;
+  v = &g_array_index (self->vis, SlTlvRow, f);
+  hv = g_array_index (self->row_vis, guint, sl_timeline_get_host_row (self->timeline, v->host));
+  if (hv == SL_TIMELINE_NONE || (hv == f && v->y == scroll))
+    return FALSE;
+  *vis_index = hv;
+  *y = top;
+  /* the next host's header pushes it up */
+  for (guint i = f + 1; i < self->vis->len; i++)
+    {
+      const SlTlvRow *n = &g_array_index (self->vis, SlTlvRow, i);
+      int ny = _sl_tlv_screen_y (self, n, scroll);
+
+      if (ny >= top + SL_TLV_HOST_H)
+        break;
+      if (n->kind == SL_TIMELINE_ROW_HOST)
+        {
+          *y = ny - SL_TLV_HOST_H;
+          break;
+        }
+    }
+  return TRUE;
+}
+
+/* The line at plot y (0 at the top of the rows). */
+guint
+_sl_timeline_view_vis_at (SlTimelineView *self,
+                          double          y)
+{
+  int scroll = (int) gtk_adjustment_get_value (self->vadj);
+  guint sticky;
+  int sy;
+
+  if (y < 0)
+    return SL_TIMELINE_NONE;
+  if (y < self->pinned_h)
+    {
+      for (guint i = 0; i < self->n_pinned; i++)
+        {
+          const SlTlvRow *v = &g_array_index (self->vis, SlTlvRow, i);
+
+          if (y >= v->y && y < v->y + v->h)
+            return i;
+        }
+      return SL_TIMELINE_NONE;
+    }
+  if (_sl_timeline_view_sticky_header (self, scroll, &sticky, &sy) && y >= sy && y < sy + SL_TLV_HOST_H)
+    return sticky;
+  return scrolled_at (self, y - self->pinned_h + scroll);
+}
+
 /* The line that shows @row: its own, or that of the closed (or hidden)
  * process, host or CPU list it is in; a main thread is on its process's.
  * Remembered per row until the layout changes: messages ask it for both
@@ -493,9 +666,12 @@ vis_for_row (SlTimelineView *self,
   return found;
 }
 
+/* The middle of the line showing @row on the plot, for @scroll; NAN when
+ * none. */
 double
 _sl_timeline_view_row_center (SlTimelineView *self,
-                              guint           row)
+                              guint           row,
+                              int             scroll)
 {
   guint v = row != SL_TIMELINE_NONE ? vis_for_row (self, row) : SL_TIMELINE_NONE;
   const SlTlvRow *r;
@@ -503,13 +679,20 @@ _sl_timeline_view_row_center (SlTimelineView *self,
   if (v == SL_TIMELINE_NONE)
     return NAN;
   r = &g_array_index (self->vis, SlTlvRow, v);
-  return r->y + r->h / 2.0;
+  return _sl_tlv_screen_y (self, r, scroll) + r->h / 2.0;
 }
 
 guint
 _sl_timeline_view_selected_vis (SlTimelineView *self)
 {
   return vis_for_row (self, self->selected_row);
+}
+
+guint
+_sl_timeline_view_vis_for_row (SlTimelineView *self,
+                               guint           row)
+{
+  return vis_for_row (self, row);
 }
 
 void
@@ -533,6 +716,28 @@ _sl_timeline_view_toggle_row (SlTimelineView *self,
     }
 }
 
+/* Opens what hides @row (its host, its process) so that it has a line. */
+static void
+reveal_row (SlTimelineView *self,
+            guint           row)
+{
+  SlTimelineRowInfo ri;
+  gboolean changed = FALSE;
+
+  if (self->timeline == NULL || row >= sl_timeline_get_n_rows (self->timeline))
+    return;
+  sl_timeline_get_row_info (self->timeline, row, &ri);
+  if (ri.kind == SL_TIMELINE_ROW_THREAD && ri.parent != SL_TIMELINE_NONE)
+    changed |= g_hash_table_remove (self->closed_procs, GUINT_TO_POINTER (ri.parent));
+  if (ri.host < self->host_open->len && !self->host_open->data[ri.host])
+    {
+      self->host_open->data[ri.host] = TRUE;
+      changed = TRUE;
+    }
+  if (changed)
+    rebuild_layout (self);
+}
+
 void
 _sl_timeline_view_scroll_to_row (SlTimelineView *self,
                                  guint           row)
@@ -545,12 +750,41 @@ _sl_timeline_view_scroll_to_row (SlTimelineView *self,
   if (v == SL_TIMELINE_NONE)
     return;
   r = &g_array_index (self->vis, SlTlvRow, v);
+  if (r->pinned)
+    return;
   value = gtk_adjustment_get_value (self->vadj);
-  page = MAX (self->rows_h, 1);
-  if (r->y < value)
+  page = scroll_page (self);
+  /* below the host's header, which stays on top */
+  if (r->y - SL_TLV_HOST_H < value)
     gtk_adjustment_set_value (self->vadj, r->y - SL_TLV_HOST_H);
   else if (r->y + r->h > value + page)
     gtk_adjustment_set_value (self->vadj, r->y + r->h - page + SL_TLV_ROW_H);
+}
+
+/* Puts @row's line in the middle of the scrolled area (as far as the
+ * scroll range allows). */
+void
+_sl_timeline_view_center_row (SlTimelineView *self,
+                              guint           row)
+{
+  guint v;
+  const SlTlvRow *r;
+
+  reveal_row (self, row);
+  v = vis_for_row (self, row);
+  if (v == SL_TIMELINE_NONE)
+    return;
+  r = &g_array_index (self->vis, SlTlvRow, v);
+  if (!r->pinned)
+    gtk_adjustment_set_value (self->vadj, r->y + r->h / 2.0 - scroll_page (self) / 2);
+}
+
+/* A wheel notch: as GtkScrolledWindow scrolls, the page size to the
+ * power 2/3 (about 5 rows on a 900 px plot). */
+double
+_sl_timeline_view_wheel_step (SlTimelineView *self)
+{
+  return pow (scroll_page (self), 2.0 / 3.0);
 }
 
 /* Connections: host pairs and their connections, for the filters */
@@ -996,6 +1230,9 @@ set_timeline (SlTimelineView             *self,
   self->from_session = from_session;
   self->selected_row = SL_TIMELINE_NONE;
   self->data_version++;
+  g_array_set_size (self->pins, 0);
+  self->tree_host = SL_TIMELINE_NONE;
+  self->tree_pid = 0;
   g_hash_table_remove_all (self->closed_procs);
   g_byte_array_set_size (self->host_open, 0);
 
@@ -1269,6 +1506,8 @@ sl_timeline_view_finalize (GObject *object)
   g_hash_table_unref (self->closed_procs);
   g_array_unref (self->pairs);
   g_array_unref (self->pair_conns);
+  g_array_unref (self->pins);
+  g_clear_pointer (&self->tree_pids, g_hash_table_unref);
   g_hash_table_unref (self->row_cache);
   g_array_unref (self->arrows);
   g_array_unref (self->hl_arrows);
@@ -1307,6 +1546,18 @@ sl_timeline_view_get_property (GObject    *object,
     case PROP_ANIMATING:
       g_value_set_boolean (value, clocks_animating (self));
       break;
+    case PROP_HIDE_IDLE:
+      g_value_set_boolean (value, (self->row_filter & SL_TIMELINE_FILTER_HIDE_IDLE) != 0);
+      break;
+    case PROP_HIDE_KERNEL:
+      g_value_set_boolean (value, (self->row_filter & SL_TIMELINE_FILTER_HIDE_KERNEL) != 0);
+      break;
+    case PROP_ONLY_MESSAGES:
+      g_value_set_boolean (value, (self->row_filter & SL_TIMELINE_FILTER_ONLY_MESSAGES) != 0);
+      break;
+    case PROP_SORT_ROWS:
+      g_value_set_boolean (value, self->sort_rows);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1342,6 +1593,26 @@ sl_timeline_view_set_property (GObject      *object,
     case PROP_SELECTED_ROW:
       sl_timeline_view_select_row (self, g_value_get_uint (value));
       break;
+    case PROP_HIDE_IDLE:
+    case PROP_HIDE_KERNEL:
+    case PROP_ONLY_MESSAGES:
+      {
+        guint bit = prop_id == PROP_HIDE_IDLE ? SL_TIMELINE_FILTER_HIDE_IDLE
+                    : prop_id == PROP_HIDE_KERNEL ? SL_TIMELINE_FILTER_HIDE_KERNEL
+                    : SL_TIMELINE_FILTER_ONLY_MESSAGES;
+
+        sl_timeline_view_set_row_filter (self, g_value_get_boolean (value) ? self->row_filter | bit
+                                                                           : self->row_filter & ~bit);
+      }
+      break;
+    case PROP_SORT_ROWS:
+      if (self->sort_rows != g_value_get_boolean (value))
+        {
+          self->sort_rows = g_value_get_boolean (value);
+          rebuild_layout (self);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1368,6 +1639,10 @@ sl_timeline_view_class_init (SlTimelineViewClass *klass)
   properties[PROP_ANIMATING] =
     g_param_spec_boolean ("animating", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_HIDE_IDLE] = g_param_spec_boolean ("hide-idle", NULL, NULL, FALSE, rw);
+  properties[PROP_HIDE_KERNEL] = g_param_spec_boolean ("hide-kernel", NULL, NULL, FALSE, rw);
+  properties[PROP_ONLY_MESSAGES] = g_param_spec_boolean ("only-messages", NULL, NULL, FALSE, rw);
+  properties[PROP_SORT_ROWS] = g_param_spec_boolean ("sort-rows", NULL, NULL, TRUE, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (SL_TYPE_TIMELINE_CANVAS);
@@ -1403,6 +1678,9 @@ sl_timeline_view_init (SlTimelineView *self)
   g_autoptr(GtkNoSelection) selection = NULL;
 
   self->synchronized = TRUE;
+  self->sort_rows = TRUE;
+  self->tree_host = SL_TIMELINE_NONE;
+  self->pins = g_array_new (FALSE, FALSE, sizeof (guint));
   self->selected_row = SL_TIMELINE_NONE;
   self->hl_host_a = self->hl_host_b = SL_TIMELINE_NONE;
   self->filter_a = self->filter_b = self->filter_conn = SL_TIMELINE_NONE;
@@ -1924,16 +2202,7 @@ sl_timeline_view_search (SlTimelineView *self,
     found = first;
   if (found == SL_TIMELINE_NONE)
     return SL_TIMELINE_NONE;
-  {
-    SlTimelineRowInfo ri;
-
-    sl_timeline_get_row_info (self->timeline, found, &ri);
-    if (ri.kind == SL_TIMELINE_ROW_THREAD && ri.parent != SL_TIMELINE_NONE)
-      g_hash_table_remove (self->closed_procs, GUINT_TO_POINTER (ri.parent));
-    if (!host_open (self, ri.host))
-      self->host_open->data[ri.host] = TRUE;
-    rebuild_layout (self);
-  }
+  reveal_row (self, found);
   sl_timeline_view_select_row (self, found);
   _sl_timeline_view_scroll_to_row (self, found);
   return found;
@@ -2016,7 +2285,7 @@ sl_timeline_view_get_row_y (SlTimelineView *self,
     return FALSE;
   r = &g_array_index (self->vis, SlTlvRow, v);
   if (y != NULL)
-    *y = SL_TLV_RULER_H + r->y + r->h / 2.0 - gtk_adjustment_get_value (self->vadj);
+    *y = SL_TLV_RULER_H + _sl_tlv_screen_y (self, r, (int) gtk_adjustment_get_value (self->vadj)) + r->h / 2.0;
   return TRUE;
 }
 
@@ -2057,4 +2326,121 @@ sl_timeline_view_get_stats (SlTimelineView      *self,
   g_return_if_fail (stats != NULL);
 
   *stats = self->stats;
+}
+
+/* Rows */
+
+void
+_sl_timeline_view_relayout (SlTimelineView *self)
+{
+  rebuild_layout (self);
+}
+
+guint
+sl_timeline_view_get_row_filter (SlTimelineView *self)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), 0);
+  return self->row_filter;
+}
+
+void
+sl_timeline_view_set_row_filter (SlTimelineView *self,
+                                 guint           flags)
+{
+  guint changed;
+
+  g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
+
+  changed = self->row_filter ^ flags;
+  if (changed == 0)
+    return;
+  self->row_filter = flags;
+  rebuild_layout (self);
+  if (changed & SL_TIMELINE_FILTER_HIDE_IDLE)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIDE_IDLE]);
+  if (changed & SL_TIMELINE_FILTER_HIDE_KERNEL)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIDE_KERNEL]);
+  if (changed & SL_TIMELINE_FILTER_ONLY_MESSAGES)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ONLY_MESSAGES]);
+}
+
+void
+sl_timeline_view_get_process_tree (SlTimelineView *self,
+                                   guint          *host,
+                                   guint32        *pid)
+{
+  g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
+
+  if (host != NULL)
+    *host = self->tree_pid != 0 ? self->tree_host : SL_TIMELINE_NONE;
+  if (pid != NULL)
+    *pid = self->tree_pid;
+}
+
+void
+sl_timeline_view_set_process_tree (SlTimelineView *self,
+                                   guint           host,
+                                   guint32         pid)
+{
+  g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
+
+  if (host == SL_TIMELINE_NONE)
+    pid = 0;
+  if (pid == 0)
+    host = SL_TIMELINE_NONE;
+  if (self->tree_host == host && self->tree_pid == pid)
+    return;
+  self->tree_host = host;
+  self->tree_pid = pid;
+  rebuild_layout (self);
+}
+
+gboolean
+sl_timeline_view_get_row_pinned (SlTimelineView *self,
+                                 guint           row)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), FALSE);
+  return row_pinned (self, row);
+}
+
+void
+sl_timeline_view_set_row_pinned (SlTimelineView *self,
+                                 guint           row,
+                                 gboolean        pinned)
+{
+  g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
+
+  if (self->timeline == NULL || row >= sl_timeline_get_n_rows (self->timeline) || !!pinned == row_pinned (self, row))
+    return;
+  if (pinned)
+    g_array_append_val (self->pins, row);
+  else
+    for (guint i = 0; i < self->pins->len; i++)
+      if (g_array_index (self->pins, guint, i) == row)
+        {
+          g_array_remove_index (self->pins, i);
+          break;
+        }
+  rebuild_layout (self);
+}
+
+GArray *
+sl_timeline_view_dup_pinned_rows (SlTimelineView *self)
+{
+  GArray *ret = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), ret);
+  g_array_append_vals (ret, self->pins->data, self->pins->len);
+  return ret;
+}
+
+GArray *
+sl_timeline_view_dup_shown_rows (SlTimelineView *self)
+{
+  GArray *ret = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), ret);
+  for (guint i = 0; i < self->vis->len; i++)
+    g_array_append_val (ret, g_array_index (self->vis, SlTlvRow, i).row);
+  return ret;
 }

@@ -136,6 +136,47 @@ void            sl_timeline_view_set_arrow_filter (SlTimelineView  *self,
                                                    guint            host_b,
                                                    guint            connection);
 
+/**
+ * sl_timeline_view_set_row_filter:
+ * @flags: #SlTimelineRowFilterFlags
+ *
+ * Which threads and processes have a line (their messages go to the line
+ * of what contains them).
+ */
+void            sl_timeline_view_set_row_filter   (SlTimelineView  *self,
+                                                   guint            flags);
+guint           sl_timeline_view_get_row_filter   (SlTimelineView  *self);
+/**
+ * sl_timeline_view_set_process_tree:
+ * @pid: a process of @host, 0 for none
+ *
+ * Only that process and its descendants, of the hosts' processes.
+ */
+void            sl_timeline_view_set_process_tree (SlTimelineView  *self,
+                                                   guint            host,
+                                                   guint32          pid);
+void            sl_timeline_view_get_process_tree (SlTimelineView  *self,
+                                                   guint           *host,
+                                                   guint32         *pid);
+/**
+ * sl_timeline_view_set_row_pinned:
+ *
+ * A pinned row is shown above the others, which scroll under it.
+ */
+void            sl_timeline_view_set_row_pinned   (SlTimelineView  *self,
+                                                   guint            row,
+                                                   gboolean         pinned);
+gboolean        sl_timeline_view_get_row_pinned   (SlTimelineView  *self,
+                                                   guint            row);
+GArray         *sl_timeline_view_dup_pinned_rows  (SlTimelineView  *self);
+/**
+ * sl_timeline_view_dup_shown_rows:
+ *
+ * Returns: (transfer full): the rows that have a line, top to bottom
+ *   (pinned ones first)
+ */
+GArray         *sl_timeline_view_dup_shown_rows   (SlTimelineView  *self);
+
 GtkWidget      *sl_timeline_view_get_canvas       (SlTimelineView  *self);
 GListModel     *sl_timeline_view_get_events       (SlTimelineView  *self);
 /**

@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "sl-benchmark-timeline.h"
 #include "sl-link-plot.h"
@@ -451,6 +452,9 @@ test_django (void)
   g_assert_cmpuint (sl_timeline_get_n_hosts (tl), ==, 3);
   g_assert_cmpuint (sl_timeline_get_n_arrows (tl), ==, 438);
   show_timeline (window);
+  /* the pixel checks below were laid out on the rows in the order the
+   * trace gives them (test_rows checks the default order) */
+  g_object_set (view, "sort-rows", FALSE, NULL);
 
   check_span_actions (view);
 
@@ -662,6 +666,423 @@ test_colours (void)
   g_assert_cmpfloat (delta_e (marks[0], marks[1]), >=, 35);
 }
 
+/* The django-vote traces in a window, the timeline shown; NULL when the
+ * data is absent */
+static SlWindow *
+open_django (SlTimelineView **view)
+{
+  g_autofree char *path = ui_shared_path ("traces/django-vote");
+  const char *paths[] = { path, NULL };
+  SlWindow *window;
+
+  if (path == NULL)
+    {
+      g_test_skip ("../shared/data/traces/django-vote is not there");
+      return NULL;
+    }
+  window = ui_new_window (NULL, 1500, 1000);
+  *view = sl_window_get_timeline_view (window);
+  sl_window_open_paths (window, paths);
+  g_assert_true (ui_wait_for (ui_session_settled, sl_window_get_session (window), 120));
+  g_assert_nonnull (sl_timeline_view_get_timeline (*view));
+  show_timeline (window);
+  return window;
+}
+
+static guint
+activity_group (const SlTimelineRowActivity *a)
+{
+  return a->n_messages > 0 ? 0 : a->run_ns > 0 ? 1 : 2;
+}
+
+/* Brute force: the time @row's thread (or a process's threads) spent on a
+ * CPU and its messages, from the intervals and the arrows. */
+static void
+brute_activity (SlTimeline            *tl,
+                guint                  row,
+                const GArray          *arrows,
+                SlTimelineRowActivity *out)
+{
+  SlTimelineRowInfo ri;
+  g_autoptr(GArray) threads = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  memset (out, 0, sizeof *out);
+  sl_timeline_get_row_info (tl, row, &ri);
+  if (ri.kind == SL_TIMELINE_ROW_PROCESS)
+    {
+      g_autoptr(GArray) c = sl_timeline_dup_children (tl, row);
+
+      g_array_append_vals (threads, c->data, c->len);
+    }
+  else
+    g_array_append_val (threads, row);
+  for (guint i = 0; i < threads->len; i++)
+    {
+      guint t = g_array_index (threads, guint, i);
+
+      for (guint64 k = 0; k < sl_timeline_get_n_intervals (tl, t); k++)
+        {
+          SlTimelineInterval iv;
+
+          sl_timeline_get_interval (tl, t, k, &iv);
+          if (iv.state == SL_TIMELINE_STATE_USER || iv.state == SL_TIMELINE_STATE_SYSCALL ||
+              iv.state == SL_TIMELINE_STATE_IRQ || iv.state == SL_TIMELINE_STATE_SOFTIRQ)
+            out->run_ns += iv.end - iv.start;
+        }
+      for (guint k = 0; k < arrows->len; k++)
+        {
+          const SlTimelineArrow *a = &g_array_index (arrows, SlTimelineArrow, k);
+
+          out->n_messages += (a->send_row == t) + (a->recv_row == t);
+        }
+    }
+}
+
+/* The host's threads and processes that have lines, in order, and those
+ * that do not */
+static void
+host_lines (SlTimelineView *view,
+            guint           host,
+            GArray         *shown,
+            GArray         *hidden)
+{
+  SlTimeline *tl = sl_timeline_view_get_timeline (view);
+  g_autoptr(GArray) lines = sl_timeline_view_dup_shown_rows (view);
+  g_autoptr(GHashTable) on = g_hash_table_new (NULL, NULL);
+
+  for (guint i = 0; i < lines->len; i++)
+    {
+      guint r = g_array_index (lines, guint, i);
+      SlTimelineRowInfo ri;
+
+      sl_timeline_get_row_info (tl, r, &ri);
+      g_hash_table_add (on, GUINT_TO_POINTER (r));
+      if (ri.host == host && (ri.kind == SL_TIMELINE_ROW_THREAD || ri.kind == SL_TIMELINE_ROW_PROCESS))
+        g_array_append_val (shown, r);
+    }
+  for (guint r = 0; hidden != NULL && r < sl_timeline_get_n_rows (tl); r++)
+    {
+      SlTimelineRowInfo ri, pi;
+
+      sl_timeline_get_row_info (tl, r, &ri);
+      if (ri.host != host || (ri.kind != SL_TIMELINE_ROW_THREAD && ri.kind != SL_TIMELINE_ROW_PROCESS) ||
+          g_hash_table_contains (on, GUINT_TO_POINTER (r)))
+        continue;
+      /* a main thread is drawn on its process's line */
+      if (ri.kind == SL_TIMELINE_ROW_THREAD && ri.parent != SL_TIMELINE_NONE)
+        {
+          sl_timeline_get_row_info (tl, ri.parent, &pi);
+          if (pi.kind == SL_TIMELINE_ROW_PROCESS && pi.thread_row == r)
+            continue;
+        }
+      g_array_append_val (hidden, r);
+    }
+}
+
+static gboolean
+thread_wanted (SlTimeline   *tl,
+               guint         row,
+               const GArray *arrows,
+               guint         flags)
+{
+  SlTimelineRowActivity a;
+  SlTimelineRowInfo ri;
+
+  brute_activity (tl, row, arrows, &a);
+  sl_timeline_get_row_info (tl, row, &ri);
+  /* a kernel thread: the state dump says so, or kthreadd is its parent */
+  {
+    g_autoptr(GArray) ev = sl_timeline_dup_row_events (tl, row, G_MININT64 / 2, G_MAXINT64 / 2, 0);
+    SlTimelineRowActivity model;
+
+    a.kernel = ri.tid == 2 || ri.pid == 2 || ri.ppid == 2;
+    for (guint i = 0; i < ev->len; i++)
+      {
+        const SlEvent *e = &g_array_index (ev, SlEvent, i);
+
+        if (e->kind == SL_EVENT_PROCESS_NAME && e->tid == ri.tid && (e->flags & SL_EVENT_NAME_KERNEL_THREAD))
+          a.kernel = TRUE;
+      }
+    sl_timeline_get_row_activity (tl, row, &model);
+    g_assert_cmpint (model.run_ns, ==, a.run_ns);
+    g_assert_cmpuint (model.n_messages, ==, a.n_messages);
+    g_assert_cmpint (model.kernel, ==, a.kernel);
+  }
+  if ((flags & SL_TIMELINE_FILTER_HIDE_KERNEL) && a.kernel)
+    return FALSE;
+  if ((flags & SL_TIMELINE_FILTER_ONLY_MESSAGES) && a.n_messages == 0)
+    return FALSE;
+  if ((flags & SL_TIMELINE_FILTER_HIDE_IDLE) && a.n_messages == 0 && a.run_ns == 0)
+    return FALSE;
+  return TRUE;
+}
+
+/* Every thread or process of @host has a line when the filter keeps it
+ * (recomputed here from the intervals and arrows), none other; a process
+ * is kept for any of its threads. */
+static void
+check_filter (SlTimelineView *view,
+              guint           host,
+              const GArray   *arrows,
+              guint           flags)
+{
+  SlTimeline *tl = sl_timeline_view_get_timeline (view);
+  g_autoptr(GArray) shown = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) hidden = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint n_kept = 0;
+
+  sl_timeline_view_set_row_filter (view, flags);
+  host_lines (view, host, shown, hidden);
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      GArray *rows = pass == 0 ? shown : hidden;
+
+      for (guint i = 0; i < rows->len; i++)
+        {
+          guint r = g_array_index (rows, guint, i);
+          SlTimelineRowInfo ri;
+          gboolean want = FALSE;
+
+          sl_timeline_get_row_info (tl, r, &ri);
+          if (ri.kind == SL_TIMELINE_ROW_THREAD)
+            want = thread_wanted (tl, r, arrows, flags);
+          else
+            {
+              g_autoptr(GArray) c = sl_timeline_dup_children (tl, r);
+              SlTimelineRowActivity pa;
+
+              sl_timeline_get_row_activity (tl, r, &pa);
+              for (guint k = 0; k < c->len && !want; k++)
+                want = thread_wanted (tl, g_array_index (c, guint, k), arrows, flags);
+              if ((flags & SL_TIMELINE_FILTER_HIDE_KERNEL) && pa.kernel)
+                want = FALSE;
+            }
+          if (want != (pass == 0))
+            g_error ("%s row %u (%s %u): %s", pass == 0 ? "shown" : "hidden", r, ri.name, ri.tid,
+                     want ? "wanted" : "not wanted");
+          n_kept += want;
+        }
+    }
+  g_test_message ("filter %u: %u of %u rows of host %u", flags, shown->len, shown->len + hidden->len, host);
+  g_assert_cmpuint (shown->len, >, 0);
+  if (flags != 0)
+    g_assert_cmpuint (hidden->len, >, 0);
+}
+
+static void
+test_rows (void)
+{
+  SlTimelineView *view = NULL;
+  SlWindow *window = open_django (&view);
+  SlTimeline *tl;
+  g_autoptr(GArray) arrows = g_array_new (FALSE, FALSE, sizeof (SlTimelineArrow));
+  gint64 lo, hi;
+  guint httpd = SL_TIMELINE_NONE, db = SL_TIMELINE_NONE;
+
+  if (window == NULL)
+    return;
+  tl = sl_timeline_view_get_timeline (view);
+  g_assert_true (sl_timeline_get_view_range (tl, &lo, &hi));
+  sl_timeline_query_arrows (tl, lo - 1000000000, hi + 1000000000, 0, SL_TIMELINE_NONE, SL_TIMELINE_NONE,
+                            SL_TIMELINE_NONE, arrows);
+  for (guint h = 0; h < sl_timeline_get_n_hosts (tl); h++)
+    {
+      SlTimelineRowInfo hi_;
+
+      sl_timeline_get_row_info (tl, sl_timeline_get_host_row (tl, h), &hi_);
+      if (g_str_has_prefix (hi_.name, "django-httpd"))
+        httpd = h;
+      else if (g_str_has_prefix (hi_.name, "django-db"))
+        db = h;
+    }
+  g_assert_cmpuint (httpd, !=, SL_TIMELINE_NONE);
+  g_assert_cmpuint (db, !=, SL_TIMELINE_NONE);
+
+  /* by default, under each host: what exchanged messages, then what ran,
+   * then the rest; apache and postgres on top */
+  for (guint h = 0; h < sl_timeline_get_n_hosts (tl); h++)
+    {
+      g_autoptr(GArray) shown = g_array_new (FALSE, FALSE, sizeof (guint));
+      guint prev_group = 0, prev_parent = SL_TIMELINE_NONE;
+      SlTimelineRowInfo first;
+
+      host_lines (view, h, shown, NULL);
+      g_assert_cmpuint (shown->len, >, 10);
+      for (guint i = 0; i < shown->len; i++)
+        {
+          SlTimelineRowActivity a;
+          SlTimelineRowInfo ri;
+          guint g;
+
+          sl_timeline_get_row_info (tl, g_array_index (shown, guint, i), &ri);
+          if (ri.kind == SL_TIMELINE_ROW_THREAD && ri.parent != sl_timeline_get_host_row (tl, h))
+            continue;
+          brute_activity (tl, g_array_index (shown, guint, i), arrows, &a);
+          g = activity_group (&a);
+          g_assert_cmpuint (g, >=, prev_group);
+          prev_group = g;
+          prev_parent = ri.parent;
+        }
+      (void) prev_parent;
+      sl_timeline_get_row_info (tl, g_array_index (shown, guint, 0), &first);
+      g_test_message ("host %u: first line %s (%u)", h, first.name, first.tid);
+      {
+        SlTimelineRowActivity a;
+
+        brute_activity (tl, g_array_index (shown, guint, 0), arrows, &a);
+        g_assert_cmpuint (a.n_messages, >, 0);
+        if (h == httpd)
+          g_assert_cmpstr (first.name, ==, "apache2");
+        if (h == db)
+          g_assert_cmpstr (first.name, ==, "postgres");
+      }
+    }
+
+  /* the filters, each against a brute-force count */
+  check_filter (view, httpd, arrows, SL_TIMELINE_FILTER_HIDE_KERNEL);
+  check_filter (view, httpd, arrows, SL_TIMELINE_FILTER_HIDE_IDLE);
+  check_filter (view, db, arrows, SL_TIMELINE_FILTER_ONLY_MESSAGES);
+  check_filter (view, db, arrows, SL_TIMELINE_FILTER_HIDE_IDLE | SL_TIMELINE_FILTER_HIDE_KERNEL);
+  activate (view, "timeline.hide-kernel", NULL);
+  g_assert_cmpuint (sl_timeline_view_get_row_filter (view), ==, SL_TIMELINE_FILTER_HIDE_IDLE);
+  activate (view, "timeline.hide-idle", NULL);
+  g_assert_cmpuint (sl_timeline_view_get_row_filter (view), ==, 0);
+
+  /* one process tree: apache and its children only */
+  {
+    g_autoptr(GArray) shown = g_array_new (FALSE, FALSE, sizeof (guint));
+    g_autoptr(GArray) hidden = g_array_new (FALSE, FALSE, sizeof (guint));
+    g_autoptr(GHashTable) tree = g_hash_table_new (NULL, NULL);
+    SlTimelineRowInfo root;
+    gboolean grew = TRUE;
+    guint n_children = 0;
+
+    activate (view, "timeline.select-thread", g_variant_new_string ("apache2"));
+    sl_timeline_get_row_info (tl, sl_timeline_view_get_selected_row (view), &root);
+    g_assert_cmpuint (root.host, ==, httpd);
+    activate (view, "timeline.process-tree", NULL);
+    /* the tree by brute force: processes whose parent is in it */
+    g_hash_table_add (tree, GUINT_TO_POINTER (root.pid));
+    while (grew)
+      {
+        grew = FALSE;
+        for (guint r = 0; r < sl_timeline_get_n_rows (tl); r++)
+          {
+            SlTimelineRowInfo ri;
+
+            sl_timeline_get_row_info (tl, r, &ri);
+            if (ri.host == httpd && ri.kind == SL_TIMELINE_ROW_PROCESS &&
+                g_hash_table_contains (tree, GUINT_TO_POINTER (ri.ppid)) &&
+                !g_hash_table_contains (tree, GUINT_TO_POINTER (ri.pid)))
+              {
+                g_hash_table_add (tree, GUINT_TO_POINTER (ri.pid));
+                grew = TRUE;
+              }
+          }
+      }
+    host_lines (view, httpd, shown, hidden);
+    for (guint i = 0; i < shown->len; i++)
+      {
+        SlTimelineRowInfo ri;
+
+        sl_timeline_get_row_info (tl, g_array_index (shown, guint, i), &ri);
+        g_assert_true (g_hash_table_contains (tree, GUINT_TO_POINTER (ri.pid)));
+        n_children += ri.pid != root.pid;
+      }
+    for (guint i = 0; i < hidden->len; i++)
+      {
+        SlTimelineRowInfo ri;
+
+        sl_timeline_get_row_info (tl, g_array_index (hidden, guint, i), &ri);
+        g_assert_false (g_hash_table_contains (tree, GUINT_TO_POINTER (ri.pid)));
+      }
+    g_test_message ("apache2's tree: %u processes, %u lines", g_hash_table_size (tree), shown->len);
+    g_assert_cmpuint (n_children, >, 0);
+    /* other hosts keep only their header */
+    {
+      g_autoptr(GArray) other = g_array_new (FALSE, FALSE, sizeof (guint));
+
+      host_lines (view, db, other, NULL);
+      g_assert_cmpuint (other->len, ==, 0);
+    }
+    activate (view, "timeline.process-tree", NULL);
+  }
+
+  /* a pinned row stays on top while the others scroll under it */
+  {
+    guint pg = SL_TIMELINE_NONE, v0, vt;
+    double y0, y1, yo0, yo1, step, before;
+    GtkAdjustment *vadj = view->vadj;
+    g_autoptr(GArray) shown = g_array_new (FALSE, FALSE, sizeof (guint));
+    GtkEventController *wheel = NULL;
+    g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (sl_timeline_view_get_canvas (view));
+    gboolean handled = FALSE;
+    int sy;
+
+    activate (view, "timeline.select-thread", g_variant_new_string ("postgres"));
+    pg = sl_timeline_view_get_selected_row (view);
+    activate (view, "timeline.toggle-pin", NULL);
+    g_assert_true (sl_timeline_view_get_row_pinned (view, pg));
+    host_lines (view, httpd, shown, NULL);
+    gtk_adjustment_set_value (vadj, 0);
+    settle (view);
+    g_assert_true (sl_timeline_view_get_row_y (view, pg, &y0));
+    g_assert_true (sl_timeline_view_get_row_y (view, g_array_index (shown, guint, 3), &yo0));
+    g_assert_cmpfloat (y0, <, yo0);
+    g_assert_cmpfloat (y0, <, SL_TLV_RULER_H + SL_TLV_ROW_H);
+
+    /* a wheel notch: about five rows, less than a page */
+    for (guint i = 0; i < g_list_model_get_n_items (controllers) && wheel == NULL; i++)
+      {
+        g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
+
+        if (GTK_IS_EVENT_CONTROLLER_SCROLL (c))
+          wheel = GTK_EVENT_CONTROLLER (c);
+      }
+    g_assert_nonnull (wheel);
+    before = gtk_adjustment_get_value (vadj);
+    g_signal_emit_by_name (wheel, "scroll", 0.0, 1.0, &handled);
+    g_assert_true (handled);
+    step = gtk_adjustment_get_value (vadj) - before;
+    g_test_message ("a wheel notch: %.0f px of a %.0f px page", step, gtk_adjustment_get_page_size (vadj));
+    g_assert_cmpfloat (step, >=, 4 * SL_TLV_ROW_H);
+    g_assert_cmpfloat (step, <, gtk_adjustment_get_page_size (vadj) / 2);
+    for (guint i = 0; i < 3; i++)
+      g_signal_emit_by_name (wheel, "scroll", 0.0, 1.0, &handled);
+    settle (view);
+    g_assert_true (sl_timeline_view_get_row_y (view, pg, &y1));
+    g_assert_cmpfloat (y1, ==, y0);
+    g_assert_true (sl_timeline_view_get_row_y (view, g_array_index (shown, guint, 3), &yo1));
+    g_assert_cmpfloat (fabs (yo0 - yo1 - 4 * step), <, 1);
+
+    /* the header of the host whose rows are on top stays there */
+    v0 = _sl_timeline_view_vis_at (view, view->pinned_h + 1);
+    g_assert_cmpuint (v0, !=, SL_TIMELINE_NONE);
+    g_assert_cmpuint (g_array_index (view->vis, SlTlvRow, v0).kind, ==, SL_TIMELINE_ROW_HOST);
+    g_assert_true (_sl_timeline_view_sticky_header (view, (int) gtk_adjustment_get_value (vadj), &vt, &sy));
+    g_assert_cmpuint (vt, ==, v0);
+    g_assert_cmpint (sy, ==, view->pinned_h);
+    /* it names the host of the rows below it */
+    {
+      guint below = _sl_timeline_view_vis_at (view, view->pinned_h + SL_TLV_HOST_H + 2);
+
+      g_assert_cmpuint (g_array_index (view->vis, SlTlvRow, below).host, ==,
+                        g_array_index (view->vis, SlTlvRow, v0).host);
+      g_assert_cmpuint (g_array_index (view->vis, SlTlvRow, below).kind, !=, SL_TIMELINE_ROW_HOST);
+    }
+    {
+      UiPixels p = { 0 };
+
+      render (view, "timeline-pinned.png", &p);
+      ui_pixels_clear (&p);
+    }
+    activate (view, "timeline.toggle-pin", NULL);
+    g_assert_false (sl_timeline_view_get_row_pinned (view, pg));
+  }
+
+  ui_close_window (window);
+}
+
 /* Generated hosts, the way a live session feeds the view */
 
 /* A window of 1200 × 800 showing a new timeline view alone. */
@@ -870,5 +1291,6 @@ main (int   argc,
   g_test_add_func ("/timeline-ui/django-vote", test_django);
   g_test_add_func ("/timeline-ui/clocks", test_clocks);
   g_test_add_func ("/timeline-ui/fit-follows-clocks", test_fit_follows_clocks);
+  g_test_add_func ("/timeline-ui/rows", test_rows);
   return g_test_run ();
 }

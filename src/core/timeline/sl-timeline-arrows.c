@@ -387,6 +387,8 @@ _sl_tl_arrows_resolve (SlTimeline *self)
       resolve_end (self, hs, p->send_host, p->send_time, SL_EVENT_PACKET_SEND, &a.send_row, &a.send_cpu);
       resolve_end (self, hr, p->recv_host, p->recv_time, SL_EVENT_PACKET_RECV, &a.recv_row, &a.recv_cpu);
       lane_insert (lane_get (self, p->send_host, p->recv_host), &a);
+      sl_tl_row (self, a.send_row)->n_msgs++;
+      sl_tl_row (self, a.recv_row)->n_msgs++;
       g_array_index (self->conns, SlTimelineConnection, p->conn).n_arrows++;
       self->n_arrows++;
     }

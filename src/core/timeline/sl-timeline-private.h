@@ -57,6 +57,9 @@ typedef struct
   guint      thread_row;
   guint      prev_same_tid;
   GArray    *children;
+  /* messages sent or received by the row (arrows ending on it) */
+  guint64    n_msgs;
+  gboolean   kernel;
 } SlTlRow;
 
 typedef struct

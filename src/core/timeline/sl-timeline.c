@@ -707,6 +707,9 @@ handle_process_name (SlTimeline    *self,
         }
     }
 
+  if (e->flags & SL_EVENT_NAME_KERNEL_THREAD)
+    sl_tl_row (self, th->row)->kernel = TRUE;
+
   if (state == SL_TIMELINE_STATE_EXITED && th->cpu < 0 && !th->exited)
     {
       th->exited = th->dead = TRUE;
@@ -745,6 +748,9 @@ handle_fork (SlTimeline    *self,
     }
   if (parent != NULL && sl_tl_row (self, th->row)->name == 0)
     thread_set_name (self, th, sl_tl_row (self, parent->row)->name);
+  /* kernel threads are started by kernel threads (kthreadd) */
+  if (parent != NULL && sl_tl_row (self, parent->row)->kernel)
+    sl_tl_row (self, th->row)->kernel = TRUE;
 }
 
 /* After events were lost on a CPU, what ran there and every thread that is

@@ -446,6 +446,72 @@ guint          sl_timeline_find_cpu            (const SlTimeline         *self,
 GArray        *sl_timeline_find_rows           (const SlTimeline         *self,
                                                 const char               *text);
 /**
+ * SlTimelineRowActivity:
+ * @run_ns: time on a CPU (user space, system calls, interrupts) over the
+ *   whole row; a process's is its threads'
+ * @n_messages: messages sent or received (arrows ending on the row; a
+ *   process's are its threads')
+ * @kernel: a kernel thread (the state dump says so, or kthreadd started
+ *   it); a process whose main thread is one
+ */
+typedef struct
+{
+  gint64   run_ns;
+  guint64  n_messages;
+  gboolean kernel;
+} SlTimelineRowActivity;
+
+void           sl_timeline_get_row_activity    (const SlTimeline         *self,
+                                                guint                     row,
+                                                SlTimelineRowActivity    *out);
+
+/**
+ * SlTimelineRowFilterFlags:
+ * @SL_TIMELINE_FILTER_HIDE_IDLE: hide threads and processes that never ran
+ *   nor exchanged a message
+ * @SL_TIMELINE_FILTER_HIDE_KERNEL: hide kernel threads
+ * @SL_TIMELINE_FILTER_ONLY_MESSAGES: keep only threads (and their
+ *   processes) that sent or received messages
+ */
+typedef enum /*< flags >*/
+{
+  SL_TIMELINE_FILTER_HIDE_IDLE     = 1 << 0,
+  SL_TIMELINE_FILTER_HIDE_KERNEL   = 1 << 1,
+  SL_TIMELINE_FILTER_ONLY_MESSAGES = 1 << 2,
+} SlTimelineRowFilterFlags;
+
+/**
+ * sl_timeline_row_passes:
+ * @flags: #SlTimelineRowFilterFlags
+ *
+ * Whether a thread or process row is kept by @flags (host and CPU rows
+ * always are). A process is kept when its main thread or one of its
+ * threads is.
+ */
+gboolean       sl_timeline_row_passes          (const SlTimeline         *self,
+                                                guint                     row,
+                                                guint                     flags);
+/**
+ * sl_timeline_sort_by_activity:
+ * @rows: (inout): rows (guint)
+ *
+ * Orders @rows with those that exchanged messages first (most first), then
+ * those that ran (longest first), then the others, each group in row order.
+ */
+void           sl_timeline_sort_by_activity    (const SlTimeline         *self,
+                                                GArray                   *rows);
+/**
+ * sl_timeline_dup_process_tree:
+ * @pid: the root process
+ *
+ * Returns: (transfer full): the process ids of @pid and its descendants on
+ *   @host (guint32), by the parent ids the trace gives
+ */
+GArray        *sl_timeline_dup_process_tree    (const SlTimeline         *self,
+                                                guint                     host,
+                                                guint32                   pid);
+
+/**
  * sl_timeline_get_string:
  *
  * The text of a string id (system call names in intervals' details).
