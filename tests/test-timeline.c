@@ -11,48 +11,10 @@
 #include "sl-timeline.h"
 #include "sl-trace-reader.h"
 #include "test-util.h"
+#include "timeline-test-util.h"
 
 /* ---------------------------------------------------------------------- */
 /* Helpers                                                                 */
-
-typedef struct
-{
-  SlEngine      *engine;
-  SlTraceReader *reader;
-  SlTimeline    *tl;
-} Loaded;
-
-static void
-loaded_init (Loaded            *l,
-             const char *const *folders)
-{
-  SlEngineOptions eo;
-  SlTraceReaderOptions ro;
-
-  sl_engine_options_init (&eo);
-  l->engine = sl_engine_new (&eo);
-  sl_trace_reader_options_init (&ro);
-  ro.keep_events = TRUE;
-  l->reader = sl_trace_reader_new (l->engine, &ro);
-  l->tl = sl_timeline_new ();
-  sl_timeline_connect_engine (l->tl, l->engine);
-  for (guint i = 0; folders[i] != NULL; i++)
-    sl_trace_reader_add_folder (l->reader, folders[i]);
-  g_assert_cmpint (sl_trace_reader_run (l->reader), ==, SL_TRACE_READER_DONE);
-  sl_timeline_add_reader_hosts (l->tl, l->reader);
-  g_assert_true (sl_timeline_update (l->tl));
-  g_assert_false (sl_timeline_update (l->tl));
-  sl_timeline_sync_engine (l->tl, l->engine);
-}
-
-static void
-loaded_clear (Loaded *l)
-{
-  sl_engine_set_match_func (l->engine, NULL, NULL);
-  sl_timeline_free (l->tl);
-  sl_trace_reader_free (l->reader);
-  sl_engine_free (l->engine);
-}
 
 static SlTimelineRowInfo
 row_info (SlTimeline *tl,
@@ -728,21 +690,6 @@ test_states (void)
 /* ---------------------------------------------------------------------- */
 /* Generated traces against the generator's ground truth                   */
 
-typedef struct
-{
-  SlPacketEvent ev;
-  gint64        true_ns;
-} TruthPacket;
-
-static void
-collect_cb (const SlPacketEvent *ev,
-            gint64               true_ns,
-            gpointer             user_data)
-{
-  TruthPacket tp = { *ev, true_ns };
-
-  g_array_append_val ((GArray *) user_data, tp);
-}
 
 static gboolean
 same_packet (const SlPacketEvent *a,

@@ -369,6 +369,8 @@ query_arrows (SlTimelineView *self,
   guint cols = (guint) self->plot_w;
 
   g_array_set_size (out, 0);
+  self->arrow_cols = cols;
+  self->arrows_coarse = FALSE;
   if (sl_timeline_get_n_arrows (self->timeline) == 0 || !sl_timeline_get_view_range (self->timeline, &lo, &hi))
     return;
   if (self->filter_a != SL_TIMELINE_NONE)
@@ -383,6 +385,9 @@ query_arrows (SlTimelineView *self,
   est = (double) sl_timeline_get_n_arrows (self->timeline) * span_share * share;
   if (est > ARROW_BUDGET)
     cols = (guint) CLAMP (ARROW_BUDGET / MAX (self->n_lanes * share, 1), 4, self->plot_w);
+  self->arrow_cols = cols;
+  /* fewer columns than pixels: messages folded, shown by their ends */
+  self->arrows_coarse = cols < (guint) self->plot_w;
   if (n_visible * 2 >= n_hosts)
     {
       sl_timeline_query_arrows (self->timeline, start, end, cols, SL_TIMELINE_NONE, SL_TIMELINE_NONE,
@@ -688,6 +693,39 @@ emit_arrow (Pen    *p,
     }
 }
 
+/* Where an arrow is drawn on the plot: the whole line, or, for the
+ * messages folded per column at a coarse zoom (@stubs), its two ends only:
+ * a stub leaving the sender towards the receiver and one arriving there,
+ * so that a zoomed-out view of many hosts is not a wall of lines through
+ * every row. Returns the segments (0 when off the plot). */
+guint
+_sl_timeline_view_arrow_segments (SlTimelineView        *self,
+                                  const SlTimelineArrow *a,
+                                  int                    scroll,
+                                  gboolean               stubs,
+                                  SlTlvSegment           seg[2])
+{
+  double w = self->plot_w, h = self->rows_h;
+  double xs = arrow_x (self, a->send_view), xr = arrow_x (self, a->recv_view);
+  double ys = _sl_timeline_view_row_center (self, a->send_row, scroll);
+  double yr = _sl_timeline_view_row_center (self, a->recv_row, scroll);
+  double dx = xr - xs, dy = yr - ys, len = sqrt (dx * dx + dy * dy);
+
+  if (isnan (ys) || isnan (yr) || (ys < 0 && yr < 0) || (ys > h && yr > h) || (xs < 0 && xr < 0) ||
+      (xs > w && xr > w))
+    return 0;
+  if (!stubs || len <= 3 * SL_TLV_STUB_PX)
+    {
+      seg[0] = (SlTlvSegment) { xs, ys, xr, yr, TRUE };
+      return 1;
+    }
+  dx *= SL_TLV_STUB_PX / len;
+  dy *= SL_TLV_STUB_PX / len;
+  seg[0] = (SlTlvSegment) { xs, ys, xs + dx, ys + dy, FALSE };
+  seg[1] = (SlTlvSegment) { xr - dx, yr - dy, xr, yr, TRUE };
+  return 2;
+}
+
 /* The arrows of @arrows with (@folded) or without several messages in
  * their pixel column. */
 static void
@@ -698,19 +736,22 @@ emit_messages (SlTimelineView *self,
                int             folded,
                double          head)
 {
-  double w = self->plot_w, h = self->rows_h;
+  gboolean stubs = arrows == self->arrows && self->arrows_coarse;
 
   for (guint i = 0; i < arrows->len; i++)
     {
       const SlTimelineArrow *a = &g_array_index (arrows, SlTimelineArrow, i);
-      double xs = arrow_x (self, a->send_view), xr = arrow_x (self, a->recv_view);
-      double ys = _sl_timeline_view_row_center (self, a->send_row, (int) scroll);
-      double yr = _sl_timeline_view_row_center (self, a->recv_row, (int) scroll);
+      SlTlvSegment seg[2];
+      guint n;
 
-      if ((folded >= 0 && (a->count > 1) != folded) || isnan (ys) || isnan (yr) || (ys < 0 && yr < 0) ||
-          (ys > h && yr > h) || (xs < 0 && xr < 0) || (xs > w && xr > w))
+      if (folded >= 0 && (a->count > 1) != folded)
         continue;
-      emit_arrow (p, xs, ys, xr, yr, head);
+      n = _sl_timeline_view_arrow_segments (self, a, (int) scroll, stubs, seg);
+      for (guint k = 0; k < n; k++)
+        if (seg[k].head)
+          emit_arrow (p, seg[k].x0, seg[k].y0, seg[k].x1, seg[k].y1, head);
+        else
+          pen_line (p, seg[k].x0, seg[k].y0, seg[k].x1, seg[k].y1);
     }
 }
 
@@ -1554,6 +1595,7 @@ _sl_timeline_view_snapshot_canvas (SlTimelineView *self,
       cairo_paint (cr);
     }
   draw_messages (self, cr, scroll);
+  _sl_timeline_view_draw_selected_message (self, cr, (int) scroll);
   if (_sl_timeline_view_selected_vis (self) != SL_TIMELINE_NONE)
     {
       const SlTlvRow *v = &g_array_index (self->vis, SlTlvRow, _sl_timeline_view_selected_vis (self));

@@ -209,6 +209,7 @@ clear_selection_action (GtkWidget  *widget,
   SlTimelineView *self = SL_TIMELINE_VIEW (widget);
 
   sl_timeline_view_select_row (self, SL_TIMELINE_NONE);
+  sl_timeline_view_select_message (self, NULL);
   _sl_timeline_view_set_selected_span (self, 0, 0);
 }
 
@@ -220,6 +221,33 @@ find_action (GtkWidget  *widget,
   SlTimelineView *self = SL_TIMELINE_VIEW (widget);
 
   gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+static void
+other_end_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *param)
+{
+  sl_timeline_view_jump_to_other_end (SL_TIMELINE_VIEW (widget));
+}
+
+/* (send host, receive host, send time, receive time): a message by its
+ * ends, local times */
+static void
+select_message_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *param)
+{
+  SlTimelineView *self = SL_TIMELINE_VIEW (widget);
+  SlTimelineArrow a;
+  guint32 sh, rh;
+  gint64 st, rt;
+
+  g_variant_get (param, "(uuxx)", &sh, &rh, &st, &rt);
+  if (self->timeline != NULL && sl_timeline_find_message (self->timeline, sh, rh, st, rt, &a))
+    sl_timeline_view_select_message (self, &a);
+  else
+    sl_timeline_view_select_message (self, NULL);
 }
 
 static void
@@ -270,6 +298,7 @@ _sl_timeline_view_update_actions (SlTimelineView *self)
 
   for (guint i = 0; i < G_N_ELEMENTS (need_data); i++)
     gtk_widget_action_set_enabled (GTK_WIDGET (self), need_data[i], has);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.message-other-end", has && self->has_msg);
 }
 
 void
@@ -304,6 +333,8 @@ _sl_timeline_view_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_property_action (widget_class, "timeline.only-messages", "only-messages");
   gtk_widget_class_install_property_action (widget_class, "timeline.sort-rows", "sort-rows");
   gtk_widget_class_install_action (widget_class, "timeline.toggle-pin", NULL, toggle_pin_action);
+  gtk_widget_class_install_action (widget_class, "timeline.message-other-end", NULL, other_end_action);
+  gtk_widget_class_install_action (widget_class, "timeline.select-message", "(uuxx)", select_message_action);
   gtk_widget_class_install_action (widget_class, "timeline.pin-row", "u", toggle_pin_action);
   gtk_widget_class_install_action (widget_class, "timeline.process-tree", NULL, process_tree_action);
 
@@ -338,6 +369,8 @@ _sl_timeline_view_class_init_actions (GtkWidgetClass *widget_class)
                                        "timeline.collapse-all", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "timeline.find", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_p, 0, "timeline.toggle-pin", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, 0, "timeline.message-other-end", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "timeline.clear-selection", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_t, 0, "timeline.process-tree", NULL);
 }
 
@@ -474,6 +507,16 @@ click_at (SlTimelineView *self,
         _sl_timeline_view_set_selected_span (self, 0, 0);
       return;
     }
+  if (x >= SL_TLV_LABEL_W)
+    {
+      SlTimelineArrow a;
+
+      if (_sl_timeline_view_arrow_at (self, x - SL_TLV_LABEL_W, y - SL_TLV_RULER_H, &a))
+        {
+          sl_timeline_view_select_message (self, &a);
+          return;
+        }
+    }
   v = _sl_timeline_view_vis_at (self, y - SL_TLV_RULER_H);
   if (v == SL_TIMELINE_NONE)
     return;
@@ -537,6 +580,18 @@ query_tooltip_cb (GtkWidget      *widget,
 
   if (self->timeline == NULL || x < SL_TLV_LABEL_W || y >= SL_TLV_RULER_H + self->rows_h)
     return FALSE;
+  if (y >= SL_TLV_RULER_H)
+    {
+      SlTimelineArrow a;
+
+      if (_sl_timeline_view_arrow_at (self, x - SL_TLV_LABEL_W, y - SL_TLV_RULER_H, &a))
+        {
+          g_autofree char *text = _sl_timeline_view_arrow_tooltip (self, &a);
+
+          gtk_tooltip_set_text (tooltip, text);
+          return TRUE;
+        }
+    }
   t = x_to_time (self, x);
   ref = format_full (t);
   s = g_string_new (NULL);

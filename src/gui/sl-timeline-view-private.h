@@ -23,6 +23,8 @@ G_BEGIN_DECLS
 #define SL_TLV_CPU_H      16
 #define SL_TLV_ANIM_US    300000
 #define SL_TLV_MIN_PX_NS  1.0
+/* a folded message's ends at a coarse zoom */
+#define SL_TLV_STUB_PX    12.0
 
 typedef struct
 {
@@ -78,6 +80,15 @@ typedef struct
   guint64 extra;
 } SlTlvKey;
 
+typedef struct
+{
+  double   x0;
+  double   y0;
+  double   x1;
+  double   y1;
+  gboolean head;
+} SlTlvSegment;
+
 #define SL_TYPE_TIMELINE_CANVAS (sl_timeline_canvas_get_type ())
 
 G_DECLARE_FINAL_TYPE (SlTimelineCanvas, sl_timeline_canvas, SL, TIMELINE_CANVAS, GtkWidget)
@@ -96,6 +107,8 @@ struct _SlTimelineView
   GtkWidget         *canvas;
   GtkScrollbar      *scrollbar;
   GtkColumnView     *events_view;
+  GtkStack          *pages;
+  GtkLabel          *message_label;
   GtkLabel          *events_label;
   GtkStringList     *pair_list;
   GtkStringList     *connection_list;
@@ -156,6 +169,13 @@ struct _SlTimelineView
   guint              n_pinned;
   int                pinned_h;
 
+  /* the selected message, and the end shown last (0 send, 1 receive) */
+  gboolean           has_msg;
+  SlTimelineArrow    msg;
+  guint              msg_end;
+  /* the request followed (SlTimelineArrow), or NULL */
+  GArray            *chain;
+
   guint              selected_row;
   guint              hl_host_a;
   guint              hl_host_b;
@@ -174,6 +194,8 @@ struct _SlTimelineView
   SlTlvKey           rows_key;
   GArray            *arrows;
   SlTlvKey           arrows_key;
+  guint              arrow_cols;
+  gboolean           arrows_coarse;
   GArray            *hl_arrows;
   SlTlvKey           hl_key;
   gint64             hl_cursor;
@@ -229,6 +251,7 @@ void      _sl_timeline_view_fit             (SlTimelineView *self);
 void      _sl_timeline_view_scroll_to_row   (SlTimelineView *self,
                                              guint           row);
 void      _sl_timeline_view_relayout        (SlTimelineView *self);
+void      _sl_timeline_view_message_changed (SlTimelineView *self);
 void      _sl_timeline_view_toggle_row      (SlTimelineView *self,
                                              guint           vis_index);
 guint     _sl_timeline_view_vis_at          (SlTimelineView *self,
@@ -269,6 +292,23 @@ void      _sl_timeline_view_snapshot_canvas (SlTimelineView *self,
 void      _sl_timeline_view_clear_caches    (SlTimelineView *self);
 int       _sl_timeline_view_ruler_step      (double          px_ns,
                                              gint64         *step_ns);
+
+guint     _sl_timeline_view_arrow_segments  (SlTimelineView        *self,
+                                             const SlTimelineArrow *a,
+                                             int                    scroll,
+                                             gboolean               stubs,
+                                             SlTlvSegment           seg[2]);
+
+/* sl-timeline-view-message.c */
+gboolean  _sl_timeline_view_arrow_at        (SlTimelineView        *self,
+                                             double                 x,
+                                             double                 y,
+                                             SlTimelineArrow       *out);
+char     *_sl_timeline_view_arrow_tooltip   (SlTimelineView        *self,
+                                             const SlTimelineArrow *a);
+void      _sl_timeline_view_draw_selected_message (SlTimelineView *self,
+                                             cairo_t        *cr,
+                                             int             scroll);
 
 /* sl-timeline-view-input.c */
 void      _sl_timeline_view_class_init_actions (GtkWidgetClass *widget_class);

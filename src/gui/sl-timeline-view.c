@@ -1231,6 +1231,8 @@ set_timeline (SlTimelineView             *self,
   self->selected_row = SL_TIMELINE_NONE;
   self->data_version++;
   g_array_set_size (self->pins, 0);
+  self->has_msg = FALSE;
+  g_clear_pointer (&self->chain, g_array_unref);
   self->tree_host = SL_TIMELINE_NONE;
   self->tree_pid = 0;
   g_hash_table_remove_all (self->closed_procs);
@@ -1291,6 +1293,7 @@ set_timeline (SlTimelineView             *self,
       _sl_timeline_view_fit (self);
     }
   _sl_timeline_view_update_events (self);
+  _sl_timeline_view_message_changed (self);
   _sl_timeline_view_update_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ROW]);
 }
@@ -1507,6 +1510,7 @@ sl_timeline_view_finalize (GObject *object)
   g_array_unref (self->pairs);
   g_array_unref (self->pair_conns);
   g_array_unref (self->pins);
+  g_clear_pointer (&self->chain, g_array_unref);
   g_clear_pointer (&self->tree_pids, g_hash_table_unref);
   g_hash_table_unref (self->row_cache);
   g_array_unref (self->arrows);
@@ -1659,6 +1663,8 @@ sl_timeline_view_class_init (SlTimelineViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SlTimelineView, scrollbar);
   gtk_widget_class_bind_template_child (widget_class, SlTimelineView, events_view);
   gtk_widget_class_bind_template_child (widget_class, SlTimelineView, events_label);
+  gtk_widget_class_bind_template_child (widget_class, SlTimelineView, pages);
+  gtk_widget_class_bind_template_child (widget_class, SlTimelineView, message_label);
   gtk_widget_class_bind_template_child (widget_class, SlTimelineView, pair_list);
   gtk_widget_class_bind_template_child (widget_class, SlTimelineView, connection_list);
   gtk_widget_class_bind_template_callback (widget_class, filter_changed_cb);
@@ -2443,4 +2449,23 @@ sl_timeline_view_dup_shown_rows (SlTimelineView *self)
   for (guint i = 0; i < self->vis->len; i++)
     g_array_append_val (ret, g_array_index (self->vis, SlTlvRow, i).row);
   return ret;
+}
+
+/* The Message page follows the selected message */
+void
+_sl_timeline_view_message_changed (SlTimelineView *self)
+{
+  if (self->message_label == NULL)
+    return;
+  if (self->has_msg && self->timeline != NULL)
+    {
+      g_autofree char *text = sl_timeline_view_dup_message_text (self, &self->msg);
+
+      gtk_label_set_text (self->message_label, text);
+      gtk_stack_set_visible_child_name (self->pages, "message");
+    }
+  else
+    gtk_label_set_text (self->message_label, _("Click a message (an arrow) to see where it went, when, and how "
+                                               "long it took"));
+  _sl_timeline_view_update_actions (self);
 }

@@ -177,6 +177,37 @@ GArray         *sl_timeline_view_dup_pinned_rows  (SlTimelineView  *self);
  */
 GArray         *sl_timeline_view_dup_shown_rows   (SlTimelineView  *self);
 
+/**
+ * sl_timeline_view_select_message:
+ * @message: (nullable): a message, as sl_timeline_query_arrows() or
+ *   sl_timeline_find_message() give it; %NULL for none
+ *
+ * Marks both ends of @message and shows its details on the Message page.
+ */
+void            sl_timeline_view_select_message   (SlTimelineView  *self,
+                                                   const SlTimelineArrow *message);
+gboolean        sl_timeline_view_get_selected_message (SlTimelineView *self,
+                                                   SlTimelineArrow *message);
+/**
+ * sl_timeline_view_jump_to_other_end:
+ *
+ * Selects the row at the other end of the selected message (its receive
+ * end first) and puts it and that end's time in the middle of the view.
+ *
+ * Returns: that row, or %SL_TIMELINE_NONE without a selected message
+ */
+guint           sl_timeline_view_jump_to_other_end (SlTimelineView *self);
+/**
+ * sl_timeline_view_dup_message_text:
+ *
+ * Returns: (transfer full): @message's sender and receiver (host, process,
+ *   thread, CPU), send and receive times on the view's clock and each
+ *   host's own, latency, the link's bound, TCP ports, seq and length, a
+ *   line each
+ */
+char           *sl_timeline_view_dup_message_text (SlTimelineView  *self,
+                                                   const SlTimelineArrow *message);
+
 GtkWidget      *sl_timeline_view_get_canvas       (SlTimelineView  *self);
 GListModel     *sl_timeline_view_get_events       (SlTimelineView  *self);
 /**

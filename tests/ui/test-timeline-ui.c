@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "sl-benchmark-timeline.h"
+#include "sl-format.h"
 #include "sl-link-plot.h"
 #include "sl-timeline-view-private.h"
 #include "ui-test-util.h"
@@ -1031,7 +1032,7 @@ test_rows (void)
     g_assert_cmpfloat (y0, <, yo0);
     g_assert_cmpfloat (y0, <, SL_TLV_RULER_H + SL_TLV_ROW_H);
 
-    /* a wheel notch: about five rows, less than a page */
+    /* a wheel notch: as GTK's scrolled windows, page^(2/3): four or five rows */
     for (guint i = 0; i < g_list_model_get_n_items (controllers) && wheel == NULL; i++)
       {
         g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
@@ -1045,7 +1046,8 @@ test_rows (void)
     g_assert_true (handled);
     step = gtk_adjustment_get_value (vadj) - before;
     g_test_message ("a wheel notch: %.0f px of a %.0f px page", step, gtk_adjustment_get_page_size (vadj));
-    g_assert_cmpfloat (step, >=, 4 * SL_TLV_ROW_H);
+    g_assert_cmpfloat (fabs (step - pow (gtk_adjustment_get_page_size (vadj), 2.0 / 3.0)), <, 0.5);
+    g_assert_cmpfloat (step, >=, 3 * SL_TLV_ROW_H);
     g_assert_cmpfloat (step, <, gtk_adjustment_get_page_size (vadj) / 2);
     for (guint i = 0; i < 3; i++)
       g_signal_emit_by_name (wheel, "scroll", 0.0, 1.0, &handled);
@@ -1081,6 +1083,286 @@ test_rows (void)
   }
 
   ui_close_window (window);
+}
+
+/* The store event of a message's end, by brute force */
+static const SlEvent *
+packet_event_of (SlTimelineView *view,
+                 guint           host,
+                 gint64          t,
+                 SlEventKind     kind)
+{
+  const SlEventStore *store = sl_session_get_event_store (view->session, host);
+
+  g_assert_nonnull (store);
+  for (guint64 i = 0; i < sl_event_store_get_n_events (store, SL_EVENT_STREAM_NET); i++)
+    {
+      const SlEvent *e = sl_event_store_get (store, SL_EVENT_STREAM_NET, i);
+
+      if (e->time == t && e->kind == kind)
+        return e;
+    }
+  g_assert_not_reached ();
+  return NULL;
+}
+
+static char *
+expected_end (SlTimeline *tl,
+              guint       host,
+              guint       row,
+              guint16     cpu)
+{
+  SlTimelineRowInfo hi, ri;
+
+  sl_timeline_get_row_info (tl, sl_timeline_get_host_row (tl, host), &hi);
+  sl_timeline_get_row_info (tl, row, &ri);
+  return g_strdup_printf ("%s, %s (%u) of process %u, CPU %u", hi.name, ri.name, ri.tid, ri.pid, cpu);
+}
+
+static void
+test_messages (void)
+{
+  SlTimelineView *view = NULL;
+  SlWindow *window = open_django (&view);
+  SlTimeline *tl;
+  SlTimelineArrow a, got;
+  double xs, ys, xr, yr;
+  gint64 w;
+  UiPixels p = { 0 };
+
+  if (window == NULL)
+    return;
+  tl = sl_timeline_view_get_timeline (view);
+  a = find_message (view, 0, "python");
+  {
+    /* the client's python, on host 0 as the reader numbers them */
+    SlTimelineRowInfo hi;
+
+    sl_timeline_get_row_info (tl, sl_timeline_get_host_row (tl, a.send_host), &hi);
+    g_assert_cmpstr (hi.name, ==, "django-client");
+  }
+  w = MAX (ABS (a.recv_view - a.send_view), 20000) * 2;
+  activate (view, "timeline.set-span", g_variant_new ("(xx)", MIN (a.send_view, a.recv_view) - w,
+                                                       MAX (a.send_view, a.recv_view) + w));
+  activate (view, "timeline.select-row", g_variant_new_uint32 (a.send_row));
+  settle (view);
+
+  /* the message under the pointer, halfway along it */
+  arrow_points (view, &a, &xs, &ys, &xr, &yr);
+  g_assert_true (_sl_timeline_view_arrow_at (view, (xs + xr) / 2 - SL_TLV_LABEL_W, (ys + yr) / 2 - SL_TLV_RULER_H,
+                                             &got));
+  g_assert_cmpint (got.send_time, ==, a.send_time);
+  g_assert_cmpint (got.recv_time, ==, a.recv_time);
+  g_assert_false (_sl_timeline_view_arrow_at (view, (xs + xr) / 2 - SL_TLV_LABEL_W + 40,
+                                              (ys + yr) / 2 - SL_TLV_RULER_H, &got) &&
+                  got.send_time == a.send_time && got.recv_time == a.recv_time);
+
+  /* its details, each against the model and the events themselves */
+  {
+    g_autofree char *text = sl_timeline_view_dup_message_text (view, &a);
+    g_autofree char *tip = _sl_timeline_view_arrow_tooltip (view, &a);
+    g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+    const SlEvent *se = packet_event_of (view, a.send_host, a.send_time, SL_EVENT_PACKET_SEND);
+    const SlEvent *re = packet_event_of (view, a.recv_host, a.recv_time, SL_EVENT_PACKET_RECV);
+    SlTimelineRowInfo sh, rh;
+    g_autofree char *from = expected_end (tl, a.send_host, a.send_row, se->cpu);
+    g_autofree char *to = expected_end (tl, a.recv_host, a.recv_row, re->cpu);
+    g_autofree char *sv = sl_format_clock_time (sl_timeline_to_view (tl, a.send_host, a.send_time), 9);
+    g_autofree char *sl = sl_format_clock_time (a.send_time, 9);
+    g_autofree char *rv = sl_format_clock_time (sl_timeline_to_view (tl, a.recv_host, a.recv_time), 9);
+    g_autofree char *rl = sl_format_clock_time (a.recv_time, 9);
+    g_autofree char *lat = sl_format_ns ((double) (sl_timeline_to_view (tl, a.recv_host, a.recv_time) -
+                                                   sl_timeline_to_view (tl, a.send_host, a.send_time)));
+    g_autofree char *bound = sl_format_ns (a.uncertainty_ns);
+    g_autofree char *want = NULL;
+
+    g_test_message ("%s", text);
+    g_assert_cmpstr (tip, ==, text);
+    sl_timeline_get_row_info (tl, sl_timeline_get_host_row (tl, a.send_host), &sh);
+    sl_timeline_get_row_info (tl, sl_timeline_get_host_row (tl, a.recv_host), &rh);
+    g_assert_cmpuint (g_strv_length (lines), ==, 8);
+    want = g_strdup_printf ("Message %s → %s", sh.name, rh.name);
+    g_assert_cmpstr (lines[0], ==, want);
+    g_free (want);
+    want = g_strdup_printf ("From: %s", from);
+    g_assert_cmpstr (lines[1], ==, want);
+    g_free (want);
+    want = g_strdup_printf ("To: %s", to);
+    g_assert_cmpstr (lines[2], ==, want);
+    g_free (want);
+    want = g_strdup_printf ("Sent: %s on the reference clock · %s on %s's clock", sv, sl, sh.name);
+    g_assert_cmpstr (lines[3], ==, want);
+    g_free (want);
+    want = g_strdup_printf ("Received: %s on the reference clock · %s on %s's clock", rv, rl, rh.name);
+    g_assert_cmpstr (lines[4], ==, want);
+    g_free (want);
+    want = g_strdup_printf ("Latency: %s", lat);
+    g_assert_cmpstr (lines[5], ==, want);
+    g_free (want);
+    g_assert_cmpfloat (a.uncertainty_ns, >, 0);
+    want = g_strdup_printf ("The link's bound at that instant: ± %s", bound);
+    g_assert_cmpstr (lines[6], ==, want);
+    g_free (want);
+    /* these old kernel events (inet_sock_local_*) carry no ports nor length */
+    want = g_strdup_printf ("TCP: ? → ?, seq %u, length not recorded", se->arg);
+    g_assert_cmpstr (lines[7], ==, want);
+    g_assert_cmpuint (re->arg, ==, se->arg);
+  }
+
+  /* selected: both ends marked, its page shown */
+  activate (view, "timeline.select-message", g_variant_new ("(uuxx)", a.send_host, a.recv_host, a.send_time,
+                                                            a.recv_time));
+  g_assert_true (sl_timeline_view_get_selected_message (view, &got));
+  g_assert_cmpint (got.send_time, ==, a.send_time);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (view->pages), ==, "message");
+  {
+    g_autofree char *text = sl_timeline_view_dup_message_text (view, &a);
+
+    g_assert_cmpstr (gtk_label_get_text (view->message_label), ==, text);
+  }
+  render (view, "timeline-message-selected.png", &p);
+  arrow_points (view, &a, &xs, &ys, &xr, &yr);
+  /* (the receive end is hundreds of rows down) */
+  g_assert_true (on_rows (view, ys));
+  g_assert_false (on_rows (view, yr));
+  g_assert_cmpuint (ui_count_near (&p, xs, ys, 6, SL_TIMELINE_RGB_SELECTION, 40), >=, 10);
+  ui_pixels_clear (&p);
+
+  /* a key shows the other end: its row selected, in the middle */
+  for (guint k = 0; k < 2; k++)
+    {
+      gboolean to_recv = k == 0;
+      guint want_row = to_recv ? a.recv_row : a.send_row;
+      guint host = to_recv ? a.recv_host : a.send_host;
+      gint64 t = to_recv ? a.recv_time : a.send_time;
+      double y, mid;
+      double before = gtk_adjustment_get_value (view->vadj);
+
+      activate (view, "timeline.message-other-end", NULL);
+      settle (view);
+      g_assert_cmpuint (sl_timeline_view_get_selected_row (view), ==, want_row);
+      y = row_y (view, want_row);
+      mid = SL_TLV_RULER_H + view->pinned_h + gtk_adjustment_get_page_size (view->vadj) / 2;
+      g_test_message ("other end: row %u at %.0f (middle %.0f), scrolled %.0f → %.0f", want_row, y, mid, before,
+                      gtk_adjustment_get_value (view->vadj));
+      /* (as far as the scroll range allows: the first rows stay on top) */
+      if (gtk_adjustment_get_value (view->vadj) == 0)
+        g_assert_cmpfloat (y, <=, mid + SL_TLV_ROW_H);
+      else
+        g_assert_cmpfloat (fabs (y - mid), <=, SL_TLV_ROW_H);
+      g_assert_cmpfloat (fabs (sl_timeline_view_host_time_to_x (view, host, t) -
+                               (SL_TLV_LABEL_W + view->plot_w / 2.0)), <=, 1);
+      g_assert_cmpfloat (fabs (gtk_adjustment_get_value (view->vadj) - before), >, 100);
+      if (k == 0)
+        g_assert_cmpfloat (gtk_adjustment_get_value (view->vadj), >, 0);
+      /* and marked */
+      render (view, to_recv ? "timeline-message-received.png" : "timeline-message-sent.png", &p);
+      g_assert_cmpuint (ui_count_near (&p, sl_timeline_view_host_time_to_x (view, host, t), y, 6,
+                                       SL_TIMELINE_RGB_SELECTION, 40), >=, 10);
+      ui_pixels_clear (&p);
+    }
+
+  /* cleared */
+  activate (view, "timeline.clear-selection", NULL);
+  g_assert_false (sl_timeline_view_get_selected_message (view, NULL));
+  ui_close_window (window);
+}
+
+/* At a coarse zoom, messages folded per link and column are drawn by their
+ * ends: pointed at, they tell how many there are */
+static void
+test_coarse (void)
+{
+  g_autoptr(SlTimelineSynth) synth = sl_timeline_synth_new (8, 200000, 30000, 3);
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+  SlTimelineView *view = g_object_new (SL_TYPE_TIMELINE_VIEW, NULL);
+  const SlTransform *tr = (const SlTransform *) (gpointer) synth->to_reference->data;
+  UiPixels p = { 0 };
+  guint checked = 0;
+  int scroll;
+
+  g_object_ref (window);
+  gtk_window_set_child (window, GTK_WIDGET (view));
+  gtk_window_set_default_size (window, 1400, 900);
+  gtk_window_present (window);
+  ui_wait_mapped (sl_timeline_view_get_canvas (view));
+  sl_timeline_view_set_timeline (view, synth->timeline, (const SlEventStore * const *) synth->stores->pdata, 8);
+  for (guint h = 0; h < 8; h++)
+    sl_timeline_view_set_host_clock (view, h, &tr[h], 0, 1000);
+  sl_timeline_view_set_all_expanded (view, TRUE);
+  activate (view, "timeline.fit", NULL);
+  settle (view);
+  g_assert_true (view->arrows_coarse);
+  render (view, "timeline-coarse.png", &p);
+  scroll = (int) gtk_adjustment_get_value (view->vadj);
+  for (guint i = 0; i < view->arrows->len && checked < 20; i++)
+    {
+      const SlTimelineArrow *a = &g_array_index (view->arrows, SlTimelineArrow, i);
+      SlTlvSegment seg[2], full[2];
+      SlTimelineArrow got;
+      double mx, my;
+      gboolean clear = TRUE;
+
+      if (a->count < 2 || _sl_timeline_view_arrow_segments (view, a, scroll, TRUE, seg) != 2)
+        continue;
+      _sl_timeline_view_arrow_segments (view, a, scroll, FALSE, full);
+      /* a place on the whole line, beyond the sender's stub, far from
+       * everything drawn */
+      {
+        double len = hypot (full[0].x1 - full[0].x0, full[0].y1 - full[0].y0);
+
+        mx = full[0].x0 + (full[0].x1 - full[0].x0) * 40 / len;
+        my = full[0].y0 + (full[0].y1 - full[0].y0) * 40 / len;
+      }
+      if (my < 2 || my > view->rows_h - 2 || mx < 2 || mx > view->plot_w - 2 || seg[0].y1 < 0 ||
+          seg[0].y1 > view->rows_h)
+        continue;
+      for (guint k = 0; k < view->arrows->len && clear; k++)
+        {
+          SlTlvSegment o[2];
+          guint n = _sl_timeline_view_arrow_segments (view, &g_array_index (view->arrows, SlTimelineArrow, k),
+                                                      scroll, TRUE, o);
+
+          for (guint j = 0; j < n; j++)
+            {
+              double dx = o[j].x1 - o[j].x0, dy = o[j].y1 - o[j].y0, l2 = dx * dx + dy * dy;
+              double u = l2 > 0 ? CLAMP (((mx - o[j].x0) * dx + (my - o[j].y0) * dy) / l2, 0, 1) : 0;
+
+              /* (arrow heads reach 8 px from their line) */
+              clear &= hypot (o[j].x0 + u * dx - mx, o[j].y0 + u * dy - my) > 10;
+            }
+        }
+      if (!clear)
+        continue;
+      /* not drawn along its whole length: no wall */
+      g_assert_cmpuint (ui_count_near (&p, SL_TLV_LABEL_W + mx, SL_TLV_RULER_H + my, 1, SL_TIMELINE_RGB_ARROW, 40),
+                        ==, 0);
+      g_assert_false (_sl_timeline_view_arrow_at (view, mx, my, &got) && got.send_time == a->send_time);
+      /* its stubs are, and point at it */
+      g_assert_cmpuint (ui_count_near (&p, SL_TLV_LABEL_W + (seg[0].x0 + seg[0].x1) / 2,
+                                       SL_TLV_RULER_H + (seg[0].y0 + seg[0].y1) / 2, 1, SL_TIMELINE_RGB_ARROW, 60),
+                        >=, 1);
+      g_assert_true (_sl_timeline_view_arrow_at (view, (seg[0].x0 + seg[0].x1) / 2, (seg[0].y0 + seg[0].y1) / 2,
+                                                 &got));
+      g_assert_cmpuint (got.send_host, ==, a->send_host);
+      /* how many there are, told by the tooltip */
+      {
+        g_autofree char *tip = _sl_timeline_view_arrow_tooltip (view, a);
+        g_autofree char *want = g_strdup_printf ("%u messages node-%02u → node-%02u in this column", a->count,
+                                                 a->send_host + 1, a->recv_host + 1);
+
+        if (!g_str_has_prefix (tip, want))
+          g_error ("tooltip “%s”, expected “%s…”", tip, want);
+      }
+      checked++;
+    }
+  g_test_message ("%u folded messages checked of %u drawn", checked, view->arrows->len);
+  g_assert_cmpuint (checked, >=, 5);
+  ui_pixels_clear (&p);
+
+  sl_timeline_view_set_timeline (view, NULL, NULL, 0);
+  gtk_window_destroy (window);
+  g_assert_finalize_object (window);
 }
 
 /* Generated hosts, the way a live session feeds the view */
@@ -1292,5 +1574,7 @@ main (int   argc,
   g_test_add_func ("/timeline-ui/clocks", test_clocks);
   g_test_add_func ("/timeline-ui/fit-follows-clocks", test_fit_follows_clocks);
   g_test_add_func ("/timeline-ui/rows", test_rows);
+  g_test_add_func ("/timeline-ui/messages", test_messages);
+  g_test_add_func ("/timeline-ui/coarse", test_coarse);
   return g_test_run ();
 }

@@ -279,6 +279,44 @@ store_lower_bound (const SlEventStore *store,
   return hi;
 }
 
+/* The index of @h's packet event of @kind at local @t, or G_MAXUINT64;
+ * @cursor: where the search starts (and the place found) */
+static guint64
+packet_event (const SlTlHost *h,
+              gint64          t,
+              SlEventKind     kind,
+              guint64        *cursor)
+{
+  const SlEventStore *store = h->store;
+  guint64 n, k;
+
+  if (store == NULL)
+    return G_MAXUINT64;
+  n = MIN (sl_event_store_get_n_events (store, SL_EVENT_STREAM_NET), h->consumed[SL_EVENT_STREAM_NET]);
+  if (n == 0)
+    return G_MAXUINT64;
+  k = store_lower_bound (store, SL_EVENT_STREAM_NET, n, *cursor, t);
+  *cursor = k;
+  for (guint64 i = k; i < n; i++)
+    {
+      const SlEvent *e = sl_event_store_get (store, SL_EVENT_STREAM_NET, i);
+
+      if (e->time != t)
+        break;
+      if (e->kind == kind)
+        return i;
+    }
+  /* the stream may hold sub-microsecond inversions: look around */
+  for (guint64 i = k > 16 ? k - 16 : 0; i < MIN (n, k + 16); i++)
+    {
+      const SlEvent *e = sl_event_store_get (store, SL_EVENT_STREAM_NET, i);
+
+      if (e->time == t && e->kind == kind)
+        return i;
+    }
+  return G_MAXUINT64;
+}
+
 static void
 resolve_end (SlTimeline *self,
              SlTlHost   *h,
@@ -288,43 +326,16 @@ resolve_end (SlTimeline *self,
              guint32    *row,
              guint16    *cpu)
 {
-  const SlEventStore *store = h->store;
-  guint64 n, k;
-  const SlEvent *hit = NULL;
+  guint64 i;
+  const SlEvent *hit;
   guint r;
 
   *row = h->row;
   *cpu = SL_TIMELINE_NO_CPU;
-  if (store == NULL)
+  i = packet_event (h, t, kind, &h->net_cursor);
+  if (i == G_MAXUINT64)
     return;
-
-  n = MIN (sl_event_store_get_n_events (store, SL_EVENT_STREAM_NET), h->consumed[SL_EVENT_STREAM_NET]);
-  if (n == 0)
-    return;
-  k = store_lower_bound (store, SL_EVENT_STREAM_NET, n, h->net_cursor, t);
-  h->net_cursor = k;
-  for (guint64 i = k; i < n; i++)
-    {
-      const SlEvent *e = sl_event_store_get (store, SL_EVENT_STREAM_NET, i);
-
-      if (e->time != t)
-        break;
-      if (e->kind == kind)
-        {
-          hit = e;
-          break;
-        }
-    }
-  /* the stream may hold sub-microsecond inversions: look around */
-  for (guint64 i = k > 16 ? k - 16 : 0; hit == NULL && i < MIN (n, k + 16); i++)
-    {
-      const SlEvent *e = sl_event_store_get (store, SL_EVENT_STREAM_NET, i);
-
-      if (e->time == t && e->kind == kind)
-        hit = e;
-    }
-  if (hit == NULL)
-    return;
+  hit = sl_event_store_get (h->store, SL_EVENT_STREAM_NET, i);
 
   *cpu = hit->cpu;
   r = hit->tid != 0 ? _sl_tl_thread_row_at (self, h, hit->tid, t) : SL_TIMELINE_NONE;
@@ -459,6 +470,28 @@ lane_view_deltas (const SlTimeline *self,
   *dmin = MIN (g0, g1) + kr * (double) l->min_delta - 4;
 }
 
+static void
+fill_arrow (const SlTlLane  *l,
+            const SlTlArrow *a,
+            gint64           send_view,
+            gint64           recv_view,
+            SlTimelineArrow *o)
+{
+  o->send_host = l->send_host;
+  o->recv_host = l->recv_host;
+  o->send_row = a->send_row;
+  o->recv_row = a->recv_row;
+  o->send_cpu = a->send_cpu;
+  o->recv_cpu = a->recv_cpu;
+  o->connection = a->conn;
+  o->count = 1;
+  o->send_time = a->send_time;
+  o->recv_time = a->recv_time;
+  o->send_view = send_view;
+  o->recv_view = recv_view;
+  o->uncertainty_ns = l->uncertainty_ns;
+}
+
 guint64
 sl_timeline_query_arrows (const SlTimeline *self,
                           gint64            t0,
@@ -529,19 +562,7 @@ sl_timeline_query_arrows (const SlTimeline *self,
                 }
             }
 
-          o.send_host = l->send_host;
-          o.recv_host = l->recv_host;
-          o.send_row = a->send_row;
-          o.recv_row = a->recv_row;
-          o.send_cpu = a->send_cpu;
-          o.recv_cpu = a->recv_cpu;
-          o.connection = a->conn;
-          o.count = 1;
-          o.send_time = a->send_time;
-          o.recv_time = a->recv_time;
-          o.send_view = sv;
-          o.recv_view = rv;
-          o.uncertainty_ns = l->uncertainty_ns;
+          fill_arrow (l, a, sv, rv, &o);
           g_array_append_val (out, o);
           last_out = out->len - 1;
           last_px = px;
@@ -589,4 +610,114 @@ sl_timeline_get_connection (const SlTimeline     *self,
   g_return_if_fail (out != NULL);
 
   *out = g_array_index (self->conns, SlTimelineConnection, connection);
+}
+
+static const SlTlLane *
+lane_find (const SlTimeline *self,
+           guint             send_host,
+           guint             recv_host)
+{
+  gpointer v;
+
+  if (send_host >= G_MAXUINT16 || recv_host >= G_MAXUINT16 ||
+      !g_hash_table_lookup_extended (self->lane_by_pair, GUINT_TO_POINTER ((send_host << 16) | recv_host), NULL, &v))
+    return NULL;
+  return g_ptr_array_index (self->lanes, GPOINTER_TO_UINT (v));
+}
+
+gboolean
+sl_timeline_find_message (const SlTimeline *self,
+                          guint             send_host,
+                          guint             recv_host,
+                          gint64            send_time,
+                          gint64            recv_time,
+                          SlTimelineArrow  *out)
+{
+  const SlTlLane *l;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  l = lane_find (self, send_host, recv_host);
+  if (l == NULL)
+    return FALSE;
+  for (guint64 k = arrow_lower_bound (l, 0, send_time); k < l->n && l->a[k].send_time == send_time; k++)
+    if (l->a[k].recv_time == recv_time)
+      {
+        fill_arrow (l, &l->a[k], sl_timeline_to_view (self, send_host, send_time),
+                    sl_timeline_to_view (self, recv_host, recv_time), out);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static void
+message_end (const SlTimeline *self,
+             guint             host,
+             gint64            t,
+             SlEventKind       kind,
+             guint32          *tid,
+             guint32          *pid,
+             guint32          *seq,
+             gboolean         *has_seq,
+             SlEventPacket    *packet)
+{
+  const SlTlHost *h = sl_tl_host (self, host);
+  guint64 cursor = 0, i;
+  const SlEvent *e;
+  guint row;
+
+  if (h == NULL || (i = packet_event (h, t, kind, &cursor)) == G_MAXUINT64)
+    return;
+  e = sl_event_store_get (h->store, SL_EVENT_STREAM_NET, i);
+  *tid = e->tid;
+  *seq = e->arg;
+  *has_seq = TRUE;
+  *packet = *sl_event_store_get_packet (h->store, i);
+  row = e->tid != 0 ? _sl_tl_thread_row_at (self, (SlTlHost *) h, e->tid, t) : SL_TIMELINE_NONE;
+  if (row != SL_TIMELINE_NONE)
+    *pid = sl_tl_row (self, row)->pid;
+}
+
+void
+sl_timeline_get_message (const SlTimeline      *self,
+                         const SlTimelineArrow *arrow,
+                         SlTimelineMessage     *out)
+{
+  SlEventPacket sp = { 0, 0, SL_EVENT_NO_LENGTH }, rp = sp;
+  guint32 recv_seq = 0;
+  gboolean recv_has_seq = FALSE;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (arrow != NULL);
+  g_return_if_fail (out != NULL);
+
+  memset (out, 0, sizeof *out);
+  out->length = SL_EVENT_NO_LENGTH;
+  message_end (self, arrow->send_host, arrow->send_time, SL_EVENT_PACKET_SEND, &out->send_tid, &out->send_pid,
+               &out->seq, &out->has_seq, &sp);
+  message_end (self, arrow->recv_host, arrow->recv_time, SL_EVENT_PACKET_RECV, &out->recv_tid, &out->recv_pid,
+               &recv_seq, &recv_has_seq, &rp);
+  if (!out->has_seq)
+    {
+      out->seq = recv_seq;
+      out->has_seq = recv_has_seq;
+    }
+  out->length = sp.length != SL_EVENT_NO_LENGTH ? sp.length : rp.length;
+  if (arrow->connection < self->conns->len)
+    {
+      const SlTimelineConnection *c = &g_array_index (self->conns, SlTimelineConnection, arrow->connection);
+      gboolean fwd = c->host_a == arrow->send_host;
+
+      out->family = c->family;
+      memcpy (out->send_addr, fwd ? c->addr_a : c->addr_b, 16);
+      memcpy (out->recv_addr, fwd ? c->addr_b : c->addr_a, 16);
+      out->send_port = fwd ? c->port_a : c->port_b;
+      out->recv_port = fwd ? c->port_b : c->port_a;
+    }
+  /* the events' own ports where the connection has none */
+  if (out->send_port == 0)
+    out->send_port = sp.sport != 0 ? sp.sport : rp.sport;
+  if (out->recv_port == 0)
+    out->recv_port = sp.dport != 0 ? sp.dport : rp.dport;
 }

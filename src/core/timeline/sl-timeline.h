@@ -637,6 +637,65 @@ guint64        sl_timeline_query_arrows        (const SlTimeline         *self,
                                                 guint                     host_b,
                                                 guint                     connection,
                                                 GArray                   *out);
+/**
+ * sl_timeline_find_message:
+ * @out: (out caller-allocates): the message, as a query gives it (@count 1)
+ *
+ * The message from @send_host sent at local @send_time and received at
+ * local @recv_time on @recv_host (a message is named by its two ends).
+ *
+ * Returns: whether there is one
+ */
+gboolean       sl_timeline_find_message        (const SlTimeline         *self,
+                                                guint                     send_host,
+                                                guint                     recv_host,
+                                                gint64                    send_time,
+                                                gint64                    recv_time,
+                                                SlTimelineArrow          *out);
+
+/**
+ * SlTimelineMessage:
+ * @send_tid: thread of the send event, 0 when not known
+ * @recv_tid: thread of the receive event (in a softirq: the one it
+ *   interrupted), 0 when not known
+ * @send_pid: @send_tid's process, 0 when not known
+ * @recv_pid: @recv_tid's process, 0 when not known
+ * @has_seq: whether @seq is known
+ * @seq: the TCP sequence number
+ * @family: 4, 6, or 0 when the addresses are not known
+ * @send_addr: the sender's address (IPv4 in the first 4 bytes)
+ * @recv_addr: the receiver's address
+ * @send_port: the sender's TCP port, 0 when not known
+ * @recv_port: the receiver's TCP port, 0 when not known
+ * @length: TCP payload bytes, %SL_EVENT_NO_LENGTH when not known
+ *
+ * What the events of a message's two ends say.
+ */
+typedef struct
+{
+  guint32  send_tid;
+  guint32  recv_tid;
+  guint32  send_pid;
+  guint32  recv_pid;
+  gboolean has_seq;
+  guint32  seq;
+  guint8   family;
+  guint8   send_addr[16];
+  guint8   recv_addr[16];
+  guint16  send_port;
+  guint16  recv_port;
+  guint32  length;
+} SlTimelineMessage;
+
+/**
+ * sl_timeline_get_message:
+ * @arrow: a message (a folded arrow's first one)
+ *
+ * Fills @out from the stores' packet events and the connection.
+ */
+void           sl_timeline_get_message         (const SlTimeline         *self,
+                                                const SlTimelineArrow    *arrow,
+                                                SlTimelineMessage        *out);
 guint64        sl_timeline_get_n_arrows        (const SlTimeline         *self);
 guint          sl_timeline_get_n_connections   (const SlTimeline         *self);
 void           sl_timeline_get_connection      (const SlTimeline         *self,

@@ -25,9 +25,13 @@ typedef struct
   guint64    len;
 } Stream;
 
+static const SlEventPacket no_packet = { 0, 0, SL_EVENT_NO_LENGTH };
+
 struct _SlEventStore
 {
   Stream        streams[SL_EVENT_N_STREAMS];
+  /* SlEventPacket chunks beside the packet stream's */
+  GPtrArray    *packets;
   guint64       kind_counts[SL_EVENT_N_KINDS];
   guint64       lost;
   SlInterner   *strings;
@@ -68,6 +72,7 @@ sl_event_store_new (void)
 
   for (guint i = 0; i < SL_EVENT_N_STREAMS; i++)
     self->streams[i].chunks = g_ptr_array_new_with_free_func (g_free);
+  self->packets = g_ptr_array_new_with_free_func (g_free);
   self->strings = sl_interner_new ();
   self->thread_names = g_hash_table_new (NULL, NULL);
   self->first = G_MAXINT64;
@@ -83,6 +88,7 @@ sl_event_store_free (SlEventStore *self)
 
   for (guint i = 0; i < SL_EVENT_N_STREAMS; i++)
     g_ptr_array_unref (self->streams[i].chunks);
+  g_ptr_array_unref (self->packets);
   sl_interner_free (self->strings);
   g_hash_table_destroy (self->thread_names);
   g_free (self);
@@ -133,22 +139,26 @@ set_thread_name (SlEventStore *self,
     g_hash_table_insert (self->thread_names, GUINT_TO_POINTER (tid), GUINT_TO_POINTER (str));
 }
 
-void
-sl_event_store_append (SlEventStore  *self,
-                       const SlEvent *event)
+static void
+append (SlEventStore        *self,
+        const SlEvent       *event,
+        const SlEventPacket *packet)
 {
   Stream *s;
   SlEvent *chunk;
 
-  g_return_if_fail (self != NULL);
-  g_return_if_fail (event != NULL);
-  g_return_if_fail (event->kind > SL_EVENT_NONE && event->kind < SL_EVENT_N_KINDS);
-
   s = &self->streams[kinds[event->kind].stream];
   if ((s->len & CHUNK_MASK) == 0)
-    g_ptr_array_add (s->chunks, g_new (SlEvent, CHUNK_LEN));
+    {
+      g_ptr_array_add (s->chunks, g_new (SlEvent, CHUNK_LEN));
+      if (s == &self->streams[SL_EVENT_STREAM_NET])
+        g_ptr_array_add (self->packets, g_new (SlEventPacket, CHUNK_LEN));
+    }
   chunk = g_ptr_array_index (s->chunks, s->len >> CHUNK_SHIFT);
   chunk[s->len & CHUNK_MASK] = *event;
+  if (s == &self->streams[SL_EVENT_STREAM_NET])
+    ((SlEventPacket *) g_ptr_array_index (self->packets, s->len >> CHUNK_SHIFT))[s->len & CHUNK_MASK] =
+      packet != NULL ? *packet : no_packet;
   s->len++;
   self->kind_counts[event->kind]++;
   self->first = MIN (self->first, event->time);
@@ -169,6 +179,39 @@ sl_event_store_append (SlEventStore  *self,
     default:
       break;
     }
+}
+
+void
+sl_event_store_append (SlEventStore  *self,
+                       const SlEvent *event)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (event != NULL);
+  g_return_if_fail (event->kind > SL_EVENT_NONE && event->kind < SL_EVENT_N_KINDS);
+
+  append (self, event, NULL);
+}
+
+void
+sl_event_store_append_packet (SlEventStore        *self,
+                              const SlEvent       *event,
+                              const SlEventPacket *packet)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (event != NULL);
+  g_return_if_fail (event->kind == SL_EVENT_PACKET_SEND || event->kind == SL_EVENT_PACKET_RECV);
+
+  append (self, event, packet);
+}
+
+const SlEventPacket *
+sl_event_store_get_packet (const SlEventStore *self,
+                           guint64             index)
+{
+  g_return_val_if_fail (self != NULL, &no_packet);
+  g_return_val_if_fail (index < self->streams[SL_EVENT_STREAM_NET].len, &no_packet);
+
+  return (const SlEventPacket *) g_ptr_array_index (self->packets, index >> CHUNK_SHIFT) + (index & CHUNK_MASK);
 }
 
 guint64
@@ -286,6 +329,7 @@ sl_event_store_get_memory_size (const SlEventStore *self)
 
   for (guint i = 0; i < SL_EVENT_N_STREAMS; i++)
     size += self->streams[i].chunks->len * (CHUNK_LEN * sizeof (SlEvent) + sizeof (gpointer));
+  size += self->packets->len * (CHUNK_LEN * sizeof (SlEventPacket) + sizeof (gpointer));
   size += sl_interner_get_memory_size (self->strings);
   size += g_hash_table_size (self->thread_names) * 4 * sizeof (gpointer);
   return size;

@@ -28,12 +28,14 @@ G_BEGIN_DECLS
  *   parent, user-space events' context) and the state dump's task status
  * - %SL_EVENT_PROCESS_PARENT: @tid process id, @arg its parent's process id
  *   (state dump)
- * - %SL_EVENT_SYSCALL_ENTRY: @tid, @str system call name
+ * - %SL_EVENT_SYSCALL_ENTRY: @tid, @str system call name, @arg its `fd`
+ *   argument (as gint32) when @flags has %SL_EVENT_SYSCALL_HAS_FD
  * - %SL_EVENT_SYSCALL_EXIT: @tid, @arg return value (as gint32), @str
  *   system call name when the trace names it
  * - %SL_EVENT_IRQ_ENTRY / %SL_EVENT_IRQ_EXIT: @arg IRQ line, @str handler
  * - %SL_EVENT_SOFTIRQ_ENTRY / _EXIT / _RAISE: @arg vector
- * - %SL_EVENT_PACKET_SEND / %SL_EVENT_PACKET_RECV: @tid, @arg TCP seq
+ * - %SL_EVENT_PACKET_SEND / %SL_EVENT_PACKET_RECV: @tid, @arg TCP seq; its
+ *   ports and length beside it (sl_event_store_get_packet())
  * - %SL_EVENT_LOST: the tracer discarded events of the stream of CPU @cpu
  *   from @time on (until that stream's next event): @arg how many (0: not
  *   known, saturates at %G_MAXUINT32), @flags #SlEventLostFlags
@@ -127,6 +129,15 @@ typedef enum
 } SlEventNameFlags;
 
 /**
+ * SlEventSyscallFlags:
+ * @SL_EVENT_SYSCALL_HAS_FD: the entry's @arg is its `fd` argument
+ */
+typedef enum
+{
+  SL_EVENT_SYSCALL_HAS_FD = 1 << 0,
+} SlEventSyscallFlags;
+
+/**
  * SlEventLostFlags:
  * @SL_EVENT_LOST_USER: the events were lost from a user-space stream (they
  *   say nothing of the kernel's scheduling)
@@ -176,6 +187,24 @@ typedef struct
   guint8  flags;
 } SlEvent;
 
+/**
+ * SlEventPacket:
+ * @sport: TCP source port, 0 when not known
+ * @dport: TCP destination port, 0 when not known
+ * @length: TCP payload bytes, %SL_EVENT_NO_LENGTH when not known
+ *
+ * What a packet event says beyond #SlEvent, kept beside it (8 bytes per
+ * packet event).
+ */
+typedef struct
+{
+  guint16 sport;
+  guint16 dport;
+  guint32 length;
+} SlEventPacket;
+
+#define SL_EVENT_NO_LENGTH G_MAXUINT32
+
 typedef struct _SlEventStore SlEventStore;
 
 SlEventStore  *sl_event_store_new             (void);
@@ -187,6 +216,23 @@ const char    *sl_event_store_get_string      (const SlEventStore *self,
 guint          sl_event_store_get_n_strings   (const SlEventStore *self);
 void           sl_event_store_append          (SlEventStore       *self,
                                                const SlEvent      *event);
+/**
+ * sl_event_store_append_packet:
+ * @event: a %SL_EVENT_PACKET_SEND or %SL_EVENT_PACKET_RECV
+ * @packet: its ports and length
+ */
+void           sl_event_store_append_packet   (SlEventStore       *self,
+                                               const SlEvent      *event,
+                                               const SlEventPacket *packet);
+/**
+ * sl_event_store_get_packet:
+ * @index: an index of %SL_EVENT_STREAM_NET
+ *
+ * Returns: the ports and length of that packet event (unknown ones when
+ *   it was appended without them)
+ */
+const SlEventPacket *sl_event_store_get_packet (const SlEventStore *self,
+                                               guint64             index);
 SlEventStream  sl_event_kind_get_stream       (SlEventKind         kind);
 const char    *sl_event_kind_to_string        (SlEventKind         kind);
 guint64        sl_event_store_get_n_events    (const SlEventStore *self,

@@ -344,17 +344,19 @@ read_address (const bt_field *st,
 /* Event classes                                                           */
 
 enum { NET_NH, NET_TID };
-enum { IP_SADDR, IP_DADDR, IP_TH };
-enum { TCP_SPORT, TCP_DPORT, TCP_SEQ, TCP_ACK, TCP_FLAGS };
+enum { IP_SADDR, IP_DADDR, IP_TH, IP_TOT_LEN, IP_IHL, IP_PAYLOAD_LEN };
+enum { TCP_SPORT, TCP_DPORT, TCP_SEQ, TCP_ACK, TCP_FLAGS, TCP_DOFF };
 enum { INET_SEQ, INET_ACK, INET_FLAGS };
 enum { UST_FAMILY, UST_SADDR, UST_DADDR, UST_SPORT, UST_DPORT, UST_SEQ, UST_ACK, UST_FLAGS };
 
 enum { FORK_PARENT_TID, FORK_CHILD_TID, FORK_CHILD_COMM, FORK_PARENT_PID, FORK_CHILD_PID, FORK_PARENT_COMM };
 enum { DUMP_TID, DUMP_PID, DUMP_NAME, DUMP_PPID, DUMP_STATUS, DUMP_TYPE };
 
-static const char *const ip_members[CACHE_MAX_MEMBERS] = { "saddr", "daddr", "transport_header" };
+static const char *const ip_members[CACHE_MAX_MEMBERS] = {
+  "saddr", "daddr", "transport_header", "tot_len", "ihl", "payload_len",
+};
 static const char *const tcp_members[CACHE_MAX_MEMBERS] = {
-  "source_port|source|sport", "dest_port|dest|dport", "seq", "ack_seq", "flags",
+  "source_port|source|sport", "dest_port|dest|dport", "seq", "ack_seq", "flags", "data_offset|doff",
 };
 
 static const struct
@@ -403,6 +405,7 @@ event_info_new (SlBtDecoder          *d,
   const char *const *members = NULL;
   const char *syscall = NULL;
   static const char *const exit_members[CACHE_MAX_MEMBERS] = { "ret" };
+  static const char *const entry_members[CACHE_MAX_MEMBERS] = { "fd" };
 
   for (guint i = 0; i < CACHE_MAX_MEMBERS; i++)
     ei->m[i] = member_lookup (NULL, NULL);
@@ -421,17 +424,17 @@ event_info_new (SlBtDecoder          *d,
   if (ei->kind == EK_OTHER)
     {
       if (g_str_has_prefix (name, "syscall_entry_"))
-        ei->kind = EK_SYSCALL_ENTRY, syscall = name + strlen ("syscall_entry_");
+        ei->kind = EK_SYSCALL_ENTRY, syscall = name + strlen ("syscall_entry_"), members = entry_members;
       else if (g_str_has_prefix (name, "compat_syscall_entry_"))
-        ei->kind = EK_SYSCALL_ENTRY, syscall = name + strlen ("compat_syscall_entry_");
+        ei->kind = EK_SYSCALL_ENTRY, syscall = name + strlen ("compat_syscall_entry_"), members = entry_members;
       else if (g_str_has_prefix (name, "syscall_exit_"))
         ei->kind = EK_SYSCALL_EXIT, syscall = name + strlen ("syscall_exit_"), members = exit_members;
       else if (g_str_has_prefix (name, "compat_syscall_exit_"))
         ei->kind = EK_SYSCALL_EXIT, syscall = name + strlen ("compat_syscall_exit_"), members = exit_members;
       else if (g_str_has_prefix (name, "sys_"))
-        ei->kind = EK_SYSCALL_ENTRY, syscall = name + strlen ("sys_");
+        ei->kind = EK_SYSCALL_ENTRY, syscall = name + strlen ("sys_"), members = entry_members;
       else if (g_str_has_prefix (name, "compat_sys_"))
-        ei->kind = EK_SYSCALL_ENTRY, syscall = name + strlen ("compat_sys_");
+        ei->kind = EK_SYSCALL_ENTRY, syscall = name + strlen ("compat_sys_"), members = entry_members;
     }
 
   /* Without an event store only the packet events matter. */
@@ -533,12 +536,13 @@ event_info_get (SlBtDecoder          *d,
 static gboolean
 decode_net (EventInfo      *ei,
             const bt_field *payload,
-            SlPacketEvent  *pe)
+            SlPacketEvent  *pe,
+            guint32        *length)
 {
   const bt_field *nh, *ip, *th, *tcp;
   const Member *ipm, *tcpm;
   guint kind, v, alen;
-  guint64 sport, dport, seq, ack, flags;
+  guint64 sport, dport, seq, ack, flags, ip_len, ihl = 0, doff;
 
   nh = member_field (payload, ei->m[NET_NH]);
   kind = variant_kind (&ei->nh, nh);
@@ -577,6 +581,16 @@ decode_net (EventInfo      *ei,
   pe->seq = (guint32) seq;
   pe->ack_seq = (guint32) ack;
   pe->flags = (guint16) flags;
+
+  /* the TCP payload: what the IP header counts after its own header (IPv4)
+   * or after the fixed one (IPv6, no extension headers), less the TCP
+   * header */
+  *length = SL_EVENT_NO_LENGTH;
+  if (member_uint (tcp, tcpm[TCP_DOFF], &doff) &&
+      (v == 0 ? member_uint (ip, ipm[IP_TOT_LEN], &ip_len) && member_uint (ip, ipm[IP_IHL], &ihl)
+              : member_uint (ip, ipm[IP_PAYLOAD_LEN], &ip_len)) &&
+      ip_len <= G_MAXUINT16 && ihl <= 15 && doff <= 15 && ip_len >= 4 * (ihl + doff))
+    *length = (guint32) (ip_len - 4 * (ihl + doff));
   return TRUE;
 }
 
@@ -690,9 +704,12 @@ store_event (SlBtDecoder    *d,
              const bt_event *ev,
              const bt_field *payload,
              gint64          time,
-             const SlPacketEvent *pe)
+             const SlPacketEvent *pe,
+             guint32         length)
 {
   SlEvent e = { 0 };
+  SlEventPacket packet;
+  guint64 fd;
 
   e.time = time;
   e.cpu = (guint16) MIN (st->cpu, G_MAXUINT16);
@@ -708,7 +725,11 @@ store_event (SlBtDecoder    *d,
       e.kind = pe->dir == SL_PACKET_SEND ? SL_EVENT_PACKET_SEND : SL_EVENT_PACKET_RECV;
       e.tid = current_tid (d, st, ev);
       e.arg = pe->seq;
-      break;
+      packet.sport = pe->sport;
+      packet.dport = pe->dport;
+      packet.length = length;
+      sl_event_store_append_packet (d->store, &e, &packet);
+      return;
 
     case EK_SCHED_SWITCH:
       e.kind = SL_EVENT_SCHED_SWITCH;
@@ -796,6 +817,12 @@ store_event (SlBtDecoder    *d,
       e.kind = SL_EVENT_SYSCALL_ENTRY;
       e.tid = current_tid (d, st, ev);
       e.str = ei->name_id;
+      /* the descriptor it works on, for searches (fd = 5) */
+      if (member_uint (payload, ei->m[0], &fd))
+        {
+          e.arg = (guint32) fd;
+          e.flags |= SL_EVENT_SYSCALL_HAS_FD;
+        }
       break;
 
     case EK_SYSCALL_EXIT:
@@ -953,6 +980,7 @@ sl_bt_decoder_event (SlBtDecoder      *d,
   const bt_event *ev = bt_message_event_borrow_event_const (msg);
   EventInfo *ei;
   const bt_field *payload;
+  guint32 length = SL_EVENT_NO_LENGTH;
   gboolean ok;
 
   if (st->sinfo == NULL)
@@ -974,7 +1002,7 @@ sl_bt_decoder_event (SlBtDecoder      *d,
 
   if (ei->kind > EK_UST_RECV)
     {
-      store_event (d, st, ei, ev, payload, time, NULL);
+      store_event (d, st, ei, ev, payload, time, NULL, SL_EVENT_NO_LENGTH);
       return SL_BT_EVENT_OTHER;
     }
 
@@ -982,7 +1010,7 @@ sl_bt_decoder_event (SlBtDecoder      *d,
     {
     case EK_NET_SEND:
     case EK_NET_RECV:
-      ok = decode_net (ei, payload, pe);
+      ok = decode_net (ei, payload, pe, &length);
       pe->dir = ei->kind == EK_NET_SEND ? SL_PACKET_SEND : SL_PACKET_RECV;
       break;
     case EK_INET_SEND:
@@ -1001,7 +1029,7 @@ sl_bt_decoder_event (SlBtDecoder      *d,
   pe->host = engine_host;
   pe->time = time;
   if (d->store != NULL)
-    store_event (d, st, ei, ev, payload, time, pe);
+    store_event (d, st, ei, ev, payload, time, pe, length);
   return SL_BT_EVENT_PACKET;
 }
 
