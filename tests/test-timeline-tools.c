@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "sl-generate.h"
+#include "sl-timeline-search.h"
 #include "test-util.h"
 #include "timeline-test-util.h"
 
@@ -236,6 +237,251 @@ test_messages (void)
   generated_clear (&g);
 }
 
+/* ---------------------------------------------------------------------- */
+/* Searches                                                                */
+
+typedef gboolean (*Predicate) (const SlEventStore *store,
+                               const SlEvent      *e,
+                               const SlEventPacket *pk,
+                               gpointer            data);
+
+typedef struct
+{
+  gint64 number;
+  const char *text;
+} Want;
+
+static const char *
+str_of (const SlEventStore *store,
+        guint32             id)
+{
+  return id != 0 ? sl_event_store_get_string (store, id) : "";
+}
+
+static gboolean
+is_syscall (const SlEvent *e)
+{
+  return e->kind == SL_EVENT_SYSCALL_ENTRY || e->kind == SL_EVENT_SYSCALL_EXIT;
+}
+
+static gboolean
+is_packet (const SlEvent *e)
+{
+  return e->kind == SL_EVENT_PACKET_SEND || e->kind == SL_EVENT_PACKET_RECV;
+}
+
+static gboolean
+p_syscall (const SlEventStore *store, const SlEvent *e, const SlEventPacket *pk, gpointer data)
+{
+  return is_syscall (e) && g_str_equal (str_of (store, e->str), ((Want *) data)->text);
+}
+
+static gboolean
+p_fd (const SlEventStore *store, const SlEvent *e, const SlEventPacket *pk, gpointer data)
+{
+  return e->kind == SL_EVENT_SYSCALL_ENTRY && (e->flags & SL_EVENT_SYSCALL_HAS_FD) &&
+         (gint32) e->arg == ((Want *) data)->number;
+}
+
+static gboolean
+p_port (const SlEventStore *store, const SlEvent *e, const SlEventPacket *pk, gpointer data)
+{
+  return is_packet (e) && (pk->sport == ((Want *) data)->number || pk->dport == ((Want *) data)->number);
+}
+
+static gboolean
+p_long_send (const SlEventStore *store, const SlEvent *e, const SlEventPacket *pk, gpointer data)
+{
+  return e->kind == SL_EVENT_PACKET_SEND && pk->length != SL_EVENT_NO_LENGTH && pk->length > 100;
+}
+
+static gboolean
+p_switch_to (const SlEventStore *store, const SlEvent *e, const SlEventPacket *pk, gpointer data)
+{
+  return e->kind == SL_EVENT_SCHED_SWITCH && g_str_equal (str_of (store, e->str), ((Want *) data)->text);
+}
+
+static gboolean
+p_tid_cpu (const SlEventStore *store, const SlEvent *e, const SlEventPacket *pk, gpointer data)
+{
+  gboolean threaded = e->kind != SL_EVENT_IRQ_ENTRY && e->kind != SL_EVENT_IRQ_EXIT &&
+                      e->kind != SL_EVENT_SOFTIRQ_ENTRY && e->kind != SL_EVENT_SOFTIRQ_EXIT &&
+                      e->kind != SL_EVENT_SOFTIRQ_RAISE && e->kind != SL_EVENT_LOST;
+
+  return threaded && e->tid == ((Want *) data)->number && e->cpu == 0;
+}
+
+/* The search against a scan of every event of every store */
+static guint64
+check_search (Generated  *g,
+              const char *text,
+              Predicate   pred,
+              gpointer    data,
+              guint       max_hits)
+{
+  guint n_hosts = sl_timeline_get_n_hosts (g->l.tl);
+  g_autofree const SlEventStore **stores = g_new0 (const SlEventStore *, n_hosts);
+  g_autoptr(GError) error = NULL;
+  SlEventQuery *q = sl_event_query_new (text, &error);
+  g_autoptr(SlTimelineSearch) search = NULL;
+  g_autoptr(GArray) want = g_array_new (FALSE, FALSE, sizeof (SlSearchHit));
+  GArray *hits;
+
+  g_assert_no_error (error);
+  g_assert_true (sl_event_query_looks_like (text));
+  for (guint h = 0; h < n_hosts; h++)
+    stores[h] = host_store (&g->l, h);
+  search = sl_timeline_search_new (g->l.tl, stores, n_hosts, q, max_hits);
+  g_assert_true (sl_timeline_search_run (search, NULL));
+  g_assert_cmpfloat (sl_timeline_search_get_progress (search), ==, 1);
+
+  for (guint h = 0; h < n_hosts; h++)
+    for (guint st = 0; st < SL_EVENT_N_STREAMS; st++)
+      for (guint64 k = 0; k < sl_event_store_get_n_events (stores[h], st); k++)
+        {
+          const SlEvent *e = sl_event_store_get (stores[h], st, k);
+
+          if (pred (stores[h], e, st == SL_EVENT_STREAM_NET ? sl_event_store_get_packet (stores[h], k) : NULL, data))
+            {
+              SlSearchHit hit = { sl_timeline_to_view (g->l.tl, h, e->time), k, h, (guint8) st };
+
+              g_array_append_val (want, hit);
+            }
+        }
+  g_test_message ("“%s”: %u events", text, want->len);
+  g_assert_cmpuint (sl_timeline_search_get_n_matches (search), ==, want->len);
+  hits = sl_timeline_search_get_hits (search);
+  g_assert_cmpuint (hits->len, ==, MIN (want->len, max_hits));
+  /* by view time: the first ones kept */
+  for (guint i = 0; i < hits->len; i++)
+    {
+      const SlSearchHit *x = &g_array_index (hits, SlSearchHit, i);
+      guint rank = 0;
+
+      if (i > 0)
+        g_assert_cmpint (g_array_index (hits, SlSearchHit, i - 1).view_time, <=, x->view_time);
+      g_assert_cmpint (x->view_time, ==, sl_timeline_to_view (g->l.tl, x->host,
+                                                                sl_event_store_get (stores[x->host], x->stream,
+                                                                                    x->index)->time));
+      g_assert_true (pred (stores[x->host], sl_event_store_get (stores[x->host], x->stream, x->index),
+                           x->stream == SL_EVENT_STREAM_NET ? sl_event_store_get_packet (stores[x->host], x->index)
+                                                            : NULL, data));
+      for (guint k = 0; k < want->len; k++)
+        rank += g_array_index (want, SlSearchHit, k).view_time < x->view_time;
+      g_assert_cmpuint (rank, <=, i);
+    }
+  return want->len;
+}
+
+static void
+expect_error (const char *text,
+              const char *fragment)
+{
+  g_autoptr(GError) error = NULL;
+  SlEventQuery *q = sl_event_query_new (text, &error);
+
+  g_assert_null (q);
+  g_assert_nonnull (error);
+  g_test_message ("“%s”: %s", text, error->message);
+  g_assert_nonnull (strstr (error->message, fragment));
+}
+
+static void
+test_search (void)
+{
+  Generated g;
+  Want w = { 0 };
+  guint32 port = 0, tid = 0;
+  guint64 truth_port = 0;
+
+  generated_init (&g, 3, 2 * G_GINT64_CONSTANT (1000000000), 31);
+  sl_timeline_sync_engine (g.l.tl, g.l.engine);
+
+  w.text = "sendto";
+  g_assert_cmpuint (check_search (&g, "syscall = sendto", p_syscall, &w, 1000000), >, 100);
+  /* the first ones only, all counted */
+  check_search (&g, "syscall=sendto", p_syscall, &w, 10);
+
+  /* an fd the traces have */
+  {
+    const SlEventStore *store = host_store (&g.l, 1);
+
+    for (guint64 k = 0; k < sl_event_store_get_n_events (store, SL_EVENT_STREAM_SYSCALL) && w.number == 0; k++)
+      {
+        const SlEvent *e = sl_event_store_get (store, SL_EVENT_STREAM_SYSCALL, k);
+
+        if (e->kind == SL_EVENT_SYSCALL_ENTRY && (e->flags & SL_EVENT_SYSCALL_HAS_FD) && e->arg > 2)
+          w.number = (gint32) e->arg;
+      }
+  }
+  g_assert_cmpint (w.number, >, 2);
+  {
+    g_autofree char *q = g_strdup_printf ("fd = %" G_GINT64_FORMAT, w.number);
+
+    g_assert_cmpuint (check_search (&g, q, p_fd, &w, 1000000), >, 0);
+  }
+
+  /* a TCP port: as many events as packets the generator sent or received
+   * on it */
+  port = g_array_index (g.packets, TruthPacket, 0).ev.dport;
+  for (guint i = 0; i < g.packets->len; i++)
+    {
+      const SlPacketEvent *ev = &g_array_index (g.packets, TruthPacket, i).ev;
+
+      truth_port += ev->sport == port || ev->dport == port;
+    }
+  w.number = port;
+  {
+    g_autofree char *q = g_strdup_printf ("port = %u", port);
+
+    g_assert_cmpuint (check_search (&g, q, p_port, &w, 1000000), ==, truth_port);
+  }
+
+  g_assert_cmpuint (check_search (&g, "event = packet_send and len > 100", p_long_send, NULL, 1000000), >, 0);
+  w.text = "postgres";
+  g_assert_cmpuint (check_search (&g, "sched_switch comm = postgres", p_switch_to, &w, 1000000), >, 0);
+  {
+    const SlEventStore *store = host_store (&g.l, 0);
+
+    for (guint64 k = 0; k < sl_event_store_get_n_events (store, SL_EVENT_STREAM_SYSCALL) && tid == 0; k++)
+      {
+        const SlEvent *e = sl_event_store_get (store, SL_EVENT_STREAM_SYSCALL, k);
+
+        if (e->cpu == 0 && e->tid != 0)
+          tid = e->tid;
+      }
+  }
+  w.number = tid;
+  {
+    g_autofree char *q = g_strdup_printf ("tid = %u && cpu = 0", tid);
+
+    g_assert_cmpuint (check_search (&g, q, p_tid_cpu, &w, 1000000), >, 0);
+  }
+
+  /* a cancelled search stops */
+  {
+    const SlEventStore *stores[3] = { host_store (&g.l, 0), host_store (&g.l, 1), host_store (&g.l, 2) };
+    g_autoptr(SlTimelineSearch) search = sl_timeline_search_new (g.l.tl, stores, 3,
+                                                                 sl_event_query_new ("cpu >= 0", NULL), 100);
+    g_autoptr(GCancellable) c = g_cancellable_new ();
+
+    g_cancellable_cancel (c);
+    g_assert_false (sl_timeline_search_run (search, c));
+  }
+
+  /* what is not a query says why */
+  g_assert_false (sl_event_query_looks_like ("python"));
+  g_assert_true (sl_event_query_looks_like ("sched_wakeup"));
+  expect_error ("foo = 1", "unknown field “foo”");
+  expect_error ("fd = abc", "“fd” needs a number, not “abc”");
+  expect_error ("= 5", "needs a field");
+  expect_error ("fd =", "needs a value");
+  expect_error ("syscall > read", "compare it with = or != only");
+  expect_error ("event = nothing", "no kind of event is called “nothing”");
+  expect_error ("", "nothing to find");
+  generated_clear (&g);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -243,5 +489,6 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/timeline-tools/messages", test_messages);
+  g_test_add_func ("/timeline-tools/search", test_search);
   return g_test_run ();
 }

@@ -1620,6 +1620,17 @@ _sl_timeline_view_snapshot_canvas (SlTimelineView *self,
       cairo_set_line_width (cr, 1);
       cairo_stroke (cr);
     }
+  if (self->has_cursor)
+    {
+      /* the event found shown last */
+      double x = floor (arrow_x (self, self->cursor_time)) + 0.5;
+
+      set_hex (cr, SL_TIMELINE_RGB_SELECTION, 0.9);
+      cairo_set_line_width (cr, 1);
+      cairo_move_to (cr, x, 0);
+      cairo_line_to (cr, x, h);
+      cairo_stroke (cr);
+    }
   if (self->drag_mode == 2)
     {
       double x0 = self->drag_x0 - SL_TLV_LABEL_W, x1 = x0 + self->drag_dx;

@@ -251,6 +251,22 @@ select_message_action (GtkWidget  *widget,
 }
 
 static void
+find_events_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  sl_timeline_view_find_events (SL_TIMELINE_VIEW (widget), g_variant_get_string (param, NULL));
+}
+
+static void
+find_step_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *param)
+{
+  _sl_timeline_view_find_step (SL_TIMELINE_VIEW (widget), g_str_equal (action_name, "timeline.find-next") ? 1 : -1);
+}
+
+static void
 toggle_pin_action (GtkWidget  *widget,
                    const char *action_name,
                    GVariant   *param)
@@ -299,6 +315,13 @@ _sl_timeline_view_update_actions (SlTimelineView *self)
   for (guint i = 0; i < G_N_ELEMENTS (need_data); i++)
     gtk_widget_action_set_enabled (GTK_WIDGET (self), need_data[i], has);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.message-other-end", has && self->has_msg);
+  {
+    gboolean found = self->search != NULL && g_list_model_get_n_items (G_LIST_MODEL (self->search)) > 0;
+
+    gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.find-next", found);
+    gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.find-previous", found);
+    gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.find-events", has);
+  }
 }
 
 void
@@ -334,6 +357,9 @@ _sl_timeline_view_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_property_action (widget_class, "timeline.sort-rows", "sort-rows");
   gtk_widget_class_install_action (widget_class, "timeline.toggle-pin", NULL, toggle_pin_action);
   gtk_widget_class_install_action (widget_class, "timeline.message-other-end", NULL, other_end_action);
+  gtk_widget_class_install_action (widget_class, "timeline.find-events", "s", find_events_action);
+  gtk_widget_class_install_action (widget_class, "timeline.find-next", NULL, find_step_action);
+  gtk_widget_class_install_action (widget_class, "timeline.find-previous", NULL, find_step_action);
   gtk_widget_class_install_action (widget_class, "timeline.select-message", "(uuxx)", select_message_action);
   gtk_widget_class_install_action (widget_class, "timeline.pin-row", "u", toggle_pin_action);
   gtk_widget_class_install_action (widget_class, "timeline.process-tree", NULL, process_tree_action);
@@ -370,6 +396,11 @@ _sl_timeline_view_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "timeline.find", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_p, 0, "timeline.toggle-pin", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, 0, "timeline.message-other-end", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F3, 0, "timeline.find-next", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F3, GDK_SHIFT_MASK, "timeline.find-previous", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK, "timeline.find-next", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "timeline.find-previous", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "timeline.clear-selection", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_t, 0, "timeline.process-tree", NULL);
 }

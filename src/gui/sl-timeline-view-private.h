@@ -9,6 +9,7 @@
 
 #pragma once
 
+#include "sl-search-list.h"
 #include "sl-timeline-view.h"
 
 G_BEGIN_DECLS
@@ -109,6 +110,19 @@ struct _SlTimelineView
   GtkColumnView     *events_view;
   GtkStack          *pages;
   GtkLabel          *message_label;
+  GtkLabel          *find_label;
+  GtkProgressBar    *find_progress;
+  GtkColumnView     *find_view;
+
+  /* events found (sl-timeline-view-find.c), the one shown, and the time
+   * marked on the plot */
+  SlSearchList      *search;
+  GtkSingleSelection *find_selection;
+  guint              find_index;
+  char              *find_error;
+  gboolean           find_selecting;
+  gboolean           has_cursor;
+  gint64             cursor_time;
   GtkLabel          *events_label;
   GtkStringList     *pair_list;
   GtkStringList     *connection_list;
@@ -309,6 +323,14 @@ char     *_sl_timeline_view_arrow_tooltip   (SlTimelineView        *self,
 void      _sl_timeline_view_draw_selected_message (SlTimelineView *self,
                                              cairo_t        *cr,
                                              int             scroll);
+
+/* sl-timeline-view-find.c */
+void      _sl_timeline_view_class_init_find (GtkWidgetClass *widget_class);
+void      _sl_timeline_view_init_find       (SlTimelineView *self);
+void      _sl_timeline_view_dispose_find    (SlTimelineView *self);
+void      _sl_timeline_view_find_source     (SlTimelineView *self);
+void      _sl_timeline_view_find_step       (SlTimelineView *self,
+                                             int             step);
 
 /* sl-timeline-view-input.c */
 void      _sl_timeline_view_class_init_actions (GtkWidgetClass *widget_class);

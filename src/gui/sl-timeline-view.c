@@ -936,7 +936,8 @@ search_changed_cb (SlTimelineView *self)
 
   g_free (self->search_text);
   self->search_text = g_strdup (text);
-  if (text[0] != '\0')
+  /* a query of events runs when Enter is pressed */
+  if (text[0] != '\0' && !sl_event_query_looks_like (text))
     {
       /* from the top again for a new text */
       self->selected_row = SL_TIMELINE_NONE;
@@ -949,7 +950,18 @@ search_activate_cb (SlTimelineView *self)
 {
   const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
 
-  if (text[0] != '\0')
+  if (text[0] == '\0')
+    return;
+  if (sl_event_query_looks_like (text))
+    {
+      /* Enter again on the same query: the next event found */
+      if (g_strcmp0 (sl_search_list_get_text (self->search), text) == 0 &&
+          !sl_search_list_get_searching (self->search))
+        _sl_timeline_view_find_step (self, 1);
+      else
+        sl_timeline_view_find_events (self, text);
+    }
+  else
     sl_timeline_view_search (self, text);
 }
 
@@ -1122,6 +1134,8 @@ session_stores (SlTimelineView *self)
   self->n_stores = n;
   sl_event_list_set_lock_func (self->events, lock_events_cb, unlock_events_cb, self->session);
   sl_event_list_set_source (self->events, self->timeline, self->stores, self->n_stores);
+  sl_search_list_set_lock_func (self->search, lock_events_cb, unlock_events_cb, self->session);
+  _sl_timeline_view_find_source (self);
 }
 
 /* A live session's model grows under the view. */
@@ -1219,10 +1233,18 @@ set_timeline (SlTimelineView             *self,
   g_clear_handle_id (&self->events_id, g_source_remove);
   _sl_timeline_view_clear_caches (self);
   sl_event_list_set_source (self->events, NULL, NULL, 0);
+  /* (waits for a search reading the old stores to stop) */
+  sl_search_list_set_source (self->search, NULL, NULL, 0);
   if (from_session && self->session != NULL)
-    sl_event_list_set_lock_func (self->events, lock_events_cb, unlock_events_cb, self->session);
+    {
+      sl_event_list_set_lock_func (self->events, lock_events_cb, unlock_events_cb, self->session);
+      sl_search_list_set_lock_func (self->search, lock_events_cb, unlock_events_cb, self->session);
+    }
   else
-    sl_event_list_set_lock_func (self->events, NULL, NULL, NULL);
+    {
+      sl_event_list_set_lock_func (self->events, NULL, NULL, NULL);
+      sl_search_list_set_lock_func (self->search, NULL, NULL, NULL);
+    }
   g_free ((gpointer) self->stores);
   self->stores = NULL;
   self->n_stores = 0;
@@ -1280,6 +1302,7 @@ set_timeline (SlTimelineView             *self,
           g_byte_array_append (self->host_open, &open, 1);
         }
     }
+  _sl_timeline_view_find_source (self);
   rebuild_layout (self);
   rebuild_filters (self);
   rebuild_connections (self);
@@ -1480,6 +1503,7 @@ sl_timeline_view_dispose (GObject *object)
   self->tick_id = 0;
   if (self->events_view != NULL)
     gtk_column_view_set_model (self->events_view, NULL);
+  _sl_timeline_view_dispose_find (self);
   _sl_timeline_view_clear_caches (self);
   self->timeline = NULL;
   if (self->events != NULL)
@@ -1676,6 +1700,7 @@ sl_timeline_view_class_init (SlTimelineViewClass *klass)
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 
   _sl_timeline_view_class_init_actions (widget_class);
+  _sl_timeline_view_class_init_find (widget_class);
 }
 
 static void
@@ -1723,6 +1748,7 @@ sl_timeline_view_init (SlTimelineView *self)
   /* the table keeps its smallest height; the timeline gets the rest */
   gtk_paned_set_position (self->paned, 4000);
   _sl_timeline_view_init_input (self);
+  _sl_timeline_view_init_find (self);
   rebuild_filters (self);
   rebuild_connections (self);
   _sl_timeline_view_update_events (self);

@@ -9,6 +9,7 @@
 #include <gtk/gtk.h>
 
 #include "sl-event-list.h"
+#include "sl-search-list.h"
 #include "sl-session.h"
 #include "sl-timeline.h"
 
@@ -207,6 +208,28 @@ guint           sl_timeline_view_jump_to_other_end (SlTimelineView *self);
  */
 char           *sl_timeline_view_dup_message_text (SlTimelineView  *self,
                                                    const SlTimelineArrow *message);
+
+/**
+ * sl_timeline_view_find_events:
+ * @text: an event query (see #SlEventQuery)
+ *
+ * Searches every host's events on a worker thread; the Find page lists
+ * them, and the first one is shown when they are found.
+ *
+ * Returns: %FALSE when @text is not a query (the Find page says why)
+ */
+gboolean        sl_timeline_view_find_events      (SlTimelineView  *self,
+                                                   const char      *text);
+SlSearchList   *sl_timeline_view_get_search       (SlTimelineView  *self);
+/**
+ * sl_timeline_view_show_found:
+ *
+ * Shows the @position-th event found: its thread selected and in the
+ * middle of the rows, its time in the middle of the span and marked.
+ */
+gboolean        sl_timeline_view_show_found       (SlTimelineView  *self,
+                                                   guint            position);
+guint           sl_timeline_view_get_found_index  (SlTimelineView  *self);
 
 GtkWidget      *sl_timeline_view_get_canvas       (SlTimelineView  *self);
 GListModel     *sl_timeline_view_get_events       (SlTimelineView  *self);

@@ -1268,6 +1268,164 @@ test_messages (void)
   ui_close_window (window);
 }
 
+static gboolean
+search_done (gpointer data)
+{
+  return !sl_search_list_get_searching (data) &&
+         g_list_model_get_n_items (data) == MIN (sl_search_list_get_n_matches (data),
+                                                 sl_search_list_get_max_hits (data));
+}
+
+/* Every event of every store @pred keeps, by brute force, in view time */
+static GArray *
+brute_find (SlTimelineView *view,
+            gboolean      (*pred) (const SlEventStore *, const SlEvent *, gconstpointer),
+            gconstpointer   data)
+{
+  SlTimeline *tl = sl_timeline_view_get_timeline (view);
+  GArray *times = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  for (guint h = 0; h < sl_timeline_get_n_hosts (tl); h++)
+    {
+      const SlEventStore *store = sl_session_get_event_store (view->session, h);
+
+      for (guint s = 0; s < SL_EVENT_N_STREAMS; s++)
+        for (guint64 k = 0; k < sl_event_store_get_n_events (store, s); k++)
+          {
+            const SlEvent *e = sl_event_store_get (store, s, k);
+
+            if (pred (store, e, data))
+              {
+                gint64 t = sl_timeline_to_view (tl, h, e->time);
+
+                g_array_append_val (times, t);
+              }
+          }
+    }
+  return times;
+}
+
+static gboolean
+fd_is (const SlEventStore *store,
+       const SlEvent      *e,
+       gconstpointer       data)
+{
+  return e->kind == SL_EVENT_SYSCALL_ENTRY && (e->flags & SL_EVENT_SYSCALL_HAS_FD) &&
+         (gint32) e->arg == *(const gint32 *) data;
+}
+
+static gboolean
+syscall_is (const SlEventStore *store,
+            const SlEvent      *e,
+            gconstpointer       data)
+{
+  return (e->kind == SL_EVENT_SYSCALL_ENTRY || e->kind == SL_EVENT_SYSCALL_EXIT) && e->str != 0 &&
+         g_str_equal (sl_event_store_get_string (store, e->str), data);
+}
+
+static void
+test_find (void)
+{
+  SlTimelineView *view = NULL;
+  SlWindow *window = open_django (&view);
+  SlTimeline *tl;
+  SlSearchList *list;
+  gint32 fd = 5;
+
+  if (window == NULL)
+    return;
+  tl = sl_timeline_view_get_timeline (view);
+  list = sl_timeline_view_get_search (view);
+  g_object_set (view, "hide-kernel", TRUE, NULL);
+
+  /* fd = 5: every system call on descriptor 5, on every host */
+  activate (view, "timeline.find-events", g_variant_new_string ("fd = 5"));
+  g_assert_true (ui_wait_for (search_done, list, 60));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (view->pages), ==, "find");
+  {
+    g_autoptr(GArray) want = brute_find (view, fd_is, &fd);
+    guint n = g_list_model_get_n_items (G_LIST_MODEL (list));
+    g_autofree char *count = g_strdup_printf ("%u events match “fd = 5”", want->len);
+
+    g_test_message ("fd = 5: %u events; “%s”", want->len, gtk_label_get_text (view->find_label));
+    g_assert_cmpuint (want->len, >, 10);
+    g_assert_cmpuint (sl_search_list_get_n_matches (list), ==, want->len);
+    g_assert_cmpuint (n, ==, want->len);
+    g_assert_true (g_str_has_prefix (gtk_label_get_text (view->find_label), count));
+    /* in time, each one what it says */
+    for (guint i = 0; i < n; i++)
+      {
+        g_autoptr(SlEventItem) item = g_list_model_get_item (G_LIST_MODEL (list), i);
+        g_autoptr(SlEventItem) prev = i > 0 ? g_list_model_get_item (G_LIST_MODEL (list), i - 1) : NULL;
+
+        g_assert_true (g_str_has_suffix (sl_event_item_get_text (item, "fields"), " fd=5"));
+        if (prev != NULL)
+          g_assert_cmpint (sl_event_item_get_view_time (prev), <=, sl_event_item_get_view_time (item));
+      }
+  }
+
+  /* the first one is shown: its thread selected, in the middle, its time
+   * in the middle and marked; then the next ones and back */
+  for (guint step = 0; step < 4; step++)
+    {
+      guint want_index = step == 0 ? 0 : step == 1 ? 1 : step == 2 ? 0 : g_list_model_get_n_items (G_LIST_MODEL (list)) - 1;
+      g_autoptr(SlEventItem) item = NULL;
+      const SlEvent *e;
+      guint row;
+      double y, mid;
+
+      if (step == 1)
+        activate (view, "timeline.find-next", NULL);
+      else if (step >= 2)
+        activate (view, "timeline.find-previous", NULL);
+      settle (view);
+      g_assert_cmpuint (sl_timeline_view_get_found_index (view), ==, want_index);
+      item = g_list_model_get_item (G_LIST_MODEL (list), want_index);
+      e = sl_event_item_get_event (item);
+      row = sl_timeline_find_thread (tl, sl_event_item_get_host (item), e->tid, e->time);
+      g_assert_cmpuint (sl_timeline_view_get_selected_row (view), ==, row);
+      g_assert_cmpfloat (fabs (sl_timeline_view_time_to_x (view, sl_event_item_get_view_time (item)) -
+                               (SL_TLV_LABEL_W + view->plot_w / 2.0)), <=, 1);
+      g_assert_true (view->has_cursor);
+      g_assert_cmpint (view->cursor_time, ==, sl_event_item_get_view_time (item));
+      y = row_y (view, row);
+      mid = SL_TLV_RULER_H + view->pinned_h + gtk_adjustment_get_page_size (view->vadj) / 2;
+      if (gtk_adjustment_get_value (view->vadj) > 0 &&
+          gtk_adjustment_get_value (view->vadj) < gtk_adjustment_get_upper (view->vadj) -
+                                                  gtk_adjustment_get_page_size (view->vadj))
+        g_assert_cmpfloat (fabs (y - mid), <=, SL_TLV_ROW_H);
+      g_assert_cmpuint (gtk_single_selection_get_selected (view->find_selection), ==, want_index);
+    }
+
+  /* a system call by name, typed in the search field */
+  gtk_editable_set_text (GTK_EDITABLE (view->search_entry), "syscall = read");
+  g_signal_emit_by_name (view->search_entry, "activate");
+  g_assert_true (ui_wait_for (search_done, list, 60));
+  {
+    g_autoptr(GArray) want = brute_find (view, syscall_is, "read");
+
+    g_test_message ("syscall = read: %u events", want->len);
+    g_assert_cmpuint (want->len, >, 100);
+    g_assert_cmpuint (sl_search_list_get_n_matches (list), ==, want->len);
+  }
+
+  /* what is not a query says why, on the Find page */
+  g_assert_false (sl_timeline_view_find_events (view, "fd = five"));
+  g_assert_nonnull (strstr (gtk_label_get_text (view->find_label), "needs a number"));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), ==, 0);
+  /* a name alone still finds rows */
+  gtk_editable_set_text (GTK_EDITABLE (view->search_entry), "postgres");
+  /* (after the search entry's delay) */
+  ui_wait_ms (400);
+  {
+    SlTimelineRowInfo ri;
+
+    sl_timeline_get_row_info (tl, sl_timeline_view_get_selected_row (view), &ri);
+    g_assert_cmpstr (ri.name, ==, "postgres");
+  }
+  ui_close_window (window);
+}
+
 /* At a coarse zoom, messages folded per link and column are drawn by their
  * ends: pointed at, they tell how many there are */
 static void
@@ -1576,5 +1734,6 @@ main (int   argc,
   g_test_add_func ("/timeline-ui/rows", test_rows);
   g_test_add_func ("/timeline-ui/messages", test_messages);
   g_test_add_func ("/timeline-ui/coarse", test_coarse);
+  g_test_add_func ("/timeline-ui/find", test_find);
   return g_test_run ();
 }

@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "sl-event-list.h"
@@ -209,6 +210,26 @@ store_string (const SlEventStore *store,
   return s != NULL ? s : "";
 }
 
+/* The ports and length of a copy of a packet event, found again in its
+ * store (same time, same record) */
+static const SlEventPacket *
+packet_of (const SlEventStore *store,
+           const SlEvent      *e)
+{
+  guint64 n = sl_event_store_get_n_events (store, SL_EVENT_STREAM_NET);
+
+  for (guint64 i = sl_event_store_lower_bound (store, SL_EVENT_STREAM_NET, e->time); i < n; i++)
+    {
+      const SlEvent *x = sl_event_store_get (store, SL_EVENT_STREAM_NET, i);
+
+      if (x->time != e->time)
+        break;
+      if (memcmp (x, e, sizeof *e) == 0)
+        return sl_event_store_get_packet (store, i);
+    }
+  return NULL;
+}
+
 static char *
 event_name (const SlEvent      *e,
             const SlEventStore *store)
@@ -240,6 +261,8 @@ event_fields (const SlEvent      *e,
     case SL_EVENT_PROCESS_NAME:
       return g_strdup_printf ("tid=%u pid=%u name=%s", e->tid, e->arg, store_string (store, e->str));
     case SL_EVENT_SYSCALL_ENTRY:
+      if (e->flags & SL_EVENT_SYSCALL_HAS_FD)
+        return g_strdup_printf ("tid=%u fd=%d", e->tid, (gint32) e->arg);
       return g_strdup_printf ("tid=%u", e->tid);
     case SL_EVENT_SYSCALL_EXIT:
       return g_strdup_printf ("tid=%u ret=%d", e->tid, (gint32) e->arg);
@@ -254,7 +277,17 @@ event_fields (const SlEvent      *e,
       return g_strdup_printf ("vec=%u", e->arg);
     case SL_EVENT_PACKET_SEND:
     case SL_EVENT_PACKET_RECV:
-      return g_strdup_printf ("tid=%u seq=%u", e->tid, e->arg);
+      {
+        const SlEventPacket *pk = store != NULL ? packet_of (store, e) : NULL;
+        GString *str = g_string_new (NULL);
+
+        g_string_append_printf (str, "tid=%u seq=%u", e->tid, e->arg);
+        if (pk != NULL && pk->sport != 0)
+          g_string_append_printf (str, " sport=%u dport=%u", pk->sport, pk->dport);
+        if (pk != NULL && pk->length != SL_EVENT_NO_LENGTH)
+          g_string_append_printf (str, " len=%u", pk->length);
+        return g_string_free (str, FALSE);
+      }
     case SL_EVENT_NONE:
     case SL_EVENT_N_KINDS:
     default:
@@ -276,34 +309,48 @@ sl_event_list_get_n_items (GListModel *model)
   return self->published;
 }
 
-/* The one place items are made: only the rows a view shows cost an object. */
+/* An item and its texts; the caller holds the store's lock if it has one.
+ * Made only for the rows a view shows. */
+SlEventItem *
+sl_event_item_new (const SlTimeline   *timeline,
+                   const SlEventStore *store,
+                   guint               host,
+                   const SlEvent      *event)
+{
+  SlTimelineRowInfo hi;
+  SlEventItem *item;
+
+  g_return_val_if_fail (timeline != NULL, NULL);
+  g_return_val_if_fail (event != NULL, NULL);
+
+  item = g_object_new (SL_TYPE_EVENT_ITEM, NULL);
+  item->event = *event;
+  item->host = host;
+  item->view_time = sl_timeline_to_view (timeline, host, event->time);
+  sl_timeline_get_row_info (timeline, sl_timeline_get_host_row (timeline, host), &hi);
+  item->text[ITEM_TIME] = sl_format_clock_time (item->view_time, 9);
+  item->text[ITEM_LOCAL_TIME] = sl_format_clock_time (event->time, 9);
+  item->text[ITEM_HOST] = g_strdup (hi.name != NULL ? hi.name : "");
+  item->text[ITEM_CPU] = event->cpu != SL_TIMELINE_NO_CPU ? g_strdup_printf ("%u", event->cpu) : g_strdup ("—");
+  item->text[ITEM_EVENT] = event_name (event, store);
+  item->text[ITEM_FIELDS] = event_fields (event, store);
+  return item;
+}
+
 static gpointer
 sl_event_list_get_item (GListModel *model,
                         guint       position)
 {
   SlEventList *self = SL_EVENT_LIST (model);
   const SlEventStore *store;
-  SlTimelineRowInfo hi;
   SlEventItem *item;
-  const SlEvent *e;
 
   if (position >= self->published || self->timeline == NULL)
     return NULL;
-  e = &g_array_index (self->events, SlEvent, position);
   store = self->host < self->n_stores ? self->stores[self->host] : NULL;
-  item = g_object_new (SL_TYPE_EVENT_ITEM, NULL);
-  item->event = *e;
-  item->host = self->host;
-  item->view_time = sl_timeline_to_view (self->timeline, self->host, e->time);
-  sl_timeline_get_row_info (self->timeline, sl_timeline_get_host_row (self->timeline, self->host), &hi);
-  item->text[ITEM_TIME] = sl_format_clock_time (item->view_time, 9);
-  item->text[ITEM_LOCAL_TIME] = sl_format_clock_time (e->time, 9);
-  item->text[ITEM_HOST] = g_strdup (hi.name != NULL ? hi.name : "");
-  item->text[ITEM_CPU] = e->cpu != SL_TIMELINE_NO_CPU ? g_strdup_printf ("%u", e->cpu) : g_strdup ("—");
   if (self->lock != NULL)
     self->lock (self->lock_data);
-  item->text[ITEM_EVENT] = event_name (e, store);
-  item->text[ITEM_FIELDS] = event_fields (e, store);
+  item = sl_event_item_new (self->timeline, store, self->host, &g_array_index (self->events, SlEvent, position));
   if (self->unlock != NULL)
     self->unlock (self->lock_data);
   return item;

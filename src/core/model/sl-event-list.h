@@ -23,6 +23,17 @@ G_DECLARE_FINAL_TYPE (SlEventItem, sl_event_item, SL, EVENT_ITEM, GObject)
  * list view asks for it; its texts are computed then (properties "time",
  * "local-time", "host", "cpu", "event", "fields").
  */
+/**
+ * sl_event_item_new:
+ * @store: (nullable): @event's store, for its names (read now: hold its
+ *   lock if other threads append to it)
+ *
+ * Returns: (transfer full): the item of @event of @host
+ */
+SlEventItem   *sl_event_item_new            (const SlTimeline   *timeline,
+                                             const SlEventStore *store,
+                                             guint               host,
+                                             const SlEvent      *event);
 const SlEvent *sl_event_item_get_event      (SlEventItem *self);
 guint          sl_event_item_get_host       (SlEventItem *self);
 gint64         sl_event_item_get_view_time  (SlEventItem *self);
