@@ -10,6 +10,7 @@
 
 #include "sl-generate.h"
 #include "sl-timeline-search.h"
+#include "sl-timeline-stats.h"
 #include "test-util.h"
 #include "timeline-test-util.h"
 
@@ -482,6 +483,197 @@ test_search (void)
   generated_clear (&g);
 }
 
+/* ---------------------------------------------------------------------- */
+/* Statistics                                                              */
+
+static int
+cmp_i64 (gconstpointer a,
+         gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static gboolean
+running (guint state)
+{
+  return state == SL_TIMELINE_STATE_USER || state == SL_TIMELINE_STATE_SYSCALL || state == SL_TIMELINE_STATE_IRQ ||
+         state == SL_TIMELINE_STATE_SOFTIRQ;
+}
+
+/* The time @row spends per state in [l0, l1), from its intervals */
+static void
+brute_states (SlTimeline *tl,
+              guint       row,
+              gint64      l0,
+              gint64      l1,
+              gint64      ns[SL_TIMELINE_N_STATES])
+{
+  gint64 sum = 0;
+
+  memset (ns, 0, SL_TIMELINE_N_STATES * sizeof (gint64));
+  for (guint64 k = 0; k < sl_timeline_get_n_intervals (tl, row); k++)
+    {
+      SlTimelineInterval iv;
+      gint64 a, b;
+
+      sl_timeline_get_interval (tl, row, k, &iv);
+      a = MAX (iv.start, l0);
+      b = MIN (iv.end, l1);
+      if (b > a)
+        {
+          ns[iv.state] += b - a;
+          sum += b - a;
+        }
+    }
+  ns[SL_TIMELINE_STATE_NONE] += (l1 - l0) - sum;
+}
+
+static void
+test_stats (void)
+{
+  Generated g;
+  gint64 lo, hi, t0, t1;
+  guint64 want_events = 0;
+  g_autoptr(GArray) threads = NULL;
+  g_autoptr(GArray) procs = NULL;
+  g_autoptr(GArray) lat = NULL;
+  g_autoptr(GArray) arrows = NULL;
+  guint n_hosts, checked = 0;
+
+  generated_init (&g, 3, 2 * G_GINT64_CONSTANT (1000000000), 41);
+  sl_timeline_sync_engine (g.l.tl, g.l.engine);
+  n_hosts = sl_timeline_get_n_hosts (g.l.tl);
+  g_assert_true (sl_timeline_get_view_range (g.l.tl, &lo, &hi));
+  t0 = lo + (hi - lo) / 5;
+  t1 = lo + (hi - lo) * 3 / 5;
+
+  /* events in the span, every one looked at */
+  for (guint h = 0; h < n_hosts; h++)
+    {
+      const SlEventStore *store = host_store (&g.l, h);
+
+      for (guint s = 0; s < SL_EVENT_N_STREAMS; s++)
+        for (guint64 k = 0; k < sl_event_store_get_n_events (store, s); k++)
+          {
+            gint64 v = sl_timeline_to_view (g.l.tl, h, sl_event_store_get (store, s, k)->time);
+
+            want_events += v >= t0 && v < t1;
+          }
+    }
+  g_test_message ("%" G_GUINT64_FORMAT " events in the span", want_events);
+  g_assert_cmpuint (want_events, >, 1000);
+  g_assert_cmpuint (sl_timeline_count_events (g.l.tl, t0, t1), ==, want_events);
+  g_assert_cmpuint (sl_timeline_count_events (g.l.tl, t1, t0), ==, 0);
+
+  /* time per state per thread and per process */
+  threads = sl_timeline_dup_state_stats (g.l.tl, t0, t1, SL_TIMELINE_ROW_THREAD);
+  procs = sl_timeline_dup_state_stats (g.l.tl, t0, t1, SL_TIMELINE_ROW_PROCESS);
+  g_assert_cmpuint (threads->len, >, 10);
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      GArray *stats = pass == 0 ? threads : procs;
+      guint listed = 0;
+
+      for (guint row = 0; row < sl_timeline_get_n_rows (g.l.tl); row++)
+        {
+          SlTimelineRowInfo ri;
+          gint64 l0, l1, ns[SL_TIMELINE_N_STATES] = { 0 }, run = 0;
+          gboolean any = FALSE;
+          const SlTimelineStateStat *st = NULL;
+
+          sl_timeline_get_row_info (g.l.tl, row, &ri);
+          if (ri.kind != (pass == 0 ? SL_TIMELINE_ROW_THREAD : SL_TIMELINE_ROW_PROCESS))
+            continue;
+          l0 = sl_timeline_from_view (g.l.tl, ri.host, t0);
+          l1 = sl_timeline_from_view (g.l.tl, ri.host, t1);
+          if (pass == 0)
+            {
+              brute_states (g.l.tl, row, l0, l1, ns);
+              any = ns[SL_TIMELINE_STATE_NONE] < l1 - l0;
+            }
+          else
+            {
+              g_autoptr(GArray) c = sl_timeline_dup_children (g.l.tl, row);
+
+              for (guint i = 0; i < c->len; i++)
+                {
+                  gint64 tns[SL_TIMELINE_N_STATES];
+
+                  brute_states (g.l.tl, g_array_index (c, guint, i), l0, l1, tns);
+                  for (guint s = 0; s < SL_TIMELINE_N_STATES; s++)
+                    ns[s] += tns[s];
+                  any |= tns[SL_TIMELINE_STATE_NONE] < l1 - l0;
+                }
+            }
+          for (guint s = 0; s < SL_TIMELINE_N_STATES; s++)
+            run += running (s) ? ns[s] : 0;
+          for (guint i = 0; i < stats->len; i++)
+            if (g_array_index (stats, SlTimelineStateStat, i).row == row)
+              st = &g_array_index (stats, SlTimelineStateStat, i);
+          g_assert_true ((st != NULL) == any);
+          if (st == NULL)
+            continue;
+          listed++;
+          for (guint s = 0; s < SL_TIMELINE_N_STATES; s++)
+            g_assert_cmpint (st->ns[s], ==, ns[s]);
+          g_assert_cmpint (st->run_ns, ==, run);
+        }
+      g_assert_cmpuint (listed, ==, stats->len);
+      for (guint i = 1; i < stats->len; i++)
+        g_assert_cmpint (g_array_index (stats, SlTimelineStateStat, i - 1).run_ns, >=,
+                         g_array_index (stats, SlTimelineStateStat, i).run_ns);
+    }
+
+  /* latency per link direction: every message sent in the span */
+  lat = sl_timeline_dup_latency_stats (g.l.tl, t0, t1);
+  arrows = all_arrows (g.l.tl);
+  for (guint a = 0; a < n_hosts; a++)
+    for (guint b = 0; b < n_hosts; b++)
+      {
+        g_autoptr(GArray) d = g_array_new (FALSE, FALSE, sizeof (gint64));
+        const SlTimelineLatencyStat *st = NULL;
+        guint64 bins[SL_TIMELINE_LATENCY_BINS] = { 0 };
+
+        for (guint i = 0; i < arrows->len; i++)
+          {
+            const SlTimelineArrow *m = &g_array_index (arrows, SlTimelineArrow, i);
+
+            if (m->send_host == a && m->recv_host == b && m->send_view >= t0 && m->send_view < t1)
+              {
+                gint64 x = m->recv_view - m->send_view;
+
+                g_array_append_val (d, x);
+              }
+          }
+        for (guint i = 0; i < lat->len; i++)
+          if (g_array_index (lat, SlTimelineLatencyStat, i).send_host == a &&
+              g_array_index (lat, SlTimelineLatencyStat, i).recv_host == b)
+            st = &g_array_index (lat, SlTimelineLatencyStat, i);
+        g_assert_true ((st != NULL) == (d->len > 0));
+        if (st == NULL)
+          continue;
+        g_array_sort (d, cmp_i64);
+        g_test_message ("%u → %u: %u messages, %" G_GINT64_FORMAT " … %" G_GINT64_FORMAT " ns", a, b, d->len,
+                        g_array_index (d, gint64, 0), g_array_index (d, gint64, d->len - 1));
+        g_assert_cmpuint (st->count, ==, d->len);
+        g_assert_cmpint (st->min_ns, ==, g_array_index (d, gint64, 0));
+        g_assert_cmpint (st->max_ns, ==, g_array_index (d, gint64, d->len - 1));
+        /* nearest rank, with doubles here */
+        g_assert_cmpint (st->median_ns, ==, g_array_index (d, gint64, (guint) ceil (0.5 * d->len) - 1));
+        g_assert_cmpint (st->p99_ns, ==, g_array_index (d, gint64, (guint) ceil (0.99 * d->len) - 1));
+        g_assert_cmpint (st->min_ns + SL_TIMELINE_LATENCY_BINS * st->bin_ns, >, st->max_ns);
+        for (guint i = 0; i < d->len; i++)
+          bins[(g_array_index (d, gint64, i) - st->min_ns) / st->bin_ns]++;
+        for (guint k = 0; k < SL_TIMELINE_LATENCY_BINS; k++)
+          g_assert_cmpuint (st->bins[k], ==, bins[k]);
+        checked++;
+      }
+  g_assert_cmpuint (checked, >=, 4);
+  generated_clear (&g);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -490,5 +682,6 @@ main (int   argc,
 
   g_test_add_func ("/timeline-tools/messages", test_messages);
   g_test_add_func ("/timeline-tools/search", test_search);
+  g_test_add_func ("/timeline-tools/stats", test_stats);
   return g_test_run ();
 }

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "sl-search-list.h"
+#include "sl-text-list.h"
 #include "sl-timeline-view.h"
 
 G_BEGIN_DECLS
@@ -113,6 +114,18 @@ struct _SlTimelineView
   GtkLabel          *find_label;
   GtkProgressBar    *find_progress;
   GtkColumnView     *find_view;
+  GtkLabel          *stats_label;
+  GtkDropDown       *stats_kind;
+  GtkColumnView     *states_view;
+  GtkColumnView     *latency_view;
+
+  /* statistics of the selection (sl-timeline-view-stats.c) */
+  SlTextList        *state_stats;
+  SlTextList        *latency_stats;
+  guint              stats_id;
+  gboolean           stats_stale;
+  gint64             stats_t0;
+  gint64             stats_t1;
 
   /* events found (sl-timeline-view-find.c), the one shown, and the time
    * marked on the plot */
@@ -331,6 +344,14 @@ void      _sl_timeline_view_dispose_find    (SlTimelineView *self);
 void      _sl_timeline_view_find_source     (SlTimelineView *self);
 void      _sl_timeline_view_find_step       (SlTimelineView *self,
                                              int             step);
+
+/* sl-timeline-view-stats.c */
+void      _sl_timeline_view_class_init_stats (GtkWidgetClass *widget_class);
+void      _sl_timeline_view_init_stats      (SlTimelineView *self);
+void      _sl_timeline_view_dispose_stats   (SlTimelineView *self);
+void      _sl_timeline_view_queue_stats     (SlTimelineView *self);
+void      _sl_timeline_view_update_stats    (SlTimelineView *self);
+char     *_sl_timeline_view_selection_text  (SlTimelineView *self);
 
 /* sl-timeline-view-input.c */
 void      _sl_timeline_view_class_init_actions (GtkWidgetClass *widget_class);

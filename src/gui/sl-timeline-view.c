@@ -161,6 +161,7 @@ update_status (SlTimelineView *self)
 {
   g_autofree char *span = NULL;
   g_autofree char *text = NULL;
+  g_autofree char *sel = NULL;
 
   if (self->timeline == NULL)
     {
@@ -168,9 +169,17 @@ update_status (SlTimelineView *self)
       return;
     }
   span = sl_format_ns ((double) (_sl_timeline_view_end (self) - _sl_timeline_view_start (self)));
+  sel = _sl_timeline_view_selection_text (self);
   text = g_strdup_printf (_("%u hosts · %u rows · %s arrows · %s shown"),
                           sl_timeline_get_n_hosts (self->timeline), self->vis->len,
                           sl_format_count (sl_timeline_get_n_arrows (self->timeline)), span);
+  if (sel != NULL)
+    {
+      char *both = g_strdup_printf ("%s · %s", sel, text);
+
+      g_free (text);
+      text = both;
+    }
   gtk_inscription_set_text (self->status_label, text);
 }
 
@@ -204,6 +213,7 @@ _sl_timeline_view_span_changed (SlTimelineView *self)
     }
   update_status (self);
   queue_events (self);
+  _sl_timeline_view_queue_stats (self);
   _sl_timeline_view_queue_update (self);
 }
 
@@ -1035,6 +1045,8 @@ _sl_timeline_view_set_selected_span (SlTimelineView *self,
   if (self->session != NULL)
     sl_session_set_selected_span (self->session, start, end);
   queue_events (self);
+  update_status (self);
+  _sl_timeline_view_queue_stats (self);
   gtk_widget_queue_draw (self->canvas);
 }
 
@@ -1191,6 +1203,8 @@ static void
 session_selection_cb (SlTimelineView *self)
 {
   queue_events (self);
+  update_status (self);
+  _sl_timeline_view_queue_stats (self);
   gtk_widget_queue_draw (self->canvas);
 }
 
@@ -1504,6 +1518,7 @@ sl_timeline_view_dispose (GObject *object)
   if (self->events_view != NULL)
     gtk_column_view_set_model (self->events_view, NULL);
   _sl_timeline_view_dispose_find (self);
+  _sl_timeline_view_dispose_stats (self);
   _sl_timeline_view_clear_caches (self);
   self->timeline = NULL;
   if (self->events != NULL)
@@ -1701,6 +1716,7 @@ sl_timeline_view_class_init (SlTimelineViewClass *klass)
 
   _sl_timeline_view_class_init_actions (widget_class);
   _sl_timeline_view_class_init_find (widget_class);
+  _sl_timeline_view_class_init_stats (widget_class);
 }
 
 static void
@@ -1749,6 +1765,7 @@ sl_timeline_view_init (SlTimelineView *self)
   gtk_paned_set_position (self->paned, 4000);
   _sl_timeline_view_init_input (self);
   _sl_timeline_view_init_find (self);
+  _sl_timeline_view_init_stats (self);
   rebuild_filters (self);
   rebuild_connections (self);
   _sl_timeline_view_update_events (self);
@@ -1874,6 +1891,7 @@ sl_timeline_view_data_changed (SlTimelineView *self)
   self->data_version++;
   self->arrow_version++;
   sl_event_list_data_changed (self->events);
+  _sl_timeline_view_queue_stats (self);
   if (self->timeline == NULL)
     {
       _sl_timeline_view_queue_update (self);

@@ -10,6 +10,7 @@
 
 #include "sl-event-list.h"
 #include "sl-search-list.h"
+#include "sl-text-list.h"
 #include "sl-session.h"
 #include "sl-timeline.h"
 
@@ -230,6 +231,22 @@ SlSearchList   *sl_timeline_view_get_search       (SlTimelineView  *self);
 gboolean        sl_timeline_view_show_found       (SlTimelineView  *self,
                                                    guint            position);
 guint           sl_timeline_view_get_found_index  (SlTimelineView  *self);
+
+/**
+ * sl_timeline_view_get_state_stats:
+ *
+ * The Statistics page's time per state: a row per thread (or process) with
+ * its name, host, then running, user, system call, interrupt, softirq,
+ * runnable, blocked and unknown time; the item's id is the timeline row.
+ */
+SlTextList     *sl_timeline_view_get_state_stats  (SlTimelineView  *self);
+/**
+ * sl_timeline_view_get_latency_stats:
+ *
+ * The Statistics page's latencies: a row per link direction with its
+ * hosts, messages, min, median, p99, max and a histogram.
+ */
+SlTextList     *sl_timeline_view_get_latency_stats (SlTimelineView *self);
 
 GtkWidget      *sl_timeline_view_get_canvas       (SlTimelineView  *self);
 GListModel     *sl_timeline_view_get_events       (SlTimelineView  *self);

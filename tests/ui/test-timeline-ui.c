@@ -1426,6 +1426,197 @@ test_find (void)
   ui_close_window (window);
 }
 
+static int
+cmp_i64 (gconstpointer a,
+         gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* A selection measured: its length and events in the status line, time
+ * per state and message latencies on the Statistics page, each against
+ * a count of the events, intervals and messages themselves */
+static void
+test_measure (void)
+{
+  SlTimelineView *view = NULL;
+  SlWindow *window = open_django (&view);
+  SlTimeline *tl;
+  gint64 lo, hi, t0, t1;
+  guint64 events = 0;
+  SlTextList *states, *links;
+  g_autoptr(GArray) arrows = NULL;
+
+  if (window == NULL)
+    return;
+  tl = sl_timeline_view_get_timeline (view);
+  g_assert_true (sl_timeline_get_view_range (tl, &lo, &hi));
+  t0 = lo + (hi - lo) / 3;
+  t1 = lo + (hi - lo) * 2 / 3;
+  activate (view, "timeline.select-span", g_variant_new ("(xx)", t0, t1));
+
+  /* Δt and the events of every host in it */
+  for (guint h = 0; h < sl_timeline_get_n_hosts (tl); h++)
+    {
+      const SlEventStore *store = sl_session_get_event_store (view->session, h);
+
+      for (guint s = 0; s < SL_EVENT_N_STREAMS; s++)
+        for (guint64 k = 0; k < sl_event_store_get_n_events (store, s); k++)
+          {
+            gint64 v = sl_timeline_to_view (tl, h, sl_event_store_get (store, s, k)->time);
+
+            events += v >= t0 && v < t1;
+          }
+    }
+  {
+    g_autofree char *dt = sl_format_ns ((double) (t1 - t0));
+    g_autofree char *count = sl_format_count (events);
+    g_autofree char *want = g_strdup_printf ("selection Δt %s, %s events · ", dt, count);
+    const char *status = gtk_inscription_get_text (view->status_label);
+
+    g_test_message ("status: %s", status);
+    g_assert_cmpuint (events, >, 1000);
+    g_assert_true (g_str_has_prefix (status, want));
+  }
+
+  /* the Statistics page: time per state of each thread */
+  gtk_stack_set_visible_child_name (view->pages, "statistics");
+  states = sl_timeline_view_get_state_stats (view);
+  links = sl_timeline_view_get_latency_stats (view);
+  {
+    guint n = g_list_model_get_n_items (G_LIST_MODEL (states)), want_rows = 0;
+
+    for (guint r = 0; r < sl_timeline_get_n_rows (tl); r++)
+      {
+        SlTimelineRowInfo ri;
+        gint64 l0, l1, run = 0, none = 0, user = 0;
+        gboolean listed = FALSE;
+
+        sl_timeline_get_row_info (tl, r, &ri);
+        if (ri.kind != SL_TIMELINE_ROW_THREAD)
+          continue;
+        l0 = sl_timeline_from_view (tl, ri.host, t0);
+        l1 = sl_timeline_from_view (tl, ri.host, t1);
+        none = l1 - l0;
+        for (guint64 k = 0; k < sl_timeline_get_n_intervals (tl, r); k++)
+          {
+            SlTimelineInterval iv;
+            gint64 a, b;
+
+            sl_timeline_get_interval (tl, r, k, &iv);
+            a = MAX (iv.start, l0);
+            b = MIN (iv.end, l1);
+            if (b <= a)
+              continue;
+            none -= b - a;
+            if (iv.state == SL_TIMELINE_STATE_USER || iv.state == SL_TIMELINE_STATE_SYSCALL ||
+                iv.state == SL_TIMELINE_STATE_IRQ || iv.state == SL_TIMELINE_STATE_SOFTIRQ)
+              run += b - a;
+            if (iv.state == SL_TIMELINE_STATE_USER)
+              user += b - a;
+          }
+        if (none == l1 - l0)
+          continue;
+        want_rows++;
+        for (guint i = 0; i < n && !listed; i++)
+          {
+            g_autoptr(SlTextRow) item = g_list_model_get_item (G_LIST_MODEL (states), i);
+            g_autofree char *name = g_strdup_printf ("%s (%u)", ri.name, ri.tid);
+            g_autofree char *rt = sl_format_ns ((double) run);
+            g_autofree char *ut = user > 0 ? sl_format_ns ((double) user) : g_strdup ("");
+
+            if (sl_text_row_get_id (item) != r)
+              continue;
+            listed = TRUE;
+            g_assert_cmpstr (sl_text_row_get_text (item, 0), ==, name);
+            g_assert_cmpstr (sl_text_row_get_text (item, 2), ==, rt);
+            g_assert_cmpstr (sl_text_row_get_text (item, 3), ==, ut);
+          }
+        g_assert_true (listed);
+      }
+    g_test_message ("time per state: %u threads", n);
+    g_assert_cmpuint (n, ==, want_rows);
+    g_assert_cmpuint (n, >, 10);
+  }
+
+  /* the latency of the messages sent in it, per link direction */
+  g_assert_true (sl_timeline_get_view_range (tl, &lo, &hi));
+  arrows = g_array_new (FALSE, FALSE, sizeof (SlTimelineArrow));
+  sl_timeline_query_arrows (tl, lo - 1000000000, hi + 1000000000, 0, SL_TIMELINE_NONE, SL_TIMELINE_NONE,
+                            SL_TIMELINE_NONE, arrows);
+  {
+    guint n = g_list_model_get_n_items (G_LIST_MODEL (links)), seen = 0;
+
+    for (guint a = 0; a < sl_timeline_get_n_hosts (tl); a++)
+      for (guint b = 0; b < sl_timeline_get_n_hosts (tl); b++)
+        {
+          g_autoptr(GArray) d = g_array_new (FALSE, FALSE, sizeof (gint64));
+          SlTimelineRowInfo ha, hb;
+          g_autofree char *link = NULL;
+          gboolean listed = FALSE;
+
+          for (guint i = 0; i < arrows->len; i++)
+            {
+              const SlTimelineArrow *m = &g_array_index (arrows, SlTimelineArrow, i);
+
+              if (m->send_host == a && m->recv_host == b && m->send_view >= t0 && m->send_view < t1)
+                {
+                  gint64 x = m->recv_view - m->send_view;
+
+                  g_array_append_val (d, x);
+                }
+            }
+          if (d->len == 0)
+            continue;
+          g_array_sort (d, cmp_i64);
+          sl_timeline_get_row_info (tl, sl_timeline_get_host_row (tl, a), &ha);
+          sl_timeline_get_row_info (tl, sl_timeline_get_host_row (tl, b), &hb);
+          link = g_strdup_printf ("%s → %s", ha.name, hb.name);
+          for (guint i = 0; i < n; i++)
+            if (g_strcmp0 (sl_text_list_get_text (links, i, 0), link) == 0)
+              {
+                g_autofree char *count = sl_format_count (d->len);
+                g_autofree char *mn = sl_format_ns ((double) g_array_index (d, gint64, 0));
+                g_autofree char *med = sl_format_ns ((double) g_array_index (d, gint64, (d->len + 1) / 2 - 1));
+                g_autofree char *p99 = sl_format_ns ((double) g_array_index (d, gint64, (d->len * 99 + 99) / 100 - 1));
+                g_autofree char *mx = sl_format_ns ((double) g_array_index (d, gint64, d->len - 1));
+
+                g_test_message ("%s: %s messages, %s / %s / %s / %s, %s", link, count, mn, med, p99, mx,
+                                sl_text_list_get_text (links, i, 6));
+                g_assert_cmpstr (sl_text_list_get_text (links, i, 1), ==, count);
+                g_assert_cmpstr (sl_text_list_get_text (links, i, 2), ==, mn);
+                g_assert_cmpstr (sl_text_list_get_text (links, i, 3), ==, med);
+                g_assert_cmpstr (sl_text_list_get_text (links, i, 4), ==, p99);
+                g_assert_cmpstr (sl_text_list_get_text (links, i, 5), ==, mx);
+                listed = TRUE;
+              }
+          g_assert_true (listed);
+          seen++;
+        }
+    g_assert_cmpuint (n, ==, seen);
+    g_assert_cmpuint (n, >=, 2);
+  }
+
+  /* per process: their threads' sums */
+  gtk_drop_down_set_selected (view->stats_kind, 1);
+  {
+    guint n = g_list_model_get_n_items (G_LIST_MODEL (states));
+
+    g_assert_cmpuint (n, >, 3);
+    for (guint i = 0; i < n; i++)
+      {
+        g_autoptr(SlTextRow) item = g_list_model_get_item (G_LIST_MODEL (states), i);
+        SlTimelineRowInfo ri;
+
+        sl_timeline_get_row_info (tl, sl_text_row_get_id (item), &ri);
+        g_assert_cmpuint (ri.kind, ==, SL_TIMELINE_ROW_PROCESS);
+      }
+  }
+  ui_close_window (window);
+}
+
 /* At a coarse zoom, messages folded per link and column are drawn by their
  * ends: pointed at, they tell how many there are */
 static void
@@ -1735,5 +1926,6 @@ main (int   argc,
   g_test_add_func ("/timeline-ui/messages", test_messages);
   g_test_add_func ("/timeline-ui/coarse", test_coarse);
   g_test_add_func ("/timeline-ui/find", test_find);
+  g_test_add_func ("/timeline-ui/measure", test_measure);
   return g_test_run ();
 }
