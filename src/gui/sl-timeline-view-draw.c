@@ -1620,6 +1620,7 @@ _sl_timeline_view_snapshot_canvas (SlTimelineView *self,
       cairo_set_line_width (cr, 1);
       cairo_stroke (cr);
     }
+  _sl_timeline_view_draw_bookmark_lines (self, cr, h);
   if (self->has_cursor)
     {
       /* the event found shown last */
@@ -1648,6 +1649,7 @@ _sl_timeline_view_snapshot_canvas (SlTimelineView *self,
 
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, SL_TLV_RULER_H));
   draw_ruler (self, canvas, cr, &fg);
+  _sl_timeline_view_draw_bookmark_flags (self, cr);
   cairo_destroy (cr);
 }
 

@@ -267,6 +267,54 @@ find_step_action (GtkWidget  *widget,
 }
 
 static void
+add_bookmark_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  _sl_timeline_view_add_bookmark_here (SL_TIMELINE_VIEW (widget), param != NULL ? g_variant_get_string (param, NULL)
+                                                                               : NULL);
+}
+
+static void
+bookmark_step_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *param)
+{
+  _sl_timeline_view_bookmark_step (SL_TIMELINE_VIEW (widget),
+                                   g_str_equal (action_name, "timeline.next-bookmark") ? 1 : -1);
+}
+
+static void
+goto_bookmark_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *param)
+{
+  sl_timeline_view_goto_bookmark (SL_TIMELINE_VIEW (widget), g_variant_get_uint32 (param));
+}
+
+static void
+remove_bookmark_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *param)
+{
+  SlTimelineView *self = SL_TIMELINE_VIEW (widget);
+
+  sl_timeline_view_remove_bookmark (self, sl_timeline_view_get_selected_bookmark (self));
+}
+
+static void
+rename_bookmark_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *param)
+{
+  guint32 index;
+  const char *name;
+
+  g_variant_get (param, "(u&s)", &index, &name);
+  sl_timeline_view_rename_bookmark (SL_TIMELINE_VIEW (widget), index, name);
+}
+
+static void
 toggle_pin_action (GtkWidget  *widget,
                    const char *action_name,
                    GVariant   *param)
@@ -322,6 +370,16 @@ _sl_timeline_view_update_actions (SlTimelineView *self)
     gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.find-previous", found);
     gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.find-events", has);
   }
+  {
+    gboolean marks = self->bookmarks != NULL && self->bookmarks->len > 0;
+
+    gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.add-bookmark", has);
+    gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.add-named-bookmark", has);
+    gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.next-bookmark", marks);
+    gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.previous-bookmark", marks);
+    gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.remove-bookmark",
+                                   marks && self->bookmark_sel < self->bookmarks->len);
+  }
 }
 
 void
@@ -358,6 +416,13 @@ _sl_timeline_view_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "timeline.toggle-pin", NULL, toggle_pin_action);
   gtk_widget_class_install_action (widget_class, "timeline.message-other-end", NULL, other_end_action);
   gtk_widget_class_install_action (widget_class, "timeline.find-events", "s", find_events_action);
+  gtk_widget_class_install_action (widget_class, "timeline.add-bookmark", NULL, add_bookmark_action);
+  gtk_widget_class_install_action (widget_class, "timeline.add-named-bookmark", "s", add_bookmark_action);
+  gtk_widget_class_install_action (widget_class, "timeline.next-bookmark", NULL, bookmark_step_action);
+  gtk_widget_class_install_action (widget_class, "timeline.previous-bookmark", NULL, bookmark_step_action);
+  gtk_widget_class_install_action (widget_class, "timeline.goto-bookmark", "u", goto_bookmark_action);
+  gtk_widget_class_install_action (widget_class, "timeline.remove-bookmark", NULL, remove_bookmark_action);
+  gtk_widget_class_install_action (widget_class, "timeline.rename-bookmark", "(us)", rename_bookmark_action);
   gtk_widget_class_install_action (widget_class, "timeline.find-next", NULL, find_step_action);
   gtk_widget_class_install_action (widget_class, "timeline.find-previous", NULL, find_step_action);
   gtk_widget_class_install_action (widget_class, "timeline.select-message", "(uuxx)", select_message_action);
@@ -396,6 +461,9 @@ _sl_timeline_view_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "timeline.find", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_p, 0, "timeline.toggle-pin", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, 0, "timeline.message-other-end", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_b, 0, "timeline.add-bookmark", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_bracketright, 0, "timeline.next-bookmark", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_bracketleft, 0, "timeline.previous-bookmark", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F3, 0, "timeline.find-next", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F3, GDK_SHIFT_MASK, "timeline.find-previous", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK, "timeline.find-next", NULL);

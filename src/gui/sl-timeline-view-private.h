@@ -91,6 +91,13 @@ typedef struct
   gboolean head;
 } SlTlvSegment;
 
+typedef struct
+{
+  char   *name;
+  guint   host;
+  gint64  local;
+} SlTlvBookmark;
+
 #define SL_TYPE_TIMELINE_CANVAS (sl_timeline_canvas_get_type ())
 
 G_DECLARE_FINAL_TYPE (SlTimelineCanvas, sl_timeline_canvas, SL, TIMELINE_CANVAS, GtkWidget)
@@ -118,6 +125,16 @@ struct _SlTimelineView
   GtkDropDown       *stats_kind;
   GtkColumnView     *states_view;
   GtkColumnView     *latency_view;
+  GtkEntry          *bookmark_entry;
+  GtkColumnView     *bookmarks_view;
+
+  /* bookmarks (SlTlvBookmark), by time (sl-timeline-view-marks.c) */
+  GArray            *bookmarks;
+  guint              bookmark_sel;
+  guint              bookmark_serial;
+  SlTextList        *bookmark_list;
+  GtkSingleSelection *bookmark_selection;
+  gboolean           bookmarks_updating;
 
   /* statistics of the selection (sl-timeline-view-stats.c) */
   SlTextList        *state_stats;
@@ -352,6 +369,20 @@ void      _sl_timeline_view_dispose_stats   (SlTimelineView *self);
 void      _sl_timeline_view_queue_stats     (SlTimelineView *self);
 void      _sl_timeline_view_update_stats    (SlTimelineView *self);
 char     *_sl_timeline_view_selection_text  (SlTimelineView *self);
+
+/* sl-timeline-view-marks.c */
+void      _sl_timeline_view_class_init_marks (GtkWidgetClass *widget_class);
+void      _sl_timeline_view_init_marks      (SlTimelineView *self);
+void      _sl_timeline_view_dispose_marks   (SlTimelineView *self);
+guint     _sl_timeline_view_bookmark_step   (SlTimelineView *self,
+                                             int             step);
+guint     _sl_timeline_view_add_bookmark_here (SlTimelineView *self,
+                                             const char     *name);
+void      _sl_timeline_view_draw_bookmark_lines (SlTimelineView *self,
+                                             cairo_t        *cr,
+                                             int             h);
+void      _sl_timeline_view_draw_bookmark_flags (SlTimelineView *self,
+                                             cairo_t        *cr);
 
 /* sl-timeline-view-input.c */
 void      _sl_timeline_view_class_init_actions (GtkWidgetClass *widget_class);

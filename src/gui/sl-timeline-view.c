@@ -1267,6 +1267,8 @@ set_timeline (SlTimelineView             *self,
   self->selected_row = SL_TIMELINE_NONE;
   self->data_version++;
   g_array_set_size (self->pins, 0);
+  if (timeline != self->timeline)
+    sl_timeline_view_clear_bookmarks (self);
   self->has_msg = FALSE;
   g_clear_pointer (&self->chain, g_array_unref);
   self->tree_host = SL_TIMELINE_NONE;
@@ -1519,6 +1521,7 @@ sl_timeline_view_dispose (GObject *object)
     gtk_column_view_set_model (self->events_view, NULL);
   _sl_timeline_view_dispose_find (self);
   _sl_timeline_view_dispose_stats (self);
+  _sl_timeline_view_dispose_marks (self);
   _sl_timeline_view_clear_caches (self);
   self->timeline = NULL;
   if (self->events != NULL)
@@ -1717,6 +1720,7 @@ sl_timeline_view_class_init (SlTimelineViewClass *klass)
   _sl_timeline_view_class_init_actions (widget_class);
   _sl_timeline_view_class_init_find (widget_class);
   _sl_timeline_view_class_init_stats (widget_class);
+  _sl_timeline_view_class_init_marks (widget_class);
 }
 
 static void
@@ -1766,6 +1770,7 @@ sl_timeline_view_init (SlTimelineView *self)
   _sl_timeline_view_init_input (self);
   _sl_timeline_view_init_find (self);
   _sl_timeline_view_init_stats (self);
+  _sl_timeline_view_init_marks (self);
   rebuild_filters (self);
   rebuild_connections (self);
   _sl_timeline_view_update_events (self);

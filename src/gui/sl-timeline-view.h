@@ -23,6 +23,7 @@ G_BEGIN_DECLS
 #define SL_TIMELINE_RGB_ARROW_HIGHLIGHT 0xd629b8
 #define SL_TIMELINE_RGB_UNCERTAIN       0x00a5b8
 #define SL_TIMELINE_RGB_SELECTION       0x3584e4
+#define SL_TIMELINE_RGB_BOOKMARK        0x9141ac
 
 #define SL_TYPE_TIMELINE_VIEW (sl_timeline_view_get_type ())
 
@@ -247,6 +248,40 @@ SlTextList     *sl_timeline_view_get_state_stats  (SlTimelineView  *self);
  * hosts, messages, min, median, p99, max and a histogram.
  */
 SlTextList     *sl_timeline_view_get_latency_stats (SlTimelineView *self);
+
+/**
+ * sl_timeline_view_add_bookmark:
+ * @name: (nullable): its name; %NULL or "" for "Bookmark N"
+ * @local: the time marked, on @host's own clock (so that it stays on the
+ *   same events when the clocks change)
+ *
+ * Returns: its place in the list (by time)
+ */
+guint           sl_timeline_view_add_bookmark     (SlTimelineView  *self,
+                                                   const char      *name,
+                                                   guint            host,
+                                                   gint64           local);
+guint           sl_timeline_view_get_n_bookmarks  (SlTimelineView  *self);
+gboolean        sl_timeline_view_get_bookmark     (SlTimelineView  *self,
+                                                   guint            index,
+                                                   const char     **name,
+                                                   guint           *host,
+                                                   gint64          *local);
+void            sl_timeline_view_rename_bookmark  (SlTimelineView  *self,
+                                                   guint            index,
+                                                   const char      *name);
+void            sl_timeline_view_remove_bookmark  (SlTimelineView  *self,
+                                                   guint            index);
+void            sl_timeline_view_clear_bookmarks  (SlTimelineView  *self);
+/**
+ * sl_timeline_view_goto_bookmark:
+ *
+ * Puts the bookmark's time in the middle of the span (the zoom kept) and
+ * marks it.
+ */
+gboolean        sl_timeline_view_goto_bookmark    (SlTimelineView  *self,
+                                                   guint            index);
+guint           sl_timeline_view_get_selected_bookmark (SlTimelineView *self);
 
 GtkWidget      *sl_timeline_view_get_canvas       (SlTimelineView  *self);
 GListModel     *sl_timeline_view_get_events       (SlTimelineView  *self);

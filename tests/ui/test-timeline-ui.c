@@ -1617,6 +1617,125 @@ test_measure (void)
   ui_close_window (window);
 }
 
+static gint64
+span_middle (SlTimelineView *view)
+{
+  gint64 s, e;
+
+  sl_timeline_view_get_span (view, &s, &e);
+  return s + (e - s) / 2;
+}
+
+/* Bookmarks from the keyboard: named, listed by time, gone back to */
+static void
+test_bookmarks (void)
+{
+  SlTimelineView *view = NULL;
+  SlWindow *window = open_django (&view);
+  SlTimeline *tl;
+  SlTextList *list;
+  gint64 lo, hi, at[3], w;
+  const char *names[3] = { "request starts", "Bookmark 2", "db answers" };
+  GtkWidget *canvas;
+
+  if (window == NULL)
+    return;
+  tl = sl_timeline_view_get_timeline (view);
+  canvas = sl_timeline_view_get_canvas (view);
+  list = view->bookmark_list;
+  g_assert_true (sl_timeline_get_view_range (tl, &lo, &hi));
+  w = (hi - lo) / 50;
+  activate (view, "timeline.select-thread", g_variant_new_string ("python"));
+
+  /* B at three places (added out of time order); the first named by
+   * typing, as one would */
+  for (guint i = 0; i < 3; i++)
+    {
+      gint64 mid = lo + (hi - lo) * (i == 0 ? 5 : i == 1 ? 2 : 8) / 10;
+      guint index;
+      const char *name;
+      guint host;
+      gint64 local;
+      SlTimelineRowInfo ri;
+
+      activate (view, "timeline.set-span", g_variant_new ("(xx)", mid - w, mid + w));
+      gtk_widget_grab_focus (canvas);
+      if (i == 2)
+        activate (view, "timeline.add-named-bookmark", g_variant_new_string (names[2]));
+      else
+        {
+          activate (view, "timeline.add-bookmark", NULL);
+          g_assert_cmpstr (gtk_stack_get_visible_child_name (view->pages), ==, "bookmarks");
+          if (i == 0)
+            {
+              g_assert_true (gtk_widget_has_focus (GTK_WIDGET (view->bookmark_entry)) ||
+                             gtk_widget_is_focus (gtk_widget_get_first_child (GTK_WIDGET (view->bookmark_entry))));
+              gtk_editable_set_text (GTK_EDITABLE (view->bookmark_entry), names[0]);
+              g_signal_emit_by_name (view->bookmark_entry, "activate");
+              g_assert_true (gtk_widget_has_focus (canvas));
+            }
+        }
+      index = sl_timeline_view_get_selected_bookmark (view);
+      g_assert_true (sl_timeline_view_get_bookmark (view, index, &name, &host, &local));
+      g_assert_cmpstr (name, ==, names[i]);
+      sl_timeline_get_row_info (tl, sl_timeline_view_get_selected_row (view), &ri);
+      g_assert_cmpuint (host, ==, ri.host);
+      /* the middle of the span, on the selected row's host's clock */
+      g_assert_cmpint (ABS (sl_timeline_to_view (tl, host, local) - mid), <=, 2);
+      at[i] = sl_timeline_to_view (tl, host, local);
+    }
+
+  /* listed by time */
+  g_assert_cmpuint (sl_timeline_view_get_n_bookmarks (view), ==, 3);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), ==, 3);
+  g_assert_cmpstr (sl_text_list_get_text (list, 0, 0), ==, "Bookmark 2");
+  g_assert_cmpstr (sl_text_list_get_text (list, 1, 0), ==, "request starts");
+  g_assert_cmpstr (sl_text_list_get_text (list, 2, 0), ==, "db answers");
+  {
+    g_autofree char *t = sl_format_clock_time (at[0], 9);
+
+    g_assert_cmpstr (sl_text_list_get_text (list, 1, 1), ==, t);
+  }
+
+  /* ] and [ go from one to the next, in time, round the ends */
+  activate (view, "timeline.set-span", g_variant_new ("(xx)", lo, lo + 2 * w));
+  activate (view, "timeline.next-bookmark", NULL);
+  g_assert_cmpint (ABS (span_middle (view) - at[1]), <=, 1);
+  activate (view, "timeline.next-bookmark", NULL);
+  g_assert_cmpint (ABS (span_middle (view) - at[0]), <=, 1);
+  activate (view, "timeline.next-bookmark", NULL);
+  g_assert_cmpint (ABS (span_middle (view) - at[2]), <=, 1);
+  g_assert_cmpuint (sl_timeline_view_get_selected_bookmark (view), ==, 2);
+  activate (view, "timeline.next-bookmark", NULL);
+  g_assert_cmpint (ABS (span_middle (view) - at[1]), <=, 1);
+  activate (view, "timeline.previous-bookmark", NULL);
+  g_assert_cmpint (ABS (span_middle (view) - at[2]), <=, 1);
+  /* the zoom kept */
+  {
+    gint64 s, e;
+
+    sl_timeline_view_get_span (view, &s, &e);
+    g_assert_cmpint (ABS ((e - s) - 2 * w), <=, 2);
+  }
+  /* drawn: a flag on the ruler */
+  {
+    UiPixels p = { 0 };
+    double x = sl_timeline_view_time_to_x (view, at[2]);
+
+    render (view, "timeline-bookmarks.png", &p);
+    g_assert_cmpuint (ui_count_near (&p, x + 8, SL_TLV_RULER_H - 8, 4, SL_TIMELINE_RGB_BOOKMARK, 30), >=, 10);
+    ui_pixels_clear (&p);
+  }
+  /* renamed, removed */
+  activate (view, "timeline.rename-bookmark", g_variant_new ("(us)", 0, "client idle"));
+  g_assert_cmpstr (sl_text_list_get_text (list, 0, 0), ==, "client idle");
+  activate (view, "timeline.goto-bookmark", g_variant_new_uint32 (1));
+  activate (view, "timeline.remove-bookmark", NULL);
+  g_assert_cmpuint (sl_timeline_view_get_n_bookmarks (view), ==, 2);
+  g_assert_cmpstr (sl_text_list_get_text (list, 1, 0), ==, "db answers");
+  ui_close_window (window);
+}
+
 /* At a coarse zoom, messages folded per link and column are drawn by their
  * ends: pointed at, they tell how many there are */
 static void
@@ -1927,5 +2046,6 @@ main (int   argc,
   g_test_add_func ("/timeline-ui/coarse", test_coarse);
   g_test_add_func ("/timeline-ui/find", test_find);
   g_test_add_func ("/timeline-ui/measure", test_measure);
+  g_test_add_func ("/timeline-ui/bookmarks", test_bookmarks);
   return g_test_run ();
 }
