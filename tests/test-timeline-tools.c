@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "sl-generate.h"
+#include "sl-timeline-chain.h"
 #include "sl-timeline-search.h"
 #include "sl-timeline-stats.h"
 #include "test-util.h"
@@ -674,6 +675,232 @@ test_stats (void)
   generated_clear (&g);
 }
 
+/* ---------------------------------------------------------------------- */
+/* Requests followed                                                       */
+
+static gboolean
+state_blocks (guint8 state)
+{
+  return state == SL_TIMELINE_STATE_BLOCKED || state == SL_TIMELINE_STATE_EXITED;
+}
+
+/* Every step checked against the events, intervals and messages; returns
+ * whether the chain holds a reply to @start (a message back on its
+ * connection) */
+static gboolean
+check_chain (Generated             *g,
+             const GArray          *arrows,
+             const SlTimelineArrow *start,
+             const GArray          *chain)
+{
+  SlTimeline *tl = g->l.tl;
+  gboolean reply = FALSE;
+  guint n_handoffs = 0;
+
+  g_assert_cmpuint (chain->len, >=, 1);
+  g_assert_cmpint (g_array_index (chain, SlTimelineChainStep, 0).message.send_time, ==, start->send_time);
+  g_assert_cmpint (g_array_index (chain, SlTimelineChainStep, 0).message.recv_time, ==, start->recv_time);
+  for (guint i = 0; i < chain->len; i++)
+    {
+      const SlTimelineChainStep *st = &g_array_index (chain, SlTimelineChainStep, i);
+      const SlTimelineArrow *m = &st->message;
+      SlTimelineRowInfo wi;
+
+      if (st->kind != SL_TIMELINE_CHAIN_HANDOFF && m->connection == start->connection && m->send_host == start->recv_host &&
+          m->send_view > start->send_view)
+        reply = TRUE;
+      if (i > 0)
+        {
+          const SlTimelineChainStep *p = &g_array_index (chain, SlTimelineChainStep, st->parent);
+
+          g_assert_cmpuint (st->parent, <, i);
+          g_assert_cmpuint (st->depth, ==, p->depth + 1);
+          if (st->kind == SL_TIMELINE_CHAIN_REPLY)
+            {
+              /* the first message back on the parent's connection after
+               * the parent arrived */
+              g_assert_cmpuint (m->connection, ==, p->message.connection);
+              g_assert_cmpuint (m->send_host, ==, p->message.recv_host);
+              g_assert_cmpuint (m->recv_host, ==, p->message.send_host);
+              g_assert_cmpint (m->send_time, >=, p->message.recv_time);
+              for (guint a = 0; a < arrows->len; a++)
+                {
+                  const SlTimelineArrow *x = &g_array_index (arrows, SlTimelineArrow, a);
+
+                  g_assert_false (x->connection == m->connection && x->send_host == m->send_host &&
+                                  x->send_time >= p->message.recv_time && x->send_time < m->send_time);
+                }
+            }
+          else
+            {
+              /* sent (or woken) by its parent's thread while it ran */
+              g_assert_cmpuint (m->send_row, ==, p->woken_row);
+              g_assert_cmpuint (m->send_host, ==, p->message.recv_host);
+              g_assert_cmpint (m->send_time, >=, p->wakeup_time);
+              g_assert_cmpint (m->send_time, <=, p->run_end);
+            }
+        }
+      if (st->woken_row == SL_TIMELINE_NONE)
+        continue;
+      sl_timeline_get_row_info (tl, st->woken_row, &wi);
+      g_assert_cmpuint (wi.host, ==, m->recv_host);
+      if (st->kind == SL_TIMELINE_CHAIN_HANDOFF)
+        {
+          /* woken by its parent's thread, running on the CPU the wake-up
+           * was recorded on */
+          const SlEventStore *store = host_store (&g->l, m->recv_host);
+          const SlTimelineChainStep *p = &g_array_index (chain, SlTimelineChainStep, st->parent);
+          gboolean seen = FALSE;
+
+          for (guint64 k = sl_event_store_lower_bound (store, SL_EVENT_STREAM_SCHED, st->wakeup_time);
+               k < sl_event_store_get_n_events (store, SL_EVENT_STREAM_SCHED); k++)
+            {
+              const SlEvent *e = sl_event_store_get (store, SL_EVENT_STREAM_SCHED, k);
+              SlTimelineInterval iv;
+
+              if (e->time != st->wakeup_time)
+                break;
+              if (e->kind != SL_EVENT_SCHED_WAKEUP || e->tid != wi.tid)
+                continue;
+              sl_timeline_get_interval (tl, p->woken_row, sl_timeline_find_interval (tl, p->woken_row, e->time), &iv);
+              seen |= iv.cpu == e->cpu &&
+                      (iv.state == SL_TIMELINE_STATE_USER || iv.state == SL_TIMELINE_STATE_SYSCALL);
+            }
+          g_assert_true (seen);
+          n_handoffs++;
+        }
+      /* woken by a wake-up event on a CPU that received this message or a
+       * later segment of its burst (received in any order) */
+      else
+      {
+        const SlEventStore *store = host_store (&g->l, m->recv_host);
+        gboolean seen = FALSE, cpu_ok = FALSE;
+
+        for (guint64 k = sl_event_store_lower_bound (store, SL_EVENT_STREAM_SCHED, st->wakeup_time);
+             k < sl_event_store_get_n_events (store, SL_EVENT_STREAM_SCHED); k++)
+          {
+            const SlEvent *e = sl_event_store_get (store, SL_EVENT_STREAM_SCHED, k);
+
+            if (e->time != st->wakeup_time)
+              break;
+            if (e->kind == SL_EVENT_SCHED_WAKEUP && e->tid == wi.tid)
+              {
+                seen = TRUE;
+                for (guint a = 0; a < arrows->len; a++)
+                  {
+                    const SlTimelineArrow *x = &g_array_index (arrows, SlTimelineArrow, a);
+
+                    cpu_ok |= x->connection == m->connection && x->recv_host == m->recv_host &&
+                              x->send_time >= m->send_time && x->recv_time <= st->wakeup_time &&
+                              x->recv_cpu == e->cpu;
+                  }
+              }
+          }
+        g_assert_true (seen);
+        g_assert_true (cpu_ok);
+      }
+      /* it ran from run_start, and blocked at run_end, not before */
+      g_assert_cmpint (st->run_start, >=, st->wakeup_time);
+      g_assert_cmpint (st->run_end, >=, st->run_start);
+      for (guint64 k = 0; k < sl_timeline_get_n_intervals (tl, st->woken_row); k++)
+        {
+          SlTimelineInterval iv;
+
+          sl_timeline_get_interval (tl, st->woken_row, k, &iv);
+          if (iv.start > st->run_start && iv.start < st->run_end)
+            g_assert_false (state_blocks (iv.state));
+          if (iv.start == st->run_end && iv.end > iv.start)
+            g_assert_true (state_blocks (iv.state));
+        }
+      /* every message it sent meanwhile is in the chain */
+      if (st->expanded)
+        for (guint a = 0; a < arrows->len; a++)
+          {
+            const SlTimelineArrow *x = &g_array_index (arrows, SlTimelineArrow, a);
+            SlTimelineMessage mm;
+            gboolean in = FALSE;
+
+            if (x->send_row != st->woken_row || x->send_time < st->wakeup_time || x->send_time > st->run_end)
+              continue;
+            sl_timeline_get_message (tl, x, &mm);
+            if (mm.length == 0)
+              continue;
+            for (guint j = 0; j < chain->len && !in; j++)
+              in = g_array_index (chain, SlTimelineChainStep, j).kind != SL_TIMELINE_CHAIN_HANDOFF &&
+                   g_array_index (chain, SlTimelineChainStep, j).message.send_time == x->send_time &&
+                   g_array_index (chain, SlTimelineChainStep, j).message.recv_host == x->recv_host;
+            g_assert_true (in);
+          }
+    }
+  (void) n_handoffs;
+  return reply;
+}
+
+static void
+test_follow (void)
+{
+  Generated g;
+  g_autoptr(GArray) arrows = NULL;
+  guint starts = 0, woke = 0, replied = 0, longest = 0;
+
+  generated_init (&g, 3, 2 * G_GINT64_CONSTANT (1000000000), 51);
+  sl_timeline_sync_engine (g.l.tl, g.l.engine);
+  arrows = all_arrows (g.l.tl);
+  for (guint i = 0; i < arrows->len && starts < 60; i += 7)
+    {
+      const SlTimelineArrow *a = &g_array_index (arrows, SlTimelineArrow, i);
+      SlTimelineConnection conn;
+      SlTimelineMessage m;
+      g_autoptr(GArray) chain = NULL;
+
+      /* requests: data from a client's ephemeral port to a server's (the
+       * generator's clients use 32768 and up) */
+      sl_timeline_get_connection (g.l.tl, a->connection, &conn);
+      sl_timeline_get_message (g.l.tl, a, &m);
+      if (m.send_port < 32768 || m.recv_port >= 32768 || m.length == 0 || m.length == SL_EVENT_NO_LENGTH)
+        continue;
+      starts++;
+      chain = sl_timeline_follow_message (g.l.tl, a, 256);
+      if (g_array_index (chain, SlTimelineChainStep, 0).woken_row != SL_TIMELINE_NONE)
+        woke++;
+      if (check_chain (&g, arrows, a, chain))
+        replied++;
+      longest = MAX (longest, chain->len);
+    }
+  g_test_message ("%u requests followed: %u woke their server's thread, %u chains hold the reply, longest %u",
+                  starts, woke, replied, longest);
+  g_assert_cmpuint (starts, >=, 20);
+  /* (a request's earlier segments find the wake-up of its last one) */
+  g_assert_cmpuint (woke, >=, starts * 9 / 10);
+  g_assert_cmpuint (replied, >=, woke * 9 / 10);
+
+  /* from a thread: the first request it sends */
+  {
+    const SlTimelineArrow *a = NULL;
+    g_autoptr(GArray) chain = NULL;
+
+    for (guint i = 0; i < arrows->len && a == NULL; i++)
+      {
+        const SlTimelineArrow *x = &g_array_index (arrows, SlTimelineArrow, i);
+        SlTimelineRowInfo ri;
+        SlTimelineMessage m;
+
+        sl_timeline_get_row_info (g.l.tl, x->send_row, &ri);
+        sl_timeline_get_message (g.l.tl, x, &m);
+        if (ri.kind == SL_TIMELINE_ROW_THREAD && m.length > 0 && m.length != SL_EVENT_NO_LENGTH)
+          a = x;
+      }
+    g_assert_nonnull (a);
+    chain = sl_timeline_follow_thread (g.l.tl, a->send_row, a->send_time - 1, 256);
+    g_assert_cmpuint (chain->len, >=, 1);
+    /* the thread's first data message at or after that time: this one or
+     * another one it sent at the same ns */
+    g_assert_cmpint (g_array_index (chain, SlTimelineChainStep, 0).message.send_time, ==, a->send_time);
+    g_assert_cmpuint (g_array_index (chain, SlTimelineChainStep, 0).message.send_row, ==, a->send_row);
+  }
+  generated_clear (&g);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -683,5 +910,6 @@ main (int   argc,
   g_test_add_func ("/timeline-tools/messages", test_messages);
   g_test_add_func ("/timeline-tools/search", test_search);
   g_test_add_func ("/timeline-tools/stats", test_stats);
+  g_test_add_func ("/timeline-tools/follow", test_follow);
   return g_test_run ();
 }

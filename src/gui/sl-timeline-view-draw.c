@@ -1595,6 +1595,7 @@ _sl_timeline_view_snapshot_canvas (SlTimelineView *self,
       cairo_paint (cr);
     }
   draw_messages (self, cr, scroll);
+  _sl_timeline_view_draw_request (self, cr, (int) scroll);
   _sl_timeline_view_draw_selected_message (self, cr, (int) scroll);
   if (_sl_timeline_view_selected_vis (self) != SL_TIMELINE_NONE)
     {

@@ -315,6 +315,22 @@ rename_bookmark_action (GtkWidget  *widget,
 }
 
 static void
+follow_request_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *param)
+{
+  sl_timeline_view_follow_request (SL_TIMELINE_VIEW (widget));
+}
+
+static void
+clear_request_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *param)
+{
+  sl_timeline_view_clear_request (SL_TIMELINE_VIEW (widget));
+}
+
+static void
 toggle_pin_action (GtkWidget  *widget,
                    const char *action_name,
                    GVariant   *param)
@@ -363,6 +379,9 @@ _sl_timeline_view_update_actions (SlTimelineView *self)
   for (guint i = 0; i < G_N_ELEMENTS (need_data); i++)
     gtk_widget_action_set_enabled (GTK_WIDGET (self), need_data[i], has);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.message-other-end", has && self->has_msg);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.follow-request",
+                                 has && (self->has_msg || self->selected_row != SL_TIMELINE_NONE));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.clear-request", self->chain_steps != NULL);
   {
     gboolean found = self->search != NULL && g_list_model_get_n_items (G_LIST_MODEL (self->search)) > 0;
 
@@ -416,6 +435,8 @@ _sl_timeline_view_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "timeline.toggle-pin", NULL, toggle_pin_action);
   gtk_widget_class_install_action (widget_class, "timeline.message-other-end", NULL, other_end_action);
   gtk_widget_class_install_action (widget_class, "timeline.find-events", "s", find_events_action);
+  gtk_widget_class_install_action (widget_class, "timeline.follow-request", NULL, follow_request_action);
+  gtk_widget_class_install_action (widget_class, "timeline.clear-request", NULL, clear_request_action);
   gtk_widget_class_install_action (widget_class, "timeline.add-bookmark", NULL, add_bookmark_action);
   gtk_widget_class_install_action (widget_class, "timeline.add-named-bookmark", "s", add_bookmark_action);
   gtk_widget_class_install_action (widget_class, "timeline.next-bookmark", NULL, bookmark_step_action);
@@ -462,6 +483,7 @@ _sl_timeline_view_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_p, 0, "timeline.toggle-pin", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, 0, "timeline.message-other-end", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_b, 0, "timeline.add-bookmark", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_q, 0, "timeline.follow-request", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_bracketright, 0, "timeline.next-bookmark", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_bracketleft, 0, "timeline.previous-bookmark", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F3, 0, "timeline.find-next", NULL);

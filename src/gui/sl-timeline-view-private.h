@@ -127,6 +127,14 @@ struct _SlTimelineView
   GtkColumnView     *latency_view;
   GtkEntry          *bookmark_entry;
   GtkColumnView     *bookmarks_view;
+  GtkLabel          *request_label;
+  GtkColumnView     *request_view;
+
+  /* the request followed (SlTimelineChainStep; sl-timeline-view-request.c) */
+  GArray            *chain_steps;
+  SlTextList        *request_list;
+  GtkSingleSelection *request_selection;
+  gboolean           request_updating;
 
   /* bookmarks (SlTlvBookmark), by time (sl-timeline-view-marks.c) */
   GArray            *bookmarks;
@@ -217,7 +225,7 @@ struct _SlTimelineView
   gboolean           has_msg;
   SlTimelineArrow    msg;
   guint              msg_end;
-  /* the request followed (SlTimelineArrow), or NULL */
+  /* the request followed: its messages (SlTimelineArrow), or NULL */
   GArray            *chain;
 
   guint              selected_row;
@@ -383,6 +391,14 @@ void      _sl_timeline_view_draw_bookmark_lines (SlTimelineView *self,
                                              int             h);
 void      _sl_timeline_view_draw_bookmark_flags (SlTimelineView *self,
                                              cairo_t        *cr);
+
+/* sl-timeline-view-request.c */
+void      _sl_timeline_view_class_init_request (GtkWidgetClass *widget_class);
+void      _sl_timeline_view_init_request    (SlTimelineView *self);
+void      _sl_timeline_view_dispose_request (SlTimelineView *self);
+void      _sl_timeline_view_draw_request    (SlTimelineView *self,
+                                             cairo_t        *cr,
+                                             int             scroll);
 
 /* sl-timeline-view-input.c */
 void      _sl_timeline_view_class_init_actions (GtkWidgetClass *widget_class);

@@ -1270,7 +1270,7 @@ set_timeline (SlTimelineView             *self,
   if (timeline != self->timeline)
     sl_timeline_view_clear_bookmarks (self);
   self->has_msg = FALSE;
-  g_clear_pointer (&self->chain, g_array_unref);
+  sl_timeline_view_clear_request (self);
   self->tree_host = SL_TIMELINE_NONE;
   self->tree_pid = 0;
   g_hash_table_remove_all (self->closed_procs);
@@ -1522,6 +1522,7 @@ sl_timeline_view_dispose (GObject *object)
   _sl_timeline_view_dispose_find (self);
   _sl_timeline_view_dispose_stats (self);
   _sl_timeline_view_dispose_marks (self);
+  _sl_timeline_view_dispose_request (self);
   _sl_timeline_view_clear_caches (self);
   self->timeline = NULL;
   if (self->events != NULL)
@@ -1552,7 +1553,6 @@ sl_timeline_view_finalize (GObject *object)
   g_array_unref (self->pairs);
   g_array_unref (self->pair_conns);
   g_array_unref (self->pins);
-  g_clear_pointer (&self->chain, g_array_unref);
   g_clear_pointer (&self->tree_pids, g_hash_table_unref);
   g_hash_table_unref (self->row_cache);
   g_array_unref (self->arrows);
@@ -1721,6 +1721,7 @@ sl_timeline_view_class_init (SlTimelineViewClass *klass)
   _sl_timeline_view_class_init_find (widget_class);
   _sl_timeline_view_class_init_stats (widget_class);
   _sl_timeline_view_class_init_marks (widget_class);
+  _sl_timeline_view_class_init_request (widget_class);
 }
 
 static void
@@ -1771,6 +1772,7 @@ sl_timeline_view_init (SlTimelineView *self)
   _sl_timeline_view_init_find (self);
   _sl_timeline_view_init_stats (self);
   _sl_timeline_view_init_marks (self);
+  _sl_timeline_view_init_request (self);
   rebuild_filters (self);
   rebuild_connections (self);
   _sl_timeline_view_update_events (self);

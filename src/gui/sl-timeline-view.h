@@ -24,6 +24,7 @@ G_BEGIN_DECLS
 #define SL_TIMELINE_RGB_UNCERTAIN       0x00a5b8
 #define SL_TIMELINE_RGB_SELECTION       0x3584e4
 #define SL_TIMELINE_RGB_BOOKMARK        0x9141ac
+#define SL_TIMELINE_RGB_REQUEST         0x0e8a8a
 
 #define SL_TYPE_TIMELINE_VIEW (sl_timeline_view_get_type ())
 
@@ -282,6 +283,27 @@ void            sl_timeline_view_clear_bookmarks  (SlTimelineView  *self);
 gboolean        sl_timeline_view_goto_bookmark    (SlTimelineView  *self,
                                                    guint            index);
 guint           sl_timeline_view_get_selected_bookmark (SlTimelineView *self);
+
+/**
+ * sl_timeline_view_follow_request:
+ *
+ * Follows the request from the selected message (else from the selected
+ * thread's first message after the time marked, the selection's start or
+ * the span's start; see sl_timeline_follow_message()): its messages, the
+ * threads they woke and how long those ran are drawn over the rest and
+ * listed on the Request page.
+ *
+ * Returns: the messages followed
+ */
+guint           sl_timeline_view_follow_request   (SlTimelineView  *self);
+void            sl_timeline_view_clear_request    (SlTimelineView  *self);
+/**
+ * sl_timeline_view_get_request:
+ *
+ * Returns: (nullable): the #SlTimelineChainStep of the request followed
+ */
+const GArray   *sl_timeline_view_get_request      (SlTimelineView  *self);
+SlTextList     *sl_timeline_view_get_request_list (SlTimelineView  *self);
 
 GtkWidget      *sl_timeline_view_get_canvas       (SlTimelineView  *self);
 GListModel     *sl_timeline_view_get_events       (SlTimelineView  *self);

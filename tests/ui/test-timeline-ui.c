@@ -16,6 +16,7 @@
 
 #include "sl-benchmark-timeline.h"
 #include "sl-format.h"
+#include "sl-timeline-chain.h"
 #include "sl-link-plot.h"
 #include "sl-timeline-view-private.h"
 #include "ui-test-util.h"
@@ -1736,6 +1737,173 @@ test_bookmarks (void)
   ui_close_window (window);
 }
 
+static const char *
+host_of (SlTimeline *tl,
+         guint       host)
+{
+  SlTimelineRowInfo hi;
+
+  sl_timeline_get_row_info (tl, sl_timeline_get_host_row (tl, host), &hi);
+  return hi.name;
+}
+
+/* A request from the client followed: the web server's thread it woke,
+ * the worker that thread handed it to, and the answer back, on one clock */
+static void
+test_request (void)
+{
+  SlTimelineView *view = NULL;
+  SlWindow *window = open_django (&view);
+  SlTimeline *tl;
+  const GArray *steps = NULL;
+  SlTextList *list;
+  SlTimelineArrow a;
+  gboolean handed = FALSE, back_to_client = FALSE;
+  guint followed = 0, answer = G_MAXUINT;
+
+  if (window == NULL)
+    return;
+  tl = sl_timeline_view_get_timeline (view);
+  list = sl_timeline_view_get_request_list (view);
+  /* the client's messages, one after the other, until one is a request
+   * handed to a worker and answered */
+  {
+    g_autoptr(GArray) arrows = g_array_new (FALSE, FALSE, sizeof (SlTimelineArrow));
+    gint64 lo, hi;
+
+    g_assert_true (sl_timeline_get_view_range (tl, &lo, &hi));
+    sl_timeline_query_arrows (tl, lo - 1000000000, hi + 1000000000, 0, SL_TIMELINE_NONE, SL_TIMELINE_NONE,
+                              SL_TIMELINE_NONE, arrows);
+    for (guint i = 0; i < arrows->len && !(handed && back_to_client); i++)
+      {
+        SlTimelineRowInfo ri;
+
+        a = g_array_index (arrows, SlTimelineArrow, i);
+        sl_timeline_get_row_info (tl, a.send_row, &ri);
+        if (g_strcmp0 (ri.name, "python") != 0 || !g_str_has_prefix (host_of (tl, a.recv_host), "django-httpd"))
+          continue;
+        sl_timeline_view_select_message (view, &a);
+        activate (view, "timeline.follow-request", NULL);
+        followed++;
+        steps = sl_timeline_view_get_request (view);
+        g_assert_nonnull (steps);
+        handed = back_to_client = FALSE;
+        for (guint k = 0; k < steps->len; k++)
+          {
+            const SlTimelineChainStep *st = &g_array_index (steps, SlTimelineChainStep, k);
+
+            if (st->kind == SL_TIMELINE_CHAIN_HANDOFF)
+              handed = TRUE;
+            if (st->kind != SL_TIMELINE_CHAIN_HANDOFF && g_str_has_prefix (host_of (tl, st->message.send_host),
+                                                                           "django-httpd") &&
+                st->message.recv_host == a.send_host && st->message.send_view > a.send_view)
+              {
+                back_to_client = TRUE;
+                answer = k;
+              }
+          }
+      }
+  }
+  g_test_message ("%u messages followed before a request handed to a worker and answered", followed);
+  g_assert_true (handed);
+  g_assert_true (back_to_client);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (view->pages), ==, "request");
+
+  /* the web server's thread woke first; each later step comes from the
+   * thread its parent woke, while it ran, or answers its parent */
+  {
+    const SlTimelineChainStep *st0 = &g_array_index (steps, SlTimelineChainStep, 0);
+    SlTimelineRowInfo wi;
+
+    g_assert_cmpuint (st0->woken_row, !=, SL_TIMELINE_NONE);
+    sl_timeline_get_row_info (tl, st0->woken_row, &wi);
+    g_test_message ("woke %s (%u); %u steps", wi.name, wi.tid, steps->len);
+    g_assert_cmpstr (wi.name, ==, "apache2");
+    for (guint k = 1; k < steps->len; k++)
+      {
+        const SlTimelineChainStep *st = &g_array_index (steps, SlTimelineChainStep, k);
+        const SlTimelineChainStep *p = &g_array_index (steps, SlTimelineChainStep, st->parent);
+
+        if (st->kind == SL_TIMELINE_CHAIN_REPLY)
+          {
+            g_assert_cmpuint (st->message.connection, ==, p->message.connection);
+            g_assert_cmpuint (st->message.send_host, ==, p->message.recv_host);
+            continue;
+          }
+        g_assert_cmpuint (st->message.send_row, ==, p->woken_row);
+        g_assert_cmpint (st->message.send_time, >=, p->wakeup_time);
+        g_assert_cmpint (st->message.send_time, <=, p->run_end);
+        if (st->kind == SL_TIMELINE_CHAIN_HANDOFF)
+          {
+            SlTimelineRowInfo hi;
+
+            /* a user thread of the same host */
+            sl_timeline_get_row_info (tl, st->woken_row, &hi);
+            g_assert_cmpuint (hi.host, ==, p->message.recv_host);
+          }
+      }
+  }
+
+  /* listed, a row per step */
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), ==, steps->len);
+  for (guint k = 0; k < steps->len; k++)
+    {
+      const SlTimelineChainStep *st = &g_array_index (steps, SlTimelineChainStep, k);
+      g_autofree char *n = g_strdup_printf ("%u", k + 1);
+      g_autofree char *sent = sl_format_clock_time (sl_timeline_to_view (tl, st->message.send_host,
+                                                                         st->message.send_time), 9);
+
+      g_assert_cmpstr (sl_text_list_get_text (list, k, 0), ==, n);
+      g_assert_true (g_str_has_prefix (sl_text_list_get_text (list, k, 1), host_of (tl, st->message.send_host)));
+      g_assert_cmpstr (sl_text_list_get_text (list, k, 2), ==, sent);
+      if (st->kind != SL_TIMELINE_CHAIN_HANDOFF)
+        {
+          g_autofree char *lat = sl_format_ns ((double) (sl_timeline_to_view (tl, st->message.recv_host,
+                                                                              st->message.recv_time) -
+                                                         sl_timeline_to_view (tl, st->message.send_host,
+                                                                              st->message.send_time)));
+
+          g_assert_cmpstr (sl_text_list_get_text (list, k, 3), ==, lat);
+        }
+      else
+        g_assert_nonnull (strstr (sl_text_list_get_text (list, k, 1), " wakes "));
+    }
+
+  /* drawn over the rest: the answer to the client, in its colour */
+  {
+    const SlTimelineChainStep *st = &g_array_index (steps, SlTimelineChainStep, answer);
+    gint64 w;
+    double xs, ys, xr, yr, mx, my;
+    UiPixels p = { 0 };
+
+    sl_timeline_view_select_message (view, NULL);
+    w = MAX (ABS (st->message.recv_view - st->message.send_view), 20000) * 2;
+    activate (view, "timeline.set-span", g_variant_new ("(xx)", MIN (st->message.send_view, st->message.recv_view) - w,
+                                                         MAX (st->message.send_view, st->message.recv_view) + w));
+    activate (view, "timeline.select-row", g_variant_new_uint32 (st->message.recv_row));
+    render (view, "timeline-request.png", &p);
+    arrow_points (view, &st->message, &xs, &ys, &xr, &yr);
+    along (xr, yr, xs, ys, 20, &mx, &my);
+    g_assert_true (on_rows (view, my));
+    g_assert_cmpuint (ui_count_near (&p, mx, my, 2, SL_TIMELINE_RGB_REQUEST, 50), >=, 3);
+    ui_pixels_clear (&p);
+  }
+
+  /* from a thread: the first message it sends from the time marked */
+  activate (view, "timeline.clear-selection", NULL);
+  activate (view, "timeline.select-row", g_variant_new_uint32 (a.send_row));
+  activate (view, "timeline.set-span", g_variant_new ("(xx)", a.send_view - 1, a.send_view + 1000000));
+  view->has_cursor = FALSE;
+  activate (view, "timeline.follow-request", NULL);
+  steps = sl_timeline_view_get_request (view);
+  g_assert_cmpuint (steps->len, >=, 1);
+  g_assert_cmpuint (g_array_index (steps, SlTimelineChainStep, 0).message.send_row, ==, a.send_row);
+  g_assert_cmpint (g_array_index (steps, SlTimelineChainStep, 0).message.send_view, >=, a.send_view - 1);
+  activate (view, "timeline.clear-request", NULL);
+  g_assert_null (sl_timeline_view_get_request (view));
+  ui_close_window (window);
+}
+
 /* At a coarse zoom, messages folded per link and column are drawn by their
  * ends: pointed at, they tell how many there are */
 static void
@@ -2047,5 +2215,6 @@ main (int   argc,
   g_test_add_func ("/timeline-ui/find", test_find);
   g_test_add_func ("/timeline-ui/measure", test_measure);
   g_test_add_func ("/timeline-ui/bookmarks", test_bookmarks);
+  g_test_add_func ("/timeline-ui/request", test_request);
   return g_test_run ();
 }

@@ -411,10 +411,10 @@ _sl_tl_arrows_resolve (SlTimeline *self)
 
 /* First arrow at or after @from sending at or after @t; galloping, as the
  * next pixel column's arrows are usually close. */
-static guint64
-arrow_lower_bound (const SlTlLane *l,
-                   guint64         from,
-                   gint64          t)
+guint64
+_sl_tl_arrow_lower_bound (const SlTlLane *l,
+                          guint64         from,
+                          gint64          t)
 {
   guint64 lo = from, hi, step = 1;
 
@@ -470,12 +470,12 @@ lane_view_deltas (const SlTimeline *self,
   *dmin = MIN (g0, g1) + kr * (double) l->min_delta - 4;
 }
 
-static void
-fill_arrow (const SlTlLane  *l,
-            const SlTlArrow *a,
-            gint64           send_view,
-            gint64           recv_view,
-            SlTimelineArrow *o)
+void
+_sl_tl_fill_arrow (const SlTlLane  *l,
+                   const SlTlArrow *a,
+                   gint64           send_view,
+                   gint64           recv_view,
+                   SlTimelineArrow *o)
 {
   o->send_host = l->send_host;
   o->recv_host = l->recv_host;
@@ -533,7 +533,7 @@ sl_timeline_query_arrows (const SlTimeline *self,
       ls0 = sl_timeline_from_view (self, l->send_host, sat_sub (t0, dmax > 0 ? (gint64) MIN (dmax, 9e18) : 0)) - 2;
       ls1 = sl_timeline_from_view (self, l->send_host, sat_sub (t1, dmin < 0 ? (gint64) MAX (dmin, -9e18) : 0)) + 2;
 
-      k = arrow_lower_bound (l, 0, ls0);
+      k = _sl_tl_arrow_lower_bound (l, 0, ls0);
       while (k < l->n && l->a[k].send_time <= ls1)
         {
           const SlTlArrow *a = &l->a[k];
@@ -562,7 +562,7 @@ sl_timeline_query_arrows (const SlTimeline *self,
                 }
             }
 
-          fill_arrow (l, a, sv, rv, &o);
+          _sl_tl_fill_arrow (l, a, sv, rv, &o);
           g_array_append_val (out, o);
           last_out = out->len - 1;
           last_px = px;
@@ -573,7 +573,7 @@ sl_timeline_query_arrows (const SlTimeline *self,
           if (n_px > 0 && px >= 0 && px < (gint64) n_px && connection == SL_TIMELINE_NONE)
             {
               gint64 edge = t0 + (gint64) ((double) (px + 1) * ns_per_px);
-              guint64 k2 = arrow_lower_bound (l, k, sl_timeline_from_view (self, l->send_host, edge) - 2);
+              guint64 k2 = _sl_tl_arrow_lower_bound (l, k, sl_timeline_from_view (self, l->send_host, edge) - 2);
 
               if (k2 > k)
                 {
@@ -612,10 +612,10 @@ sl_timeline_get_connection (const SlTimeline     *self,
   *out = g_array_index (self->conns, SlTimelineConnection, connection);
 }
 
-static const SlTlLane *
-lane_find (const SlTimeline *self,
-           guint             send_host,
-           guint             recv_host)
+const SlTlLane *
+_sl_tl_lane_find (const SlTimeline *self,
+                  guint             send_host,
+                  guint             recv_host)
 {
   gpointer v;
 
@@ -638,13 +638,13 @@ sl_timeline_find_message (const SlTimeline *self,
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
 
-  l = lane_find (self, send_host, recv_host);
+  l = _sl_tl_lane_find (self, send_host, recv_host);
   if (l == NULL)
     return FALSE;
-  for (guint64 k = arrow_lower_bound (l, 0, send_time); k < l->n && l->a[k].send_time == send_time; k++)
+  for (guint64 k = _sl_tl_arrow_lower_bound (l, 0, send_time); k < l->n && l->a[k].send_time == send_time; k++)
     if (l->a[k].recv_time == recv_time)
       {
-        fill_arrow (l, &l->a[k], sl_timeline_to_view (self, send_host, send_time),
+        _sl_tl_fill_arrow (l, &l->a[k], sl_timeline_to_view (self, send_host, send_time),
                     sl_timeline_to_view (self, recv_host, recv_time), out);
         return TRUE;
       }

@@ -156,4 +156,16 @@ guint    _sl_tl_thread_row_at     (const SlTimeline *self,
                                    guint32           tid,
                                    gint64            t);
 
+const SlTlLane *_sl_tl_lane_find     (const SlTimeline *self,
+                                     guint             send_host,
+                                     guint             recv_host);
+guint64  _sl_tl_arrow_lower_bound (const SlTlLane   *l,
+                                   guint64           from,
+                                   gint64            t);
+void     _sl_tl_fill_arrow        (const SlTlLane   *l,
+                                   const SlTlArrow  *a,
+                                   gint64            send_view,
+                                   gint64            recv_view,
+                                   SlTimelineArrow  *o);
+
 G_END_DECLS

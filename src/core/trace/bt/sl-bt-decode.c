@@ -380,6 +380,9 @@ static const struct
   { "sched_wakeup", EK_SCHED_WAKEUP, { "tid", "target_cpu" } },
   { "sched_wakeup_new", EK_SCHED_WAKEUP, { "tid", "target_cpu" } },
   { "sched_waking", EK_SCHED_WAKEUP, { "tid", "target_cpu" } },
+  /* older lttng-modules: try_to_wake_up in the waker's context, where
+   * their sched_wakeup is on the woken task's CPU */
+  { "sched_ttwu", EK_SCHED_WAKEUP, { "tid", "target_cpu" } },
   /* lttng-modules 2.4 and later also have parent_pid and child_pid, the
    * processes (tgid) of both */
   { "sched_process_fork", EK_PROCESS_FORK,
