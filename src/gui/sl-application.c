@@ -153,7 +153,25 @@ sl_application_open (GApplication  *app,
         g_ptr_array_add (local, files[i]);
     }
 
-  if (local->len > 0)
+  if (local->len > 0 && n_files > (int) local->len)
+    {
+      /* trace folders and relays: the folders' history, then live */
+      g_auto(GStrv) list = g_strv_builder_end (urls);
+      g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func (g_free);
+
+      for (guint i = 0; i < local->len; i++)
+        {
+          char *path = g_file_get_path (g_ptr_array_index (local, i));
+
+          if (path != NULL)
+            g_ptr_array_add (all, path);
+        }
+      for (guint i = 0; list[i] != NULL; i++)
+        g_ptr_array_add (all, g_strdup (list[i]));
+      g_ptr_array_add (all, NULL);
+      sl_window_open_paths (window, (const char * const *) all->pdata);
+    }
+  else if (local->len > 0)
     sl_window_open_files (window, (GFile **) local->pdata, local->len);
   else
     {

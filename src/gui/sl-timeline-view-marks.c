@@ -68,6 +68,7 @@ rebuild_list (SlTimelineView *self)
     gtk_single_selection_set_selected (self->bookmark_selection, self->bookmark_sel);
   self->bookmarks_updating = FALSE;
   _sl_timeline_view_update_actions (self);
+  _sl_timeline_view_state_changed (self);
   gtk_widget_queue_draw (self->canvas);
 }
 

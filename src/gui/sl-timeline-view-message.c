@@ -296,6 +296,7 @@ sl_timeline_view_select_message (SlTimelineView        *self,
       self->msg_end = 0;
     }
   _sl_timeline_view_message_changed (self);
+  _sl_timeline_view_state_changed (self);
   _sl_timeline_view_queue_update (self);
 }
 

@@ -228,6 +228,9 @@ struct _SlTimelineView
   /* the request followed: its messages (SlTimelineArrow), or NULL */
   GArray            *chain;
 
+  /* changes a session file keeps (sl-timeline-view-state.c) */
+  guint64            state_serial;
+
   guint              selected_row;
   guint              hl_host_a;
   guint              hl_host_b;
@@ -303,6 +306,7 @@ void      _sl_timeline_view_fit             (SlTimelineView *self);
 void      _sl_timeline_view_scroll_to_row   (SlTimelineView *self,
                                              guint           row);
 void      _sl_timeline_view_relayout        (SlTimelineView *self);
+void      _sl_timeline_view_state_changed   (SlTimelineView *self);
 void      _sl_timeline_view_message_changed (SlTimelineView *self);
 void      _sl_timeline_view_toggle_row      (SlTimelineView *self,
                                              guint           vis_index);

@@ -1046,6 +1046,7 @@ _sl_timeline_view_set_selected_span (SlTimelineView *self,
     sl_session_set_selected_span (self->session, start, end);
   queue_events (self);
   update_status (self);
+  _sl_timeline_view_state_changed (self);
   _sl_timeline_view_queue_stats (self);
   gtk_widget_queue_draw (self->canvas);
 }
@@ -2138,6 +2139,7 @@ sl_timeline_view_set_synchronized (SlTimelineView *self,
   anchor = anchor_host (self);
   old_anchor = _sl_timeline_view_clock (self, anchor)->shown;
   self->synchronized = synchronized;
+  _sl_timeline_view_state_changed (self);
   for (guint h = 0; h < self->clocks->len; h++)
     {
       SlTlvClock *c = &g_array_index (self->clocks, SlTlvClock, h);
@@ -2225,6 +2227,7 @@ sl_timeline_view_select_row (SlTimelineView *self,
     return;
   self->selected_row = row;
   _sl_timeline_view_update_events (self);
+  _sl_timeline_view_state_changed (self);
   _sl_timeline_view_queue_update (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ROW]);
 }
@@ -2413,6 +2416,7 @@ sl_timeline_view_set_row_filter (SlTimelineView *self,
     return;
   self->row_filter = flags;
   rebuild_layout (self);
+  _sl_timeline_view_state_changed (self);
   if (changed & SL_TIMELINE_FILTER_HIDE_IDLE)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIDE_IDLE]);
   if (changed & SL_TIMELINE_FILTER_HIDE_KERNEL)
@@ -2450,6 +2454,7 @@ sl_timeline_view_set_process_tree (SlTimelineView *self,
   self->tree_host = host;
   self->tree_pid = pid;
   rebuild_layout (self);
+  _sl_timeline_view_state_changed (self);
 }
 
 gboolean
@@ -2479,6 +2484,7 @@ sl_timeline_view_set_row_pinned (SlTimelineView *self,
           break;
         }
   rebuild_layout (self);
+  _sl_timeline_view_state_changed (self);
 }
 
 GArray *

@@ -10,6 +10,7 @@
 
 #include "sl-event-list.h"
 #include "sl-search-list.h"
+#include "sl-session-file.h"
 #include "sl-text-list.h"
 #include "sl-session.h"
 #include "sl-timeline.h"
@@ -304,6 +305,30 @@ void            sl_timeline_view_clear_request    (SlTimelineView  *self);
  */
 const GArray   *sl_timeline_view_get_request      (SlTimelineView  *self);
 SlTextList     *sl_timeline_view_get_request_list (SlTimelineView  *self);
+
+/**
+ * sl_timeline_view_save_state:
+ *
+ * Fills @out's view part (clock, span, selection, filters, process tree,
+ * pins, selected row and message, bookmarks), by host names and local
+ * times.
+ */
+void            sl_timeline_view_save_state       (SlTimelineView  *self,
+                                                   SlSessionFile   *out);
+/**
+ * sl_timeline_view_restore_state:
+ *
+ * Shows the timeline as @in says, for the same inputs read again.
+ */
+void            sl_timeline_view_restore_state    (SlTimelineView  *self,
+                                                   const SlSessionFile *in);
+/**
+ * sl_timeline_view_get_state_serial:
+ *
+ * Returns: a number that changes with what a session file keeps (but the
+ *   span)
+ */
+guint64         sl_timeline_view_get_state_serial (SlTimelineView  *self);
 
 GtkWidget      *sl_timeline_view_get_canvas       (SlTimelineView  *self);
 GListModel     *sl_timeline_view_get_events       (SlTimelineView  *self);

@@ -5,6 +5,7 @@
 
 #pragma once
 
+#include "sl-session-file.h"
 #include "sl-window.h"
 
 G_BEGIN_DECLS
@@ -45,6 +46,13 @@ struct _SlWindow
   SlTimelineView       *timeline_view;
   GtkDropTarget        *drop_target;
   GMenu                *recent_section;
+
+  /* sl-window-session.c: a session file being opened, what was saved */
+  SlSessionFile        *pending_state;
+  guint                 restore_id;
+  guint64               saved_serial;
+  gboolean              close_confirmed;
+  char                 *last_session_path;
 };
 
 void   _sl_window_class_init_actions (GtkWidgetClass *widget_class);
@@ -56,5 +64,13 @@ void   _sl_window_show_banner        (SlWindow       *self,
                                       const char     *text);
 AdwToast *_sl_window_toast           (SlWindow       *self,
                                       const char     *text);
+
+/* sl-window-session.c */
+void     _sl_window_class_init_session (GtkWidgetClass *widget_class);
+void     _sl_window_init_session       (SlWindow       *self);
+void     _sl_window_dispose_session    (SlWindow       *self);
+gboolean _sl_window_open_session_file  (SlWindow       *self,
+                                        const char     *path);
+gboolean _sl_window_offer_session      (SlWindow       *self);
 
 G_END_DECLS

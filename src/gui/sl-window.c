@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "sl-format.h"
+#include "sl-session-file.h"
 #include "sl-window-private.h"
 
 #define MAX_PROBLEM_TOASTS 4
@@ -227,6 +228,9 @@ sl_window_close_request (GtkWindow *window)
   SlWindow *self = SL_WINDOW (window);
   int width, height;
 
+  /* (a dialog offers to keep where one was; closing waits for it) */
+  if (_sl_window_offer_session (self))
+    return TRUE;
   gtk_window_get_default_size (window, &width, &height);
   g_settings_delay (self->settings);
   g_settings_set_int (self->settings, "window-width", width);
@@ -260,6 +264,7 @@ sl_window_dispose (GObject *object)
     sl_quality_panel_set_session (self->quality_panel, NULL);
   if (self->timeline_view != NULL)
     sl_timeline_view_set_session (self->timeline_view, NULL);
+  _sl_window_dispose_session (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), SL_TYPE_WINDOW);
   g_clear_object (&self->session);
   g_clear_object (&self->settings);
@@ -312,6 +317,7 @@ sl_window_class_init (SlWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, host_search_stop_cb);
 
   _sl_window_class_init_actions (widget_class);
+  _sl_window_class_init_session (widget_class);
 }
 
 static void
@@ -360,6 +366,7 @@ sl_window_init (SlWindow *self)
   g_signal_connect_object (self->session, "problem", G_CALLBACK (session_problem_cb),
                            self, G_CONNECT_SWAPPED);
 
+  _sl_window_init_session (self);
   gtk_drop_target_set_gtypes (self->drop_target, drop_types, G_N_ELEMENTS (drop_types));
   /* typing on the graph finds a host */
   gtk_search_entry_set_key_capture_widget (self->host_search, GTK_WIDGET (self->graph_view));
@@ -486,12 +493,20 @@ sl_window_open_paths (SlWindow           *self,
   g_return_if_fail (SL_IS_WINDOW (self));
   g_return_if_fail (paths != NULL && paths[0] != NULL);
 
-  if (g_str_has_prefix (paths[0], "net://") || g_str_has_prefix (paths[0], "net4://") ||
-      g_str_has_prefix (paths[0], "net6://"))
+  /* a session file: its inputs, then where one was */
+  if (paths[1] == NULL && sl_session_file_is_one (paths[0]))
     {
-      sl_window_open_live (self, paths);
+      _sl_window_open_session_file (self, paths[0]);
       return;
     }
+  /* relay URLs, with trace folders read first for their history */
+  for (guint i = 0; paths[i] != NULL; i++)
+    if (g_str_has_prefix (paths[i], "net://") || g_str_has_prefix (paths[i], "net4://") ||
+        g_str_has_prefix (paths[i], "net6://"))
+      {
+        sl_window_open_live (self, paths);
+        return;
+      }
   for (guint i = 0; paths[i] != NULL; i++)
     if (!g_file_test (paths[i], G_FILE_TEST_EXISTS))
       g_ptr_array_add (missing, (gpointer) paths[i]);

@@ -33,6 +33,23 @@ void            sl_window_open_live          (SlWindow           *self,
                                               const char * const *urls);
 gboolean        sl_window_get_action_enabled (SlWindow           *self,
                                               const char         *action);
+/**
+ * sl_window_save_session:
+ * @path: a session file to write (`.syncline`)
+ *
+ * Saves where one is: the inputs, the pinned reference, the timeline's
+ * span, filters, pins, bookmarks and selection; `syncline FILE` (or
+ * sl_window_open_paths()) opens it again. Also added to the recent inputs.
+ */
+gboolean        sl_window_save_session       (SlWindow           *self,
+                                              const char         *path,
+                                              GError            **error);
+/**
+ * sl_window_get_last_session_path:
+ *
+ * Returns: (nullable): the file saved when closing the window last
+ */
+const char     *sl_window_get_last_session_path (SlWindow        *self);
 gboolean        sl_window_get_banner_visible (SlWindow           *self);
 const char     *sl_window_get_banner_text    (SlWindow           *self);
 const char     *sl_window_get_page           (SlWindow           *self);

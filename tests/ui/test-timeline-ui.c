@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gstdio.h>
 
 #include "sl-benchmark-timeline.h"
 #include "sl-format.h"
@@ -1904,6 +1905,208 @@ test_request (void)
   ui_close_window (window);
 }
 
+static gboolean
+restored (gpointer data)
+{
+  return sl_timeline_view_get_n_bookmarks (data) > 0;
+}
+
+typedef struct
+{
+  guint   filter;
+  guint   tree_host;
+  guint32 tree_pid;
+  guint   selected;
+  guint   n_pins;
+  guint   pins[4];
+  gboolean has_msg;
+  SlTimelineArrow msg;
+  gint64  span[2];
+  gint64  sel[2];
+  guint   n_marks;
+  char   *mark_names[4];
+  guint   mark_hosts[4];
+  gint64  mark_times[4];
+} Where;
+
+static void
+where_get (SlTimelineView *view,
+           Where          *w)
+{
+  g_autoptr(GArray) pins = sl_timeline_view_dup_pinned_rows (view);
+
+  memset (w, 0, sizeof *w);
+  w->filter = sl_timeline_view_get_row_filter (view);
+  sl_timeline_view_get_process_tree (view, &w->tree_host, &w->tree_pid);
+  w->selected = sl_timeline_view_get_selected_row (view);
+  w->n_pins = MIN (pins->len, 4);
+  for (guint i = 0; i < w->n_pins; i++)
+    w->pins[i] = g_array_index (pins, guint, i);
+  w->has_msg = sl_timeline_view_get_selected_message (view, &w->msg);
+  sl_timeline_view_get_span (view, &w->span[0], &w->span[1]);
+  sl_session_get_selected_span (sl_timeline_view_get_session (view), &w->sel[0], &w->sel[1]);
+  w->n_marks = MIN (sl_timeline_view_get_n_bookmarks (view), 4);
+  for (guint i = 0; i < w->n_marks; i++)
+    {
+      const char *name;
+
+      sl_timeline_view_get_bookmark (view, i, &name, &w->mark_hosts[i], &w->mark_times[i]);
+      w->mark_names[i] = g_strdup (name);
+    }
+}
+
+static void
+where_clear (Where *w)
+{
+  for (guint i = 0; i < w->n_marks; i++)
+    g_free (w->mark_names[i]);
+}
+
+/* Where one was, saved to a file, opened again in a new window: the same
+ * rows, filters, pins, selection, message, span and bookmarks */
+static void
+test_session_file (void)
+{
+  SlTimelineView *view = NULL;
+  SlWindow *window = open_django (&view);
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  SlTimeline *tl;
+  SlTimelineArrow a;
+  Where before, after;
+  gint64 lo, hi;
+
+  if (window == NULL)
+    return;
+  tl = sl_timeline_view_get_timeline (view);
+  dir = g_dir_make_tmp ("syncline-session-XXXXXX", &error);
+  g_assert_no_error (error);
+  path = g_build_filename (dir, "django" SL_SESSION_FILE_SUFFIX, NULL);
+
+  /* somewhere: filters, a pin, a tree, a message, a thread, spans, marks */
+  g_assert_true (sl_timeline_get_view_range (tl, &lo, &hi));
+  activate (view, "timeline.hide-kernel", NULL);
+  activate (view, "timeline.select-thread", g_variant_new_string ("postgres"));
+  activate (view, "timeline.toggle-pin", NULL);
+  a = find_message (view, 0, "python");
+  activate (view, "timeline.select-message", g_variant_new ("(uuxx)", a.send_host, a.recv_host, a.send_time,
+                                                            a.recv_time));
+  activate (view, "timeline.select-row", g_variant_new_uint32 (a.send_row));
+  activate (view, "timeline.set-span", g_variant_new ("(xx)", lo + (hi - lo) / 7, lo + (hi - lo) / 3));
+  activate (view, "timeline.select-span", g_variant_new ("(xx)", lo + (hi - lo) / 5, lo + (hi - lo) / 4));
+  activate (view, "timeline.add-named-bookmark", g_variant_new_string ("the vote"));
+  activate (view, "timeline.set-span", g_variant_new ("(xx)", lo + (hi - lo) / 6, lo + (hi - lo) / 2));
+  view->has_cursor = FALSE;
+  activate (view, "timeline.add-named-bookmark", g_variant_new_string ("after"));
+  where_get (view, &before);
+  g_assert_true (before.has_msg);
+  g_assert_cmpuint (before.n_pins, ==, 1);
+  g_assert_cmpuint (before.n_marks, ==, 2);
+
+  g_assert_true (sl_window_save_session (window, path, &error));
+  g_assert_no_error (error);
+  {
+    g_auto(GStrv) recent = g_settings_get_strv (sl_window_get_settings (window), "recent-inputs");
+    g_autofree char *text = NULL;
+
+    g_assert_cmpstr (recent[0], ==, path);
+    g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+    g_test_message ("%s", text);
+  }
+  ui_close_window (window);
+
+  /* `syncline FILE`: the same path as the recent inputs and the command
+   * line */
+  window = ui_new_window (NULL, 1500, 1000);
+  view = sl_window_get_timeline_view (window);
+  {
+    const char *paths[] = { path, NULL };
+
+    sl_window_open_paths (window, paths);
+  }
+  g_assert_true (ui_wait_for (ui_session_settled, sl_window_get_session (window), 120));
+  g_assert_true (ui_wait_for (restored, view, 20));
+  show_timeline (window);
+  where_get (view, &after);
+  g_assert_cmpuint (after.filter, ==, before.filter);
+  g_assert_cmpuint (after.selected, ==, before.selected);
+  g_assert_cmpuint (after.n_pins, ==, before.n_pins);
+  g_assert_cmpuint (after.pins[0], ==, before.pins[0]);
+  g_assert_true (after.has_msg);
+  g_assert_cmpint (after.msg.send_time, ==, before.msg.send_time);
+  g_assert_cmpint (after.msg.recv_time, ==, before.msg.recv_time);
+  g_assert_cmpuint (after.msg.send_host, ==, before.msg.send_host);
+  g_test_message ("span %" G_GINT64_FORMAT "…%" G_GINT64_FORMAT " again %" G_GINT64_FORMAT "…%" G_GINT64_FORMAT,
+                  before.span[0], before.span[1], after.span[0], after.span[1]);
+  g_assert_cmpint (ABS (after.span[0] - before.span[0]), <=, 2);
+  g_assert_cmpint (ABS (after.span[1] - before.span[1]), <=, 2);
+  g_assert_cmpint (ABS (after.sel[0] - before.sel[0]), <=, 2);
+  g_assert_cmpint (ABS (after.sel[1] - before.sel[1]), <=, 2);
+  g_assert_cmpuint (after.n_marks, ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_assert_cmpstr (after.mark_names[i], ==, before.mark_names[i]);
+      g_assert_cmpuint (after.mark_hosts[i], ==, before.mark_hosts[i]);
+      g_assert_cmpint (after.mark_times[i], ==, before.mark_times[i]);
+    }
+  where_clear (&before);
+  where_clear (&after);
+
+  /* closing with something new offers to save it, into the recent inputs */
+  activate (view, "timeline.add-named-bookmark", g_variant_new_string ("one more"));
+  {
+    g_autoptr(GSettings) settings = g_object_ref (sl_window_get_settings (window));
+    GListModel *toplevels = gtk_window_get_toplevels ();
+    AdwMessageDialog *dialog = NULL;
+    g_auto(GStrv) recent = NULL;
+
+    gtk_window_close (GTK_WINDOW (window));
+    for (guint i = 0; i < g_list_model_get_n_items (toplevels) && dialog == NULL; i++)
+      {
+        g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+
+        if (ADW_IS_MESSAGE_DIALOG (w) && gtk_window_get_transient_for (GTK_WINDOW (w)) == GTK_WINDOW (window))
+          dialog = ADW_MESSAGE_DIALOG (w);
+      }
+    g_assert_nonnull (dialog);
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window)));
+    adw_message_dialog_response (dialog, "save");
+    recent = g_settings_get_strv (settings, "recent-inputs");
+    g_test_message ("saved on closing: %s", recent[0]);
+    g_assert_true (g_str_has_suffix (recent[0], SL_SESSION_FILE_SUFFIX));
+    g_assert_true (g_str_has_prefix (recent[0], g_get_user_data_dir ()));
+    g_assert_true (g_file_test (recent[0], G_FILE_TEST_IS_REGULAR));
+    {
+      g_autoptr(SlSessionFile) f = sl_session_file_load (recent[0], &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (f->bookmarks->len, ==, 3);
+    }
+    g_unlink (recent[0]);
+    g_settings_reset (settings, "recent-inputs");
+  }
+  g_assert_finalize_object (window);
+  g_unlink (path);
+  g_rmdir (dir);
+
+  /* a broken file says what is wrong, naming it */
+  {
+    g_autofree char *bad = g_build_filename (g_get_tmp_dir (), "broken" SL_SESSION_FILE_SUFFIX, NULL);
+    const char *paths[] = { bad, NULL };
+
+    g_assert_true (g_file_set_contents (bad, "[Session]\nInputs=/nowhere\n[View]\nHost=a\nStart=soon\n", -1, NULL));
+    window = ui_new_window (NULL, 800, 600);
+    sl_window_open_paths (window, paths);
+    g_assert_true (sl_window_get_banner_visible (window));
+    g_test_message ("%s", sl_window_get_banner_text (window));
+    g_assert_nonnull (strstr (sl_window_get_banner_text (window), bad));
+    g_assert_nonnull (strstr (sl_window_get_banner_text (window), "“soon” is not a number"));
+    ui_close_window (window);
+    g_unlink (bad);
+  }
+}
+
 /* At a coarse zoom, messages folded per link and column are drawn by their
  * ends: pointed at, they tell how many there are */
 static void
@@ -2216,5 +2419,6 @@ main (int   argc,
   g_test_add_func ("/timeline-ui/measure", test_measure);
   g_test_add_func ("/timeline-ui/bookmarks", test_bookmarks);
   g_test_add_func ("/timeline-ui/request", test_request);
+  g_test_add_func ("/timeline-ui/session-file", test_session_file);
   return g_test_run ();
 }
