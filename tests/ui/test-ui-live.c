@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "live/live-harness.h"
 #include "sl-relay-dialog.h"
@@ -393,6 +394,117 @@ test_live_panel (void)
   cluster_finish (&c);
 }
 
+static gboolean
+live_past (gpointer data)
+{
+  gint64 *until = data;
+
+  return g_get_monotonic_time () >= *until;
+}
+
+/* History and live in one timeline: the relay's output folder (what the
+ * hosts traced before a viewer attached) read first, then the live
+ * sessions, each host's events in one store, the live ones after the
+ * history's, none twice */
+static void
+test_live_history (void)
+{
+  Cluster c;
+  SlWindow *window;
+  SlSession *session;
+  SlTimeline *tl;
+  g_autofree char *out_dir = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 attach_mono, until;
+  guint n_history_arrows = 0, n_live_arrows = 0;
+
+  if (!cluster_start (&c))
+    return;
+  /* the history: two seconds nobody watched */
+  g_usleep (3 * G_USEC_PER_SEC);
+  out_dir = sl_harness_get_output_dir (c.h);
+
+  window = sl_window_new (NULL);
+  g_object_ref (window);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  ui_wait_mapped (GTK_WIDGET (window));
+  session = sl_window_get_session (window);
+  attach_mono = sl_harness_monotonic_ns ();
+  {
+    const char *paths[] = { out_dir, sl_harness_get_relay_url (c.h), NULL };
+
+    sl_window_open_paths (window, paths);
+  }
+  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_LIVE);
+  g_assert_true (ui_wait_for (timeline_grown, session, 90));
+  until = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
+  g_assert_true (ui_wait_for (live_past, &until, 10));
+
+  tl = sl_session_get_timeline (session);
+  /* one host per machine, folder and live together */
+  g_assert_cmpuint (sl_timeline_get_n_hosts (tl), ==, 3);
+  sl_session_lock_events (session);
+  for (guint i = 0; i < 3; i++)
+    {
+      guint h = host_of (session, hosts[i].name);
+      const SlEventStore *store = sl_session_get_event_store (session, h);
+      gint64 attach = sl_harness_host_trace_time (c.host[i], SESSION, attach_mono, &error);
+      gint64 first, last;
+      guint64 gaps = 0;
+
+      g_assert_no_error (error);
+      g_assert_nonnull (store);
+      g_assert_true (sl_event_store_get_time_range (store, &first, &last));
+      g_test_message ("%s: events from %.2f s before the attach to %.2f s after", hosts[i].name,
+                      (attach - first) / 1e9, (last - attach) / 1e9);
+      /* the history before, live after */
+      g_assert_cmpint (first, <, attach - G_GINT64_CONSTANT (1000000000));
+      g_assert_cmpint (last, >, attach + G_GINT64_CONSTANT (1000000000));
+      /* in time, none twice: the live events continue the history's */
+      for (guint s = 0; s < SL_EVENT_N_STREAMS; s++)
+        for (guint64 k = 1; k < sl_event_store_get_n_events (store, s); k++)
+          {
+            const SlEvent *a = sl_event_store_get (store, s, k - 1), *b = sl_event_store_get (store, s, k);
+
+            g_assert_cmpint (a->time, <=, b->time);
+            g_assert_false (memcmp (a, b, sizeof *a) == 0);
+            if (b->kind == SL_EVENT_LOST && b->cpu == G_MAXUINT16)
+              gaps++;
+          }
+      /* at most one unknown stretch: between the history and the live */
+      g_assert_cmpuint (gaps, <=, 1);
+    }
+  /* messages of both */
+  {
+    g_autoptr(GArray) arrows = g_array_new (FALSE, FALSE, sizeof (SlTimelineArrow));
+    gint64 attach = sl_harness_host_trace_time (c.host[0], SESSION, attach_mono, &error);
+    guint h0 = host_of (session, hosts[0].name);
+
+    sl_timeline_query_arrows (tl, G_MININT64 / 4, G_MAXINT64 / 4, 0, h0, SL_TIMELINE_NONE, SL_TIMELINE_NONE, arrows);
+    for (guint i = 0; i < arrows->len; i++)
+      {
+        const SlTimelineArrow *a = &g_array_index (arrows, SlTimelineArrow, i);
+        gint64 t = a->send_host == h0 ? a->send_time : a->recv_time;
+
+        if (t < attach - G_GINT64_CONSTANT (500000000))
+          n_history_arrows++;
+        else if (t > attach + G_GINT64_CONSTANT (500000000))
+          n_live_arrows++;
+      }
+  }
+  sl_session_unlock_events (session);
+  g_test_message ("%s's messages: %u from the history, %u live", hosts[0].name, n_history_arrows, n_live_arrows);
+  g_assert_cmpuint (n_history_arrows, >, 50);
+  g_assert_cmpuint (n_live_arrows, >, 50);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel-loading", NULL));
+  g_assert_true (ui_wait_for (session_stopped, session, 30));
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_finalize_object (window);
+  cluster_finish (&c);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -401,6 +513,7 @@ main (int   argc,
   adw_init ();
 
   g_test_add_func ("/ui/live/panel", test_live_panel);
+  g_test_add_func ("/ui/live/history", test_live_history);
 
   return g_test_run ();
 }

@@ -45,6 +45,9 @@ struct _SlJob
    * held) until the main thread takes them under the same lock */
   GArray            *live_matches;
   guint              timeline_hosts;
+  /* live with trace folders: their history is read first (self->reader),
+   * its stores continued by the live attachments */
+  gboolean           history_done;
 
   /* worker only */
   guint64            journal_next;
@@ -422,7 +425,7 @@ run_reader (SlJob      *self,
   ro.keep_events = self->keep_events;
   ro.n_threads = self->n_threads;
   self->reader = sl_trace_reader_new (self->engine, &ro);
-  if (self->keep_events && !self->no_timeline)
+  if (self->keep_events && !self->no_timeline && self->kind != SL_JOB_LIVE)
     {
       self->timeline = sl_timeline_new ();
       sl_timeline_connect_engine (self->timeline, self->engine);
@@ -433,7 +436,12 @@ run_reader (SlJob      *self,
 
   for (;;)
     {
+      /* (live: the main thread takes the matches under the live lock) */
+      if (self->live != NULL)
+        sl_live_lock (self->live);
       st = sl_trace_reader_step (self->reader, STEP_BUDGET_US);
+      if (self->live != NULL)
+        sl_live_unlock (self->live);
       if (st == SL_TRACE_READER_DONE || st == SL_TRACE_READER_CANCELLED)
         break;
       if (!cancel_sent && job_cancelled (self))
@@ -460,8 +468,8 @@ run_reader (SlJob      *self,
       g_clear_pointer (&self->timeline, sl_timeline_free);
     }
   /* the timeline model is built here, off the main thread, before the
-   * final snapshot hands everything over */
-  if (self->timeline != NULL)
+   * final snapshot hands everything over (live: on the main thread) */
+  if (self->timeline != NULL && self->kind != SL_JOB_LIVE)
     {
       SlSnapshot *snapshot = job_capture (self, self->engine);
 
@@ -752,6 +760,8 @@ run_live (SlJob *self)
   g_autoptr(GPtrArray) bad = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_trace_problem_free);
   guint attached = 0;
 
+  g_autoptr(GPtrArray) folders = g_ptr_array_new ();
+
   sl_live_options_init (&lo);
   lo.update_ms = self->update_ms;
   lo.keep_events = self->timeline != NULL;
@@ -759,9 +769,39 @@ run_live (SlJob *self)
   if (self->timeline != NULL)
     sl_engine_set_match_func (self->engine, live_match_cb, self);
   for (guint i = 0; self->inputs[i] != NULL; i++)
+    if (!g_str_has_prefix (self->inputs[i], "net"))
+      g_ptr_array_add (folders, self->inputs[i]);
+  /* trace folders first (the relay's output: the history a viewer never
+   * receives), to completion, into the same engine; the live attachments
+   * of their hosts go on in the same event stores */
+  if (folders->len > 0)
+    {
+      g_ptr_array_add (folders, NULL);
+      if (!run_reader (self, (const char * const *) folders->pdata, _("Reading the history")))
+        {
+          SlSnapshot *snapshot = job_capture (self, self->engine);
+
+          snapshot->cancelled = TRUE;
+          job_finish (self, snapshot);
+          return;
+        }
+      for (guint i = 0; self->timeline != NULL && i < sl_trace_reader_get_n_hosts (self->reader); i++)
+        {
+          SlEventStore *store = (SlEventStore *) sl_trace_reader_get_event_store (self->reader, i);
+
+          if (store != NULL)
+            sl_live_add_history (self->live, sl_trace_reader_get_host_name (self->reader, i), store);
+        }
+      sl_live_lock (self->live);
+      self->history_done = TRUE;
+      sl_live_unlock (self->live);
+    }
+  for (guint i = 0; self->inputs[i] != NULL; i++)
     {
       g_autoptr(GError) error = NULL;
 
+      if (!g_str_has_prefix (self->inputs[i], "net"))
+        continue;
       if (sl_live_add_url (self->live, self->inputs[i], &error))
         attached++;
       else
@@ -1054,6 +1094,21 @@ sl_job_get_timeline (SlJob *self)
   return sl_job_is_done (self) ? self->timeline : NULL;
 }
 
+/* A host's store: its live attachment's (which continues its history's),
+ * else its history's */
+static const SlEventStore *
+job_store (SlJob *self,
+           guint  host)
+{
+  const SlEventStore *store = self->live != NULL ? sl_live_get_event_store (self->live, host) : NULL;
+
+  if (store == NULL && self->reader != NULL && (self->kind != SL_JOB_LIVE || self->history_done))
+    for (guint i = 0; i < sl_trace_reader_get_n_hosts (self->reader); i++)
+      if (sl_trace_reader_get_engine_host (self->reader, i) == host)
+        return sl_trace_reader_get_event_store (self->reader, i);
+  return store;
+}
+
 /* Main thread, live jobs: brings the timeline up to date with the events
  * and matches that arrived. The hosts' threads append to the stores and
  * the engine thread makes matches under the live engine lock, so the
@@ -1070,13 +1125,19 @@ sl_job_update_timeline (SlJob *self)
   if (self->kind != SL_JOB_LIVE || self->timeline == NULL || self->live == NULL)
     return FALSE;
   sl_live_lock (self->live);
+  /* (the history's stores are the reader's until it is done) */
+  if (self->reader != NULL && !self->history_done)
+    {
+      sl_live_unlock (self->live);
+      return FALSE;
+    }
   n_hosts = sl_engine_get_n_hosts (self->engine);
   for (; self->timeline_hosts < n_hosts && self->timeline_hosts < G_MAXUINT16 - 1; self->timeline_hosts++)
     {
       guint h = self->timeline_hosts;
 
       sl_timeline_set_host (self->timeline, h, sl_engine_get_host_name (self->engine, h),
-                            sl_live_get_event_store (self->live, h));
+                            job_store (self, h));
       changed = TRUE;
     }
   for (guint i = 0; i < self->live_matches->len; i++)
@@ -1128,13 +1189,10 @@ sl_job_get_event_store (SlJob *self,
   g_return_val_if_fail (self != NULL, NULL);
 
   if (self->kind == SL_JOB_LIVE)
-    return self->live != NULL && self->timeline != NULL ? sl_live_get_event_store (self->live, host) : NULL;
+    return self->live != NULL && self->timeline != NULL ? job_store (self, host) : NULL;
   if (self->reader == NULL || self->timeline == NULL || !sl_job_is_done (self))
     return NULL;
-  for (guint i = 0; i < sl_trace_reader_get_n_hosts (self->reader); i++)
-    if (sl_trace_reader_get_engine_host (self->reader, i) == host)
-      return sl_trace_reader_get_event_store (self->reader, i);
-  return NULL;
+  return job_store (self, host);
 }
 
 GPtrArray *

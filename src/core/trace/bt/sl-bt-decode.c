@@ -127,7 +127,39 @@ struct _SlBtDecoder
   SlEventStore *store;
   GHashTable   *context_threads;
   GArray       *gaps;
+  /* a store that holds the history: only what comes after it is added */
+  gint64        store_after;
+  gboolean      resumed;
 };
+
+/* Every event stored goes through here: once a store is continued, what
+ * it holds already is not added again, and a gap before the first new
+ * event says that what happened in between is not known */
+static void
+store_append (SlBtDecoder         *d,
+              const SlEvent       *e,
+              const SlEventPacket *packet)
+{
+  if (e->time <= d->store_after)
+    return;
+  if (!d->resumed)
+    {
+      SlEvent gap = { 0 };
+
+      d->resumed = TRUE;
+      if (d->store_after != G_MININT64 && e->time > d->store_after + 1)
+        {
+          gap.time = d->store_after + 1;
+          gap.cpu = G_MAXUINT16;
+          gap.kind = SL_EVENT_LOST;
+          sl_event_store_append (d->store, &gap);
+        }
+    }
+  if (packet != NULL)
+    sl_event_store_append_packet (d->store, e, packet);
+  else
+    sl_event_store_append (d->store, e);
+}
 
 
 
@@ -731,7 +763,7 @@ store_event (SlBtDecoder    *d,
       packet.sport = pe->sport;
       packet.dport = pe->dport;
       packet.length = length;
-      sl_event_store_append_packet (d->store, &e, &packet);
+      store_append (d, &e, &packet);
       return;
 
     case EK_SCHED_SWITCH:
@@ -775,7 +807,7 @@ store_event (SlBtDecoder    *d,
             parent.arg = (guint32) parent_pid;
             parent.str = payload_str (d, payload, ei, FORK_PARENT_COMM);
             parent.flags = SL_EVENT_NAME_FORK;
-            sl_event_store_append (d->store, &parent);
+            store_append (d, &parent, NULL);
           }
       }
       break;
@@ -807,7 +839,7 @@ store_event (SlBtDecoder    *d,
         /* a process's parent, once: after its main thread */
         if (e.tid != 0 && e.tid == e.arg && member_uint (payload, ei->m[DUMP_PPID], &v) && v != 0)
           {
-            sl_event_store_append (d->store, &e);
+            store_append (d, &e, NULL);
             e.kind = SL_EVENT_PROCESS_PARENT;
             e.arg = (guint32) v;
             e.str = 0;
@@ -859,7 +891,7 @@ store_event (SlBtDecoder    *d,
       return;
     }
 
-  sl_event_store_append (d->store, &e);
+  store_append (d, &e, NULL);
 }
 
 
@@ -903,7 +935,7 @@ store_context (SlBtDecoder     *d,
   e.arg = ct->pid;
   e.str = ct->name;
   e.flags = SL_EVENT_NAME_CONTEXT;
-  sl_event_store_append (d->store, &e);
+  store_append (d, &e, NULL);
 }
 
 /* Lost events are recorded once the merge reaches where they were lost
@@ -932,7 +964,7 @@ flush_gaps (SlBtDecoder *d,
       e.kind = SL_EVENT_LOST;
       e.arg = g->count;
       e.flags = g->flags;
-      sl_event_store_append (d->store, &e);
+      store_append (d, &e, NULL);
       g_array_remove_index (d->gaps, i);
     }
 }
@@ -1116,6 +1148,7 @@ sl_bt_decoder_new (void)
   d->cpu_tid = g_array_new (FALSE, TRUE, sizeof (guint32));
   d->context_threads = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   d->gaps = g_array_new (FALSE, FALSE, sizeof (Gap));
+  d->store_after = G_MININT64;
   return d;
 }
 
@@ -1138,6 +1171,21 @@ sl_bt_decoder_set_store (SlBtDecoder  *d,
                          SlEventStore *store)
 {
   d->store = store;
+  d->store_after = G_MININT64;
+  d->resumed = FALSE;
+}
+
+/* @store holds a host's history (read from a folder): events at or before
+ * its last are not stored again */
+void
+sl_bt_decoder_continue_store (SlBtDecoder  *d,
+                              SlEventStore *store)
+{
+  gint64 last;
+
+  sl_bt_decoder_set_store (d, store);
+  if (store != NULL && sl_event_store_get_time_range (store, NULL, &last))
+    d->store_after = last;
 }
 
 /* FALSE, with the thread's babeltrace error set, when the event's stream

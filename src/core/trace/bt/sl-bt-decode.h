@@ -37,6 +37,8 @@ SlBtDecoder     *sl_bt_decoder_new        (void);
 void             sl_bt_decoder_free       (SlBtDecoder      *d);
 void             sl_bt_decoder_set_store  (SlBtDecoder      *d,
                                            SlEventStore     *store);
+void             sl_bt_decoder_continue_store (SlBtDecoder  *d,
+                                           SlEventStore     *store);
 gboolean         sl_bt_decoder_event_time (SlBtDecoder      *d,
                                            SlBtStreamState  *st,
                                            const bt_message *msg,

@@ -92,6 +92,7 @@ struct _LiveHost
   pid_t            tid;
   SlBtDecoder     *decoder;
   SlEventStore    *store;
+  gboolean         store_owned;
 
   /* under the hub lock */
   atomic_int       stop;
@@ -115,6 +116,9 @@ struct _SlLive
   /* under the hub lock */
   GPtrArray        *targets;
   GPtrArray        *hosts;
+  /* hostname → its history's store, continued by the host's first
+   * attachment (sl_live_add_history()) */
+  GHashTable       *history;
   gboolean          started;
   gboolean          stopping;
   gboolean          hosts_changed;
@@ -908,8 +912,21 @@ host_new_locked (SlLive     *self,
   h->decoder = sl_bt_decoder_new ();
   if (self->options.keep_events)
     {
-      h->store = sl_event_store_new ();
-      sl_bt_decoder_set_store (h->decoder, h->store);
+      SlEventStore *history = g_hash_table_lookup (self->history, hostname);
+
+      if (history != NULL)
+        {
+          /* once: a second session of the host has its own */
+          g_hash_table_remove (self->history, hostname);
+          h->store = history;
+          sl_bt_decoder_continue_store (h->decoder, h->store);
+        }
+      else
+        {
+          h->store = sl_event_store_new ();
+          h->store_owned = TRUE;
+          sl_bt_decoder_set_store (h->decoder, h->store);
+        }
     }
   h->feed = sl_feed_new (self->hub);
   sl_feed_set_publish_func (h->feed, host_published_cb, h);
@@ -929,7 +946,8 @@ host_free (LiveHost *h)
   g_free (h->message);
   bt_interrupter_put_ref (h->intr);
   sl_bt_decoder_free (h->decoder);
-  sl_event_store_free (h->store);
+  if (h->store_owned)
+    sl_event_store_free (h->store);
   sl_feed_free (h->feed);
   if (h->thread != NULL)
     g_thread_unref (h->thread);
@@ -1422,6 +1440,7 @@ sl_live_new (SlEngine            *engine,
   g_mutex_init (&self->engine_lock);
   self->targets = g_ptr_array_new_with_free_func (target_free);
   self->hosts = g_ptr_array_new ();
+  self->history = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->journal_sent = sl_journal_get_next_seq (sl_engine_get_journal (engine));
   return self;
 }
@@ -1438,6 +1457,7 @@ live_unref (SlLive *self)
   g_ptr_array_unref (self->targets);
   sl_problem_list_free (self->problems);
   sl_feed_hub_free (self->hub);
+  g_hash_table_unref (self->history);
   g_mutex_clear (&self->engine_lock);
   g_free (self);
 }
@@ -1449,6 +1469,33 @@ sl_live_free (SlLive *self)
     return;
   sl_live_stop (self);
   live_unref (self);
+}
+
+/**
+ * sl_live_add_history:
+ * @hostname: a host's name, as its traces and the relay give it
+ * @store: its events read from a trace folder (the relay's output, for
+ *   the history a viewer never receives)
+ *
+ * With #SlLiveOptions.keep_events, the host's first attachment appends
+ * what it receives to @store instead of a store of its own, after what
+ * @store holds (what it holds already is not added again; when the live
+ * events start after a gap, a lost-events mark at the end of the history
+ * says that what happened in between is not known). @store must outlive
+ * @self. Call it before sl_live_start().
+ */
+void
+sl_live_add_history (SlLive       *self,
+                     const char   *hostname,
+                     SlEventStore *store)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (hostname != NULL);
+  g_return_if_fail (store != NULL);
+
+  sl_feed_hub_lock (self->hub);
+  g_hash_table_replace (self->history, g_strdup (hostname), store);
+  sl_feed_hub_unlock (self->hub);
 }
 
 /**

@@ -164,6 +164,9 @@ void           sl_live_options_init     (SlLiveOptions        *options);
 SlLive        *sl_live_new              (SlEngine             *engine,
                                          const SlLiveOptions  *options);
 void           sl_live_free             (SlLive               *self);
+void           sl_live_add_history      (SlLive               *self,
+                                         const char           *hostname,
+                                         SlEventStore         *store);
 gboolean       sl_live_add_url          (SlLive               *self,
                                          const char           *url,
                                          GError              **error);
