@@ -36,6 +36,7 @@ struct _SlSearchList
   gint64                      started_us;
   double                      seconds;
   double                      progress;
+  guint64                     scanned;
 
   /* the last finished search */
   GArray                     *hits;
@@ -198,6 +199,7 @@ poll_cb (gpointer data)
     GArray *hits = g_array_ref (sl_timeline_search_get_hits (self->search));
     guint64 n = sl_timeline_search_get_n_matches (self->search);
 
+    self->scanned = sl_timeline_search_get_n_scanned (self->search);
     g_clear_pointer (&self->search, sl_timeline_search_free);
     g_clear_object (&self->cancellable);
     set_hits (self, hits, n);
@@ -478,4 +480,11 @@ sl_search_list_get_event (SlSearchList *self,
   if (self->unlock != NULL)
     self->unlock (self->lock_data);
   return TRUE;
+}
+
+guint64
+sl_search_list_get_n_scanned (SlSearchList *self)
+{
+  g_return_val_if_fail (SL_IS_SEARCH_LIST (self), 0);
+  return self->scanned;
 }

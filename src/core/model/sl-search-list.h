@@ -64,6 +64,12 @@ guint64        sl_search_list_get_n_matches  (SlSearchList               *self);
  * Returns: how long the last finished search took on its worker
  */
 double         sl_search_list_get_seconds    (SlSearchList               *self);
+/**
+ * sl_search_list_get_n_scanned:
+ *
+ * Returns: the events the last finished search looked at
+ */
+guint64        sl_search_list_get_n_scanned  (SlSearchList               *self);
 guint          sl_search_list_get_max_hits   (SlSearchList               *self);
 void           sl_search_list_set_max_hits   (SlSearchList               *self,
                                               guint                       max_hits);

@@ -34,6 +34,8 @@
 #define N_ARROWS     G_GUINT64_CONSTANT (1000000)
 #define PLOT_W       1600
 #define TRACE_EVENTS 2000000
+/* a field's value (the events of one thread), as one would look for it */
+#define SEARCH_QUERY "tid = 1042"
 
 /* Decoding against building, on traces the generator writes */
 
@@ -253,6 +255,12 @@ build_steps (Bench *b)
   add_step (s, "collapsed", "timeline.zoom-in", NULL, 10);
   add_step (s, "collapsed", "timeline.pan-right", NULL, 6);
   add_step (s, "collapsed", "timeline.zoom-out", NULL, 10);
+  add_step (s, "collapsed", "timeline.expand-all", NULL, 1);
+  /* a search of every host's events on its worker, the view panning
+   * meanwhile */
+  add_step (s, "search", "timeline.find-events", g_variant_new_string (SEARCH_QUERY), 1);
+  add_step (s, "search", "timeline.pan-right", NULL, 20);
+  add_step (s, "search", "timeline.pan-left", NULL, 20);
 }
 
 /* Every interval of the visible rows as its own cairo rectangle */
@@ -410,6 +418,25 @@ finish (Bench *b)
   json_builder_end_object (jb);
   json_builder_set_member_name (jb, "max_arrows_drawn");
   json_builder_add_int_value (jb, b->max_arrows);
+  json_builder_set_member_name (jb, "row_filters");
+  json_builder_add_int_value (jb, sl_timeline_view_get_row_filter (b->view));
+  json_builder_set_member_name (jb, "message_selected");
+  json_builder_add_boolean_value (jb, sl_timeline_view_get_selected_message (b->view, NULL));
+  {
+    SlSearchList *list = sl_timeline_view_get_search (b->view);
+
+    json_builder_set_member_name (jb, "search");
+    json_builder_begin_object (jb);
+    json_builder_set_member_name (jb, "query");
+    json_builder_add_string_value (jb, SEARCH_QUERY);
+    json_builder_set_member_name (jb, "events_scanned");
+    json_builder_add_int_value (jb, (gint64) sl_search_list_get_n_scanned (list));
+    json_builder_set_member_name (jb, "matches");
+    json_builder_add_int_value (jb, (gint64) sl_search_list_get_n_matches (list));
+    json_builder_set_member_name (jb, "worker_s");
+    json_builder_add_double_value (jb, sl_search_list_get_seconds (list));
+    json_builder_end_object (jb);
+  }
   compare_full_detail (b);
   json_builder_set_member_name (jb, "goals_ms");
   json_builder_begin_object (jb);
@@ -575,6 +602,12 @@ after_paint_cb (GdkFrameClock *clock,
             }
         }
     }
+  if (b->step >= b->steps->len && sl_search_list_get_searching (sl_timeline_view_get_search (b->view)))
+    {
+      /* (the search's end, on its worker) */
+      gtk_widget_queue_draw (b->view->canvas);
+      return;
+    }
   if (b->step >= b->steps->len)
     {
       if (b->steps_end == 0)
@@ -625,6 +658,19 @@ mapped_cb (Bench *b)
   for (guint h = 0; h + 1 < b->synth->n_hosts; h++)
     sl_timeline_view_set_link_bound (b->view, h, h + 1, 100000);
   _sl_timeline_view_fit (b->view);
+  /* rows filtered (as one would, they hide nothing of this cluster but
+   * are evaluated) and a message selected, both ends marked every frame */
+  sl_timeline_view_set_row_filter (b->view, SL_TIMELINE_FILTER_HIDE_IDLE | SL_TIMELINE_FILTER_HIDE_KERNEL);
+  {
+    g_autoptr(GArray) arrows = g_array_new (FALSE, FALSE, sizeof (SlTimelineArrow));
+    gint64 lo, hi;
+
+    sl_timeline_get_view_range (b->synth->timeline, &lo, &hi);
+    sl_timeline_query_arrows (b->synth->timeline, lo + (hi - lo) / 2, lo + (hi - lo) / 2 + 1000000, 0,
+                              SL_TIMELINE_NONE, SL_TIMELINE_NONE, SL_TIMELINE_NONE, arrows);
+    if (arrows->len > 0)
+      sl_timeline_view_select_message (b->view, &g_array_index (arrows, SlTimelineArrow, 0));
+  }
   b->set_timeline_ms = (g_get_monotonic_time () - t0) / 1000.0;
   gtk_widget_queue_draw (b->view->canvas);
 }
