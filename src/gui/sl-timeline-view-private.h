@@ -175,6 +175,8 @@ struct _SlTimelineView
   SlEventList       *events;
   guint              events_id;
   gboolean           events_selected;
+  /* the selection or span changed while the Events page was hidden */
+  gboolean           events_stale;
 
   /* the visible span: pixel k covers [origin + (col0 + k) px_ns, + px_ns) */
   gint64             origin;

@@ -193,6 +193,14 @@ events_timeout_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* The Events page shown again: what changed while it was hidden */
+static void
+events_page_cb (SlTimelineView *self)
+{
+  if (self->events_stale && g_strcmp0 (gtk_stack_get_visible_child_name (self->pages), "events") == 0)
+    _sl_timeline_view_update_events (self);
+}
+
 static void
 queue_events (SlTimelineView *self)
 {
@@ -1012,6 +1020,16 @@ _sl_timeline_view_update_events (SlTimelineView *self)
   SlTransform inv;
 
   g_clear_handle_id (&self->events_id, g_source_remove);
+  /* Not while another page is shown: a GTK 4.8 table keeps up to 200 rows
+   * of cells, which take tens of milliseconds to make or undo, for nobody
+   * to see (a search going from one thread to the next, say). The page's
+   * showing brings the list up to date. */
+  if (self->pages != NULL && g_strcmp0 (gtk_stack_get_visible_child_name (self->pages), "events") != 0)
+    {
+      self->events_stale = TRUE;
+      return;
+    }
+  self->events_stale = FALSE;
   if (self->timeline == NULL || self->selected_row == SL_TIMELINE_NONE ||
       self->selected_row >= sl_timeline_get_n_rows (self->timeline))
     {
@@ -1774,6 +1792,8 @@ sl_timeline_view_init (SlTimelineView *self)
   _sl_timeline_view_init_stats (self);
   _sl_timeline_view_init_marks (self);
   _sl_timeline_view_init_request (self);
+  g_signal_connect_object (self->pages, "notify::visible-child", G_CALLBACK (events_page_cb), self,
+                           G_CONNECT_SWAPPED);
   rebuild_filters (self);
   rebuild_connections (self);
   _sl_timeline_view_update_events (self);

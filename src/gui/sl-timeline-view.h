@@ -331,6 +331,13 @@ void            sl_timeline_view_restore_state    (SlTimelineView  *self,
 guint64         sl_timeline_view_get_state_serial (SlTimelineView  *self);
 
 GtkWidget      *sl_timeline_view_get_canvas       (SlTimelineView  *self);
+/**
+ * sl_timeline_view_get_events:
+ *
+ * Returns: (transfer none): the selected row's events in the visible (or
+ *   selected) span, an #SlEventList; brought up to date while the Events
+ *   page is shown, and when it is shown again
+ */
 GListModel     *sl_timeline_view_get_events       (SlTimelineView  *self);
 /**
  * sl_timeline_view_get_row_y:

@@ -1425,6 +1425,17 @@ test_find (void)
     sl_timeline_get_row_info (tl, sl_timeline_view_get_selected_row (view), &ri);
     g_assert_cmpstr (ri.name, ==, "postgres");
   }
+  /* the Events page's table waits while the Find page is shown, and
+   * catches up when it is shown again */
+  {
+    GListModel *events = sl_timeline_view_get_events (view);
+
+    g_assert_cmpuint (sl_event_list_get_row (SL_EVENT_LIST (events)), !=, sl_timeline_view_get_selected_row (view));
+    gtk_stack_set_visible_child_name (view->pages, "events");
+    g_assert_cmpuint (sl_event_list_get_row (SL_EVENT_LIST (events)), ==, sl_timeline_view_get_selected_row (view));
+    g_assert_true (ui_wait_for (events_loaded, events, 20));
+    g_assert_cmpuint (g_list_model_get_n_items (events), >, 0);
+  }
   ui_close_window (window);
 }
 

@@ -5,6 +5,12 @@
 
 #include "config.h"
 
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 #include "sl-search-list.h"
 
 #define DEFAULT_MAX_HITS 1000000
@@ -13,6 +19,9 @@
  * model has the items; the first come a few per main loop iteration */
 #define FIRST_ROWS       256
 #define ROWS_PER_STEP    24
+/* the worker's niceness: the frames' threads (the main one, the view's
+ * preparing one) come first when cores are few */
+#define WORKER_NICE      5
 
 struct _SlSearchList
 {
@@ -111,6 +120,10 @@ search_thread (gpointer data)
 {
   SlSearchList *self = data;
 
+#ifdef __linux__
+  /* (per thread on Linux; best effort) */
+  (void) setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), WORKER_NICE);
+#endif
   sl_timeline_search_run (self->search, self->cancellable);
   g_atomic_int_set (&self->finished, TRUE);
   return NULL;
