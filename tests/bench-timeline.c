@@ -11,6 +11,10 @@
  *                                  (sl-timeline-synth.c) sized to the goals
  *                                  (64 hosts, 10 M intervals, 1 M arrows)
  *
+ * Then every store is searched for field values (the Find page's search,
+ * here on the calling thread rather than the view's worker): the events
+ * scanned, the matches and the wall time per query.
+ *
  * A frame is --rows visible rows (default 100, spread over the hosts)
  * queried at 1600 pixels plus the arrows of the span folded to 1600
  * columns; it is timed over spans from the whole trace down to 10 µs.
@@ -22,6 +26,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "sl-timeline-search.h"
 #include "sl-timeline-synth.h"
 #include "sl-trace-reader.h"
 
@@ -189,6 +194,41 @@ append_stats (SlTimeline *tl,
                           (double) st.interval_bytes / (double) MAX (st.intervals, 1), st.arrow_bytes, st.other_bytes);
 }
 
+/* The Find page's search over every host's store, a query at a time */
+static void
+bench_search (SlTimeline                 *tl,
+              const SlEventStore * const *stores,
+              guint                       n_stores,
+              GString                    *json)
+{
+  static const char *const queries[] = { "syscall = read", "tid = 1042", "event = packet_recv", "cpu = 3" };
+
+  g_string_append (json, "  \"search\": [\n");
+  for (guint q = 0; q < G_N_ELEMENTS (queries); q++)
+    {
+      g_autoptr(GError) error = NULL;
+      SlEventQuery *query = sl_event_query_new (queries[q], &error);
+      g_autoptr(SlTimelineSearch) search = NULL;
+      double w0, c0, w1, c1;
+
+      g_assert_no_error (error);
+      /* (the search owns the query) */
+      search = sl_timeline_search_new (tl, stores, n_stores, query, 1000000);
+      w0 = wall_now (), c0 = cpu_now ();
+      sl_timeline_search_run (search, NULL);
+      w1 = wall_now (), c1 = cpu_now ();
+      g_string_append_printf (json,
+                              "    { \"query\": \"%s\", \"events_scanned\": %" G_GUINT64_FORMAT
+                              ", \"matches\": %" G_GUINT64_FORMAT ", \"wall_s\": %.3f, \"cpu_s\": %.3f, "
+                              "\"ns_per_event\": %.2f }%s\n",
+                              queries[q], sl_timeline_search_get_n_scanned (search),
+                              sl_timeline_search_get_n_matches (search), w1 - w0, c1 - c0,
+                              (w1 - w0) * 1e9 / (double) MAX (sl_timeline_search_get_n_scanned (search), 1),
+                              q + 1 < G_N_ELEMENTS (queries) ? "," : "");
+    }
+  g_string_append (json, "  ],\n");
+}
+
 static int
 bench_traces (char **dirs,
               guint  n_dirs,
@@ -234,6 +274,18 @@ bench_traces (char **dirs,
   sl_timeline_get_stats (tl, &st);
   g_string_append_printf (json, "  \"build_ns_per_event\": %.1f,\n", (w2 - w1) * 1e9 / (double) MAX (st.events, 1));
   bench_queries (tl, rand, n_rows, json);
+  {
+    guint n = sl_trace_reader_get_n_hosts (reader), n_stores = 0;
+    g_autofree const SlEventStore **stores = NULL;
+
+    /* by engine host index, as the view has them */
+    for (guint i = 0; i < n; i++)
+      n_stores = MAX (n_stores, sl_trace_reader_get_engine_host (reader, i) + 1);
+    stores = g_new0 (const SlEventStore *, MAX (n_stores, 1));
+    for (guint i = 0; i < n; i++)
+      stores[sl_trace_reader_get_engine_host (reader, i)] = sl_trace_reader_get_event_store (reader, i);
+    bench_search (tl, stores, n_stores, json);
+  }
   g_string_append_printf (json, "  \"peak_rss_kb\": %ld\n}\n", peak_rss_kb ());
   fputs (json->str, stdout);
 
@@ -269,6 +321,7 @@ bench_synthetic (guint   n_hosts,
                           synth->build_s * 1e9 / (double) MAX (events, 1));
   append_stats (synth->timeline, json);
   bench_queries (synth->timeline, rand, n_rows, json);
+  bench_search (synth->timeline, (const SlEventStore * const *) synth->stores->pdata, synth->stores->len, json);
   g_string_append_printf (json, "  \"peak_rss_kb\": %ld\n}\n", peak_rss_kb ());
   fputs (json->str, stdout);
   return 0;
