@@ -24,8 +24,11 @@ G_BEGIN_DECLS
 #define SL_TIMELINE_RGB_ARROW_HIGHLIGHT 0xd629b8
 #define SL_TIMELINE_RGB_UNCERTAIN       0x00a5b8
 #define SL_TIMELINE_RGB_SELECTION       0x3584e4
-#define SL_TIMELINE_RGB_BOOKMARK        0x9141ac
-#define SL_TIMELINE_RGB_REQUEST         0x0e8a8a
+/* bookmarks (dark purple) and a followed request (brown): unlike the
+ * states, the arrows, the selection and the marks above, and each other
+ * (ΔE ≥ 35) */
+#define SL_TIMELINE_RGB_BOOKMARK        0x613583
+#define SL_TIMELINE_RGB_REQUEST         0x8f5902
 
 #define SL_TYPE_TIMELINE_VIEW (sl_timeline_view_get_type ())
 

@@ -651,7 +651,8 @@ delta_e (guint32 a,
 static void
 test_colours (void)
 {
-  const guint32 marks[] = { SL_TIMELINE_RGB_ARROW_HIGHLIGHT, SL_TIMELINE_RGB_UNCERTAIN };
+  const guint32 marks[] = { SL_TIMELINE_RGB_ARROW_HIGHLIGHT, SL_TIMELINE_RGB_UNCERTAIN, SL_TIMELINE_RGB_BOOKMARK,
+                            SL_TIMELINE_RGB_REQUEST };
 
   for (guint m = 0; m < G_N_ELEMENTS (marks); m++)
     {
@@ -666,7 +667,9 @@ test_colours (void)
       g_assert_cmpfloat (delta_e (marks[m], SL_TIMELINE_RGB_ARROW), >=, 35);
       g_assert_cmpfloat (delta_e (marks[m], SL_TIMELINE_RGB_SELECTION), >=, 35);
     }
-  g_assert_cmpfloat (delta_e (marks[0], marks[1]), >=, 35);
+  for (guint m = 0; m < G_N_ELEMENTS (marks); m++)
+    for (guint n = m + 1; n < G_N_ELEMENTS (marks); n++)
+      g_assert_cmpfloat (delta_e (marks[m], marks[n]), >=, 35);
 }
 
 /* The django-vote traces in a window, the timeline shown; NULL when the
