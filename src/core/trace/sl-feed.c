@@ -6,10 +6,28 @@
 #include "config.h"
 
 #include "sl-feed.h"
+#include "sl-heap.h"
 
 /* packets fed between two looks at the deadline and the cancel flag */
 #define CHECK_EVERY 4096
 #define MAX_FREE_BATCHES 64
+
+/* The merge's order: a feed's next packet event by merge key, ties to the
+ * feed given first. */
+typedef struct
+{
+  gint64  key;
+  guint32 index;
+  guint32 gen;
+} HeapEntry;
+
+typedef enum
+{
+  MERGE_NONE,
+  MERGE_READY,
+  MERGE_STALLED,
+  MERGE_DONE,
+} MergeState;
 
 struct _SlFeedHub
 {
@@ -21,6 +39,18 @@ struct _SlFeedHub
   SlFeedHubWakeup  wakeup;
   gpointer         wakeup_data;
   GPtrArray       *free_batches;
+  /* feeds that published since the consumer last looked */
+  GPtrArray       *published;
+  atomic_int       any_published;
+
+  /* the merge (consumer): the feeds it knows, a heap of those with a
+   * packet event in hand by its key, a heap of the waited ones without,
+   * by watermark key (entries of a feed that moved on are skipped) */
+  GPtrArray       *known;
+  GArray          *ready;
+  GArray          *stalled;
+  guint            n_active;
+  gboolean         dirty;
 };
 
 struct _SlFeed
@@ -46,6 +76,7 @@ struct _SlFeed
   guint64     published;
   gint64      position;
   atomic_int  wanted;
+  gboolean    listed;
 
   /* consumer */
   GQueue      ahead;
@@ -58,6 +89,10 @@ struct _SlFeed
   gint64      last_fed;
   guint64     events_counted;
   guint64     ignored_counted;
+  gpointer    data;
+  guint       merge_index;
+  MergeState  merge_state;
+  guint32     stall_gen;
 };
 
 /* ---------------------------------------------------------------------- */
@@ -80,6 +115,11 @@ sl_feed_hub_new (void)
   g_mutex_init (&hub->lock);
   g_cond_init (&hub->cond);
   hub->free_batches = g_ptr_array_new_with_free_func ((GDestroyNotify) batch_free);
+  hub->published = g_ptr_array_new ();
+  atomic_init (&hub->any_published, 0);
+  hub->known = g_ptr_array_new ();
+  hub->ready = g_array_new (FALSE, FALSE, sizeof (HeapEntry));
+  hub->stalled = g_array_new (FALSE, FALSE, sizeof (HeapEntry));
   return hub;
 }
 
@@ -89,6 +129,10 @@ sl_feed_hub_free (SlFeedHub *hub)
   if (hub == NULL)
     return;
   g_ptr_array_unref (hub->free_batches);
+  g_ptr_array_unref (hub->published);
+  g_ptr_array_unref (hub->known);
+  g_array_unref (hub->ready);
+  g_array_unref (hub->stalled);
   g_mutex_clear (&hub->lock);
   g_cond_clear (&hub->cond);
   g_free (hub);
@@ -166,6 +210,23 @@ sl_feed_hub_set_waiting_locked (SlFeedHub *hub)
 {
   hub->seen = hub->seq;
   hub->consumer_waiting = TRUE;
+}
+
+/* Appends the feeds that published since the last call (or the merge's
+ * last look) to @out, and forgets them: the consumer looks at those only. */
+void
+sl_feed_hub_take_published_locked (SlFeedHub *hub,
+                                   GPtrArray *out)
+{
+  for (guint i = 0; i < hub->published->len; i++)
+    {
+      SlFeed *f = g_ptr_array_index (hub->published, i);
+
+      f->listed = FALSE;
+      g_ptr_array_add (out, f);
+    }
+  g_ptr_array_set_size (hub->published, 0);
+  atomic_store_explicit (&hub->any_published, 0, memory_order_relaxed);
 }
 
 /* Waits until a signal after the consumer's last look (the merge, or
@@ -367,6 +428,12 @@ sl_feed_publish (SlFeed      *feed,
   feed->position = feed->seen;
   if (flush == SL_FEED_FLUSH_LAST)
     feed->finished = TRUE;
+  if (!feed->listed)
+    {
+      feed->listed = TRUE;
+      g_ptr_array_add (hub->published, feed);
+      atomic_store_explicit (&hub->any_published, 1, memory_order_relaxed);
+    }
   if (feed->publish_func != NULL)
     feed->publish_func (feed, feed->publish_data);
   wake = sl_feed_hub_signal_locked (hub);
@@ -475,6 +542,8 @@ void
 sl_feed_set_hint (SlFeed *feed,
                   gint64  hint)
 {
+  if (hint != feed->hint)
+    feed->hub->dirty = TRUE;
   feed->hint = hint;
 }
 
@@ -490,7 +559,23 @@ void
 sl_feed_set_waited (SlFeed   *feed,
                     gboolean  waited)
 {
+  if (!waited != !feed->waited)
+    feed->hub->dirty = TRUE;
   feed->waited = waited;
+}
+
+/* Anything the owner wants to find from the feed (sl_feed_hub_take_published_locked()). */
+void
+sl_feed_set_data (SlFeed   *feed,
+                  gpointer  data)
+{
+  feed->data = data;
+}
+
+gpointer
+sl_feed_get_data (SlFeed *feed)
+{
+  return feed->data;
 }
 
 gboolean
@@ -583,66 +668,181 @@ feed_one (SlFeedMerge *m,
   e->host = f->engine_host;
   f->fed++;
   f->last_fed = MAX (f->last_fed, e->time);
-  sl_engine_add_packet (m->engine, e, key);
+  if (m->packet_func != NULL)
+    m->packet_func (e, key, m->packet_data);
+  else
+    sl_engine_add_packet (m->engine, e, key);
 }
 
-typedef struct
+static gboolean
+entry_less (gconstpointer a,
+            gconstpointer b)
 {
-  SlFeed  *best;
-  gint64   best_key;
-  gint64   limit;
-  gboolean all_done;
-} Pick;
+  const HeapEntry *x = a, *y = b;
 
-/* The feed whose next packet event has the smallest key, and the limit up
- * to which the others are known. */
+  return x->key < y->key || (x->key == y->key && x->index < y->index);
+}
+
+static inline gint64
+next_key (SlFeed *f)
+{
+  return sl_feed_key (f->cur->ev[f->cur->pos].time, f->hint);
+}
+
+static inline SlFeed *
+known_feed (SlFeedHub *hub,
+            guint      index)
+{
+  return g_ptr_array_index (hub->known, index);
+}
+
 static void
-pick (SlFeedHub   *hub,
-      SlFeedMerge *m,
-      gboolean     locked,
-      Pick        *p)
+ready_push (SlFeedHub *hub,
+            SlFeed    *f)
 {
-  p->best = NULL;
-  p->best_key = G_MAXINT64;
-  p->limit = G_MAXINT64;
-  p->all_done = TRUE;
+  HeapEntry e = { next_key (f), f->merge_index, 0 };
 
-  for (guint i = 0; i < m->n_feeds; i++)
+  f->merge_state = MERGE_READY;
+  sl_heap_push (hub->ready, &e, sizeof e, entry_less);
+}
+
+/* A feed with no packet event in hand waits for its next batch; a waited
+ * one holds the others back at its watermark (hub locked). */
+static void
+stall_locked (SlFeedHub *hub,
+              SlFeed    *f)
+{
+  HeapEntry e;
+
+  f->merge_state = MERGE_STALLED;
+  if (!f->waited)
+    return;
+  atomic_store (&f->wanted, 1);
+  e.key = sl_feed_key (f->watermark, f->hint);
+  e.index = f->merge_index;
+  e.gen = ++f->stall_gen;
+  sl_heap_push (hub->stalled, &e, sizeof e, entry_less);
+}
+
+/* Looks at a feed that published (hub locked): its counts, and, if the
+ * merge has nothing of it in hand, its next batch or its watermark. */
+static void
+update_locked (SlFeedHub   *hub,
+               SlFeedMerge *m,
+               SlFeed      *f)
+{
+  if (m->engine != NULL)
+    sl_feed_account_locked (f, m->engine);
+  if (f->merge_state == MERGE_READY || f->merge_state == MERGE_DONE)
+    return;
+  if (refill_locked (hub, f))
+    ready_push (hub, f);
+  else if (f->done)
     {
-      SlFeed *f = m->feeds[i];
-      gint64 k;
-
-      if (f->done)
-        continue;
-      if (locked)
-        {
-          sl_feed_account_locked (f, m->engine);
-          if (!refill_locked (hub, f))
-            {
-              if (f->done)
-                continue;
-              p->all_done = FALSE;
-              if (f->waited)
-                {
-                  /* nothing queued: its next packet is at least at its
-                   * watermark */
-                  atomic_store (&f->wanted, 1);
-                  p->limit = MIN (p->limit, sl_feed_key (f->watermark, f->hint));
-                }
-              continue;
-            }
-        }
-      p->all_done = FALSE;
-      k = sl_feed_key (f->cur->ev[f->cur->pos].time, f->hint);
-      if (k < p->best_key)
-        {
-          p->limit = MIN (p->limit, p->best_key);
-          p->best = f;
-          p->best_key = k;
-        }
-      else
-        p->limit = MIN (p->limit, k);
+      f->merge_state = MERGE_DONE;
+      hub->n_active--;
     }
+  else
+    stall_locked (hub, f);
+}
+
+static void
+add_feed_locked (SlFeedHub   *hub,
+                 SlFeedMerge *m,
+                 SlFeed      *f)
+{
+  f->merge_index = hub->known->len;
+  f->merge_state = MERGE_NONE;
+  g_ptr_array_add (hub->known, f);
+  hub->n_active++;
+  update_locked (hub, m, f);
+}
+
+/* Takes in what the feeds published since the last look (hub locked). */
+static void
+drain_locked (SlFeedHub   *hub,
+              SlFeedMerge *m)
+{
+  hub->seen = hub->seq;
+  for (guint i = 0; i < hub->published->len; i++)
+    {
+      SlFeed *f = g_ptr_array_index (hub->published, i);
+
+      f->listed = FALSE;
+      if (f->merge_index < hub->known->len && known_feed (hub, f->merge_index) == f)
+        update_locked (hub, m, f);
+    }
+  g_ptr_array_set_size (hub->published, 0);
+  atomic_store_explicit (&hub->any_published, 0, memory_order_relaxed);
+}
+
+/* The merge keeps its heaps from call to call: feeds may be appended to
+ * @m->feeds between calls; a changed hint or waited flag, or any other
+ * change of the list, makes it look at every feed again. */
+static void
+sync_feeds (SlFeedHub   *hub,
+            SlFeedMerge *m)
+{
+  guint n = hub->known->len;
+
+  if (!hub->dirty && m->n_feeds == n &&
+      (n == 0 || (m->feeds[0] == known_feed (hub, 0) && m->feeds[n - 1] == known_feed (hub, n - 1))))
+    return;
+
+  g_mutex_lock (&hub->lock);
+  if (hub->dirty || m->n_feeds < n ||
+      (n > 0 && (m->feeds[0] != known_feed (hub, 0) || m->feeds[n - 1] != known_feed (hub, n - 1))))
+    {
+      g_ptr_array_set_size (hub->known, 0);
+      g_array_set_size (hub->ready, 0);
+      g_array_set_size (hub->stalled, 0);
+      hub->n_active = 0;
+      hub->dirty = FALSE;
+      n = 0;
+    }
+  for (guint i = n; i < m->n_feeds; i++)
+    add_feed_locked (hub, m, m->feeds[i]);
+  drain_locked (hub, m);
+  g_mutex_unlock (&hub->lock);
+}
+
+/* The lowest watermark key of the waited feeds the merge has nothing of. */
+static gint64
+stalled_limit (SlFeedHub *hub)
+{
+  while (hub->stalled->len > 0)
+    {
+      HeapEntry *e = &g_array_index (hub->stalled, HeapEntry, 0);
+      SlFeed *f = known_feed (hub, e->index);
+      HeapEntry stale;
+
+      if (f->merge_state == MERGE_STALLED && e->gen == f->stall_gen)
+        return e->key;
+      sl_heap_pop (hub->stalled, &stale, sizeof stale, entry_less);
+    }
+  return G_MAXINT64;
+}
+
+/* The feed whose next packet event has the smallest key, and the key up
+ * to which it may go: the next key of any other feed, or the watermark of
+ * a waited one the merge has nothing of. FALSE when it may not go. */
+static gboolean
+choose (SlFeedHub *hub,
+        HeapEntry *top,
+        gint64    *limit)
+{
+  const HeapEntry *h = (const HeapEntry *) (gpointer) hub->ready->data;
+  guint n = hub->ready->len;
+
+  if (n == 0)
+    return FALSE;
+  *top = h[0];
+  *limit = stalled_limit (hub);
+  if (n > 1)
+    *limit = MIN (*limit, h[1].key);
+  if (n > 2)
+    *limit = MIN (*limit, h[2].key);
+  return top->key <= *limit;
 }
 
 /**
@@ -653,6 +853,10 @@ pick (SlFeedHub   *hub,
  * published nothing past the next packet event yet (call again after the
  * hub's next signal); HOLD: the same, but the packet event goes anyway at
  * @merge->until; DONE: every feed has ended and is drained.
+ *
+ * A heap of the feeds by their next key makes a packet event cost
+ * O(log feeds), and the consumer looks only at the feeds that published
+ * since its last look.
  */
 SlFeedMergeStatus
 sl_feed_merge (SlFeedHub   *hub,
@@ -660,58 +864,85 @@ sl_feed_merge (SlFeedHub   *hub,
 {
   guint emitted = 0;
 
+  g_return_val_if_fail (hub != NULL && m != NULL, SL_FEED_MERGE_DONE);
+  g_return_val_if_fail (m->engine != NULL || m->packet_func != NULL, SL_FEED_MERGE_DONE);
+
+  sync_feeds (hub, m);
   for (;;)
     {
-      gboolean locked = FALSE;
-      Pick p;
+      HeapEntry top;
+      gint64 limit, key;
+      SlFeed *f;
 
-      for (guint i = 0; i < m->n_feeds && !locked; i++)
-        {
-          SlFeed *f = m->feeds[i];
-          locked = !f->done && (f->cur == NULL || f->cur->pos == f->cur->n);
-        }
-      if (locked)
+      if (atomic_load_explicit (&hub->any_published, memory_order_relaxed))
         {
           g_mutex_lock (&hub->lock);
-          hub->seen = hub->seq;
+          drain_locked (hub, m);
+          g_mutex_unlock (&hub->lock);
         }
-      pick (hub, m, locked, &p);
 
-      if (p.best != NULL && p.best_key > p.limit && m->hold_us >= 0 &&
-          g_get_monotonic_time () >= p.best->cur->arrival + m->hold_us)
-        p.limit = p.best_key;   /* waited long enough: goes out of order */
-
-      if (p.best == NULL || p.best_key > p.limit)
+      if (!choose (hub, &top, &limit))
         {
-          SlFeedMergeStatus st = p.all_done ? SL_FEED_MERGE_DONE : SL_FEED_MERGE_WAIT;
+          SlFeedMergeStatus st = SL_FEED_MERGE_WAIT;
+          gboolean go;
 
-          if (p.best != NULL && m->hold_us >= 0)
+          g_mutex_lock (&hub->lock);
+          drain_locked (hub, m);
+          go = choose (hub, &top, &limit);
+          if (!go && hub->ready->len > 0 && m->hold_us >= 0)
             {
-              m->until = p.best->cur->arrival + m->hold_us;
-              st = SL_FEED_MERGE_HOLD;
+              gint64 until = known_feed (hub, top.index)->cur->arrival + m->hold_us;
+
+              /* waited long enough: goes out of order */
+              if (g_get_monotonic_time () >= until)
+                {
+                  limit = top.key;
+                  go = TRUE;
+                }
+              else
+                {
+                  m->until = until;
+                  st = SL_FEED_MERGE_HOLD;
+                }
             }
-          if (locked)
+          if (!go)
             {
-              if (!p.all_done)
+              if (hub->n_active == 0)
+                st = SL_FEED_MERGE_DONE;
+              else
                 hub->consumer_waiting = TRUE;
               g_mutex_unlock (&hub->lock);
+              return st;
             }
-          return st;
+          g_mutex_unlock (&hub->lock);
         }
-      if (locked)
-        g_mutex_unlock (&hub->lock);
 
-      if (m->first_arrival == 0 || p.best->cur->arrival < m->first_arrival)
-        m->first_arrival = p.best->cur->arrival;
-      do
+      f = known_feed (hub, top.index);
+      sl_heap_pop (hub->ready, &top, sizeof top, entry_less);
+      if (m->first_arrival == 0 || f->cur->arrival < m->first_arrival)
+        m->first_arrival = f->cur->arrival;
+      key = top.key;
+      for (;;)
         {
-          feed_one (m, p.best, p.best_key);
+          feed_one (m, f, key);
           emitted++;
-          if (p.best->cur->pos == p.best->cur->n)
+          if (f->cur->pos == f->cur->n)
             break;
-          p.best_key = sl_feed_key (p.best->cur->ev[p.best->cur->pos].time, p.best->hint);
+          key = next_key (f);
+          if (key > limit)
+            break;
         }
-      while (p.best_key <= p.limit);
+
+      if (f->cur->pos < f->cur->n)
+        ready_push (hub, f);
+      else
+        {
+          g_mutex_lock (&hub->lock);
+          f->merge_state = MERGE_STALLED;
+          update_locked (hub, m, f);
+          drain_locked (hub, m);
+          g_mutex_unlock (&hub->lock);
+        }
 
       if (emitted >= CHECK_EVERY)
         {

@@ -65,6 +65,8 @@ void       sl_feed_hub_set_wakeup        (SlFeedHub       *hub,
                                           SlFeedHubWakeup  wakeup,
                                           gpointer         user_data);
 void       sl_feed_hub_set_waiting_locked (SlFeedHub      *hub);
+void       sl_feed_hub_take_published_locked (SlFeedHub   *hub,
+                                          GPtrArray       *out);
 gboolean   sl_feed_hub_wait              (SlFeedHub       *hub,
                                           gint64           end_time,
                                           const atomic_int *cancelled);
@@ -77,6 +79,9 @@ void       sl_feed_set_publish_func      (SlFeed          *feed,
 void       sl_feed_set_take_func         (SlFeed          *feed,
                                           SlFeedFunc       func,
                                           gpointer         user_data);
+void       sl_feed_set_data              (SlFeed          *feed,
+                                          gpointer         data);
+gpointer   sl_feed_get_data              (SlFeed          *feed);
 
 /* producer */
 void       sl_feed_push                  (SlFeed              *feed,
@@ -127,11 +132,20 @@ typedef enum
   SL_FEED_MERGE_CANCELLED,
 } SlFeedMergeStatus;
 
+/* Receives the merged packet events instead of an engine. */
+typedef void (*SlFeedPacketFunc) (const SlPacketEvent *event,
+                                  gint64               key,
+                                  gpointer             user_data);
+
 /**
  * SlFeedMerge:
- * @feeds: (array length=n_feeds): the hosts to merge
+ * @feeds: (array length=n_feeds): the hosts to merge; the hub's merge
+ *   keeps its state between calls: feeds may be appended, any other change
+ *   makes it start over from the feeds' current state
  * @engine: receives the packet events (sl_engine_add_packet(), the merge
  *   key as `now`) and the hosts' event counts
+ * @packet_func: (nullable): if set, receives the packet events instead
+ * @packet_data: its user data
  * @hold_us: how long a packet event may wait for slower hosts before it
  *   goes anyway; negative: never out of order
  * @deadline: monotonic time after which the merge returns BUSY
@@ -145,6 +159,8 @@ typedef struct
   SlFeed          **feeds;
   guint             n_feeds;
   SlEngine         *engine;
+  SlFeedPacketFunc  packet_func;
+  gpointer          packet_data;
   gint64            hold_us;
   gint64            deadline;
   const atomic_int *cancelled;

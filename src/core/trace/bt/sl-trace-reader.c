@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 
 #include "sl-bt-graph.h"
+#include "sl-heap.h"
 #include "sl-trace-reader.h"
 
 /*
@@ -123,6 +124,7 @@ struct _Host
 
   /* consumer */
   gboolean        got_last;
+  gboolean        cal_done;
   guint64         cal_packets;
   gint64          cal_first;
   gint64          cal_last;
@@ -148,6 +150,10 @@ struct _SlTraceReader
 
   atomic_int            cancelled;
   gint64                start_time;
+
+  /* consumer */
+  gboolean              cal_started;
+  guint                 cal_left;
 };
 
 static void
@@ -967,110 +973,217 @@ median (GArray *a)
   return g_array_index (a, gint64, a->len / 2);
 }
 
-/* Offset hints from the calibration packets (see the top of the file). */
+/* Calls @func on the host's calibration packets: the read-ahead up to
+ * calibration_packets or CAL_SPAN_NS, whatever the batches' sizes, so
+ * that the hints do not depend on how the decoders' batches fell. */
+static void
+foreach_cal_packet (SlTraceReader *self,
+                    Host          *h,
+                    void         (*func) (const SlPacketEvent *e,
+                                          gpointer             data),
+                    gpointer       data)
+{
+  guint64 count = 0;
+  gint64 first = 0;
+
+  for (GList *l = sl_feed_get_read_ahead (h->feed)->head; l != NULL; l = l->next)
+    {
+      SlBatch *b = l->data;
+
+      for (guint k = 0; k < b->n; k++)
+        {
+          const SlPacketEvent *e = &b->ev[k];
+
+          if (count++ == 0)
+            first = e->time;
+          func (e, data);
+          if (count >= self->options.calibration_packets || e->time - first >= CAL_SPAN_NS)
+            return;
+        }
+    }
+}
+
+typedef struct
+{
+  GHashTable *sends;
+  GHashTable *diffs;
+  guint       host;
+} CalPairing;
+
+static void
+cal_send_cb (const SlPacketEvent *e,
+             gpointer             data)
+{
+  CalPairing *c = data;
+  CalKey key;
+
+  if (e->dir != SL_PACKET_SEND)
+    return;
+  cal_key_init (&key, e);
+  if (!g_hash_table_contains (c->sends, &key))
+    {
+      gint64 *v = g_new (gint64, 2);
+
+      v[0] = c->host;
+      v[1] = e->time;
+      g_hash_table_insert (c->sends, g_memdup2 (&key, sizeof key), v);
+    }
+}
+
+/* diffs[(a, b)]: recv_b - send_a */
+static void
+cal_recv_cb (const SlPacketEvent *e,
+             gpointer             data)
+{
+  CalPairing *c = data;
+  gint64 *v, d;
+  guint64 pair;
+  GArray *arr;
+  CalKey key;
+
+  if (e->dir == SL_PACKET_SEND)
+    return;
+  cal_key_init (&key, e);
+  v = g_hash_table_lookup (c->sends, &key);
+  if (v == NULL || v[0] == c->host)
+    return;
+  pair = (guint64) v[0] << 32 | c->host;
+  arr = g_hash_table_lookup (c->diffs, &pair);
+  if (arr == NULL)
+    {
+      arr = g_array_new (FALSE, FALSE, sizeof (gint64));
+      g_hash_table_insert (c->diffs, g_memdup2 (&pair, sizeof pair), arr);
+    }
+  d = e->time - v[1];
+  g_array_append_val (arr, d);
+}
+
+static GArray *
+cal_diffs (GHashTable *diffs,
+           guint       a,
+           guint       b)
+{
+  guint64 pair = (guint64) a << 32 | b;
+
+  return g_hash_table_lookup (diffs, &pair);
+}
+
+/* A candidate tree edge of Prim's algorithm: the most pairs first, then
+ * the lowest hosts, as a scan of every pair in index order would choose. */
+typedef struct
+{
+  guint count;
+  guint a;
+  guint b;
+} CalEdge;
+
+static gboolean
+cal_edge_before (gconstpointer x,
+                 gconstpointer y)
+{
+  const CalEdge *p = x, *q = y;
+
+  if (p->count != q->count)
+    return p->count > q->count;
+  return p->a != q->a ? p->a < q->a : p->b < q->b;
+}
+
+static void
+push_cal_edges (GArray        *heap,
+                GArray *const *adjacent,
+                GHashTable    *diffs,
+                const gboolean *reached,
+                guint          a)
+{
+  for (guint k = 0; adjacent[a] != NULL && k < adjacent[a]->len; k++)
+    {
+      guint b = g_array_index (adjacent[a], guint, k);
+      GArray *ab = cal_diffs (diffs, a, b), *ba = cal_diffs (diffs, b, a);
+      CalEdge e = { (ab ? ab->len : 0) + (ba ? ba->len : 0), a, b };
+
+      if (!reached[b])
+        sl_heap_push (heap, &e, sizeof e, cal_edge_before);
+    }
+}
+
+/* Offset hints from the calibration packets (see the top of the file).
+ * Memory and time follow the pairs found, not the square of the hosts. */
 static void
 compute_hints (SlTraceReader *self)
 {
   guint n = self->hosts->len;
   g_autoptr(GHashTable) sends = g_hash_table_new_full (cal_key_hash, cal_key_equal, g_free, g_free);
-  g_autoptr(GPtrArray) diffs = g_ptr_array_new_with_free_func (array_unref0);
-  g_autofree gboolean *reached = g_new0 (gboolean, n);
+  g_autoptr(GHashTable) diffs = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, array_unref0);
+  g_autoptr(GArray) heap = g_array_new (FALSE, FALSE, sizeof (CalEdge));
+  g_autofree gboolean *reached = NULL;
+  g_autofree GArray **adjacent = NULL;
+  CalPairing c = { sends, diffs, 0 };
+  GHashTableIter it;
+  gpointer key;
 
   if (n < 2)
     return;
 
-  /* diffs[a * n + b]: recv_b - send_a */
-  g_ptr_array_set_size (diffs, n * n);
+  for (c.host = 0; c.host < n; c.host++)
+    foreach_cal_packet (self, g_ptr_array_index (self->hosts, c.host), cal_send_cb, &c);
+  for (c.host = 0; c.host < n; c.host++)
+    foreach_cal_packet (self, g_ptr_array_index (self->hosts, c.host), cal_recv_cb, &c);
 
-  for (guint pass = 0; pass < 2; pass++)
-    for (guint i = 0; i < n; i++)
-      {
-        Host *h = g_ptr_array_index (self->hosts, i);
+  /* each pair once in both hosts' lists */
+  adjacent = g_new0 (GArray *, n);
+  g_hash_table_iter_init (&it, diffs);
+  while (g_hash_table_iter_next (&it, &key, NULL))
+    {
+      guint a = (guint) (*(guint64 *) key >> 32), b = (guint) *(guint64 *) key;
 
-        for (GList *l = sl_feed_get_read_ahead (h->feed)->head; l != NULL; l = l->next)
-          {
-            SlBatch *b = l->data;
+      if (a > b && cal_diffs (diffs, b, a) != NULL)
+        continue;
+      for (guint side = 0; side < 2; side++)
+        {
+          guint from = side == 0 ? a : b, to = side == 0 ? b : a;
 
-            for (guint k = 0; k < b->n; k++)
-              {
-                const SlPacketEvent *e = &b->ev[k];
-                CalKey key;
-
-                if ((pass == 0) != (e->dir == SL_PACKET_SEND))
-                  continue;
-                cal_key_init (&key, e);
-                if (pass == 0)
-                  {
-                    if (!g_hash_table_contains (sends, &key))
-                      {
-                        gint64 *v = g_new (gint64, 2);
-
-                        v[0] = i;
-                        v[1] = e->time;
-                        g_hash_table_insert (sends, g_memdup2 (&key, sizeof key), v);
-                      }
-                  }
-                else
-                  {
-                    gint64 *v = g_hash_table_lookup (sends, &key);
-                    GArray **slot;
-                    gint64 d;
-
-                    if (v == NULL || v[0] == i)
-                      continue;
-                    slot = (GArray **) &g_ptr_array_index (diffs, (guint) v[0] * n + i);
-                    if (*slot == NULL)
-                      *slot = g_array_new (FALSE, FALSE, sizeof (gint64));
-                    d = e->time - v[1];
-                    g_array_append_val (*slot, d);
-                  }
-              }
-          }
-      }
+          if (adjacent[from] == NULL)
+            adjacent[from] = g_array_new (FALSE, FALSE, sizeof (guint));
+          g_array_append_val (adjacent[from], to);
+        }
+    }
 
   /* Prim's algorithm on the number of pairs, from the first host of each
    * component: hint_b = hint_a + offset_ab, offset_ab ~ t_b - t_a. */
+  reached = g_new0 (gboolean, n);
   for (guint root = 0; root < n; root++)
     {
+      CalEdge e;
+
       if (reached[root])
         continue;
       reached[root] = TRUE;
       sl_feed_set_hint (((Host *) g_ptr_array_index (self->hosts, root))->feed, 0);
+      push_cal_edges (heap, adjacent, diffs, reached, root);
 
-      for (;;)
+      while (sl_heap_pop (heap, &e, sizeof e, cal_edge_before))
         {
-          guint best_a = 0, best_b = 0, best_count = 0;
+          GArray *ab = cal_diffs (diffs, e.a, e.b), *ba = cal_diffs (diffs, e.b, e.a);
+          Host *ha = g_ptr_array_index (self->hosts, e.a);
+          Host *hb = g_ptr_array_index (self->hosts, e.b);
+          gint64 off;
 
-          for (guint a = 0; a < n; a++)
-            for (guint b = 0; b < n; b++)
-              {
-                GArray *ab = g_ptr_array_index (diffs, a * n + b), *ba = g_ptr_array_index (diffs, b * n + a);
-                guint count = (ab ? ab->len : 0) + (ba ? ba->len : 0);
-
-                if (reached[a] && !reached[b] && count > best_count)
-                  best_a = a, best_b = b, best_count = count;
-              }
-          if (best_count == 0)
-            break;
-
-          {
-            GArray *ab = g_ptr_array_index (diffs, best_a * n + best_b);
-            GArray *ba = g_ptr_array_index (diffs, best_b * n + best_a);
-            gint64 off;
-            Host *ha = g_ptr_array_index (self->hosts, best_a);
-            Host *hb = g_ptr_array_index (self->hosts, best_b);
-
-            if (ab != NULL && ab->len > 0 && ba != NULL && ba->len > 0)
-              off = median (ab) / 2 - median (ba) / 2;
-            else if (ab != NULL && ab->len > 0)
-              off = median (ab);
-            else
-              off = -median (ba);
-            sl_feed_set_hint (hb->feed, sl_feed_get_hint (ha->feed) + off);
-            reached[best_b] = TRUE;
-          }
+          if (reached[e.b])
+            continue;
+          if (ab != NULL && ab->len > 0 && ba != NULL && ba->len > 0)
+            off = median (ab) / 2 - median (ba) / 2;
+          else if (ab != NULL && ab->len > 0)
+            off = median (ab);
+          else
+            off = -median (ba);
+          sl_feed_set_hint (hb->feed, sl_feed_get_hint (ha->feed) + off);
+          reached[e.b] = TRUE;
+          push_cal_edges (heap, adjacent, diffs, reached, e.b);
         }
     }
+  for (guint i = 0; i < n; i++)
+    if (adjacent[i] != NULL)
+      g_array_unref (adjacent[i]);
 }
 
 static void
@@ -1082,6 +1195,7 @@ register_hosts (SlTraceReader *self)
 
       sl_feed_set_engine_host (h->feed, sl_engine_add_host (self->engine, h->name));
       sl_feed_set_take_func (h->feed, host_taken_cb, h);
+      sl_feed_set_data (h->feed, h);
       g_ptr_array_add (self->feeds, h->feed);
       if (self->options.keep_events)
         {
@@ -1093,37 +1207,61 @@ register_hosts (SlTraceReader *self)
     g_thread_pool_push (self->pool, g_ptr_array_index (self->hosts, i), NULL);
 }
 
+/* Reads ahead what the host has published, up to enough for the
+ * calibration (hub locked). */
+static gboolean
+calibrate_host_locked (SlTraceReader *self,
+                       Host          *h)
+{
+  SlBatch *b;
+
+  while (!calibration_enough (self, h) && (b = sl_feed_read_ahead_locked (h->feed)) != NULL)
+    {
+      if (b->n > 0)
+        {
+          if (h->cal_packets == 0)
+            h->cal_first = b->ev[0].time;
+          h->cal_last = b->ev[b->n - 1].time;
+        }
+      h->cal_packets += b->n;
+      if (b->last)
+        h->got_last = TRUE;
+    }
+  if (calibration_enough (self, h))
+    return TRUE;
+  sl_feed_want (h->feed);
+  return FALSE;
+}
+
 /* Reads ahead a few thousand packet events per host (see the top of the
- * file); TRUE when every host has enough. */
+ * file); TRUE when every host has enough. After the first call, only the
+ * hosts that published since are looked at. */
 static gboolean
 calibrate (SlTraceReader *self)
 {
-  gboolean all = TRUE;
+  g_autoptr(GPtrArray) published = g_ptr_array_new ();
+  gboolean all;
 
   sl_feed_hub_lock (self->hub);
-  for (guint i = 0; i < self->hosts->len; i++)
+  sl_feed_hub_take_published_locked (self->hub, published);
+  if (!self->cal_started)
     {
-      Host *h = g_ptr_array_index (self->hosts, i);
-      SlBatch *b;
+      self->cal_started = TRUE;
+      self->cal_left = self->hosts->len;
+      for (guint i = 0; i < self->hosts->len; i++)
+        g_ptr_array_add (published, ((Host *) g_ptr_array_index (self->hosts, i))->feed);
+    }
+  for (guint i = 0; i < published->len; i++)
+    {
+      Host *h = sl_feed_get_data (g_ptr_array_index (published, i));
 
-      while (!calibration_enough (self, h) && (b = sl_feed_read_ahead_locked (h->feed)) != NULL)
+      if (h != NULL && !h->cal_done && calibrate_host_locked (self, h))
         {
-          if (b->n > 0)
-            {
-              if (h->cal_packets == 0)
-                h->cal_first = b->ev[0].time;
-              h->cal_last = b->ev[b->n - 1].time;
-            }
-          h->cal_packets += b->n;
-          if (b->last)
-            h->got_last = TRUE;
-        }
-      if (!calibration_enough (self, h))
-        {
-          sl_feed_want (h->feed);
-          all = FALSE;
+          h->cal_done = TRUE;
+          self->cal_left--;
         }
     }
+  all = self->cal_left == 0;
   if (!all)
     sl_feed_hub_set_waiting_locked (self->hub);
   sl_feed_hub_unlock (self->hub);

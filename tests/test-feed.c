@@ -1,0 +1,401 @@
+/* test-feed.c: the merge of the hosts' packet events (sl-feed.c)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "sl-feed.h"
+
+/* Each feed's packet events carry the feed in @host (its engine host) and
+ * their rank in the feed in @seq; the output is checked against a sort of
+ * every key, the brute-force merge. */
+typedef struct
+{
+  GArray *keys;
+  GArray *feeds;
+  GArray *ranks;
+} Output;
+
+static void
+record_cb (const SlPacketEvent *e,
+           gint64               key,
+           gpointer             data)
+{
+  Output *o = data;
+
+  g_array_append_val (o->keys, key);
+  g_array_append_val (o->feeds, e->host);
+  g_array_append_val (o->ranks, e->seq);
+}
+
+static void
+output_init (Output *o)
+{
+  o->keys = g_array_new (FALSE, FALSE, sizeof (gint64));
+  o->feeds = g_array_new (FALSE, FALSE, sizeof (guint32));
+  o->ranks = g_array_new (FALSE, FALSE, sizeof (guint32));
+}
+
+static void
+output_clear (Output *o)
+{
+  g_array_unref (o->keys);
+  g_array_unref (o->feeds);
+  g_array_unref (o->ranks);
+}
+
+static int
+cmp_gint64 (gconstpointer a,
+            gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return (x > y) - (x < y);
+}
+
+typedef struct
+{
+  SlFeed  **feeds;
+  guint     n_feeds;
+  gint64  **times;
+  guint    *n_events;
+  guint     first;
+  guint     step;
+  guint32   seed;
+} Producer;
+
+static void
+make_times (GRand   *rand,
+            guint    n_feeds,
+            guint    max_events,
+            gint64 **times,
+            guint   *n_events,
+            gint64  *hints)
+{
+  for (guint f = 0; f < n_feeds; f++)
+    {
+      gint64 t = 1700000000000000000 + g_rand_int_range (rand, 0, 1000000);
+
+      hints[f] = (gint64) g_rand_int_range (rand, -1000000, 1000000) * 1000;
+      n_events[f] = g_rand_int_range (rand, 0, max_events + 1);
+      times[f] = g_new (gint64, MAX (n_events[f], 1));
+      for (guint k = 0; k < n_events[f]; k++)
+        {
+          /* equal times within a feed and across feeds too */
+          t += g_rand_int_range (rand, 0, 4) == 0 ? 0 : g_rand_int_range (rand, 1, 20000);
+          times[f][k] = t + hints[f];
+        }
+    }
+}
+
+static void
+push_event (SlFeed *feed,
+            gint64  time,
+            guint   rank)
+{
+  SlPacketEvent e = { 0 };
+
+  e.dir = SL_PACKET_SEND;
+  e.time = time;
+  e.family = 4;
+  e.seq = rank;
+  sl_feed_push (feed, &e);
+}
+
+/* Publishes the feeds first, first + step, … in random slices, with
+ * watermarks, partial batches and flushes of every kind. */
+static gpointer
+produce (gpointer data)
+{
+  Producer *p = data;
+  GRand *rand = g_rand_new_with_seed (p->seed);
+  g_autofree guint *pos = g_new0 (guint, p->n_feeds);
+  guint left = 0;
+
+  for (guint f = p->first; f < p->n_feeds; f += p->step)
+    left++;
+  while (left > 0)
+    {
+      guint f = p->first + p->step * g_rand_int_range (rand, 0, (p->n_feeds - p->first + p->step - 1) / p->step);
+      guint k = g_rand_int_range (rand, 0, 2000);
+
+      if (pos[f] > p->n_events[f])
+        continue;
+      for (; k > 0 && pos[f] < p->n_events[f]; k--, pos[f]++)
+        push_event (p->feeds[f], p->times[f][pos[f]], pos[f]);
+      if (pos[f] > 0)
+        sl_feed_seen (p->feeds[f], p->times[f][pos[f] - 1]);
+      if (pos[f] == p->n_events[f])
+        {
+          sl_feed_publish (p->feeds[f], SL_FEED_FLUSH_LAST);
+          pos[f]++;
+          left--;
+        }
+      else
+        sl_feed_publish (p->feeds[f], g_rand_boolean (rand) ? SL_FEED_FLUSH_IF_WANTED : SL_FEED_FLUSH_ALL);
+      if (g_rand_int_range (rand, 0, 8) == 0)
+        g_thread_yield ();
+    }
+  g_rand_free (rand);
+  return NULL;
+}
+
+static void
+check_output (const Output  *o,
+              guint          n_feeds,
+              gint64 *const *times,
+              const guint   *n_events,
+              const gint64  *hints)
+{
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autofree guint *next = g_new0 (guint, n_feeds);
+
+  for (guint f = 0; f < n_feeds; f++)
+    for (guint k = 0; k < n_events[f]; k++)
+      {
+        gint64 key = sl_feed_key (times[f][k], hints[f]);
+        g_array_append_val (all, key);
+      }
+  g_array_sort (all, cmp_gint64);
+
+  g_assert_cmpuint (o->keys->len, ==, all->len);
+  for (guint i = 0; i < all->len; i++)
+    {
+      guint32 f = g_array_index (o->feeds, guint32, i);
+      guint32 rank = g_array_index (o->ranks, guint32, i);
+
+      /* every packet event once, each feed in its order, all by key */
+      g_assert_cmpuint (f, <, n_feeds);
+      g_assert_cmpuint (rank, ==, next[f]);
+      next[f]++;
+      g_assert_cmpint (g_array_index (o->keys, gint64, i), ==, sl_feed_key (times[f][rank], hints[f]));
+      g_assert_cmpint (g_array_index (o->keys, gint64, i), ==, g_array_index (all, gint64, i));
+    }
+}
+
+/* Strict merge (trace folders): producers on threads, the consumer never
+ * waiting for them but on the hub. */
+static void
+run_strict (guint   n_feeds,
+            guint   max_events,
+            guint   n_threads,
+            guint32 seed)
+{
+  GRand *rand = g_rand_new_with_seed (seed);
+  SlFeedHub *hub = sl_feed_hub_new ();
+  g_autofree SlFeed **feeds = g_new0 (SlFeed *, n_feeds);
+  g_autofree gint64 **times = g_new0 (gint64 *, n_feeds);
+  g_autofree guint *n_events = g_new0 (guint, n_feeds);
+  g_autofree gint64 *hints = g_new0 (gint64, n_feeds);
+  g_autofree Producer *producers = g_new0 (Producer, n_threads);
+  g_autofree GThread **threads = g_new0 (GThread *, n_threads);
+  SlFeedMerge m = { 0 };
+  SlFeedMergeStatus st;
+  Output o;
+
+  make_times (rand, n_feeds, max_events, times, n_events, hints);
+  output_init (&o);
+  for (guint f = 0; f < n_feeds; f++)
+    {
+      feeds[f] = sl_feed_new (hub);
+      sl_feed_set_engine_host (feeds[f], f);
+      sl_feed_set_hint (feeds[f], hints[f]);
+    }
+  for (guint t = 0; t < n_threads; t++)
+    {
+      producers[t] = (Producer) { feeds, n_feeds, times, n_events, t, n_threads, g_rand_int (rand) };
+      threads[t] = g_thread_new ("producer", produce, &producers[t]);
+    }
+
+  m.feeds = feeds;
+  m.n_feeds = n_feeds;
+  m.packet_func = record_cb;
+  m.packet_data = &o;
+  m.hold_us = -1;
+  for (;;)
+    {
+      m.deadline = g_get_monotonic_time () + 1000;
+      st = sl_feed_merge (hub, &m);
+      if (st == SL_FEED_MERGE_DONE)
+        break;
+      g_assert_true (st == SL_FEED_MERGE_WAIT || st == SL_FEED_MERGE_BUSY);
+      if (st == SL_FEED_MERGE_WAIT)
+        sl_feed_hub_wait (hub, g_get_monotonic_time () + G_USEC_PER_SEC, NULL);
+    }
+  for (guint t = 0; t < n_threads; t++)
+    g_thread_join (threads[t]);
+
+  check_output (&o, n_feeds, times, n_events, hints);
+  for (guint f = 0; f < n_feeds; f++)
+    {
+      g_assert_true (sl_feed_is_done (feeds[f]));
+      g_assert_cmpuint (sl_feed_get_fed (feeds[f]), ==, n_events[f]);
+    }
+
+  output_clear (&o);
+  for (guint f = 0; f < n_feeds; f++)
+    {
+      sl_feed_free (feeds[f]);
+      g_free (times[f]);
+    }
+  sl_feed_hub_free (hub);
+  g_rand_free (rand);
+}
+
+static void
+test_strict_few (void)
+{
+  for (guint32 seed = 1; seed <= 20; seed++)
+    run_strict (g_test_quick () ? 5 : 9, 3000, 3, seed);
+}
+
+static void
+test_strict_many (void)
+{
+  run_strict (3000, 60, 4, 77);
+  run_strict (300, 1500, 2, 78);
+}
+
+/* A feed that publishes nothing holds the others back, up to its
+ * watermark; then they go. */
+static void
+test_watermark (void)
+{
+  SlFeedHub *hub = sl_feed_hub_new ();
+  SlFeed *feeds[2] = { sl_feed_new (hub), sl_feed_new (hub) };
+  SlFeedMerge m = { 0 };
+  Output o;
+
+  output_init (&o);
+  sl_feed_set_engine_host (feeds[0], 0);
+  sl_feed_set_engine_host (feeds[1], 1);
+  m.feeds = feeds;
+  m.n_feeds = 2;
+  m.packet_func = record_cb;
+  m.packet_data = &o;
+  m.hold_us = -1;
+  m.deadline = G_MAXINT64;
+
+  for (guint k = 0; k < 10; k++)
+    push_event (feeds[0], 100 + 10 * k, k);
+  sl_feed_publish (feeds[0], SL_FEED_FLUSH_ALL);
+  g_assert_cmpint (sl_feed_merge (hub, &m), ==, SL_FEED_MERGE_WAIT);
+  g_assert_cmpuint (o.keys->len, ==, 0);
+
+  /* feed 1 known up to 135: 100…130 may go */
+  sl_feed_seen (feeds[1], 135);
+  sl_feed_publish (feeds[1], SL_FEED_FLUSH_IF_WANTED);
+  g_assert_cmpint (sl_feed_merge (hub, &m), ==, SL_FEED_MERGE_WAIT);
+  g_assert_cmpuint (o.keys->len, ==, 4);
+
+  /* feed 1 ends: feed 0 goes to its end, then waits for its own
+   * watermark */
+  push_event (feeds[1], 150, 0);
+  sl_feed_publish (feeds[1], SL_FEED_FLUSH_LAST);
+  g_assert_cmpint (sl_feed_merge (hub, &m), ==, SL_FEED_MERGE_WAIT);
+  g_assert_cmpuint (o.keys->len, ==, 11);
+  /* a tie goes to the feed given first */
+  g_assert_cmpuint (g_array_index (o.feeds, guint32, 5), ==, 0);
+  g_assert_cmpuint (g_array_index (o.feeds, guint32, 6), ==, 1);
+  g_assert_cmpint (g_array_index (o.keys, gint64, 6), ==, 150);
+
+  sl_feed_publish (feeds[0], SL_FEED_FLUSH_LAST);
+  g_assert_cmpint (sl_feed_merge (hub, &m), ==, SL_FEED_MERGE_DONE);
+  g_assert_cmpuint (o.keys->len, ==, 11);
+  g_assert_true (sl_feed_is_done (feeds[0]) && sl_feed_is_done (feeds[1]));
+
+  output_clear (&o);
+  sl_feed_free (feeds[0]);
+  sl_feed_free (feeds[1]);
+  sl_feed_hub_free (hub);
+}
+
+/* Live: feeds appended between calls, hints changed, a feed not waited
+ * for, and a packet event that waited long enough going out of order. */
+static void
+test_live (void)
+{
+  SlFeedHub *hub = sl_feed_hub_new ();
+  SlFeed *feeds[3] = { sl_feed_new (hub), sl_feed_new (hub), sl_feed_new (hub) };
+  SlFeedMerge m = { 0 };
+  Output o;
+
+  output_init (&o);
+  for (guint f = 0; f < 3; f++)
+    sl_feed_set_engine_host (feeds[f], f);
+  m.feeds = feeds;
+  m.n_feeds = 1;
+  m.packet_func = record_cb;
+  m.packet_data = &o;
+  m.hold_us = (gint64) G_USEC_PER_SEC * 3600;
+  m.deadline = G_MAXINT64;
+
+  push_event (feeds[0], 1000, 0);
+  push_event (feeds[0], 2000, 1);
+  sl_feed_publish (feeds[0], SL_FEED_FLUSH_ALL);
+  sl_feed_seen (feeds[1], 1500);
+  sl_feed_publish (feeds[1], SL_FEED_FLUSH_ALL);
+  g_assert_cmpint (sl_feed_merge (hub, &m), ==, SL_FEED_MERGE_WAIT);
+  g_assert_cmpuint (o.keys->len, ==, 2);
+
+  /* a second host appears, known up to 2500 */
+  push_event (feeds[0], 3000, 2);
+  sl_feed_publish (feeds[0], SL_FEED_FLUSH_ALL);
+  sl_feed_seen (feeds[1], 2500);
+  sl_feed_publish (feeds[1], SL_FEED_FLUSH_ALL);
+  m.n_feeds = 2;
+  g_assert_cmpint (sl_feed_merge (hub, &m), ==, SL_FEED_MERGE_HOLD);
+  g_assert_cmpuint (o.keys->len, ==, 2);
+  g_assert_cmpint (m.until, >, g_get_monotonic_time ());
+
+  /* its clock is 1000 ns behind: known up to 3500 on the merge's clock */
+  sl_feed_set_hint (feeds[1], -1000);
+  g_assert_cmpint (sl_feed_merge (hub, &m), ==, SL_FEED_MERGE_WAIT);
+  g_assert_cmpuint (o.keys->len, ==, 3);
+
+  /* not waited for: its silence holds nothing back */
+  push_event (feeds[0], 4000, 3);
+  sl_feed_publish (feeds[0], SL_FEED_FLUSH_ALL);
+  sl_feed_set_waited (feeds[1], FALSE);
+  g_assert_cmpint (sl_feed_merge (hub, &m), ==, SL_FEED_MERGE_WAIT);
+  g_assert_cmpuint (o.keys->len, ==, 4);
+
+  /* waited for again, silent: what waited long enough goes anyway */
+  sl_feed_set_waited (feeds[1], TRUE);
+  push_event (feeds[0], 9000, 4);
+  sl_feed_publish (feeds[0], SL_FEED_FLUSH_ALL);
+  m.hold_us = 0;
+  g_assert_cmpint (sl_feed_merge (hub, &m), ==, SL_FEED_MERGE_WAIT);
+  g_assert_cmpuint (o.keys->len, ==, 5);
+
+  /* a third host's older packet event is merged once it publishes */
+  m.hold_us = -1;
+  m.n_feeds = 3;
+  push_event (feeds[2], 500, 0);
+  sl_feed_publish (feeds[2], SL_FEED_FLUSH_LAST);
+  sl_feed_publish (feeds[1], SL_FEED_FLUSH_LAST);
+  sl_feed_publish (feeds[0], SL_FEED_FLUSH_LAST);
+  g_assert_cmpint (sl_feed_merge (hub, &m), ==, SL_FEED_MERGE_DONE);
+  g_assert_cmpuint (o.keys->len, ==, 6);
+  g_assert_cmpuint (g_array_index (o.feeds, guint32, 5), ==, 2);
+
+  output_clear (&o);
+  for (guint f = 0; f < 3; f++)
+    sl_feed_free (feeds[f]);
+  sl_feed_hub_free (hub);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/feed/strict-few", test_strict_few);
+  g_test_add_func ("/feed/strict-many", test_strict_many);
+  g_test_add_func ("/feed/watermark", test_watermark);
+  g_test_add_func ("/feed/live", test_live);
+  return g_test_run ();
+}
