@@ -39,6 +39,7 @@ struct _SlFeedHub
   SlFeedHubWakeup  wakeup;
   gpointer         wakeup_data;
   GPtrArray       *free_batches;
+  guint            batch_cap;
   /* feeds that published since the consumer last looked */
   GPtrArray       *published;
   atomic_int       any_published;
@@ -115,6 +116,7 @@ sl_feed_hub_new (void)
   g_mutex_init (&hub->lock);
   g_cond_init (&hub->cond);
   hub->free_batches = g_ptr_array_new_with_free_func ((GDestroyNotify) batch_free);
+  hub->batch_cap = SL_BATCH_CAP;
   hub->published = g_ptr_array_new ();
   atomic_init (&hub->any_published, 0);
   hub->known = g_ptr_array_new ();
@@ -136,6 +138,21 @@ sl_feed_hub_free (SlFeedHub *hub)
   g_mutex_clear (&hub->lock);
   g_cond_clear (&hub->cond);
   g_free (hub);
+}
+
+/* Packet events per batch, at most SL_BATCH_CAP (the default): with many
+ * hosts, small batches keep the memory of their queues small. Batches made
+ * from now on have this size. */
+void
+sl_feed_hub_set_batch_size (SlFeedHub *hub,
+                            guint      n)
+{
+  g_return_if_fail (hub != NULL);
+
+  g_mutex_lock (&hub->lock);
+  hub->batch_cap = CLAMP (n, 1, SL_BATCH_CAP);
+  g_ptr_array_set_size (hub->free_batches, 0);
+  g_mutex_unlock (&hub->lock);
 }
 
 void
@@ -260,7 +277,8 @@ batch_new_locked (SlFeedHub *hub)
   else
     {
       b = g_new0 (SlBatch, 1);
-      b->ev = g_new (SlPacketEvent, SL_BATCH_CAP);
+      b->cap = hub->batch_cap;
+      b->ev = g_new (SlPacketEvent, b->cap);
     }
   b->n = b->pos = 0;
   b->arrival = 0;
@@ -272,7 +290,7 @@ static void
 batch_recycle_locked (SlFeedHub *hub,
                       SlBatch   *b)
 {
-  if (hub->free_batches->len < MAX_FREE_BATCHES)
+  if (hub->free_batches->len < MAX_FREE_BATCHES && b->cap == hub->batch_cap)
     g_ptr_array_add (hub->free_batches, b);
   else
     batch_free (b);
@@ -352,7 +370,7 @@ sl_feed_push (SlFeed              *feed,
       g_mutex_unlock (&feed->hub->lock);
     }
   feed->fill->ev[feed->fill->n] = *event;
-  if (++feed->fill->n == SL_BATCH_CAP)
+  if (++feed->fill->n == feed->fill->cap)
     sl_feed_publish (feed, SL_FEED_FLUSH_IF_WANTED);
 }
 
@@ -411,7 +429,7 @@ sl_feed_publish (SlFeed      *feed,
   if (b == NULL && flush == SL_FEED_FLUSH_LAST)
     b = feed->fill = batch_new_locked (hub);
   if (b != NULL &&
-      (flush == SL_FEED_FLUSH_LAST || b->n == SL_BATCH_CAP ||
+      (flush == SL_FEED_FLUSH_LAST || b->n == b->cap ||
        (b->n > 0 && (flush == SL_FEED_FLUSH_ALL || atomic_load (&feed->wanted)))))
     {
       b->last = flush == SL_FEED_FLUSH_LAST;

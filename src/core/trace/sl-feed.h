@@ -31,6 +31,7 @@ G_BEGIN_DECLS
 typedef struct
 {
   SlPacketEvent *ev;
+  guint          cap;
   guint          n;
   guint          pos;
   gint64         arrival;
@@ -54,6 +55,8 @@ typedef enum
 
 SlFeedHub *sl_feed_hub_new               (void);
 void       sl_feed_hub_free              (SlFeedHub       *hub);
+void       sl_feed_hub_set_batch_size    (SlFeedHub       *hub,
+                                          guint            n);
 void       sl_feed_hub_lock              (SlFeedHub       *hub);
 void       sl_feed_hub_unlock            (SlFeedHub       *hub);
 GCond     *sl_feed_hub_get_cond          (SlFeedHub       *hub);

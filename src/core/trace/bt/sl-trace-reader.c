@@ -61,6 +61,13 @@
  */
 
 #define QUEUE_MAX              8
+/* packet events held in the hosts' queues and in their calibration
+ * read-ahead, all hosts together: with many hosts each gets less, so that
+ * memory per host stays small (at least MIN_* each) */
+#define BUDGET_QUEUED          (512 * 1024)
+#define BUDGET_CALIBRATION     (512 * 1024)
+#define MIN_BATCH              64
+#define MIN_CAL_PACKETS        256
 #define SLICE_US               (50 * 1000)
 #define DEFAULT_CAL_PACKETS    4096
 #define CAL_SPAN_NS            (G_GINT64_CONSTANT (60) * 1000000000)
@@ -150,6 +157,9 @@ struct _SlTraceReader
 
   atomic_int            cancelled;
   gint64                start_time;
+
+  guint                 queue_max;
+  guint                 cal_packets;
 
   /* consumer */
   gboolean              cal_started;
@@ -822,7 +832,7 @@ host_taken_cb (SlFeed   *feed,
   Host *h = data;
   SlTraceReader *self = h->reader;
 
-  if (h->parked && sl_feed_get_queued_locked (feed) < QUEUE_MAX && !atomic_load (&self->cancelled))
+  if (h->parked && sl_feed_get_queued_locked (feed) < self->queue_max && !atomic_load (&self->cancelled))
     {
       h->parked = FALSE;
       g_thread_pool_push (self->pool, h, NULL);
@@ -876,7 +886,7 @@ host_task (gpointer data,
       /* Pool calls under the lock and only when not cancelled: the pool
        * is freed after the cancel flag is set and the lock taken. */
       sl_feed_hub_lock (self->hub);
-      full = sl_feed_get_queued_locked (h->feed) >= QUEUE_MAX;
+      full = sl_feed_get_queued_locked (h->feed) >= self->queue_max;
       if (atomic_load (&self->cancelled))
         full = FALSE;
       else if (full)
@@ -902,7 +912,7 @@ calibration_enough (SlTraceReader *self,
                     Host          *h)
 {
   return h->got_last ||
-         h->cal_packets >= self->options.calibration_packets ||
+         h->cal_packets >= self->cal_packets ||
          (h->cal_packets > 0 && h->cal_last - h->cal_first >= CAL_SPAN_NS);
 }
 
@@ -997,7 +1007,7 @@ foreach_cal_packet (SlTraceReader *self,
           if (count++ == 0)
             first = e->time;
           func (e, data);
-          if (count >= self->options.calibration_packets || e->time - first >= CAL_SPAN_NS)
+          if (count >= self->cal_packets || e->time - first >= CAL_SPAN_NS)
             return;
         }
     }
@@ -1186,9 +1196,26 @@ compute_hints (SlTraceReader *self)
       g_array_unref (adjacent[i]);
 }
 
+/* Batches, queues and calibration sized to the number of hosts (see
+ * BUDGET_QUEUED): 8 batches of 1024 up to ~100 hosts, 2 of 64 at 10 000. */
+static void
+size_queues (SlTraceReader *self)
+{
+  guint n = MAX (self->hosts->len, 1);
+  guint per_host = MAX (BUDGET_QUEUED / n, 2 * MIN_BATCH);
+  guint batch = CLAMP (per_host / 4, MIN_BATCH, SL_BATCH_CAP);
+
+  sl_feed_hub_set_batch_size (self->hub, batch);
+  self->queue_max = CLAMP (per_host / batch - 1, 1, QUEUE_MAX);
+  self->cal_packets = self->options.calibration_packets != 0
+                      ? self->options.calibration_packets
+                      : CLAMP (BUDGET_CALIBRATION / n, MIN_CAL_PACKETS, DEFAULT_CAL_PACKETS);
+}
+
 static void
 register_hosts (SlTraceReader *self)
 {
+  size_queues (self);
   for (guint i = 0; i < self->hosts->len; i++)
     {
       Host *h = g_ptr_array_index (self->hosts, i);
@@ -1326,7 +1353,7 @@ sl_trace_reader_options_init (SlTraceReaderOptions *options)
 
   options->n_threads = 0;
   options->keep_events = FALSE;
-  options->calibration_packets = DEFAULT_CAL_PACKETS;
+  options->calibration_packets = 0;
 }
 
 SlTraceReader *
@@ -1345,8 +1372,6 @@ sl_trace_reader_new (SlEngine                   *engine,
     sl_trace_reader_options_init (&self->options);
   if (self->options.n_threads == 0)
     self->options.n_threads = MAX (1, g_get_num_processors ());
-  if (self->options.calibration_packets == 0)
-    self->options.calibration_packets = DEFAULT_CAL_PACKETS;
   self->folders = g_ptr_array_new_with_free_func (g_free);
   self->hosts = g_ptr_array_new ();
   self->feeds = g_ptr_array_new ();

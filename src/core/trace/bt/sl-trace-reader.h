@@ -19,7 +19,8 @@ G_BEGIN_DECLS
  * @keep_events: fill each host's #SlEventStore (memory grows with the
  *   trace; without it, memory is independent of trace length)
  * @calibration_packets: packet events per host read ahead to estimate
- *   coarse clock offsets for the merge order (0: default)
+ *   coarse clock offsets for the merge order (0: 4096, fewer beyond 128
+ *   hosts, at least 256)
  */
 typedef struct
 {
