@@ -153,7 +153,7 @@ test_json_schema (void)
   if (path == NULL)
     return;
 
-  run_cli (&r, "sync", "--json", "--max-drift-ppm=500000", "--reference=0", path, NULL);
+  run_cli (&r, "sync", "--json", "--journal=full", "--max-drift-ppm=500000", "--reference=0", path, NULL);
   g_assert_cmpint (r.status, ==, 0);
   root = parse_object (r.out, parser);
 
@@ -198,6 +198,33 @@ test_json_schema (void)
   journal = json_object_get_array_member (root, "journal");
   g_assert_cmpuint (json_array_get_length (journal), >=, 3);
   run_clear (&r);
+
+  /* by default the journal is summarized; none leaves it out */
+  {
+    g_autoptr(JsonParser) p2 = json_parser_new ();
+    g_autoptr(JsonParser) p3 = json_parser_new ();
+    JsonObject *summary;
+
+    run_cli (&r, "sync", "--json", "--max-drift-ppm=500000", "--reference=0", path, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    root = parse_object (r.out, p2);
+    g_assert_false (json_object_has_member (root, "journal"));
+    summary = json_object_get_object_member (root, "journal_summary");
+    g_assert_cmpint (json_object_get_int_member (summary, "entries"), ==, json_array_get_length (journal));
+    run_clear (&r);
+
+    run_cli (&r, "sync", "--json", "--journal=none", "--max-drift-ppm=500000", path, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    root = parse_object (r.out, p3);
+    g_assert_false (json_object_has_member (root, "journal"));
+    g_assert_false (json_object_has_member (root, "journal_summary"));
+    g_assert_true (json_object_has_member (root, "links"));
+    run_clear (&r);
+
+    run_cli (&r, "sync", "--json", "--journal=all", path, NULL);
+    assert_clean_error (&r, "--journal");
+    run_clear (&r);
+  }
 
   /* The text report says the same in words. */
   run_cli (&r, "sync", "--max-drift-ppm=500000", path, NULL);

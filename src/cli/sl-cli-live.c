@@ -394,10 +394,14 @@ sl_cli_live (int    argc,
       text = args.json ? NULL : sl_report_to_text (engine, NULL);
       if (args.json)
         {
-          g_autoptr(JsonNode) root = sl_report_to_json (engine, NULL);
-          g_autofree char *js = json_to_string (root, TRUE);
+          SlReportJsonOptions report_options;
 
-          g_print ("%s\n", js);
+          sl_report_json_options_init (&report_options);
+          if (!sl_cli_print_json (engine, &args, &report_options, &error))
+            {
+              ret = sl_cli_fail ("standard output: %s", error->message);
+              g_clear_error (&error);
+            }
         }
       else
         g_print ("\n%s", text);

@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <gio/gunixoutputstream.h>
 #include <glib-unix.h>
 #include <json-glib/json-glib.h>
 
@@ -86,6 +87,9 @@ sl_cli_engine_entries (SyncArgs *args)
       "Pin the reference host of its component (default: automatic)", "HOST" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &args->json,
       "Print one JSON object instead of the text report", NULL },
+    { "journal", 0, 0, G_OPTION_ARG_STRING, &args->journal,
+      "With --json: the journal of changes as a summary (default: entries by kind and key times), "
+      "in full (every entry) or not at all", "summary|full|none" },
     { "max-drift-ppm", 0, 0, G_OPTION_ARG_DOUBLE, &args->max_drift_ppm,
       "Largest plausible relative clock rate error in ppm (default 10000)", "PPM" },
     { "linreg-confidence", 0, 0, G_OPTION_ARG_INT, &args->confidence,
@@ -107,6 +111,7 @@ sl_cli_sync_args_clear (SyncArgs *args)
   g_free (args->input_format);
   g_free (args->plots);
   g_free (args->export_dir);
+  g_free (args->journal);
 }
 
 gboolean
@@ -145,7 +150,47 @@ sl_cli_engine_options (const SyncArgs   *args,
       return FALSE;
     }
   options->linreg_confidence = args->confidence / 100.0;
+  if (args->journal != NULL)
+    {
+      SlJournalMode mode;
+
+      if (!sl_journal_mode_from_string (args->journal, &mode))
+        {
+          g_set_error (error, SL_ERROR, SL_ERROR_INVALID,
+                       "--journal: “%s” is not summary, full or none", args->journal);
+          return FALSE;
+        }
+    }
   return TRUE;
+}
+
+/* Checked by sl_cli_engine_options(). */
+SlJournalMode
+sl_cli_journal_mode (const SyncArgs *args)
+{
+  SlJournalMode mode = SL_JOURNAL_SUMMARY;
+
+  if (args->journal != NULL)
+    sl_journal_mode_from_string (args->journal, &mode);
+  return mode;
+}
+
+/* The JSON report on standard output, written as it goes (a report of
+ * thousands of hosts never exists whole in memory). */
+gboolean
+sl_cli_print_json (SlEngine            *engine,
+                   const SyncArgs      *args,
+                   SlReportJsonOptions *options,
+                   GError             **error)
+{
+  g_autoptr(GOutputStream) stream = g_unix_output_stream_new (STDOUT_FILENO, FALSE);
+  g_autoptr(SlJsonOut) out = sl_json_out_new_stream (stream);
+
+  options->journal = sl_cli_journal_mode (args);
+  fflush (stdout);
+  sl_report_write_json (engine, options, out);
+  return sl_json_out_finish (out, error) &&
+         g_output_stream_write_all (stream, "\n", 1, NULL, NULL, error);
 }
 
 static int
@@ -161,9 +206,13 @@ print_report (SlEngine       *engine,
 
   if (args->json)
     {
-      g_autoptr(JsonNode) root = sl_report_to_json (engine, &timing);
-      g_autofree char *text = json_to_string (root, TRUE);
-      g_print ("%s\n", text);
+      g_autoptr(GError) error = NULL;
+      SlReportJsonOptions options;
+
+      sl_report_json_options_init (&options);
+      options.timing = &timing;
+      if (!sl_cli_print_json (engine, args, &options, &error))
+        return sl_cli_fail ("standard output: %s", error->message);
     }
   else
     {
@@ -224,36 +273,26 @@ print_progress (const SlTraceProgress *p,
     g_printerr ("\n");
 }
 
-static JsonNode *
-timeline_json (const SlEventStore *store)
+static void
+timeline_json (SlJsonOut          *out,
+               const SlEventStore *store)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
   gint64 first = 0, last = 0;
 
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "kinds");
-  json_builder_begin_object (b);
+  sl_json_out_begin_object (out, "timeline");
+  sl_json_out_begin_object (out, "kinds");
   for (guint k = SL_EVENT_NONE + 1; k < SL_EVENT_N_KINDS; k++)
-    {
-      json_builder_set_member_name (b, sl_event_kind_to_string (k));
-      json_builder_add_int_value (b, (gint64) sl_event_store_get_kind_count (store, k));
-    }
-  json_builder_end_object (b);
-  json_builder_set_member_name (b, "threads");
-  json_builder_add_int_value (b, sl_event_store_get_n_threads (store));
-  json_builder_set_member_name (b, "strings");
-  json_builder_add_int_value (b, sl_event_store_get_n_strings (store));
-  json_builder_set_member_name (b, "memory_bytes");
-  json_builder_add_int_value (b, (gint64) sl_event_store_get_memory_size (store));
+    sl_json_out_int (out, sl_event_kind_to_string (k), (gint64) sl_event_store_get_kind_count (store, k));
+  sl_json_out_end_object (out);
+  sl_json_out_int (out, "threads", sl_event_store_get_n_threads (store));
+  sl_json_out_int (out, "strings", sl_event_store_get_n_strings (store));
+  sl_json_out_int (out, "memory_bytes", (gint64) sl_event_store_get_memory_size (store));
   if (sl_event_store_get_time_range (store, &first, &last))
     {
-      json_builder_set_member_name (b, "first_ns");
-      json_builder_add_int_value (b, first);
-      json_builder_set_member_name (b, "last_ns");
-      json_builder_add_int_value (b, last);
+      sl_json_out_int (out, "first_ns", first);
+      sl_json_out_int (out, "last_ns", last);
     }
-  json_builder_end_object (b);
-  return json_builder_get_root (b);
+  sl_json_out_end_object (out);
 }
 
 static void
@@ -286,9 +325,49 @@ typedef struct
   double            cpu0;
 } SyncReport;
 
+/* The members `sync` adds to each host and link of the JSON report. */
+typedef struct
+{
+  const SyncReport    *report;
+  const SlEventStore **stores;    /* by engine host, --timeline */
+} JsonExtras;
+
 static void
+host_members_cb (SlJsonOut *out,
+                 guint      host,
+                 gpointer   user_data)
+{
+  JsonExtras *x = user_data;
+
+  if (x->stores != NULL && x->stores[host] != NULL)
+    timeline_json (out, x->stores[host]);
+  if (x->report->diagnosis != NULL && host < x->report->diagnosis->hosts->len)
+    {
+      g_autofree char *text = sl_diagnose_host (x->report->diagnosis, host);
+
+      sl_json_out_string (out, "diagnosis", text);
+    }
+}
+
+static void
+link_members_cb (SlJsonOut *out,
+                 guint      link,
+                 gpointer   user_data)
+{
+  JsonExtras *x = user_data;
+
+  if (x->report->diagnosis != NULL && link < x->report->diagnosis->links->len)
+    {
+      g_autofree char *text = sl_diagnose_link (x->report->diagnosis, link);
+
+      sl_json_out_string (out, "diagnosis", text);
+    }
+}
+
+static gboolean
 print_sync_report (SlEngine         *engine,
-                   const SyncReport *r)
+                   const SyncReport *r,
+                   GError          **error)
 {
   SlReportTiming timing;
   gboolean timeline = r->timeline && r->reader != NULL;
@@ -298,33 +377,24 @@ print_sync_report (SlEngine         *engine,
 
   if (r->args->json)
     {
-      g_autoptr(JsonNode) root = sl_report_to_json (engine, &timing);
-      JsonObject *obj = json_node_get_object (root);
-      JsonArray *hosts = json_object_get_array_member (obj, "hosts");
-      g_autofree char *text = NULL;
+      g_autofree const SlEventStore **stores = NULL;
+      JsonExtras extras = { r, NULL };
+      SlReportJsonOptions options;
 
-      if (r->problems != NULL)
-        sl_report_set_problems (obj, r->problems);
       if (timeline)
-        for (guint i = 0; i < sl_trace_reader_get_n_hosts (r->reader); i++)
-          {
-            guint eh = sl_trace_reader_get_engine_host (r->reader, i);
-            const SlEventStore *store = sl_trace_reader_get_event_store (r->reader, i);
-
-            for (guint k = 0; store != NULL && k < json_array_get_length (hosts); k++)
-              {
-                JsonObject *h = json_array_get_object_element (hosts, k);
-
-                if (g_strcmp0 (json_object_get_string_member (h, "name"),
-                               sl_engine_get_host_name (engine, eh)) == 0)
-                  json_object_set_member (h, "timeline", timeline_json (store));
-              }
-          }
-      if (r->diagnosis != NULL)
-        sl_diagnose_all_to_json (r->diagnosis, obj);
-
-      text = json_to_string (root, TRUE);
-      g_print ("%s\n", text);
+        {
+          stores = g_new0 (const SlEventStore *, sl_engine_get_n_hosts (engine));
+          for (guint i = 0; i < sl_trace_reader_get_n_hosts (r->reader); i++)
+            stores[sl_trace_reader_get_engine_host (r->reader, i)] = sl_trace_reader_get_event_store (r->reader, i);
+          extras.stores = stores;
+        }
+      sl_report_json_options_init (&options);
+      options.timing = &timing;
+      options.problems = r->problems;
+      options.host_members = host_members_cb;
+      options.link_members = link_members_cb;
+      options.user_data = &extras;
+      return sl_cli_print_json (engine, r->args, &options, error);
     }
   else
     {
@@ -351,6 +421,7 @@ print_sync_report (SlEngine         *engine,
           g_print ("%s", diagnosis);
         }
     }
+  return TRUE;
 }
 
 /* The job's snapshots, on this thread's main loop: progress lines, and
@@ -411,7 +482,8 @@ sync_output_cb (SlEngine *engine,
 {
   SyncOutput *o = user_data;
 
-  print_sync_report (engine, o->report);
+  if (!print_sync_report (engine, o->report, &o->error))
+    return;
   if (o->args->plots != NULL && !sl_plot_links (engine, o->args->plots, &o->error))
     return;
   if (o->args->export_dir != NULL)

@@ -8,6 +8,7 @@
 #include <glib.h>
 
 #include "sl-engine.h"
+#include "sl-report.h"
 
 G_BEGIN_DECLS
 
@@ -22,12 +23,18 @@ typedef struct
   int       confidence;
   char     *plots;
   char     *export_dir;
+  char     *journal;
 } SyncArgs;
 
 GOptionEntry *sl_cli_engine_entries   (SyncArgs         *args);
 void          sl_cli_sync_args_clear  (SyncArgs         *args);
 gboolean      sl_cli_engine_options   (const SyncArgs   *args,
                                        SlEngineOptions  *options,
+                                       GError          **error);
+SlJournalMode sl_cli_journal_mode     (const SyncArgs   *args);
+gboolean      sl_cli_print_json       (SlEngine         *engine,
+                                       const SyncArgs   *args,
+                                       SlReportJsonOptions *options,
                                        GError          **error);
 gboolean      sl_cli_apply_reference  (SlEngine         *engine,
                                        const SyncArgs   *args,

@@ -1716,23 +1716,23 @@ export_json_cb (SlEngine *engine,
                 gpointer  user_data)
 {
   ExportData *d = user_data;
+  g_autoptr(SlJsonOut) out = sl_json_out_new_string ();
+  g_autoptr(GPtrArray) problems = NULL;
   SlReportTiming timing;
-  g_autoptr(JsonNode) root = NULL;
+  SlReportJsonOptions options;
 
   timing.elapsed_s = (double) sl_job_get_elapsed_us (d->self->job) / 1e6;
   timing.cpu_s = sl_job_get_cpu_s (d->self->job);
-  root = sl_report_to_json (engine, &timing);
-
+  sl_report_json_options_init (&options);
+  options.timing = &timing;
   if (d->self->kind == SL_JOB_FOLDERS || d->self->kind == SL_JOB_DEMO || d->self->kind == SL_JOB_LIVE)
-    {
-      g_autoptr(GPtrArray) problems = sl_job_dup_problems (d->self->job);
-
-      sl_report_set_problems (json_node_get_object (root), problems);
-    }
-  d->text = json_to_string (root, TRUE);
+    options.problems = problems = sl_job_dup_problems (d->self->job);
+  sl_report_write_json (engine, &options, out);
+  d->text = sl_json_out_steal_string (out);
 }
 
-/* The JSON report of `syncline-cli sync --json`, from the engine itself. */
+/* The JSON report of `syncline-cli sync --json` (the journal summarized),
+ * from the engine itself, written without a tree of nodes. */
 char *
 sl_session_dup_report_json (SlSession  *self,
                             GError    **error)

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "sl-report.h"
 #include "sl-units.h"
@@ -73,158 +74,126 @@ sl_report_get_link (SlEngine     *engine,
 }
 
 static void
-add_number (JsonBuilder *b,
-            const char  *member,
-            double       v)
-{
-  json_builder_set_member_name (b, member);
-  if (isfinite (v))
-    json_builder_add_double_value (b, v);
-  else
-    json_builder_add_null_value (b);
-}
-
-static void
-add_string (JsonBuilder *b,
-            const char  *member,
-            const char  *v)
-{
-  json_builder_set_member_name (b, member);
-  json_builder_add_string_value (b, v);
-}
-
-static void
-add_int (JsonBuilder *b,
-         const char  *member,
-         gint64       v)
-{
-  json_builder_set_member_name (b, member);
-  json_builder_add_int_value (b, v);
-}
-
-static void
-add_transform (JsonBuilder       *b,
+add_transform (SlJsonOut         *o,
                const SlTransform *t)
 {
   g_autofree char *slope = sl_transform_slope_to_string (t);
   g_autofree char *offset = sl_transform_offset_to_string (t);
 
-  json_builder_set_member_name (b, "transform");
-  json_builder_begin_object (b);
-  add_number (b, "slope", sl_transform_get_slope (t));
-  add_number (b, "offset_ns", sl_transform_get_offset (t));
-  add_string (b, "slope_exact", slope);
-  add_string (b, "offset_ns_exact", offset);
-  json_builder_end_object (b);
+  sl_json_out_begin_object (o, "transform");
+  sl_json_out_number (o, "slope", sl_transform_get_slope (t));
+  sl_json_out_number (o, "offset_ns", sl_transform_get_offset (t));
+  sl_json_out_string (o, "slope_exact", slope);
+  sl_json_out_string (o, "offset_ns_exact", offset);
+  sl_json_out_end_object (o);
 }
 
 static void
-add_counts (JsonBuilder *b,
-            SlEngine    *engine,
-            guint        host)
+add_counts (SlJsonOut *o,
+            SlEngine  *engine,
+            guint      host)
 {
   SlHostCounts c;
 
   sl_engine_get_host_counts (engine, host, &c);
-  json_builder_set_member_name (b, "counts");
-  json_builder_begin_object (b);
-  add_int (b, "events", (gint64) c.events);
-  add_int (b, "packet_events", (gint64) c.packet_events);
-  add_int (b, "matched", (gint64) c.matched);
-  add_int (b, "unmatched", (gint64) (c.packet_events > c.matched ? c.packet_events - c.matched : 0));
-  add_int (b, "ignored", (gint64) c.ignored);
-  json_builder_end_object (b);
+  sl_json_out_begin_object (o, "counts");
+  sl_json_out_int (o, "events", (gint64) c.events);
+  sl_json_out_int (o, "packet_events", (gint64) c.packet_events);
+  sl_json_out_int (o, "matched", (gint64) c.matched);
+  sl_json_out_int (o, "unmatched", (gint64) (c.packet_events > c.matched ? c.packet_events - c.matched : 0));
+  sl_json_out_int (o, "ignored", (gint64) c.ignored);
+  sl_json_out_end_object (o);
 }
 
 static void
-add_hosts (JsonBuilder *b,
-           SlEngine    *engine)
+add_hosts (SlJsonOut                 *o,
+           SlEngine                  *engine,
+           const SlReportJsonOptions *options)
 {
-  json_builder_set_member_name (b, "hosts");
-  json_builder_begin_array (b);
+  sl_json_out_begin_array (o, "hosts");
   for (guint h = 0; h < sl_engine_get_n_hosts (engine); h++)
     {
       SlHostInfo hi = { 0 };
 
       sl_engine_get_host_info (engine, h, &hi);
-      json_builder_begin_object (b);
-      add_string (b, "name", sl_engine_get_host_name (engine, h));
-      add_string (b, "reference", sl_engine_get_host_name (engine, hi.reference));
-      add_transform (b, &hi.to_reference);
-      add_number (b, "bound_ns", hi.bound_ns);
-      json_builder_set_member_name (b, "path");
-      json_builder_begin_array (b);
+      sl_json_out_begin_object (o, NULL);
+      sl_json_out_string (o, "name", sl_engine_get_host_name (engine, h));
+      sl_json_out_string (o, "reference", sl_engine_get_host_name (engine, hi.reference));
+      add_transform (o, &hi.to_reference);
+      sl_json_out_number (o, "bound_ns", hi.bound_ns);
+      sl_json_out_begin_array (o, "path");
       for (guint k = 0; k < hi.path->len; k++)
-        json_builder_add_string_value (b, sl_engine_get_host_name (engine, g_array_index (hi.path, guint, k)));
-      json_builder_end_array (b);
-      add_counts (b, engine, h);
-      json_builder_end_object (b);
+        sl_json_out_string (o, NULL, sl_engine_get_host_name (engine, g_array_index (hi.path, guint, k)));
+      sl_json_out_end_array (o);
+      add_counts (o, engine, h);
+      if (options->host_members != NULL)
+        options->host_members (o, h, options->user_data);
+      sl_json_out_end_object (o);
       sl_host_info_clear (&hi);
     }
-  json_builder_end_array (b);
+  sl_json_out_end_array (o);
 }
 
 static void
-add_links (JsonBuilder *b,
-           SlEngine    *engine)
+add_links (SlJsonOut                 *o,
+           SlEngine                  *engine,
+           const SlReportJsonOptions *options)
 {
-  json_builder_set_member_name (b, "links");
-  json_builder_begin_array (b);
+  sl_json_out_begin_array (o, "links");
   for (guint l = 0; l < sl_engine_get_n_links (engine); l++)
     {
       SlReportLink rl;
       const SlLinkInfo *i = &rl.info;
 
       sl_report_get_link (engine, l, &rl);
-      json_builder_begin_object (b);
-      add_string (b, "a", sl_engine_get_host_name (engine, rl.a));
-      add_string (b, "b", sl_engine_get_host_name (engine, rl.b));
-      add_string (b, "quality", sl_quality_to_string (i->quality));
-      add_string (b, "reason", i->reason);
-      add_int (b, "matches", (gint64) i->matches);
-      add_int (b, "accurate_packets", (gint64) i->accurate_packets);
-      json_builder_set_member_name (b, "hull_points");
-      json_builder_begin_array (b);
-      json_builder_add_int_value (b, rl.hull_points[0]);
-      json_builder_add_int_value (b, rl.hull_points[1]);
-      json_builder_end_array (b);
-      add_number (b, "alpha_min", rl.alpha_min);
-      add_number (b, "alpha_max", rl.alpha_max);
-      add_number (b, "alpha", rl.alpha);
-      add_number (b, "beta", rl.beta);
+      sl_json_out_begin_object (o, NULL);
+      sl_json_out_string (o, "a", sl_engine_get_host_name (engine, rl.a));
+      sl_json_out_string (o, "b", sl_engine_get_host_name (engine, rl.b));
+      sl_json_out_string (o, "quality", sl_quality_to_string (i->quality));
+      sl_json_out_string (o, "reason", i->reason);
+      sl_json_out_int (o, "matches", (gint64) i->matches);
+      sl_json_out_int (o, "accurate_packets", (gint64) i->accurate_packets);
+      sl_json_out_begin_array (o, "hull_points");
+      sl_json_out_int (o, NULL, rl.hull_points[0]);
+      sl_json_out_int (o, NULL, rl.hull_points[1]);
+      sl_json_out_end_array (o);
+      sl_json_out_number (o, "alpha_min", rl.alpha_min);
+      sl_json_out_number (o, "alpha_max", rl.alpha_max);
+      sl_json_out_number (o, "alpha", rl.alpha);
+      sl_json_out_number (o, "beta", rl.beta);
       if (i->has_estimate)
         {
           g_autofree char *slope = sl_transform_slope_to_string (&rl.estimate);
           g_autofree char *offset = sl_transform_offset_to_string (&rl.estimate);
-          add_string (b, "alpha_exact", slope);
-          add_string (b, "beta_exact", offset);
+
+          sl_json_out_string (o, "alpha_exact", slope);
+          sl_json_out_string (o, "beta_exact", offset);
         }
-      add_number (b, "weight", i->weight);
-      json_builder_set_member_name (b, "in_tree");
-      json_builder_add_boolean_value (b, i->in_tree);
-      json_builder_set_member_name (b, "inversions_after_sync");
+      sl_json_out_number (o, "weight", i->weight);
+      sl_json_out_boolean (o, "in_tree", i->in_tree);
       if (i->inversions_known)
-        json_builder_add_int_value (b, (gint64) i->inversions);
+        sl_json_out_int (o, "inversions_after_sync", (gint64) i->inversions);
       else
-        json_builder_add_null_value (b);
-      json_builder_set_member_name (b, "inversions_exact");
-      json_builder_add_boolean_value (b, i->inversions_exact);
-      add_number (b, "accuracy", i->accuracy);
-      add_number (b, "band_ns", i->band_ns);
-      add_number (b, "bound_ns", i->bound_ns);
-      add_int (b, "span_start_ns", i->span_start);
-      add_int (b, "span_end_ns", i->span_end);
+        sl_json_out_null (o, "inversions_after_sync");
+      sl_json_out_boolean (o, "inversions_exact", i->inversions_exact);
+      sl_json_out_number (o, "accuracy", i->accuracy);
+      sl_json_out_number (o, "band_ns", i->band_ns);
+      sl_json_out_number (o, "bound_ns", i->bound_ns);
+      sl_json_out_int (o, "span_start_ns", i->span_start);
+      sl_json_out_int (o, "span_end_ns", i->span_end);
       if (sl_engine_get_options (engine)->algorithm == SL_ALGORITHM_LINREG)
         {
-          add_int (b, "round_trips", i->n_round_trips);
-          add_number (b, "e_r_ns", i->e_r_ns);
-          add_number (b, "se_slope", i->se_slope);
-          add_number (b, "se_offset_ns", i->se_offset_ns);
+          sl_json_out_int (o, "round_trips", i->n_round_trips);
+          sl_json_out_number (o, "e_r_ns", i->e_r_ns);
+          sl_json_out_number (o, "se_slope", i->se_slope);
+          sl_json_out_number (o, "se_offset_ns", i->se_offset_ns);
         }
-      add_int (b, "last_change_input_time", i->last_change);
-      json_builder_end_object (b);
+      sl_json_out_int (o, "last_change_input_time", i->last_change);
+      if (options->link_members != NULL)
+        options->link_members (o, l, options->user_data);
+      sl_json_out_end_object (o);
     }
-  json_builder_end_array (b);
+  sl_json_out_end_array (o);
 }
 
 static GPtrArray *
@@ -252,27 +221,25 @@ components (SlEngine *engine)
 }
 
 static void
-add_components (JsonBuilder *b,
-                SlEngine    *engine)
+add_components (SlJsonOut *o,
+                SlEngine  *engine)
 {
   g_autoptr(GPtrArray) comps = components (engine);
 
-  json_builder_set_member_name (b, "components");
-  json_builder_begin_array (b);
+  sl_json_out_begin_array (o, "components");
   for (guint c = 0; c < comps->len; c++)
     {
       GArray *m = g_ptr_array_index (comps, c);
 
-      json_builder_begin_object (b);
-      add_string (b, "reference", sl_engine_get_host_name (engine, g_array_index (m, guint, 0)));
-      json_builder_set_member_name (b, "hosts");
-      json_builder_begin_array (b);
+      sl_json_out_begin_object (o, NULL);
+      sl_json_out_string (o, "reference", sl_engine_get_host_name (engine, g_array_index (m, guint, 0)));
+      sl_json_out_begin_array (o, "hosts");
       for (guint k = 1; k < m->len; k++)
-        json_builder_add_string_value (b, sl_engine_get_host_name (engine, g_array_index (m, guint, k)));
-      json_builder_end_array (b);
-      json_builder_end_object (b);
+        sl_json_out_string (o, NULL, sl_engine_get_host_name (engine, g_array_index (m, guint, k)));
+      sl_json_out_end_array (o);
+      sl_json_out_end_object (o);
     }
-  json_builder_end_array (b);
+  sl_json_out_end_array (o);
 }
 
 static const char *
@@ -283,36 +250,151 @@ host_or_none (SlEngine *engine,
 }
 
 static void
-add_journal (JsonBuilder *b,
-             SlEngine    *engine,
-             guint64      from)
+add_journal (SlJsonOut *o,
+             SlEngine  *engine,
+             guint64    from)
 {
   SlJournal *j = sl_engine_get_journal (engine);
 
-  json_builder_set_member_name (b, "journal_dropped");
-  json_builder_add_int_value (b, (gint64) sl_journal_get_n_dropped (j));
-  json_builder_set_member_name (b, "journal");
-  json_builder_begin_array (b);
+  sl_json_out_int (o, "journal_dropped", (gint64) sl_journal_get_n_dropped (j));
+  sl_json_out_begin_array (o, "journal");
   for (guint64 s = MAX (from, sl_journal_get_first_seq (j)); s < sl_journal_get_next_seq (j); s++)
     {
       const SlChange *c = sl_journal_get (j, s);
-      const char *a = host_or_none (engine, c->a), *bb = host_or_none (engine, c->b);
 
-      json_builder_begin_object (b);
-      add_int (b, "seq", (gint64) c->seq);
-      add_int (b, "input_time", c->input_time);
-      add_string (b, "kind", sl_change_kind_to_string (c->kind));
-      json_builder_set_member_name (b, "a");
-      a != NULL ? (void) json_builder_add_string_value (b, a) : (void) json_builder_add_null_value (b);
-      json_builder_set_member_name (b, "b");
-      bb != NULL ? (void) json_builder_add_string_value (b, bb) : (void) json_builder_add_null_value (b);
+      sl_json_out_begin_object (o, NULL);
+      sl_json_out_int (o, "seq", (gint64) c->seq);
+      sl_json_out_int (o, "input_time", c->input_time);
+      sl_json_out_string (o, "kind", sl_change_kind_to_string (c->kind));
+      sl_json_out_string (o, "a", host_or_none (engine, c->a));
+      sl_json_out_string (o, "b", host_or_none (engine, c->b));
       if (c->kind == SL_CHANGE_LINK)
-        add_string (b, "quality", sl_quality_to_string (c->quality));
-      add_number (b, "value", c->value);
-      add_string (b, "reason", c->reason != NULL ? c->reason : "");
-      json_builder_end_object (b);
+        sl_json_out_string (o, "quality", sl_quality_to_string (c->quality));
+      sl_json_out_number (o, "value", c->value);
+      sl_json_out_string (o, "reason", c->reason != NULL ? c->reason : "");
+      sl_json_out_end_object (o);
     }
-  json_builder_end_array (b);
+  sl_json_out_end_array (o);
+}
+
+static void
+add_time (SlJsonOut  *o,
+          const char *name,
+          gboolean    known,
+          gint64      t)
+{
+  if (known)
+    sl_json_out_int (o, name, t);
+  else
+    sl_json_out_null (o, name);
+}
+
+/* What the journal says in a few numbers (README, The JSON report). */
+static void
+add_journal_summary (SlJsonOut *o,
+                     SlEngine  *engine)
+{
+  SlJournal *j = sl_engine_get_journal (engine);
+  guint64 first = sl_journal_get_first_seq (j), next = sl_journal_get_next_seq (j);
+  guint64 kinds[SL_CHANGE_TRANSFORM + 1] = { 0 };
+  gint64 tree = 0, reference = 0;
+  gboolean has_tree = FALSE, has_reference = FALSE;
+
+  for (guint64 s = first; s < next; s++)
+    {
+      const SlChange *c = sl_journal_get (j, s);
+
+      kinds[c->kind]++;
+      if (c->kind == SL_CHANGE_TREE_EDGE_IN || c->kind == SL_CHANGE_TREE_EDGE_OUT)
+        tree = c->input_time, has_tree = TRUE;
+      else if (c->kind == SL_CHANGE_REFERENCE)
+        reference = c->input_time, has_reference = TRUE;
+    }
+
+  sl_json_out_begin_object (o, "journal_summary");
+  sl_json_out_int (o, "entries", (gint64) next);
+  sl_json_out_int (o, "dropped", (gint64) sl_journal_get_n_dropped (j));
+  sl_json_out_begin_object (o, "kinds");
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    sl_json_out_int (o, sl_change_kind_to_string (k), (gint64) kinds[k]);
+  sl_json_out_end_object (o);
+  add_time (o, "first_input_time", next > first, next > first ? sl_journal_get (j, first)->input_time : 0);
+  add_time (o, "last_input_time", next > first, next > first ? sl_journal_get (j, next - 1)->input_time : 0);
+  add_time (o, "last_tree_change_input_time", has_tree, tree);
+  add_time (o, "last_reference_change_input_time", has_reference, reference);
+  sl_json_out_end_object (o);
+}
+
+static void
+add_problems (SlJsonOut *o,
+              GPtrArray *problems)
+{
+  sl_json_out_begin_array (o, "problems");
+  for (guint i = 0; i < problems->len; i++)
+    {
+      const SlTraceProblem *p = g_ptr_array_index (problems, i);
+
+      sl_json_out_begin_object (o, NULL);
+      sl_json_out_string (o, "host", p->host);
+      sl_json_out_string (o, "file", p->file);
+      sl_json_out_string (o, "message", p->message);
+      sl_json_out_end_object (o);
+    }
+  sl_json_out_end_array (o);
+}
+
+void
+sl_report_json_options_init (SlReportJsonOptions *options)
+{
+  g_return_if_fail (options != NULL);
+
+  memset (options, 0, sizeof *options);
+  options->journal = SL_JOURNAL_SUMMARY;
+}
+
+/**
+ * sl_report_write_json:
+ * @options: what besides the engine's state: timing, journal, problems,
+ *   members of each host and link
+ *
+ * Writes the JSON report (README, The JSON report) as it goes: with a
+ * stream destination, the document never exists whole in memory.
+ */
+void
+sl_report_write_json (SlEngine                  *engine,
+                      const SlReportJsonOptions *options,
+                      SlJsonOut                 *out)
+{
+  const SlEngineOptions *eo;
+
+  g_return_if_fail (engine != NULL);
+  g_return_if_fail (options != NULL);
+  g_return_if_fail (out != NULL);
+
+  eo = sl_engine_get_options (engine);
+  sl_engine_flush (engine);
+
+  sl_json_out_begin_object (out, NULL);
+  sl_json_out_string (out, "algorithm", sl_algorithm_to_string (eo->algorithm));
+  sl_json_out_string (out, "tree", sl_tree_kind_to_string (eo->tree));
+  sl_json_out_int (out, "matches", (gint64) sl_engine_get_n_matches (engine));
+  add_hosts (out, engine, options);
+  add_links (out, engine, options);
+  add_components (out, engine);
+  if (options->journal == SL_JOURNAL_FULL)
+    add_journal (out, engine, options->journal_from);
+  else if (options->journal == SL_JOURNAL_SUMMARY)
+    add_journal_summary (out, engine);
+  if (options->timing != NULL)
+    {
+      sl_json_out_begin_object (out, "timing");
+      sl_json_out_number (out, "elapsed_s", options->timing->elapsed_s);
+      sl_json_out_number (out, "cpu_s", options->timing->cpu_s);
+      sl_json_out_end_object (out);
+    }
+  if (options->problems != NULL)
+    add_problems (out, options->problems);
+  sl_json_out_end_object (out);
 }
 
 JsonNode *
@@ -325,39 +407,25 @@ sl_report_to_json (SlEngine             *engine,
 }
 
 /* Same as sl_report_to_json(), with only the journal entries from
- * sequence number @journal_from on (live updates). */
+ * sequence number @journal_from on (live updates). Both give the whole
+ * journal, as a tree to edit. */
 JsonNode *
 sl_report_to_json_since (SlEngine             *engine,
                          const SlReportTiming *timing,
                          guint64               journal_from)
 {
-  g_autoptr(JsonBuilder) b = NULL;
-  const SlEngineOptions *o;
+  g_autoptr(SlJsonOut) out = NULL;
+  SlReportJsonOptions options;
 
   g_return_val_if_fail (engine != NULL, NULL);
 
-  b = json_builder_new ();
-  o = sl_engine_get_options (engine);
-  sl_engine_flush (engine);
-
-  json_builder_begin_object (b);
-  add_string (b, "algorithm", sl_algorithm_to_string (o->algorithm));
-  add_string (b, "tree", sl_tree_kind_to_string (o->tree));
-  add_int (b, "matches", (gint64) sl_engine_get_n_matches (engine));
-  add_hosts (b, engine);
-  add_links (b, engine);
-  add_components (b, engine);
-  add_journal (b, engine, journal_from);
-  if (timing != NULL)
-    {
-      json_builder_set_member_name (b, "timing");
-      json_builder_begin_object (b);
-      add_number (b, "elapsed_s", timing->elapsed_s);
-      add_number (b, "cpu_s", timing->cpu_s);
-      json_builder_end_object (b);
-    }
-  json_builder_end_object (b);
-  return json_builder_get_root (b);
+  sl_report_json_options_init (&options);
+  options.timing = timing;
+  options.journal = SL_JOURNAL_FULL;
+  options.journal_from = journal_from;
+  out = sl_json_out_new_builder ();
+  sl_report_write_json (engine, &options, out);
+  return sl_json_out_steal_root (out);
 }
 
 /**
@@ -578,24 +646,41 @@ void
 sl_report_set_problems (JsonObject *report,
                         GPtrArray  *problems)
 {
-  JsonArray *arr;
+  g_autoptr(SlJsonOut) out = NULL;
 
   g_return_if_fail (report != NULL);
   g_return_if_fail (problems != NULL);
 
-  arr = json_array_new ();
-  for (guint i = 0; i < problems->len; i++)
-    {
-      const SlTraceProblem *p = g_ptr_array_index (problems, i);
-      JsonObject *o = json_object_new ();
+  out = sl_json_out_new_builder ();
+  sl_json_out_begin_object (out, NULL);
+  add_problems (out, problems);
+  sl_json_out_end_object (out);
+  {
+    g_autoptr(JsonNode) root = sl_json_out_steal_root (out);
 
-      if (p->host != NULL)
-        json_object_set_string_member (o, "host", p->host);
-      else
-        json_object_set_null_member (o, "host");
-      json_object_set_string_member (o, "file", p->file);
-      json_object_set_string_member (o, "message", p->message);
-      json_array_add_object_element (arr, o);
-    }
-  json_object_set_array_member (report, "problems", arr);
+    json_object_set_member (report, "problems",
+                            json_node_copy (json_object_get_member (json_node_get_object (root), "problems")));
+  }
+}
+
+static const char *const journal_modes[] = { "summary", "full", "none" };
+
+const char *
+sl_journal_mode_to_string (SlJournalMode mode)
+{
+  g_return_val_if_fail (mode < G_N_ELEMENTS (journal_modes), NULL);
+  return journal_modes[mode];
+}
+
+gboolean
+sl_journal_mode_from_string (const char    *str,
+                             SlJournalMode *mode)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (journal_modes); i++)
+    if (g_strcmp0 (str, journal_modes[i]) == 0)
+      {
+        *mode = i;
+        return TRUE;
+      }
+  return FALSE;
 }

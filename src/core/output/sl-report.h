@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 
 #include "sl-engine.h"
+#include "sl-json-out.h"
 #include "sl-trace-reader.h"
 
 G_BEGIN_DECLS
@@ -40,6 +41,47 @@ typedef struct
   double cpu_s;
 } SlReportTiming;
 
+/**
+ * SlJournalMode:
+ * @SL_JOURNAL_SUMMARY: "journal_summary": entries by kind, dropped, the
+ *   input times of the first and last entry and of the last tree and
+ *   reference change
+ * @SL_JOURNAL_FULL: "journal_dropped" and "journal", every entry kept
+ * @SL_JOURNAL_NONE: no journal member
+ */
+typedef enum
+{
+  SL_JOURNAL_SUMMARY,
+  SL_JOURNAL_FULL,
+  SL_JOURNAL_NONE,
+} SlJournalMode;
+
+/* Adds members to host or link @index (an engine index) of the report. */
+typedef void (*SlReportMembersFunc) (SlJsonOut *out,
+                                     guint      index,
+                                     gpointer   user_data);
+
+/**
+ * SlReportJsonOptions:
+ * @timing: (nullable): the "timing" member
+ * @journal: how much of the journal
+ * @journal_from: %SL_JOURNAL_FULL: first sequence number written
+ * @problems: (nullable) (element-type SlTraceProblem): the "problems"
+ *   member
+ * @host_members, @link_members: (nullable): more members of each host and
+ *   link, after the others
+ */
+typedef struct
+{
+  const SlReportTiming *timing;
+  SlJournalMode         journal;
+  guint64               journal_from;
+  GPtrArray            *problems;
+  SlReportMembersFunc   host_members;
+  SlReportMembersFunc   link_members;
+  gpointer              user_data;
+} SlReportJsonOptions;
+
 void      sl_report_get_link   (SlEngine             *engine,
                                 guint                 link,
                                 SlReportLink         *out);
@@ -60,5 +102,12 @@ char     *sl_report_offset_at   (const SlTransform   *map,
                                  gint64               start);
 char     *sl_report_offset_text (const SlTransform   *map,
                                  gint64               start);
+void      sl_report_json_options_init (SlReportJsonOptions *options);
+void      sl_report_write_json (SlEngine                  *engine,
+                                const SlReportJsonOptions *options,
+                                SlJsonOut                 *out);
+const char *sl_journal_mode_to_string   (SlJournalMode  mode);
+gboolean    sl_journal_mode_from_string (const char    *str,
+                                         SlJournalMode *mode);
 
 G_END_DECLS
