@@ -214,16 +214,6 @@ count_inversions (const char *text,
   return inversions;
 }
 
-static guint
-count_lines (const char *text)
-{
-  guint n = 0;
-
-  for (const char *p = text; *p != '\0'; p++)
-    n += *p == '\n';
-  return n;
-}
-
 static void
 test_generated (void)
 {

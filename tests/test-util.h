@@ -104,6 +104,16 @@ run_cli (Run        *r,
   run_cli_argv (r, (const char *const *) args->pdata);
 }
 
+static inline guint
+count_lines (const char *text)
+{
+  guint n = 0;
+
+  for (const char *p = text; *p != '\0'; p++)
+    n += *p == '\n';
+  return n;
+}
+
 static inline void
 rm_rf (const char *path)
 {

@@ -35,6 +35,7 @@ static const char usage[] =
   "  syncline-cli live [OPTIONS] URL...      synchronize live sessions as they stream\n"
   "  syncline-cli demo [OPTIONS]             synchronize a built-in simulated cluster\n"
   "  syncline-cli generate --out=DIR [OPTIONS]  write realistic multi-host LTTng kernel traces\n"
+  "  syncline-cli extract --out=DIR FOLDER...    each host's packet events as a small CTF trace\n"
   "  syncline-cli bench hull [OPTIONS]       matcher and hull speed\n"
   "  syncline-cli bench graph [OPTIONS]      incremental tree and reference speed\n"
   "\n"
@@ -939,6 +940,8 @@ main (int    argc,
     return cmd_bench (argc - 1, argv + 1);
   if (g_strcmp0 (argv[1], "generate") == 0)
     return sl_cli_generate (argc - 1, argv + 1);
+  if (g_strcmp0 (argv[1], "extract") == 0)
+    return sl_cli_extract (argc - 1, argv + 1);
 
   g_printerr ("syncline-cli: unknown command “%s”\n%s", argv[1], usage);
   return 2;

@@ -53,6 +53,8 @@ int    sl_cli_bench_graph  (guint     nodes,
                             gboolean  json);
 int    sl_cli_generate     (int       argc,
                             char    **argv);
+int    sl_cli_extract      (int       argc,
+                            char    **argv);
 int    sl_cli_fail         (const char *fmt,
                             ...) G_GNUC_PRINTF (1, 2);
 double sl_cli_cpu_seconds  (void);

@@ -98,6 +98,10 @@ typedef struct
   char    *clock_uuid;
   char    *domain;
   guint64  bytes;
+  /* a `syncline-cli extract` trace: the counts of the full one */
+  gboolean extract;
+  guint64  extract_events;
+  guint64  extract_ignored;
   gboolean failed;
 } TraceDir;
 
@@ -132,6 +136,9 @@ struct _Host
   /* consumer */
   gboolean        got_last;
   gboolean        cal_done;
+  gboolean        all_extracts;
+  guint64         extract_events;
+  guint64         extract_ignored;
   guint64         cal_packets;
   gint64          cal_first;
   gint64          cal_last;
@@ -449,6 +456,14 @@ scan_trace (Scan       *scan,
     g_clear_pointer (&t->hostname, g_free);
   t->clock_uuid = match_in (text, "clock\\s*\\{[^}]*?uuid\\s*=\\s*\"([^\"]*)\"");
   t->domain = match_in (text, "env\\s*\\{[^}]*?domain\\s*=\\s*\"([^\"]*)\"");
+  {
+    g_autofree char *events = match_in (text, "env\\s*\\{[^}]*?syncline_extract_events\\s*=\\s*([0-9]+)\\s*;");
+    g_autofree char *ignored = match_in (text, "env\\s*\\{[^}]*?syncline_extract_ignored\\s*=\\s*([0-9]+)\\s*;");
+
+    t->extract = events != NULL && ignored != NULL;
+    t->extract_events = t->extract ? g_ascii_strtoull (events, NULL, 10) : 0;
+    t->extract_ignored = t->extract ? g_ascii_strtoull (ignored, NULL, 10) : 0;
+  }
   t->bytes = stream_bytes (dir, &n_streams);
 
   if (t->hostname == NULL)
@@ -645,6 +660,9 @@ group_hosts (SlTraceReader *self,
                                GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (name_count, h->hostname)) + 1));
         }
       h->total_bytes += t->bytes;
+      h->extract_events += t->extract_events;
+      h->extract_ignored += t->extract_ignored;
+      h->all_extracts = (h->traces->len == 0 || h->all_extracts) && t->extract;
       g_ptr_array_add (h->trace_paths, g_strdup (t->path));
       g_ptr_array_add (h->traces, t);
       traces->pdata[i] = NULL;
@@ -1296,9 +1314,28 @@ calibrate (SlTraceReader *self)
   return all;
 }
 
+/* The events an extract's host had, not only its packet events. */
+static void
+account_extracts (SlTraceReader *self)
+{
+  for (guint i = 0; i < self->hosts->len; i++)
+    {
+      Host *h = g_ptr_array_index (self->hosts, i);
+      guint eh = sl_feed_get_engine_host (h->feed);
+      SlHostCounts c;
+
+      if (!h->all_extracts || h->decode_failed || h->stopped)
+        continue;
+      sl_engine_get_host_counts (self->engine, eh, &c);
+      if (h->extract_events >= c.events)
+        sl_engine_add_host_counts (self->engine, eh, h->extract_events - c.events, h->extract_ignored);
+    }
+}
+
 static void
 finish_merge (SlTraceReader *self)
 {
+  account_extracts (self);
   sl_feed_hub_lock (self->hub);
   self->end_time = g_get_monotonic_time ();
   sl_feed_hub_unlock (self->hub);
@@ -1322,6 +1359,8 @@ merge (SlTraceReader *self,
   m.feeds = (SlFeed **) self->feeds->pdata;
   m.n_feeds = self->feeds->len;
   m.engine = self->engine;
+  m.packet_func = self->options.packet_func;
+  m.packet_data = self->options.packet_data;
   m.hold_us = -1;
   m.deadline = deadline;
   m.cancelled = &self->cancelled;
@@ -1351,6 +1390,7 @@ sl_trace_reader_options_init (SlTraceReaderOptions *options)
 {
   g_return_if_fail (options != NULL);
 
+  memset (options, 0, sizeof *options);
   options->n_threads = 0;
   options->keep_events = FALSE;
   options->calibration_packets = 0;
@@ -1654,6 +1694,20 @@ sl_trace_reader_get_host_traces (SlTraceReader *self,
 {
   Host *h = get_host (self, index);
   return h != NULL ? h->trace_paths : NULL;
+}
+
+/* The trace environment's hostname and the clock UUID (or %NULL) that
+ * make the host. */
+void
+sl_trace_reader_get_host_identity (SlTraceReader  *self,
+                                   guint           index,
+                                   const char    **hostname,
+                                   const char    **clock_uuid)
+{
+  Host *h = get_host (self, index);
+
+  *hostname = h != NULL ? h->hostname : NULL;
+  *clock_uuid = h != NULL ? h->clock_uuid : NULL;
 }
 
 gboolean

@@ -9,6 +9,7 @@
 
 #include "sl-engine.h"
 #include "sl-event-store.h"
+#include "sl-feed.h"
 #include "sl-trace-problem.h"
 
 G_BEGIN_DECLS
@@ -18,15 +19,21 @@ G_BEGIN_DECLS
  * @n_threads: decoding threads (0: one per processor)
  * @keep_events: fill each host's #SlEventStore (memory grows with the
  *   trace; without it, memory is independent of trace length)
+ * @packet_func: (nullable): receives the packet events, in merge order
+ *   (each host's in its own order), instead of the engine, which still
+ *   gets the hosts and their counts (`syncline-cli extract`)
+ * @packet_data: its user data
  * @calibration_packets: packet events per host read ahead to estimate
  *   coarse clock offsets for the merge order (0: 4096, fewer beyond 128
  *   hosts, at least 256)
  */
 typedef struct
 {
-  guint    n_threads;
-  gboolean keep_events;
-  guint    calibration_packets;
+  guint            n_threads;
+  gboolean         keep_events;
+  guint            calibration_packets;
+  SlFeedPacketFunc packet_func;
+  gpointer         packet_data;
 } SlTraceReaderOptions;
 
 typedef enum
@@ -88,6 +95,10 @@ guint                sl_trace_reader_get_engine_host (SlTraceReader             
                                                       guint                       index);
 const GPtrArray     *sl_trace_reader_get_host_traces (SlTraceReader              *self,
                                                       guint                       index);
+void                 sl_trace_reader_get_host_identity (SlTraceReader            *self,
+                                                      guint                       index,
+                                                      const char                **hostname,
+                                                      const char                **clock_uuid);
 gboolean             sl_trace_reader_host_failed     (SlTraceReader              *self,
                                                       guint                       index);
 const SlEventStore  *sl_trace_reader_get_event_store (SlTraceReader              *self,

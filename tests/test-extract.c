@@ -1,0 +1,152 @@
+/* test-extract.c: syncline-cli extract, then sync on the extracts
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "test-util.h"
+
+/* sync --json --journal=full on @folder, without its timing (the rest is
+ * the same from run to run). */
+static JsonNode *
+sync_report (const char *folder)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *root;
+  Run r = { 0 };
+
+  run_cli (&r, "sync", "--json", "--journal=full", "--no-progress", folder, NULL);
+  if (r.status != 0)
+    g_error ("sync %s: %s", folder, r.err);
+  root = parse_object (r.out, parser);
+  json_object_remove_member (root, "timing");
+  run_clear (&r);
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+/* The whole report from the extracts equals the one from the full traces:
+ * every transform and link to the last digit, the journal entry by entry,
+ * the hosts' counts; babeltrace2 reads an extract as written. */
+static void
+check_same (const char *folder,
+            guint       min_hosts)
+{
+  g_autofree char *tmp = make_tmpdir ();
+  g_autofree char *out = g_build_filename (tmp, "x", NULL);
+  g_autofree char *out_arg = g_strdup_printf ("--out=%s", out);
+  g_autoptr(JsonNode) full = NULL, extracted = NULL;
+  JsonArray *hosts;
+  Run r = { 0 };
+
+  run_cli (&r, "extract", out_arg, folder, NULL);
+  if (r.status != 0)
+    g_error ("extract %s: %s", folder, r.err);
+  run_clear (&r);
+
+  full = sync_report (folder);
+  extracted = sync_report (out);
+  hosts = json_object_get_array_member (json_node_get_object (full), "hosts");
+  g_assert_cmpuint (json_array_get_length (hosts), >=, min_hosts);
+  if (!json_node_equal (full, extracted))
+    {
+      g_autofree char *a = json_to_string (full, TRUE), *b = json_to_string (extracted, TRUE);
+
+      g_assert_cmpstr (a, ==, b);
+    }
+
+  /* babeltrace2 reads each extract: one event per packet event */
+  if (g_getenv ("SL_BABELTRACE2") != NULL)
+    for (guint i = 0; i < json_array_get_length (hosts); i++)
+      {
+        JsonObject *h = json_array_get_object_element (hosts, i);
+        g_autofree char *dir = g_build_filename (out, json_object_get_string_member (h, "name"), NULL);
+        const char *argv[] = { g_getenv ("SL_BABELTRACE2"), dir, NULL };
+        JsonObject *counts = json_object_get_object_member (h, "counts");
+
+        if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
+          continue;
+        run_argv (&r, argv[0], argv + 1);
+        g_assert_cmpint (r.status, ==, 0);
+        g_assert_cmpuint (count_lines (r.out), ==, json_object_get_int_member (counts, "packet_events"));
+        run_clear (&r);
+      }
+
+  /* the output folder must be new or empty */
+  run_cli (&r, "extract", out_arg, folder, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "neither new nor empty"));
+  run_clear (&r);
+
+  rm_rf (tmp);
+}
+
+static void
+test_generated (void)
+{
+  g_autofree char *tmp = make_tmpdir ();
+  g_autofree char *set = g_build_filename (tmp, "set", NULL);
+  g_autofree char *set_arg = g_strdup_printf ("--out=%s", set);
+  Run r = { 0 };
+
+  /* IPv4 and IPv6, legacy variant tags, clocks days apart, loss */
+  run_cli (&r, "generate", set_arg, "--hosts=6", "--events=150000", "--ip=mix", "--variant-style=legacy",
+           "--duration=3", "--seed=11", "--quiet", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  check_same (set, 6);
+  rm_rf (tmp);
+}
+
+/* Trace Compass's traces: the old inet_sock_local_* events, no addresses. */
+static void
+test_synctraces (void)
+{
+  g_autofree char *path = sl_test_data_path ("traces", "synctraces", NULL);
+
+  if (path == NULL)
+    return;
+  check_same (path, 2);
+}
+
+static void
+test_bad_options (void)
+{
+  g_autofree char *tmp = make_tmpdir ();
+  g_autofree char *out_arg = g_strdup_printf ("--out=%s/x", tmp);
+  g_autofree char *missing = g_build_filename (tmp, "missing", NULL);
+  Run r = { 0 };
+
+  run_cli (&r, "extract", tmp, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--out"));
+  run_clear (&r);
+
+  run_cli (&r, "extract", out_arg, missing, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "not a folder"));
+  run_clear (&r);
+
+  /* nothing to read */
+  run_cli (&r, "extract", out_arg, tmp, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  run_clear (&r);
+  rm_rf (tmp);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/extract/generated", test_generated);
+  g_test_add_func ("/extract/synctraces", test_synctraces);
+  g_test_add_func ("/extract/bad-options", test_bad_options);
+  return g_test_run ();
+}
