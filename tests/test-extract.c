@@ -10,7 +10,11 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "sl-report.h"
+#include "sl-trace-reader.h"
 #include "test-util.h"
+
+static char *spill_tmp;
 
 /* sync --json --journal=full on @folder, without its timing (the rest is
  * the same from run to run). */
@@ -114,6 +118,67 @@ test_synctraces (void)
   check_same (path, 2);
 }
 
+/* The report of the engine fed by the folder reader with @spill. */
+static char *
+reader_report (const char   *folder,
+               SlTraceSpill  spill,
+               guint         threads)
+{
+  SlEngine *engine = sl_engine_new (NULL);
+  SlTraceReaderOptions ro;
+  SlTraceReader *reader;
+  g_autoptr(SlJsonOut) out = sl_json_out_new_string ();
+  SlReportJsonOptions options;
+  GPtrArray *problems;
+
+  sl_trace_reader_options_init (&ro);
+  ro.spill = spill;
+  ro.n_threads = threads;
+  reader = sl_trace_reader_new (engine, &ro);
+  sl_trace_reader_add_folder (reader, folder);
+  g_assert_cmpint (sl_trace_reader_run (reader), ==, SL_TRACE_READER_DONE);
+  problems = sl_trace_reader_dup_problems (reader);
+  g_assert_cmpuint (problems->len, ==, 0);
+  g_ptr_array_unref (problems);
+  sl_report_json_options_init (&options);
+  options.journal = SL_JOURNAL_FULL;
+  sl_report_write_json (engine, &options, out);
+  sl_trace_reader_free (reader);
+  sl_engine_free (engine);
+  return sl_json_out_steal_string (out);
+}
+
+/* Hosts decoded one after the other into temporary files give the same
+ * report as hosts decoded side by side, and the files go away. */
+static void
+test_spill (void)
+{
+  g_autofree char *tmp = make_tmpdir ();
+  g_autofree char *set = g_build_filename (tmp, "set", NULL);
+  g_autofree char *set_arg = g_strdup_printf ("--out=%s", set);
+  g_autofree char *never = NULL;
+  g_autoptr(GDir) d = NULL;
+  Run r = { 0 };
+
+  run_cli (&r, "generate", set_arg, "--hosts=7", "--events=120000", "--ip=mix", "--duration=3",
+           "--seed=5", "--quiet", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+
+  never = reader_report (set, SL_TRACE_SPILL_NEVER, 2);
+  for (guint threads = 1; threads <= 3; threads++)
+    {
+      g_autofree char *spilled = reader_report (set, SL_TRACE_SPILL_ALWAYS, threads);
+
+      g_assert_cmpstr (spilled, ==, never);
+    }
+  rm_rf (tmp);
+  /* only the reader's folders were made there, and they are gone */
+  d = g_dir_open (spill_tmp, 0, NULL);
+  g_assert_nonnull (d);
+  g_assert_null (g_dir_read_name (d));
+}
+
 static void
 test_bad_options (void)
 {
@@ -144,9 +209,21 @@ main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  /* the spill test sees the reader's temporary folder go: a TMPDIR of our
+   * own, set before GLib first looks at it */
+  spill_tmp = g_build_filename (g_getenv ("TMPDIR") != NULL ? g_getenv ("TMPDIR") : "/tmp",
+                                "sl-test-spill-XXXXXX", NULL);
+  g_assert_nonnull (g_mkdtemp (spill_tmp));
+  g_setenv ("TMPDIR", spill_tmp, TRUE);
 
   g_test_add_func ("/extract/generated", test_generated);
   g_test_add_func ("/extract/synctraces", test_synctraces);
   g_test_add_func ("/extract/bad-options", test_bad_options);
-  return g_test_run ();
+  g_test_add_func ("/extract/spill", test_spill);
+  {
+    int ret = g_test_run ();
+
+    g_rmdir (spill_tmp);
+    return ret;
+  }
 }

@@ -5,6 +5,12 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
 #include "sl-feed.h"
 #include "sl-heap.h"
 
@@ -64,6 +70,8 @@ struct _SlFeed
 
   /* producer */
   SlBatch    *fill;
+  int         spill_fd;
+  gboolean    spill_failed;
   guint64     events_local;
   guint64     ignored_local;
   gint64      seen;
@@ -78,6 +86,7 @@ struct _SlFeed
   gint64      position;
   atomic_int  wanted;
   gboolean    listed;
+  guint64     spilled;
 
   /* consumer */
   GQueue      ahead;
@@ -91,6 +100,9 @@ struct _SlFeed
   guint64     events_counted;
   guint64     ignored_counted;
   gpointer    data;
+  char       *spill_path;
+  guint64     spill_pos;
+  guint64     spill_lost;
   guint       merge_index;
   MergeState  merge_state;
   guint32     stall_gen;
@@ -314,6 +326,7 @@ sl_feed_new (SlFeedHub *hub)
   f->last_fed = G_MININT64;
   f->engine_host = SL_HOST_NONE;
   f->waited = TRUE;
+  f->spill_fd = -1;
   atomic_init (&f->wanted, 0);
   g_queue_init (&f->queue);
   g_queue_init (&f->ahead);
@@ -333,6 +346,11 @@ sl_feed_free (SlFeed *feed)
     batch_free (b);
   while ((b = g_queue_pop_head (&feed->ahead)) != NULL)
     batch_free (b);
+  if (feed->spill_fd >= 0)
+    close (feed->spill_fd);
+  if (feed->spill_path != NULL)
+    g_unlink (feed->spill_path);
+  g_free (feed->spill_path);
   g_free (feed);
 }
 
@@ -355,6 +373,82 @@ sl_feed_set_take_func (SlFeed     *feed,
 {
   feed->take_func = func;
   feed->take_data = user_data;
+}
+
+/* Producer: appends the batch to the spill file; FALSE when it cannot (the
+ * batch then goes to the queue, and all later ones too). */
+static gboolean
+spill_write (SlFeed  *feed,
+             SlBatch *b)
+{
+  const guint8 *p = (const guint8 *) b->ev;
+  gsize left = (gsize) b->n * sizeof (SlPacketEvent);
+
+  if (feed->spill_failed)
+    return FALSE;
+  if (feed->spill_fd < 0)
+    feed->spill_fd = g_open (feed->spill_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
+  while (feed->spill_fd >= 0 && left > 0)
+    {
+      gssize w = write (feed->spill_fd, p, left);
+
+      if (w < 0 && errno == EINTR)
+        continue;
+      if (w <= 0)
+        break;
+      p += w;
+      left -= (gsize) w;
+    }
+  if (feed->spill_fd < 0 || left > 0)
+    {
+      /* what was half written is never read: the count is not updated */
+      feed->spill_failed = TRUE;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Consumer, hub locked: the next batch of the spill file, or NULL. */
+static SlBatch *
+spill_read_locked (SlFeedHub *hub,
+                   SlFeed    *feed)
+{
+  SlBatch *b;
+  guint n;
+  gsize want, got = 0;
+  int fd;
+
+  if (feed->spill_pos >= feed->spilled)
+    return NULL;
+  b = batch_new_locked (hub);
+  n = (guint) MIN ((guint64) b->cap, feed->spilled - feed->spill_pos);
+  want = (gsize) n * sizeof (SlPacketEvent);
+  fd = g_open (feed->spill_path, O_RDONLY | O_CLOEXEC, 0);
+  while (fd >= 0 && got < want)
+    {
+      gssize r = pread (fd, (guint8 *) b->ev + got, want - got,
+                        (off_t) (feed->spill_pos * sizeof (SlPacketEvent) + got));
+
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r <= 0)
+        break;
+      got += (gsize) r;
+    }
+  if (fd >= 0)
+    close (fd);
+  if (got < want)
+    {
+      /* the file went away under us: those packet events are lost */
+      feed->spill_lost += feed->spilled - feed->spill_pos;
+      feed->spill_pos = feed->spilled;
+      batch_recycle_locked (hub, b);
+      return NULL;
+    }
+  b->n = n;
+  b->arrival = g_get_monotonic_time ();
+  feed->spill_pos += n;
+  return b;
 }
 
 /* Adds a packet event to the batch being filled; a full batch is handed
@@ -423,9 +517,30 @@ sl_feed_publish (SlFeed      *feed,
 {
   SlFeedHub *hub = feed->hub;
   SlBatch *b = feed->fill;
+  guint spilled = 0;
   gboolean wake;
 
+  /* what would be handed over goes to the spill file, outside the lock */
+  if (feed->spill_path != NULL && b != NULL && b->n > 0 &&
+      (flush != SL_FEED_FLUSH_IF_WANTED || b->n == b->cap || atomic_load (&feed->wanted)) &&
+      spill_write (feed, b))
+    {
+      spilled = b->n;
+      b->n = 0;
+    }
+  if (flush == SL_FEED_FLUSH_LAST && feed->spill_fd >= 0)
+    {
+      close (feed->spill_fd);
+      feed->spill_fd = -1;
+    }
+
   g_mutex_lock (&hub->lock);
+  if (spilled > 0)
+    {
+      feed->spilled += spilled;
+      feed->published += spilled;
+      atomic_store (&feed->wanted, 0);
+    }
   if (b == NULL && flush == SL_FEED_FLUSH_LAST)
     b = feed->fill = batch_new_locked (hub);
   if (b != NULL &&
@@ -508,7 +623,11 @@ sl_feed_get_position_locked (SlFeed *feed)
 static SlBatch *
 take_locked (SlFeed *feed)
 {
-  SlBatch *b = g_queue_pop_head (&feed->queue);
+  SlBatch *b = spill_read_locked (feed->hub, feed);
+
+  /* the spill file holds everything handed over before the queue's */
+  if (b == NULL)
+    b = g_queue_pop_head (&feed->queue);
 
   if (b != NULL && feed->take_func != NULL)
     feed->take_func (feed, feed->take_data);
@@ -594,6 +713,33 @@ gpointer
 sl_feed_get_data (SlFeed *feed)
 {
   return feed->data;
+}
+
+/**
+ * sl_feed_set_spill:
+ * @path: a file to create
+ *
+ * Before the producer starts: what it hands over goes to @path instead of
+ * the queue, and the consumer reads it back a batch at a time, so that a
+ * host decoded from start to end holds no more than a batch in memory (the
+ * file is removed with the feed). A write that fails falls back to the
+ * queue.
+ */
+void
+sl_feed_set_spill (SlFeed     *feed,
+                   const char *path)
+{
+  g_return_if_fail (feed != NULL && path != NULL);
+  g_return_if_fail (feed->spill_path == NULL && feed->published == 0);
+
+  feed->spill_path = g_strdup (path);
+}
+
+/* Packet events a spill file lost (removed while being read). */
+guint64
+sl_feed_get_spill_lost (SlFeed *feed)
+{
+  return feed->spill_lost;
 }
 
 gboolean

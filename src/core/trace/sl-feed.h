@@ -85,6 +85,9 @@ void       sl_feed_set_take_func         (SlFeed          *feed,
 void       sl_feed_set_data              (SlFeed          *feed,
                                           gpointer         data);
 gpointer   sl_feed_get_data              (SlFeed          *feed);
+void       sl_feed_set_spill             (SlFeed          *feed,
+                                          const char      *path);
+guint64    sl_feed_get_spill_lost        (SlFeed          *feed);
 
 /* producer */
 void       sl_feed_push                  (SlFeed              *feed,

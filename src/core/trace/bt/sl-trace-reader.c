@@ -68,6 +68,9 @@
 #define BUDGET_CALIBRATION     (512 * 1024)
 #define MIN_BATCH              64
 #define MIN_CAL_PACKETS        256
+/* SL_TRACE_SPILL_AUTO spills beyond this many hosts: a babeltrace2 graph
+ * costs 1 to 3 MB (and far more with a real kernel's metadata) */
+#define SPILL_HOSTS            256
 #define SLICE_US               (50 * 1000)
 #define DEFAULT_CAL_PACKETS    4096
 #define CAL_SPAN_NS            (G_GINT64_CONSTANT (60) * 1000000000)
@@ -167,6 +170,7 @@ struct _SlTraceReader
 
   guint                 queue_max;
   guint                 cal_packets;
+  char                 *spill_dir;
 
   /* consumer */
   gboolean              cal_started;
@@ -909,7 +913,8 @@ host_task (gpointer data,
         full = FALSE;
       else if (full)
         h->parked = TRUE;
-      else if (g_get_monotonic_time () > slice_end && g_thread_pool_unprocessed (self->pool) > 0)
+      else if (self->spill_dir == NULL && g_get_monotonic_time () > slice_end &&
+               g_thread_pool_unprocessed (self->pool) > 0)
         {
           /* let the other hosts' tasks run too */
           g_thread_pool_push (self->pool, h, NULL);
@@ -1230,10 +1235,39 @@ size_queues (SlTraceReader *self)
                       : CLAMP (BUDGET_CALIBRATION / n, MIN_CAL_PACKETS, DEFAULT_CAL_PACKETS);
 }
 
+/* With SL_TRACE_SPILL_*: each host's packet events to a temporary file. */
+static void
+set_up_spill (SlTraceReader *self)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean spill = self->options.spill == SL_TRACE_SPILL_ALWAYS ||
+                   (self->options.spill == SL_TRACE_SPILL_AUTO && !self->options.keep_events &&
+                    self->hosts->len > SPILL_HOSTS);
+
+  if (!spill)
+    return;
+  self->spill_dir = g_dir_make_tmp ("syncline-spill-XXXXXX", &error);
+  if (self->spill_dir == NULL)
+    {
+      add_problem (self, NULL, g_get_tmp_dir (), "cannot make a folder for temporary files (%s); "
+                   "every host's decoder stays open", error->message);
+      return;
+    }
+  for (guint i = 0; i < self->hosts->len; i++)
+    {
+      Host *h = g_ptr_array_index (self->hosts, i);
+      g_autofree char *name = g_strdup_printf ("host-%u", i);
+      g_autofree char *path = g_build_filename (self->spill_dir, name, NULL);
+
+      sl_feed_set_spill (h->feed, path);
+    }
+}
+
 static void
 register_hosts (SlTraceReader *self)
 {
   size_queues (self);
+  set_up_spill (self);
   for (guint i = 0; i < self->hosts->len; i++)
     {
       Host *h = g_ptr_array_index (self->hosts, i);
@@ -1343,6 +1377,10 @@ finish_merge (SlTraceReader *self)
     {
       Host *h = g_ptr_array_index (self->hosts, i);
 
+      if (sl_feed_get_spill_lost (h->feed) > 0)
+        add_problem (self, h->name, self->spill_dir,
+                     "%" G_GUINT64_FORMAT " packet events lost: their temporary file went away",
+                     sl_feed_get_spill_lost (h->feed));
       if (sl_feed_get_fed (h->feed) == 0 && !h->decode_failed && !h->stopped && !atomic_load (&self->cancelled))
         add_problem (self, h->name, h->trace_paths->len == 1 ? g_ptr_array_index (h->trace_paths, 0) : h->hostname,
                      "no TCP packet events (net_dev_queue/net_if_receive_skb, inet_sock_local_*, "
@@ -1444,6 +1482,9 @@ sl_trace_reader_free (SlTraceReader *self)
         host_free (g_ptr_array_index (self->scanned, i));
       g_ptr_array_unref (self->scanned);
     }
+  if (self->spill_dir != NULL)
+    g_rmdir (self->spill_dir);
+  g_free (self->spill_dir);
   g_ptr_array_unref (self->folders);
   sl_problem_list_free (self->problems);
   sl_feed_hub_free (self->hub);

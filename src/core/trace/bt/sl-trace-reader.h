@@ -15,10 +15,28 @@
 G_BEGIN_DECLS
 
 /**
+ * SlTraceSpill:
+ * @SL_TRACE_SPILL_AUTO: spill beyond 256 hosts, unless @keep_events
+ * @SL_TRACE_SPILL_NEVER: every host's decoder stays open until the merge
+ *   has taken its events (results come while reading)
+ * @SL_TRACE_SPILL_ALWAYS: each host is decoded from start to end and its
+ *   packet events go to a temporary file that the merge reads back: only
+ *   as many babeltrace graphs as threads exist at once, memory per host is
+ *   a batch, but the merge starts once every host has been decoded
+ */
+typedef enum
+{
+  SL_TRACE_SPILL_AUTO,
+  SL_TRACE_SPILL_NEVER,
+  SL_TRACE_SPILL_ALWAYS,
+} SlTraceSpill;
+
+/**
  * SlTraceReaderOptions:
  * @n_threads: decoding threads (0: one per processor)
  * @keep_events: fill each host's #SlEventStore (memory grows with the
  *   trace; without it, memory is independent of trace length)
+ * @spill: whether packet events wait in temporary files (see #SlTraceSpill)
  * @packet_func: (nullable): receives the packet events, in merge order
  *   (each host's in its own order), instead of the engine, which still
  *   gets the hosts and their counts (`syncline-cli extract`)
@@ -32,6 +50,7 @@ typedef struct
   guint            n_threads;
   gboolean         keep_events;
   guint            calibration_packets;
+  SlTraceSpill     spill;
   SlFeedPacketFunc packet_func;
   gpointer         packet_data;
 } SlTraceReaderOptions;
