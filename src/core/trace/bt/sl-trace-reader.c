@@ -63,9 +63,11 @@
 #define QUEUE_MAX              8
 /* packet events held in the hosts' queues and in their calibration
  * read-ahead, all hosts together: with many hosts each gets less, so that
- * memory per host stays small (at least MIN_* each) */
+ * memory per host stays small (at least MIN_* each); nothing is merged
+ * before every host's calibration packets are decoded, so they are fewer
+ * than the queues' */
 #define BUDGET_QUEUED          (512 * 1024)
-#define BUDGET_CALIBRATION     (512 * 1024)
+#define BUDGET_CALIBRATION     (128 * 1024)
 #define MIN_BATCH              64
 #define MIN_CAL_PACKETS        256
 /* SL_TRACE_SPILL_AUTO spills beyond this many hosts: a babeltrace2 graph

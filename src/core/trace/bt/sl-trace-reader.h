@@ -42,7 +42,7 @@ typedef enum
  *   gets the hosts and their counts (`syncline-cli extract`)
  * @packet_data: its user data
  * @calibration_packets: packet events per host read ahead to estimate
- *   coarse clock offsets for the merge order (0: 4096, fewer beyond 128
+ *   coarse clock offsets for the merge order (0: 4096, fewer beyond 32
  *   hosts, at least 256)
  */
 typedef struct
