@@ -682,6 +682,111 @@ test_random_brute_force (void)
   g_rand_free (rand);
 }
 
+/* The feasible band at x by brute force: the extremes of L(x) over the
+ * separating lines are reached by lines through two of the points. */
+static gboolean
+brute_band (const Pt    *pts,
+            guint        n,
+            long double  x,
+            long double *lo,
+            long double *hi)
+{
+  gboolean any = FALSE;
+
+  *lo = INFINITY;
+  *hi = -INFINITY;
+  for (guint i = 0; i < n; i++)
+    for (guint j = i + 1; j < n; j++)
+      {
+        long double s, v;
+        gboolean ok = TRUE;
+
+        if (pts[i].p.x == pts[j].p.x)
+          continue;
+        s = (long double) (pts[j].p.y - pts[i].p.y) / (long double) (pts[j].p.x - pts[i].p.x);
+        for (guint k = 0; k < n && ok; k++)
+          {
+            long double l = pts[i].p.y + s * (long double) (pts[k].p.x - pts[i].p.x);
+
+            ok = pts[k].above ? (long double) pts[k].p.y >= l - 1e-6L : (long double) pts[k].p.y <= l + 1e-6L;
+          }
+        if (!ok)
+          continue;
+        v = pts[i].p.y + s * (x - (long double) pts[i].p.x);
+        *lo = MIN (*lo, v);
+        *hi = MAX (*hi, v);
+        any = TRUE;
+      }
+  return any;
+}
+
+/* The band and the bound at every instant equal the brute-force band's,
+ * inside and outside the packets' span, and the truth is inside. */
+static void
+test_band_brute_force (void)
+{
+  GRand *rand = g_rand_new_with_seed (99);
+  guint n_checked = 0;
+
+  for (guint iter = 0; iter < 600; iter++)
+    {
+      guint n = g_rand_int_range (rand, 4, 36);
+      Pt *pts = g_new (Pt, n);
+      SlHull *hull = sl_hull_new (0);
+      double drift = g_rand_double_range (rand, -200e-6, 200e-6);
+      gint64 span = (gint64) g_rand_double_range (rand, 1e6, 1e11);
+      SlTransform truth;
+      g_autoptr(SlRelation) rel = NULL;
+
+      /* small coordinates so that the brute force is exact in long double */
+      sl_transform_init (&truth, 0, 777, 0.0, drift);
+      for (guint i = 0; i < n; i++)
+        {
+          gint64 ta = (gint64) ((double) span * g_rand_double (rand));
+          gint64 lat = 1000 + (gint64) g_rand_double_range (rand, 0, 50000);
+
+          pts[i].above = g_rand_boolean (rand);
+          pts[i].p.x = pts[i].above ? ta : ta + lat;
+          pts[i].p.y = pts[i].above ? sl_transform_apply (&truth, ta + lat) : sl_transform_apply (&truth, ta);
+          sl_hull_add (hull, pts[i].above, pts[i].p.x, pts[i].p.y);
+        }
+
+      rel = sl_hull_get_relation (hull);
+      if (sl_hull_get_quality (hull) != SL_QUALITY_ACCURATE)
+        {
+          g_assert_true (rel == NULL || isinf (sl_relation_bound_at (rel, 0)));
+          g_free (pts);
+          sl_hull_free (hull);
+          continue;
+        }
+
+      for (int k = 0; k < 40; k++)
+        {
+          gint64 x = (gint64) ((double) span * g_rand_double_range (rand, -2, 3));
+          long double blo, bhi, est;
+          double lo, hi, b, tv;
+
+          g_assert_true (brute_band (pts, n, x, &blo, &bhi));
+          g_assert_true (sl_hull_get_band (hull, x, &lo, &hi));
+          g_assert_cmpfloat (fabsl (lo - (blo - x)), <=, 1e-6L * fabsl (bhi - blo) + 1e-3L);
+          g_assert_cmpfloat (fabsl (hi - (bhi - x)), <=, 1e-6L * fabsl (bhi - blo) + 1e-3L);
+
+          est = sl_relation_apply (rel, x);
+          b = sl_relation_bound_at (rel, x);
+          /* exact between its points (rounding of the estimate to 1 ns) */
+          g_assert_cmpfloat (b, >=, MAX (est - blo, bhi - est) - 1.0);
+          g_assert_cmpfloat (b, <=, MAX (est - blo, bhi - est) + 1.0 + 1e-6 * (double) (bhi - blo));
+          tv = sl_transform_apply_delta (&truth, x) + (double) x;
+          g_assert_cmpfloat (fabs ((double) est - tv), <=, b + 1.5);
+          n_checked++;
+        }
+      g_free (pts);
+      sl_hull_free (hull);
+    }
+  g_assert_cmpuint (n_checked, >, 4000);
+  g_rand_free (rand);
+}
+
 static void
 test_degenerate (void)
 {
@@ -754,6 +859,7 @@ main (int    argc,
   g_test_add_func ("/hull/tracecompass", test_tracecompass);
   g_test_add_func ("/hull/random-truth", test_random_truth);
   g_test_add_func ("/hull/random-brute-force", test_random_brute_force);
+  g_test_add_func ("/hull/band-brute-force", test_band_brute_force);
   g_test_add_func ("/hull/degenerate", test_degenerate);
 
   return g_test_run ();

@@ -191,6 +191,7 @@ sl_cli_extract (int    argc,
         sl_engine_get_host_counts (x.engine, eh, &c);
         info.events = c.events;
         info.ignored = c.ignored;
+        info.has_span = sl_engine_get_host_span (x.engine, eh, &info.span_first, &info.span_last);
         info.sources = sources->str;
         events += c.events;
         packets += sl_extract_get_n_packets (e);

@@ -64,6 +64,18 @@ sl_report_get_link (SlEngine     *engine,
       out->hull_points[1] = i->hull_points[0];
     }
 
+  out->span_start = i->span_start;
+  out->span_end = i->span_end;
+  out->bound_start = i->bound_start;
+  out->bound_end = i->bound_end;
+  if (out->flipped && i->has_estimate)
+    {
+      out->span_start = sl_transform_apply (&i->estimate, i->span_start);
+      out->span_end = sl_transform_apply (&i->estimate, i->span_end);
+      out->bound_start = sl_transform_apply (&i->estimate, i->bound_start);
+      out->bound_end = sl_transform_apply (&i->estimate, i->bound_end);
+    }
+
   if (i->has_estimate)
     {
       out->alpha = sl_transform_get_slope (&out->estimate);
@@ -105,6 +117,45 @@ add_counts (SlJsonOut *o,
   sl_json_out_end_object (o);
 }
 
+#define PROFILE_POINTS 64
+
+/* The span the bound covers (the host's first to last event) and a compact
+ * profile: at most PROFILE_POINTS [time, bound] pairs whose linear
+ * interpolation is never below the bound. */
+static void
+add_bound_span (SlJsonOut        *o,
+                const SlHostInfo *hi)
+{
+  if (!hi->has_span)
+    {
+      sl_json_out_null (o, "bound_span");
+      sl_json_out_begin_array (o, "bound_profile");
+      sl_json_out_end_array (o);
+      return;
+    }
+  sl_json_out_begin_object (o, "bound_span");
+  sl_json_out_int (o, "start_ns", hi->first);
+  sl_json_out_int (o, "end_ns", hi->last);
+  sl_json_out_int (o, "largest_at_ns", hi->bound_at);
+  sl_json_out_end_object (o);
+
+  sl_json_out_begin_array (o, "bound_profile");
+  {
+    g_autoptr(GArray) prof = sl_relation_profile (hi->relation, hi->first, hi->last, PROFILE_POINTS);
+
+    for (guint i = 0; i < prof->len; i++)
+      {
+        const SlBoundPoint *p = &g_array_index (prof, SlBoundPoint, i);
+
+        sl_json_out_begin_array (o, NULL);
+        sl_json_out_int (o, NULL, p->x);
+        sl_json_out_number (o, NULL, p->bound);
+        sl_json_out_end_array (o);
+      }
+  }
+  sl_json_out_end_array (o);
+}
+
 static void
 add_hosts (SlJsonOut                 *o,
            SlEngine                  *engine,
@@ -121,6 +172,7 @@ add_hosts (SlJsonOut                 *o,
       sl_json_out_string (o, "reference", sl_engine_get_host_name (engine, hi.reference));
       add_transform (o, &hi.to_reference);
       sl_json_out_number (o, "bound_ns", hi.bound_ns);
+      add_bound_span (o, &hi);
       sl_json_out_begin_array (o, "path");
       for (guint k = 0; k < hi.path->len; k++)
         sl_json_out_string (o, NULL, sl_engine_get_host_name (engine, g_array_index (hi.path, guint, k)));
@@ -179,8 +231,10 @@ add_links (SlJsonOut                 *o,
       sl_json_out_number (o, "accuracy", i->accuracy);
       sl_json_out_number (o, "band_ns", i->band_ns);
       sl_json_out_number (o, "bound_ns", i->bound_ns);
-      sl_json_out_int (o, "span_start_ns", i->span_start);
-      sl_json_out_int (o, "span_end_ns", i->span_end);
+      sl_json_out_int (o, "span_start_ns", rl.span_start);
+      sl_json_out_int (o, "span_end_ns", rl.span_end);
+      sl_json_out_int (o, "bound_start_ns", rl.bound_start);
+      sl_json_out_int (o, "bound_end_ns", rl.bound_end);
       if (sl_engine_get_options (engine)->algorithm == SL_ALGORITHM_LINREG)
         {
           sl_json_out_int (o, "round_trips", i->n_round_trips);
@@ -564,8 +618,9 @@ sl_report_to_text (SlEngine             *engine,
                                   sl_engine_get_host_name (engine, rl.b), offset);
         }
       if (isfinite (i->band_ns))
-        g_string_append_printf (s, "      offset band %.3f us over the span, estimate within %.3f us\n",
-                                i->band_ns / 1e3, i->bound_ns / 1e3);
+        g_string_append_printf (s, "      offset band %.3f us, estimate within %.3f us, over both hosts' events (%.3f s)\n",
+                                i->band_ns / 1e3, i->bound_ns / 1e3,
+                                (double) (i->bound_end - i->bound_start) / 1e9);
       if (o->algorithm == SL_ALGORITHM_LINREG)
         g_string_append_printf (s, "      round trips %u, E_r %.3f us, SE(slope) %.3g, SE(offset) %.3f us\n",
                                 i->n_round_trips, i->e_r_ns / 1e3, i->se_slope, i->se_offset_ns / 1e3);
@@ -592,7 +647,12 @@ sl_report_to_text (SlEngine             *engine,
           for (guint k = 0; k < hi.path->len; k++)
             g_string_append_printf (s, "%s%s", k ? " -> " : " ",
                                     sl_engine_get_host_name (engine, g_array_index (hi.path, guint, k)));
-          g_string_append_printf (s, ", bound %.3f us\n", hi.bound_ns / 1e3);
+          if (hi.has_span)
+            g_string_append_printf (s, ", bound %.3f us over its events (%.3f s, largest at +%.3f s)\n",
+                                    hi.bound_ns / 1e3, (double) (hi.last - hi.first) / 1e9,
+                                    (double) (hi.bound_at - hi.first) / 1e9);
+          else
+            g_string_append (s, ", no event seen\n");
           if (starts[h] != G_MAXINT64)
             {
               g_autofree char *offset = sl_report_offset_text (&hi.to_reference, starts[h]);

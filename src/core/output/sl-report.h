@@ -18,7 +18,9 @@ G_BEGIN_DECLS
  * SlReportLink:
  *
  * A link oriented so that @a < @b by host name: the numbers describe
- * t_b = alpha * t_a + beta.
+ * t_b = alpha * t_a + beta, and the spans are on @a's clock (@span_start,
+ * @span_end: its packets; @bound_start, @bound_end: the instants the bound
+ * covers, both hosts' events).
  */
 typedef struct
 {
@@ -33,6 +35,10 @@ typedef struct
   double      beta;
   SlTransform estimate;
   guint       hull_points[2];
+  gint64      span_start;
+  gint64      span_end;
+  gint64      bound_start;
+  gint64      bound_end;
 } SlReportLink;
 
 typedef struct

@@ -90,10 +90,57 @@ sl_sim_add_host (SlSim      *self,
                  gint64      offset_ns,
                  double      drift)
 {
-  SlSimHost h = { g_strdup (name), offset_ns, drift };
+  SlSimHost h = { g_strdup (name), offset_ns, drift, 0.0, 1.0, 0, 0 };
 
   g_array_append_val (self->hosts, h);
   return self->hosts->len - 1;
+}
+
+void
+sl_sim_set_host_wander (SlSim  *self,
+                        guint   host,
+                        double  wander,
+                        double  period_s)
+{
+  SlSimHost *h;
+
+  g_return_if_fail (host < self->hosts->len);
+  g_return_if_fail (wander >= 0 && period_s > 0);
+
+  h = &g_array_index (self->hosts, SlSimHost, host);
+  h->wander = wander;
+  h->wander_period_ns = period_s * 1e9;
+}
+
+void
+sl_sim_set_host_step (SlSim  *self,
+                      guint   host,
+                      gint64  at_true_ns,
+                      gint64  step_ns)
+{
+  SlSimHost *h;
+
+  g_return_if_fail (host < self->hosts->len);
+
+  h = &g_array_index (self->hosts, SlSimHost, host);
+  h->step_at = at_true_ns;
+  h->step_ns = step_ns;
+}
+
+void
+sl_sim_add_link_span (SlSim  *self,
+                      guint   a,
+                      guint   b,
+                      double  packets_per_s,
+                      gint64  start_ns,
+                      gint64  end_ns)
+{
+  Conn c = { { a, b, packets_per_s, start_ns, end_ns }, { 1000, 5000 } };
+
+  g_return_if_fail (a < self->hosts->len && b < self->hosts->len && a != b);
+  g_return_if_fail (packets_per_s > 0);
+  g_return_if_fail (start_ns <= end_ns);
+  g_array_append_val (self->conns, c);
 }
 
 void
@@ -102,11 +149,7 @@ sl_sim_add_link (SlSim  *self,
                  guint   b,
                  double  packets_per_s)
 {
-  Conn c = { { a, b, packets_per_s }, { 1000, 5000 } };
-
-  g_return_if_fail (a < self->hosts->len && b < self->hosts->len && a != b);
-  g_return_if_fail (packets_per_s > 0);
-  g_array_append_val (self->conns, c);
+  sl_sim_add_link_span (self, a, b, packets_per_s, 0, 0);
 }
 
 guint
@@ -128,9 +171,17 @@ sl_sim_local_time (const SlSim *self,
                    gint64       true_time)
 {
   const SlSimHost *h = sl_sim_get_host (self, host);
+  double d = (double) (true_time - self->options.start_ns);
+  double w = 0;
 
-  return true_time + h->offset_ns +
-         (gint64) llround (h->drift * (double) (true_time - self->options.start_ns));
+  if (h->wander > 0)
+    {
+      double s = sin (G_PI * d / h->wander_period_ns);
+
+      w = h->wander * h->wander_period_ns / G_PI * s * s;
+    }
+  return true_time + h->offset_ns + (gint64) llround (h->drift * d + w) +
+         (h->step_at != 0 && true_time >= h->step_at ? h->step_ns : 0);
 }
 
 void
@@ -197,7 +248,11 @@ start (SlSim *self)
 {
   self->started = TRUE;
   for (guint i = 0; i < self->conns->len; i++)
-    schedule_source (self, i, self->options.start_ns);
+    {
+      const SlSimLink *l = &g_array_index (self->conns, Conn, i).link;
+
+      schedule_source (self, i, MAX (self->options.start_ns, l->start_ns));
+    }
 }
 
 static void
@@ -259,7 +314,7 @@ sl_sim_next (SlSim         *self,
           guint to = dir == 0 ? c->link.b : c->link.a;
           SlPacketEvent ev = { 0 };
 
-          if (it.t >= end)
+          if (it.t >= end || (c->link.end_ns != 0 && it.t >= c->link.end_ns))
             continue;
 
           ev.host = from;

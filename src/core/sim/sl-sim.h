@@ -14,21 +14,39 @@ G_BEGIN_DECLS
 
 /**
  * SlSimHost:
+ * @wander: amplitude of a sinusoidal change of the rate (relative, 1e-6 is
+ *   1 ppm); 0 for a linear clock
+ * @wander_period_ns: its period
+ * @step_at: true time of a clock step (0: none)
+ * @step_ns: the step (the clock reads this much more from then on)
  *
- * A host whose clock reads `true + offset_ns + drift * (true - start)`.
+ * A host whose clock reads `true + offset_ns + drift * d + W(d)` with
+ * d = true − start and `W(d) = wander·P/2π·(1 − cos(2πd/P))` (its rate is
+ * `1 + drift + wander·sin(2πd/P)`), plus @step_ns from @step_at on.
  */
 typedef struct
 {
   char   *name;
   gint64  offset_ns;
   double  drift;
+  double  wander;
+  double  wander_period_ns;
+  gint64  step_at;
+  gint64  step_ns;
 } SlSimHost;
 
+/**
+ * SlSimLink:
+ * @start_ns, @end_ns: true-time span in which the link sends (0, 0: the
+ *   whole simulation)
+ */
 typedef struct
 {
   guint  a;
   guint  b;
   double packets_per_s;
+  gint64 start_ns;
+  gint64 end_ns;
 } SlSimLink;
 
 /**
@@ -65,6 +83,20 @@ void     sl_sim_add_link      (SlSim              *self,
                                guint               a,
                                guint               b,
                                double              packets_per_s);
+void     sl_sim_add_link_span (SlSim              *self,
+                               guint               a,
+                               guint               b,
+                               double              packets_per_s,
+                               gint64              start_ns,
+                               gint64              end_ns);
+void     sl_sim_set_host_wander (SlSim            *self,
+                                 guint             host,
+                                 double            wander,
+                                 double            period_s);
+void     sl_sim_set_host_step (SlSim              *self,
+                               guint               host,
+                               gint64              at_true_ns,
+                               gint64              step_ns);
 guint    sl_sim_get_n_hosts   (const SlSim        *self);
 const SlSimHost *sl_sim_get_host (const SlSim     *self,
                                   guint            host);

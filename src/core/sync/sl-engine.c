@@ -52,7 +52,15 @@ typedef struct
   gint64      last_change;
   PointStore  points[2];
   InversionCache inv;
+  SlRelation *rel;
 } Link;
+
+/* The host's events seen so far, on its own clock. */
+typedef struct
+{
+  gint64 first;
+  gint64 last;
+} Span;
 
 struct _SlEngine
 {
@@ -60,6 +68,7 @@ struct _SlEngine
   GPtrArray       *host_names;
   GHashTable      *host_by_name;
   GArray          *host_counts;
+  GArray          *host_spans;
   GArray          *links;
   GHashTable      *link_by_pair;
   GArray          *dirty;
@@ -100,6 +109,7 @@ sl_engine_new (const SlEngineOptions *options)
   self->host_names = g_ptr_array_new_with_free_func (g_free);
   self->host_by_name = g_hash_table_new (g_str_hash, g_str_equal);
   self->host_counts = g_array_new (FALSE, TRUE, sizeof (SlHostCounts));
+  self->host_spans = g_array_new (FALSE, TRUE, sizeof (Span));
   self->links = g_array_new (FALSE, TRUE, sizeof (Link));
   self->link_by_pair = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->dirty = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -133,6 +143,7 @@ sl_engine_free (SlEngine *self)
         sl_linreg_free (l->linreg);
       g_free (l->points[0].pts);
       g_free (l->points[1].pts);
+      g_clear_pointer (&l->rel, sl_relation_unref);
     }
 
   g_hash_table_destroy (self->link_by_pair);
@@ -141,6 +152,7 @@ sl_engine_free (SlEngine *self)
   g_hash_table_destroy (self->host_by_name);
   g_ptr_array_unref (self->host_names);
   g_array_unref (self->host_counts);
+  g_array_unref (self->host_spans);
   sl_matcher_free (self->matcher);
   sl_graph_free (self->graph);
   sl_journal_free (self->journal);
@@ -172,6 +184,9 @@ sl_engine_add_host (SlEngine   *self,
   g_ptr_array_add (self->host_names, copy);
   g_hash_table_insert (self->host_by_name, copy, GUINT_TO_POINTER (id));
   g_array_set_size (self->host_counts, id + 1);
+  g_array_set_size (self->host_spans, id + 1);
+  g_array_index (self->host_spans, Span, id).first = G_MAXINT64;
+  g_array_index (self->host_spans, Span, id).last = G_MININT64;
   sl_graph_add_node (self->graph);
   return id;
 }
@@ -237,6 +252,66 @@ sl_engine_add_host_counts (SlEngine *self,
   c = &g_array_index (self->host_counts, SlHostCounts, host);
   c->events += events;
   c->ignored += ignored;
+}
+
+static inline void
+extend_span (SlEngine *self,
+             guint     host,
+             gint64    first,
+             gint64    last)
+{
+  Span *s = &g_array_index (self->host_spans, Span, host);
+
+  s->first = MIN (s->first, first);
+  s->last = MAX (s->last, last);
+}
+
+/**
+ * sl_engine_add_host_span:
+ * @first: the earliest event time seen on the host (its own clock, ns)
+ * @last: the latest
+ *
+ * Readers report the span of every event of a host (not only packets), so
+ * that the host's bound covers every instant its transform is applied to.
+ * Packet events and matches extend the span by themselves.
+ */
+void
+sl_engine_add_host_span (SlEngine *self,
+                         guint     host,
+                         gint64    first,
+                         gint64    last)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (host < self->host_spans->len);
+  g_return_if_fail (first <= last);
+
+  extend_span (self, host, first, last);
+}
+
+/**
+ * sl_engine_get_host_span:
+ *
+ * Returns: %FALSE when nothing of the host was seen yet
+ */
+gboolean
+sl_engine_get_host_span (const SlEngine *self,
+                         guint           host,
+                         gint64         *first,
+                         gint64         *last)
+{
+  const Span *s;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (host < self->host_spans->len, FALSE);
+
+  s = &g_array_index (self->host_spans, Span, host);
+  if (s->first > s->last)
+    return FALSE;
+  if (first != NULL)
+    *first = s->first;
+  if (last != NULL)
+    *last = s->last;
+  return TRUE;
 }
 
 static Link *
@@ -324,6 +399,19 @@ store_point (SlEngine *self,
   s->pts[s->len++] = p;
 }
 
+/* The link's estimate a → b with its bound at every instant: the hull's
+ * band; linear regression's fit is not a guarantee, so its bound is the
+ * hull's band around the fit (see fill_from_linreg). */
+static SlRelation *
+link_relation (SlEngine         *self,
+               Link             *l,
+               const SlLinkInfo *info)
+{
+  if (l->linreg == NULL)
+    return sl_hull_get_relation (l->hull);
+  return sl_relation_new_linear (&info->estimate, info->bound_ns);
+}
+
 static double
 link_weight (const SlLinkInfo *info)
 {
@@ -350,15 +438,14 @@ refresh_link (SlEngine *self,
                       isfinite (info.accuracy) ? info.accuracy : NAN, info.reason);
     }
 
-  w = link_weight (&info);
-  if (!isnan (w))
-    {
-      /* bound_ns is in b's units; mapped back to a's it grows by
-       * 1/slope <= 1/alpha_min, and the tree walks links both ways. */
-      double bound = info.alpha_min > 0 && info.alpha_min < 1.0
-                       ? info.bound_ns / info.alpha_min : info.bound_ns;
+  g_clear_pointer (&l->rel, sl_relation_unref);
+  if (info.has_estimate)
+    l->rel = link_relation (self, l, &info);
 
-      sl_graph_update_edge (self->graph, l->a, l->b, w, &info.estimate, bound);
+  w = link_weight (&info);
+  if (!isnan (w) && l->rel != NULL)
+    {
+      sl_graph_update_edge_relation (self->graph, l->a, l->b, w, l->rel);
       l->in_graph = TRUE;
     }
   else if (l->in_graph)
@@ -387,6 +474,8 @@ add_match (SlEngine            *self,
 
   self->now = now;
   sl_journal_set_time (self->journal, now);
+  extend_span (self, match->send_host, match->send_time, match->send_time);
+  extend_span (self, match->recv_host, match->recv_time, match->recv_time);
   self->n_matches++;
   g_array_index (self->host_counts, SlHostCounts, match->send_host).matched++;
   g_array_index (self->host_counts, SlHostCounts, match->recv_host).matched++;
@@ -448,7 +537,10 @@ sl_engine_add_packet (SlEngine            *self,
   g_return_val_if_fail (event != NULL, FALSE);
 
   if (event->host < self->host_counts->len)
-    g_array_index (self->host_counts, SlHostCounts, event->host).packet_events++;
+    {
+      g_array_index (self->host_counts, SlHostCounts, event->host).packet_events++;
+      extend_span (self, event->host, event->time, event->time);
+    }
   if (!sl_matcher_push (self->matcher, event, now, &m))
     return FALSE;
   add_match (self, &m, event, now);
@@ -626,6 +718,52 @@ count_inversions (const PointStore  *s,
   return n;
 }
 
+/* A link's relation is applied at every event of its two hosts: its bound
+ * and band are given over their spans (on a's clock), not only over the
+ * packets. */
+static void
+link_bounds_in_time (SlEngine   *self,
+                     const Link *l,
+                     SlLinkInfo *info)
+{
+  gint64 fa, la, fb, lb, x0, x1;
+  gboolean ha, hb;
+
+  info->bound_start = info->span_start;
+  info->bound_end = info->span_end;
+  if (l->rel == NULL)
+    return;
+
+  ha = sl_engine_get_host_span (self, l->a, &fa, &la);
+  hb = sl_engine_get_host_span (self, l->b, &fb, &lb);
+  x0 = info->span_start;
+  x1 = info->span_end;
+  if (ha)
+    {
+      x0 = MIN (x0, fa);
+      x1 = MAX (x1, la);
+    }
+  if (hb)
+    {
+      x0 = MIN (x0, sl_relation_preimage (l->rel, fb));
+      x1 = MAX (x1, sl_relation_preimage (l->rel, lb));
+    }
+  info->bound_start = x0;
+  info->bound_end = x1;
+  info->bound_ns = sl_relation_max_bound (l->rel, x0, x1, NULL);
+
+  if (l->linreg == NULL)
+    {
+      double lo0, hi0, lo1, hi1;
+
+      /* the band is narrowest inside the packets: widest at an end */
+      if (sl_hull_get_band (l->hull, x0, &lo0, &hi0) && sl_hull_get_band (l->hull, x1, &lo1, &hi1))
+        info->band_ns = MAX (hi0 - lo0, hi1 - lo1);
+      else
+        info->band_ns = INFINITY;
+    }
+}
+
 void
 sl_engine_get_link_info (SlEngine   *self,
                          guint       link,
@@ -641,6 +779,7 @@ sl_engine_get_link_info (SlEngine   *self,
   link_estimate (self, l, info);
   info->weight = link_weight (info);
   info->in_tree = l->in_graph && sl_graph_edge_in_tree (self->graph, l->a, l->b);
+  link_bounds_in_time (self, l, info);
 
   if (sl_graph_get_reference (self->graph, l->a) == sl_graph_get_reference (self->graph, l->b))
     {
@@ -684,14 +823,55 @@ sl_engine_get_host_info (SlEngine   *self,
 
   info->host = host;
   info->reference = sl_graph_get_reference (self->graph, host);
-  sl_graph_get_transform (self->graph, host, &info->to_reference, &info->bound_ns);
+  info->relation = sl_graph_get_relation (self->graph, host);
   info->path = sl_graph_get_path (self->graph, host);
+  info->has_span = sl_engine_get_host_span (self, host, &info->first, &info->last);
+  if (info->has_span)
+    {
+      info->bound_ns = sl_relation_max_bound (info->relation, info->first, info->last, &info->bound_at);
+      info->to_reference = *sl_relation_piece_at (info->relation,
+                                                  info->first + (info->last - info->first) / 2);
+    }
+  else
+    {
+      sl_relation_get_piece (info->relation, 0, &info->to_reference);
+      info->bound_at = info->to_reference.origin;
+      info->bound_ns = sl_relation_bound_at (info->relation, info->bound_at);
+    }
 }
 
 void
 sl_host_info_clear (SlHostInfo *info)
 {
   g_clear_pointer (&info->path, g_array_unref);
+  g_clear_pointer (&info->relation, sl_relation_unref);
+}
+
+/**
+ * sl_engine_get_link_relation:
+ *
+ * Returns: (transfer full) (nullable): the link's estimate from a's clock to
+ * b's with its bound at every instant, or %NULL without an estimate
+ */
+SlRelation *
+sl_engine_get_link_relation (SlEngine *self,
+                             guint     link)
+{
+  Link *l;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (link < self->links->len, NULL);
+
+  l = &g_array_index (self->links, Link, link);
+  if (l->rel == NULL)
+    {
+      SlLinkInfo info;
+
+      link_estimate (self, l, &info);
+      if (info.has_estimate)
+        l->rel = link_relation (self, l, &info);
+    }
+  return l->rel != NULL ? sl_relation_ref (l->rel) : NULL;
 }
 
 guint64

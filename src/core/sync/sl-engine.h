@@ -78,6 +78,8 @@ typedef struct
   double       bound_ns;
   gint64       span_start;
   gint64       span_end;
+  gint64       bound_start;
+  gint64       bound_end;
   gboolean     in_tree;
   gboolean     inversions_known;
   gboolean     inversions_exact;
@@ -89,13 +91,32 @@ typedef struct
   gint64       last_change;
 } SlLinkInfo;
 
+/**
+ * SlHostInfo:
+ * @reference: the host's reference (itself for a reference)
+ * @to_reference: the piece of @relation in effect at the middle of the
+ *   host's events (the whole map when @relation has one piece)
+ * @bound_ns: the largest error of @relation over the host's events, from
+ *   @first to @last (when nothing of the host was seen: at its origin)
+ * @bound_at: where it is reached
+ * @path: the hosts from this one to its reference
+ * @relation: the host's clock → its reference's clock, with its bound at
+ *   every instant
+ * @has_span: whether @first and @last are known
+ * @first, @last: the host's first and last events seen (its own clock)
+ */
 typedef struct
 {
   guint        host;
   guint        reference;
   SlTransform  to_reference;
   double       bound_ns;
+  gint64       bound_at;
   GArray      *path;
+  SlRelation  *relation;
+  gboolean     has_span;
+  gint64       first;
+  gint64       last;
 } SlHostInfo;
 
 /**
@@ -150,6 +171,14 @@ void             sl_engine_add_host_counts  (SlEngine              *self,
                                              guint                  host,
                                              guint64                events,
                                              guint64                ignored);
+void             sl_engine_add_host_span    (SlEngine              *self,
+                                             guint                  host,
+                                             gint64                 first,
+                                             gint64                 last);
+gboolean         sl_engine_get_host_span    (const SlEngine        *self,
+                                             guint                  host,
+                                             gint64                *first,
+                                             gint64                *last);
 void             sl_engine_add_match        (SlEngine              *self,
                                              const SlMatch         *match,
                                              gint64                 now);
@@ -174,6 +203,8 @@ SlGraph         *sl_engine_get_graph        (SlEngine              *self);
 const SlMatcher *sl_engine_get_matcher      (const SlEngine        *self);
 const SlHull    *sl_engine_get_link_hull    (const SlEngine        *self,
                                              guint                  link);
+SlRelation      *sl_engine_get_link_relation (SlEngine             *self,
+                                              guint                 link);
 GArray          *sl_engine_get_link_points  (const SlEngine        *self,
                                              guint                  link,
                                              gboolean               a_to_b);

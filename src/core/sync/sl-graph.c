@@ -10,6 +10,7 @@
 
 #include "sl-graph.h"
 #include "sl-heap.h"
+#include "sl-relation.h"
 
 /*
  * MST mode keeps three views of the spanning forest:
@@ -62,6 +63,9 @@ typedef struct
   double      weight;
   double      bound;
   SlTransform a_to_b;
+  SlRelation *rel;
+  SlRelation *rel_lin;
+  SlRelation *rel_inv;
 } Edge;
 
 /* The parents are an array of their own: the walks up the trees chase
@@ -73,10 +77,13 @@ typedef struct
   guint mark;
 } Vertex;
 
+/* rel is NULL while the whole path is linear with constant bounds: then
+ * to_ref and bound say all. */
 typedef struct
 {
   SlTransform to_ref;
   double      bound;
+  SlRelation *rel;
   guint64     changed;
   guint64     stamp;
   guint64     verified;
@@ -1056,6 +1063,26 @@ edge_link_transform (const Edge  *E,
     sl_transform_invert (&E->a_to_b, out);
 }
 
+/* The edge's relation walked from @from (a linear one wrapped on demand). */
+static const SlRelation *
+edge_link_relation (Edge  *E,
+                    guint  from)
+{
+  const SlRelation *fwd = E->rel;
+
+  if (fwd == NULL)
+    {
+      if (E->rel_lin == NULL)
+        E->rel_lin = sl_relation_new_linear (&E->a_to_b, E->bound);
+      fwd = E->rel_lin;
+    }
+  if (from == E->a)
+    return fwd;
+  if (E->rel_inv == NULL)
+    E->rel_inv = sl_relation_invert (fwd);
+  return E->rel_inv;
+}
+
 static void
 ensure_cache (SlGraph *self,
               guint    v)
@@ -1090,19 +1117,34 @@ ensure_cache (SlGraph *self,
             {
               sl_transform_init_identity (&C[y].to_ref);
               C[y].bound = 0.0;
+              g_clear_pointer (&C[y].rel, sl_relation_unref);
               C[y].ref = y;
               C[y].stamp = self->epoch;
             }
         }
       else if (C[y].changed > C[y].stamp || C[p].stamp > C[y].stamp)
         {
-          const Edge *E = &self->edges[V[y].parent_edge];
-          SlTransform link;
+          Edge *E = &self->edges[V[y].parent_edge];
 
-          edge_link_transform (E, y, &link);
-          sl_transform_compose (&C[p].to_ref, &link, &C[y].to_ref);
-          C[y].bound = C[p].bound +
-                       fabs (sl_transform_get_slope (&C[p].to_ref)) * E->bound;
+          g_clear_pointer (&C[y].rel, sl_relation_unref);
+          if (E->rel == NULL && C[p].rel == NULL)
+            {
+              SlTransform link;
+
+              edge_link_transform (E, y, &link);
+              sl_transform_compose (&C[p].to_ref, &link, &C[y].to_ref);
+              C[y].bound = C[p].bound +
+                           fabs (sl_transform_get_slope (&C[p].to_ref)) * E->bound;
+            }
+          else
+            {
+              g_autoptr(SlRelation) up = C[p].rel != NULL ? sl_relation_ref (C[p].rel)
+                                                          : sl_relation_new_linear (&C[p].to_ref, C[p].bound);
+
+              C[y].rel = sl_relation_compose (up, edge_link_relation (E, y));
+              sl_relation_get_piece (C[y].rel, 0, &C[y].to_ref);
+              C[y].bound = sl_relation_bound_at (C[y].rel, C[y].to_ref.origin);
+            }
           C[y].ref = C[p].ref;
           C[y].stamp = self->epoch;
         }
@@ -1140,6 +1182,9 @@ static void
 edge_free (SlGraph *self,
            guint    e)
 {
+  g_clear_pointer (&self->edges[e].rel, sl_relation_unref);
+  g_clear_pointer (&self->edges[e].rel_lin, sl_relation_unref);
+  g_clear_pointer (&self->edges[e].rel_inv, sl_relation_unref);
   self->edges[e].flags = 0;
   self->edges[e].a = self->free_edge;
   self->free_edge = e;
@@ -1878,6 +1923,14 @@ sl_graph_free (SlGraph *self)
   if (self == NULL)
     return;
 
+  for (guint v = 0; v < self->n_nodes; v++)
+    g_clear_pointer (&self->cache[v].rel, sl_relation_unref);
+  for (guint e = 0; e < self->n_edges; e++)
+    {
+      g_clear_pointer (&self->edges[e].rel, sl_relation_unref);
+      g_clear_pointer (&self->edges[e].rel_lin, sl_relation_unref);
+      g_clear_pointer (&self->edges[e].rel_inv, sl_relation_unref);
+    }
   g_free (self->parent);
   g_free (self->vertices);
   g_free (self->cache);
@@ -1962,13 +2015,14 @@ sl_graph_get_n_nodes (const SlGraph *self)
   return self->n_nodes;
 }
 
-void
-sl_graph_update_edge (SlGraph           *self,
-                      guint              a,
-                      guint              b,
-                      double             weight,
-                      const SlTransform *a_to_b,
-                      double             bound_ns)
+static void
+update_edge (SlGraph           *self,
+             guint              a,
+             guint              b,
+             double             weight,
+             const SlTransform *a_to_b,
+             double             bound_ns,
+             SlRelation        *rel)
 {
   SlTransform tf;
   gboolean tf_changed;
@@ -1977,11 +2031,6 @@ sl_graph_update_edge (SlGraph           *self,
   gsize hole;
   guint e;
   Edge *E;
-
-  g_return_if_fail (self != NULL);
-  g_return_if_fail (a < self->n_nodes);
-  g_return_if_fail (b < self->n_nodes);
-  g_return_if_fail (a != b);
 
   if (!(weight >= 0.0) || isinf (weight))
     {
@@ -2014,6 +2063,7 @@ sl_graph_update_edge (SlGraph           *self,
       E->weight = weight;
       E->bound = bound_ns;
       E->a_to_b = tf;
+      E->rel = rel != NULL ? sl_relation_ref (rel) : NULL;
       map_insert (&self->map, hole, map_fp (key), e);
 
       if (self->kind == SL_TREE_SHORTEST_PATH)
@@ -2028,6 +2078,7 @@ sl_graph_update_edge (SlGraph           *self,
 
   E = &self->edges[e];
   tf_changed = E->a != a ||
+               E->rel != rel ||
                E->bound != bound_ns ||
                E->a_to_b.origin != tf.origin ||
                E->a_to_b.image != tf.image ||
@@ -2042,6 +2093,15 @@ sl_graph_update_edge (SlGraph           *self,
   E->a_to_b = tf;
   E->bound = bound_ns;
   E->weight = weight;
+  if (tf_changed)
+    {
+      if (rel != NULL)
+        sl_relation_ref (rel);
+      g_clear_pointer (&E->rel, sl_relation_unref);
+      g_clear_pointer (&E->rel_lin, sl_relation_unref);
+      g_clear_pointer (&E->rel_inv, sl_relation_unref);
+      E->rel = rel;
+    }
 
   if (self->kind == SL_TREE_SHORTEST_PATH)
     {
@@ -2077,6 +2137,59 @@ sl_graph_update_edge (SlGraph           *self,
           journal_transform (self, y, self->cache[y].ref, "link transform updated");
         }
     }
+}
+
+/**
+ * sl_graph_update_edge:
+ * @a_to_b: the link's affine map from @a's clock to @b's
+ * @bound_ns: its bound, the same at every instant
+ *
+ * Adds the link or updates its weight and map. A weight that is NAN,
+ * negative or infinite removes it.
+ */
+void
+sl_graph_update_edge (SlGraph           *self,
+                      guint              a,
+                      guint              b,
+                      double             weight,
+                      const SlTransform *a_to_b,
+                      double             bound_ns)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (a < self->n_nodes);
+  g_return_if_fail (b < self->n_nodes);
+  g_return_if_fail (a != b);
+
+  update_edge (self, a, b, weight, a_to_b, bound_ns, NULL);
+}
+
+/**
+ * sl_graph_update_edge_relation:
+ * @a_to_b: the link's relation from @a's clock to @b's, with its bound at
+ *   every instant (the graph takes a reference; the same pointer means the
+ *   same relation)
+ *
+ * Like sl_graph_update_edge() for a piecewise relation or a bound that
+ * varies in time; hosts' relations to their references are composed from
+ * these exactly (sl_graph_get_relation()).
+ */
+void
+sl_graph_update_edge_relation (SlGraph    *self,
+                               guint       a,
+                               guint       b,
+                               double      weight,
+                               SlRelation *a_to_b)
+{
+  SlTransform first;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (a < self->n_nodes);
+  g_return_if_fail (b < self->n_nodes);
+  g_return_if_fail (a != b);
+  g_return_if_fail (a_to_b != NULL);
+
+  sl_relation_get_piece (a_to_b, 0, &first);
+  update_edge (self, a, b, weight, &first, sl_relation_bound_at (a_to_b, first.origin), a_to_b);
 }
 
 void
@@ -2229,6 +2342,30 @@ sl_graph_get_transform (SlGraph     *self,
     *to_reference = self->cache[node].to_ref;
   if (bound_ns != NULL)
     *bound_ns = self->cache[node].bound;
+}
+
+/**
+ * sl_graph_get_relation:
+ *
+ * Returns: (transfer full): @node's relation to its reference: the exact
+ * composition of the links' relations along its tree path, bounds added
+ * instant by instant (the identity for a reference)
+ */
+SlRelation *
+sl_graph_get_relation (SlGraph *self,
+                       guint    node)
+{
+  Cache *c;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (node < self->n_nodes, NULL);
+
+  prepare (self);
+  ensure_cache (self, node);
+  c = &self->cache[node];
+  if (c->rel == NULL)
+    c->rel = sl_relation_new_linear (&c->to_ref, c->bound);
+  return sl_relation_ref (c->rel);
 }
 
 GArray *

@@ -9,6 +9,7 @@
 #include <glib.h>
 
 #include "sl-journal.h"
+#include "sl-relation.h"
 #include "sl-transform.h"
 
 G_BEGIN_DECLS
@@ -42,6 +43,11 @@ void        sl_graph_update_edge        (SlGraph           *self,
                                          double             weight,
                                          const SlTransform *a_to_b,
                                          double             bound_ns);
+void        sl_graph_update_edge_relation (SlGraph         *self,
+                                         guint              a,
+                                         guint              b,
+                                         double             weight,
+                                         SlRelation        *a_to_b);
 void        sl_graph_remove_edge        (SlGraph           *self,
                                          guint              a,
                                          guint              b);
@@ -59,6 +65,8 @@ void        sl_graph_get_transform      (SlGraph           *self,
                                          guint              node,
                                          SlTransform       *to_reference,
                                          double            *bound_ns);
+SlRelation *sl_graph_get_relation       (SlGraph           *self,
+                                         guint              node);
 GArray     *sl_graph_get_path           (SlGraph           *self,
                                          guint              node);
 guint64     sl_graph_get_n_tree_changes (const SlGraph     *self);

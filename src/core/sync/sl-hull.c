@@ -646,6 +646,200 @@ sl_hull_get_quality (const SlHull *self)
   return r.quality;
 }
 
+/* The feasible band at x (relative coordinates). For a slope s in
+ * [alpha_min, alpha_max] the highest separating line is
+ * min over above points u of u.y + s (x - u.x); maximizing over s a concave
+ * function gives Lmin left of Lmin's upper pivot, Lmax right of Lmax's upper
+ * pivot and the lower hull of the above points in between (mirrored for the
+ * lowest line). Needs both lines. */
+static double
+chain_at (const Chain *c,
+          double       x)
+{
+  gsize lo = 0, hi = c->len - 1;
+
+  if (c->len == 1)
+    return (double) c->pts[0].y;
+  while (hi - lo > 1)
+    {
+      gsize mid = (lo + hi) / 2;
+
+      if ((double) c->pts[mid].x <= x)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return line_at (c->pts[lo], c->pts[hi], x);
+}
+
+static double
+band_hi (const SlHull *self,
+         double        x)
+{
+  if (x <= (double) self->lmin_u.x)
+    return line_at (self->lmin_u, self->lmin_d, x);
+  if (x >= (double) self->lmax_u.x)
+    return line_at (self->lmax_d, self->lmax_u, x);
+  return chain_at (&self->chain[ABOVE], x);
+}
+
+static double
+band_lo (const SlHull *self,
+         double        x)
+{
+  if (x <= (double) self->lmax_d.x)
+    return line_at (self->lmax_d, self->lmax_u, x);
+  if (x >= (double) self->lmin_d.x)
+    return line_at (self->lmin_u, self->lmin_d, x);
+  return chain_at (&self->chain[BELOW], x);
+}
+
+/**
+ * sl_hull_get_band:
+ * @t_a: an instant on a's clock
+ * @lo: (out): lowest t_b − t_a any separating line gives at @t_a
+ * @hi: (out): highest
+ *
+ * Returns: %FALSE when a bounding line is missing (the band is unbounded)
+ */
+gboolean
+sl_hull_get_band (const SlHull *self,
+                  gint64        t_a,
+                  double       *lo,
+                  double       *hi)
+{
+  double x;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (!self->has_lmin || !self->has_lmax || self->crossed)
+    return FALSE;
+  x = (double) (t_a - self->x0);
+  *lo = (double) (self->y0 - self->x0) + (band_lo (self, x) - x);
+  *hi = (double) (self->y0 - self->x0) + (band_hi (self, x) - x);
+  return TRUE;
+}
+
+static void
+add_bound_x (GArray *xs,
+             gint64  x)
+{
+  g_array_append_val (xs, x);
+}
+
+static int
+cmp_gint64 (gconstpointer a,
+            gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return (x > y) - (x < y);
+}
+
+/* Far enough that no trace reaches it, near enough not to overflow with
+ * epoch-scale origins. */
+#define FAR_NS (G_GINT64_CONSTANT (1) << 60)
+
+/**
+ * sl_hull_get_relation:
+ *
+ * The estimate as a relation a → b with its guaranteed bound at every
+ * instant: the largest distance from the estimate to the feasible band
+ * (exact: linear between the hull vertices that shape the band, growing
+ * linearly outside the packets). Unbounded unless the link is accurate.
+ *
+ * Returns: (transfer full) (nullable): %NULL without an estimate
+ */
+SlRelation *
+sl_hull_get_relation (const SlHull *self)
+{
+  SlHullResult r;
+  g_autoptr(GArray) xs = NULL;
+  SlBoundPoint *b;
+  gint64 start = G_MININT64;
+  SlRelation *rel;
+  guint n = 0;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  compute_result (self, &r);
+  if (!r.has_estimate)
+    return NULL;
+  if (r.quality != SL_QUALITY_ACCURATE)
+    {
+      SlBoundPoint inf = { r.estimate.origin, INFINITY };
+      return sl_relation_new (&start, &r.estimate, 1, &inf, 1, TRUE);
+    }
+
+  xs = g_array_new (FALSE, FALSE, sizeof (gint64));
+  for (int side = 0; side < 2; side++)
+    {
+      const Chain *c = &self->chain[side];
+      gint64 from = side == ABOVE ? self->lmin_u.x : self->lmax_d.x;
+      gint64 to = side == ABOVE ? self->lmax_u.x : self->lmin_d.x;
+
+      for (gsize i = 0; i < c->len; i++)
+        if (c->pts[i].x >= from && c->pts[i].x <= to)
+          add_bound_x (xs, c->pts[i].x);
+    }
+  add_bound_x (xs, self->lmin_u.x);
+  add_bound_x (xs, self->lmin_d.x);
+  add_bound_x (xs, self->lmax_u.x);
+  add_bound_x (xs, self->lmax_d.x);
+  add_bound_x (xs, self->xmin);
+  add_bound_x (xs, self->xmax);
+  /* outside the pivots the band is linear: its ends are exact */
+  add_bound_x (xs, MAX (self->xmin - FAR_NS, G_MININT64 / 2 - self->x0));
+  add_bound_x (xs, MIN (self->xmax + FAR_NS, G_MAXINT64 / 2 - self->x0));
+  g_array_sort (xs, cmp_gint64);
+
+  /* Between these points both edges are linear, so the bound is the larger
+   * of two linear functions: exact once the points where they cross are
+   * added. */
+  b = g_new (SlBoundPoint, 2 * xs->len);
+  {
+    double prev_d = 0;
+    gint64 prev_x = 0;
+
+    for (guint i = 0; i < xs->len; i++)
+      {
+        gint64 x = g_array_index (xs, gint64, i);
+        gint64 whole;
+        double frac, e, up, down;
+
+        if (n > 0 && b[n - 1].x == self->x0 + x)
+          continue;
+        sl_transform_apply_split (&r.estimate, self->x0 + x, &whole, &frac);
+        e = (double) (whole - self->y0) + frac;
+        up = band_hi (self, (double) x) - e;
+        down = e - band_lo (self, (double) x);
+        if (n > 0 && (prev_d < 0) != (up - down < 0) && prev_d != 0 && up != down)
+          {
+            gint64 xc = prev_x + (gint64) ((double) (x - prev_x) * (prev_d / (prev_d - (up - down))));
+
+            if (xc > prev_x && xc < x)
+              {
+                gint64 wc;
+                double fc, ec;
+
+                sl_transform_apply_split (&r.estimate, self->x0 + xc, &wc, &fc);
+                ec = (double) (wc - self->y0) + fc;
+                b[n].x = self->x0 + xc;
+                b[n].bound = MAX (band_hi (self, (double) xc) - ec, ec - band_lo (self, (double) xc));
+                n++;
+              }
+          }
+        b[n].x = self->x0 + x;
+        b[n].bound = MAX (up, down);
+        n++;
+        prev_d = up - down;
+        prev_x = x;
+      }
+  }
+  rel = sl_relation_new (&start, &r.estimate, 1, b, n, FALSE);
+  g_free (b);
+  return rel;
+}
+
 /* Returns the hull vertices of one direction in absolute time (t_a, t_b). */
 GArray *
 sl_hull_get_hull (const SlHull *self,

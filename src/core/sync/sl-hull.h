@@ -7,6 +7,7 @@
 
 #include <glib.h>
 
+#include "sl-relation.h"
 #include "sl-transform.h"
 #include "sl-types.h"
 
@@ -80,5 +81,10 @@ void      sl_hull_get_result  (const SlHull      *self,
 guint64   sl_hull_get_version (const SlHull      *self);
 GArray   *sl_hull_get_hull    (const SlHull      *self,
                                gboolean           a_to_b);
+gboolean  sl_hull_get_band    (const SlHull      *self,
+                               gint64             t_a,
+                               double            *lo,
+                               double            *hi);
+SlRelation *sl_hull_get_relation (const SlHull   *self);
 
 G_END_DECLS

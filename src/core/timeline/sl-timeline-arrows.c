@@ -60,6 +60,7 @@ lane_free (gpointer p)
 {
   SlTlLane *l = p;
 
+  g_clear_pointer (&l->link, sl_relation_unref);
   g_free (l->a);
   g_free (l);
 }
@@ -136,8 +137,72 @@ sl_timeline_set_link_bound (SlTimeline *self,
   g_return_if_fail (host_a < G_MAXUINT16 && host_b < G_MAXUINT16);
   g_return_if_fail (host_a != host_b);
 
-  lane_get (self, host_a, host_b)->uncertainty_ns = uncertainty_ns;
-  lane_get (self, host_b, host_a)->uncertainty_ns = uncertainty_ns;
+  for (int d = 0; d < 2; d++)
+    {
+      SlTlLane *l = d == 0 ? lane_get (self, host_a, host_b) : lane_get (self, host_b, host_a);
+
+      l->mode = SL_TL_UNCERTAINTY_CONSTANT;
+      l->uncertainty_ns = uncertainty_ns;
+      g_clear_pointer (&l->link, sl_relation_unref);
+    }
+}
+
+/**
+ * sl_timeline_set_link_relation:
+ * @a_to_b: (nullable): the link's relation from @host_a's clock to
+ *   @host_b's, when the link is in the tree
+ *
+ * A message's uncertainty becomes the link's bound at the message's
+ * instant; without @a_to_b, the sum of the two hosts' bounds at its send
+ * and receive instants (sl_timeline_set_host_relation()).
+ */
+void
+sl_timeline_set_link_relation (SlTimeline *self,
+                               guint       host_a,
+                               guint       host_b,
+                               SlRelation *a_to_b)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (host_a < G_MAXUINT16 && host_b < G_MAXUINT16);
+  g_return_if_fail (host_a != host_b);
+
+  for (int d = 0; d < 2; d++)
+    {
+      SlTlLane *l = d == 0 ? lane_get (self, host_a, host_b) : lane_get (self, host_b, host_a);
+
+      l->mode = a_to_b != NULL ? SL_TL_UNCERTAINTY_LINK : SL_TL_UNCERTAINTY_HOSTS;
+      l->uncertainty_ns = NAN;
+      if (a_to_b != NULL)
+        sl_relation_ref (a_to_b);
+      g_clear_pointer (&l->link, sl_relation_unref);
+      l->link = a_to_b;
+      l->link_from_b = d == 1;
+    }
+}
+
+static double
+arrow_uncertainty (const SlTimeline *self,
+                   const SlTlLane   *l,
+                   const SlTlArrow  *a)
+{
+  switch (l->mode)
+    {
+    case SL_TL_UNCERTAINTY_LINK:
+      return sl_relation_bound_at (l->link, l->link_from_b ? sl_relation_preimage (l->link, a->send_time)
+                                                           : a->send_time);
+    case SL_TL_UNCERTAINTY_HOSTS:
+      {
+        const SlTlHost *hs = sl_tl_host (self, l->send_host), *hr = sl_tl_host (self, l->recv_host);
+
+        if (hs == NULL || hr == NULL || hs->bound_rel == NULL || hr->bound_rel == NULL)
+          return NAN;
+        return sl_relation_bound_at (hs->bound_rel, a->send_time) +
+               sl_relation_bound_at (hr->bound_rel, a->recv_time);
+      }
+    case SL_TL_UNCERTAINTY_CONSTANT:
+    default:
+      return l->uncertainty_ns;
+    }
 }
 
 static guint32
@@ -471,11 +536,12 @@ lane_view_deltas (const SlTimeline *self,
 }
 
 void
-_sl_tl_fill_arrow (const SlTlLane  *l,
-                   const SlTlArrow *a,
-                   gint64           send_view,
-                   gint64           recv_view,
-                   SlTimelineArrow *o)
+_sl_tl_fill_arrow (const SlTimeline *self,
+                   const SlTlLane   *l,
+                   const SlTlArrow  *a,
+                   gint64            send_view,
+                   gint64            recv_view,
+                   SlTimelineArrow  *o)
 {
   o->send_host = l->send_host;
   o->recv_host = l->recv_host;
@@ -489,7 +555,7 @@ _sl_tl_fill_arrow (const SlTlLane  *l,
   o->recv_time = a->recv_time;
   o->send_view = send_view;
   o->recv_view = recv_view;
-  o->uncertainty_ns = l->uncertainty_ns;
+  o->uncertainty_ns = arrow_uncertainty (self, l, a);
 }
 
 guint64
@@ -562,7 +628,7 @@ sl_timeline_query_arrows (const SlTimeline *self,
                 }
             }
 
-          _sl_tl_fill_arrow (l, a, sv, rv, &o);
+          _sl_tl_fill_arrow (self, l, a, sv, rv, &o);
           g_array_append_val (out, o);
           last_out = out->len - 1;
           last_px = px;
@@ -644,8 +710,8 @@ sl_timeline_find_message (const SlTimeline *self,
   for (guint64 k = _sl_tl_arrow_lower_bound (l, 0, send_time); k < l->n && l->a[k].send_time == send_time; k++)
     if (l->a[k].recv_time == recv_time)
       {
-        _sl_tl_fill_arrow (l, &l->a[k], sl_timeline_to_view (self, send_host, send_time),
-                    sl_timeline_to_view (self, recv_host, recv_time), out);
+        _sl_tl_fill_arrow (self, l, &l->a[k], sl_timeline_to_view (self, send_host, send_time),
+                           sl_timeline_to_view (self, recv_host, recv_time), out);
         return TRUE;
       }
   return FALSE;

@@ -227,7 +227,7 @@ sent_by (const SlTimeline *self,
 
           if (l->a[k].send_row != row)
             continue;
-          _sl_tl_fill_arrow (l, &l->a[k], sl_timeline_to_view (self, l->send_host, l->a[k].send_time),
+          _sl_tl_fill_arrow (self, l, &l->a[k], sl_timeline_to_view (self, l->send_host, l->a[k].send_time),
                              sl_timeline_to_view (self, l->recv_host, l->a[k].recv_time), &a);
           sl_timeline_get_message (self, &a, &m);
           if (m.length == 0)
@@ -329,7 +329,7 @@ reply_to (const SlTimeline      *self,
        k < l->n && l->a[k].send_time <= m->recv_time + RUN_HORIZON_NS; k++)
     if (l->a[k].conn == m->connection)
       {
-        _sl_tl_fill_arrow (l, &l->a[k], sl_timeline_to_view (self, l->send_host, l->a[k].send_time),
+        _sl_tl_fill_arrow (self, l, &l->a[k], sl_timeline_to_view (self, l->send_host, l->a[k].send_time),
                            sl_timeline_to_view (self, l->recv_host, l->a[k].recv_time), out);
         return TRUE;
       }

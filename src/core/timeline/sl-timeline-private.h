@@ -6,6 +6,7 @@
 #pragma once
 
 #include "sl-interner.h"
+#include "sl-relation.h"
 #include "sl-timeline.h"
 
 G_BEGIN_DECLS
@@ -73,6 +74,16 @@ typedef struct
   guint16 recv_cpu;
 } SlTlArrow;
 
+/* Where an arrow's uncertainty comes from: a constant, the bound of the
+ * link's relation at the message's instant (a tree link), or the sum of
+ * the two hosts' bounds at the send and receive instants. */
+typedef enum
+{
+  SL_TL_UNCERTAINTY_CONSTANT,
+  SL_TL_UNCERTAINTY_LINK,
+  SL_TL_UNCERTAINTY_HOSTS,
+} SlTlUncertainty;
+
 /* All arrows from one host to another, sorted by send time. */
 typedef struct
 {
@@ -83,7 +94,10 @@ typedef struct
   guint64    cap;
   gint64     min_delta;
   gint64     max_delta;
+  SlTlUncertainty mode;
   double     uncertainty_ns;
+  SlRelation *link;
+  gboolean   link_from_b;
 } SlTlLane;
 
 typedef struct _SlTlHost SlTlHost;
@@ -120,6 +134,7 @@ struct _SlTlHost
   SlTransform         to_view;
   SlTransform         from_view;
   double              bound_ns;
+  SlRelation         *bound_rel;
   guint64             net_cursor;
 };
 
@@ -162,7 +177,8 @@ const SlTlLane *_sl_tl_lane_find     (const SlTimeline *self,
 guint64  _sl_tl_arrow_lower_bound (const SlTlLane   *l,
                                    guint64           from,
                                    gint64            t);
-void     _sl_tl_fill_arrow        (const SlTlLane   *l,
+void     _sl_tl_fill_arrow        (const SlTimeline *self,
+                                   const SlTlLane   *l,
                                    const SlTlArrow  *a,
                                    gint64            send_view,
                                    gint64            recv_view,

@@ -153,6 +153,7 @@ host_free (gpointer p)
   if (h == NULL)
     return;
   g_free (h->name);
+  g_clear_pointer (&h->bound_rel, sl_relation_unref);
   g_hash_table_destroy (h->threads);
   g_ptr_array_unref (h->all_threads);
   g_hash_table_destroy (h->processes);
@@ -1201,6 +1202,31 @@ sl_timeline_set_host_transform (SlTimeline        *self,
   h->bound_ns = bound_ns;
 }
 
+/**
+ * sl_timeline_set_host_relation:
+ * @to_view: (nullable): the host's relation to the view's clock
+ *
+ * The host's bound at every instant, for the uncertainty of messages on
+ * links that are not in the tree (sl_timeline_set_link_relation()).
+ */
+void
+sl_timeline_set_host_relation (SlTimeline *self,
+                               guint       host,
+                               SlRelation *to_view)
+{
+  SlTlHost *h;
+
+  g_return_if_fail (self != NULL);
+
+  h = sl_tl_host (self, host);
+  g_return_if_fail (h != NULL);
+
+  if (to_view != NULL)
+    sl_relation_ref (to_view);
+  g_clear_pointer (&h->bound_rel, sl_relation_unref);
+  h->bound_rel = to_view;
+}
+
 void
 sl_timeline_clear_transforms (SlTimeline *self)
 {
@@ -1216,39 +1242,41 @@ sl_timeline_sync_engine (SlTimeline *self,
                          SlEngine   *engine)
 {
   guint n;
-  g_autofree double *bound = NULL;
   g_autofree guint *ref = NULL;
 
   g_return_if_fail (self != NULL);
   g_return_if_fail (engine != NULL);
 
   n = sl_engine_get_n_hosts (engine);
-  bound = g_new (double, n);
   ref = g_new (guint, n);
   for (guint i = 0; i < n; i++)
     {
       SlHostInfo hi = { 0 };
 
       sl_engine_get_host_info (engine, i, &hi);
-      bound[i] = hi.bound_ns;
       ref[i] = hi.reference;
       if (sl_tl_host (self, i) != NULL)
-        sl_timeline_set_host_transform (self, i, &hi.to_reference, hi.bound_ns);
+        {
+          sl_timeline_set_host_transform (self, i, &hi.to_reference, hi.bound_ns);
+          sl_timeline_set_host_relation (self, i, hi.relation);
+        }
       sl_host_info_clear (&hi);
     }
   for (guint l = 0; l < sl_engine_get_n_links (engine); l++)
     {
       SlLinkInfo li;
-      double u;
 
       sl_engine_get_link_info (engine, l, &li);
       if (ref[li.a] != ref[li.b])
-        u = NAN;
+        sl_timeline_set_link_bound (self, li.a, li.b, NAN);
       else if (li.in_tree)
-        u = li.bound_ns;
+        {
+          g_autoptr(SlRelation) rel = sl_engine_get_link_relation (engine, l);
+
+          sl_timeline_set_link_relation (self, li.a, li.b, rel);
+        }
       else
-        u = bound[li.a] + bound[li.b];
-      sl_timeline_set_link_bound (self, li.a, li.b, u);
+        sl_timeline_set_link_relation (self, li.a, li.b, NULL);
     }
 }
 

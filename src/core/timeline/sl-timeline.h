@@ -10,6 +10,7 @@
 #include "sl-engine.h"
 #include "sl-event-store.h"
 #include "sl-trace-reader.h"
+#include "sl-relation.h"
 #include "sl-transform.h"
 
 G_BEGIN_DECLS
@@ -355,10 +356,17 @@ void           sl_timeline_set_host_transform  (SlTimeline               *self,
                                                 guint                     host,
                                                 const SlTransform        *to_view,
                                                 double                    bound_ns);
+void           sl_timeline_set_host_relation   (SlTimeline               *self,
+                                                guint                     host,
+                                                SlRelation               *to_view);
+void           sl_timeline_set_link_relation   (SlTimeline               *self,
+                                                guint                     host_a,
+                                                guint                     host_b,
+                                                SlRelation               *a_to_b);
 /**
  * sl_timeline_set_link_bound:
- * @uncertainty_ns: the arrows' uncertainty between the two hosts (NAN:
- *   unknown)
+ * @uncertainty_ns: the arrows' uncertainty between the two hosts, the same
+ *   at every instant (NAN: unknown)
  */
 void           sl_timeline_set_link_bound      (SlTimeline               *self,
                                                 guint                     host_a,
@@ -368,10 +376,11 @@ void           sl_timeline_set_link_bound      (SlTimeline               *self,
  * sl_timeline_sync_engine:
  *
  * Every host's transform to its reference and every link's arrow
- * uncertainty from @engine: the link's bound_ns when the link is in the
- * tree (the two transforms then differ by its estimate), the sum of both
- * hosts' bounds otherwise, NAN across components. Costs one
- * sl_engine_get_link_info() per link.
+ * uncertainty from @engine, at each message's instant: the link's bound
+ * there when the link is in the tree (the two transforms then differ by
+ * its estimate), the sum of both hosts' bounds at the send and receive
+ * otherwise, NAN across components. Costs one sl_engine_get_link_info()
+ * per link.
  */
 void           sl_timeline_sync_engine         (SlTimeline               *self,
                                                 SlEngine                 *engine);

@@ -249,6 +249,9 @@ sl_extract_finish (SlExtract            *self,
     { "syncline_extract_first_ns", NULL, self->n > 0 ? self->first : 0 },
     { "syncline_extract_last_ns", NULL, self->n > 0 ? self->last : 0 },
     { "syncline_extract_sources", info->sources != NULL ? info->sources : "", 0 },
+    /* last: left out without a span */
+    { "syncline_extract_span_first_ns", NULL, info->span_first },
+    { "syncline_extract_span_last_ns", NULL, info->span_last },
   };
   SlCtfTraceInfo ti = { 0 };
 
@@ -261,7 +264,7 @@ sl_extract_finish (SlExtract            *self,
 
   memcpy (ti.uuid, self->trace_uuid, 16);
   ti.env = env;
-  ti.n_env = G_N_ELEMENTS (env);
+  ti.n_env = G_N_ELEMENTS (env) - (info->has_span ? 0 : 2);
   ti.clock_name = "monotonic";
   ti.clock_description = "Syncline extract: ns since the epoch, the host's own clock";
   memcpy (ti.clock_uuid, self->clock_uuid, 16);

@@ -26,12 +26,19 @@ typedef struct _SlExtract SlExtract;
  * SlExtractInfo:
  * @events: events the host's traces hold
  * @ignored: network events that are not TCP
+ * @has_span: whether @span_first and @span_last are set
+ * @span_first, @span_last: the host's first and last event of any kind
+ *   (its own clock): the bounds cover them, so a sync of the extracts
+ *   gives the bounds of the full traces
  * @sources: (nullable): the trace folders, for people
  */
 typedef struct
 {
   guint64     events;
   guint64     ignored;
+  gboolean    has_span;
+  gint64      span_first;
+  gint64      span_last;
   const char *sources;
 } SlExtractInfo;
 

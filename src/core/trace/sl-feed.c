@@ -75,6 +75,8 @@ struct _SlFeed
   guint64     events_local;
   guint64     ignored_local;
   gint64      seen;
+  gint64      first_local;
+  gint64      last_local;
 
   /* hub locked */
   GQueue      queue;
@@ -82,6 +84,8 @@ struct _SlFeed
   gboolean    finished;
   guint64     events;
   guint64     ignored;
+  gint64      first;
+  gint64      last;
   guint64     published;
   gint64      position;
   atomic_int  wanted;
@@ -106,6 +110,8 @@ struct _SlFeed
   guint       merge_index;
   MergeState  merge_state;
   guint32     stall_gen;
+  gint64      first_counted;
+  gint64      last_counted;
 };
 
 /* ---------------------------------------------------------------------- */
@@ -321,6 +327,8 @@ sl_feed_new (SlFeedHub *hub)
   f = g_new0 (SlFeed, 1);
   f->hub = hub;
   f->seen = G_MININT64;
+  f->first_local = f->first = f->first_counted = G_MAXINT64;
+  f->last_local = f->last = f->last_counted = G_MININT64;
   f->watermark = G_MININT64;
   f->position = G_MININT64;
   f->last_fed = G_MININT64;
@@ -478,6 +486,19 @@ sl_feed_count (SlFeed  *feed,
   feed->ignored_local += ignored;
 }
 
+/* The host's events seen so far span [@first, @last] (its own clock): the
+ * engine's bounds cover every one of them. */
+void
+sl_feed_span (SlFeed *feed,
+              gint64  first,
+              gint64  last)
+{
+  if (first > last)
+    return;
+  feed->first_local = MIN (feed->first_local, first);
+  feed->last_local = MAX (feed->last_local, last);
+}
+
 /* Everything of the host up to @time is decoded (an event's time, an
  * inactivity beacon). */
 void
@@ -558,6 +579,8 @@ sl_feed_publish (SlFeed      *feed,
                          feed->fill != NULL && feed->fill->n > 0 ? feed->fill->ev[0].time : feed->seen);
   feed->events = feed->events_local;
   feed->ignored = feed->ignored_local;
+  feed->first = feed->first_local;
+  feed->last = feed->last_local;
   feed->position = feed->seen;
   if (flush == SL_FEED_FLUSH_LAST)
     feed->finished = TRUE;
@@ -761,13 +784,20 @@ sl_feed_get_last_fed (SlFeed *feed)
 }
 
 /* Adds the events decoded since the previous call to the engine's host
- * counts (the engine host must be set). */
+ * counts, and their span to its span (the engine host must be set). */
 void
 sl_feed_account_locked (SlFeed   *feed,
                         SlEngine *engine)
 {
-  if (feed->engine_host == SL_HOST_NONE ||
-      (feed->events == feed->events_counted && feed->ignored == feed->ignored_counted))
+  if (feed->engine_host == SL_HOST_NONE)
+    return;
+  if (feed->first <= feed->last && (feed->first != feed->first_counted || feed->last != feed->last_counted))
+    {
+      sl_engine_add_host_span (engine, feed->engine_host, feed->first, feed->last);
+      feed->first_counted = feed->first;
+      feed->last_counted = feed->last;
+    }
+  if (feed->events == feed->events_counted && feed->ignored == feed->ignored_counted)
     return;
   sl_engine_add_host_counts (engine, feed->engine_host, feed->events - feed->events_counted,
                              feed->ignored - feed->ignored_counted);

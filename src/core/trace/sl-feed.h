@@ -97,6 +97,9 @@ void       sl_feed_count                 (SlFeed          *feed,
                                           guint64          ignored);
 void       sl_feed_seen                  (SlFeed          *feed,
                                           gint64           time);
+void       sl_feed_span                  (SlFeed          *feed,
+                                          gint64           first,
+                                          gint64           last);
 guint      sl_feed_get_filled            (SlFeed          *feed);
 guint64    sl_feed_get_events_local      (SlFeed          *feed);
 void       sl_feed_publish               (SlFeed          *feed,

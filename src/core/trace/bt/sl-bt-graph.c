@@ -215,6 +215,8 @@ struct _SlBtGraph
   gint64         min_publish_us;
   gint64         last_publish;
   gint64         seen;
+  gint64         first_event;
+  gint64         last_event;
   guint64        events;
   guint64        ignored;
   char          *error_file;
@@ -431,6 +433,8 @@ input_consume_head (SlBtGraph *g,
   in->has_head = FALSE;
   g->events++;
   g->seen = MAX (g->seen, in->head_time);
+  g->first_event = MIN (g->first_event, in->head_time);
+  g->last_event = MAX (g->last_event, in->head_time);
   switch (sl_bt_decoder_event (g->decoder, in->head, msg, in->head_time, SL_HOST_NONE, &pe))
     {
     case SL_BT_EVENT_PACKET:
@@ -454,6 +458,7 @@ publish (SlBtGraph *g,
 
   sl_feed_count (g->feed, g->events, g->ignored);
   g->events = g->ignored = 0;
+  sl_feed_span (g->feed, g->first_event, g->last_event);
   sl_feed_seen (g->feed, g->seen);
   if (!force && g->min_publish_us > 0 && sl_feed_get_filled (g->feed) > 0)
     {
@@ -810,6 +815,8 @@ sl_bt_graph_new (const SlBtGraphSpec  *spec,
   g->flush = spec->flush;
   g->min_publish_us = spec->min_publish_us;
   g->seen = G_MININT64;
+  g->first_event = G_MAXINT64;
+  g->last_event = G_MININT64;
 
   g_mutex_lock (&sl_bt_lock);
   g->graph = bt_graph_create (0);

@@ -107,6 +107,9 @@ typedef struct
   gboolean extract;
   guint64  extract_events;
   guint64  extract_ignored;
+  gboolean extract_has_span;
+  gint64   extract_first;
+  gint64   extract_last;
   gboolean failed;
 } TraceDir;
 
@@ -144,6 +147,8 @@ struct _Host
   gboolean        all_extracts;
   guint64         extract_events;
   guint64         extract_ignored;
+  gint64          extract_first;
+  gint64          extract_last;
   guint64         cal_packets;
   gint64          cal_first;
   gint64          cal_last;
@@ -470,6 +475,17 @@ scan_trace (Scan       *scan,
     t->extract_events = t->extract ? g_ascii_strtoull (events, NULL, 10) : 0;
     t->extract_ignored = t->extract ? g_ascii_strtoull (ignored, NULL, 10) : 0;
   }
+  {
+    g_autofree char *first = match_in (text, "env\\s*\\{[^}]*?syncline_extract_span_first_ns\\s*=\\s*(-?[0-9]+)\\s*;");
+    g_autofree char *last = match_in (text, "env\\s*\\{[^}]*?syncline_extract_span_last_ns\\s*=\\s*(-?[0-9]+)\\s*;");
+
+    if (t->extract && first != NULL && last != NULL)
+      {
+        t->extract_first = g_ascii_strtoll (first, NULL, 10);
+        t->extract_last = g_ascii_strtoll (last, NULL, 10);
+        t->extract_has_span = t->extract_first <= t->extract_last;
+      }
+  }
   t->bytes = stream_bytes (dir, &n_streams);
 
   if (t->hostname == NULL)
@@ -611,6 +627,8 @@ host_new (SlTraceReader *self,
   h->trace_paths = g_ptr_array_new_with_free_func (g_free);
   h->decoder = sl_bt_decoder_new ();
   h->feed = sl_feed_new (self->hub);
+  h->extract_first = G_MAXINT64;
+  h->extract_last = G_MININT64;
   atomic_init (&h->range_begin, G_MAXINT64);
   atomic_init (&h->range_end, G_MININT64);
   return h;
@@ -668,6 +686,11 @@ group_hosts (SlTraceReader *self,
       h->total_bytes += t->bytes;
       h->extract_events += t->extract_events;
       h->extract_ignored += t->extract_ignored;
+      if (t->extract_has_span)
+        {
+          h->extract_first = MIN (h->extract_first, t->extract_first);
+          h->extract_last = MAX (h->extract_last, t->extract_last);
+        }
       h->all_extracts = (h->traces->len == 0 || h->all_extracts) && t->extract;
       g_ptr_array_add (h->trace_paths, g_strdup (t->path));
       g_ptr_array_add (h->traces, t);
@@ -1350,7 +1373,8 @@ calibrate (SlTraceReader *self)
   return all;
 }
 
-/* The events an extract's host had, not only its packet events. */
+/* The events an extract's host had, not only its packet events, and
+ * their span. */
 static void
 account_extracts (SlTraceReader *self)
 {
@@ -1365,6 +1389,8 @@ account_extracts (SlTraceReader *self)
       sl_engine_get_host_counts (self->engine, eh, &c);
       if (h->extract_events >= c.events)
         sl_engine_add_host_counts (self->engine, eh, h->extract_events - c.events, h->extract_ignored);
+      if (h->extract_first <= h->extract_last)
+        sl_engine_add_host_span (self->engine, eh, h->extract_first, h->extract_last);
     }
 }
 

@@ -1,0 +1,805 @@
+/* sl-relation.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "sl-relation.h"
+
+/*
+ * Pieces are SlTransforms (exact on epoch-scale times) with their starts;
+ * piece 0 starts at G_MININT64. The bound is a list of points, linear in
+ * between.
+ *
+ * Composition g∘f: the pieces break where f's do and where f reaches one of
+ * g's breakpoints; each piece is the exact composition of the two affine
+ * maps. The bound adds instant by instant: with f's truth f*(x) within
+ * f(x) ± b_f(x) and g's truth g* within g ± b_g,
+ *   |g(f(x)) − g*(f*(x))| ≤ |g(f(x)) − g(f*(x))| + |g(f*(x)) − g*(f*(x))|
+ *                         ≤ S·b_f(x) + J + b_g(f(x)) + L·b_f(x)
+ * where S is g's largest slope, J the sum of g's jumps and L the largest
+ * slope of b_g, all over f(x) ± b_f(x). Between consecutive breakpoints of
+ * both bounds these terms are linear with S, J and L taken over the whole
+ * interval, so the bound's points are the larger of the two intervals'
+ * values at each breakpoint: an upper bound everywhere.
+ *
+ * Inversion: f(x*) = y ± b(x*) gives |x* − f⁻¹(y)| ≤ b / (s − L) with s the
+ * smallest slope of f and L the largest slope of b around f⁻¹(y).
+ */
+
+struct _SlRelation
+{
+  gint          ref;
+  guint         n_pieces;
+  guint         n_bounds;
+  gboolean      bounded_beyond;
+  gint64       *starts;
+  SlTransform  *maps;
+  SlBoundPoint *bounds;
+  double        min_slope;
+};
+
+static SlRelation *
+relation_alloc (guint n_pieces,
+                guint n_bounds)
+{
+  SlRelation *self = g_new0 (SlRelation, 1);
+
+  self->ref = 1;
+  self->n_pieces = n_pieces;
+  self->n_bounds = n_bounds;
+  self->starts = g_new (gint64, n_pieces);
+  self->maps = g_new (SlTransform, n_pieces);
+  self->bounds = g_new (SlBoundPoint, MAX (n_bounds, 1));
+  return self;
+}
+
+static void
+relation_finish (SlRelation *self)
+{
+  self->starts[0] = G_MININT64;
+  self->min_slope = INFINITY;
+  for (guint i = 0; i < self->n_pieces; i++)
+    self->min_slope = MIN (self->min_slope, sl_transform_get_slope (&self->maps[i]));
+}
+
+SlRelation *
+sl_relation_new (const gint64       *starts,
+                 const SlTransform  *maps,
+                 guint               n_pieces,
+                 const SlBoundPoint *bounds,
+                 guint               n_bounds,
+                 gboolean            bounded_beyond)
+{
+  SlRelation *self;
+
+  g_return_val_if_fail (n_pieces >= 1 && starts != NULL && maps != NULL, NULL);
+  g_return_val_if_fail (n_bounds >= 1 && bounds != NULL, NULL);
+
+  self = relation_alloc (n_pieces, n_bounds);
+  memcpy (self->starts, starts, n_pieces * sizeof (gint64));
+  memcpy (self->maps, maps, n_pieces * sizeof (SlTransform));
+  memcpy (self->bounds, bounds, n_bounds * sizeof (SlBoundPoint));
+  self->bounded_beyond = bounded_beyond;
+  relation_finish (self);
+  for (guint i = 1; i < n_pieces; i++)
+    g_return_val_if_fail (starts[i] > starts[i - 1] || i == 1, self);
+  for (guint i = 1; i < n_bounds; i++)
+    g_return_val_if_fail (bounds[i].x > bounds[i - 1].x, self);
+  return self;
+}
+
+SlRelation *
+sl_relation_new_linear (const SlTransform *map,
+                        double             bound_ns)
+{
+  SlBoundPoint b = { map->origin, bound_ns };
+  gint64 start = G_MININT64;
+
+  g_return_val_if_fail (map != NULL, NULL);
+  return sl_relation_new (&start, map, 1, &b, 1, TRUE);
+}
+
+SlRelation *
+sl_relation_new_identity (void)
+{
+  SlTransform id;
+
+  sl_transform_init_identity (&id);
+  return sl_relation_new_linear (&id, 0.0);
+}
+
+SlRelation *
+sl_relation_ref (SlRelation *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_atomic_int_inc (&self->ref);
+  return self;
+}
+
+void
+sl_relation_unref (SlRelation *self)
+{
+  if (self == NULL || !g_atomic_int_dec_and_test (&self->ref))
+    return;
+  g_free (self->starts);
+  g_free (self->maps);
+  g_free (self->bounds);
+  g_free (self);
+}
+
+guint
+sl_relation_get_n_pieces (const SlRelation *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->n_pieces;
+}
+
+/* Returns the piece's start (G_MININT64 for the first). */
+gint64
+sl_relation_get_piece (const SlRelation *self,
+                       guint             i,
+                       SlTransform      *map)
+{
+  g_return_val_if_fail (self != NULL && i < self->n_pieces, 0);
+  if (map != NULL)
+    *map = self->maps[i];
+  return self->starts[i];
+}
+
+guint
+sl_relation_find_piece (const SlRelation *self,
+                        gint64            x)
+{
+  guint lo = 0, hi = self->n_pieces;
+
+  /* the last piece whose start is <= x */
+  while (hi - lo > 1)
+    {
+      guint mid = (lo + hi) / 2;
+
+      if (self->starts[mid] <= x)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+const SlTransform *
+sl_relation_piece_at (const SlRelation *self,
+                      gint64            x)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return &self->maps[sl_relation_find_piece (self, x)];
+}
+
+gboolean
+sl_relation_is_linear (const SlRelation *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  return self->n_pieces == 1 && self->n_bounds == 1 && self->bounded_beyond;
+}
+
+gint64
+sl_relation_apply (const SlRelation *self,
+                   gint64            x)
+{
+  g_return_val_if_fail (self != NULL, x);
+  return sl_transform_apply (&self->maps[sl_relation_find_piece (self, x)], x);
+}
+
+void
+sl_relation_apply_split (const SlRelation *self,
+                         gint64            x,
+                         gint64           *whole,
+                         double           *frac)
+{
+  g_return_if_fail (self != NULL);
+  sl_transform_apply_split (&self->maps[sl_relation_find_piece (self, x)], x, whole, frac);
+}
+
+/* The piece's value at its own start, as a real number split in two. */
+static long double
+piece_value (const SlTransform *t,
+             gint64             x)
+{
+  gint64 whole;
+  double frac;
+
+  sl_transform_apply_split (t, x, &whole, &frac);
+  return (long double) whole + frac;
+}
+
+static gint64
+piece_inverse (const SlTransform *t,
+               gint64             y)
+{
+  long double d = ((long double) ((__int128) y - t->image) - t->image_frac) /
+                  (1.0L + (long double) t->drift);
+
+  if (!isfinite (d))
+    return t->origin;
+  d = CLAMP (d, -9.0e18L - (long double) t->origin, 9.0e18L - (long double) t->origin);
+  return t->origin + (gint64) llroundl (d);
+}
+
+/* The smallest x whose image is at least y (pieces are non-decreasing;
+ * within a piece, the nearest instant). */
+gint64
+sl_relation_preimage (const SlRelation *self,
+                      gint64            y)
+{
+  guint lo = 0, hi = self->n_pieces;
+  gint64 x;
+
+  g_return_val_if_fail (self != NULL, y);
+
+  while (hi - lo > 1)
+    {
+      guint mid = (lo + hi) / 2;
+
+      if (piece_value (&self->maps[mid], self->starts[mid]) <= (long double) y)
+        lo = mid;
+      else
+        hi = mid;
+    }
+
+  if (sl_transform_get_slope (&self->maps[lo]) <= 0)
+    x = lo + 1 < self->n_pieces ? self->starts[lo + 1] : self->maps[lo].origin;
+  else
+    x = piece_inverse (&self->maps[lo], y);
+  if (lo > 0)
+    x = MAX (x, self->starts[lo]);
+  if (lo + 1 < self->n_pieces)
+    x = MIN (x, self->starts[lo + 1]);
+  /* rounding: the first instant that reaches y */
+  for (int k = 0; k < 4 && x < G_MAXINT64 && sl_relation_apply (self, x) < y; k++)
+    x++;
+  for (int k = 0; k < 4 && x > G_MININT64 && sl_relation_apply (self, x - 1) >= y; k++)
+    x--;
+  return x;
+}
+
+guint
+sl_relation_get_n_bounds (const SlRelation *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->n_bounds;
+}
+
+const SlBoundPoint *
+sl_relation_get_bounds (const SlRelation *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->bounds;
+}
+
+gboolean
+sl_relation_get_bounded_beyond (const SlRelation *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  return self->bounded_beyond;
+}
+
+static double
+lerp_bound (const SlBoundPoint *p,
+            const SlBoundPoint *q,
+            gint64              x)
+{
+  if (!isfinite (p->bound) || !isfinite (q->bound))
+    return INFINITY;
+  if (x <= p->x)
+    return p->bound;
+  if (x >= q->x)
+    return q->bound;
+  return p->bound + (q->bound - p->bound) * ((double) (x - p->x) / (double) (q->x - p->x));
+}
+
+/* Index of the last bound point at or before x, -1 before the first. */
+static int
+find_bound (const SlRelation *self,
+            gint64            x)
+{
+  int lo = -1, hi = (int) self->n_bounds;
+
+  while (hi - lo > 1)
+    {
+      int mid = (lo + hi) / 2;
+
+      if (self->bounds[mid].x <= x)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+double
+sl_relation_bound_at (const SlRelation *self,
+                      gint64            x)
+{
+  int i;
+
+  g_return_val_if_fail (self != NULL, INFINITY);
+
+  i = find_bound (self, x);
+  if (i < 0)
+    return self->bounded_beyond ? self->bounds[0].bound : INFINITY;
+  if (i == (int) self->n_bounds - 1)
+    {
+      if (x == self->bounds[i].x || self->bounded_beyond)
+        return self->bounds[i].bound;
+      return INFINITY;
+    }
+  return lerp_bound (&self->bounds[i], &self->bounds[i + 1], x);
+}
+
+/* The bound is linear between its points: its largest value over
+ * [x0, x1] is at an end or at one of the points in between. */
+double
+sl_relation_max_bound (const SlRelation *self,
+                       gint64            x0,
+                       gint64            x1,
+                       gint64           *where)
+{
+  double best;
+  gint64 at = x0;
+  int i;
+
+  g_return_val_if_fail (self != NULL, INFINITY);
+
+  if (x1 < x0)
+    {
+      gint64 t = x0;
+      x0 = x1;
+      x1 = t;
+    }
+
+  best = sl_relation_bound_at (self, x0);
+  {
+    double b1 = sl_relation_bound_at (self, x1);
+
+    if (b1 > best || (isinf (b1) && !isinf (best)))
+      {
+        best = b1;
+        at = x1;
+      }
+  }
+  for (i = MAX (find_bound (self, x0), 0); i < (int) self->n_bounds && self->bounds[i].x <= x1; i++)
+    if (self->bounds[i].x >= x0 && self->bounds[i].bound > best)
+      {
+        best = self->bounds[i].bound;
+        at = self->bounds[i].x;
+      }
+  if (where != NULL)
+    *where = at;
+  return best;
+}
+
+/* A piecewise-linear upper envelope of the bound over [x0, x1] with at
+ * most max_points points (max_points >= 2): where the bound has more
+ * points, the span is cut in equal buckets and each point takes the
+ * largest value of the two buckets it joins. */
+GArray *
+sl_relation_profile (const SlRelation *self,
+                     gint64            x0,
+                     gint64            x1,
+                     guint             max_points)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (SlBoundPoint));
+  GArray *exact = g_array_new (FALSE, FALSE, sizeof (SlBoundPoint));
+  SlBoundPoint p;
+
+  g_return_val_if_fail (self != NULL, out);
+
+  max_points = MAX (max_points, 2);
+  if (x1 < x0)
+    {
+      g_array_unref (exact);
+      return out;
+    }
+
+  p.x = x0;
+  p.bound = sl_relation_bound_at (self, x0);
+  g_array_append_val (exact, p);
+  for (int i = MAX (find_bound (self, x0) + 1, 0); i < (int) self->n_bounds && self->bounds[i].x < x1; i++)
+    if (self->bounds[i].x > x0)
+      g_array_append_val (exact, self->bounds[i]);
+  if (x1 > x0)
+    {
+      p.x = x1;
+      p.bound = sl_relation_bound_at (self, x1);
+      g_array_append_val (exact, p);
+    }
+
+  if (exact->len <= max_points)
+    {
+      g_array_unref (out);
+      return exact;
+    }
+
+  {
+    guint n = max_points - 1;
+    double *bucket = g_new (double, n);
+
+    for (guint j = 0; j < n; j++)
+      {
+        gint64 lo = x0 + (gint64) ((__int128) (x1 - x0) * j / n);
+        gint64 hi = x0 + (gint64) ((__int128) (x1 - x0) * (j + 1) / n);
+
+        bucket[j] = sl_relation_max_bound (self, lo, hi, NULL);
+      }
+    for (guint j = 0; j <= n; j++)
+      {
+        p.x = x0 + (gint64) ((__int128) (x1 - x0) * j / n);
+        p.bound = MAX (j > 0 ? bucket[j - 1] : 0, j < n ? bucket[j] : 0);
+        g_array_append_val (out, p);
+      }
+    g_free (bucket);
+  }
+  g_array_unref (exact);
+  return out;
+}
+
+/* Slopes and jumps of a map over [y0, y1] of its source. */
+static void
+map_stats (const SlRelation *self,
+           gint64            y0,
+           gint64            y1,
+           double           *max_slope,
+           double           *min_slope,
+           double           *jumps)
+{
+  guint i0 = sl_relation_find_piece (self, y0), i1 = sl_relation_find_piece (self, y1);
+
+  *max_slope = 0;
+  *min_slope = INFINITY;
+  *jumps = 0;
+  for (guint i = i0; i <= i1; i++)
+    {
+      double s = sl_transform_get_slope (&self->maps[i]);
+
+      *max_slope = MAX (*max_slope, s);
+      *min_slope = MIN (*min_slope, s);
+      if (i > i0)
+        *jumps += fabsl (piece_value (&self->maps[i], self->starts[i]) -
+                         piece_value (&self->maps[i - 1], self->starts[i]));
+    }
+}
+
+/* Largest |slope| of the bound over [y0, y1]. */
+static double
+bound_slope (const SlRelation *self,
+             gint64            y0,
+             gint64            y1)
+{
+  double m = 0;
+  int i0 = find_bound (self, y0), i1 = find_bound (self, y1);
+
+  /* Beyond its points the bound is constant or infinite: either way the
+   * slope that matters for instants inside is that of the segments there
+   * (an instant beyond has an infinite bound of its own). */
+  for (int i = MAX (i0, 0); i <= i1 && i + 1 < (int) self->n_bounds; i++)
+    {
+      const SlBoundPoint *p = &self->bounds[i], *q = &self->bounds[i + 1];
+
+      if (!isfinite (p->bound) || !isfinite (q->bound))
+        return INFINITY;
+      m = MAX (m, fabs (q->bound - p->bound) / (double) (q->x - p->x));
+    }
+  return m;
+}
+
+static int
+cmp_gint64 (gconstpointer a,
+            gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return (x > y) - (x < y);
+}
+
+static void
+sort_unique (GArray *xs)
+{
+  guint k = 0;
+
+  g_array_sort (xs, cmp_gint64);
+  for (guint i = 0; i < xs->len; i++)
+    if (k == 0 || g_array_index (xs, gint64, i) != g_array_index (xs, gint64, k - 1))
+      g_array_index (xs, gint64, k++) = g_array_index (xs, gint64, i);
+  g_array_set_size (xs, k);
+}
+
+static gint64
+sat_add (gint64 a,
+         double  d)
+{
+  double r = (double) a + d;
+
+  if (!(r < 9.2e18))
+    return G_MAXINT64;
+  if (!(r > -9.2e18))
+    return G_MININT64;
+  return (gint64) r;
+}
+
+/* Drops bound points that lie on (or a hair under) the line through their
+ * neighbours: the bound without them is never lower. */
+static void
+simplify_bounds (SlRelation *self)
+{
+  guint k = 0;
+
+  for (guint i = 0; i < self->n_bounds; i++)
+    {
+      const SlBoundPoint *p = &self->bounds[i];
+
+      if (k >= 1 && i + 1 < self->n_bounds)
+        {
+          const SlBoundPoint *a = &self->bounds[k - 1], *c = &self->bounds[i + 1];
+          double line = lerp_bound (a, c, p->x);
+
+          if (isfinite (line) && p->bound <= line && line - p->bound <= 1e-9 * fabs (line) + 1e-9)
+            continue;
+        }
+      self->bounds[k++] = *p;
+    }
+  /* one constant value */
+  if (k == 2 && self->bounded_beyond && self->bounds[0].bound == self->bounds[1].bound)
+    k = 1;
+  self->n_bounds = k;
+}
+
+SlRelation *
+sl_relation_compose (const SlRelation *outer,
+                     const SlRelation *inner)
+{
+  g_autoptr(GArray) cuts = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) xs = NULL;
+  SlRelation *self;
+  double *left, *right;
+  gboolean empty;
+
+  g_return_val_if_fail (outer != NULL && inner != NULL, NULL);
+
+  /* pieces */
+  for (guint i = 1; i < inner->n_pieces; i++)
+    g_array_append_val (cuts, inner->starts[i]);
+  for (guint j = 1; j < outer->n_pieces; j++)
+    {
+      gint64 x = sl_relation_preimage (inner, outer->starts[j]);
+      g_array_append_val (cuts, x);
+    }
+  sort_unique (cuts);
+  /* a cut at G_MININT64 would duplicate piece 0 */
+  while (cuts->len > 0 && g_array_index (cuts, gint64, 0) == G_MININT64)
+    g_array_remove_index (cuts, 0);
+
+  xs = g_array_new (FALSE, FALSE, sizeof (gint64));
+  for (guint i = 0; i < inner->n_bounds; i++)
+    g_array_append_val (xs, inner->bounds[i].x);
+  for (guint j = 0; j < outer->n_bounds; j++)
+    {
+      gint64 x = sl_relation_preimage (inner, outer->bounds[j].x);
+      g_array_append_val (xs, x);
+    }
+  g_array_append_vals (xs, cuts->data, cuts->len);
+  sort_unique (xs);
+
+  /* Beyond the instants where either bound ends (when it does not hold
+   * beyond) the result is unbounded: points there would only make the
+   * interval next to them infinite. */
+  {
+    gint64 lo = G_MININT64, hi = G_MAXINT64;
+    guint k = 0;
+
+    if (!inner->bounded_beyond)
+      {
+        lo = inner->bounds[0].x;
+        hi = inner->bounds[inner->n_bounds - 1].x;
+      }
+    if (!outer->bounded_beyond)
+      {
+        lo = MAX (lo, sl_relation_preimage (inner, outer->bounds[0].x));
+        hi = MIN (hi, sl_relation_preimage (inner, outer->bounds[outer->n_bounds - 1].x));
+      }
+    for (guint i = 0; i < xs->len; i++)
+      {
+        gint64 x = g_array_index (xs, gint64, i);
+
+        if (x >= lo && x <= hi)
+          g_array_index (xs, gint64, k++) = x;
+      }
+    g_array_set_size (xs, k);
+    if (k == 0)
+      {
+        gint64 x = lo <= hi ? lo : inner->maps[0].origin;
+        g_array_append_val (xs, x);
+      }
+    empty = lo > hi;
+  }
+
+  self = relation_alloc (cuts->len + 1, xs->len);
+  for (guint m = 0; m <= cuts->len; m++)
+    {
+      gint64 at = m == 0 ? (cuts->len > 0 ? g_array_index (cuts, gint64, 0) - 1 : inner->maps[0].origin)
+                         : g_array_index (cuts, gint64, m - 1);
+      const SlTransform *f = sl_relation_piece_at (inner, at);
+      const SlTransform *g = sl_relation_piece_at (outer, sl_transform_apply (f, at));
+      SlTransform c;
+
+      sl_transform_compose (g, f, &c);
+      if (m > 0)
+        sl_transform_rebase (&c, at, &self->maps[m]);
+      else
+        self->maps[m] = c;
+      self->starts[m] = m == 0 ? G_MININT64 : at;
+    }
+  self->bounded_beyond = inner->bounded_beyond && outer->bounded_beyond;
+  relation_finish (self);
+
+  /* bounds: each interval's linear upper bound, the larger of the two at
+   * every point */
+  left = g_new (double, xs->len);
+  right = g_new (double, xs->len);
+  for (guint k = 0; k < xs->len; k++)
+    left[k] = right[k] = 0;
+  for (guint k = 0; k < xs->len; k++)
+    {
+      gint64 a = g_array_index (xs, gint64, k);
+      gint64 b = k + 1 < xs->len ? g_array_index (xs, gint64, k + 1) : a;
+      double ba = sl_relation_bound_at (inner, a), bb = sl_relation_bound_at (inner, b);
+      double beta = MAX (ba, bb);
+      double s, smin, jumps, lip, va, vb;
+      gint64 ya = sl_relation_apply (inner, a), yb = sl_relation_apply (inner, b);
+
+      if (!isfinite (beta))
+        va = vb = INFINITY;
+      else
+        {
+          /* a constant bound beyond the ends meets all of outer's pieces
+           * out there */
+          gint64 z0 = k == 0 && self->bounded_beyond ? G_MININT64 : sat_add (MIN (ya, yb), -beta - 1);
+          gint64 z1 = k + 1 == xs->len && self->bounded_beyond ? G_MAXINT64 : sat_add (MAX (ya, yb), beta + 1);
+
+          map_stats (outer, z0, z1, &s, &smin, &jumps);
+          lip = bound_slope (outer, z0, z1);
+          va = (s + lip) * ba + jumps + sl_relation_bound_at (outer, ya);
+          vb = (s + lip) * bb + jumps + sl_relation_bound_at (outer, yb);
+          if (isnan (va))
+            va = INFINITY;
+          if (isnan (vb))
+            vb = INFINITY;
+        }
+      left[k] = MAX (left[k], va);
+      if (k + 1 < xs->len)
+        right[k + 1] = MAX (right[k + 1], vb);
+      else
+        left[k] = MAX (left[k], vb);
+    }
+  for (guint k = 0; k < xs->len; k++)
+    {
+      self->bounds[k].x = g_array_index (xs, gint64, k);
+      self->bounds[k].bound = empty ? INFINITY : MAX (left[k], right[k]);
+    }
+  g_free (left);
+  g_free (right);
+  simplify_bounds (self);
+  return self;
+}
+
+SlRelation *
+sl_relation_invert (const SlRelation *self)
+{
+  g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) maps = g_array_new (FALSE, FALSE, sizeof (SlTransform));
+  g_autoptr(GArray) xs = g_array_new (FALSE, FALSE, sizeof (gint64));
+  SlRelation *inv;
+  guint nb;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  for (guint i = 0; i < self->n_pieces; i++)
+    {
+      SlTransform t;
+      gint64 y = G_MININT64;
+
+      if (i > 0)
+        {
+          long double lo = piece_value (&self->maps[i - 1], self->starts[i]);
+          long double hi = piece_value (&self->maps[i], self->starts[i]);
+          gint64 ylo = (gint64) ceill (lo), yhi = (gint64) ceill (hi);
+
+          /* a forward step: the instants the clock skipped map to the
+           * step's instant */
+          if (yhi > ylo + 1)
+            {
+              SlTransform flat;
+
+              sl_transform_init (&flat, ylo, self->starts[i], 0.0, -1.0);
+              if (starts->len == 0 || ylo > g_array_index (starts, gint64, starts->len - 1))
+                {
+                  g_array_append_val (starts, ylo);
+                  g_array_append_val (maps, flat);
+                }
+            }
+          y = yhi;
+          if (starts->len > 0 && y <= g_array_index (starts, gint64, starts->len - 1))
+            continue;
+        }
+      sl_transform_invert (&self->maps[i], &t);
+      g_array_append_val (starts, y);
+      g_array_append_val (maps, t);
+    }
+
+  for (guint k = 0; k < self->n_bounds; k++)
+    g_array_append_val (xs, self->bounds[k].x);
+  for (guint i = 1; i < self->n_pieces; i++)
+    g_array_append_val (xs, self->starts[i]);
+  sort_unique (xs);
+
+  nb = xs->len;
+  inv = relation_alloc (starts->len, nb);
+  memcpy (inv->starts, starts->data, starts->len * sizeof (gint64));
+  memcpy (inv->maps, maps->data, maps->len * sizeof (SlTransform));
+  inv->bounded_beyond = self->bounded_beyond;
+  relation_finish (inv);
+
+  {
+    double *val = g_new (double, nb);
+    gint64 *ys = g_new (gint64, nb);
+    guint m = 0;
+
+    for (guint k = 0; k < nb; k++)
+      val[k] = 0;
+    for (guint k = 0; k < nb; k++)
+      {
+        gint64 a = g_array_index (xs, gint64, k);
+        gint64 b = k + 1 < nb ? g_array_index (xs, gint64, k + 1) : a;
+        double ba = sl_relation_bound_at (self, a), bb = sl_relation_bound_at (self, b);
+        double beta = MAX (ba, bb);
+        double lo_slope = self->min_slope > 0 ? self->min_slope : 0;
+        double reach = lo_slope > 0 ? beta / lo_slope + 1 : INFINITY;
+        double s, smax, jumps, lip, va, vb;
+
+        ys[k] = sl_relation_apply (self, a);
+        if (!isfinite (beta) || !isfinite (reach))
+          va = vb = INFINITY;
+        else
+          {
+            gint64 x0 = k == 0 && self->bounded_beyond ? G_MININT64 : sat_add (a, -reach);
+            gint64 x1 = k + 1 == nb && self->bounded_beyond ? G_MAXINT64 : sat_add (b, reach);
+
+            map_stats (self, x0, x1, &smax, &s, &jumps);
+            lip = bound_slope (self, x0, x1);
+            va = s - lip > 0 ? ba / (s - lip) : INFINITY;
+            vb = s - lip > 0 ? bb / (s - lip) : INFINITY;
+          }
+        val[k] = MAX (val[k], va);
+        if (k + 1 < nb)
+          val[k + 1] = MAX (val[k + 1], vb);
+      }
+    /* images can coincide (slopes near 0): keep the largest */
+    for (guint k = 0; k < nb; k++)
+      {
+        if (m > 0 && ys[k] <= inv->bounds[m - 1].x)
+          {
+            inv->bounds[m - 1].bound = MAX (inv->bounds[m - 1].bound, val[k]);
+            continue;
+          }
+        inv->bounds[m].x = ys[k];
+        inv->bounds[m].bound = val[k];
+        m++;
+      }
+    inv->n_bounds = m;
+    g_free (val);
+    g_free (ys);
+  }
+  simplify_bounds (inv);
+  return inv;
+}

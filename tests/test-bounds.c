@@ -1,0 +1,220 @@
+/* test-bounds.c: the reported bounds against the true clocks at every
+ * sampled event, on random scenarios: links active in different parts of
+ * the trace, handshake-only links, loss and duplicates
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+
+#include "sl-engine.h"
+#include "sl-sim.h"
+
+#define SEC G_GINT64_CONSTANT (1000000000)
+#define SAMPLES 1000
+
+typedef struct
+{
+  guint   min_hosts;
+  guint   max_hosts;
+  gint64  min_duration;
+  gint64  max_duration;
+  gboolean partial_links;
+} Kind;
+
+typedef struct
+{
+  guint64 hosts_checked;
+  guint64 samples;
+  guint64 unbounded;
+  double  worst_ratio;
+} Stats;
+
+/* A link's active span: all of it, a part, or a handshake (a burst of
+ * 50 ms). */
+static void
+link_span (GRand  *rand,
+           gint64  start,
+           gint64  duration,
+           gboolean partial,
+           gint64 *s,
+           gint64 *e)
+{
+  int kind = partial ? g_rand_int_range (rand, 0, 5) : 0;
+  gint64 u = (gint64) (g_rand_double (rand) * (double) duration);
+  gint64 v = (gint64) (g_rand_double (rand) * (double) duration);
+
+  switch (kind)
+    {
+    case 1: /* the first part */
+      *s = start;
+      *e = start + MAX (u, duration / 20);
+      break;
+    case 2: /* the last part */
+      *s = start + MIN (u, duration - duration / 20);
+      *e = start + duration;
+      break;
+    case 3: /* somewhere in the middle */
+      *s = start + MIN (u, v);
+      *e = start + MAX (MAX (u, v), MIN (u, v) + duration / 20);
+      break;
+    case 4: /* the handshakes of a short connection */
+      *s = start + MIN (u, duration - 50000000);
+      *e = *s + 50000000;
+      break;
+    default:
+      *s = start;
+      *e = start + duration;
+    }
+}
+
+static void
+run_scenario (GRand      *rand,
+              const Kind *k,
+              Stats      *st)
+{
+  SlSimOptions so;
+  g_autoptr(GArray) ref_of = NULL;
+  SlEngineOptions eo;
+  SlEngine *engine;
+  SlSim *sim;
+  guint n = g_rand_int_range (rand, k->min_hosts, k->max_hosts + 1);
+  SlPacketEvent ev;
+  gint64 t;
+
+  sl_sim_options_init (&so);
+  so.seed = g_rand_int (rand);
+  so.duration_ns = (gint64) g_rand_double_range (rand, (double) k->min_duration, (double) k->max_duration);
+  so.loss = g_rand_double_range (rand, 0, 0.02);
+  so.duplicate = g_rand_double_range (rand, 0, 0.02);
+  so.min_latency_ns = (gint64) g_rand_double_range (rand, 5000, 80000);
+  so.mean_extra_latency_ns = g_rand_double_range (rand, 1000, 100000);
+  sim = sl_sim_new (&so);
+  sl_engine_options_init (&eo);
+  engine = sl_engine_new (&eo);
+
+  for (guint h = 0; h < n; h++)
+    {
+      char name[16];
+      double scale = pow (10, g_rand_double_range (rand, 3, 14));
+
+      g_snprintf (name, sizeof name, "h%02u", h);
+      sl_sim_add_host (sim, name, (gint64) (g_rand_double_range (rand, -1, 1) * scale),
+                       g_rand_double_range (rand, -100e-6, 100e-6));
+      sl_engine_add_host (engine, name);
+    }
+  for (guint h = 1; h < n; h++)
+    {
+      gint64 s, e;
+
+      link_span (rand, so.start_ns, so.duration_ns, k->partial_links, &s, &e);
+      sl_sim_add_link_span (sim, g_rand_int_range (rand, 0, h), h, g_rand_double_range (rand, 5, 300), s, e);
+    }
+  for (guint x = 0; x < n / 2; x++)
+    {
+      guint a = g_rand_int_range (rand, 0, n), b = g_rand_int_range (rand, 0, n);
+      gint64 s, e;
+
+      if (a == b)
+        continue;
+      link_span (rand, so.start_ns, so.duration_ns, k->partial_links, &s, &e);
+      sl_sim_add_link_span (sim, a, b, g_rand_double_range (rand, 5, 300), s, e);
+    }
+
+  while (sl_sim_next (sim, &ev, &t))
+    sl_engine_add_packet (engine, &ev, t);
+  sl_engine_flush (engine);
+
+  /* every host has events from the start to the end of the trace */
+  for (guint h = 0; h < n; h++)
+    sl_engine_add_host_span (engine, h, sl_sim_local_time (sim, h, so.start_ns),
+                             sl_sim_local_time (sim, h, so.start_ns + so.duration_ns));
+
+  for (guint h = 0; h < n; h++)
+    {
+      SlHostInfo hi = { 0 };
+
+      sl_engine_get_host_info (engine, h, &hi);
+      if (hi.reference == h)
+        {
+          sl_host_info_clear (&hi);
+          continue;
+        }
+      if (!isfinite (hi.bound_ns))
+        {
+          st->unbounded++;
+          sl_host_info_clear (&hi);
+          continue;
+        }
+      st->hosts_checked++;
+      for (int i = 0; i <= SAMPLES; i++)
+        {
+          gint64 tt = so.start_ns + (gint64) ((__int128) so.duration_ns * i / SAMPLES);
+          gint64 x = sl_sim_local_time (sim, h, tt);
+          gint64 y = sl_sim_local_time (sim, hi.reference, tt);
+          double err = fabs ((double) (sl_relation_apply (hi.relation, x) - y));
+          double b = sl_relation_bound_at (hi.relation, x);
+
+          /* 2 ns: both clocks' readings are rounded to the ns */
+          if (!(err <= b + 2) || !(b <= hi.bound_ns))
+            g_error ("host %u (reference %u, %u hops) at +%.6f s: error %.1f ns, bound there %.1f ns, "
+                     "host bound %.1f ns", h, hi.reference, hi.path->len - 1,
+                     (double) (tt - so.start_ns) / 1e9, err, b, hi.bound_ns);
+          st->worst_ratio = MAX (st->worst_ratio, b > 0 ? err / b : 0);
+          st->samples++;
+        }
+      sl_host_info_clear (&hi);
+    }
+
+  sl_engine_free (engine);
+  sl_sim_free (sim);
+}
+
+static void
+run_kind (const Kind *k,
+          guint       scenarios,
+          guint64     seed)
+{
+  GRand *rand = g_rand_new_with_seed ((guint32) seed);
+  Stats st = { 0 };
+
+  for (guint i = 0; i < scenarios; i++)
+    run_scenario (rand, k, &st);
+  g_test_message ("%" G_GUINT64_FORMAT " hosts checked at %" G_GUINT64_FORMAT " instants, %"
+                  G_GUINT64_FORMAT " unbounded, largest error / bound %.3f",
+                  st.hosts_checked, st.samples, st.unbounded, st.worst_ratio);
+  g_assert_cmpuint (st.hosts_checked, >=, scenarios);
+  g_rand_free (rand);
+}
+
+/* Links active in parts of the trace and handshake-only links: the bound
+ * covers every instant of each host, beyond its links' packets. */
+static void
+test_partial_links (void)
+{
+  static const Kind k = { 2, 12, 1 * SEC, 120 * SEC, TRUE };
+
+  run_kind (&k, 60, 1);
+}
+
+static void
+test_whole_links (void)
+{
+  static const Kind k = { 2, 12, 1 * SEC, 60 * SEC, FALSE };
+
+  run_kind (&k, 40, 2);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/bounds/whole-links", test_whole_links);
+  g_test_add_func ("/bounds/partial-links", test_partial_links);
+
+  return g_test_run ();
+}
