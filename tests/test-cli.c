@@ -165,6 +165,8 @@ test_json_schema (void)
       if (g_str_equal (json_object_get_string_member (h, "name"), "1"))
         host1 = h;
       g_assert_cmpstr (json_object_get_string_member (h, "reference"), ==, "0");
+      g_assert_true (json_object_get_boolean_member (h, "synchronized"));
+      g_assert_cmpstr (json_object_get_string_member (h, "reason"), ==, "");
       g_assert_true (json_object_has_member (h, "bound_ns"));
       g_assert_true (json_object_has_member (h, "path"));
     }
@@ -257,11 +259,24 @@ test_json_schema (void)
     g_rmdir (dir);
   }
 
-  /* linreg and shortest-path run on the same input */
+  /* linreg and shortest-path run on the same input; its 4 packets make 2
+   * round trips, too few for linreg: the hosts are not synchronized, which
+   * the report says and the exit status (3) too */
   run_cli (&r, "sync", "--json", "--algorithm=linreg", "--tree=shortest-path", path, NULL);
-  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpint (r.status, ==, 3);
+  g_assert_nonnull (strstr (r.err, "could not be synchronized: 0, 1"));
   root = parse_object (r.out, parser);
   g_assert_cmpstr (json_object_get_string_member (root, "algorithm"), ==, "linreg");
+  hosts = json_object_get_array_member (root, "hosts");
+  for (guint i = 0; i < 2; i++)
+    {
+      JsonObject *h = json_array_get_object_element (hosts, i);
+
+      g_assert_false (json_object_get_boolean_member (h, "synchronized"));
+      g_assert_nonnull (strstr (json_object_get_string_member (h, "reason"), "fewer than three round trips"));
+    }
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root, "components")), ==, 0);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root, "unsynchronized")), ==, 2);
   run_clear (&r);
 }
 
@@ -377,6 +392,27 @@ test_text_offsets (void)
   g_assert_true (g_spawn_command_line_sync (rm, NULL, NULL, NULL, NULL));
 }
 
+/* An approximate link synchronizes nobody: exit status 3, the reason in
+ * the text, and the best-effort placement says it is unbounded. */
+static void
+test_unsynchronized_status (void)
+{
+  g_autofree char *path = sl_test_data_path ("lttv-sync-cases", "test4.txt", NULL);
+  Run r = { 0 };
+
+  if (path == NULL)
+    return;
+
+  run_cli (&r, "sync", "--max-drift-ppm=500000", path, NULL);
+  g_assert_cmpint (r.status, ==, 3);
+  g_assert_cmpstr (r.err, ==, "syncline-cli: 2 hosts with packet events could not be synchronized: 0, 1\n");
+  g_assert_nonnull (strstr (r.out, "0: NOT SYNCHRONIZED: no accurate link: the link with 1 is approximate"));
+  g_assert_nonnull (strstr (r.out, "best effort on 0's clock, path 1 -> 0, unbounded"));
+  g_assert_nonnull (strstr (r.out, "Not synchronized: 0 1"));
+  g_assert_null (strstr (r.out, "0: reference"));
+  run_clear (&r);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -387,6 +423,7 @@ main (int    argc,
   g_test_add_func ("/cli/hostile-inputs", test_hostile_inputs);
   g_test_add_func ("/cli/json-schema", test_json_schema);
   g_test_add_func ("/cli/text-offsets", test_text_offsets);
+  g_test_add_func ("/cli/unsynchronized-status", test_unsynchronized_status);
   g_test_add_func ("/cli/demo", test_demo);
   g_test_add_func ("/cli/bench-json", test_bench_json);
 

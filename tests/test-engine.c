@@ -370,9 +370,25 @@ test_degenerate (void)
   g_assert_cmpint (li.quality, ==, SL_QUALITY_INCOMPLETE);
   g_assert_false (li.in_tree);
   g_assert_true (isnan (li.weight));
-  sl_engine_get_host_info (e, 1, &hi);
-  g_assert_cmpuint (hi.reference, ==, 1);
-  sl_host_info_clear (&hi);
+  /* neither host is synchronized; b is placed on a's clock through the
+   * incomplete link's estimate as a best effort, unbounded (it used to stay
+   * on its own clock, an hour off, passing for a reference) */
+  for (guint h = 0; h < 2; h++)
+    {
+      sl_engine_get_host_info (e, h, &hi);
+      g_assert_false (hi.synchronized);
+      g_assert_nonnull (strstr (hi.reason, "the link with"));
+      g_assert_nonnull (strstr (hi.reason, "incomplete"));
+      g_assert_cmpint (hi.best_effort, ==, h == 1);
+      g_assert_cmpuint (hi.reference, ==, 0);
+      if (h == 1)
+        {
+          g_assert_true (isinf (hi.bound_ns));
+          /* the estimate is the zero-latency line: within the latency */
+          g_assert_cmpint (llabs (sl_relation_apply (hi.relation, t + 3600 * SEC) - t), <, 2000000);
+        }
+      sl_host_info_clear (&hi);
+    }
   sl_engine_free (e);
 
   /* a packet to oneself never makes a link */
@@ -564,6 +580,110 @@ test_inversion_cache (void)
   sl_engine_free (e);
 }
 
+/* No host passes for a reference when it is not one: a host joined only by
+ * an approximate link, one whose packets match nobody's, one without
+ * packets. */
+static void
+test_unsynchronized (void)
+{
+  SlSimOptions so;
+  SlSim *sim;
+  SlEngine *e;
+  SlPacketEvent ev;
+  SlHostInfo hi = { 0 };
+  gint64 t, t0;
+  guint a, b;
+
+  sl_sim_options_init (&so);
+  so.duration_ns = 10 * SEC;
+  sim = sl_sim_new (&so);
+  e = sl_engine_new (NULL);
+  a = sl_sim_add_host (sim, "a", 0, 20e-6);
+  b = sl_sim_add_host (sim, "b", 3 * SEC, -15e-6);
+  sl_engine_add_host (e, "a");
+  sl_engine_add_host (e, "b");
+  sl_engine_add_host (e, "c");
+  sl_engine_add_host (e, "d");
+  sl_engine_add_host (e, "e");
+  sl_sim_add_link (sim, a, b, 200);
+  while (sl_sim_next (sim, &ev, &t))
+    sl_engine_add_packet (e, &ev, t);
+  t0 = so.start_ns + 5 * SEC;
+
+  /* c runs 5 ms ahead of b: b→c at 0 and 10 ms, c→b at 20 ms; no line
+   * bounds the slope from above: approximate */
+  {
+    gint64 off = 5000000, lat = 60000;
+    SlMatch m1 = { 1, 2, sl_sim_local_time (sim, b, t0), sl_sim_local_time (sim, b, t0) + off + lat };
+    SlMatch m2 = { 1, 2, m1.send_time + 10000000, m1.recv_time + 10000000 };
+    SlMatch m3 = { 2, 1, m1.recv_time + 20000000, m1.send_time + 20000000 + 2 * lat };
+
+    sl_engine_add_match (e, &m1, t0);
+    sl_engine_add_match (e, &m2, t0);
+    sl_engine_add_match (e, &m3, t0);
+  }
+  /* d sends packets nobody receives */
+  for (int i = 0; i < 5; i++)
+    {
+      SlPacketEvent p = { 0 };
+
+      p.host = 3;
+      p.dir = SL_PACKET_SEND;
+      p.time = t0 + i;
+      p.seq = 77 + i;
+      sl_engine_add_packet (e, &p, t0);
+    }
+  sl_engine_flush (e);
+
+  for (guint h = 0; h < 2; h++)
+    {
+      sl_engine_get_host_info (e, h, &hi);
+      g_assert_true (hi.synchronized);
+      g_assert_false (hi.best_effort);
+      g_assert_cmpstr (hi.reason, ==, "");
+      g_assert_true (isfinite (hi.bound_ns));
+      sl_host_info_clear (&hi);
+    }
+
+  sl_engine_get_host_info (e, 2, &hi);
+  g_assert_false (hi.synchronized);
+  g_assert_true (hi.best_effort);
+  g_assert_nonnull (strstr (hi.reason, "the link with b is approximate"));
+  g_assert_nonnull (strstr (hi.reason, "placed on b's clock"));
+  g_assert_true (isinf (hi.bound_ns));
+  g_assert_cmpuint (hi.path->len, >=, 2);
+  g_assert_cmpuint (g_array_index (hi.path, guint, 1), ==, 1);
+  /* the best effort is near the truth: c = b + 5 ms */
+  {
+    SlHostInfo hb = { 0 };
+    gint64 tc = sl_sim_local_time (sim, b, t0) + 5000000;
+
+    sl_engine_get_host_info (e, 1, &hb);
+    g_assert_cmpuint (hi.reference, ==, hb.reference);
+    g_assert_cmpint (llabs (sl_relation_apply (hi.relation, tc) - sl_relation_apply (hb.relation, tc - 5000000)),
+                     <, 200000);
+    sl_host_info_clear (&hb);
+  }
+  sl_host_info_clear (&hi);
+
+  sl_engine_get_host_info (e, 3, &hi);
+  g_assert_false (hi.synchronized);
+  g_assert_false (hi.best_effort);
+  g_assert_cmpuint (hi.reference, ==, 3);
+  g_assert_cmpstr (hi.reason, ==, "none of its 5 packet events matched a packet of another host");
+  sl_host_info_clear (&hi);
+
+  sl_engine_get_host_info (e, 4, &hi);
+  g_assert_false (hi.synchronized);
+  g_assert_cmpstr (hi.reason, ==, "no TCP packet event in its traces");
+  sl_host_info_clear (&hi);
+
+  g_assert_true (sl_engine_host_is_synchronized (e, 0));
+  g_assert_false (sl_engine_host_is_synchronized (e, 2));
+  sl_engine_free (e);
+  sl_sim_free (sim);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -575,6 +695,7 @@ main (int    argc,
   g_test_add_func ("/engine/pinned-reference", test_pinned_reference);
   g_test_add_func ("/engine/journal", test_journal);
   g_test_add_func ("/engine/degenerate", test_degenerate);
+  g_test_add_func ("/engine/unsynchronized", test_unsynchronized);
   g_test_add_func ("/engine/thousand-hosts", test_thousand_hosts);
   g_test_add_func ("/engine/lttv", test_lttv_engine);
   g_test_add_func ("/engine/inversion-cache", test_inversion_cache);

@@ -238,6 +238,31 @@ write_plots (SlEngine       *engine,
   return 0;
 }
 
+/* A host with packet events that no accurate path joins to another host
+ * makes `sync` exit with status 3 (after the report, which says why). */
+#define EXIT_UNSYNCHRONIZED 3
+
+static int
+check_synchronized (SlEngine *engine)
+{
+  g_autoptr(GString) names = g_string_new (NULL);
+  guint n = 0;
+
+  for (guint h = 0; h < sl_engine_get_n_hosts (engine); h++)
+    {
+      SlHostCounts c;
+
+      sl_engine_get_host_counts (engine, h, &c);
+      if ((c.packet_events > 0 || c.matched > 0) && !sl_engine_host_is_synchronized (engine, h))
+        g_string_append_printf (names, "%s%s", n++ > 0 ? ", " : "", sl_engine_get_host_name (engine, h));
+    }
+  if (n == 0)
+    return 0;
+  g_printerr ("syncline-cli: %u host%s with packet events could not be synchronized: %s\n",
+              n, n > 1 ? "s" : "", names->str);
+  return EXIT_UNSYNCHRONIZED;
+}
+
 gboolean
 sl_cli_apply_reference (SlEngine       *engine,
                  const SyncArgs *args,
@@ -465,6 +490,7 @@ typedef struct
   SyncReport     *report;
   SlTraceReader  *reader;
   GError         *error;
+  int             status;
 } SyncOutput;
 
 static void
@@ -487,8 +513,9 @@ sync_output_cb (SlEngine *engine,
     return;
   if (o->args->plots != NULL && !sl_plot_links (engine, o->args->plots, &o->error))
     return;
-  if (o->args->export_dir != NULL)
-    sl_export_traces (o->reader, engine, o->args->export_dir, &o->error);
+  if (o->args->export_dir != NULL && !sl_export_traces (o->reader, engine, o->args->export_dir, &o->error))
+    return;
+  o->status = check_synchronized (engine);
 }
 
 static void
@@ -579,7 +606,7 @@ sync_inputs (SlJobKind           kind,
       g_clear_error (&out.error);
       return ret;
     }
-  return 0;
+  return out.status;
 }
 
 static int

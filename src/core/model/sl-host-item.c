@@ -24,6 +24,7 @@ struct _SlHostItem
   char       *reference_name;
   char       *path_text;
   char       *status;
+  char       *status_text;
   SlSnapHost  info;
   gboolean    valid;
   gboolean    unreadable;
@@ -136,6 +137,7 @@ sl_host_item_finalize (GObject *object)
   g_free (self->reference_name);
   g_free (self->path_text);
   g_free (self->status);
+  g_free (self->status_text);
 
   G_OBJECT_CLASS (sl_host_item_parent_class)->finalize (object);
 }
@@ -223,7 +225,7 @@ sl_host_item_get_property (GObject    *object,
       g_value_set_uint64 (value, unmatched (&self->info));
       break;
     case PROP_STATUS:
-      g_value_set_string (value, self->status != NULL ? self->status : "");
+      g_value_set_string (value, sl_host_item_get_status (self));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -388,7 +390,28 @@ const char *
 sl_host_item_get_status (SlHostItem *self)
 {
   g_return_val_if_fail (SL_IS_HOST_ITEM (self), NULL);
-  return self->status != NULL ? self->status : "";
+  return self->status_text != NULL ? self->status_text : "";
+}
+
+/* The status column: a problem or live state, after "Not synchronized: …"
+ * (the engine's reason) when no accurate path joins the host to another. */
+static void
+update_status_text (SlHostItem *self)
+{
+  g_autofree char *text = NULL;
+
+  if (self->valid && !self->unreadable && !self->info.synchronized)
+    text = self->status != NULL && *self->status
+      ? g_strdup_printf (_("Not synchronized: %s · %s"), self->info.reason, self->status)
+      : g_strdup_printf (_("Not synchronized: %s"), self->info.reason);
+  else
+    text = g_strdup (self->status != NULL ? self->status : "");
+  if (g_strcmp0 (text, self->status_text) == 0)
+    return;
+  g_free (self->status_text);
+  self->status_text = g_steal_pointer (&text);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATUS]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUMMARY]);
 }
 
 /* What the host's tooltip says: the human numbers, then the exact map. */
@@ -418,7 +441,10 @@ sl_host_item_dup_summary (SlHostItem *self)
       g_string_append_printf (text, _("%s: reference host"), self->name);
       break;
     case SL_HOST_STATE_UNSYNCHRONIZED:
-      g_string_append_printf (text, _("%s: not synchronized (no accurate link yet)"), self->name);
+      if (self->valid && self->info.reason[0] != '\0')
+        g_string_append_printf (text, _("%s: not synchronized: %s"), self->name, self->info.reason);
+      else
+        g_string_append_printf (text, _("%s: not synchronized (no accurate link yet)"), self->name);
       break;
     default:
       bound = sl_format_ns (self->info.bound_ns);
@@ -463,6 +489,7 @@ _sl_host_item_new_unreadable (const char *name,
   self->info.reference = SL_HOST_NONE;
   self->unreadable = TRUE;
   self->status = g_strdup (message);
+  self->status_text = g_strdup (message);
   return self;
 }
 
@@ -476,6 +503,7 @@ _sl_host_item_set_unreadable (SlHostItem *self,
   if (self->unreadable == unreadable)
     return;
   self->unreadable = unreadable;
+  update_status_text (self);
   for (guint p = PROP_IS_REFERENCE; p < N_PROPS; p++)
     g_object_notify_by_pspec (G_OBJECT (self), properties[p]);
   g_signal_emit (self, signals[CHANGED], 0);
@@ -522,7 +550,9 @@ _sl_host_item_update (SlHostItem       *self,
   was_reference = sl_host_item_get_is_reference (self);
   self->info = *h;
   self->valid = TRUE;
-  self->linked = h->group_size > 1;
+  /* the engine's verdict: a host placed as a best effort through a link
+   * that is not accurate is in a group, yet not synchronized */
+  self->linked = h->synchronized;
 
   ref_name = sl_snapshot_get_host_name (snapshot, h->reference);
   if (g_strcmp0 (ref_name, self->reference_name) != 0)
@@ -559,6 +589,7 @@ _sl_host_item_update (SlHostItem       *self,
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MATCHED]);
   if (!was_valid || unmatched (&old) != unmatched (h))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNMATCHED]);
+  update_status_text (self);
   for (guint p = PROP_STATE; p < N_PROPS; p++)
     g_object_notify_by_pspec (G_OBJECT (self), properties[p]);
   g_signal_emit (self, signals[CHANGED], 0);
@@ -575,7 +606,6 @@ _sl_host_item_set_status (SlHostItem *self,
     return;
   g_free (self->status);
   self->status = g_strdup (status);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATUS]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUMMARY]);
+  update_status_text (self);
   g_signal_emit (self, signals[CHANGED], 0);
 }

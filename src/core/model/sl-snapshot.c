@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <math.h>
 
 #include "sl-snapshot.h"
@@ -84,6 +86,11 @@ sl_snapshot_capture_engine (SlSnapshot *self,
       sh->parent = sl_graph_get_parent (graph, h);
       sh->bound_ns = hi.bound_ns;
       sh->to_reference = hi.to_reference;
+      sh->synchronized = hi.synchronized;
+      sh->best_effort = hi.best_effort;
+      /* compared with memcmp: no stale bytes after the text */
+      memset (sh->reason, 0, sizeof sh->reason);
+      g_utf8_strncpy (sh->reason, hi.reason, g_utf8_strlen (hi.reason, sizeof sh->reason / 4 - 1));
       sl_engine_get_host_counts (engine, h, &sh->counts);
       sh->path_start = self->path_nodes->len;
       sh->path_len = hi.path != NULL ? hi.path->len : 0;

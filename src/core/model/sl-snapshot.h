@@ -34,6 +34,9 @@ typedef struct
   guint        path_len;
   guint        group_size;
   gint64       data_start;
+  gboolean     synchronized;
+  gboolean     best_effort;
+  char         reason[160];
 } SlSnapHost;
 
 

@@ -169,7 +169,11 @@ add_hosts (SlJsonOut                 *o,
       sl_engine_get_host_info (engine, h, &hi);
       sl_json_out_begin_object (o, NULL);
       sl_json_out_string (o, "name", sl_engine_get_host_name (engine, h));
-      sl_json_out_string (o, "reference", sl_engine_get_host_name (engine, hi.reference));
+      sl_json_out_boolean (o, "synchronized", hi.synchronized);
+      sl_json_out_string (o, "reason", hi.reason);
+      sl_json_out_boolean (o, "best_effort", hi.best_effort);
+      sl_json_out_string (o, "reference", hi.synchronized || hi.best_effort
+                                             ? sl_engine_get_host_name (engine, hi.reference) : NULL);
       add_transform (o, &hi.to_reference);
       sl_json_out_number (o, "bound_ns", hi.bound_ns);
       add_bound_span (o, &hi);
@@ -250,17 +254,29 @@ add_links (SlJsonOut                 *o,
   sl_json_out_end_array (o);
 }
 
+/* Groups of synchronized hosts, each as [reference, members…]; hosts that
+ * are not synchronized are in none. */
 static GPtrArray *
 components (SlEngine *engine)
 {
   GPtrArray *comps = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   g_autoptr(GHashTable) by_ref = g_hash_table_new (NULL, NULL);
-  SlGraph *graph = sl_engine_get_graph (engine);
 
   for (guint h = 0; h < sl_engine_get_n_hosts (engine); h++)
     {
-      guint ref = sl_graph_get_reference (graph, h);
-      GArray *members = g_hash_table_lookup (by_ref, GUINT_TO_POINTER (ref + 1));
+      SlHostInfo hi = { 0 };
+      guint ref;
+      GArray *members;
+
+      sl_engine_get_host_info (engine, h, &hi);
+      ref = hi.reference;
+      if (!hi.synchronized)
+        {
+          sl_host_info_clear (&hi);
+          continue;
+        }
+      sl_host_info_clear (&hi);
+      members = g_hash_table_lookup (by_ref, GUINT_TO_POINTER (ref + 1));
 
       if (members == NULL)
         {
@@ -293,6 +309,12 @@ add_components (SlJsonOut *o,
       sl_json_out_end_array (o);
       sl_json_out_end_object (o);
     }
+  sl_json_out_end_array (o);
+
+  sl_json_out_begin_array (o, "unsynchronized");
+  for (guint h = 0; h < sl_engine_get_n_hosts (engine); h++)
+    if (!sl_engine_host_is_synchronized (engine, h))
+      sl_json_out_string (o, NULL, sl_engine_get_host_name (engine, h));
   sl_json_out_end_array (o);
 }
 
@@ -638,16 +660,24 @@ sl_report_to_text (SlEngine             *engine,
       SlHostCounts c;
 
       sl_engine_get_host_info (engine, h, &hi);
-      if (hi.reference == h)
+      if (!hi.synchronized)
+        g_string_append_printf (s, "  %s: NOT SYNCHRONIZED: %s\n", sl_engine_get_host_name (engine, h), hi.reason);
+      if (hi.reference == h && hi.synchronized)
         g_string_append_printf (s, "  %s: reference\n", sl_engine_get_host_name (engine, h));
-      else
+      else if (hi.reference != h)
         {
-          g_string_append_printf (s, "  %s: reference %s, path", sl_engine_get_host_name (engine, h),
-                                  sl_engine_get_host_name (engine, hi.reference));
+          if (hi.best_effort)
+            g_string_append_printf (s, "      best effort on %s's clock, path",
+                                    sl_engine_get_host_name (engine, hi.reference));
+          else
+            g_string_append_printf (s, "  %s: reference %s, path", sl_engine_get_host_name (engine, h),
+                                    sl_engine_get_host_name (engine, hi.reference));
           for (guint k = 0; k < hi.path->len; k++)
             g_string_append_printf (s, "%s%s", k ? " -> " : " ",
                                     sl_engine_get_host_name (engine, g_array_index (hi.path, guint, k)));
-          if (hi.has_span)
+          if (hi.has_span && !isfinite (hi.bound_ns))
+            g_string_append (s, ", unbounded\n");
+          else if (hi.has_span)
             g_string_append_printf (s, ", bound %.3f us over its events (%.3f s, largest at +%.3f s)\n",
                                     hi.bound_ns / 1e3, (double) (hi.last - hi.first) / 1e9,
                                     (double) (hi.bound_at - hi.first) / 1e9);
@@ -682,6 +712,16 @@ sl_report_to_text (SlEngine             *engine,
         g_string_append_printf (s, " %s", sl_engine_get_host_name (engine, g_array_index (m, guint, k)));
       g_string_append_c (s, '\n');
     }
+  {
+    guint n = 0;
+
+    for (guint h = 0; h < sl_engine_get_n_hosts (engine); h++)
+      if (!sl_engine_host_is_synchronized (engine, h))
+        g_string_append_printf (s, "%s %s", n++ == 0 ? "Not synchronized:" : "",
+                                sl_engine_get_host_name (engine, h));
+    if (n > 0)
+      g_string_append_c (s, '\n');
+  }
 
   g_string_append_printf (s, "\nTree changes %" G_GUINT64_FORMAT ", reference changes %" G_GUINT64_FORMAT
                           ", journal entries %" G_GUINT64_FORMAT "\n",

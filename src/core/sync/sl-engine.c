@@ -62,6 +62,15 @@ typedef struct
   gint64 last;
 } Span;
 
+/* A host's group: the size of its tree component, and for a host alone,
+ * the non-accurate link that places it on another host's clock. */
+typedef struct
+{
+  guint size;
+  guint place_link;
+  guint place_on;
+} Group;
+
 struct _SlEngine
 {
   SlEngineOptions  options;
@@ -69,6 +78,8 @@ struct _SlEngine
   GHashTable      *host_by_name;
   GArray          *host_counts;
   GArray          *host_spans;
+  GArray          *groups;
+  guint64          groups_stamp;
   GArray          *links;
   GHashTable      *link_by_pair;
   GArray          *dirty;
@@ -110,6 +121,7 @@ sl_engine_new (const SlEngineOptions *options)
   self->host_by_name = g_hash_table_new (g_str_hash, g_str_equal);
   self->host_counts = g_array_new (FALSE, TRUE, sizeof (SlHostCounts));
   self->host_spans = g_array_new (FALSE, TRUE, sizeof (Span));
+  self->groups = g_array_new (FALSE, TRUE, sizeof (Group));
   self->links = g_array_new (FALSE, TRUE, sizeof (Link));
   self->link_by_pair = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->dirty = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -153,6 +165,7 @@ sl_engine_free (SlEngine *self)
   g_ptr_array_unref (self->host_names);
   g_array_unref (self->host_counts);
   g_array_unref (self->host_spans);
+  g_array_unref (self->groups);
   sl_matcher_free (self->matcher);
   sl_graph_free (self->graph);
   sl_journal_free (self->journal);
@@ -812,19 +825,226 @@ sl_engine_get_link_info (SlEngine   *self,
     }
 }
 
+static int
+quality_rank (SlQuality q)
+{
+  switch (q)
+    {
+    case SL_QUALITY_ACCURATE:
+      return 4;
+    case SL_QUALITY_APPROXIMATE:
+      return 3;
+    case SL_QUALITY_FAIL:
+      return 2;
+    case SL_QUALITY_INCOMPLETE:
+      return 1;
+    case SL_QUALITY_ABSENT:
+    default:
+      return 0;
+    }
+}
+
+static int
+cmp_host_names (gconstpointer a,
+                gconstpointer b,
+                gpointer      data)
+{
+  SlEngine *self = data;
+
+  return strcmp (g_ptr_array_index (self->host_names, *(const guint *) a),
+                 g_ptr_array_index (self->host_names, *(const guint *) b));
+}
+
+/* Component sizes from the tree; then each host alone is placed, in name
+ * order, through its best link that has an estimate: to a synchronized
+ * host if it can (the largest group first), else to a host alone that
+ * comes earlier by name (so that a group of hosts alone shares the clock
+ * of its first host). Recomputed when the journal moved (every change of
+ * a link's quality and of the tree is journaled). */
+static void
+ensure_groups (SlEngine *self)
+{
+  guint n = self->host_names->len;
+  g_autofree guint *ref = g_new (guint, MAX (n, 1));
+  g_autofree guint *count = g_new0 (guint, MAX (n, 1));
+  g_autofree guint *order = g_new (guint, MAX (n, 1));
+  g_autofree guint8 *decided = g_new0 (guint8, MAX (n, 1));
+  guint64 stamp;
+
+  for (guint h = 0; h < n; h++)
+    ref[h] = sl_graph_get_reference (self->graph, h);
+  stamp = sl_journal_get_next_seq (self->journal) + 1;
+  if (self->groups->len == n && self->groups_stamp == stamp)
+    return;
+  self->groups_stamp = stamp;
+  g_array_set_size (self->groups, n);
+
+  for (guint h = 0; h < n; h++)
+    count[ref[h]]++;
+  for (guint h = 0; h < n; h++)
+    {
+      Group *g = &g_array_index (self->groups, Group, h);
+
+      g->size = count[ref[h]];
+      g->place_link = G_MAXUINT;
+      g->place_on = SL_HOST_NONE;
+      order[h] = h;
+      decided[h] = g->size >= 2;
+    }
+  g_qsort_with_data (order, (gint) n, sizeof (guint), cmp_host_names, self);
+
+  for (guint k = 0; k < n; k++)
+    {
+      guint h = order[k];
+      Group *g = &g_array_index (self->groups, Group, h);
+      int best_score = -1;
+
+      if (g->size >= 2)
+        continue;
+      for (guint li = 0; li < self->links->len; li++)
+        {
+          Link *l = &g_array_index (self->links, Link, li);
+          guint o;
+          int score;
+
+          if (l->a != h && l->b != h)
+            continue;
+          o = l->a == h ? l->b : l->a;
+          if (!decided[o] || l->rel == NULL)
+            continue;
+          /* synchronized targets first, larger groups, better links */
+          score = (g_array_index (self->groups, Group, o).size >= 2 ? 1 << 28 : 0) +
+                  (int) MIN (g_array_index (self->groups, Group, o).size, 4095u) * 16 +
+                  quality_rank (l->quality);
+          if (score > best_score)
+            {
+              best_score = score;
+              g->place_link = li;
+              g->place_on = o;
+            }
+        }
+      decided[h] = TRUE;
+    }
+}
+
+/**
+ * sl_engine_host_is_synchronized:
+ *
+ * Returns: whether an accurate path joins @host to at least one other host
+ */
+gboolean
+sl_engine_host_is_synchronized (SlEngine *self,
+                                guint     host)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (host < self->host_names->len, FALSE);
+
+  ensure_groups (self);
+  return g_array_index (self->groups, Group, host).size >= 2;
+}
+
+static const char *
+host_name (const SlEngine *self,
+           guint           h)
+{
+  return g_ptr_array_index (self->host_names, h);
+}
+
+static char *
+unsynchronized_reason (SlEngine *self,
+                       guint     host)
+{
+  const SlHostCounts *c = &g_array_index (self->host_counts, SlHostCounts, host);
+  const Group *g = &g_array_index (self->groups, Group, host);
+  const Link *best = NULL;
+  guint n_links = 0;
+  GString *s;
+
+  if (c->packet_events == 0 && c->matched == 0)
+    return g_strdup ("no TCP packet event in its traces");
+  if (c->matched == 0)
+    return g_strdup_printf ("none of its %" G_GUINT64_FORMAT " packet events matched a packet of another host",
+                            c->packet_events);
+
+  for (guint li = 0; li < self->links->len; li++)
+    {
+      const Link *l = &g_array_index (self->links, Link, li);
+
+      if (l->a != host && l->b != host)
+        continue;
+      n_links++;
+      if (best == NULL || quality_rank (l->quality) > quality_rank (best->quality) ||
+          (quality_rank (l->quality) == quality_rank (best->quality) && l->matches > best->matches))
+        best = l;
+    }
+  s = g_string_new (NULL);
+  if (best != NULL)
+    {
+      SlLinkInfo info;
+
+      link_estimate (self, (Link *) best, &info);
+      g_string_append_printf (s, "no accurate link: the link with %s is %s",
+                              host_name (self, best->a == host ? best->b : best->a),
+                              info.quality == SL_QUALITY_FAIL ? "failed" : sl_quality_to_string (info.quality));
+      if (info.reason != NULL && *info.reason != '\0')
+        g_string_append_printf (s, ": %s", info.reason);
+      if (n_links > 1)
+        g_string_append_printf (s, "; its %u other links are not accurate either", n_links - 1);
+    }
+  else
+    g_string_append (s, "no link to another host");
+  if (g->place_on != SL_HOST_NONE)
+    g_string_append_printf (s, "; placed on %s's clock through its link with it as a best effort, unbounded",
+                            host_name (self, g->place_on));
+  return g_string_free (s, FALSE);
+}
+
+/* The relation of a host placed through a non-accurate link: that link's
+ * estimate (its bound infinite) composed with where the other host is. */
+static void
+place_host (SlEngine   *self,
+            guint       host,
+            SlHostInfo *info)
+{
+  const Group *g = &g_array_index (self->groups, Group, host);
+  Link *l = &g_array_index (self->links, Link, g->place_link);
+  SlHostInfo on = { 0 };
+  g_autoptr(SlRelation) hop = NULL;
+
+  sl_engine_get_host_info (self, g->place_on, &on);
+  hop = l->a == host ? sl_relation_ref (l->rel) : sl_relation_invert (l->rel);
+  g_clear_pointer (&info->relation, sl_relation_unref);
+  info->relation = sl_relation_compose (on.relation, hop);
+  info->reference = on.reference;
+  g_array_set_size (info->path, 1);
+  g_array_append_vals (info->path, on.path->data, on.path->len);
+  info->best_effort = TRUE;
+  sl_host_info_clear (&on);
+}
+
 void
 sl_engine_get_host_info (SlEngine   *self,
                          guint       host,
                          SlHostInfo *info)
 {
+  const Group *g;
+
   g_return_if_fail (self != NULL);
   g_return_if_fail (host < self->host_names->len);
   g_return_if_fail (info != NULL);
+
+  ensure_groups (self);
+  g = &g_array_index (self->groups, Group, host);
 
   info->host = host;
   info->reference = sl_graph_get_reference (self->graph, host);
   info->relation = sl_graph_get_relation (self->graph, host);
   info->path = sl_graph_get_path (self->graph, host);
+  info->synchronized = g->size >= 2;
+  info->best_effort = FALSE;
+  if (!info->synchronized && g->place_on != SL_HOST_NONE)
+    place_host (self, host, info);
+  info->reason = info->synchronized ? g_strdup ("") : unsynchronized_reason (self, host);
   info->has_span = sl_engine_get_host_span (self, host, &info->first, &info->last);
   if (info->has_span)
     {
@@ -845,6 +1065,7 @@ sl_host_info_clear (SlHostInfo *info)
 {
   g_clear_pointer (&info->path, g_array_unref);
   g_clear_pointer (&info->relation, sl_relation_unref);
+  g_clear_pointer (&info->reason, g_free);
 }
 
 /**

@@ -104,6 +104,15 @@ typedef struct
  *   every instant
  * @has_span: whether @first and @last are known
  * @first, @last: the host's first and last events seen (its own clock)
+ * @synchronized: an accurate path joins the host to at least one other
+ *   host (a reference of such a group is synchronized; a host alone is not)
+ * @best_effort: not synchronized, but placed on another host's clock
+ *   through a link that is not accurate: @relation is an estimate with an
+ *   infinite bound, @reference and @path say where it was placed
+ * @reason: why the host is not synchronized ("" when it is)
+ *
+ * A host that is neither synchronized nor placed stays on its own clock:
+ * @reference is itself, which does not make it a reference.
  */
 typedef struct
 {
@@ -117,6 +126,9 @@ typedef struct
   gboolean     has_span;
   gint64       first;
   gint64       last;
+  gboolean     synchronized;
+  gboolean     best_effort;
+  char        *reason;
 } SlHostInfo;
 
 /**
@@ -197,6 +209,8 @@ void             sl_engine_get_host_info    (SlEngine              *self,
                                              guint                  host,
                                              SlHostInfo            *info);
 void             sl_host_info_clear         (SlHostInfo            *info);
+gboolean         sl_engine_host_is_synchronized (SlEngine          *self,
+                                                 guint              host);
 guint64          sl_engine_get_n_matches    (const SlEngine        *self);
 SlJournal       *sl_engine_get_journal      (SlEngine              *self);
 SlGraph         *sl_engine_get_graph        (SlEngine              *self);
