@@ -17,11 +17,14 @@
 
 typedef struct
 {
-  guint   min_hosts;
-  guint   max_hosts;
-  gint64  min_duration;
-  gint64  max_duration;
+  guint    min_hosts;
+  guint    max_hosts;
+  gint64   min_duration;
+  gint64   max_duration;
   gboolean partial_links;
+  double   wander_ppm;
+  double   min_rate;
+  double   max_rate;
 } Kind;
 
 typedef struct
@@ -104,13 +107,18 @@ run_scenario (GRand      *rand,
       sl_sim_add_host (sim, name, (gint64) (g_rand_double_range (rand, -1, 1) * scale),
                        g_rand_double_range (rand, -100e-6, 100e-6));
       sl_engine_add_host (engine, name);
+      /* crystals: up to wander_ppm over periods of 10 min to 2 h (at most
+       * 0.052 ppm/s of rate change, within the default assumption) */
+      if (k->wander_ppm > 0)
+        sl_sim_set_host_wander (sim, h, g_rand_double_range (rand, 0, k->wander_ppm) * 1e-6,
+                                g_rand_double_range (rand, 600, 7200));
     }
   for (guint h = 1; h < n; h++)
     {
       gint64 s, e;
 
       link_span (rand, so.start_ns, so.duration_ns, k->partial_links, &s, &e);
-      sl_sim_add_link_span (sim, g_rand_int_range (rand, 0, h), h, g_rand_double_range (rand, 5, 300), s, e);
+      sl_sim_add_link_span (sim, g_rand_int_range (rand, 0, h), h, g_rand_double_range (rand, k->min_rate, k->max_rate), s, e);
     }
   for (guint x = 0; x < n / 2; x++)
     {
@@ -120,7 +128,7 @@ run_scenario (GRand      *rand,
       if (a == b)
         continue;
       link_span (rand, so.start_ns, so.duration_ns, k->partial_links, &s, &e);
-      sl_sim_add_link_span (sim, a, b, g_rand_double_range (rand, 5, 300), s, e);
+      sl_sim_add_link_span (sim, a, b, g_rand_double_range (rand, k->min_rate, k->max_rate), s, e);
     }
 
   while (sl_sim_next (sim, &ev, &t))
@@ -144,6 +152,8 @@ run_scenario (GRand      *rand,
         }
       if (!isfinite (hi.bound_ns))
         {
+          if (g_getenv ("SL_TEST_VERBOSE") != NULL)
+            g_test_message ("host %u unbounded: %s", h, hi.reason);
           st->unbounded++;
           sl_host_info_clear (&hi);
           continue;
@@ -194,7 +204,7 @@ run_kind (const Kind *k,
 static void
 test_partial_links (void)
 {
-  static const Kind k = { 2, 12, 1 * SEC, 120 * SEC, TRUE };
+  static const Kind k = { 2, 12, 1 * SEC, 120 * SEC, TRUE, 0, 5, 300 };
 
   run_kind (&k, 60, 1);
 }
@@ -202,9 +212,36 @@ test_partial_links (void)
 static void
 test_whole_links (void)
 {
-  static const Kind k = { 2, 12, 1 * SEC, 60 * SEC, FALSE };
+  static const Kind k = { 2, 12, 1 * SEC, 60 * SEC, FALSE, 0, 5, 300 };
 
   run_kind (&k, 40, 2);
+}
+
+/* Clocks whose rates wander as crystals do, on traces of 10 minutes to 12
+ * hours: no single line holds, the bound still does at every instant. */
+static void
+test_wander_long (void)
+{
+  static const Kind k = { 2, 4, 600 * SEC, 12 * 3600 * SEC, FALSE, 5, 2, 10 };
+
+  run_kind (&k, 8, 3);
+}
+
+static void
+test_wander_partial (void)
+{
+  static const Kind k = { 3, 8, 60 * SEC, 3600 * SEC, TRUE, 5, 5, 40 };
+
+  run_kind (&k, 12, 4);
+}
+
+/* Many hosts, short traces. */
+static void
+test_many_hosts (void)
+{
+  static const Kind k = { 30, 50, 1 * SEC, 30 * SEC, TRUE, 2, 20, 100 };
+
+  run_kind (&k, 4, 5);
 }
 
 int
@@ -215,6 +252,9 @@ main (int    argc,
 
   g_test_add_func ("/bounds/whole-links", test_whole_links);
   g_test_add_func ("/bounds/partial-links", test_partial_links);
+  g_test_add_func ("/bounds/wander-long", test_wander_long);
+  g_test_add_func ("/bounds/wander-partial", test_wander_partial);
+  g_test_add_func ("/bounds/many-hosts", test_many_hosts);
 
   return g_test_run ();
 }

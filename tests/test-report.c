@@ -38,8 +38,19 @@ make_engine (void)
     }
   for (guint i = 0; i + 2 < G_N_ELEMENTS (names); i++)
     sl_sim_add_link (sim, i, i + 1, 50);
-  while (sl_sim_next (sim, &ev, &t))
-    sl_engine_add_packet (engine, &ev, t);
+  /* flushed every simulated second, as the readers do: links are
+   * refreshed (and journaled) at flushes */
+  for (gint64 next = G_MININT64; sl_sim_next (sim, &ev, &t);)
+    {
+      if (next == G_MININT64)
+        next = t + G_GINT64_CONSTANT (1000000000);
+      if (t >= next)
+        {
+          sl_engine_flush (engine);
+          next += G_GINT64_CONSTANT (1000000000);
+        }
+      sl_engine_add_packet (engine, &ev, t);
+    }
   sl_sim_free (sim);
   return engine;
 }

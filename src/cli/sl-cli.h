@@ -20,6 +20,7 @@ typedef struct
   char     *input_format;
   gboolean  json;
   double    max_drift_ppm;
+  char     *max_drift_change;
   int       confidence;
   char     *plots;
   char     *export_dir;

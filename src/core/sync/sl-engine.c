@@ -10,6 +10,7 @@
 
 #include "sl-engine.h"
 #include "sl-linreg.h"
+#include "sl-segments.h"
 
 /* Matched points of one direction, kept for inversion counts and plots.
  * Past max_points the half farthest from the band is dropped: those can
@@ -40,11 +41,12 @@ typedef struct
 {
   guint       a;
   guint       b;
-  SlHull     *hull;
+  SlSegments *seg;
   SlLinreg   *linreg;
   guint64     matches;
   guint64     n[2];
-  guint64     hull_version;
+  guint64     seg_version;
+  gint64      change_time;
   SlQuality   quality;
   double      accuracy;
   gboolean    in_graph;
@@ -100,6 +102,7 @@ sl_engine_options_init (SlEngineOptions *options)
   options->algorithm = SL_ALGORITHM_HULL;
   options->tree = SL_TREE_MST;
   options->max_drift = SL_HULL_DEFAULT_MAX_DRIFT;
+  options->drift_change = SL_SEGMENTS_DEFAULT_DRIFT_CHANGE_PPM_S * 1e-6;
   options->linreg_confidence = 0.0;
   options->match_window_ns = 10 * G_GINT64_CONSTANT (1000000000);
   options->max_pending = 1 << 18;
@@ -150,7 +153,7 @@ sl_engine_free (SlEngine *self)
   for (guint i = 0; i < self->links->len; i++)
     {
       Link *l = &g_array_index (self->links, Link, i);
-      sl_hull_free (l->hull);
+      sl_segments_free (l->seg);
       if (l->linreg != NULL)
         sl_linreg_free (l->linreg);
       g_free (l->points[0].pts);
@@ -341,7 +344,14 @@ get_link (SlEngine *self,
 
   l.a = a;
   l.b = b;
-  l.hull = sl_hull_new (self->options.max_drift);
+  {
+    SlSegmentsOptions so;
+
+    sl_segments_options_init (&so);
+    so.drift_change = self->options.drift_change;
+    so.max_drift = self->options.max_drift;
+    l.seg = sl_segments_new (&so);
+  }
   if (self->options.algorithm == SL_ALGORITHM_LINREG)
     l.linreg = sl_linreg_new (self->options.linreg_confidence);
   l.quality = SL_QUALITY_ABSENT;
@@ -421,7 +431,7 @@ link_relation (SlEngine         *self,
                const SlLinkInfo *info)
 {
   if (l->linreg == NULL)
-    return sl_hull_get_relation (l->hull);
+    return sl_segments_get_relation (l->seg);
   return sl_relation_new_linear (&info->estimate, info->bound_ns);
 }
 
@@ -505,26 +515,22 @@ add_match (SlEngine            *self,
   l->matches++;
   l->n[a_to_b ? 0 : 1]++;
   store_point (self, l, a_to_b ? 0 : 1, (SlPoint) { t_a, t_b });
-  sl_hull_add (l->hull, a_to_b, t_a, t_b);
+  sl_segments_add (l->seg, a_to_b, t_a, t_b);
 
-  if (l->linreg != NULL)
+  /* Links are refreshed (relation, graph, journal) at flush time: building
+   * a piecewise relation costs its windows, not O(1). */
+  if ((sl_segments_get_version (l->seg) != l->seg_version ||
+       (l->linreg != NULL && sl_linreg_add (l->linreg, a_to_b, t_a, t_b))) && !l->queued)
     {
-      gboolean changed = sl_linreg_add (l->linreg, a_to_b, t_a, t_b) ||
-                         l->n[a_to_b ? 0 : 1] == 1;
+      guint idx = l - (Link *) (gpointer) self->links->data;
 
-      if (changed && !l->queued)
-        {
-          guint idx = l - (Link *) (gpointer) self->links->data;
-          g_array_append_val (self->dirty, idx);
-          l->queued = TRUE;
-        }
-      return;
+      g_array_append_val (self->dirty, idx);
+      l->queued = TRUE;
     }
-
-  if (sl_hull_get_version (l->hull) != l->hull_version)
+  if (sl_segments_get_version (l->seg) != l->seg_version)
     {
-      l->hull_version = sl_hull_get_version (l->hull);
-      refresh_link (self, l);
+      l->seg_version = sl_segments_get_version (l->seg);
+      l->change_time = now;
     }
 }
 
@@ -572,19 +578,41 @@ sl_engine_set_match_func (SlEngine          *self,
   self->match_data = user_data;
 }
 
-/* Linear regression refits at flush time, not per packet: a fit costs
- * O(n) with outlier rejection. The hull updates at once. */
+static int
+cmp_change_time (gconstpointer a,
+                 gconstpointer b,
+                 gpointer      data)
+{
+  SlEngine *self = data;
+  gint64 x = g_array_index (self->links, Link, *(const guint *) a).change_time;
+  gint64 y = g_array_index (self->links, Link, *(const guint *) b).change_time;
+
+  return (x > y) - (x < y);
+}
+
+/* Links whose packets changed them are refreshed here, not per packet:
+ * a relation costs its windows, a regression fit O(n) with outlier
+ * rejection. Their journal entries carry the input time of the packet that
+ * last changed them. Every query flushes first. */
 void
 sl_engine_flush (SlEngine *self)
 {
   g_return_if_fail (self != NULL);
 
+  if (self->dirty->len == 0)
+    return;
+  /* every change queued here came after the previous flush: in the order
+   * of their times, the journal stays in input order */
+  g_qsort_with_data (self->dirty->data, (gint) self->dirty->len, sizeof (guint), cmp_change_time, self);
   for (guint i = 0; i < self->dirty->len; i++)
     {
       Link *l = &g_array_index (self->links, Link, g_array_index (self->dirty, guint, i));
+
       l->queued = FALSE;
+      sl_journal_set_time (self->journal, l->change_time);
       refresh_link (self, l);
     }
+  sl_journal_set_time (self->journal, self->now);
   g_array_set_size (self->dirty, 0);
 }
 
@@ -600,7 +628,7 @@ fill_from_hull (const Link *l,
 {
   SlHullResult r;
 
-  sl_hull_get_result (l->hull, &r);
+  sl_segments_get_result (l->seg, &r);
   info->quality = r.quality;
   info->reason = r.reason;
   info->accurate_packets = r.accurate_packets;
@@ -770,7 +798,7 @@ link_bounds_in_time (SlEngine   *self,
       double lo0, hi0, lo1, hi1;
 
       /* the band is narrowest inside the packets: widest at an end */
-      if (sl_hull_get_band (l->hull, x0, &lo0, &hi0) && sl_hull_get_band (l->hull, x1, &lo1, &hi1))
+      if (sl_segments_get_band (l->seg, x0, &lo0, &hi0) && sl_segments_get_band (l->seg, x1, &lo1, &hi1))
         info->band_ns = MAX (hi0 - lo0, hi1 - lo1);
       else
         info->band_ns = INFINITY;
@@ -787,6 +815,8 @@ sl_engine_get_link_info (SlEngine   *self,
   g_return_if_fail (self != NULL);
   g_return_if_fail (link < self->links->len);
   g_return_if_fail (info != NULL);
+
+  sl_engine_flush (self);
 
   l = &g_array_index (self->links, Link, link);
   link_estimate (self, l, info);
@@ -939,6 +969,7 @@ sl_engine_host_is_synchronized (SlEngine *self,
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (host < self->host_names->len, FALSE);
 
+  sl_engine_flush (self);
   ensure_groups (self);
   return g_array_index (self->groups, Group, host).size >= 2;
 }
@@ -1033,6 +1064,7 @@ sl_engine_get_host_info (SlEngine   *self,
   g_return_if_fail (host < self->host_names->len);
   g_return_if_fail (info != NULL);
 
+  sl_engine_flush (self);
   ensure_groups (self);
   g = &g_array_index (self->groups, Group, host);
 
@@ -1083,6 +1115,7 @@ sl_engine_get_link_relation (SlEngine *self,
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (link < self->links->len, NULL);
 
+  sl_engine_flush (self);
   l = &g_array_index (self->links, Link, link);
   if (l->rel == NULL)
     {
@@ -1124,7 +1157,7 @@ sl_engine_get_link_hull (const SlEngine *self,
                          guint           link)
 {
   g_return_val_if_fail (link < self->links->len, NULL);
-  return g_array_index (self->links, Link, link).hull;
+  return sl_segments_get_hull (g_array_index (self->links, Link, link).seg);
 }
 
 /* The kept matched points of one direction, (t_a, t_b) in absolute time. */

@@ -11,6 +11,7 @@
 #include "sl-hull.h"
 #include "sl-journal.h"
 #include "sl-matcher.h"
+#include "sl-segments.h"
 #include "sl-transform.h"
 #include "sl-types.h"
 
@@ -28,6 +29,9 @@ typedef enum
  * @tree: how hosts are connected to their reference
  * @max_drift: plausibility limit on relative clock rate (see
  *   %SL_HULL_DEFAULT_MAX_DRIFT)
+ * @drift_change: the assumption the bounds rest on: each host's clock rate
+ *   changes by at most this much per second (relative; default
+ *   %SL_SEGMENTS_DEFAULT_DRIFT_CHANGE_PPM_S ppm/s); 0 assumes linear clocks
  * @linreg_confidence: outlier rejection for linreg (0 = none, 0.9, …)
  * @match_window_ns: generation length of the matcher (merge-order time)
  * @max_pending: matcher entries kept at most
@@ -40,6 +44,7 @@ typedef struct
   SlAlgorithm algorithm;
   SlTreeKind  tree;
   double      max_drift;
+  double      drift_change;
   double      linreg_confidence;
   gint64      match_window_ns;
   gsize       max_pending;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sl-hull.h"
+#include "sl-hull-private.h"
 
 /*
  * Points are (t_a, t_b) relative to the link's first packet, so they fit in
@@ -29,14 +30,6 @@
  * them) cost one hull append and two cross products [Jabbarifar §3.6.4].
  */
 
-enum { ABOVE = 0, BELOW = 1 };
-
-typedef struct
-{
-  SlPoint *pts;
-  gsize    len;
-  gsize    cap;
-} Chain;
 
 struct _SlHull
 {
@@ -46,7 +39,7 @@ struct _SlHull
   gint64       y0;
   gint64       xmin;
   gint64       xmax;
-  Chain        chain[2];
+  SlChain      chain[2];
   guint64      count[2];
   guint64      n_points;
   guint64      accurate_packets;
@@ -118,7 +111,7 @@ turn (int     side,
 }
 
 static void
-chain_reserve (Chain *c)
+chain_reserve (SlChain *c)
 {
   if (c->len == c->cap)
     {
@@ -128,7 +121,7 @@ chain_reserve (Chain *c)
 }
 
 static void
-chain_remove (Chain *c,
+chain_remove (SlChain *c,
               gsize  i)
 {
   memmove (&c->pts[i], &c->pts[i + 1], (c->len - i - 1) * sizeof (SlPoint));
@@ -136,8 +129,8 @@ chain_remove (Chain *c,
 }
 
 /* Inserts p into the chain if it is a vertex of the new hull. */
-static gboolean
-chain_insert (Chain   *c,
+gboolean
+_sl_chain_insert (SlChain *c,
               int      side,
               SlPoint  p)
 {
@@ -194,6 +187,39 @@ chain_insert (Chain   *c,
   return TRUE;
 }
 
+void
+_sl_chain_copy (SlChain       *dst,
+                const SlChain *src)
+{
+  if (dst->cap < src->len)
+    {
+      dst->cap = MAX (8, src->len);
+      dst->pts = g_renew (SlPoint, dst->pts, dst->cap);
+    }
+  if (src->len > 0)
+    memcpy (dst->pts, src->pts, src->len * sizeof (SlPoint));
+  dst->len = src->len;
+}
+
+void
+_sl_chain_clear (SlChain *c)
+{
+  g_clear_pointer (&c->pts, g_free);
+  c->len = c->cap = 0;
+}
+
+SlHull *
+_sl_hull_copy (const SlHull *src)
+{
+  SlHull *self = g_new (SlHull, 1);
+
+  *self = *src;
+  memset (self->chain, 0, sizeof self->chain);
+  _sl_chain_copy (&self->chain[0], &src->chain[0]);
+  _sl_chain_copy (&self->chain[1], &src->chain[1]);
+  return self;
+}
+
 SlHull *
 sl_hull_new (double max_drift)
 {
@@ -219,7 +245,7 @@ static gboolean
 update_lines_above (SlHull  *self,
                     SlPoint  p)
 {
-  const Chain *other = &self->chain[BELOW];
+  const SlChain *other = &self->chain[BELOW];
   gboolean changed = FALSE;
 
   for (gsize i = 0; i < other->len; i++)
@@ -257,7 +283,7 @@ static gboolean
 update_lines_below (SlHull  *self,
                     SlPoint  q)
 {
-  const Chain *other = &self->chain[ABOVE];
+  const SlChain *other = &self->chain[ABOVE];
   gboolean changed = FALSE;
 
   for (gsize i = 0; i < other->len; i++)
@@ -321,7 +347,7 @@ add_vertex (SlHull  *self,
   gboolean had_lmax, had_lmin, changed;
   SlPoint old_max[2], old_min[2];
 
-  if (!chain_insert (&self->chain[side], side, p))
+  if (!_sl_chain_insert (&self->chain[side], side, p))
     return FALSE;
 
   if (self->crossed)
@@ -490,7 +516,7 @@ set_estimate (const SlHull *self,
 }
 
 static guint
-count_upto (const Chain *c,
+count_upto (const SlChain *c,
             gboolean     bounded,
             gint64       x)
 {
@@ -653,7 +679,7 @@ sl_hull_get_quality (const SlHull *self)
  * pivot and the lower hull of the above points in between (mirrored for the
  * lowest line). Needs both lines. */
 static double
-chain_at (const Chain *c,
+chain_at (const SlChain *c,
           double       x)
 {
   gsize lo = 0, hi = c->len - 1;
@@ -773,7 +799,7 @@ sl_hull_get_relation (const SlHull *self)
   xs = g_array_new (FALSE, FALSE, sizeof (gint64));
   for (int side = 0; side < 2; side++)
     {
-      const Chain *c = &self->chain[side];
+      const SlChain *c = &self->chain[side];
       gint64 from = side == ABOVE ? self->lmin_u.x : self->lmax_d.x;
       gint64 to = side == ABOVE ? self->lmax_u.x : self->lmin_d.x;
 
@@ -845,7 +871,7 @@ GArray *
 sl_hull_get_hull (const SlHull *self,
                   gboolean      a_to_b)
 {
-  const Chain *c = &self->chain[a_to_b ? ABOVE : BELOW];
+  const SlChain *c = &self->chain[a_to_b ? ABOVE : BELOW];
   GArray *ret = g_array_sized_new (FALSE, FALSE, sizeof (SlPoint), c->len);
 
   for (gsize i = 0; i < c->len; i++)

@@ -1,0 +1,230 @@
+/* test-segments.c: the windowed estimator of one link against clocks
+ * whose rates wander, step, or stay constant
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+
+#include "sl-hull.h"
+#include "sl-matcher.h"
+#include "sl-segments.h"
+#include "sl-sim.h"
+
+#define SEC G_GINT64_CONSTANT (1000000000)
+
+typedef struct
+{
+  SlSim      *sim;
+  SlSegments *seg;
+  SlHull     *hull;
+  gint64      start;
+  gint64      end;
+  guint64     matched;
+} Link;
+
+/* Two hosts (a = 0, b = 1) on one link; every match goes to the segments
+ * (and to a plain hull when asked). */
+static void
+link_run (Link                    *l,
+          const SlSegmentsOptions *so,
+          guint64                  seed,
+          gint64                   duration,
+          double                   rate,
+          double                   wander_a,
+          double                   wander_b,
+          double                   period_s,
+          gboolean                 with_hull)
+{
+  SlSimOptions o;
+  SlMatcher *m = sl_matcher_new (10 * SEC, 1 << 16);
+  SlPacketEvent ev;
+  gint64 t;
+
+  sl_sim_options_init (&o);
+  o.seed = seed;
+  o.duration_ns = duration;
+  o.loss = 0.005;
+  o.duplicate = 0.005;
+  l->sim = sl_sim_new (&o);
+  l->seg = sl_segments_new (so);
+  l->hull = with_hull ? sl_hull_new (0) : NULL;
+  l->start = o.start_ns;
+  l->end = o.start_ns + duration;
+  sl_sim_add_host (l->sim, "a", 12345678, 31e-6);
+  sl_sim_add_host (l->sim, "b", -987654321012, -17e-6);
+  if (wander_a > 0)
+    sl_sim_set_host_wander (l->sim, 0, wander_a, period_s);
+  if (wander_b > 0)
+    sl_sim_set_host_wander (l->sim, 1, wander_b, period_s * 0.77);
+  sl_sim_add_link (l->sim, 0, 1, rate);
+
+  while (sl_sim_next (l->sim, &ev, &t))
+    {
+      SlMatch mm;
+
+      if (!sl_matcher_push (m, &ev, t, &mm))
+        continue;
+      l->matched++;
+      if (mm.send_host == 0)
+        {
+          sl_segments_add (l->seg, TRUE, mm.send_time, mm.recv_time);
+          if (l->hull != NULL)
+            sl_hull_add (l->hull, TRUE, mm.send_time, mm.recv_time);
+        }
+      else
+        {
+          sl_segments_add (l->seg, FALSE, mm.recv_time, mm.send_time);
+          if (l->hull != NULL)
+            sl_hull_add (l->hull, FALSE, mm.recv_time, mm.send_time);
+        }
+    }
+  sl_matcher_free (m);
+}
+
+static void
+link_clear (Link *l)
+{
+  sl_segments_free (l->seg);
+  sl_hull_free (l->hull);
+  sl_sim_free (l->sim);
+}
+
+/* The truth inside the band at n instants over [t0, t1] (true time),
+ * returns the largest error / bound */
+static double
+check_truth (Link       *l,
+             SlRelation *rel,
+             gint64      t0,
+             gint64      t1,
+             guint       n,
+             double     *worst_err)
+{
+  double ratio = 0;
+
+  for (guint i = 0; i <= n; i++)
+    {
+      gint64 tt = t0 + (gint64) ((__int128) (t1 - t0) * i / n);
+      gint64 x = sl_sim_local_time (l->sim, 0, tt);
+      gint64 y = sl_sim_local_time (l->sim, 1, tt);
+      double err = fabs ((double) (sl_relation_apply (rel, x) - y));
+      double b = sl_relation_bound_at (rel, x);
+
+      if (!(err <= b + 2))
+        g_error ("at +%.3f s: error %.1f ns, bound %.1f ns", (double) (tt - l->start) / 1e9, err, b);
+      ratio = MAX (ratio, err / MAX (b, 1));
+      if (worst_err != NULL)
+        *worst_err = MAX (*worst_err, err);
+    }
+  return ratio;
+}
+
+/* Linear clocks without the assumption (0): one window, the plain hull's
+ * estimate and bounds. */
+static void
+test_linear_matches_hull (void)
+{
+  SlSegmentsOptions so;
+  Link l = { 0 };
+  g_autoptr(SlRelation) a = NULL, b = NULL;
+  SlTransform ta, tb;
+  SlHullResult r;
+
+  sl_segments_options_init (&so);
+  so.drift_change = 0;
+  link_run (&l, &so, 3, 600 * SEC, 100, 0, 0, 600, TRUE);
+  g_assert_cmpuint (sl_segments_get_n_windows (l.seg), ==, 1);
+  a = sl_segments_get_relation (l.seg);
+  b = sl_hull_get_relation (l.hull);
+  g_assert_cmpuint (sl_relation_get_n_pieces (a), ==, 1);
+  sl_relation_get_piece (a, 0, &ta);
+  sl_relation_get_piece (b, 0, &tb);
+  for (gint64 x = l.start - 100 * SEC; x < l.end + 100 * SEC; x += 7 * SEC)
+    {
+      g_assert_cmpint (llabs (sl_relation_apply (a, x) - sl_relation_apply (b, x)), <=, 1);
+      g_assert_cmpfloat (fabs (sl_relation_bound_at (a, x) - sl_relation_bound_at (b, x)), <=,
+                         1e-6 * sl_relation_bound_at (b, x) + 1);
+    }
+  sl_segments_get_result (l.seg, &r);
+  g_assert_cmpint (r.quality, ==, SL_QUALITY_ACCURATE);
+  g_assert_cmpuint (r.n_ab + r.n_ba, ==, l.matched);
+  check_truth (&l, a, l.start, l.end, 2000, NULL);
+  link_clear (&l);
+}
+
+/* Wandering clocks over an hour: the truth is inside the band at every
+ * instant; a single line would be far off. */
+static void
+test_wander (void)
+{
+  static const struct
+  {
+    double wander_ppm;
+    double period_s;
+    gint64 duration;
+  } cases[] = {
+    { 0.5, 7200, 3600 * SEC },
+    { 1.0, 1800, 3600 * SEC },
+    { 5.0, 600, 1800 * SEC },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      SlSegmentsOptions so;
+      Link l = { 0 };
+      g_autoptr(SlRelation) rel = NULL;
+      double worst = 0, ratio;
+      SlHullResult r;
+
+      sl_segments_options_init (&so);
+      link_run (&l, &so, 10 + c, cases[c].duration, 50, cases[c].wander_ppm * 1e-6,
+                cases[c].wander_ppm * 1e-6, cases[c].period_s, TRUE);
+      rel = sl_segments_get_relation (l.seg);
+      ratio = check_truth (&l, rel, l.start, l.end, 5000, &worst);
+      sl_segments_get_result (l.seg, &r);
+      g_test_message ("wander %.1f ppm / %.0f s over %.0f s: %u windows, %u pieces, %u bound points, "
+                      "largest bound %.1f us, worst error %.2f us, error/bound %.3f, plain hull %s",
+                      cases[c].wander_ppm, cases[c].period_s, cases[c].duration / 1e9,
+                      sl_segments_get_n_windows (l.seg), sl_relation_get_n_pieces (rel),
+                      sl_relation_get_n_bounds (rel),
+                      sl_relation_max_bound (rel, sl_sim_local_time (l.sim, 0, l.start),
+                                             sl_sim_local_time (l.sim, 0, l.end), NULL) / 1e3,
+                      worst / 1e3, ratio, sl_quality_to_string (sl_hull_get_quality (l.hull)));
+      g_assert_cmpint (r.quality, ==, SL_QUALITY_ACCURATE);
+      g_assert_cmpuint (sl_segments_get_n_failures (l.seg), ==, 0);
+      link_clear (&l);
+    }
+}
+
+/* A linear clock over ten minutes with the default assumption: several
+ * windows for the guarantee, but the estimate stays (nearly) one line. */
+static void
+test_linear_few_pieces (void)
+{
+  SlSegmentsOptions so;
+  Link l = { 0 };
+  g_autoptr(SlRelation) rel = NULL;
+
+  sl_segments_options_init (&so);
+  link_run (&l, &so, 5, 600 * SEC, 100, 0, 0, 600, FALSE);
+  rel = sl_segments_get_relation (l.seg);
+  check_truth (&l, rel, l.start, l.end, 2000, NULL);
+  g_test_message ("%u windows, %u pieces", sl_segments_get_n_windows (l.seg), sl_relation_get_n_pieces (rel));
+  g_assert_cmpuint (sl_relation_get_n_pieces (rel), <=, 4);
+  link_clear (&l);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/segments/linear-matches-hull", test_linear_matches_hull);
+  g_test_add_func ("/segments/wander", test_wander);
+  g_test_add_func ("/segments/linear-few-pieces", test_linear_few_pieces);
+
+  return g_test_run ();
+}
