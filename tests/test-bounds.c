@@ -25,6 +25,9 @@ typedef struct
   double   wander_ppm;
   double   min_rate;
   double   max_rate;
+  gboolean tight;
+  gboolean steps;
+  double   bad_matches;
 } Kind;
 
 typedef struct
@@ -85,6 +88,7 @@ run_scenario (GRand      *rand,
   SlSim *sim;
   guint n = g_rand_int_range (rand, k->min_hosts, k->max_hosts + 1);
   SlPacketEvent ev;
+  double max_change = 0;
   gint64 t;
 
   sl_sim_options_init (&so);
@@ -95,9 +99,6 @@ run_scenario (GRand      *rand,
   so.min_latency_ns = (gint64) g_rand_double_range (rand, 5000, 80000);
   so.mean_extra_latency_ns = g_rand_double_range (rand, 1000, 100000);
   sim = sl_sim_new (&so);
-  sl_engine_options_init (&eo);
-  engine = sl_engine_new (&eo);
-
   for (guint h = 0; h < n; h++)
     {
       char name[16];
@@ -106,13 +107,27 @@ run_scenario (GRand      *rand,
       g_snprintf (name, sizeof name, "h%02u", h);
       sl_sim_add_host (sim, name, (gint64) (g_rand_double_range (rand, -1, 1) * scale),
                        g_rand_double_range (rand, -100e-6, 100e-6));
-      sl_engine_add_host (engine, name);
       /* crystals: up to wander_ppm over periods of 10 min to 2 h (at most
        * 0.052 ppm/s of rate change, within the default assumption) */
       if (k->wander_ppm > 0)
-        sl_sim_set_host_wander (sim, h, g_rand_double_range (rand, 0, k->wander_ppm) * 1e-6,
-                                g_rand_double_range (rand, 600, 7200));
+        {
+          double w = g_rand_double_range (rand, 0, k->wander_ppm) * 1e-6, p = g_rand_double_range (rand, 600, 7200);
+
+          sl_sim_set_host_wander (sim, h, w, p);
+          max_change = MAX (max_change, w * 2 * G_PI / p);
+        }
+      /* a third of the hosts step forward or back by 0.5-5 ms once */
+      if (k->steps && g_rand_int_range (rand, 0, 3) == 0)
+        sl_sim_set_host_step (sim, h, so.start_ns + (gint64) (g_rand_double_range (rand, 0.1, 0.9) * (double) so.duration_ns),
+                              (g_rand_boolean (rand) ? 1 : -1) * (gint64) g_rand_double_range (rand, 5e5, 5e6));
     }
+  sl_engine_options_init (&eo);
+  /* a tight assumption: the largest rate change the clocks really have */
+  if (k->tight)
+    eo.drift_change = max_change * 1.001;
+  engine = sl_engine_new (&eo);
+  for (guint h = 0; h < n; h++)
+    sl_engine_add_host (engine, sl_sim_get_host (sim, h)->name);
   for (guint h = 1; h < n; h++)
     {
       gint64 s, e;
@@ -132,7 +147,21 @@ run_scenario (GRand      *rand,
     }
 
   while (sl_sim_next (sim, &ev, &t))
-    sl_engine_add_packet (engine, &ev, t);
+    {
+      sl_engine_add_packet (engine, &ev, t);
+      /* a wrong match now and then: a receive 3 ms before its send */
+      if (k->bad_matches > 0 && ev.dir == SL_PACKET_RECV && g_rand_double (rand) < k->bad_matches)
+        {
+          SlMatch m = { 0 };
+          guint other = (ev.host + 1 + g_rand_int_range (rand, 0, n - 1)) % n;
+
+          m.send_host = other;
+          m.recv_host = ev.host;
+          m.send_time = sl_sim_local_time (sim, other, t);
+          m.recv_time = ev.time - 3000000;
+          sl_engine_add_match (engine, &m, t);
+        }
+    }
   sl_engine_flush (engine);
 
   /* every host has events from the start to the end of the trace */
@@ -159,15 +188,63 @@ run_scenario (GRand      *rand,
           continue;
         }
       st->hosts_checked++;
-      for (int i = 0; i <= SAMPLES; i++)
+      for (int i = 0; i <= SAMPLES + (int) n * 400; i++)
         {
           gint64 tt = so.start_ns + (gint64) ((__int128) so.duration_ns * i / SAMPLES);
+
+          /* then densely around every host's clock step */
+          if (i > SAMPLES)
+            {
+              const SlSimHost *sh = sl_sim_get_host (sim, (i - SAMPLES - 1) / 400);
+
+              if (sh->step_at == 0)
+                continue;
+              tt = sh->step_at - 100000000 + (gint64) ((i - SAMPLES - 1) % 400) * 500000;
+              if (tt < so.start_ns || tt > so.start_ns + so.duration_ns)
+                continue;
+            }
           gint64 x = sl_sim_local_time (sim, h, tt);
           gint64 y = sl_sim_local_time (sim, hi.reference, tt);
           double err = fabs ((double) (sl_relation_apply (hi.relation, x) - y));
           double b = sl_relation_bound_at (hi.relation, x);
 
           /* 2 ns: both clocks' readings are rounded to the ns */
+          if ((!(err <= b + 2) || !(b <= hi.bound_ns)) && g_getenv ("SL_TEST_VERBOSE") != NULL)
+            {
+              for (guint z = 0; z < n; z++)
+                g_printerr ("host %u: step %+.6f ms at +%.6f s (a-local +%.6f)\n", z, sl_sim_get_host (sim, z)->step_ns / 1e6,
+                            (double) (sl_sim_get_host (sim, z)->step_at - so.start_ns) / 1e9,
+                            (double) (sl_sim_local_time (sim, z, sl_sim_get_host (sim, z)->step_at - 1) - sl_sim_local_time (sim, z, so.start_ns)) / 1e9);
+              for (guint l = 0; l < sl_engine_get_n_links (engine); l++)
+                {
+                  SlLinkInfo li;
+                  SlSegments *sg = sl_engine_get_link_segments (engine, l);
+
+                  sl_engine_get_link_info (engine, l, &li);
+                  g_printerr ("link %u-%u %s in_tree %d windows %u\n", li.a, li.b, sl_quality_to_string (li.quality), li.in_tree,
+                              sl_segments_get_n_windows (sg));
+                  for (guint wi = 0; wi < sl_segments_get_n_windows (sg); wi++)
+                    {
+                      SlWindowInfo wf;
+                      double o = (double) sl_sim_local_time (sim, li.a, so.start_ns);
+
+                      sl_segments_get_window (sg, wi, &wf);
+                      if (wf.failed_after || (wi > 0 && wf.valid_start != wf.start))
+                        g_printerr ("   window %u %.6f..%.6f valid %.6f..%.6f %s%s\n", wi, (wf.start - o) / 1e9, (wf.end - o) / 1e9,
+                                    (wf.valid_start - o) / 1e9, (wf.valid_end - o) / 1e9, sl_quality_to_string (wf.quality),
+                                    wf.failed_after ? " failed-after" : "");
+                    }
+                  for (guint fi = 0; fi < sl_segments_get_n_failures (sg); fi++)
+                    {
+                      SlFailureInfo f;
+
+                      sl_segments_get_failure (sg, fi, &f);
+                      g_printerr ("   failure %d %.6f..%.6f\n", f.kind, (double) (f.from - sl_sim_local_time (sim, li.a, so.start_ns)) / 1e9,
+                                  (double) (f.to - sl_sim_local_time (sim, li.a, so.start_ns)) / 1e9);
+                    }
+                }
+              g_printerr ("host %u x=+%.6f (a-local rel)\n", h, (double) (x - sl_sim_local_time (sim, h, so.start_ns)) / 1e9);
+            }
           if (!(err <= b + 2) || !(b <= hi.bound_ns))
             g_error ("host %u (reference %u, %u hops) at +%.6f s: error %.1f ns, bound there %.1f ns, "
                      "host bound %.1f ns", h, hi.reference, hi.path->len - 1,
@@ -187,8 +264,13 @@ run_kind (const Kind *k,
           guint       scenarios,
           guint64     seed)
 {
-  GRand *rand = g_rand_new_with_seed ((guint32) seed);
+  GRand *rand;
   Stats st = { 0 };
+
+  /* SL_TEST_SEED=N runs other scenarios of the same kinds */
+  if (g_getenv ("SL_TEST_SEED") != NULL)
+    seed += g_ascii_strtoull (g_getenv ("SL_TEST_SEED"), NULL, 10) * 1000;
+  rand = g_rand_new_with_seed ((guint32) seed);
 
   for (guint i = 0; i < scenarios; i++)
     run_scenario (rand, k, &st);
@@ -235,6 +317,26 @@ test_wander_partial (void)
   run_kind (&k, 12, 4);
 }
 
+/* The assumption set to the largest rate change the clocks really have:
+ * the bound still holds, with no margin to spare. */
+static void
+test_wander_tight (void)
+{
+  static const Kind k = { 2, 3, 1800 * SEC, 4 * 3600 * SEC, FALSE, 5, 20, 50, TRUE };
+
+  run_kind (&k, 6, 6);
+}
+
+/* Clock steps forward and back (a third of the hosts) and wrong matches:
+ * the bound still holds at every instant, around the steps too. */
+static void
+test_steps_and_bad_matches (void)
+{
+  static const Kind k = { 2, 8, 60 * SEC, 1800 * SEC, FALSE, 1, 20, 60, FALSE, TRUE, 2e-4 };
+
+  run_kind (&k, 16, 7);
+}
+
 /* Many hosts, short traces. */
 static void
 test_many_hosts (void)
@@ -254,6 +356,8 @@ main (int    argc,
   g_test_add_func ("/bounds/partial-links", test_partial_links);
   g_test_add_func ("/bounds/wander-long", test_wander_long);
   g_test_add_func ("/bounds/wander-partial", test_wander_partial);
+  g_test_add_func ("/bounds/wander-tight", test_wander_tight);
+  g_test_add_func ("/bounds/steps-and-bad-matches", test_steps_and_bad_matches);
   g_test_add_func ("/bounds/many-hosts", test_many_hosts);
 
   return g_test_run ();

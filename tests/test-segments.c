@@ -216,6 +216,147 @@ test_linear_few_pieces (void)
   link_clear (&l);
 }
 
+/* Points straight from the simulated clocks (no matcher): a packet every
+ * 1/rate s of true time, either way, 40 µs + exponential latency. An
+ * optional bad match at true time bad_at (its receive 2 ms before its
+ * send). */
+static SlSegments *
+feed_points (SlSim   *sim,
+             gint64   start,
+             gint64   duration,
+             double   rate,
+             gint64   bad_at,
+             guint64  seed)
+{
+  SlSegmentsOptions so;
+  SlSegments *seg;
+  GRand *rand = g_rand_new_with_seed ((guint32) seed);
+  gint64 step = (gint64) (1e9 / rate);
+
+  sl_segments_options_init (&so);
+  seg = sl_segments_new (&so);
+  for (gint64 t = start; t < start + duration; t += step)
+    {
+      gint64 lat = 40000 + (gint64) (-log1p (-g_rand_double (rand)) * 30000);
+      gboolean ab = g_rand_boolean (rand);
+
+      if (bad_at != 0 && t >= bad_at && t < bad_at + step)
+        {
+          sl_segments_add (seg, TRUE, sl_sim_local_time (sim, 0, t), sl_sim_local_time (sim, 1, t) - 2000000);
+          continue;
+        }
+      if (ab)
+        sl_segments_add (seg, TRUE, sl_sim_local_time (sim, 0, t), sl_sim_local_time (sim, 1, t + lat));
+      else
+        sl_segments_add (seg, FALSE, sl_sim_local_time (sim, 0, t + lat), sl_sim_local_time (sim, 1, t));
+    }
+  g_rand_free (rand);
+  return seg;
+}
+
+static void
+check_truth_sim (SlSim      *sim,
+                 SlRelation *rel,
+                 gint64      t0,
+                 gint64      t1,
+                 guint       n)
+{
+  for (guint i = 0; i <= n; i++)
+    {
+      gint64 tt = t0 + (gint64) ((__int128) (t1 - t0) * i / n);
+      gint64 x = sl_sim_local_time (sim, 0, tt);
+      double err = fabs ((double) (sl_relation_apply (rel, x) - sl_sim_local_time (sim, 1, tt)));
+      double b = sl_relation_bound_at (rel, x);
+
+      if (!(err <= b + 2))
+        g_error ("at +%.6f s: error %.1f ns, bound %.1f ns", (double) (tt - t0) / 1e9, err, b);
+    }
+}
+
+/* A clock step, forward or back, on either host: reported once, as a step,
+ * between the packets around it; the bound holds before, around and after
+ * it. */
+static void
+test_steps (void)
+{
+  static const struct
+  {
+    guint  host;
+    gint64 step;
+  } cases[] = {
+    { 1, 3000000 }, { 1, -3000000 }, { 0, 3000000 }, { 0, -3000000 }, { 1, 250000 },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      SlSimOptions o;
+      SlSim *sim;
+      SlSegments *seg;
+      g_autoptr(SlRelation) rel = NULL;
+      SlFailureInfo f;
+      gint64 at;
+      SlHullResult r;
+
+      sl_sim_options_init (&o);
+      sim = sl_sim_new (&o);
+      sl_sim_add_host (sim, "a", 1000, 20e-6);
+      sl_sim_add_host (sim, "b", -5000000000, -30e-6);
+      sl_sim_set_host_wander (sim, 0, 1e-6, 900);
+      at = o.start_ns + 301 * SEC + 123456;
+      sl_sim_set_host_step (sim, cases[c].host, at, cases[c].step);
+      seg = feed_points (sim, o.start_ns, 600 * SEC, 100, 0, c);
+      rel = sl_segments_get_relation (seg);
+      sl_segments_get_result (seg, &r);
+
+      g_assert_cmpint (r.quality, ==, SL_QUALITY_ACCURATE);
+      g_assert_cmpuint (sl_segments_get_n_failures (seg), ==, 1);
+      sl_segments_get_failure (seg, 0, &f);
+      g_test_message ("step %+.3f ms on %s: reported between +%.6f and +%.6f s (true +%.6f s), %u pieces",
+                      cases[c].step / 1e6, cases[c].host == 0 ? "a" : "b",
+                      (double) (f.from - sl_sim_local_time (sim, 0, o.start_ns)) / 1e9,
+                      (double) (f.to - sl_sim_local_time (sim, 0, o.start_ns)) / 1e9,
+                      (double) (at - o.start_ns) / 1e9, sl_relation_get_n_pieces (rel));
+      g_assert_cmpint (f.kind, ==, SL_FAILURE_STEP);
+      /* between the packets around a's last reading before the step */
+      g_assert_cmpint (f.from, <=, sl_sim_local_time (sim, 0, at - 1));
+      g_assert_cmpint (f.to, >=, sl_sim_local_time (sim, 0, at - 1));
+      g_assert_cmpint (f.to - f.from, <, 200000000);
+      check_truth_sim (sim, rel, o.start_ns, o.start_ns + 600 * SEC, 20000);
+      /* densely around the step */
+      check_truth_sim (sim, rel, at - 50000000, at + 50000000, 20000);
+      sl_segments_free (seg);
+      sl_sim_free (sim);
+    }
+}
+
+/* One bad match: reported where it is, left out, and no step. */
+static void
+test_mismatch (void)
+{
+  SlSimOptions o;
+  SlSim *sim;
+  SlSegments *seg;
+  g_autoptr(SlRelation) rel = NULL;
+  SlFailureInfo f;
+  gint64 at;
+
+  sl_sim_options_init (&o);
+  sim = sl_sim_new (&o);
+  sl_sim_add_host (sim, "a", 1000, 20e-6);
+  sl_sim_add_host (sim, "b", -5000000000, -30e-6);
+  at = o.start_ns + 120 * SEC + 5000000;
+  seg = feed_points (sim, o.start_ns, 300 * SEC, 100, at, 9);
+  rel = sl_segments_get_relation (seg);
+  g_assert_cmpuint (sl_segments_get_n_failures (seg), ==, 1);
+  sl_segments_get_failure (seg, 0, &f);
+  g_assert_cmpint (f.kind, ==, SL_FAILURE_MISMATCH);
+  g_assert_cmpint (llabs (f.from - sl_sim_local_time (sim, 0, at)), <, 20000000);
+  check_truth_sim (sim, rel, o.start_ns, o.start_ns + 300 * SEC, 20000);
+  g_assert_cmpuint (sl_relation_get_n_pieces (rel), <=, 4);
+  sl_segments_free (seg);
+  sl_sim_free (sim);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -225,6 +366,8 @@ main (int    argc,
   g_test_add_func ("/segments/linear-matches-hull", test_linear_matches_hull);
   g_test_add_func ("/segments/wander", test_wander);
   g_test_add_func ("/segments/linear-few-pieces", test_linear_few_pieces);
+  g_test_add_func ("/segments/steps", test_steps);
+  g_test_add_func ("/segments/mismatch", test_mismatch);
 
   return g_test_run ();
 }

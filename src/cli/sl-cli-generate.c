@@ -19,6 +19,7 @@ typedef struct
   char     *out;
   char    **hosts;
   char    **links;
+  char    **steps;
   gint64    n_hosts;
   gint64    start;
   double    duration;
@@ -52,6 +53,7 @@ args_clear (Args *a)
   g_free (a->out);
   g_strfreev (a->hosts);
   g_strfreev (a->links);
+  g_strfreev (a->steps);
   g_free (a->latency);
   g_free (a->ip);
   g_free (a->variant);
@@ -294,6 +296,12 @@ add_hosts_and_links (SlGenerate  *gen,
   for (guint i = 0; a->links != NULL && a->links[i] != NULL; i++)
     if (!sl_generate_add_link_spec (gen, a->links[i], error))
       return FALSE;
+  /* steps name hosts too */
+  if (a->steps != NULL && !sl_generate_prepare_hosts (gen, error))
+    return FALSE;
+  for (guint i = 0; a->steps != NULL && a->steps[i] != NULL; i++)
+    if (!sl_generate_add_step_spec (gen, a->steps[i], error))
+      return FALSE;
   return TRUE;
 }
 
@@ -311,6 +319,9 @@ sl_cli_generate (int    argc,
       "NAME:FREQ_HZ:OFFSET_NS:DRIFT_PPM[:WANDER_PPM[:PERIOD_S]]" },
     { "hosts", 0, 0, G_OPTION_ARG_INT64, &a.n_hosts,
       "Without --host: create N hosts node-01… with random clocks (1 to 10000, default 4)", "N" },
+    { "step", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a.steps,
+      "HOST's clock jumps forward by STEP_NS, AFTER_S seconds after the start (a clock step; "
+      "forward only: a trace's timestamps never go back); repeat", "HOST:AFTER_S:STEP_NS" },
     { "link", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a.links,
       "TCP traffic between hosts A (client) and B (server), RATE segments/s (default --rate); repeat. "
       "Without --link: a random tree per component plus a few extra links", "A:B[:RATE]" },

@@ -73,6 +73,10 @@ typedef enum
  * @drift_ppm: rate error of the local clock
  * @wander_ppm: amplitude of a slow sinusoidal change of the rate (0: linear)
  * @wander_period_s: period of that change
+ * @step_after_ns: true time after the start at which the clock steps
+ *   forward by @step_ns (0: never); forward only, as a CTF stream's
+ *   timestamps never go back
+ * @step_ns: that step
  * @cpus: CPUs (streams) of the host, 0 for the scenario's default
  *
  * The host's clock reads, in ns, `true + offset_ns + drift_ppm·1e-6·(true −
@@ -89,6 +93,8 @@ typedef struct
   double   drift_ppm;
   double   wander_ppm;
   double   wander_period_s;
+  gint64   step_after_ns;
+  gint64   step_ns;
   guint    cpus;
 } SlGenerateHost;
 
@@ -217,6 +223,9 @@ gboolean     sl_generate_parse_host        (const char              *spec,
 void         sl_generate_host_clear        (SlGenerateHost          *host);
 gboolean     sl_generate_add_host          (SlGenerate              *self,
                                             const SlGenerateHost    *host,
+                                            GError                 **error);
+gboolean     sl_generate_add_step_spec     (SlGenerate              *self,
+                                            const char              *spec,
                                             GError                 **error);
 gboolean     sl_generate_add_link          (SlGenerate              *self,
                                             const char              *a,

@@ -1160,6 +1160,17 @@ sl_engine_get_link_hull (const SlEngine *self,
   return sl_segments_get_hull (g_array_index (self->links, Link, link).seg);
 }
 
+/* The link's windows and failures (sl-segments.h). */
+SlSegments *
+sl_engine_get_link_segments (SlEngine *self,
+                             guint     link)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (link < self->links->len, NULL);
+
+  return g_array_index (self->links, Link, link).seg;
+}
+
 /* The kept matched points of one direction, (t_a, t_b) in absolute time. */
 GArray *
 sl_engine_get_link_points (const SlEngine *self,

@@ -224,6 +224,8 @@ const SlHull    *sl_engine_get_link_hull    (const SlEngine        *self,
                                              guint                  link);
 SlRelation      *sl_engine_get_link_relation (SlEngine             *self,
                                               guint                 link);
+SlSegments      *sl_engine_get_link_segments (SlEngine             *self,
+                                              guint                 link);
 GArray          *sl_engine_get_link_points  (const SlEngine        *self,
                                              guint                  link,
                                              gboolean               a_to_b);

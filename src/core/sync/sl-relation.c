@@ -472,27 +472,42 @@ map_stats (const SlRelation *self,
     }
 }
 
-/* Largest |slope| of the bound over [y0, y1]. */
-static double
-bound_slope (const SlRelation *self,
-             gint64            y0,
-             gint64            y1)
+/* How much the bound can grow between two instants of [y0, y1]: at most
+ * lip per ns along its gentle segments, plus the rise of its steep ones
+ * (slope above STEEP: where two windows meet, across a clock step), which
+ * count once whatever the distance. */
+#define STEEP 0.05
+
+static void
+bound_variation (const SlRelation *self,
+                 gint64            y0,
+                 gint64            y1,
+                 double           *lip,
+                 double           *rise)
 {
-  double m = 0;
   int i0 = find_bound (self, y0), i1 = find_bound (self, y1);
 
   /* Beyond its points the bound is constant or infinite: either way the
-   * slope that matters for instants inside is that of the segments there
-   * (an instant beyond has an infinite bound of its own). */
+   * variation that matters for instants inside is that of the segments
+   * there (an instant beyond has an infinite bound of its own). */
+  *lip = 0;
+  *rise = 0;
   for (int i = MAX (i0, 0); i <= i1 && i + 1 < (int) self->n_bounds; i++)
     {
       const SlBoundPoint *p = &self->bounds[i], *q = &self->bounds[i + 1];
+      double d = fabs (q->bound - p->bound), m;
 
       if (!isfinite (p->bound) || !isfinite (q->bound))
-        return INFINITY;
-      m = MAX (m, fabs (q->bound - p->bound) / (double) (q->x - p->x));
+        {
+          *rise = INFINITY;
+          return;
+        }
+      m = d / (double) (q->x - p->x);
+      if (m > STEEP)
+        *rise += d;
+      else
+        *lip = MAX (*lip, m);
     }
-  return m;
 }
 
 static int
@@ -655,7 +670,7 @@ sl_relation_compose (const SlRelation *outer,
       gint64 b = k + 1 < xs->len ? g_array_index (xs, gint64, k + 1) : a;
       double ba = sl_relation_bound_at (inner, a), bb = sl_relation_bound_at (inner, b);
       double beta = MAX (ba, bb);
-      double s, smin, jumps, lip, va, vb;
+      double s, smin, jumps, lip, rise, va, vb;
       gint64 ya = sl_relation_apply (inner, a), yb = sl_relation_apply (inner, b);
 
       if (!isfinite (beta))
@@ -668,9 +683,9 @@ sl_relation_compose (const SlRelation *outer,
           gint64 z1 = k + 1 == xs->len && self->bounded_beyond ? G_MAXINT64 : sat_add (MAX (ya, yb), beta + 1);
 
           map_stats (outer, z0, z1, &s, &smin, &jumps);
-          lip = bound_slope (outer, z0, z1);
-          va = (s + lip) * ba + jumps + sl_relation_bound_at (outer, ya);
-          vb = (s + lip) * bb + jumps + sl_relation_bound_at (outer, yb);
+          bound_variation (outer, z0, z1, &lip, &rise);
+          va = (s + lip) * ba + jumps + rise + sl_relation_bound_at (outer, ya);
+          vb = (s + lip) * bb + jumps + rise + sl_relation_bound_at (outer, yb);
           if (isnan (va))
             va = INFINITY;
           if (isnan (vb))
@@ -765,20 +780,36 @@ sl_relation_invert (const SlRelation *self)
         double beta = MAX (ba, bb);
         double lo_slope = self->min_slope > 0 ? self->min_slope : 0;
         double reach = lo_slope > 0 ? beta / lo_slope + 1 : INFINITY;
-        double s, smax, jumps, lip, va, vb;
+        double s, smax, jumps, lip, rise, va, vb;
 
         ys[k] = sl_relation_apply (self, a);
         if (!isfinite (beta) || !isfinite (reach))
           va = vb = INFINITY;
         else
           {
-            gint64 x0 = k == 0 && self->bounded_beyond ? G_MININT64 : sat_add (a, -reach);
-            gint64 x1 = k + 1 == nb && self->bounded_beyond ? G_MAXINT64 : sat_add (b, reach);
+            /* |x* − x| <= (b + lip·|x* − x| + rise) / s: the reach grows
+             * with the rises it meets; twice is enough, else it is
+             * checked */
+            gboolean settled = FALSE;
 
-            map_stats (self, x0, x1, &smax, &s, &jumps);
-            lip = bound_slope (self, x0, x1);
-            va = s - lip > 0 ? ba / (s - lip) : INFINITY;
-            vb = s - lip > 0 ? bb / (s - lip) : INFINITY;
+            for (int it = 0; it < 4 && !settled; it++)
+              {
+                gint64 x0 = k == 0 && self->bounded_beyond ? G_MININT64 : sat_add (a, -reach);
+                gint64 x1 = k + 1 == nb && self->bounded_beyond ? G_MAXINT64 : sat_add (b, reach);
+                double need;
+
+                map_stats (self, x0, x1, &smax, &s, &jumps);
+                bound_variation (self, x0, x1, &lip, &rise);
+                need = s - lip > 0 ? (beta + rise) / (s - lip) + 1 : INFINITY;
+                if (!isfinite (need))
+                  break;
+                if (need <= reach)
+                  settled = TRUE;
+                else
+                  reach = 2 * need;
+              }
+            va = settled ? (ba + rise) / (s - lip) : INFINITY;
+            vb = settled ? (bb + rise) / (s - lip) : INFINITY;
           }
         val[k] = MAX (val[k], va);
         if (k + 1 < nb)

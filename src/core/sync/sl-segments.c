@@ -47,7 +47,6 @@
 #define SQRT2 1.4142135623730951
 #define FAR_NS (G_GINT64_CONSTANT (1) << 60)
 #define INNER 0.1
-#define MAX_BOUND_SLOPE 1e-4
 
 typedef struct
 {
@@ -83,7 +82,20 @@ typedef struct
   gboolean     has_raw_est;
   SlTransform  raw_est;
   gboolean     failed_after;
+  gint64       valid_start;
+  gint64       valid_end;
 } Window;
+
+/* A packet that contradicts its window: the window closes before it and
+ * the next one starts with it; the next PROBE packets tell a step (they
+ * agree with it) from a bad match (they agree with the closed window). */
+#define PROBE 16
+
+typedef struct
+{
+  SlPoint p;
+  int     side;
+} Probe;
 
 struct _SlSegments
 {
@@ -112,6 +124,21 @@ struct _SlSegments
   gint64       next_check;
   double       step;
   gboolean     raw_crossed_seen;
+  Band         guard;
+  gint64       last_side_x[2];
+  gint64       suffix_min_x;
+  gint64       valid_start;
+
+  /* probation after a contradiction (see Probe) */
+  gboolean     probing;
+  Probe        probe[PROBE + 1];
+  guint        n_probe;
+  SlChain      prev_full[2];
+  gint64       prev_u;
+  guint64      prev_n[2];
+  gint64       prev_side_x;
+  gint64       prev_last_x;
+  double       prev_step;
 
   guint64      total[2];
   guint64      late;
@@ -420,6 +447,8 @@ sl_segments_free (SlSegments *self)
   g_array_unref (self->failures);
   chains_clear (self->full);
   chains_clear (self->suffix);
+  chains_clear (self->prev_full);
+  band_clear (&self->guard);
   sl_hull_free (self->raw);
   sl_hull_free (self->raw_snap);
   g_clear_pointer (&self->rel, sl_relation_unref);
@@ -460,6 +489,8 @@ window_init_from (SlSegments   *self,
 
   memset (w, 0, sizeof *w);
   band_compute (&w->band, &chains[0], &chains[1], u, v, self->kappa);
+  w->valid_start = u;
+  w->valid_end = v;
   w->n[0] = n[0];
   w->n[1] = n[1];
   w->quality = band_quality (self, &w->band, n);
@@ -484,6 +515,7 @@ start_window (SlSegments    *self,
 {
   self->open = TRUE;
   self->u = u;
+  self->valid_start = u;
   self->last_x = last_x;
   chains_clear (self->full);
   chains_clear (self->suffix);
@@ -506,6 +538,11 @@ start_window (SlSegments    *self,
   self->raw_snap = _sl_hull_copy (self->raw);
   self->raw_version = sl_hull_get_version (self->raw);
   self->raw_crossed_seen = FALSE;
+  self->last_side_x[0] = self->last_side_x[1] = G_MININT64;
+  if (chains != NULL)
+    for (int side = 0; side < 2; side++)
+      if (chains[side].len > 0)
+        self->last_side_x[side] = chains[side].pts[chains[side].len - 1].x;
   self->step = (double) self->o.first_check_ns;
   self->next_check = u + self->o.first_check_ns;
   while (self->next_check <= last_x)
@@ -513,13 +550,12 @@ start_window (SlSegments    *self,
       self->step *= SQRT2;
       self->next_check = u + (gint64) self->step;
     }
+  band_clear (&self->guard);
+  self->suffix_min_x = G_MAXINT64;
   if (chains != NULL)
     {
-      Band b = { 0 };
-
-      band_compute (&b, &self->full[0], &self->full[1], u, last_x, self->kappa);
-      self->beta = band_quality (self, &b, self->n) == SL_QUALITY_ACCURATE ? band_beta (&b) : INFINITY;
-      band_clear (&b);
+      band_compute (&self->guard, &self->full[0], &self->full[1], u, last_x, self->kappa);
+      self->beta = band_quality (self, &self->guard, self->n) == SL_QUALITY_ACCURATE ? band_beta (&self->guard) : INFINITY;
     }
   else
     self->beta = INFINITY;
@@ -537,6 +573,7 @@ close_window (SlSegments *self,
 
   window_init_from (self, &w, self->full, self->u, v, self->raw_snap, n);
   w.failed_after = failed;
+  w.valid_start = MAX (w.valid_start, self->valid_start);
   g_array_append_val (self->windows, w);
   self->version++;
 }
@@ -568,16 +605,16 @@ checkpoint (SlSegments *self)
   band_compute (&b, &merged[0], &merged[1], self->u, self->last_x, self->kappa);
   q = band_quality (self, &b, n);
   beta = q == SL_QUALITY_ACCURATE ? band_beta (&b) : INFINITY;
-  band_clear (&b);
 
   if (q == SL_QUALITY_FAIL)
     {
       SlChain suffix[2] = { { 0 } };
       guint64 sn[2] = { self->suffix_n[0], self->suffix_n[1] };
-      gint64 su = self->suffix_u, last = self->last_x;
+      gint64 su = MIN (self->suffix_u, self->suffix_min_x), last = self->last_x;
       gboolean window_ok = self->n[0] + self->n[1] > sn[0] + sn[1] && isfinite (self->beta);
       Band sb = { 0 };
 
+      band_clear (&b);
       /* the suffix contradicts the window (a step or a bad match in it):
        * the window closes before it; what follows is usable again */
       _sl_chain_copy (&suffix[0], &self->suffix[0]);
@@ -635,6 +672,10 @@ checkpoint (SlSegments *self)
       self->suffix_n[0] = self->suffix_n[1] = 0;
       self->suffix_u = self->last_x;
       self->beta = beta;
+      band_clear (&self->guard);
+      self->guard = b;
+      memset (&b, 0, sizeof b);
+      self->suffix_min_x = G_MAXINT64;
       sl_hull_free (self->raw_snap);
       self->raw_snap = _sl_hull_copy (self->raw);
       self->step *= SQRT2;
@@ -643,6 +684,7 @@ checkpoint (SlSegments *self)
     }
 
   chains_clear (merged);
+  band_clear (&b);
   {
     SlChain suffix[2] = { { 0 } };
     guint64 sn[2] = { self->suffix_n[0], self->suffix_n[1] };
@@ -654,6 +696,220 @@ checkpoint (SlSegments *self)
     start_window (self, su, suffix, sn, last);
     chains_clear (suffix);
   }
+}
+
+static gboolean contradicts (SlSegments *self,
+                             int         side,
+                             SlPoint     p);
+
+static SlQuality
+chains_quality (SlSegments    *self,
+                const SlChain *chains,
+                gint64         u,
+                gint64         v,
+                const guint64  n[2])
+{
+  Band b = { 0 };
+  SlQuality q;
+
+  band_compute (&b, &chains[0], &chains[1], u, v, self->kappa);
+  q = band_quality (self, &b, n);
+  band_clear (&b);
+  return q;
+}
+
+static void
+insert_point (SlSegments *self,
+              int         side,
+              SlPoint     p)
+{
+  if (p.x >= self->suffix_u)
+    {
+      if (self->suffix_n[0] + self->suffix_n[1] == 0)
+        self->suffix_u = p.x;
+      _sl_chain_insert (&self->suffix[side], side, p);
+      self->suffix_n[side]++;
+    }
+  else
+    _sl_chain_insert (&self->full[side], side, p);
+  if (p.x > self->last_x)
+    self->last_x = p.x;
+  self->last_side_x[side] = MAX (self->last_side_x[side], p.x);
+  self->suffix_min_x = MIN (self->suffix_min_x, p.x);
+}
+
+/* p contradicts the open window (with the relaxation): the window closes
+ * before it, the next starts with it, on probation. */
+static void
+start_probation (SlSegments *self,
+                 int         side,
+                 SlPoint     p)
+{
+  SlChain merged[2] = { { 0 } };
+  guint64 n[2] = { self->n[0], self->n[1] };
+
+  open_chains (self, merged);
+  _sl_chain_copy (&self->prev_full[0], &merged[0]);
+  _sl_chain_copy (&self->prev_full[1], &merged[1]);
+  self->prev_u = self->u;
+  self->prev_n[0] = n[0];
+  self->prev_n[1] = n[1];
+  self->prev_side_x = self->last_side_x[side];
+  self->prev_last_x = self->last_x;
+  self->prev_step = self->step;
+
+  chains_clear (self->full);
+  self->full[0] = merged[0];
+  self->full[1] = merged[1];
+  chains_clear (self->suffix);
+  self->suffix_n[0] = self->suffix_n[1] = 0;
+  sl_hull_free (self->raw_snap);
+  self->raw_snap = _sl_hull_copy (self->raw);
+  close_window (self, p.x, TRUE);
+
+  start_window (self, p.x, NULL, NULL, p.x);
+  self->probing = TRUE;
+  self->n_probe = 0;
+  /* until the probation decides, as if it were a step (end_probation()) */
+  if (self->prev_side_x != G_MININT64)
+    {
+      Window *w = &g_array_index (self->windows, Window, self->windows->len - 1);
+
+      w->valid_end = MIN (w->valid_end, MIN (self->prev_side_x, p.x));
+      self->valid_start = MAX (p.x, self->prev_last_x);
+    }
+}
+
+/* The probation's points, without its first (the one that contradicted),
+ * into chains; their counts into n. */
+static void
+probe_chains (const SlSegments *self,
+              SlChain          *chains,
+              guint64           n[2])
+{
+  for (guint i = 1; i < self->n_probe; i++)
+    {
+      _sl_chain_insert (&chains[self->probe[i].side], self->probe[i].side, self->probe[i].p);
+      n[self->probe[i].side]++;
+    }
+}
+
+/* The first probation point was a bad match: the closed window opens again
+ * with everything since, but it. */
+static void
+reopen (SlSegments *self)
+{
+  SlChain chains[2] = { { 0 } };
+  guint64 n[2] = { self->prev_n[0], self->prev_n[1] };
+  Window *w = &g_array_index (self->windows, Window, self->windows->len - 1);
+  gint64 last = self->last_x;
+
+  _sl_chain_copy (&chains[0], &self->prev_full[0]);
+  _sl_chain_copy (&chains[1], &self->prev_full[1]);
+  probe_chains (self, chains, n);
+  band_clear (&w->band);
+  g_array_set_size (self->windows, self->windows->len - 1);
+  start_window (self, self->prev_u, chains, n, last);
+  self->step = self->prev_step;
+  self->next_check = self->prev_u + (gint64) self->step;
+  while (self->next_check <= last)
+    {
+      self->step *= SQRT2;
+      self->next_check = self->prev_u + (gint64) self->step;
+    }
+  chains_clear (chains);
+  self->version++;
+}
+
+/* Probation ends: a bad match if the points after the first agree with
+ * the closed window (it opens again without it), else a step. When the
+ * first point also disagrees with those after it (first_bad), it is left
+ * out of the new window too. */
+static void
+end_probation (SlSegments *self,
+               gboolean    first_bad)
+{
+  SlChain merged[2] = { { 0 } };
+  guint64 n[2] = { self->prev_n[0], self->prev_n[1] };
+  SlPoint first = self->probe[0].p;
+  Window *w = &g_array_index (self->windows, Window, self->windows->len - 1);
+
+  self->probing = FALSE;
+  _sl_chain_copy (&merged[0], &self->prev_full[0]);
+  _sl_chain_copy (&merged[1], &self->prev_full[1]);
+  probe_chains (self, merged, n);
+  if (self->n_probe > 1 && chains_quality (self, merged, self->prev_u, self->last_x, n) != SL_QUALITY_FAIL)
+    {
+      add_failure (self, SL_FAILURE_MISMATCH, first.x, first.x);
+      reopen (self);
+    }
+  else
+    {
+      /* the step happened after the last packet of its direction that
+       * agreed with the closed window, and at the latest at the first one
+       * that did not; when a's clock went back, a's readings before it
+       * reach beyond that one (up to the closed window's last) */
+      gint64 a = MIN (self->prev_side_x, first.x), b = MAX (self->prev_last_x, first.x);
+
+      if (self->prev_side_x == G_MININT64)
+        a = b = first.x;
+      add_failure (self, SL_FAILURE_STEP, a, b);
+      w->valid_end = MIN (w->valid_end, a);
+      if (first_bad && self->n_probe > 1)
+        {
+          SlChain chains[2] = { { 0 } };
+          guint64 pn[2] = { 0, 0 };
+          gint64 last = self->last_x;
+
+          add_failure (self, SL_FAILURE_MISMATCH, first.x, first.x);
+          probe_chains (self, chains, pn);
+          start_window (self, self->probe[1].p.x, chains, pn, last);
+          chains_clear (chains);
+        }
+      self->valid_start = MAX (b, self->u);
+    }
+  chains_clear (merged);
+  chains_clear (self->prev_full);
+  self->version++;
+}
+
+/* A quick screen once the raw hulls have crossed: p lies beyond the band
+ * of the last checkpoint (then contradicts() decides). */
+static gboolean
+guard_flags (const SlSegments *self,
+             int               side,
+             SlPoint           p)
+{
+  const Band *g = &self->guard;
+  double x = (double) p.x;
+
+  if (!band_ok (g))
+    return FALSE;
+  if (side == ABOVE)
+    return (double) p.y + band_eps (g, x) < band_lo (g, x);
+  return (double) p.y - band_eps (g, x) > band_hi (g, x);
+}
+
+/* Whether p breaks the open window's relaxed band (which holds without
+ * it): curvature alone never does. */
+static gboolean
+contradicts (SlSegments *self,
+             int         side,
+             SlPoint     p)
+{
+  SlChain merged[2] = { { 0 } };
+  guint64 n[2] = { self->n[0], self->n[1] };
+  gint64 u = MIN (self->u, p.x), v = MAX (self->last_x, p.x);
+  gboolean ret = FALSE;
+
+  open_chains (self, merged);
+  if (self->n[0] + self->n[1] > 1 && chains_quality (self, merged, u, self->last_x, n) != SL_QUALITY_FAIL)
+    {
+      _sl_chain_insert (&merged[side], side, p);
+      ret = chains_quality (self, merged, u, v, n) == SL_QUALITY_FAIL;
+    }
+  chains_clear (merged);
+  return ret;
 }
 
 /**
@@ -697,34 +953,69 @@ sl_segments_add (SlSegments *self,
       self->u = p.x;
     }
   else if (G_UNLIKELY (p.x >= self->next_check))
-    checkpoint (self);
+    {
+      if (self->probing)
+        end_probation (self, FALSE);
+      checkpoint (self);
+    }
 
   if (G_UNLIKELY (self->n[side]++ == 0))
     self->version++;
   raw_add (self, self->raw, side, p);
-  if (p.x >= self->suffix_u)
-    {
-      if (self->suffix_n[0] + self->suffix_n[1] == 0)
-        self->suffix_u = p.x;
-      _sl_chain_insert (&self->suffix[side], side, p);
-      self->suffix_n[side]++;
-    }
-  else
-    _sl_chain_insert (&self->full[side], side, p);
-  if (p.x > self->last_x)
-    self->last_x = p.x;
 
+  if (G_UNLIKELY (self->raw_crossed_seen && guard_flags (self, side, p)))
+    self->raw_version = ~self->raw_version;
   if (sl_hull_get_version (self->raw) != self->raw_version)
     {
+      gboolean suspect = self->raw_crossed_seen;
+
       self->raw_version = sl_hull_get_version (self->raw);
       self->version++;
-      if (G_UNLIKELY (!self->raw_crossed_seen && sl_hull_get_quality (self->raw) == SL_QUALITY_FAIL))
+      if (G_UNLIKELY (suspect || sl_hull_get_quality (self->raw) == SL_QUALITY_FAIL))
         {
           /* the raw hulls cross: a step, a bad match, or only curvature;
-           * the relaxed band decides at once */
+           * the relaxed band decides, before p joins the chains (once they
+           * crossed, the last checkpoint's band screens the packets) */
           self->raw_crossed_seen = TRUE;
-          checkpoint (self);
+          if (self->probing)
+            {
+              /* on probation: was it the first probation point? */
+              SlChain chains[2] = { { 0 } };
+              guint64 n[2] = { 0, 0 };
+              gboolean first_bad;
+
+              probe_chains (self, chains, n);
+              _sl_chain_insert (&chains[side], side, p);
+              n[side]++;
+              first_bad = self->n_probe > 0 &&
+                          chains_quality (self, chains, self->u, MAX (self->last_x, p.x), n) != SL_QUALITY_FAIL;
+              chains_clear (chains);
+              if (first_bad)
+                {
+                  self->n[side]--;
+                  self->probe[self->n_probe++] = (Probe) { p, side };
+                  end_probation (self, TRUE);
+                  return;
+                }
+              end_probation (self, FALSE);
+            }
+          if (contradicts (self, side, p))
+            {
+              self->n[side]--;
+              start_probation (self, side, p);
+              self->n[side]++;
+              raw_add (self, self->raw, side, p);
+              self->raw_version = sl_hull_get_version (self->raw);
+            }
         }
+    }
+  insert_point (self, side, p);
+
+  if (self->probing)
+    {
+      self->probe[self->n_probe++] = (Probe) { p, side };
+      if (self->n_probe > PROBE || p.x >= self->next_check)
+        end_probation (self, FALSE);
     }
 }
 
@@ -788,6 +1079,7 @@ all_windows (SlSegments *self)
 
       open_chains (self, merged);
       window_init_from (self, &w, merged, self->u, self->last_x, self->raw, self->n);
+      w.valid_start = MAX (w.valid_start, self->valid_start);
       g_array_append_val (ws, w);
       chains_clear (merged);
     }
@@ -836,6 +1128,8 @@ sl_segments_get_window (SlSegments   *self,
   info->band_ns = band_ok (b) ? MAX (band_hi (b, (double) b->u) - band_lo (b, (double) b->u),
                                      band_hi (b, (double) b->v) - band_lo (b, (double) b->v)) : INFINITY;
   info->failed_after = w->failed_after;
+  info->valid_start = self->x0 + w->valid_start;
+  info->valid_end = self->x0 + w->valid_end;
   windows_free (ws);
 }
 
@@ -1019,10 +1313,11 @@ cmp_double (gconstpointer a,
 /* The checks of one window: its ends, its band's vertices and interior
  * points (the relaxation is sampled by them), sorted. */
 static GArray *
-window_checks (const Band *b)
+window_checks (const Window *w)
 {
+  const Band *b = &w->band;
   GArray *xs = g_array_new (FALSE, FALSE, sizeof (double));
-  double u = (double) b->u, v = (double) b->v;
+  double u = (double) MAX (b->u, w->valid_start), v = (double) MIN (b->v, w->valid_end);
 
   g_array_append_val (xs, u);
   for (guint i = 0; i < b->n_hi; i++)
@@ -1123,6 +1418,19 @@ cmp_bound_point (gconstpointer a,
   return (p->x > q->x) - (p->x < q->x);
 }
 
+/* A step (or a window that failed) between accurate windows i < j. */
+static gboolean
+step_between (GArray *ws,
+              guint   i,
+              guint   j)
+{
+  for (guint k = i; k < j; k++)
+    if (g_array_index (ws, Window, k).failed_after ||
+        (k > i && g_array_index (ws, Window, k).quality == SL_QUALITY_FAIL))
+      return TRUE;
+  return FALSE;
+}
+
 static SlRelation *
 build_relation (SlSegments *self)
 {
@@ -1154,7 +1462,33 @@ build_relation (SlSegments *self)
       return sl_relation_new (&start, &t, 1, &inf, 1, TRUE);
     }
 
-  /* the path */
+  /* A step that made b's clock jump forward against a's may instead be a's
+   * clock that went back: then a's readings just before the step come
+   * again after it, up to the jump earlier than the first packet that
+   * showed it. The old window yields that much (at most the largest jump
+   * the two bands allow, in a's time at the slowest plausible rate). */
+  for (guint k = 0; k + 1 < acc->len; k++)
+    {
+      Window *w = &g_array_index (ws, Window, g_array_index (acc, guint, k));
+      Window *nw = &g_array_index (ws, Window, g_array_index (acc, guint, k + 1));
+      double x = (double) nw->band.u;
+      double jump;
+
+      if (!step_between (ws, g_array_index (acc, guint, k), g_array_index (acc, guint, k + 1)))
+        continue;
+      jump = band_hi (&nw->band, x) + band_eps (&nw->band, x) - (band_lo (&w->band, x) - band_eps (&w->band, x));
+      if (jump > 0)
+        {
+          /* a's readings after the step start up to the jump before its
+           * first packet, and those before it reach up to the jump after */
+          gint64 ext = (gint64) ceil (jump * self->hi_slope);
+
+          w->valid_end = MAX (w->band.u, w->valid_end - ext);
+          nw->valid_start = MIN (nw->band.v, MAX (nw->valid_start, nw->band.u + ext));
+        }
+    }
+
+  /* the path: one stab per run of windows without a step between them */
   {
     const Window *w0 = &g_array_index (ws, Window, g_array_index (acc, guint, 0));
 
@@ -1173,59 +1507,78 @@ build_relation (SlSegments *self)
         g_array_append_val (pieces, p);
       }
     else
-      {
-        g_autoptr(GArray) checks = g_array_new (FALSE, FALSE, sizeof (Check));
-        double slope0, y0;
-        Piece head;
-
-        for (guint k = 0; k < acc->len; k++)
-          {
-            const Band *b = &g_array_index (ws, Window, g_array_index (acc, guint, k)).band;
-            const Band *nb = k + 1 < acc->len ? &g_array_index (ws, Window, g_array_index (acc, guint, k + 1)).band : NULL;
-            g_autoptr(GArray) xs = window_checks (b);
-
-            for (guint j = 0; j < xs->len; j++)
-              {
-                double x = g_array_index (xs, double, j);
-                Check c = { x, band_lo (b, x), band_hi (b, x) };
-
-                if (checks->len > 0 && x <= g_array_index (checks, Check, checks->len - 1).x)
-                  continue;
-                /* where two windows meet both bands hold f itself */
-                if (j + 1 == xs->len && nb != NULL && nb->u == b->v)
-                  {
-                    double lo2 = MAX (c.lo, band_lo (nb, x)), hi2 = MIN (c.hi, band_hi (nb, x));
-
-                    if (lo2 <= hi2)
-                      {
-                        c.lo = lo2;
-                        c.hi = hi2;
-                      }
-                  }
-                g_array_append_val (checks, c);
-              }
-          }
-
-        y0 = band_bisector (&w0->band, (double) w0->band.u, &slope0);
-        stab (self, (const Check *) (gpointer) checks->data, checks->len, y0, pieces);
-        /* head and tail: the end windows' bisector slopes */
-        head = g_array_index (pieces, Piece, 0);
-        head.slope = slope0;
-        g_array_insert_val (pieces, 0, head);
+      for (guint k0 = 0; k0 < acc->len;)
         {
-          const Band *bl = &g_array_index (ws, Window, g_array_index (acc, guint, acc->len - 1)).band;
-          Piece *last = &g_array_index (pieces, Piece, pieces->len - 1);
+          g_autoptr(GArray) checks = g_array_new (FALSE, FALSE, sizeof (Check));
+          g_autoptr(GArray) run = g_array_new (FALSE, FALSE, sizeof (Piece));
+          const Window *first = &g_array_index (ws, Window, g_array_index (acc, guint, k0));
+          guint k1 = k0;
+          double slope0, y0, slope1;
 
-          band_bisector (bl, (double) bl->v, &last->slope);
+          while (k1 + 1 < acc->len && !step_between (ws, g_array_index (acc, guint, k1), g_array_index (acc, guint, k1 + 1)))
+            k1++;
+          for (guint k = k0; k <= k1; k++)
+            {
+              const Window *w = &g_array_index (ws, Window, g_array_index (acc, guint, k));
+              const Band *b = &w->band;
+              const Band *nb = k < k1 ? &g_array_index (ws, Window, g_array_index (acc, guint, k + 1)).band : NULL;
+              g_autoptr(GArray) xs = window_checks (w);
+
+              for (guint j = 0; j < xs->len; j++)
+                {
+                  double x = g_array_index (xs, double, j);
+                  Check c = { x, band_lo (b, x), band_hi (b, x) };
+
+                  if (checks->len > 0 && x <= g_array_index (checks, Check, checks->len - 1).x)
+                    continue;
+                  /* where two windows meet both bands hold f itself */
+                  if (j + 1 == xs->len && nb != NULL && nb->u == b->v)
+                    {
+                      double lo2 = MAX (c.lo, band_lo (nb, x)), hi2 = MIN (c.hi, band_hi (nb, x));
+
+                      if (lo2 <= hi2)
+                        {
+                          c.lo = lo2;
+                          c.hi = hi2;
+                        }
+                    }
+                  g_array_append_val (checks, c);
+                }
+            }
+
+          y0 = band_bisector (&first->band, g_array_index (checks, Check, 0).x, &slope0);
+          stab (self, (const Check *) (gpointer) checks->data, checks->len, y0, run);
+          band_bisector (&g_array_index (ws, Window, g_array_index (acc, guint, k1)).band, 0, &slope1);
+          g_array_index (run, Piece, run->len - 1).slope = slope1;
+          if (pieces->len == 0)
+            {
+              /* before the first window: its bisector slope */
+              Piece head = g_array_index (run, Piece, 0);
+
+              head.slope = slope0;
+              g_array_append_val (pieces, head);
+            }
+          else
+            {
+              /* across a step: a bridge that rises to the next run's start,
+               * or a jump back when the clock ran back */
+              Piece *tail = &g_array_index (pieces, Piece, pieces->len - 1);
+              const Piece *next = &g_array_index (run, Piece, 0);
+
+              if (next->x > tail->x && next->y > tail->y)
+                tail->slope = (next->y - tail->y) / (next->x - tail->x);
+            }
+          g_array_append_vals (pieces, run->data, run->len);
+          k0 = k1 + 1;
         }
-      }
   }
 
   /* bound points: the windows', then the gaps between them and the tails */
   for (guint k = 0; k < acc->len; k++)
     {
-      const Band *b = &g_array_index (ws, Window, g_array_index (acc, guint, k)).band;
-      g_autoptr(GArray) xs = window_checks (b);
+      const Window *w = &g_array_index (ws, Window, g_array_index (acc, guint, k));
+      const Band *b = &w->band;
+      g_autoptr(GArray) xs = window_checks (w);
 
       for (guint j = 0; j < xs->len; j++)
         {
@@ -1255,23 +1608,33 @@ build_relation (SlSegments *self)
 
       if (k + 1 < acc->len)
         {
-          const Band *nb = &g_array_index (ws, Window, g_array_index (acc, guint, k + 1)).band;
-          double gap = (double) (nb->u - b->v);
-          gboolean step = FALSE;
+          const Window *nw = &g_array_index (ws, Window, g_array_index (acc, guint, k + 1));
+          const Band *nb = &nw->band;
+          double x_end = (double) MIN (b->v, w->valid_end), x_start = (double) MAX (nb->u, nw->valid_start);
+          double gap = x_start - x_end;
+          gboolean step = step_between (ws, g_array_index (acc, guint, k), g_array_index (acc, guint, k + 1));
 
-          /* a failed window between them: the truth follows one side or
-           * the other, so the bound covers both */
-          for (guint i = g_array_index (acc, guint, k) + 1; i < g_array_index (acc, guint, k + 1); i++)
-            step |= g_array_index (ws, Window, i).quality == SL_QUALITY_FAIL;
-          step |= g_array_index (ws, Window, g_array_index (acc, guint, k)).failed_after;
+          /* after a step the truth follows one side or the other: the
+           * bound covers both */
           for (int side = 0; side < 2 && gap > 0; side++)
             for (double d = 1e3; d < gap; d *= SQRT2)
               {
-                double x = side == 0 ? (double) b->v + d : (double) nb->u - d;
+                double x = side == 0 ? x_end + d : x_start - d;
                 double v1 = bound_core (b, pieces, x) + band_eps (b, x);
                 double v2 = bound_core (nb, pieces, x) + band_eps (nb, x);
 
                 add_point (pts, self->x0, x, step ? MAX (v1, v2) : MIN (v1, v2));
+              }
+          /* and at the step's ends themselves (the path may jump at its
+           * end: just before it too) */
+          if (step && gap >= 0)
+            for (int side = 0; side < 3; side++)
+              {
+                double x = side == 0 ? x_end : side == 1 ? x_start : x_start - 1;
+                double v1 = bound_core (b, pieces, x) + band_eps (b, x);
+                double v2 = bound_core (nb, pieces, x) + band_eps (nb, x);
+
+                add_point (pts, self->x0, x, MAX (v1, v2));
               }
         }
     }
@@ -1297,25 +1660,6 @@ build_relation (SlSegments *self)
         g_array_index (pts, SlBoundPoint, k++) = *p;
       }
     g_array_set_size (pts, k);
-  }
-
-  /* Where two windows meet, the bound can step from one window's value to
-   * the other's within nanoseconds. Inverting or composing the relation
-   * needs the bound near an instant, not only at it (sl-relation.c): raise
-   * the points inside the windows so that the bound's slope stays under
-   * MAX_BOUND_SLOPE (a step of 10 µs becomes a ramp of 0.1 s). Only ever
-   * raised: still an upper bound. The tails grow smoothly and are left. */
-  {
-    gint64 lo = self->x0 + g_array_index (ws, Window, g_array_index (acc, guint, 0)).band.u;
-    gint64 hi = self->x0 + g_array_index (ws, Window, g_array_index (acc, guint, acc->len - 1)).band.v;
-    SlBoundPoint *p = (SlBoundPoint *) (gpointer) pts->data;
-
-    for (guint i = 1; i < pts->len; i++)
-      if (p[i].x >= lo && p[i - 1].x >= lo && p[i].x <= hi)
-        p[i].bound = MAX (p[i].bound, p[i - 1].bound - MAX_BOUND_SLOPE * (double) (p[i].x - p[i - 1].x));
-    for (guint i = pts->len - 1; i-- > 0;)
-      if (p[i].x >= lo && p[i + 1].x <= hi && p[i].x <= hi)
-        p[i].bound = MAX (p[i].bound, p[i + 1].bound - MAX_BOUND_SLOPE * (double) (p[i + 1].x - p[i].x));
   }
 
   /* pieces as SlTransforms anchored at their starts */

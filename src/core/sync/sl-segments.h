@@ -48,6 +48,9 @@ typedef struct
  * @band_ns: the band's widest point (at an end), relaxation included
  * @failed_after: %TRUE when the window was closed by an inconsistency at
  *   its end (see #SlFailureInfo)
+ * @valid_start, @valid_end: where its band holds by itself: a window next
+ *   to a clock step yields the step's interval, where the bound covers
+ *   both sides
  */
 typedef struct
 {
@@ -62,6 +65,8 @@ typedef struct
   double    delta_ns;
   double    band_ns;
   gboolean  failed_after;
+  gint64    valid_start;
+  gint64    valid_end;
 } SlWindowInfo;
 
 /**

@@ -40,7 +40,7 @@ _sl_gen_local_time (const SlGenerate *self,
 {
   gint64 dt = true_ns - self->options.start_ns;
 
-  return true_ns + h->pub.offset_ns + (gint64) llround (h->drift * (double) dt + wander_ns (h, dt));
+  return true_ns + h->pub.offset_ns + step_ns (h, dt) + (gint64) llround (h->drift * (double) dt + wander_ns (h, dt));
 }
 
 gint64

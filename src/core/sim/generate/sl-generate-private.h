@@ -367,13 +367,21 @@ wander_ns (const Host *h,
   return 2 * h->wander_amp_ns * s * s;
 }
 
+/* The clock's step (forward only), once it has happened. */
+static inline gint64
+step_ns (const Host *h,
+         gint64      dt)
+{
+  return h->pub.step_after_ns > 0 && dt >= h->pub.step_after_ns ? h->pub.step_ns : 0;
+}
+
 static inline guint64
 host_cycles (const SlGenerate *self,
              const Host       *h,
              gint64            t)
 {
   gint64 dt = t - self->options.start_ns;
-  long double x = (long double) (h->origin_at_start + dt) +
+  long double x = (long double) (h->origin_at_start + dt + step_ns (h, dt)) +
                   (long double) (h->drift * (double) dt + wander_ns (h, dt));
 
   return (guint64) llroundl (x * h->cycles_per_ns);

@@ -105,6 +105,8 @@ host_json (SlGenerate  *self,
   sl_json_add_double (b, "drift_ppm", h->pub.drift_ppm);
   sl_json_add_double (b, "wander_ppm", h->pub.wander_ppm);
   sl_json_add_double (b, "wander_period_s", h->pub.wander_period_s);
+  sl_json_add_int (b, "step_after_ns", h->pub.step_after_ns);
+  sl_json_add_int (b, "step_ns", h->pub.step_ns);
   sl_json_add_int (b, "start_ns", self->options.start_ns);
   sl_json_add_int (b, "cpus", h->n_cpus);
   sl_json_add_int (b, "clock_offset_s", h->clock_offset_s);
@@ -164,7 +166,8 @@ header_json (SlGenerate *self)
   sl_json_add_int (b, "version", 1);
   sl_json_add_string (b, "clock_model",
     "local_ns = true_ns + offset_ns + drift_ppm*1e-6*(true_ns - start_ns) + "
-    "wander_ppm*1e-6*P/(2*pi)*(1 - cos(2*pi*(true_ns - start_ns)/P)), P = wander_period_s*1e9; "
+    "wander_ppm*1e-6*P/(2*pi)*(1 - cos(2*pi*(true_ns - start_ns)/P)), P = wander_period_s*1e9, "
+    "+ step_ns once true_ns - start_ns >= step_after_ns (when step_after_ns > 0); "
     "cycles = round(local_ns*freq/1e9) - clock_offset_s*freq; the trace shows "
     "clock_offset_s*1e9 + cycles*1e9/freq");
   sl_json_add_int (b, "seed", (gint64) o->seed);
@@ -419,6 +422,8 @@ sl_generate_load_truth (const char  *path,
         return NULL;
       hd.freq_hz = (guint64) freq;
       hd.cpus = (guint) cpus;
+      hd.step_after_ns = json_object_get_int_member_with_default (ho, "step_after_ns", 0);
+      hd.step_ns = json_object_get_int_member_with_default (ho, "step_ns", 0);
       if (!sl_generate_add_host (self, &hd, error))
         return NULL;
       h = host_at (self, self->hosts->len - 1);

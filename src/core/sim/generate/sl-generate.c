@@ -366,6 +366,53 @@ sl_generate_add_host (SlGenerate           *self,
   return TRUE;
 }
 
+/**
+ * sl_generate_add_step_spec:
+ * @spec: `HOST:AFTER_S:STEP_NS`: HOST's clock jumps forward by STEP_NS
+ *   AFTER_S seconds (true time) after the start
+ */
+gboolean
+sl_generate_add_step_spec (SlGenerate  *self,
+                           const char  *spec,
+                           GError     **error)
+{
+  g_auto(GStrv) parts = g_strsplit (spec, ":", -1);
+  double after;
+  gint64 step;
+  guint h;
+
+  g_return_val_if_fail (self != NULL && spec != NULL, FALSE);
+  g_return_val_if_fail (!self->prepared, FALSE);
+
+  if (g_strv_length (parts) != 3)
+    {
+      g_set_error (error, SL_ERROR, SL_ERROR_INVALID, "--step %s: expected HOST:AFTER_S:STEP_NS", spec);
+      return FALSE;
+    }
+  if ((h = sl_generate_find_host (self, parts[0])) == NONE)
+    {
+      g_set_error (error, SL_ERROR, SL_ERROR_INVALID, "--step %s: no host “%s”", spec, parts[0]);
+      return FALSE;
+    }
+  if (!parse_double (parts[1], &after) || !(after > 0) ||
+      after * NS_PER_S >= (double) self->options.duration_ns)
+    {
+      g_set_error (error, SL_ERROR, SL_ERROR_INVALID,
+                   "--step %s: “%s” is not a number of seconds within the duration", spec, parts[1]);
+      return FALSE;
+    }
+  if (!g_ascii_string_to_signed (parts[2], 10, 1, 1000 * NS_PER_S, &step, NULL))
+    {
+      g_set_error (error, SL_ERROR, SL_ERROR_INVALID,
+                   "--step %s: “%s” is not a forward step of 1 ns to 1000 s (a trace's timestamps "
+                   "never go back)", spec, parts[2]);
+      return FALSE;
+    }
+  host_at (self, h)->pub.step_after_ns = (gint64) (after * NS_PER_S);
+  host_at (self, h)->pub.step_ns = step;
+  return TRUE;
+}
+
 gboolean
 sl_generate_add_link (SlGenerate  *self,
                       const char  *a,
