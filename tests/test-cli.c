@@ -169,6 +169,8 @@ test_json_schema (void)
       g_assert_cmpstr (json_object_get_string_member (h, "reason"), ==, "");
       g_assert_true (json_object_has_member (h, "bound_ns"));
       g_assert_true (json_object_has_member (h, "path"));
+      g_assert_cmpuint (json_array_get_length (json_object_get_array_member (h, "pieces")), >=, 1);
+      g_assert_true (json_object_has_member (h, "bound_span"));
     }
   g_assert_nonnull (host1);
   tr = json_object_get_object_member (host1, "transform");
@@ -194,6 +196,10 @@ test_json_schema (void)
   g_assert_cmpfloat (json_object_get_double_member (link, "weight"), >, 0);
   g_assert_true (json_object_has_member (link, "alpha"));
   g_assert_true (json_object_has_member (link, "beta"));
+  /* LTTV's case is one window: one piece, its hull's estimate */
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (link, "windows")), ==, 1);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (link, "pieces")), ==, 1);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (link, "failures")), ==, 0);
 
   comps = json_object_get_array_member (root, "components");
   g_assert_cmpuint (json_array_get_length (comps), ==, 1);

@@ -119,6 +119,56 @@ add_counts (SlJsonOut *o,
 
 #define PROFILE_POINTS 64
 
+/* A relation's pieces: t_target = slope * t + offset from start_ns (null
+ * for the first) to the next piece's start, exact to the ns (the _exact
+ * strings, as for a transform). */
+static void
+add_pieces (SlJsonOut        *o,
+            const SlRelation *rel)
+{
+  sl_json_out_begin_array (o, "pieces");
+  for (guint i = 0; rel != NULL && i < sl_relation_get_n_pieces (rel); i++)
+    {
+      SlTransform t;
+      gint64 start = sl_relation_get_piece (rel, i, &t);
+      g_autofree char *slope = sl_transform_slope_to_string (&t);
+      g_autofree char *offset = sl_transform_offset_to_string (&t);
+
+      sl_json_out_begin_object (o, NULL);
+      if (i == 0)
+        sl_json_out_null (o, "start_ns");
+      else
+        sl_json_out_int (o, "start_ns", start);
+      sl_json_out_number (o, "slope", sl_transform_get_slope (&t));
+      sl_json_out_number (o, "offset_ns", sl_transform_get_offset (&t));
+      sl_json_out_string (o, "slope_exact", slope);
+      sl_json_out_string (o, "offset_ns_exact", offset);
+      sl_json_out_end_object (o);
+    }
+  sl_json_out_end_array (o);
+}
+
+static void
+add_profile (SlJsonOut        *o,
+             const SlRelation *rel,
+             gint64            x0,
+             gint64            x1)
+{
+  g_autoptr(GArray) prof = sl_relation_profile (rel, x0, x1, PROFILE_POINTS);
+
+  sl_json_out_begin_array (o, "bound_profile");
+  for (guint i = 0; i < prof->len; i++)
+    {
+      const SlBoundPoint *p = &g_array_index (prof, SlBoundPoint, i);
+
+      sl_json_out_begin_array (o, NULL);
+      sl_json_out_int (o, NULL, p->x);
+      sl_json_out_number (o, NULL, p->bound);
+      sl_json_out_end_array (o);
+    }
+  sl_json_out_end_array (o);
+}
+
 /* The span the bound covers (the host's first to last event) and a compact
  * profile: at most PROFILE_POINTS [time, bound] pairs whose linear
  * interpolation is never below the bound. */
@@ -139,21 +189,7 @@ add_bound_span (SlJsonOut        *o,
   sl_json_out_int (o, "largest_at_ns", hi->bound_at);
   sl_json_out_end_object (o);
 
-  sl_json_out_begin_array (o, "bound_profile");
-  {
-    g_autoptr(GArray) prof = sl_relation_profile (hi->relation, hi->first, hi->last, PROFILE_POINTS);
-
-    for (guint i = 0; i < prof->len; i++)
-      {
-        const SlBoundPoint *p = &g_array_index (prof, SlBoundPoint, i);
-
-        sl_json_out_begin_array (o, NULL);
-        sl_json_out_int (o, NULL, p->x);
-        sl_json_out_number (o, NULL, p->bound);
-        sl_json_out_end_array (o);
-      }
-  }
-  sl_json_out_end_array (o);
+  add_profile (o, hi->relation, hi->first, hi->last);
 }
 
 static void
@@ -175,6 +211,7 @@ add_hosts (SlJsonOut                 *o,
       sl_json_out_string (o, "reference", hi.synchronized || hi.best_effort
                                              ? sl_engine_get_host_name (engine, hi.reference) : NULL);
       add_transform (o, &hi.to_reference);
+      add_pieces (o, hi.relation);
       sl_json_out_number (o, "bound_ns", hi.bound_ns);
       add_bound_span (o, &hi);
       sl_json_out_begin_array (o, "path");
@@ -188,6 +225,87 @@ add_hosts (SlJsonOut                 *o,
       sl_host_info_clear (&hi);
     }
   sl_json_out_end_array (o);
+}
+
+static const char *
+failure_kind_to_string (SlFailureKind kind)
+{
+  return kind == SL_FAILURE_MISMATCH ? "mismatch" : "step";
+}
+
+/* The link's relation in the report's orientation (a → b by name). */
+static SlRelation *
+report_link_relation (SlEngine           *engine,
+                      const SlReportLink *rl)
+{
+  g_autoptr(SlRelation) rel = sl_engine_get_link_relation (engine, rl->link);
+
+  if (rel == NULL)
+    return NULL;
+  return rl->flipped ? sl_relation_invert (rel) : g_steal_pointer (&rel);
+}
+
+/* Instants of the link's windows, on the report's a (through the estimate
+ * when the engine keeps the link the other way round). */
+static gint64
+link_instant (const SlReportLink *rl,
+              const SlRelation   *engine_rel,
+              gint64              t)
+{
+  return rl->flipped && engine_rel != NULL ? sl_relation_apply (engine_rel, t) : t;
+}
+
+/* Pieces, the bound over both hosts' events, the windows and the
+ * failures, on a's clock. */
+static void
+add_link_time (SlJsonOut          *o,
+               SlEngine           *engine,
+               const SlReportLink *rl)
+{
+  g_autoptr(SlRelation) rel = report_link_relation (engine, rl);
+  g_autoptr(SlRelation) engine_rel = sl_engine_get_link_relation (engine, rl->link);
+  SlSegments *seg = sl_engine_get_link_segments (engine, rl->link);
+
+  add_pieces (o, rel);
+  if (rel != NULL)
+    add_profile (o, rel, rl->bound_start, rl->bound_end);
+
+  sl_json_out_begin_array (o, "windows");
+  for (guint w = 0; w < sl_segments_get_n_windows (seg); w++)
+    {
+      SlWindowInfo wi;
+
+      sl_segments_get_window (seg, w, &wi);
+      sl_json_out_begin_object (o, NULL);
+      sl_json_out_int (o, "start_ns", link_instant (rl, engine_rel, wi.start));
+      sl_json_out_int (o, "end_ns", link_instant (rl, engine_rel, wi.end));
+      sl_json_out_int (o, "valid_start_ns", link_instant (rl, engine_rel, wi.valid_start));
+      sl_json_out_int (o, "valid_end_ns", link_instant (rl, engine_rel, wi.valid_end));
+      sl_json_out_string (o, "quality", sl_quality_to_string (wi.quality));
+      sl_json_out_int (o, "packets", (gint64) (wi.n_ab + wi.n_ba));
+      sl_json_out_number (o, "delta_ns", wi.delta_ns);
+      sl_json_out_number (o, "band_ns", wi.band_ns);
+      sl_json_out_end_object (o);
+    }
+  sl_json_out_end_array (o);
+
+  sl_json_out_begin_array (o, "failures");
+  for (guint f = 0; f < sl_segments_get_n_failures (seg); f++)
+    {
+      SlFailureInfo fi;
+      gint64 t0, t1;
+
+      sl_segments_get_failure (seg, f, &fi);
+      t0 = link_instant (rl, engine_rel, fi.from);
+      t1 = link_instant (rl, engine_rel, fi.to);
+      sl_json_out_begin_object (o, NULL);
+      sl_json_out_string (o, "kind", failure_kind_to_string (fi.kind));
+      sl_json_out_int (o, "from_ns", MIN (t0, t1));
+      sl_json_out_int (o, "to_ns", MAX (t0, t1));
+      sl_json_out_end_object (o);
+    }
+  sl_json_out_end_array (o);
+  sl_json_out_int (o, "late_packets", (gint64) sl_segments_get_n_late (seg));
 }
 
 static void
@@ -247,6 +365,7 @@ add_links (SlJsonOut                 *o,
           sl_json_out_number (o, "se_offset_ns", i->se_offset_ns);
         }
       sl_json_out_int (o, "last_change_input_time", i->last_change);
+      add_link_time (o, engine, &rl);
       if (options->link_members != NULL)
         options->link_members (o, l, options->user_data);
       sl_json_out_end_object (o);
@@ -646,6 +765,31 @@ sl_report_to_text (SlEngine             *engine,
       if (o->algorithm == SL_ALGORITHM_LINREG)
         g_string_append_printf (s, "      round trips %u, E_r %.3f us, SE(slope) %.3g, SE(offset) %.3f us\n",
                                 i->n_round_trips, i->e_r_ns / 1e3, i->se_slope, i->se_offset_ns / 1e3);
+      {
+        SlSegments *seg = sl_engine_get_link_segments (engine, l);
+        guint nw = sl_segments_get_n_windows (seg), nf = sl_segments_get_n_failures (seg);
+        g_autoptr(SlRelation) rel = sl_engine_get_link_relation (engine, l);
+
+        if (nw > 1 || nf > 0)
+          g_string_append_printf (s, "      %u windows, estimate in %u pieces\n", nw,
+                                  rel != NULL ? sl_relation_get_n_pieces (rel) : 0);
+        for (guint f = 0; f < nf; f++)
+          {
+            SlFailureInfo fi;
+            gint64 t0, t1;
+
+            sl_segments_get_failure (seg, f, &fi);
+            t0 = link_instant (&rl, rel, fi.from);
+            t1 = link_instant (&rl, rel, fi.to);
+            if (fi.kind == SL_FAILURE_STEP)
+              g_string_append_printf (s, "      fail: clock step between %" G_GINT64_FORMAT " and %" G_GINT64_FORMAT
+                                      " ns (on %s's clock); the data before and after are used\n",
+                                      MIN (t0, t1), MAX (t0, t1), sl_engine_get_host_name (engine, rl.a));
+            else
+              g_string_append_printf (s, "      fail: a wrong match at %" G_GINT64_FORMAT " ns (on %s's clock), left out\n",
+                                      t0, sl_engine_get_host_name (engine, rl.a));
+          }
+      }
       g_string_append_printf (s, "      %s", i->in_tree ? "in tree" : "not in tree");
       if (i->inversions_known)
         g_string_append_printf (s, ", %s%" G_GUINT64_FORMAT " inversions after sync",
@@ -685,11 +829,15 @@ sl_report_to_text (SlEngine             *engine,
             g_string_append (s, ", no event seen\n");
           if (starts[h] != G_MAXINT64)
             {
-              g_autofree char *offset = sl_report_offset_text (&hi.to_reference, starts[h]);
+              /* the map where its data starts (a piecewise map: that piece) */
+              g_autofree char *offset = sl_report_offset_text (sl_relation_piece_at (hi.relation, starts[h]), starts[h]);
 
               g_string_append_printf (s, "      offset to %s %s\n",
                                       sl_engine_get_host_name (engine, hi.reference), offset);
             }
+          if (sl_relation_get_n_pieces (hi.relation) > 1)
+            g_string_append_printf (s, "      (there: the map has %u pieces, each in --json)\n",
+                                    sl_relation_get_n_pieces (hi.relation));
         }
       sl_engine_get_host_counts (engine, h, &c);
       if (c.events > 0 || c.packet_events > 0)

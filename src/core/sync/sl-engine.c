@@ -24,14 +24,15 @@ typedef struct
   guint64  compactions;
 } PointStore;
 
-/* Inversion counts of a link under the transforms they were counted
- * with: points are only appended between compactions, so while the
- * transforms stay the same only the new points are counted. */
+/* Inversion counts of a link under the hosts' relations they were counted
+ * with (the graph keeps a relation until it changes): points are only
+ * appended between compactions, so while the relations stay the same only
+ * the new points are counted. */
 typedef struct
 {
   gboolean    valid;
-  SlTransform ta;
-  SlTransform tb;
+  SlRelation *ra;
+  SlRelation *rb;
   guint64     compactions[2];
   gsize       counted[2];
   guint64     inversions;
@@ -159,6 +160,8 @@ sl_engine_free (SlEngine *self)
       g_free (l->points[0].pts);
       g_free (l->points[1].pts);
       g_clear_pointer (&l->rel, sl_relation_unref);
+      g_clear_pointer (&l->inv.ra, sl_relation_unref);
+      g_clear_pointer (&l->inv.rb, sl_relation_unref);
     }
 
   g_hash_table_destroy (self->link_by_pair);
@@ -730,27 +733,19 @@ link_estimate (SlEngine   *self,
     info->alpha = info->beta = NAN;
 }
 
-static gboolean
-transform_equal (const SlTransform *x,
-                 const SlTransform *y)
-{
-  return x->origin == y->origin && x->image == y->image &&
-         x->image_frac == y->image_frac && x->drift == y->drift;
-}
-
 static guint64
-count_inversions (const PointStore  *s,
-                  gsize              from,
-                  int                side,
-                  const SlTransform *ta,
-                  const SlTransform *tb)
+count_inversions (const PointStore *s,
+                  gsize             from,
+                  int               side,
+                  const SlRelation *ra,
+                  const SlRelation *rb)
 {
   guint64 n = 0;
 
   for (gsize i = from; i < s->len; i++)
     {
-      gint64 xa = sl_transform_apply (ta, s->pts[i].x);
-      gint64 yb = sl_transform_apply (tb, s->pts[i].y);
+      gint64 xa = sl_relation_apply (ra, s->pts[i].x);
+      gint64 yb = sl_relation_apply (rb, s->pts[i].y);
 
       /* side 0: a sent at x, b received at y */
       if (side == 0 ? yb < xa : xa < yb)
@@ -826,17 +821,17 @@ sl_engine_get_link_info (SlEngine   *self,
 
   if (sl_graph_get_reference (self->graph, l->a) == sl_graph_get_reference (self->graph, l->b))
     {
-      SlTransform ta, tb;
-      double bound;
+      g_autoptr(SlRelation) ra = sl_graph_get_relation (self->graph, l->a);
+      g_autoptr(SlRelation) rb = sl_graph_get_relation (self->graph, l->b);
 
-      sl_graph_get_transform (self->graph, l->a, &ta, &bound);
-      sl_graph_get_transform (self->graph, l->b, &tb, &bound);
-      if (!l->inv.valid || !transform_equal (&l->inv.ta, &ta) || !transform_equal (&l->inv.tb, &tb) ||
+      if (!l->inv.valid || l->inv.ra != ra || l->inv.rb != rb ||
           l->inv.compactions[0] != l->points[0].compactions || l->inv.compactions[1] != l->points[1].compactions)
         {
           l->inv.valid = TRUE;
-          l->inv.ta = ta;
-          l->inv.tb = tb;
+          g_clear_pointer (&l->inv.ra, sl_relation_unref);
+          g_clear_pointer (&l->inv.rb, sl_relation_unref);
+          l->inv.ra = sl_relation_ref (ra);
+          l->inv.rb = sl_relation_ref (rb);
           l->inv.inversions = 0;
           for (int side = 0; side < 2; side++)
             {
@@ -846,13 +841,37 @@ sl_engine_get_link_info (SlEngine   *self,
         }
       for (int side = 0; side < 2; side++)
         {
-          l->inv.inversions += count_inversions (&l->points[side], l->inv.counted[side], side, &ta, &tb);
+          l->inv.inversions += count_inversions (&l->points[side], l->inv.counted[side], side, ra, rb);
           l->inv.counted[side] = l->points[side].len;
         }
       info->inversions_known = TRUE;
       info->inversions = l->inv.inversions;
       info->inversions_exact = l->points[0].dropped == 0 && l->points[1].dropped == 0;
     }
+}
+
+/* The piece that covers most of [first, last]: the host's transform when
+ * one line is shown. */
+static const SlTransform *
+longest_piece (const SlRelation *rel,
+               gint64            first,
+               gint64            last)
+{
+  guint i0 = sl_relation_find_piece (rel, first), i1 = sl_relation_find_piece (rel, last), best = i0;
+  gint64 best_len = -1;
+
+  for (guint i = i0; i <= i1; i++)
+    {
+      gint64 s = MAX (sl_relation_get_piece (rel, i, NULL), first);
+      gint64 e = i + 1 < sl_relation_get_n_pieces (rel) ? MIN (sl_relation_get_piece (rel, i + 1, NULL), last) : last;
+
+      if (e - s > best_len)
+        {
+          best_len = e - s;
+          best = i;
+        }
+    }
+  return sl_relation_piece_at (rel, MAX (sl_relation_get_piece (rel, best, NULL), first));
 }
 
 static int
@@ -1081,8 +1100,7 @@ sl_engine_get_host_info (SlEngine   *self,
   if (info->has_span)
     {
       info->bound_ns = sl_relation_max_bound (info->relation, info->first, info->last, &info->bound_at);
-      info->to_reference = *sl_relation_piece_at (info->relation,
-                                                  info->first + (info->last - info->first) / 2);
+      info->to_reference = *longest_piece (info->relation, info->first, info->last);
     }
   else
     {

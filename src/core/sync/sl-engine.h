@@ -99,8 +99,8 @@ typedef struct
 /**
  * SlHostInfo:
  * @reference: the host's reference (itself for a reference)
- * @to_reference: the piece of @relation in effect at the middle of the
- *   host's events (the whole map when @relation has one piece)
+ * @to_reference: the piece of @relation that covers most of the host's
+ *   events (the whole map when @relation has one piece)
  * @bound_ns: the largest error of @relation over the host's events, from
  *   @first to @last (when nothing of the host was seen: at its origin)
  * @bound_at: where it is reached
