@@ -421,6 +421,72 @@ put (SlEventStore *store,
 
 #define NO SL_TIMELINE_NO_CPU
 
+/* A host drawn through a piecewise map (three pieces, the middle one
+ * steeper, then a clock that ran back 50 ns): times and states land where
+ * the map puts them, a move of its representative piece moves the whole
+ * map, and the raw view is still local time. */
+static void
+test_piecewise_view (void)
+{
+  SlEventStore *k = sl_event_store_new ();
+  g_autoptr(SlTimeline) tl = sl_timeline_new ();
+  g_autoptr(SlRelation) rel = NULL;
+  gint64 starts[3] = { G_MININT64, 2000, 3000 };
+  SlTransform maps[3], shift, moved;
+  SlBoundPoint b[2] = { { 0, 10 }, { 10000, 10 } };
+  SlTimelinePixel px[10];
+  guint server;
+
+  put (k, 100, SL_EVENT_PROCESS_NAME, 0, 10, 10, "server", 0);
+  put (k, 1000, SL_EVENT_SCHED_SWITCH, 0, 0, 10, "server", 0);
+  put (k, 2500, SL_EVENT_SYSCALL_ENTRY, 0, 10, 0, "read", 0);
+  put (k, 3500, SL_EVENT_SYSCALL_EXIT, 0, 10, 5, NULL, 0);
+  put (k, 4000, SL_EVENT_SCHED_SWITCH, 0, 10, 0, "swapper/0", 1);
+  sl_timeline_set_host (tl, 0, "h", k);
+  g_assert_true (sl_timeline_update (tl));
+  server = find_row (tl, 0, SL_TIMELINE_ROW_THREAD, "server", 0);
+
+  /* t + 100 until 2000, slope 2 until 3000, then t + 1050 (a step back of
+   * 50 ns at 3000) */
+  sl_transform_init (&maps[0], 0, 100, 0.0, 0.0);
+  sl_transform_init (&maps[1], 2000, 2100, 0.0, 1.0);
+  sl_transform_init (&maps[2], 3000, 4050, 0.0, 0.0);
+  rel = sl_relation_new (starts, maps, 3, b, 2, TRUE);
+  sl_timeline_set_host_relation (tl, 0, rel, &maps[0]);
+  sl_timeline_set_host_transform (tl, 0, &maps[0], 10);
+
+  for (gint64 x = 0; x < 5000; x += 37)
+    {
+      gint64 v = sl_timeline_to_view (tl, 0, x);
+
+      g_assert_cmpint (v, ==, sl_relation_apply (rel, x));
+      /* a view time maps back to the instant (but where the clock ran
+       * back, whose view times come twice) */
+      if (x < 2950 || x >= 3050)
+        g_assert_cmpint (llabs (sl_timeline_from_view (tl, 0, v) - x), <=, 1);
+    }
+
+  /* the system call [2500, 3500) is drawn at [3100, 4550) */
+  sl_timeline_query_row_view (tl, server, 3000, 5000, 10, px);
+  g_assert_cmpuint (px[0].state, ==, SL_TIMELINE_STATE_USER);
+  g_assert_cmpuint (px[2].state, ==, SL_TIMELINE_STATE_SYSCALL);
+  g_assert_cmpuint (px[7].state, ==, SL_TIMELINE_STATE_SYSCALL);
+  g_assert_cmpuint (px[8].state, ==, SL_TIMELINE_STATE_USER);
+
+  /* a move of the representative (an animation frame) moves it all */
+  sl_transform_init (&shift, 0, 1000, 0.0, 0.0);
+  sl_transform_compose (&shift, &maps[0], &moved);
+  sl_timeline_set_host_transform (tl, 0, &moved, 10);
+  g_assert_cmpint (sl_timeline_to_view (tl, 0, 2500), ==, sl_relation_apply (rel, 2500) + 1000);
+  g_assert_cmpint (sl_timeline_from_view (tl, 0, sl_relation_apply (rel, 2500) + 1000), ==, 2500);
+
+  /* raw */
+  sl_timeline_set_host_transform (tl, 0, NULL, NAN);
+  g_assert_cmpint (sl_timeline_to_view (tl, 0, 2500), ==, 2500);
+  sl_timeline_free (g_steal_pointer (&tl));
+  sl_event_store_free (k);
+}
+
 static void
 test_states (void)
 {
@@ -1922,6 +1988,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/timeline/states", test_states);
+  g_test_add_func ("/timeline/piecewise-view", test_piecewise_view);
   g_test_add_func ("/timeline/generated", test_generated);
   g_test_add_func ("/timeline/decoded", test_decoded);
   g_test_add_func ("/timeline/incremental", test_incremental);

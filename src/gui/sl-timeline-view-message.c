@@ -77,8 +77,8 @@ _sl_timeline_view_arrow_at (SlTimelineView  *self,
   return best < HIT_PX;
 }
 
-/* The link's bound at the instant of @a, as the engine gives it now (one
- * bound per link over its whole span). */
+/* The link's bound at the instant of @a (the timeline takes it from the
+ * link's relation, or from both hosts' bounds at the two ends). */
 static double
 link_bound_at (SlTimelineView        *self,
                const SlTimelineArrow *a)

@@ -200,6 +200,7 @@ struct _SlTimelineView
 
   GArray            *clocks;
   GHashTable        *link_bounds;
+  GHashTable        *link_rels;
   guint64            clock_version;
 
   GArray            *vis;

@@ -104,6 +104,56 @@ push_clock (SlTimelineView *self,
                                     self->synchronized ? c->bound : 0);
 }
 
+/* A link's bound at every instant (its relation from a to b), or the
+ * constant one. */
+static void
+push_link (SlTimelineView *self,
+           guint           a,
+           guint           b,
+           double          bound_ns)
+{
+  guint64 key = pair_key (a, b);
+  SlRelation *rel = g_hash_table_lookup (self->link_rels, &key);
+  guint n;
+
+  if (self->timeline == NULL)
+    return;
+  n = sl_timeline_get_n_hosts (self->timeline);
+  if (a >= n || b >= n)
+    return;
+  if (rel != NULL && self->synchronized)
+    sl_timeline_set_link_relation (self->timeline, MIN (a, b), MAX (a, b), rel);
+  else
+    sl_timeline_set_link_bound (self->timeline, a, b, self->synchronized ? bound_ns : NAN);
+}
+
+/* @rel from MIN (a, b)'s clock to the other's (the engine's order). */
+static void
+set_link_relation (SlTimelineView *self,
+                   guint           a,
+                   guint           b,
+                   SlRelation     *rel)
+{
+  guint64 key = pair_key (a, b);
+  SlRelation *old = g_hash_table_lookup (self->link_rels, &key);
+  double *bound;
+
+  if (old == rel)
+    return;
+  if (rel != NULL)
+    {
+      guint64 *k = g_new (guint64, 1);
+
+      *k = key;
+      g_hash_table_replace (self->link_rels, k, sl_relation_ref (rel));
+    }
+  else
+    g_hash_table_remove (self->link_rels, &key);
+  bound = g_hash_table_lookup (self->link_bounds, &key);
+  push_link (self, a, b, bound != NULL ? *bound : NAN);
+  self->arrow_version++;
+}
+
 static void
 push_link_bounds (SlTimelineView *self)
 {
@@ -116,11 +166,8 @@ push_link_bounds (SlTimelineView *self)
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
       guint64 k = *(guint64 *) key;
-      guint a = (guint) (k >> 32), b = (guint) (k & 0xffffffff);
-      guint n = sl_timeline_get_n_hosts (self->timeline);
 
-      if (a < n && b < n)
-        sl_timeline_set_link_bound (self->timeline, a, b, self->synchronized ? *(double *) value : NAN);
+      push_link (self, (guint) (k >> 32), (guint) (k & 0xffffffff), *(double *) value);
     }
 }
 
@@ -1098,6 +1145,7 @@ session_updated_cb (SlTimelineView *self,
     {
       g_array_set_size (self->clocks, 0);
       g_hash_table_remove_all (self->link_bounds);
+      g_hash_table_remove_all (self->link_rels);
     }
   hosts = sl_session_get_hosts (self->session);
   n = g_list_model_get_n_items (hosts);
@@ -1109,8 +1157,15 @@ session_updated_cb (SlTimelineView *self,
       const SlSnapHost *info = item != NULL ? sl_host_item_get_info (item) : NULL;
 
       if (info != NULL)
-        set_host_clock (self, sl_host_item_get_host (item), &info->to_reference, info->reference,
-                        info->bound_ns, now, TRUE);
+        {
+          /* the exact, piecewise map; the clock animates its
+           * representative piece (info->to_reference) */
+          if (self->timeline != NULL && sl_host_item_get_host (item) < sl_timeline_get_n_hosts (self->timeline))
+            sl_timeline_set_host_relation (self->timeline, sl_host_item_get_host (item),
+                                           sl_host_item_get_relation (item), &info->to_reference);
+          set_host_clock (self, sl_host_item_get_host (item), &info->to_reference, info->reference,
+                          info->bound_ns, now, TRUE);
+        }
     }
   refit_if_fitted (self);
   links = sl_session_get_links (self->session);
@@ -1127,13 +1182,16 @@ session_updated_cb (SlTimelineView *self,
       rl = sl_link_item_get_info (item);
       ca = _sl_timeline_view_clock (self, rl->a);
       cb = _sl_timeline_view_clock (self, rl->b);
-      /* as sl_timeline_sync_engine() does */
+      /* as sl_timeline_sync_engine() does: a tree link's bound at each
+       * message's instant */
       if (!ca->known || !cb->known || ca->reference != cb->reference)
         u = NAN;
       else if (rl->info.in_tree)
         u = rl->info.bound_ns;
       else
         u = ca->bound + cb->bound;
+      set_link_relation (self, rl->info.a, rl->info.b,
+                         rl->info.in_tree && !isnan (u) ? sl_link_item_get_relation (item) : NULL);
       sl_timeline_view_set_link_bound (self, rl->a, rl->b, u);
     }
   if (changes & SL_SESSION_CHANGE_TIMELINE)
@@ -1564,6 +1622,7 @@ sl_timeline_view_finalize (GObject *object)
   g_free ((gpointer) self->stores);
   g_array_unref (self->clocks);
   g_hash_table_unref (self->link_bounds);
+  g_hash_table_unref (self->link_rels);
   g_array_unref (self->vis);
   g_array_unref (self->row_vis);
   g_array_unref (self->row_shown);
@@ -1759,6 +1818,8 @@ sl_timeline_view_init (SlTimelineView *self)
   self->hl_cursor = G_MAXINT64;
   self->clocks = g_array_new (FALSE, TRUE, sizeof (SlTlvClock));
   self->link_bounds = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  self->link_rels = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                           (GDestroyNotify) sl_relation_unref);
   self->vis = g_array_new (FALSE, FALSE, sizeof (SlTlvRow));
   self->row_vis = g_array_new (FALSE, FALSE, sizeof (guint));
   self->row_shown = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -2105,9 +2166,7 @@ sl_timeline_view_set_link_bound (SlTimelineView *self,
       *v = bound_ns;
       g_hash_table_insert (self->link_bounds, k, v);
     }
-  if (self->timeline != NULL && host_a < sl_timeline_get_n_hosts (self->timeline) &&
-      host_b < sl_timeline_get_n_hosts (self->timeline))
-    sl_timeline_set_link_bound (self->timeline, host_a, host_b, self->synchronized ? bound_ns : NAN);
+  push_link (self, host_a, host_b, bound_ns);
   self->arrow_version++;
   _sl_timeline_view_queue_update (self);
 }

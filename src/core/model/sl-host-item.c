@@ -25,6 +25,7 @@ struct _SlHostItem
   char       *path_text;
   char       *status;
   char       *status_text;
+  SlRelation *relation;
   SlSnapHost  info;
   gboolean    valid;
   gboolean    unreadable;
@@ -138,6 +139,7 @@ sl_host_item_finalize (GObject *object)
   g_free (self->path_text);
   g_free (self->status);
   g_free (self->status_text);
+  g_clear_pointer (&self->relation, sl_relation_unref);
 
   G_OBJECT_CLASS (sl_host_item_parent_class)->finalize (object);
 }
@@ -370,6 +372,14 @@ sl_host_item_get_bound (SlHostItem *self)
   return self->info.bound_ns;
 }
 
+/* The host's exact (piecewise) map to its reference, or %NULL. */
+SlRelation *
+sl_host_item_get_relation (SlHostItem *self)
+{
+  g_return_val_if_fail (SL_IS_HOST_ITEM (self), NULL);
+  return self->relation;
+}
+
 const SlSnapHost *
 sl_host_item_get_info (SlHostItem *self)
 {
@@ -540,6 +550,16 @@ _sl_host_item_update (SlHostItem       *self,
   g_return_if_fail (self->host < snapshot->hosts->len);
 
   h = &g_array_index (snapshot->hosts, SlSnapHost, self->host);
+  if (self->host < snapshot->host_relations->len)
+    {
+      SlRelation *rel = g_ptr_array_index (snapshot->host_relations, self->host);
+
+      if (rel != self->relation)
+        {
+          g_clear_pointer (&self->relation, sl_relation_unref);
+          self->relation = rel != NULL ? sl_relation_ref (rel) : NULL;
+        }
+    }
   if (self->valid && memcmp (&self->info, h, sizeof *h) == 0)
     {
       /* same numbers; the path (names only) cannot have changed either */

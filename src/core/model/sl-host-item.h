@@ -37,6 +37,7 @@ guint        sl_host_item_get_reference     (SlHostItem *self);
 gboolean     sl_host_item_get_is_reference  (SlHostItem *self);
 guint        sl_host_item_get_component     (SlHostItem *self);
 double       sl_host_item_get_bound         (SlHostItem *self);
+SlRelation       *sl_host_item_get_relation (SlHostItem *self);
 const SlSnapHost *sl_host_item_get_info     (SlHostItem *self);
 const char  *sl_host_item_get_status        (SlHostItem *self);
 SlHostState  sl_host_item_get_state         (SlHostItem *self);

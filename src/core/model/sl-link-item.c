@@ -24,6 +24,7 @@ struct _SlLinkItem
   SlReportLink  rl;
   gint64        time_origin;
   gboolean      valid;
+  SlRelation   *relation;
 };
 
 enum {
@@ -172,6 +173,7 @@ sl_link_item_finalize (GObject *object)
   g_free (self->a_name);
   g_free (self->b_name);
   g_free (self->hosts_key);
+  g_clear_pointer (&self->relation, sl_relation_unref);
 
   G_OBJECT_CLASS (sl_link_item_parent_class)->finalize (object);
 }
@@ -429,6 +431,26 @@ sl_link_item_get_info (SlLinkItem *self)
 {
   g_return_val_if_fail (SL_IS_LINK_ITEM (self), NULL);
   return &self->rl;
+}
+
+/* The link's relation, from info.a's clock to info.b's, or %NULL. */
+SlRelation *
+sl_link_item_get_relation (SlLinkItem *self)
+{
+  g_return_val_if_fail (SL_IS_LINK_ITEM (self), NULL);
+  return self->relation;
+}
+
+void
+_sl_link_item_set_relation (SlLinkItem *self,
+                            SlRelation *relation)
+{
+  g_return_if_fail (SL_IS_LINK_ITEM (self));
+
+  if (relation == self->relation)
+    return;
+  g_clear_pointer (&self->relation, sl_relation_unref);
+  self->relation = relation != NULL ? sl_relation_ref (relation) : NULL;
 }
 
 /* The link's numbers (tooltips, accessible descriptions): the bound

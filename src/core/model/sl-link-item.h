@@ -24,6 +24,7 @@ SlQuality           sl_link_item_get_quality    (SlLinkItem *self);
 gboolean            sl_link_item_get_in_tree    (SlLinkItem *self);
 double              sl_link_item_get_accuracy   (SlLinkItem *self);
 const SlReportLink *sl_link_item_get_info       (SlLinkItem *self);
+SlRelation         *sl_link_item_get_relation   (SlLinkItem *self);
 char               *sl_link_item_dup_summary    (SlLinkItem *self);
 
 /* What the link table sorts by: the values of the numeric properties of
@@ -51,6 +52,8 @@ int                 sl_link_item_compare        (gconstpointer a,
 
 /* for the session */
 SlLinkItem         *_sl_link_item_new           (guint               link);
+void                _sl_link_item_set_relation  (SlLinkItem         *self,
+                                                 SlRelation         *relation);
 gboolean            _sl_link_item_update        (SlLinkItem         *self,
                                                  const SlReportLink *rl,
                                                  const char         *a_name,

@@ -500,6 +500,7 @@ apply_snapshot (SlSession  *self,
       if (l >= self->link_items->len)
         g_ptr_array_add (self->link_items, _sl_link_item_new (l));
       item = g_ptr_array_index (self->link_items, l);
+      _sl_link_item_set_relation (item, l < s->link_relations->len ? g_ptr_array_index (s->link_relations, l) : NULL);
       if (_sl_link_item_update (item, rl, sl_snapshot_get_host_name (s, rl->a),
                                 sl_snapshot_get_host_name (s, rl->b), self->time_origin) &&
           l < n_old_links)

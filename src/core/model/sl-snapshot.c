@@ -18,6 +18,8 @@ sl_snapshot_new (void)
 
   self->host_names = g_ptr_array_new_with_free_func (g_free);
   self->hosts = g_array_new (FALSE, TRUE, sizeof (SlSnapHost));
+  self->host_relations = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_relation_unref);
+  self->link_relations = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_relation_unref);
   self->path_nodes = g_array_new (FALSE, FALSE, sizeof (guint));
   self->links = g_array_new (FALSE, TRUE, sizeof (SlReportLink));
   self->changes = g_array_new (FALSE, FALSE, sizeof (SlChange));
@@ -33,6 +35,8 @@ sl_snapshot_free (SlSnapshot *self)
     return;
   g_ptr_array_unref (self->host_names);
   g_array_unref (self->hosts);
+  g_ptr_array_unref (self->host_relations);
+  g_ptr_array_unref (self->link_relations);
   g_array_unref (self->path_nodes);
   g_array_unref (self->links);
   g_array_unref (self->changes);
@@ -71,6 +75,8 @@ sl_snapshot_capture_engine (SlSnapshot *self,
   g_return_if_fail (engine != NULL);
 
   g_ptr_array_set_size (self->host_names, 0);
+  g_ptr_array_set_size (self->host_relations, 0);
+  g_ptr_array_set_size (self->link_relations, 0);
   g_array_set_size (self->hosts, n_hosts);
   g_array_set_size (self->path_nodes, 0);
   for (guint h = 0; h < n_hosts; h++)
@@ -86,6 +92,7 @@ sl_snapshot_capture_engine (SlSnapshot *self,
       sh->parent = sl_graph_get_parent (graph, h);
       sh->bound_ns = hi.bound_ns;
       sh->to_reference = hi.to_reference;
+      g_ptr_array_add (self->host_relations, sl_relation_ref (hi.relation));
       sh->synchronized = hi.synchronized;
       sh->best_effort = hi.best_effort;
       /* compared with memcmp: no stale bytes after the text */
@@ -114,6 +121,7 @@ sl_snapshot_capture_engine (SlSnapshot *self,
       SlReportLink *rl = &g_array_index (self->links, SlReportLink, l);
 
       sl_report_get_link (engine, l, rl);
+      g_ptr_array_add (self->link_relations, sl_engine_get_link_relation (engine, l));
       if (rl->info.matches > 0 && rl->info.span_end >= rl->info.span_start)
         {
           self->time_start = MIN (self->time_start, rl->info.span_start);

@@ -44,6 +44,10 @@ typedef struct
  * SlSnapshot:
  * @host_names: every host's name, by engine index
  * @hosts: an #SlSnapHost per host, by engine index
+ * @host_relations: each host's #SlRelation to its reference (its exact,
+ *   piecewise map and its bound at every instant), by engine index
+ * @link_relations: each link's #SlRelation (a → b as the engine keeps it:
+ *   #SlReportLink's info.a and info.b) or %NULL, by engine link index
  * @path_nodes: the hosts' paths to their references (engine indices)
  * @links: an #SlReportLink per link, by engine link index
  * @n_components: connected groups of hosts (by tree)
@@ -65,6 +69,8 @@ typedef struct
 {
   GPtrArray       *host_names;
   GArray          *hosts;
+  GPtrArray       *host_relations;
+  GPtrArray       *link_relations;
   GArray          *path_nodes;
   GArray          *links;
   guint            n_components;

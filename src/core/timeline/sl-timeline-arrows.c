@@ -525,14 +525,45 @@ lane_view_deltas (const SlTimeline *self,
                   double           *dmin,
                   double           *dmax)
 {
-  const SlTlHost *hr = sl_tl_host (self, l->recv_host);
+  const SlTlHost *hr = sl_tl_host (self, l->recv_host), *hs = sl_tl_host (self, l->send_host);
   gint64 s0 = l->a[0].send_time, s1 = l->a[l->n - 1].send_time;
-  double kr = hr->has_view ? sl_transform_get_slope (&hr->to_view) : 1.0;
-  double g0 = (double) sl_timeline_to_view (self, l->recv_host, s0) - (double) sl_timeline_to_view (self, l->send_host, s0);
-  double g1 = (double) sl_timeline_to_view (self, l->recv_host, s1) - (double) sl_timeline_to_view (self, l->send_host, s1);
+  double kr = hr->has_view ? sl_transform_get_slope (&hr->to_view) : 1.0, kr_lo = kr, kr_hi = kr;
+  double gmin = INFINITY, gmax = -INFINITY;
 
-  *dmax = MAX (g0, g1) + kr * (double) l->max_delta + 4;
-  *dmin = MIN (g0, g1) + kr * (double) l->min_delta - 4;
+  /* piecewise maps: the difference is linear between both maps'
+   * breakpoints (and may jump at a clock step: just before them too) */
+  for (int which = 0; which < 4; which++)
+    {
+      const SlTlHost *h = which == 2 ? hs : which == 3 ? hr : NULL;
+      guint n = h != NULL && piecewise_view (h) ? sl_relation_get_n_pieces (h->bound_rel) : 0;
+
+      for (guint i = h == NULL ? 0 : 1; i < (h == NULL ? 1u : n); i++)
+        for (int k = 0; k < (h == NULL ? 1 : 2); k++)
+          {
+            gint64 x = h == NULL ? (which == 0 ? s0 : s1) : sl_relation_get_piece (h->bound_rel, i, NULL) - k;
+            double g;
+
+            if (x < s0 || x > s1)
+              continue;
+            g = (double) sl_timeline_to_view (self, l->recv_host, x) - (double) sl_timeline_to_view (self, l->send_host, x);
+            gmin = MIN (gmin, g);
+            gmax = MAX (gmax, g);
+          }
+      if (which == 3)
+        for (guint i = 0; i < n; i++)
+          {
+            SlTransform t;
+            double k2;
+
+            sl_relation_get_piece (h->bound_rel, i, &t);
+            k2 = sl_transform_get_slope (&t) * sl_transform_get_slope (&h->anim);
+            kr_lo = MIN (kr_lo, k2);
+            kr_hi = MAX (kr_hi, k2);
+          }
+    }
+
+  *dmax = gmax + (l->max_delta >= 0 ? kr_hi : kr_lo) * (double) l->max_delta + 4;
+  *dmin = gmin + (l->min_delta >= 0 ? kr_lo : kr_hi) * (double) l->min_delta - 4;
 }
 
 void

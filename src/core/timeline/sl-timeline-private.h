@@ -134,9 +134,23 @@ struct _SlTlHost
   SlTransform         to_view;
   SlTransform         from_view;
   double              bound_ns;
+  /* With a piecewise map: to_view = anim ∘ bound_rel, anim = the shown
+   * transform ∘ rep⁻¹ (identity once a move has ended) */
   SlRelation         *bound_rel;
+  SlRelation         *rel_inv;
+  gboolean            has_rep;
+  SlTransform         rep;
+  SlTransform         anim;
+  SlTransform         anim_inv;
   guint64             net_cursor;
 };
+
+/* The host is shown through a piecewise map (sl_timeline_set_host_relation()). */
+static inline gboolean
+piecewise_view (const SlTlHost *h)
+{
+  return h->has_view && h->has_rep && h->bound_rel != NULL && h->rel_inv != NULL;
+}
 
 static inline SlTlRow *
 sl_tl_row (const SlTimeline *self,

@@ -501,6 +501,7 @@ static void
 query_span (const SlTimeline  *self,
             guint              row,
             const SlTransform *map,
+            const SlTlHost    *piecewise,
             gint64             t0,
             gint64             t1,
             guint              n_px,
@@ -537,8 +538,11 @@ query_span (const SlTimeline  *self,
           guint64 k = k0 + i;
           gint64 t = t0 + q_ * (gint64) k + (gint64) (((guint64) rem * k) / n_px);
 
-          bounds[i] = map != NULL ? whole0 + (t - t0) + (gint64) floor (frac0 + map->drift * (double) (t - t0) + 0.5)
-                                  : t;
+          if (piecewise != NULL)
+            bounds[i] = sl_relation_apply (piecewise->rel_inv, sl_transform_apply (&piecewise->anim_inv, t));
+          else
+            bounds[i] = map != NULL ? whole0 + (t - t0) + (gint64) floor (frac0 + map->drift * (double) (t - t0) + 0.5)
+                                    : t;
         }
       query_pixels (&q, bounds, m, out + k0);
     }
@@ -556,7 +560,7 @@ sl_timeline_query_row (const SlTimeline *self,
   g_return_if_fail (row < self->rows->len);
   g_return_if_fail (out != NULL || n_px == 0);
 
-  query_span (self, row, NULL, t0, t1, n_px, out);
+  query_span (self, row, NULL, NULL, t0, t1, n_px, out);
 }
 
 void
@@ -576,7 +580,7 @@ sl_timeline_query_row_mapped (const SlTimeline  *self,
   g_return_if_fail (out != NULL || n_px == 0);
 
   sl_transform_invert (to_view, &inv);
-  query_span (self, row, &inv, t0, t1, n_px, out);
+  query_span (self, row, &inv, NULL, t0, t1, n_px, out);
 }
 
 void
@@ -594,5 +598,6 @@ sl_timeline_query_row_view (const SlTimeline *self,
   g_return_if_fail (out != NULL || n_px == 0);
 
   h = sl_tl_host (self, sl_tl_row (self, row)->host);
-  query_span (self, row, h != NULL && h->has_view ? &h->from_view : NULL, t0, t1, n_px, out);
+  query_span (self, row, h != NULL && h->has_view ? &h->from_view : NULL,
+              h != NULL && piecewise_view (h) ? h : NULL, t0, t1, n_px, out);
 }

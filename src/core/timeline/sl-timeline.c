@@ -154,6 +154,7 @@ host_free (gpointer p)
     return;
   g_free (h->name);
   g_clear_pointer (&h->bound_rel, sl_relation_unref);
+  g_clear_pointer (&h->rel_inv, sl_relation_unref);
   g_hash_table_destroy (h->threads);
   g_ptr_array_unref (h->all_threads);
   g_hash_table_destroy (h->processes);
@@ -1174,6 +1175,21 @@ sl_timeline_get_string (const SlTimeline *self,
 /* ---------------------------------------------------------------------- */
 /* Views                                                                   */
 
+/* A piecewise map is shown through its representative piece: the linear
+ * transform the caller animates (sl_timeline_set_host_transform()) moves
+ * the whole map with it. */
+static void
+update_anim (SlTlHost *h)
+{
+  SlTransform rep_inv;
+
+  if (h->bound_rel == NULL || !h->has_rep || sl_relation_is_linear (h->bound_rel))
+    return;
+  sl_transform_invert (&h->rep, &rep_inv);
+  sl_transform_compose (&h->to_view, &rep_inv, &h->anim);
+  sl_transform_invert (&h->anim, &h->anim_inv);
+}
+
 void
 sl_timeline_set_host_transform (SlTimeline        *self,
                                 guint              host,
@@ -1200,19 +1216,28 @@ sl_timeline_set_host_transform (SlTimeline        *self,
       sl_transform_invert (to_view, &h->from_view);
     }
   h->bound_ns = bound_ns;
+  update_anim (h);
 }
 
 /**
  * sl_timeline_set_host_relation:
- * @to_view: (nullable): the host's relation to the view's clock
+ * @to_view: (nullable): the host's relation to the view's clock: its map,
+ *   piecewise, and its bound at every instant
+ * @rep: (nullable): the piece of @to_view that
+ *   sl_timeline_set_host_transform() is given for this host
  *
- * The host's bound at every instant, for the uncertainty of messages on
- * links that are not in the tree (sl_timeline_set_link_relation()).
+ * With @rep, the host is drawn through the whole piecewise map; the
+ * transform set with sl_timeline_set_host_transform() moves it as a whole
+ * (an animation from an old transform to @rep ends at @to_view exactly),
+ * and %NULL there still shows raw local time. The bound serves the
+ * uncertainty of messages on links that are not in the tree
+ * (sl_timeline_set_link_relation()).
  */
 void
-sl_timeline_set_host_relation (SlTimeline *self,
-                               guint       host,
-                               SlRelation *to_view)
+sl_timeline_set_host_relation (SlTimeline        *self,
+                               guint              host,
+                               SlRelation        *to_view,
+                               const SlTransform *rep)
 {
   SlTlHost *h;
 
@@ -1221,10 +1246,20 @@ sl_timeline_set_host_relation (SlTimeline *self,
   h = sl_tl_host (self, host);
   g_return_if_fail (h != NULL);
 
-  if (to_view != NULL)
-    sl_relation_ref (to_view);
-  g_clear_pointer (&h->bound_rel, sl_relation_unref);
-  h->bound_rel = to_view;
+  if (to_view != h->bound_rel)
+    {
+      if (to_view != NULL)
+        sl_relation_ref (to_view);
+      g_clear_pointer (&h->bound_rel, sl_relation_unref);
+      g_clear_pointer (&h->rel_inv, sl_relation_unref);
+      h->bound_rel = to_view;
+      if (to_view != NULL && !sl_relation_is_linear (to_view) && sl_relation_get_n_pieces (to_view) > 1)
+        h->rel_inv = sl_relation_invert (to_view);
+    }
+  h->has_rep = rep != NULL;
+  if (rep != NULL)
+    h->rep = *rep;
+  update_anim (h);
 }
 
 void
@@ -1257,8 +1292,8 @@ sl_timeline_sync_engine (SlTimeline *self,
       ref[i] = hi.reference;
       if (sl_tl_host (self, i) != NULL)
         {
+          sl_timeline_set_host_relation (self, i, hi.relation, &hi.to_reference);
           sl_timeline_set_host_transform (self, i, &hi.to_reference, hi.bound_ns);
-          sl_timeline_set_host_relation (self, i, hi.relation);
         }
       sl_host_info_clear (&hi);
     }
@@ -1290,7 +1325,11 @@ sl_timeline_to_view (const SlTimeline *self,
   g_return_val_if_fail (self != NULL, local);
 
   h = sl_tl_host (self, host);
-  return h != NULL && h->has_view ? sl_transform_apply (&h->to_view, local) : local;
+  if (h == NULL || !h->has_view)
+    return local;
+  if (piecewise_view (h))
+    return sl_transform_apply (&h->anim, sl_relation_apply (h->bound_rel, local));
+  return sl_transform_apply (&h->to_view, local);
 }
 
 gint64
@@ -1303,7 +1342,11 @@ sl_timeline_from_view (const SlTimeline *self,
   g_return_val_if_fail (self != NULL, view);
 
   h = sl_tl_host (self, host);
-  return h != NULL && h->has_view ? sl_transform_apply (&h->from_view, view) : view;
+  if (h == NULL || !h->has_view)
+    return view;
+  if (piecewise_view (h))
+    return sl_relation_apply (h->rel_inv, sl_transform_apply (&h->anim_inv, view));
+  return sl_transform_apply (&h->from_view, view);
 }
 
 gboolean

@@ -358,7 +358,8 @@ void           sl_timeline_set_host_transform  (SlTimeline               *self,
                                                 double                    bound_ns);
 void           sl_timeline_set_host_relation   (SlTimeline               *self,
                                                 guint                     host,
-                                                SlRelation               *to_view);
+                                                SlRelation               *to_view,
+                                                const SlTransform        *rep);
 void           sl_timeline_set_link_relation   (SlTimeline               *self,
                                                 guint                     host_a,
                                                 guint                     host_b,
