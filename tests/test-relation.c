@@ -209,6 +209,54 @@ test_invert_random (void)
   g_rand_free (rand);
 }
 
+/* A clock stepped back by J at T inside [S, S + L], the interval the
+ * packets leave open (the engine's step interval, whose bound covers the
+ * step): the estimate follows the old reading up to S + L, the new one
+ * after. The inverse holds at every reading, the ones made twice too, also
+ * when the interval is shorter than the step. */
+static void
+test_invert_backward_step (void)
+{
+  GRand *rand = g_rand_new_with_seed (17);
+
+  for (int iter = 0; iter < 300; iter++)
+    {
+      double drift = g_rand_double_range (rand, -2e-4, 2e-4), beta = g_rand_double_range (rand, 100, 50000);
+      gint64 S = EPOCH + 1000000000, L = (gint64) g_rand_double_range (rand, 1e3, 5e6);
+      gint64 J = (gint64) g_rand_double_range (rand, 1e4, 8e6);
+      gint64 T = S + (gint64) (g_rand_double (rand) * (double) L);
+      gint64 off = (gint64) g_rand_double_range (rand, -8.64e13, 8.64e13);
+      gint64 starts[3] = { G_MININT64, S, S + L };
+      SlTransform maps[3];
+      SlBoundPoint b[40] = { { EPOCH, beta }, { S - 1, beta }, { S, beta + (double) J }, { S + L, beta + (double) J } };
+      g_autoptr(SlRelation) f = NULL;
+      g_autoptr(SlRelation) inv = NULL;
+
+      /* then β every 0.1 s: far from the step the bound is small again */
+      for (int k = 4; k < 40; k++)
+        b[k] = (SlBoundPoint) { S + L + 1 + (k - 4) * G_GINT64_CONSTANT (100000000), beta };
+      sl_transform_init (&maps[0], EPOCH, EPOCH + off, 0.0, drift);
+      maps[1] = maps[0];
+      sl_transform_init (&maps[2], EPOCH, EPOCH + off - J, 0.0, drift);
+      f = sl_relation_new (starts, maps, 3, b, 40, FALSE);
+      inv = sl_relation_invert (f);
+
+      for (int k = 0; k < 400; k++)
+        {
+          gint64 x = k < 200 ? S - 2 * J + (gint64) (g_rand_double (rand) * (double) (L + 4 * J))
+                             : EPOCH + (gint64) g_rand_double_range (rand, 0, 4e9);
+          gint64 y = sl_transform_apply (&maps[0], x) - (x >= T ? J : 0);
+          gint64 e = llabs (sl_relation_apply (inv, y) - x);
+          double bound = sl_relation_bound_at (inv, y);
+
+          if (!((double) e <= bound + 2))
+            g_error ("iteration %d: L %" G_GINT64_FORMAT " J %" G_GINT64_FORMAT " x - S %" G_GINT64_FORMAT
+                     ": error %" G_GINT64_FORMAT " > bound %.1f", iter, L, J, x - S, e, bound);
+        }
+    }
+  g_rand_free (rand);
+}
+
 /* The largest bound over a span and the compact profile are upper bounds
  * of the bound at every instant, and the maximum is reached. */
 static void
@@ -282,6 +330,7 @@ main (int    argc,
   g_test_add_func ("/relation/linear", test_linear);
   g_test_add_func ("/relation/compose-random", test_compose_random);
   g_test_add_func ("/relation/invert-random", test_invert_random);
+  g_test_add_func ("/relation/invert-backward-step", test_invert_backward_step);
   g_test_add_func ("/relation/profile", test_profile);
   g_test_add_func ("/relation/unbounded-beyond", test_unbounded_beyond);
 

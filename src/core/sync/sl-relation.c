@@ -744,8 +744,16 @@ sl_relation_invert (const SlRelation *self)
                 }
             }
           y = yhi;
+          /* a backward step: the instants just before it were read twice;
+           * from y on the later reading wins (the bound covers both), also
+           * over whole pieces shorter than the step */
+          while (starts->len > 1 && y <= g_array_index (starts, gint64, starts->len - 1))
+            {
+              g_array_set_size (starts, starts->len - 1);
+              g_array_set_size (maps, maps->len - 1);
+            }
           if (starts->len > 0 && y <= g_array_index (starts, gint64, starts->len - 1))
-            continue;
+            y = g_array_index (starts, gint64, starts->len - 1) + 1;
         }
       sl_transform_invert (&self->maps[i], &t);
       g_array_append_val (starts, y);
