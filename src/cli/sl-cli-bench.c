@@ -10,19 +10,33 @@
 #include "sl-cli.h"
 #include "sl-hull.h"
 #include "sl-matcher.h"
+#include "sl-segments.h"
 
 #define CHUNK 65536
 
-/* A long two-host TCP exchange: host 1's clock is 2 h ahead and 40 ppm
- * fast; one-way latency 30 µs plus an exponential delay. Events are made
- * a chunk at a time outside the timed sections. */
+/* A long two-host TCP exchange: host 1's clock is 2 h ahead, 40 ppm fast
+ * and wanders by 1 ppm over an hour; one-way latency 30 µs plus an
+ * exponential delay; packets every gap_ns on average (10 µs by default).
+ * Events are made a chunk at a time outside the timed sections. */
 typedef struct
 {
   GRand  *rand;
   gint64  t;
+  gint64  t0;
+  double  gap_ns;
   guint32 seq[2];
   guint64 n;
 } Stream;
+
+static gint64
+host1_time (const Stream *s,
+            gint64        tt)
+{
+  double d = (double) (tt - s->t0);
+  double w = sin (G_PI * d / 3.6e12);
+
+  return tt + G_GINT64_CONSTANT (7200000000000) + (gint64) (d * 40e-6 + 1e-6 * 3.6e12 / G_PI * w * w);
+}
 
 static void
 stream_fill (Stream        *s,
@@ -42,8 +56,7 @@ stream_fill (Stream        *s,
         for (int k = 0; k < 2; k++)
           {
             gint64 tt = k == 0 ? send_true : recv_true;
-            local[h][k] = h == 0 ? tt : tt + G_GINT64_CONSTANT (7200000000000) +
-                                        (gint64) ((double) (tt - G_GINT64_CONSTANT (1700000000000000000)) * 40e-6);
+            local[h][k] = h == 0 ? tt : host1_time (s, tt);
           }
 
       *snd = (SlPacketEvent) { 0 };
@@ -72,28 +85,42 @@ stream_fill (Stream        *s,
       m[i].send_time = snd->time;
       m[i].recv_time = rcv->time;
 
-      s->t += 5000 + g_rand_int_range (s->rand, 0, 10000);
+      s->t += (gint64) (s->gap_ns * (0.5 + g_rand_double (s->rand)));
       s->n++;
     }
 }
 
+/**
+ * sl_cli_bench_hull:
+ * @span_s: the stream's length in seconds (0: 10 µs between packets)
+ *
+ * What the engine runs per packet: the matcher and the link's windowed
+ * estimator (SlSegments: a raw hull per window, the suffix hull, the
+ * checkpoints); also the estimator alone and, for comparison, the plain
+ * single hull alone.
+ */
 int
 sl_cli_bench_hull (guint64  packets,
                    guint64  seed,
+                   double   span_s,
                    gboolean json)
 {
   SlPacketEvent *ev = g_new (SlPacketEvent, 2 * CHUNK);
   SlMatch *m = g_new (SlMatch, CHUNK);
   Stream s = { 0 };
   SlMatcher *matcher = sl_matcher_new (G_GINT64_CONSTANT (2000000000), 1 << 16);
-  SlHull *hull_a = sl_hull_new (0), *hull_b = sl_hull_new (0);
+  SlSegments *seg_a = sl_segments_new (NULL), *seg_b = sl_segments_new (NULL);
+  SlHull *hull_c = sl_hull_new (0);
   guint64 done = 0, matched = 0;
-  gint64 t_full = 0, t_hull = 0;
+  gint64 t_full = 0, t_seg = 0, t_hull = 0;
   SlHullResult r;
   SlMatcherStats st;
+  guint windows;
+  gsize seg_memory;
 
   s.rand = g_rand_new_with_seed ((guint32) seed);
-  s.t = G_GINT64_CONSTANT (1700000000000000000);
+  s.t = s.t0 = G_GINT64_CONSTANT (1700000000000000000);
+  s.gap_ns = span_s > 0 ? span_s * 1e9 / (double) packets : 10000;
 
   while (done < packets)
     {
@@ -110,9 +137,9 @@ sl_cli_bench_hull (guint64  packets,
             {
               matched++;
               if (mm.send_host == 0)
-                sl_hull_add (hull_a, TRUE, mm.send_time, mm.recv_time);
+                sl_segments_add (seg_a, TRUE, mm.send_time, mm.recv_time);
               else
-                sl_hull_add (hull_a, FALSE, mm.recv_time, mm.send_time);
+                sl_segments_add (seg_a, FALSE, mm.recv_time, mm.send_time);
             }
         }
       t_full += g_get_monotonic_time () - t0;
@@ -125,39 +152,56 @@ sl_cli_bench_hull (guint64  packets,
           gint64 ta = ab ? m[i].send_time : m[i].recv_time;
           gint64 tb = ab ? m[i].recv_time : m[i].send_time;
 
-          sl_hull_add (hull_b, ab, ta, tb);
+          sl_segments_add (seg_b, ab, ta, tb);
+        }
+      t_seg += g_get_monotonic_time () - t0;
+
+      t0 = g_get_monotonic_time ();
+      for (guint i = 0; i < n; i++)
+        {
+          gboolean ab = m[i].send_host == 0;
+          gint64 ta = ab ? m[i].send_time : m[i].recv_time;
+          gint64 tb = ab ? m[i].recv_time : m[i].send_time;
+
+          sl_hull_add (hull_c, ab, ta, tb);
         }
       t_hull += g_get_monotonic_time () - t0;
 
       done += n;
     }
 
-  sl_hull_get_result (hull_b, &r);
+  sl_segments_get_result (seg_b, &r);
   sl_matcher_get_stats (matcher, &st);
+  windows = sl_segments_get_n_windows (seg_a);
+  seg_memory = sl_segments_get_memory (seg_a);
 
   if (json)
-    g_print ("{\"packets\": %" G_GUINT64_FORMAT ", \"ns_per_packet\": %.2f, "
-             "\"hull_only_ns_per_packet\": %.2f, \"peak_rss_kb\": %ld, "
+    g_print ("{\"packets\": %" G_GUINT64_FORMAT ", \"span_s\": %.1f, \"ns_per_packet\": %.2f, "
+             "\"estimator_only_ns_per_packet\": %.2f, \"hull_only_ns_per_packet\": %.2f, "
+             "\"peak_rss_kb\": %ld, \"windows\": %u, \"estimator_bytes\": %" G_GSIZE_FORMAT ", "
              "\"matched\": %" G_GUINT64_FORMAT ", \"accurate_packets\": %" G_GUINT64_FORMAT ", "
              "\"quality\": \"%s\", \"matcher_pending\": %" G_GSIZE_FORMAT "}\n",
-             packets, (double) t_full * 1e3 / (double) packets,
-             (double) t_hull * 1e3 / (double) packets, sl_cli_peak_rss_kb (),
+             packets, (double) (s.t - s.t0) / 1e9, (double) t_full * 1e3 / (double) packets,
+             (double) t_seg * 1e3 / (double) packets, (double) t_hull * 1e3 / (double) packets,
+             sl_cli_peak_rss_kb (), windows, seg_memory,
              matched, r.accurate_packets, sl_quality_to_string (r.quality), st.pending);
   else
-    g_print ("packets               %" G_GUINT64_FORMAT "\n"
-             "matcher + hull        %.2f ns/packet\n"
-             "hull alone            %.2f ns/packet\n"
-             "matched               %" G_GUINT64_FORMAT "\n"
-             "accurate packets      %" G_GUINT64_FORMAT " (%s, accuracy %.3g)\n"
-             "matcher pending       %" G_GSIZE_FORMAT " (capacity %" G_GSIZE_FORMAT ")\n"
-             "peak resident memory  %ld kB\n",
-             packets, (double) t_full * 1e3 / (double) packets,
+    g_print ("packets                    %" G_GUINT64_FORMAT " over %.1f s\n"
+             "matcher + estimator        %.2f ns/packet\n"
+             "estimator alone            %.2f ns/packet (%u windows, %" G_GSIZE_FORMAT " bytes)\n"
+             "plain hull alone           %.2f ns/packet\n"
+             "matched                    %" G_GUINT64_FORMAT "\n"
+             "accurate packets           %" G_GUINT64_FORMAT " (%s)\n"
+             "matcher pending            %" G_GSIZE_FORMAT " (capacity %" G_GSIZE_FORMAT ")\n"
+             "peak resident memory       %ld kB\n",
+             packets, (double) (s.t - s.t0) / 1e9, (double) t_full * 1e3 / (double) packets,
+             (double) t_seg * 1e3 / (double) packets, windows, seg_memory,
              (double) t_hull * 1e3 / (double) packets, matched, r.accurate_packets,
-             sl_quality_to_string (r.quality), r.accuracy, st.pending, st.capacity,
-             sl_cli_peak_rss_kb ());
+             sl_quality_to_string (r.quality), st.pending, st.capacity, sl_cli_peak_rss_kb ());
 
-  sl_hull_free (hull_a);
-  sl_hull_free (hull_b);
+  sl_segments_free (seg_a);
+  sl_segments_free (seg_b);
+  sl_hull_free (hull_c);
   sl_matcher_free (matcher);
   g_rand_free (s.rand);
   g_free (ev);

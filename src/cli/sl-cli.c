@@ -923,9 +923,12 @@ cmd_bench (int    argc,
   g_autoptr(GOptionContext) ctx = NULL;
   g_autoptr(GError) error = NULL;
   gint64 packets = 20000000, nodes = 10000, ops = 1000000, seed = 1;
+  double span = 0;
   gboolean json = FALSE;
   GOptionEntry entries[] = {
     { "packets", 0, 0, G_OPTION_ARG_INT64, &packets, "hull: packets in the stream (default 20000000)", "N" },
+    { "span", 0, 0, G_OPTION_ARG_DOUBLE, &span,
+      "hull: seconds the stream spans (default: 10 µs between packets)", "S" },
     { "nodes", 0, 0, G_OPTION_ARG_INT64, &nodes, "graph: hosts (default 10000)", "N" },
     { "ops", 0, 0, G_OPTION_ARG_INT64, &ops, "graph: link insertions and improvements (default 1000000)", "M" },
     { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Random seed (default 1)", "N" },
@@ -944,7 +947,9 @@ cmd_bench (int    argc,
     {
       if (packets < 1)
         return sl_cli_fail ("--packets: expected a positive count");
-      return sl_cli_bench_hull ((guint64) packets, (guint64) seed, json);
+      if (!(span >= 0 && span <= 1e7))
+        return sl_cli_fail ("--span: expected 0 to 10000000 seconds");
+      return sl_cli_bench_hull ((guint64) packets, (guint64) seed, span, json);
     }
   if (g_strcmp0 (argv[1], "graph") == 0)
     {

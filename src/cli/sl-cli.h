@@ -47,6 +47,7 @@ int           sl_cli_live             (int               argc,
 
 int    sl_cli_bench_hull   (guint64   packets,
                             guint64   seed,
+                            double    span_s,
                             gboolean  json);
 int    sl_cli_bench_graph  (guint     nodes,
                             guint64   ops,

@@ -63,15 +63,6 @@ struct _SlHull
   guint64      version;
 };
 
-static inline __int128
-cross (SlPoint o,
-       SlPoint a,
-       SlPoint b)
-{
-  return (__int128) (a.x - o.x) * (b.y - o.y) -
-         (__int128) (a.y - o.y) * (b.x - o.x);
-}
-
 /* slope (p1, p2) < slope (q1, q2), both with x2 > x1 */
 static inline gboolean
 slope_less (SlPoint p1,
@@ -96,18 +87,6 @@ drift_of (SlPoint p1,
           SlPoint p2)
 {
   return (double) ((p2.y - p1.y) - (p2.x - p1.x)) / (double) (p2.x - p1.x);
-}
-
-/* Orientation made positive for a convex turn on either chain: the lower
- * hull turns counter-clockwise, the upper hull clockwise. */
-static inline __int128
-turn (int     side,
-      SlPoint a,
-      SlPoint b,
-      SlPoint c)
-{
-  __int128 t = cross (a, b, c);
-  return side == ABOVE ? t : -t;
 }
 
 static void
@@ -139,7 +118,7 @@ _sl_chain_insert (SlChain *c,
 
   if (c->len == 0 || p.x > h[c->len - 1].x)
     {
-      while (c->len >= 2 && turn (side, h[c->len - 2], h[c->len - 1], p) <= 0)
+      while (c->len >= 2 && _sl_turn (side, h[c->len - 2], h[c->len - 1], p) <= 0)
         c->len--;
       chain_reserve (c);
       c->pts[c->len++] = p;
@@ -167,7 +146,7 @@ _sl_chain_insert (SlChain *c,
     }
   else
     {
-      if (i > 0 && turn (side, h[i - 1], h[i], p) >= 0)
+      if (i > 0 && _sl_turn (side, h[i - 1], h[i], p) >= 0)
         return FALSE;
       chain_reserve (c);
       h = c->pts;
@@ -176,12 +155,12 @@ _sl_chain_insert (SlChain *c,
       c->len++;
     }
 
-  while (i >= 2 && turn (side, h[i - 2], h[i - 1], h[i]) <= 0)
+  while (i >= 2 && _sl_turn (side, h[i - 2], h[i - 1], h[i]) <= 0)
     {
       chain_remove (c, i - 1);
       i--;
     }
-  while (i + 2 < c->len && turn (side, h[i], h[i + 1], h[i + 2]) <= 0)
+  while (i + 2 < c->len && _sl_turn (side, h[i], h[i + 1], h[i + 2]) <= 0)
     chain_remove (c, i + 1);
 
   return TRUE;
@@ -206,6 +185,13 @@ _sl_chain_clear (SlChain *c)
 {
   g_clear_pointer (&c->pts, g_free);
   c->len = c->cap = 0;
+}
+
+/* The hulls cross: no line separates the two directions (sticky). */
+gboolean
+_sl_hull_is_crossed (const SlHull *self)
+{
+  return self->crossed;
 }
 
 SlHull *
@@ -332,11 +318,11 @@ is_neglected (const SlHull *self,
               SlPoint       p)
 {
   if (side == ABOVE)
-    return (self->has_lmax && p.x >= self->lmax_u.x && cross (self->lmax_d, self->lmax_u, p) > 0) ||
-           (self->has_lmin && p.x <= self->lmin_u.x && cross (self->lmin_u, self->lmin_d, p) > 0);
+    return (self->has_lmax && p.x >= self->lmax_u.x && _sl_cross (self->lmax_d, self->lmax_u, p) > 0) ||
+           (self->has_lmin && p.x <= self->lmin_u.x && _sl_cross (self->lmin_u, self->lmin_d, p) > 0);
   else
-    return (self->has_lmin && p.x >= self->lmin_d.x && cross (self->lmin_u, self->lmin_d, p) < 0) ||
-           (self->has_lmax && p.x <= self->lmax_d.x && cross (self->lmax_d, self->lmax_u, p) < 0);
+    return (self->has_lmin && p.x >= self->lmin_d.x && _sl_cross (self->lmin_u, self->lmin_d, p) < 0) ||
+           (self->has_lmax && p.x <= self->lmax_d.x && _sl_cross (self->lmax_d, self->lmax_u, p) < 0);
 }
 
 static G_GNUC_NO_INLINE gboolean
@@ -357,12 +343,12 @@ add_vertex (SlHull  *self,
   if (self->has_lmax && self->has_lmin)
     {
       if (side == ABOVE &&
-          cross (self->lmax_d, self->lmax_u, p) > 0 &&
-          cross (self->lmin_u, self->lmin_d, p) > 0)
+          _sl_cross (self->lmax_d, self->lmax_u, p) > 0 &&
+          _sl_cross (self->lmin_u, self->lmin_d, p) > 0)
         return FALSE;
       if (side == BELOW &&
-          cross (self->lmax_d, self->lmax_u, p) < 0 &&
-          cross (self->lmin_u, self->lmin_d, p) < 0)
+          _sl_cross (self->lmax_d, self->lmax_u, p) < 0 &&
+          _sl_cross (self->lmin_u, self->lmin_d, p) < 0)
         return FALSE;
     }
 

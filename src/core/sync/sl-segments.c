@@ -84,6 +84,7 @@ typedef struct
   gboolean     failed_after;
   gint64       valid_start;
   gint64       valid_end;
+  guint        hull_points[2];
 } Window;
 
 /* A packet that contradicts its window: the window closes before it and
@@ -119,6 +120,7 @@ struct _SlSegments
   guint64      suffix_n[2];
   SlHull      *raw;
   SlHull      *raw_snap;
+  SlHull      *first_raw;
   guint64      n[2];
   double       beta;
   gint64       next_check;
@@ -451,6 +453,7 @@ sl_segments_free (SlSegments *self)
   band_clear (&self->guard);
   sl_hull_free (self->raw);
   sl_hull_free (self->raw_snap);
+  sl_hull_free (self->first_raw);
   g_clear_pointer (&self->rel, sl_relation_unref);
   g_free (self);
 }
@@ -463,7 +466,8 @@ raw_add (SlSegments *self,
          int         side,
          SlPoint     p)
 {
-  sl_hull_add (raw, side == ABOVE, self->x0 + p.x, self->y0 + p.y);
+  if (raw != NULL)
+    sl_hull_add (raw, side == ABOVE, self->x0 + p.x, self->y0 + p.y);
 }
 
 /* The open window's hull of points, as if the suffix had joined it. */
@@ -495,6 +499,11 @@ window_init_from (SlSegments   *self,
   w->n[1] = n[1];
   w->quality = band_quality (self, &w->band, n);
   w->raw_amin = w->raw_amax = NAN;
+  w->hull_points[0] = (guint) chains[0].len;
+  w->hull_points[1] = (guint) chains[1].len;
+  /* windows after the first have no plain hull: their hull's vertices
+   * are the packets that tightened them */
+  w->accurate = chains[0].len + chains[1].len;
   if (raw != NULL)
     {
       sl_hull_get_result (raw, &r);
@@ -528,15 +537,21 @@ start_window (SlSegments    *self,
   self->suffix_n[0] = self->suffix_n[1] = 0;
   self->n[0] = n != NULL ? n[0] : 0;
   self->n[1] = n != NULL ? n[1] : 0;
-  sl_hull_free (self->raw);
-  sl_hull_free (self->raw_snap);
-  self->raw = sl_hull_new (self->o.max_drift);
-  if (chains != NULL)
-    for (int side = 0; side < 2; side++)
-      for (gsize i = 0; i < chains[side].len; i++)
-        raw_add (self, self->raw, side, chains[side].pts[i]);
-  self->raw_snap = _sl_hull_copy (self->raw);
-  self->raw_version = sl_hull_get_version (self->raw);
+  g_clear_pointer (&self->raw, sl_hull_free);
+  g_clear_pointer (&self->raw_snap, sl_hull_free);
+  /* The first window also runs the plain incremental hull: a link that
+   * stays one window gives its numbers (accurate packets, hull points, the
+   * bisector) exactly as without windows. Later windows skip it. */
+  if (self->windows->len == 0)
+    {
+      self->raw = sl_hull_new (self->o.max_drift);
+      if (chains != NULL)
+        for (int side = 0; side < 2; side++)
+          for (gsize i = 0; i < chains[side].len; i++)
+            raw_add (self, self->raw, side, chains[side].pts[i]);
+      self->raw_snap = _sl_hull_copy (self->raw);
+      self->raw_version = sl_hull_get_version (self->raw);
+    }
   self->raw_crossed_seen = FALSE;
   self->last_side_x[0] = self->last_side_x[1] = G_MININT64;
   if (chains != NULL)
@@ -572,6 +587,11 @@ close_window (SlSegments *self,
   guint64 n[2] = { self->n[0] - self->suffix_n[0], self->n[1] - self->suffix_n[1] };
 
   window_init_from (self, &w, self->full, self->u, v, self->raw_snap, n);
+  if (self->windows->len == 0 && self->raw_snap != NULL)
+    {
+      sl_hull_free (self->first_raw);
+      self->first_raw = _sl_hull_copy (self->raw_snap);
+    }
   w.failed_after = failed;
   w.valid_start = MAX (w.valid_start, self->valid_start);
   g_array_append_val (self->windows, w);
@@ -642,7 +662,7 @@ checkpoint (SlSegments *self)
           memset (merged, 0, sizeof merged);
           self->suffix_n[0] = self->suffix_n[1] = 0;
           sl_hull_free (self->raw_snap);
-          self->raw_snap = _sl_hull_copy (self->raw);
+          self->raw_snap = self->raw != NULL ? _sl_hull_copy (self->raw) : NULL;
           close_window (self, last, TRUE);
           add_failure (self, SL_FAILURE_STEP, self->u, last);
           start_window (self, last, NULL, NULL, last);
@@ -677,7 +697,7 @@ checkpoint (SlSegments *self)
       memset (&b, 0, sizeof b);
       self->suffix_min_x = G_MAXINT64;
       sl_hull_free (self->raw_snap);
-      self->raw_snap = _sl_hull_copy (self->raw);
+      self->raw_snap = self->raw != NULL ? _sl_hull_copy (self->raw) : NULL;
       self->step *= SQRT2;
       self->next_check = self->u + (gint64) self->step;
       return;
@@ -718,19 +738,64 @@ chains_quality (SlSegments    *self,
   return q;
 }
 
+/* Whether p's constraint follows from the chain's newest vertex a and the
+ * bound on the clocks' relative rate (in [1/(1+m), 1+m]): sent a → b,
+ * t_b(recv_p) ≥ t_b(recv_a) + (1+m)·(x_p − x_a) past a and
+ * ≥ t_b(recv_a) − x_a + x_p − m·|x_p − x_a| on either side, the same with
+ * the signs turned for b → a. Such a packet adds nothing the rate bound
+ * does not already give (a band built without it is never narrower), so
+ * it joins no chain: most packets of a busy link are these, and the
+ * chains then change only with the packets that tighten them. */
+static inline gboolean
+implied (const SlSegments *self,
+         const SlChain    *c,
+         int               side,
+         SlPoint           p)
+{
+  const guint64 half = G_GUINT64_CONSTANT (1) << 61;
+  SlPoint a;
+  gint64 dx, dy;
+
+  if (c->len == 0)
+    return FALSE;
+  a = c->pts[c->len - 1];
+  /* times 73 years from the link's first packet (hostile input) could
+   * overflow below: such packets are kept (keeping one is always safe) */
+  if (G_UNLIKELY ((((guint64) p.x + half) | ((guint64) p.y + half) | ((guint64) a.x + half) |
+                   ((guint64) a.y + half)) >> 62))
+    return FALSE;
+  dx = p.x - a.x;
+  dy = (p.y - a.y) - dx;
+  if (side != ABOVE)
+    dy = -dy;
+  /* 1 ns for the product's rounding */
+  return (double) dy >= self->o.max_drift * (double) (dx >= 0 ? dx : -dx) + 1.0;
+}
+
+static inline SlChain *
+target_chain (SlSegments *self,
+              int         side,
+              SlPoint     p)
+{
+  return p.x >= self->suffix_u ? &self->suffix[side] : &self->full[side];
+}
+
+/* @skip: implied() of p for its chain */
 static void
 insert_point (SlSegments *self,
               int         side,
-              SlPoint     p)
+              SlPoint     p,
+              gboolean    skip)
 {
   if (p.x >= self->suffix_u)
     {
       if (self->suffix_n[0] + self->suffix_n[1] == 0)
         self->suffix_u = p.x;
-      _sl_chain_insert (&self->suffix[side], side, p);
+      if (!skip)
+        _sl_chain_add (&self->suffix[side], side, p);
       self->suffix_n[side]++;
     }
-  else
+  else if (!skip)
     _sl_chain_insert (&self->full[side], side, p);
   if (p.x > self->last_x)
     self->last_x = p.x;
@@ -764,7 +829,7 @@ start_probation (SlSegments *self,
   chains_clear (self->suffix);
   self->suffix_n[0] = self->suffix_n[1] = 0;
   sl_hull_free (self->raw_snap);
-  self->raw_snap = _sl_hull_copy (self->raw);
+  self->raw_snap = self->raw != NULL ? _sl_hull_copy (self->raw) : NULL;
   close_window (self, p.x, TRUE);
 
   start_window (self, p.x, NULL, NULL, p.x);
@@ -924,6 +989,7 @@ sl_segments_add (SlSegments *self,
                  gint64      t_b)
 {
   int side = a_to_b ? ABOVE : BELOW;
+  gboolean suspect = FALSE, skip;
   SlPoint p;
 
   g_return_if_fail (self != NULL);
@@ -961,55 +1027,68 @@ sl_segments_add (SlSegments *self,
 
   if (G_UNLIKELY (self->n[side]++ == 0))
     self->version++;
-  raw_add (self, self->raw, side, p);
+  skip = implied (self, target_chain (self, side, p), side, p);
 
-  if (G_UNLIKELY (self->raw_crossed_seen && guard_flags (self, side, p)))
-    self->raw_version = ~self->raw_version;
-  if (sl_hull_get_version (self->raw) != self->raw_version)
+  if (self->raw != NULL)
     {
-      gboolean suspect = self->raw_crossed_seen;
-
-      self->raw_version = sl_hull_get_version (self->raw);
-      self->version++;
-      if (G_UNLIKELY (suspect || sl_hull_get_quality (self->raw) == SL_QUALITY_FAIL))
+      raw_add (self, self->raw, side, p);
+      if (G_UNLIKELY (self->raw_crossed_seen && guard_flags (self, side, p)))
+        self->raw_version = ~self->raw_version;
+      if (sl_hull_get_version (self->raw) != self->raw_version)
         {
-          /* the raw hulls cross: a step, a bad match, or only curvature;
-           * the relaxed band decides, before p joins the chains (once they
-           * crossed, the last checkpoint's band screens the packets) */
-          self->raw_crossed_seen = TRUE;
-          if (self->probing)
-            {
-              /* on probation: was it the first probation point? */
-              SlChain chains[2] = { { 0 } };
-              guint64 n[2] = { 0, 0 };
-              gboolean first_bad;
-
-              probe_chains (self, chains, n);
-              _sl_chain_insert (&chains[side], side, p);
-              n[side]++;
-              first_bad = self->n_probe > 0 &&
-                          chains_quality (self, chains, self->u, MAX (self->last_x, p.x), n) != SL_QUALITY_FAIL;
-              chains_clear (chains);
-              if (first_bad)
-                {
-                  self->n[side]--;
-                  self->probe[self->n_probe++] = (Probe) { p, side };
-                  end_probation (self, TRUE);
-                  return;
-                }
-              end_probation (self, FALSE);
-            }
-          if (contradicts (self, side, p))
-            {
-              self->n[side]--;
-              start_probation (self, side, p);
-              self->n[side]++;
-              raw_add (self, self->raw, side, p);
-              self->raw_version = sl_hull_get_version (self->raw);
-            }
+          self->raw_version = sl_hull_get_version (self->raw);
+          self->version++;
+          suspect = self->raw_crossed_seen || _sl_hull_is_crossed (self->raw);
         }
     }
-  insert_point (self, side, p);
+  else
+    {
+      /* later windows: the band of the last checkpoint screens every
+       * packet that could tighten the chains; the window's end moves with
+       * each one */
+      self->version++;
+      suspect = !skip && guard_flags (self, side, p);
+    }
+
+  if (G_UNLIKELY (suspect))
+    {
+      /* a step, a bad match, or only curvature: the relaxed band
+       * decides, before p joins the chains */
+      self->raw_crossed_seen = TRUE;
+      if (self->probing)
+        {
+          /* on probation: was it the first probation point? */
+          SlChain chains[2] = { { 0 } };
+          guint64 n[2] = { 0, 0 };
+          gboolean first_bad;
+
+          probe_chains (self, chains, n);
+          _sl_chain_insert (&chains[side], side, p);
+          n[side]++;
+          first_bad = self->n_probe > 0 &&
+                      chains_quality (self, chains, self->u, MAX (self->last_x, p.x), n) != SL_QUALITY_FAIL;
+          chains_clear (chains);
+          if (first_bad)
+            {
+              self->n[side]--;
+              self->probe[self->n_probe++] = (Probe) { p, side };
+              end_probation (self, TRUE);
+              return;
+            }
+          end_probation (self, FALSE);
+        }
+      if (contradicts (self, side, p))
+        {
+          self->n[side]--;
+          start_probation (self, side, p);
+          self->n[side]++;
+          raw_add (self, self->raw, side, p);
+          if (self->raw != NULL)
+            self->raw_version = sl_hull_get_version (self->raw);
+        }
+      skip = implied (self, target_chain (self, side, p), side, p);
+    }
+  insert_point (self, side, p, skip);
 
   if (self->probing)
     {
@@ -1031,7 +1110,7 @@ const SlHull *
 sl_segments_get_hull (const SlSegments *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
-  return self->raw;
+  return self->raw != NULL ? self->raw : self->first_raw;
 }
 
 guint64
@@ -1133,6 +1212,47 @@ sl_segments_get_window (SlSegments   *self,
   windows_free (ws);
 }
 
+/* After the first window the open window has no plain hull: its numbers
+ * come from its band (the relaxed lines, their bisector, its hull). */
+static void
+open_window_result (const SlSegments *self,
+                    const Window     *w,
+                    SlHullResult     *r)
+{
+  const Band *b = &w->band;
+
+  r->quality = w->quality;
+  r->reason = w->quality == SL_QUALITY_ACCURATE ? "" : "the open window's band is not accurate";
+  r->hull_points[0] = w->hull_points[0];
+  r->hull_points[1] = w->hull_points[1];
+  r->span_end = self->x0 + b->v;
+  r->has_lmin = b->has_lmin && b->n_hi > 0;
+  r->has_lmax = b->has_lmax && b->n_lo > 0;
+  r->alpha_min = r->has_lmin ? b->amin : NAN;
+  r->alpha_max = r->has_lmax ? b->amax : NAN;
+  if (r->has_lmin)
+    sl_transform_init (&r->lmin, self->x0 + (gint64) llround (b->hi[0].x), self->y0 + (gint64) llround (b->hi[0].y),
+                       0.0, b->amin - 1.0);
+  if (r->has_lmax)
+    sl_transform_init (&r->lmax, self->x0 + (gint64) llround (b->lo[0].x), self->y0 + (gint64) llround (b->lo[0].y),
+                       0.0, b->amax - 1.0);
+  r->accuracy = INFINITY;
+  r->band_ns = r->bound_ns = INFINITY;
+  r->has_estimate = FALSE;
+  if (band_ok (b))
+    {
+      gint64 xm = b->u + (b->v - b->u) / 2;
+      double slope, y = band_bisector (b, (double) xm, &slope), whole = floor (y);
+
+      sl_transform_init (&r->estimate, self->x0 + xm, self->y0 + (gint64) whole, y - whole, slope - 1.0);
+      r->has_estimate = TRUE;
+      r->accuracy = b->amax - b->amin;
+      r->band_ns = MAX (band_hi (b, (double) b->u) - band_lo (b, (double) b->u),
+                        band_hi (b, (double) b->v) - band_lo (b, (double) b->v));
+      r->bound_ns = r->band_ns / 2;
+    }
+}
+
 /**
  * sl_segments_get_result:
  *
@@ -1181,6 +1301,8 @@ sl_segments_get_result (SlSegments   *self,
       {
         any_accurate |= last->quality == SL_QUALITY_ACCURATE;
         any_fail |= last->quality == SL_QUALITY_FAIL;
+        if (self->raw == NULL)
+          open_window_result (self, last, result);
       }
     result->span_start = self->x0 + (ws->len > 0 ? g_array_index (ws, Window, 0).band.u : 0);
     if (self->total[0] == 0 || self->total[1] == 0)
@@ -1613,7 +1735,6 @@ build_relation (SlSegments *self)
           double x_end = (double) MIN (b->v, w->valid_end), x_start = (double) MAX (nb->u, nw->valid_start);
           double gap = x_start - x_end;
           gboolean step = step_between (ws, g_array_index (acc, guint, k), g_array_index (acc, guint, k + 1));
-
           /* after a step the truth follows one side or the other: the
            * bound covers both */
           for (int side = 0; side < 2 && gap > 0; side++)

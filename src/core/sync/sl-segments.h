@@ -42,7 +42,9 @@ typedef struct
  *   contiguous: a window ends where the next begins)
  * @quality: of its band (relaxed by the curvature the assumption allows)
  * @n_ab, @n_ba: its packets of each direction
- * @accurate_packets: packets that tightened its raw bounding lines
+ * @accurate_packets: the first window: packets that tightened its raw
+ *   bounding lines (as #SlHull counts them); later windows (which run no
+ *   plain hull): the packets their hull rests on
  * @alpha_min, @alpha_max: the slopes its relaxed band allows
  * @delta_ns: the largest relaxation, κ·W²/8, in the middle of the window
  * @band_ns: the band's widest point (at an end), relaxation included
