@@ -329,6 +329,50 @@ test_steps (void)
     }
 }
 
+/* Both clocks step, a fraction of a second apart: between the steps the
+ * truth follows neither the relation before nor the one after, so there
+ * the bound holds or is infinite; before and after it is finite again. */
+static void
+test_close_steps (void)
+{
+  static const struct
+  {
+    double  rate;
+    gint64  apart;
+    gint64  step_a;
+    gint64  step_b;
+  } cases[] = {
+    { 20, 440000000, 4300000, 3500000 }, { 100, 100000000, 4300000, -3500000 },
+    { 20, 1500000000, -2000000, 5000000 }, { 50, 300000000, 3000000, 3000000 },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      SlSimOptions o;
+      SlSim *sim;
+      SlSegments *seg;
+      g_autoptr(SlRelation) rel = NULL;
+      gint64 at;
+
+      sl_sim_options_init (&o);
+      sim = sl_sim_new (&o);
+      sl_sim_add_host (sim, "a", 1000, 20e-6);
+      sl_sim_add_host (sim, "b", -5000000000, -30e-6);
+      at = o.start_ns + 301 * SEC + 123456;
+      sl_sim_set_host_step (sim, 0, at, cases[c].step_a);
+      sl_sim_set_host_step (sim, 1, at + cases[c].apart, cases[c].step_b);
+      seg = feed_points (sim, o.start_ns, 600 * SEC, cases[c].rate, 0, 100 + c);
+      rel = sl_segments_get_relation (seg);
+      check_truth_sim (sim, rel, o.start_ns, o.start_ns + 600 * SEC, 20000);
+      check_truth_sim (sim, rel, at - 50000000, at + cases[c].apart + 50000000, 20000);
+      /* finite away from the steps */
+      g_assert_true (isfinite (sl_relation_bound_at (rel, sl_sim_local_time (sim, 0, at - 10 * SEC))));
+      g_assert_true (isfinite (sl_relation_bound_at (rel, sl_sim_local_time (sim, 0, at + cases[c].apart + 10 * SEC))));
+      sl_segments_free (seg);
+      sl_sim_free (sim);
+    }
+}
+
 /* One bad match: reported where it is, left out, and no step. */
 static void
 test_mismatch (void)
@@ -367,6 +411,7 @@ main (int    argc,
   g_test_add_func ("/segments/wander", test_wander);
   g_test_add_func ("/segments/linear-few-pieces", test_linear_few_pieces);
   g_test_add_func ("/segments/steps", test_steps);
+  g_test_add_func ("/segments/close-steps", test_close_steps);
   g_test_add_func ("/segments/mismatch", test_mismatch);
 
   return g_test_run ();

@@ -1101,6 +1101,13 @@ sl_engine_get_host_info (SlEngine   *self,
     {
       info->bound_ns = sl_relation_max_bound (info->relation, info->first, info->last, &info->bound_at);
       info->to_reference = *longest_piece (info->relation, info->first, info->last);
+      if (info->synchronized && !isfinite (info->bound_ns))
+        {
+          g_free (info->reason);
+          info->reason = g_strdup_printf ("no bound from %" G_GINT64_FORMAT " ns on its clock: a link of its path "
+                                          "has none there (its packets contradict each other, as with two clock "
+                                          "steps close together, or they stop too far away)", info->bound_at);
+        }
     }
   else
     {

@@ -114,7 +114,8 @@ typedef struct
  * @best_effort: not synchronized, but placed on another host's clock
  *   through a link that is not accurate: @relation is an estimate with an
  *   infinite bound, @reference and @path say where it was placed
- * @reason: why the host is not synchronized ("" when it is)
+ * @reason: why the host is not synchronized, or why a synchronized host's
+ *   bound is infinite somewhere ("" otherwise)
  *
  * A host that is neither synchronized nor placed stays on its own clock:
  * @reference is itself, which does not make it a reference.

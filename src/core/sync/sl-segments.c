@@ -1735,9 +1735,21 @@ build_relation (SlSegments *self)
           double x_end = (double) MIN (b->v, w->valid_end), x_start = (double) MAX (nb->u, nw->valid_start);
           double gap = x_start - x_end;
           gboolean step = step_between (ws, g_array_index (acc, guint, k), g_array_index (acc, guint, k + 1));
+          gboolean several = FALSE;
+
+          for (guint m = g_array_index (acc, guint, k) + 1; m < g_array_index (acc, guint, k + 1); m++)
+            several |= g_array_index (ws, Window, m).quality == SL_QUALITY_FAIL;
+          if (several && gap > 0)
+            {
+              /* packets that contradict each other in between: more than
+               * one step may lie there, and the truth between them follows
+               * neither side; nothing bounds it */
+              add_point (pts, self->x0, x_end + 1, INFINITY);
+              add_point (pts, self->x0, MAX (x_end + 1, x_start - 1), INFINITY);
+            }
           /* after a step the truth follows one side or the other: the
            * bound covers both */
-          for (int side = 0; side < 2 && gap > 0; side++)
+          for (int side = 0; side < 2 && gap > 0 && !several; side++)
             for (double d = 1e3; d < gap; d *= SQRT2)
               {
                 double x = side == 0 ? x_end + d : x_start - d;
@@ -1752,6 +1764,9 @@ build_relation (SlSegments *self)
             for (int side = 0; side < 3; side++)
               {
                 double x = side == 0 ? x_end : side == 1 ? x_start : x_start - 1;
+
+                if (side == 2 && several)
+                  continue;
                 double v1 = bound_core (b, pieces, x) + band_eps (b, x);
                 double v2 = bound_core (nb, pieces, x) + band_eps (nb, x);
 
