@@ -438,12 +438,51 @@ link_relation (SlEngine         *self,
   return sl_relation_new_linear (&info->estimate, info->bound_ns);
 }
 
-static double
-link_weight (const SlLinkInfo *info)
+/* Where a link's relation is applied, on a's clock: its packets and both
+ * hosts' events. */
+static void
+link_eval_span (SlEngine   *self,
+                const Link *l,
+                gint64      span_start,
+                gint64      span_end,
+                gint64     *x0,
+                gint64     *x1)
 {
-  if (info->quality != SL_QUALITY_ACCURATE || !isfinite (info->weight))
+  gint64 fa, la, fb, lb;
+
+  *x0 = span_start;
+  *x1 = span_end;
+  if (sl_engine_get_host_span (self, l->a, &fa, &la))
+    {
+      *x0 = MIN (*x0, fa);
+      *x1 = MAX (*x1, la);
+    }
+  if (l->rel != NULL && sl_engine_get_host_span (self, l->b, &fb, &lb))
+    {
+      *x0 = MIN (*x0, sl_relation_preimage (l->rel, fb));
+      *x1 = MAX (*x1, sl_relation_preimage (l->rel, lb));
+    }
+}
+
+/* A link's weight in the tree: the largest bound it adds where it is
+ * applied (its packets and both hosts' events, see link_eval_span()), in
+ * ns: a host's bound is the sum of its path's bounds instant by instant,
+ * and a link whose relation holds tightly over a few seconds of a long
+ * trace weighs what it is worth over all of it. NAN keeps it out. */
+static double
+link_weight (SlEngine         *self,
+             const Link       *l,
+             const SlLinkInfo *info)
+{
+  gint64 x0, x1;
+  double w;
+
+  if (info->quality != SL_QUALITY_ACCURATE || !isfinite (info->weight) || l->rel == NULL)
     return NAN;
-  return info->weight;
+  link_eval_span (self, l, info->span_start, info->span_end, &x0, &x1);
+  w = sl_relation_max_bound (l->rel, x0, x1, NULL);
+  /* unbounded somewhere: the last choice, yet better than no link */
+  return isfinite (w) ? MAX (w, 1.0) : 1e300;
 }
 
 static void
@@ -468,8 +507,8 @@ refresh_link (SlEngine *self,
   if (info.has_estimate)
     l->rel = link_relation (self, l, &info);
 
-  w = link_weight (&info);
-  if (!isnan (w) && l->rel != NULL)
+  w = link_weight (self, l, &info);
+  if (!isnan (w))
     {
       sl_graph_update_edge_relation (self->graph, l->a, l->b, w, l->rel);
       l->in_graph = TRUE;
@@ -762,28 +801,14 @@ link_bounds_in_time (SlEngine   *self,
                      const Link *l,
                      SlLinkInfo *info)
 {
-  gint64 fa, la, fb, lb, x0, x1;
-  gboolean ha, hb;
+  gint64 x0, x1;
 
   info->bound_start = info->span_start;
   info->bound_end = info->span_end;
   if (l->rel == NULL)
     return;
 
-  ha = sl_engine_get_host_span (self, l->a, &fa, &la);
-  hb = sl_engine_get_host_span (self, l->b, &fb, &lb);
-  x0 = info->span_start;
-  x1 = info->span_end;
-  if (ha)
-    {
-      x0 = MIN (x0, fa);
-      x1 = MAX (x1, la);
-    }
-  if (hb)
-    {
-      x0 = MIN (x0, sl_relation_preimage (l->rel, fb));
-      x1 = MAX (x1, sl_relation_preimage (l->rel, lb));
-    }
+  link_eval_span (self, l, info->span_start, info->span_end, &x0, &x1);
   info->bound_start = x0;
   info->bound_end = x1;
   info->bound_ns = sl_relation_max_bound (l->rel, x0, x1, NULL);
@@ -815,7 +840,7 @@ sl_engine_get_link_info (SlEngine   *self,
 
   l = &g_array_index (self->links, Link, link);
   link_estimate (self, l, info);
-  info->weight = link_weight (info);
+  info->weight = link_weight (self, l, info);
   info->in_tree = l->in_graph && sl_graph_edge_in_tree (self->graph, l->a, l->b);
   link_bounds_in_time (self, l, info);
 

@@ -56,7 +56,9 @@ typedef struct
  * SlLinkInfo:
  *
  * One link as seen from @a: the numbers describe t_b = alpha * t_a + beta.
- * @weight is NAN when the link cannot be in the tree. Linear regression
+ * @weight is the link's weight in the tree: the largest bound (ns) it adds
+ * over its packets and both hosts' events; NAN when the link cannot be in
+ * the tree. Linear regression
  * fills @alpha_min/@alpha_max with the slope's 2-sigma interval and the
  * bounds with 2-sigma values: they are not guarantees, unlike the hull's.
  */
