@@ -29,6 +29,7 @@ typedef struct
   gboolean tight;
   gboolean steps;
   double   bad_matches;
+  gboolean linreg;
 } Kind;
 
 typedef struct
@@ -125,6 +126,8 @@ run_scenario (GRand      *rand,
                               (g_rand_boolean (rand) ? 1 : -1) * (gint64) g_rand_double_range (rand, 5e5, 5e6));
     }
   sl_engine_options_init (&eo);
+  if (k->linreg)
+    eo.algorithm = SL_ALGORITHM_LINREG;
   /* a tight assumption: the largest rate change the clocks really have */
   if (k->tight)
     eo.drift_change = max_change * 1.001;
@@ -330,6 +333,16 @@ test_wander_partial (void)
   run_kind (&k, 12, 4);
 }
 
+/* Linear regression's estimate (round trips of links with loss and
+ * duplicates): its bound is the bands', and holds the same. */
+static void
+test_linreg (void)
+{
+  static const Kind k = { 2, 8, 60 * SEC, 3600 * SEC, TRUE, 3, 5, 40, FALSE, FALSE, 0, TRUE };
+
+  run_kind (&k, 12, 7);
+}
+
 /* The assumption set to the largest rate change the clocks really have:
  * the bound still holds, with no margin to spare. */
 static void
@@ -370,6 +383,7 @@ main (int    argc,
   g_test_add_func ("/bounds/wander-long", test_wander_long);
   g_test_add_func ("/bounds/wander-partial", test_wander_partial);
   g_test_add_func ("/bounds/wander-tight", test_wander_tight);
+  g_test_add_func ("/bounds/linreg", test_linreg);
   g_test_add_func ("/bounds/steps-and-bad-matches", test_steps_and_bad_matches);
   g_test_add_func ("/bounds/many-hosts", test_many_hosts);
 

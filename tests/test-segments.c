@@ -373,6 +373,79 @@ test_close_steps (void)
     }
 }
 
+/* Linear regression inside the bands, with round trips of every quality:
+ * one in 50 paired across a retransmission (E of 100 ms, D off by 50 ms).
+ * Weighted by 1/E² those hardly count: the estimate moves by less than a
+ * microsecond (unweighted, by the whole corridor), and the bound holds
+ * either way, being the bands'. */
+static void
+test_linreg_robust (void)
+{
+  SlSimOptions o;
+  SlSegmentsOptions so;
+  SlSim *sim;
+  SlSegments *clean, *dirty;
+  GRand *rand = g_rand_new_with_seed (5);
+  g_autoptr(SlRelation) r1 = NULL, r2 = NULL;
+  SlSegmentsLinreg st;
+  gint64 span = 1800 * SEC;
+  double worst = 0, err1 = 0;
+
+  sl_sim_options_init (&o);
+  sim = sl_sim_new (&o);
+  sl_sim_add_host (sim, "a", 1000, 20e-6);
+  sl_sim_add_host (sim, "b", -5000000000, -30e-6);
+  sl_sim_set_host_wander (sim, 0, 1e-6, 900);
+  sl_segments_options_init (&so);
+  so.linreg = TRUE;
+  clean = sl_segments_new (&so);
+  dirty = sl_segments_new (&so);
+  for (gint64 t = o.start_ns; t < o.start_ns + span; t += 10000000)
+    {
+      gint64 lat = 40000 + (gint64) (-log1p (-g_rand_double (rand)) * 30000);
+      gboolean ab = g_rand_boolean (rand);
+      gint64 xa = sl_sim_local_time (sim, 0, t), off = sl_sim_local_time (sim, 1, t) - xa;
+      double e = 40000 + -log1p (-g_rand_double (rand)) * 30000;
+      gint64 d = off + (gint64) g_rand_double_range (rand, -e / 2, e / 2);
+
+      for (int k = 0; k < 2; k++)
+        {
+          SlSegments *seg = k == 0 ? clean : dirty;
+
+          if (ab)
+            sl_segments_add (seg, TRUE, xa, sl_sim_local_time (sim, 1, t + lat));
+          else
+            sl_segments_add (seg, FALSE, sl_sim_local_time (sim, 0, t + lat), sl_sim_local_time (sim, 1, t));
+          sl_segments_add_round_trip (seg, xa, xa + d, e);
+        }
+      if (g_rand_double (rand) < 0.02)
+        sl_segments_add_round_trip (dirty, xa, xa + off + 50000000, 1e8);
+    }
+  r1 = sl_segments_get_relation (clean);
+  r2 = sl_segments_get_relation (dirty);
+  check_truth_sim (sim, r1, o.start_ns, o.start_ns + span, 20000);
+  check_truth_sim (sim, r2, o.start_ns, o.start_ns + span, 20000);
+  for (int i = 0; i <= 2000; i++)
+    {
+      gint64 tt = o.start_ns + span * i / 2000;
+      gint64 x = sl_sim_local_time (sim, 0, tt);
+
+      worst = MAX (worst, fabs ((double) (sl_relation_apply (r1, x) - sl_relation_apply (r2, x))));
+      err1 = MAX (err1, fabs ((double) (sl_relation_apply (r1, x) - sl_sim_local_time (sim, 1, tt))));
+    }
+  sl_segments_get_linreg (dirty, &st);
+  g_test_message ("linreg: %u windows with a fit, %" G_GUINT64_FORMAT " round trips; outliers move the estimate "
+                  "by %.1f ns at most; largest error %.1f ns; statistical 2σ %.1f ns", st.n_windows, st.n_round_trips,
+                  worst, err1, 2 * st.se_offset_ns);
+  g_assert_cmpuint (st.n_windows, >, 0);
+  g_assert_true (isfinite (st.se_offset_ns));
+  g_assert_cmpfloat (worst, <, 1000);
+  sl_segments_free (clean);
+  sl_segments_free (dirty);
+  sl_sim_free (sim);
+  g_rand_free (rand);
+}
+
 /* One bad match: reported where it is, left out, and no step. */
 static void
 test_mismatch (void)
@@ -412,6 +485,7 @@ main (int    argc,
   g_test_add_func ("/segments/linear-few-pieces", test_linear_few_pieces);
   g_test_add_func ("/segments/steps", test_steps);
   g_test_add_func ("/segments/close-steps", test_close_steps);
+  g_test_add_func ("/segments/linreg-robust", test_linreg_robust);
   g_test_add_func ("/segments/mismatch", test_mismatch);
 
   return g_test_run ();

@@ -363,6 +363,8 @@ add_links (SlJsonOut                 *o,
           sl_json_out_number (o, "e_r_ns", i->e_r_ns);
           sl_json_out_number (o, "se_slope", i->se_slope);
           sl_json_out_number (o, "se_offset_ns", i->se_offset_ns);
+          /* 2 SE: a statistic of the fits, not a guarantee (bound_ns is) */
+          sl_json_out_number (o, "statistical_bound_ns", i->statistical_bound_ns);
         }
       sl_json_out_int (o, "last_change_input_time", i->last_change);
       add_link_time (o, engine, &rl);
@@ -763,8 +765,11 @@ sl_report_to_text (SlEngine             *engine,
                                 i->band_ns / 1e3, i->bound_ns / 1e3,
                                 (double) (i->bound_end - i->bound_start) / 1e9);
       if (o->algorithm == SL_ALGORITHM_LINREG)
-        g_string_append_printf (s, "      round trips %u, E_r %.3f us, SE(slope) %.3g, SE(offset) %.3f us\n",
-                                i->n_round_trips, i->e_r_ns / 1e3, i->se_slope, i->se_offset_ns / 1e3);
+        g_string_append_printf (s, "      linear regression per window (a statistical estimate): round trips %u, "
+                                "E_r %.3f us, SE(slope) %.3g, SE(offset) %.3f us, 2-sigma %.3f us (not a guarantee; "
+                                "the bound above is)\n",
+                                i->n_round_trips, i->e_r_ns / 1e3, i->se_slope, i->se_offset_ns / 1e3,
+                                i->statistical_bound_ns / 1e3);
       {
         SlSegments *seg = sl_engine_get_link_segments (engine, l);
         guint nw = sl_segments_get_n_windows (seg), nf = sl_segments_get_n_failures (seg);

@@ -44,6 +44,9 @@ typedef struct
   guint       b;
   SlSegments *seg;
   SlLinreg   *linreg;
+  guint64     rt_n;
+  double      rt_mean;
+  double      rt_m2;
   guint64     matches;
   guint64     n[2];
   guint64     seg_version;
@@ -77,6 +80,7 @@ typedef struct
 struct _SlEngine
 {
   SlEngineOptions  options;
+  double           rt_z;
   GPtrArray       *host_names;
   GHashTable      *host_by_name;
   GArray          *host_counts;
@@ -132,6 +136,7 @@ sl_engine_new (const SlEngineOptions *options)
   self->matcher = sl_matcher_new (self->options.match_window_ns, self->options.max_pending);
   self->journal = sl_journal_new (self->options.journal_size);
   self->graph = sl_graph_new (self->options.tree, self->journal);
+  self->rt_z = sl_linreg_confidence_to_z (self->options.linreg_confidence);
   return self;
 }
 
@@ -353,10 +358,13 @@ get_link (SlEngine *self,
     sl_segments_options_init (&so);
     so.drift_change = self->options.drift_change;
     so.max_drift = self->options.max_drift;
+    so.linreg = self->options.algorithm == SL_ALGORITHM_LINREG;
     l.seg = sl_segments_new (&so);
   }
   if (self->options.algorithm == SL_ALGORITHM_LINREG)
-    l.linreg = sl_linreg_new (self->options.linreg_confidence);
+    /* the round trips go to the windows; the cut on E is applied here
+     * as they come (below), so the regression stores none */
+    l.linreg = sl_linreg_new (0.0);
   l.quality = SL_QUALITY_ABSENT;
   l.accuracy = INFINITY;
   g_array_append_val (self->links, l);
@@ -425,17 +433,16 @@ store_point (SlEngine *self,
   s->pts[s->len++] = p;
 }
 
-/* The link's estimate a → b with its bound at every instant: the hull's
- * band; linear regression's fit is not a guarantee, so its bound is the
- * hull's band around the fit (see fill_from_linreg). */
+/* The link's estimate a → b with its bound at every instant: the bands'
+ * guarantee around the corridor's middle, or around each window's linear
+ * regression pulled into the corridor (linreg: an estimate that is
+ * statistical, a bound that is not). */
 static SlRelation *
 link_relation (SlEngine         *self,
                Link             *l,
                const SlLinkInfo *info)
 {
-  if (l->linreg == NULL)
-    return sl_segments_get_relation (l->seg);
-  return sl_relation_new_linear (&info->estimate, info->bound_ns);
+  return sl_segments_get_relation (l->seg);
 }
 
 /* Where a link's relation is applied, on a's clock: its packets and both
@@ -561,8 +568,28 @@ add_match (SlEngine            *self,
 
   /* Links are refreshed (relation, graph, journal) at flush time: building
    * a piecewise relation costs its windows, not O(1). */
-  if ((sl_segments_get_version (l->seg) != l->seg_version ||
-       (l->linreg != NULL && sl_linreg_add (l->linreg, a_to_b, t_a, t_b))) && !l->queued)
+  if (l->linreg != NULL)
+    {
+      SlRoundTrip rts[2];
+      guint n_rts = 0;
+
+      sl_linreg_add_full (l->linreg, a_to_b, t_a, t_b, rts, &n_rts);
+      for (guint k = 0; k < n_rts; k++)
+        {
+          /* --linreg-confidence: [Clément & Dagenais]'s one-sided cut on E
+           * (mean + z·sd), on the round trips seen so far */
+          double e = rts[k].e_ns, delta = e - l->rt_mean;
+          gboolean cut = self->rt_z > 0 && l->rt_n >= 16 &&
+                         e > l->rt_mean + self->rt_z * sqrt (l->rt_m2 / (double) (l->rt_n - 1));
+
+          l->rt_n++;
+          l->rt_mean += delta / (double) l->rt_n;
+          l->rt_m2 += delta * (e - l->rt_mean);
+          if (!cut)
+            sl_segments_add_round_trip (l->seg, rts[k].t_a, rts[k].t_b, e);
+        }
+    }
+  if (sl_segments_get_version (l->seg) != l->seg_version && !l->queued)
     {
       guint idx = l - (Link *) (gpointer) self->links->data;
 
@@ -688,58 +715,27 @@ fill_from_hull (const Link *l,
   info->span_end = r.span_end;
 }
 
+/* Linear regression: the estimate inside the bands follows each window's
+ * weighted fit (sl-segments.c); the bound is still the bands' guarantee,
+ * and the fits' own 2-sigma figure is reported beside it as what it is, a
+ * statistic. */
 static void
 fill_from_linreg (SlEngine   *self,
                   const Link *l,
                   SlLinkInfo *info)
 {
-  SlLinregResult r;
-  double lo = 1.0 / (1.0 + self->options.max_drift);
-  double hi = 1.0 + self->options.max_drift;
-  double half_span;
+  SlSegmentsLinreg st;
 
-  sl_linreg_get (l->linreg, &r);
-  info->n_round_trips = r.n_used;
-  info->e_r_ns = r.e_r_ns;
-  info->se_slope = r.se_slope;
-  info->se_offset_ns = r.se_offset_ns;
-  info->has_estimate = r.valid;
-  info->estimate = r.fit;
-  info->alpha_min = r.valid && isfinite (r.se_slope) ? 1.0 + r.fit.drift - 2 * r.se_slope : NAN;
-  info->alpha_max = r.valid && isfinite (r.se_slope) ? 1.0 + r.fit.drift + 2 * r.se_slope : NAN;
-  info->accuracy = isfinite (r.se_slope) ? 4 * r.se_slope : INFINITY;
-  info->weight = info->accuracy;
-  half_span = (double) (info->span_end - info->span_start) / 2;
-  info->bound_ns = isfinite (r.se_offset_ns) && isfinite (r.se_slope)
-    ? 2 * (r.se_offset_ns + r.se_slope * half_span) : INFINITY;
-  info->band_ns = 2 * info->bound_ns;
-  info->hull_points[0] = info->hull_points[1] = 0;
-  info->accurate_packets = r.n_used;
-
-  if (info->n_ab == 0 && info->n_ba == 0)
-    {
-      info->quality = SL_QUALITY_ABSENT;
-      info->reason = "no packet";
-    }
-  else if (info->n_ab == 0 || info->n_ba == 0)
-    {
-      info->quality = SL_QUALITY_INCOMPLETE;
-      info->reason = info->n_ab == 0 ? "packets from b to a only" : "packets from a to b only";
-    }
-  else if (!r.valid || r.n_used < 3)
+  sl_segments_get_linreg (l->seg, &st);
+  info->n_round_trips = (guint) MIN (st.n_round_trips, G_MAXUINT);
+  info->e_r_ns = st.e_r_ns;
+  info->se_slope = st.se_slope;
+  info->se_offset_ns = st.se_offset_ns;
+  info->statistical_bound_ns = 2 * st.se_offset_ns;
+  if ((info->quality == SL_QUALITY_ACCURATE || info->quality == SL_QUALITY_APPROXIMATE) && st.n_windows == 0)
     {
       info->quality = SL_QUALITY_APPROXIMATE;
-      info->reason = "fewer than three round trips";
-    }
-  else if (1.0 + r.fit.drift < lo || 1.0 + r.fit.drift > hi)
-    {
-      info->quality = SL_QUALITY_FAIL;
-      info->reason = "fitted clock rate is implausible";
-    }
-  else
-    {
-      info->quality = SL_QUALITY_ACCURATE;
-      info->reason = "";
+      info->reason = "fewer than three round trips in every window";
     }
 }
 
@@ -758,6 +754,7 @@ link_estimate (SlEngine   *self,
   info->e_r_ns = NAN;
   info->se_slope = NAN;
   info->se_offset_ns = NAN;
+  info->statistical_bound_ns = NAN;
 
   fill_from_hull (l, info);
   if (l->linreg != NULL)

@@ -32,7 +32,8 @@ typedef enum
  * @drift_change: the assumption the bounds rest on: each host's clock rate
  *   changes by at most this much per second (relative; default
  *   %SL_SEGMENTS_DEFAULT_DRIFT_CHANGE_PPM_S ppm/s); 0 assumes linear clocks
- * @linreg_confidence: outlier rejection for linreg (0 = none, 0.9, …)
+ * @linreg_confidence: linreg: round trips whose E is above mean + z·sd of
+ *   those so far are left out (0 = none, 0.9, …)
  * @match_window_ns: generation length of the matcher (merge-order time)
  * @max_pending: matcher entries kept at most
  * @max_points: matched points kept per link and direction for inversion
@@ -58,9 +59,11 @@ typedef struct
  * One link as seen from @a: the numbers describe t_b = alpha * t_a + beta.
  * @weight is the link's weight in the tree: the largest bound (ns) it adds
  * over its packets and both hosts' events; NAN when the link cannot be in
- * the tree. Linear regression
- * fills @alpha_min/@alpha_max with the slope's 2-sigma interval and the
- * bounds with 2-sigma values: they are not guarantees, unlike the hull's.
+ * the tree. With linear regression the estimate follows each window's
+ * weighted fit of round trips inside the bands: @bound_ns and @band_ns stay
+ * the bands' guarantees; @n_round_trips, @e_r_ns, @se_slope, @se_offset_ns
+ * and @statistical_bound_ns (2 SE) describe the fits: statistics, not
+ * guarantees.
  */
 typedef struct
 {
@@ -95,6 +98,7 @@ typedef struct
   double       e_r_ns;
   double       se_slope;
   double       se_offset_ns;
+  double       statistical_bound_ns;
   gint64       last_change;
 } SlLinkInfo;
 

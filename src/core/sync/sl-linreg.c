@@ -87,7 +87,10 @@ struct _SlLinreg
   gint64          origin_a;
   gint64          origin_b;
   gboolean        have_dir[2];
+  gint64          last[2][2];
   Packet          pending[2][PENDING_PER_DIR];
+  SlRoundTrip    *out;
+  guint           n_out;
   guint64         serial;
   guint           n_round_trips;
 
@@ -127,8 +130,8 @@ packet_recv (const Packet *p,
  * the confidence level (1.64, 1.96, 2.58). Only the upper bound is applied:
  * a two-sided cut would also drop the lowest-delay round trips, which are
  * the most accurate ones. */
-static double
-confidence_to_z (double confidence)
+double
+sl_linreg_confidence_to_z (double confidence)
 {
   double lo = 0.0;
   double hi = 40.0;
@@ -182,6 +185,18 @@ sl_linreg_add_round_trip (SlLinreg     *self,
   rt.s = request_dir == DIR_AB ? (double) (t3 - t2) : (double) -(t4 - t1);
 
   self->n_round_trips++;
+
+  if (self->out != NULL && self->n_out < 2)
+    {
+      SlRoundTrip *o = &self->out[self->n_out++];
+      double whole = floor (rt.t);
+
+      o->t_a = self->origin_a + (gint64) whole;
+      o->t_b = self->origin_b + (gint64) floor (rt.t + rt.d);
+      /* E before the rates' correction, plus the most the turnaround can
+       * add at 100 ppm */
+      o->e_ns = rt.e + fabs (rt.s) * 5e-5;
+    }
 
   if (self->round_trips != NULL)
     {
@@ -450,7 +465,7 @@ sl_linreg_new (double confidence)
   g_return_val_if_fail (confidence >= 0.0 && confidence <= 1.0, NULL);
 
   self = g_new0 (SlLinreg, 1);
-  self->z = confidence_to_z (confidence);
+  self->z = sl_linreg_confidence_to_z (confidence);
   self->dirty = TRUE;
 
   for (guint d = 0; d < 2; d++)
@@ -481,6 +496,27 @@ sl_linreg_add (SlLinreg *self,
                gint64    t_a,
                gint64    t_b)
 {
+  return sl_linreg_add_full (self, a_to_b, t_a, t_b, NULL, NULL);
+}
+
+/**
+ * sl_linreg_add_full:
+ * @out: (out) (optional): the round trips the packet formed (at most two)
+ * @n_out: (out) (optional): their number
+ *
+ * A packet identical to the previous one of its direction (a duplicated
+ * match) is left out.
+ *
+ * Returns: %TRUE when the packet formed a round trip
+ */
+gboolean
+sl_linreg_add_full (SlLinreg    *self,
+                    gboolean     a_to_b,
+                    gint64       t_a,
+                    gint64       t_b,
+                    SlRoundTrip  out[2],
+                    guint       *n_out)
+{
   guint dir = a_to_b ? DIR_AB : DIR_BA;
   guint other = dir ^ 1;
   gboolean formed = FALSE;
@@ -488,6 +524,15 @@ sl_linreg_add (SlLinreg *self,
   int i;
 
   g_return_val_if_fail (self != NULL, FALSE);
+
+  if (n_out != NULL)
+    *n_out = 0;
+  if (self->have_dir[dir] && self->last[dir][0] == t_a && self->last[dir][1] == t_b)
+    return FALSE;
+  self->last[dir][0] = t_a;
+  self->last[dir][1] = t_b;
+  self->out = out;
+  self->n_out = 0;
 
   if (!self->have_origin)
     {
@@ -529,6 +574,9 @@ sl_linreg_add (SlLinreg *self,
   if (x.used != USED_ALL)
     sl_linreg_keep (self, &x, dir);
 
+  if (n_out != NULL)
+    *n_out = self->n_out;
+  self->out = NULL;
   return formed;
 }
 

@@ -39,6 +39,22 @@ typedef struct
   gboolean    have_b_to_a;
 } SlLinregResult;
 
+/**
+ * SlRoundTrip:
+ * @t_a: the round trip's instant on a's clock (the midpoint of its two
+ *   a-side readings)
+ * @t_b: b's clock then, by the round trip's offset D
+ * @e_ns: its error margin E: |D − the true offset| ≤ E when the round trip
+ *   is a real exchange (E is half the network round trip, with a margin
+ *   for the clocks' rates over the turnaround)
+ */
+typedef struct
+{
+  gint64 t_a;
+  gint64 t_b;
+  double e_ns;
+} SlRoundTrip;
+
 typedef struct _SlLinreg SlLinreg;
 
 SlLinreg *sl_linreg_new   (double          confidence);
@@ -47,6 +63,13 @@ gboolean  sl_linreg_add   (SlLinreg       *self,
                            gboolean        a_to_b,
                            gint64          t_a,
                            gint64          t_b);
+gboolean  sl_linreg_add_full (SlLinreg    *self,
+                              gboolean     a_to_b,
+                              gint64       t_a,
+                              gint64       t_b,
+                              SlRoundTrip  out[2],
+                              guint       *n_out);
+double    sl_linreg_confidence_to_z (double confidence);
 void      sl_linreg_get   (SlLinreg       *self,
                            SlLinregResult *result);
 

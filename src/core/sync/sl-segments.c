@@ -71,6 +71,18 @@ typedef struct
   guint    n_lo;
 } Band;
 
+/* Round trips of linear regression (option linreg), fitted as
+ * d = t_b − t_a (relative to the link's origin) against x = t_a: weighted
+ * sums (weight 1/E², E the round trip's error margin: a round trip counts
+ * by how tightly it pins the offset, so one paired across a loss or a
+ * retransmission hardly counts) and plain ones (the residual deviation). */
+typedef struct
+{
+  guint64     n;
+  long double w, wx, wd, wxx, wxd, wdd;
+  long double x, d, xx, xd, dd;
+} Moments;
+
 typedef struct
 {
   Band         band;
@@ -85,7 +97,11 @@ typedef struct
   gint64       valid_start;
   gint64       valid_end;
   guint        hull_points[2];
+  Moments      lr;
 } Window;
+
+static GArray *all_windows  (SlSegments *self);
+static void    windows_free (GArray     *ws);
 
 /* A packet that contradicts its window: the window closes before it and
  * the next one starts with it; the next PROBE packets tell a step (they
@@ -121,6 +137,8 @@ struct _SlSegments
   SlHull      *raw;
   SlHull      *raw_snap;
   SlHull      *first_raw;
+  Moments      lr;
+  Moments      lr_suffix;
   guint64      n[2];
   double       beta;
   gint64       next_check;
@@ -381,6 +399,107 @@ band_bisector (const Band *b,
   return w1 * lmin + w2 * lmax;
 }
 
+/* Round-trip moments */
+
+static void
+moments_add (Moments *m,
+             double   x,
+             double   d,
+             double   w)
+{
+  m->n++;
+  m->w += w;
+  m->wx += w * (long double) x;
+  m->wd += w * (long double) d;
+  m->wxx += w * (long double) x * x;
+  m->wxd += w * (long double) x * d;
+  m->wdd += w * (long double) d * d;
+  m->x += x;
+  m->d += d;
+  m->xx += (long double) x * x;
+  m->xd += (long double) x * d;
+  m->dd += (long double) d * d;
+}
+
+static void
+moments_merge (Moments       *m,
+               const Moments *o,
+               int            sign)
+{
+  m->n = sign > 0 ? m->n + o->n : m->n - MIN (m->n, o->n);
+  m->w += sign * o->w;
+  m->wx += sign * o->wx;
+  m->wd += sign * o->wd;
+  m->wxx += sign * o->wxx;
+  m->wxd += sign * o->wxd;
+  m->wdd += sign * o->wdd;
+  m->x += sign * o->x;
+  m->d += sign * o->d;
+  m->xx += sign * o->xx;
+  m->xd += sign * o->xd;
+  m->dd += sign * o->dd;
+  if (m->n == 0)
+    memset (m, 0, sizeof *m);
+}
+
+typedef struct
+{
+  double a;
+  double b;
+  double mean_x;
+  double sxx;
+  double s2;
+  double e_r;
+} Fit;
+
+/* The weighted least-squares line d = a + b·x; FALSE with fewer than
+ * three round trips or no spread in x. */
+static gboolean
+moments_fit (const Moments *m,
+             Fit           *f)
+{
+  long double mx, md, sxx, sxd, sdd, b, a, ssr, px, pd, pxx, pxd, pdd, pssr;
+
+  if (m->n < 3 || !(m->w > 0))
+    return FALSE;
+  mx = m->wx / m->w;
+  md = m->wd / m->w;
+  sxx = m->wxx - m->w * mx * mx;
+  sxd = m->wxd - m->w * mx * md;
+  sdd = m->wdd - m->w * md * md;
+  if (!(sxx > 0))
+    return FALSE;
+  b = sxd / sxx;
+  a = md - b * mx;
+  ssr = sdd - b * sxd;
+  f->a = (double) a;
+  f->b = (double) b;
+  f->mean_x = (double) mx;
+  f->sxx = (double) sxx;
+  f->s2 = (double) (fmaxl (ssr, 0) / (m->n - 2));
+  /* the plain residual deviation about that line, in ns */
+  px = m->x / m->n;
+  pd = m->d / m->n;
+  pxx = m->xx - m->n * px * px;
+  pxd = m->xd - m->n * px * pd;
+  pdd = m->dd - m->n * pd * pd;
+  pssr = pdd - 2 * b * pxd + b * b * pxx + m->n * (pd - a - b * px) * (pd - a - b * px);
+  f->e_r = (double) sqrtl (fmaxl (pssr, 0) / (m->n - 2));
+  return TRUE;
+}
+
+/* The fit's standard error at x (ns): the unit variance of the weighted
+ * fit times its leverage there. */
+static double
+fit_se (const Fit     *f,
+        const Moments *m,
+        double         x)
+{
+  double dx = x - f->mean_x;
+
+  return sqrt (f->s2 * (1.0 / (double) m->w + dx * dx / f->sxx));
+}
+
 /* Chains */
 
 static void
@@ -409,6 +528,7 @@ sl_segments_options_init (SlSegmentsOptions *options)
   options->drift_change = SL_SEGMENTS_DEFAULT_DRIFT_CHANGE_PPM_S * 1e-6;
   options->max_drift = SL_HULL_DEFAULT_MAX_DRIFT;
   options->first_check_ns = G_GINT64_CONSTANT (1000000000);
+  options->linreg = FALSE;
 }
 
 SlSegments *
@@ -539,6 +659,12 @@ start_window (SlSegments    *self,
   self->n[1] = n != NULL ? n[1] : 0;
   g_clear_pointer (&self->raw, sl_hull_free);
   g_clear_pointer (&self->raw_snap, sl_hull_free);
+  /* round trips: a window that starts from nothing has none; one that
+   * starts from the previous window's suffix (or its own probation) keeps
+   * what close_window() carried over */
+  if (chains == NULL)
+    memset (&self->lr, 0, sizeof self->lr);
+  memset (&self->lr_suffix, 0, sizeof self->lr_suffix);
   /* The first window also runs the plain incremental hull: a link that
    * stays one window gives its numbers (accurate packets, hull points, the
    * bisector) exactly as without windows. Later windows skip it. */
@@ -594,6 +720,9 @@ close_window (SlSegments *self,
     }
   w.failed_after = failed;
   w.valid_start = MAX (w.valid_start, self->valid_start);
+  w.lr = self->lr;
+  moments_merge (&w.lr, &self->lr_suffix, -1);
+  self->lr = self->lr_suffix;
   g_array_append_val (self->windows, w);
   self->version++;
 }
@@ -661,6 +790,7 @@ checkpoint (SlSegments *self)
           self->full[1] = merged[1];
           memset (merged, 0, sizeof merged);
           self->suffix_n[0] = self->suffix_n[1] = 0;
+          memset (&self->lr_suffix, 0, sizeof self->lr_suffix);
           sl_hull_free (self->raw_snap);
           self->raw_snap = self->raw != NULL ? _sl_hull_copy (self->raw) : NULL;
           close_window (self, last, TRUE);
@@ -690,6 +820,7 @@ checkpoint (SlSegments *self)
       self->full[1] = merged[1];
       chains_clear (self->suffix);
       self->suffix_n[0] = self->suffix_n[1] = 0;
+      memset (&self->lr_suffix, 0, sizeof self->lr_suffix);
       self->suffix_u = self->last_x;
       self->beta = beta;
       band_clear (&self->guard);
@@ -828,6 +959,7 @@ start_probation (SlSegments *self,
   self->full[1] = merged[1];
   chains_clear (self->suffix);
   self->suffix_n[0] = self->suffix_n[1] = 0;
+  memset (&self->lr_suffix, 0, sizeof self->lr_suffix);
   sl_hull_free (self->raw_snap);
   self->raw_snap = self->raw != NULL ? _sl_hull_copy (self->raw) : NULL;
   close_window (self, p.x, TRUE);
@@ -873,6 +1005,7 @@ reopen (SlSegments *self)
   _sl_chain_copy (&chains[1], &self->prev_full[1]);
   probe_chains (self, chains, n);
   band_clear (&w->band);
+  moments_merge (&self->lr, &w->lr, 1);
   g_array_set_size (self->windows, self->windows->len - 1);
   start_window (self, self->prev_u, chains, n, last);
   self->step = self->prev_step;
@@ -1098,6 +1231,101 @@ sl_segments_add (SlSegments *self,
     }
 }
 
+/**
+ * sl_segments_add_round_trip:
+ * @t_a, @t_b: a round trip's instant on a's clock and b's reading then
+ *   (t_a + its offset D)
+ * @e_ns: its error margin E (half the network round trip)
+ *
+ * For the linreg option: the round trip joins the window that holds @t_a.
+ */
+void
+sl_segments_add_round_trip (SlSegments *self,
+                            gint64      t_a,
+                            gint64      t_b,
+                            double      e_ns)
+{
+  double x, d, w;
+
+  g_return_if_fail (self != NULL);
+
+  if (!self->has_origin || !isfinite (e_ns))
+    return;
+  x = (double) (t_a - self->x0);
+  d = (double) (t_b - self->y0) - x;
+  /* E of a few ns would outweigh everything: no round trip pins the
+   * offset better than the clocks' reading (1 ns) */
+  w = 1.0 / (MAX (e_ns, 1.0) * MAX (e_ns, 1.0));
+  if (self->open && t_a - self->x0 >= self->u)
+    {
+      moments_add (&self->lr, x, d, w);
+      if (self->suffix_n[0] + self->suffix_n[1] > 0 && t_a - self->x0 >= self->suffix_u)
+        moments_add (&self->lr_suffix, x, d, w);
+    }
+  else if (self->windows->len > 0)
+    {
+      /* late: the closed window that holds it */
+      guint lo = 0, hi = self->windows->len;
+
+      while (hi - lo > 1)
+        {
+          guint mid = (lo + hi) / 2;
+
+          if (g_array_index (self->windows, Window, mid).band.u <= t_a - self->x0)
+            lo = mid;
+          else
+            hi = mid;
+        }
+      moments_add (&g_array_index (self->windows, Window, lo).lr, x, d, w);
+    }
+  else
+    return;
+  if (self->o.linreg)
+    self->version++;
+}
+
+/**
+ * sl_segments_get_linreg:
+ *
+ * The round trips' statistics over the windows (see #SlSegmentsLinreg).
+ */
+void
+sl_segments_get_linreg (SlSegments       *self,
+                        SlSegmentsLinreg *stats)
+{
+  GArray *ws;
+  long double ss = 0;
+  guint64 dof = 0;
+
+  g_return_if_fail (self != NULL && stats != NULL);
+
+  memset (stats, 0, sizeof *stats);
+  stats->e_r_ns = stats->se_slope = stats->se_offset_ns = NAN;
+  ws = all_windows (self);
+  for (guint i = 0; i < ws->len; i++)
+    {
+      const Window *w = &g_array_index (ws, Window, i);
+      Fit f;
+
+      stats->n_round_trips += w->lr.n;
+      if (!moments_fit (&w->lr, &f))
+        continue;
+      stats->n_windows++;
+      ss += (long double) f.e_r * f.e_r * (w->lr.n - 2);
+      dof += w->lr.n - 2;
+      stats->se_slope = isnan (stats->se_slope) ? sqrt (f.s2 / f.sxx) : MAX (stats->se_slope, sqrt (f.s2 / f.sxx));
+      for (int end = 0; end < 2; end++)
+        {
+          double se = fit_se (&f, &w->lr, (double) (end == 0 ? w->band.u : w->band.v));
+
+          stats->se_offset_ns = isnan (stats->se_offset_ns) ? se : MAX (stats->se_offset_ns, se);
+        }
+    }
+  if (dof > 0)
+    stats->e_r_ns = (double) sqrtl (ss / dof);
+  windows_free (ws);
+}
+
 guint64
 sl_segments_get_version (const SlSegments *self)
 {
@@ -1159,6 +1387,7 @@ all_windows (SlSegments *self)
       open_chains (self, merged);
       window_init_from (self, &w, merged, self->u, self->last_x, self->raw, self->n);
       w.valid_start = MAX (w.valid_start, self->valid_start);
+      w.lr = self->lr;
       g_array_append_val (ws, w);
       chains_clear (merged);
     }
@@ -1553,6 +1782,85 @@ step_between (GArray *ws,
   return FALSE;
 }
 
+/* The linreg path of a run of windows (option linreg): through each
+ * window's fitted line at its middle (the corridor's middle where a window
+ * has no fit), then pulled into the inner corridor at every check; FALSE
+ * when no window of the run has a fit or the path would not increase. */
+static gboolean
+linreg_run (const SlSegments *self,
+            GArray           *ws,
+            const GArray     *acc,
+            guint             k0,
+            guint             k1,
+            const Check      *c,
+            guint             n,
+            GArray           *run)
+{
+  g_autoptr(GArray) anchors = g_array_new (FALSE, FALSE, sizeof (Piece));
+  gboolean any = FALSE;
+  Piece *a;
+
+  for (guint k = k0; k <= k1; k++)
+    {
+      const Window *w = &g_array_index (ws, Window, g_array_index (acc, guint, k));
+      double u = (double) MAX (w->band.u, w->valid_start), v = (double) MIN (w->band.v, w->valid_end);
+      Piece p;
+      Fit f;
+
+      p.x = (u + v) / 2;
+      if (moments_fit (&w->lr, &f))
+        {
+          p.y = p.x + f.a + f.b * p.x;
+          p.slope = 1 + f.b;
+          any = TRUE;
+        }
+      else
+        p.y = band_bisector (&w->band, p.x, &p.slope);
+      if (anchors->len > 0 && p.x <= g_array_index (anchors, Piece, anchors->len - 1).x)
+        continue;
+      g_array_append_val (anchors, p);
+    }
+  if (!any)
+    return FALSE;
+  a = (Piece *) (gpointer) anchors->data;
+
+  for (guint i = 0; i < n; i++)
+    {
+      double x = c[i].x, y, margin = (c[i].hi - c[i].lo) * (1 - INNER) / 2;
+      guint j = 0;
+      Piece p = { x, 0, 1 };
+
+      /* the anchors' polyline, their slopes beyond the ends */
+      while (j + 1 < anchors->len && a[j + 1].x <= x)
+        j++;
+      if (x <= a[0].x)
+        y = a[0].y + a[0].slope * (x - a[0].x);
+      else if (j + 1 == anchors->len)
+        y = a[j].y + a[j].slope * (x - a[j].x);
+      else
+        y = a[j].y + (a[j + 1].y - a[j].y) * ((x - a[j].x) / (a[j + 1].x - a[j].x));
+      p.y = CLAMP (y, c[i].lo + margin, c[i].hi - margin);
+      if (run->len > 0)
+        {
+          Piece *q = &g_array_index (run, Piece, run->len - 1);
+
+          if (!(x > q->x && p.y > q->y))
+            return FALSE;
+          q->slope = (p.y - q->y) / (x - q->x);
+          /* the same line as the piece before: that piece goes on */
+          if (run->len >= 2)
+            {
+              const Piece *o = &g_array_index (run, Piece, run->len - 2);
+
+              if (fabs (o->y + o->slope * (x - o->x) - p.y) < 1e-3)
+                g_array_set_size (run, run->len - 1);
+            }
+        }
+      g_array_append_val (run, p);
+    }
+  return TRUE;
+}
+
 static SlRelation *
 build_relation (SlSegments *self)
 {
@@ -1614,7 +1922,7 @@ build_relation (SlSegments *self)
   {
     const Window *w0 = &g_array_index (ws, Window, g_array_index (acc, guint, 0));
 
-    if (acc->len == 1 && w0->has_raw_est)
+    if (acc->len == 1 && w0->has_raw_est && !self->o.linreg)
       {
         /* one window: the raw hull's bisector, as without windows */
         gint64 whole;
@@ -1669,7 +1977,12 @@ build_relation (SlSegments *self)
             }
 
           y0 = band_bisector (&first->band, g_array_index (checks, Check, 0).x, &slope0);
-          stab (self, (const Check *) (gpointer) checks->data, checks->len, y0, run);
+          if (!self->o.linreg ||
+              !linreg_run (self, ws, acc, k0, k1, (const Check *) (gpointer) checks->data, checks->len, run))
+            {
+              g_array_set_size (run, 0);
+              stab (self, (const Check *) (gpointer) checks->data, checks->len, y0, run);
+            }
           band_bisector (&g_array_index (ws, Window, g_array_index (acc, guint, k1)).band, 0, &slope1);
           g_array_index (run, Piece, run->len - 1).slope = slope1;
           if (pieces->len == 0)

@@ -28,13 +28,38 @@ G_BEGIN_DECLS
  *   %SL_HULL_DEFAULT_MAX_DRIFT)
  * @first_check_ns: window length at which a window is first compared with
  *   its own continuation
+ * @linreg: the estimate inside the bands follows each window's linear
+ *   regression over round trips (sl_segments_add_round_trip()) instead of
+ *   the corridor's middle; the bound stays the band's
  */
 typedef struct
 {
-  double drift_change;
-  double max_drift;
-  gint64 first_check_ns;
+  double   drift_change;
+  double   max_drift;
+  gint64   first_check_ns;
+  gboolean linreg;
 } SlSegmentsOptions;
+
+/**
+ * SlSegmentsLinreg:
+ * @n_round_trips: round trips in the windows
+ * @n_windows: windows with a fit (at least three round trips)
+ * @e_r_ns: residual deviation of the round trips about their window's
+ *   line, pooled over the windows
+ * @se_slope: the largest standard error of a window's slope
+ * @se_offset_ns: the largest standard error of a window's line at its
+ *   ends (where it is least certain)
+ *
+ * Statistics, not guarantees: the bound is the band's.
+ */
+typedef struct
+{
+  guint64 n_round_trips;
+  guint   n_windows;
+  double  e_r_ns;
+  double  se_slope;
+  double  se_offset_ns;
+} SlSegmentsLinreg;
 
 /**
  * SlWindowInfo:
@@ -100,6 +125,12 @@ void         sl_segments_add            (SlSegments              *self,
                                          gboolean                 a_to_b,
                                          gint64                   t_a,
                                          gint64                   t_b);
+void         sl_segments_add_round_trip (SlSegments              *self,
+                                         gint64                   t_a,
+                                         gint64                   t_b,
+                                         double                   e_ns);
+void         sl_segments_get_linreg     (SlSegments              *self,
+                                         SlSegmentsLinreg        *stats);
 guint64      sl_segments_get_version    (const SlSegments        *self);
 const SlHull *sl_segments_get_hull      (const SlSegments        *self);
 void         sl_segments_get_result     (SlSegments              *self,
