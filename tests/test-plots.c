@@ -13,6 +13,7 @@
 #include "sl-engine.h"
 #include "sl-lttv-text.h"
 #include "sl-plot.h"
+#include "sl-segments.h"
 #include "test-util.h"
 
 #define SEC G_GINT64_CONSTANT (1000000000)
@@ -151,14 +152,28 @@ test_lttv (void)
   sl_engine_free (e);
 }
 
+/* zulu's clock at alpha's (true) time t: 3 ms ahead, 50 ppm fast, and
+ * with wander, its rate swinging by 2 ppm over 100 s. */
+static gint64
+zulu_time (gint64   t,
+           gint64   t0,
+           gboolean wander)
+{
+  double d = (double) (t - t0);
+
+  return t + 3000000 + (gint64) (d * 50e-6) +
+         (wander ? (gint64) (2e-6 * 100e9 / (2 * G_PI) * (1 - cos (2 * G_PI * d / 100e9))) : 0);
+}
+
 /* "zulu" is added first, so the engine's link runs zulu -> alpha and the
- * plot (alpha < zulu by name) must flip it. zulu's clock runs 50 ppm fast
- * and 3 ms ahead of alpha's; latencies are 40-240 µs. */
+ * plot (alpha < zulu by name) must flip it. Latencies are 40-240 µs. */
 static SlEngine *
-make_synthetic (void)
+make_synthetic_over (gboolean wander)
 {
   GRand *rand = g_rand_new_with_seed (7);
   gint64 t0 = G_GINT64_CONSTANT (1400000000000000000);
+  gint64 span = wander ? 300 * SEC : 10 * SEC;
+  int n = wander ? 60000 : 6000;
   SlEngineOptions o;
   SlEngine *e;
   guint zulu, alpha;
@@ -168,37 +183,44 @@ make_synthetic (void)
   zulu = sl_engine_add_host (e, "zulu");
   alpha = sl_engine_add_host (e, "alpha/1");
 
-  for (int i = 0; i < 6000; i++)
+  for (int i = 0; i < n; i++)
     {
-      gint64 ta = t0 + (gint64) i * (10 * SEC / 6000);
+      gint64 ta = t0 + (gint64) i * (span / n);
       gint64 lat = 40000 + g_rand_int_range (rand, 0, 200000);
       gboolean from_alpha = i % 2 == 0;
       SlMatch m;
 
       if (from_alpha)
-        m = (SlMatch) { alpha, zulu, ta,
-                        ta + lat + 3000000 + (gint64) ((ta + lat - t0) * 50e-6) };
+        m = (SlMatch) { alpha, zulu, ta, zulu_time (ta + lat, t0, wander) };
       else
-        m = (SlMatch) { zulu, alpha, ta + 3000000 + (gint64) ((ta - t0) * 50e-6), ta + lat };
+        m = (SlMatch) { zulu, alpha, zulu_time (ta, t0, wander), ta + lat };
       sl_engine_add_match (e, &m, m.recv_time);
     }
   g_rand_free (rand);
   return e;
 }
 
+static SlEngine *
+make_synthetic (void)
+{
+  return make_synthetic_over (FALSE);
+}
+
+/* the band's shade (orange, 18 % opaque) over the white background */
+#define BAND_ON_WHITE 0xfcecd5
+
 static void
-test_synthetic (void)
+check_synthetic (SlEngine *e)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = make_tmp_dir ();
   g_autofree char *png = g_build_filename (dir, "alpha_1--zulu.png", NULL);
   g_autofree char *svg = g_build_filename (dir, "alpha_1--zulu.svg", NULL);
-  SlEngine *e = make_synthetic ();
   SlLinkInfo li;
   cairo_surface_t *s;
   const guchar *data;
   int w, h, stride;
-  guint ordered = 0, inverted = 0, est_between = 0;
+  guint ordered = 0, inverted = 0, est_between = 0, band = 0;
   gboolean est_seen = FALSE;
 
   g_assert_cmpuint (sl_engine_get_n_links (e), ==, 1);
@@ -241,6 +263,8 @@ test_synthetic (void)
               est_lo = MAX (est_lo, y);
               est_seen = TRUE;
             }
+          else if (near_rgb (px, BAND_ON_WHITE))
+            band++;
         }
       if (ab_lo < 0 || ba_lo < 0)
         continue;
@@ -257,8 +281,31 @@ test_synthetic (void)
   g_assert_cmpuint (ordered, >, 500);
   g_assert_cmpuint (inverted, ==, 0);
   g_assert_cmpuint (est_between, >, 500);
+  /* the guaranteed band is shaded around the estimate */
+  g_assert_cmpuint (band, >, 10000);
 
   rm_rf (dir);
+}
+
+static void
+test_synthetic (void)
+{
+  SlEngine *e = make_synthetic ();
+
+  check_synthetic (e);
+  sl_engine_free (e);
+}
+
+/* A clock that wanders: many windows; drawn against its estimate, the
+ * packets of each direction still lie on their side of it all along (a
+ * straight estimate would cross them). */
+static void
+test_piecewise (void)
+{
+  SlEngine *e = make_synthetic_over (TRUE);
+
+  g_assert_cmpuint (sl_segments_get_n_windows (sl_engine_get_link_segments (e, 0)), >, 1);
+  check_synthetic (e);
   sl_engine_free (e);
 }
 
@@ -327,6 +374,7 @@ main (int    argc,
 
   g_test_add_func ("/plots/lttv", test_lttv);
   g_test_add_func ("/plots/synthetic", test_synthetic);
+  g_test_add_func ("/plots/piecewise", test_piecewise);
   g_test_add_func ("/plots/incomplete", test_incomplete);
   g_test_add_func ("/plots/unwritable", test_unwritable);
 

@@ -42,6 +42,15 @@ enum
  * @x_end: last point's x
  * @accuracy: x = input time (s after @x0), y = alpha_max - alpha_min in
  *   ppm (NAN: unbounded), from the journal
+ * @n_windows: the link's windows (see #SlWindowInfo); with more than one,
+ *   the hulls and lines above describe the first window only and are left
+ *   out (empty, has_line %FALSE): @path and @band are the link
+ * @path: the link's estimate over the points, a polyline through its
+ *   pieces' ends (same units)
+ * @band_lo, @band_hi: the estimate minus and plus its bound at the bound's
+ *   points (the guarantee; linear in between)
+ * @window_x: where one window ends and the next starts
+ * @failures: the steps and wrong matches, x = from, y = to (both in s)
  * @version: the link's change counter when captured
  *
  * Immutable once built; reference counted (g_atomic_rc_box).
@@ -60,6 +69,12 @@ typedef struct
   double       line_y[SL_PLOT_N_LINES][2];
   double       x_end;
   GArray      *accuracy;
+  guint        n_windows;
+  GArray      *path;
+  GArray      *band_lo;
+  GArray      *band_hi;
+  GArray      *window_x;
+  GArray      *failures;
   gint64       version;
 } SlPlotData;
 

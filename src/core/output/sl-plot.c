@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 
 #include "sl-plot.h"
+#include "sl-segments.h"
 #include "sl-report.h"
 
 
@@ -99,6 +100,103 @@ plot_data_clear (gpointer data)
       g_clear_pointer (&self->hull[d], g_array_unref);
     }
   g_clear_pointer (&self->accuracy, g_array_unref);
+  g_clear_pointer (&self->path, g_array_unref);
+  g_clear_pointer (&self->band_lo, g_array_unref);
+  g_clear_pointer (&self->band_hi, g_array_unref);
+  g_clear_pointer (&self->window_x, g_array_unref);
+  g_clear_pointer (&self->failures, g_array_unref);
+}
+
+/* With several windows the offsets are shown against the estimate, which
+ * follows the clocks' wander: the estimate is 0, its bound a band around
+ * it. */
+static void
+build_path (SlPlotData       *self,
+            SlEngine         *engine,
+            guint             link,
+            const SlRelation *fwd,
+            const SlRelation *rel,
+            gboolean          flipped,
+            gint64            x0,
+            gint64            x1)
+{
+  g_autoptr(GArray) xs = g_array_new (FALSE, FALSE, sizeof (gint64));
+  SlSegments *seg = sl_engine_get_link_segments (engine, link);
+
+  self->path = g_array_new (FALSE, FALSE, sizeof (SlPlotPoint));
+  self->band_lo = g_array_new (FALSE, FALSE, sizeof (SlPlotPoint));
+  self->band_hi = g_array_new (FALSE, FALSE, sizeof (SlPlotPoint));
+  self->window_x = g_array_new (FALSE, FALSE, sizeof (double));
+  self->failures = g_array_new (FALSE, FALSE, sizeof (SlPlotPoint));
+  if (rel == NULL || x0 >= x1)
+    return;
+
+  /* the pieces' ends (both sides of each start) and the bound's points,
+   * both in order: merged */
+  {
+    guint np = sl_relation_get_n_pieces (rel), nb = sl_relation_get_n_bounds (rel), i = 1, k = 0;
+    const SlBoundPoint *bp = sl_relation_get_bounds (rel);
+
+    g_array_append_val (xs, x0);
+    while (i < np || k < nb)
+      {
+        gint64 ps = i < np ? sl_relation_get_piece (rel, i, NULL) : G_MAXINT64;
+        gint64 x = k < nb && bp[k].x < ps ? bp[k++].x : (i++, ps);
+
+        if (x <= x0 || x >= x1)
+          continue;
+        if (x == ps)
+          {
+            gint64 before = x - 1;
+
+            g_array_append_val (xs, before);
+          }
+        g_array_append_val (xs, x);
+      }
+    g_array_append_val (xs, x1);
+  }
+  for (guint i = 0; i < xs->len; i++)
+    {
+      gint64 x = g_array_index (xs, gint64, i);
+      gint64 whole;
+      double frac, b = sl_relation_bound_at (rel, x), y;
+      SlPlotPoint p;
+
+      if (i > 0 && x <= g_array_index (xs, gint64, i - 1))
+        continue;
+      sl_relation_apply_split (rel, x, &whole, &frac);
+      y = self->n_windows > 1 ? 0 : (double) (whole - x) + frac - self->ref_ns;
+      p.x = (double) (x - self->x0) / 1e9;
+      p.y = y / 1e3;
+      g_array_append_val (self->path, p);
+      p.y = isfinite (b) ? (y - b) / 1e3 : NAN;
+      g_array_append_val (self->band_lo, p);
+      p.y = isfinite (b) ? (y + b) / 1e3 : NAN;
+      g_array_append_val (self->band_hi, p);
+    }
+
+  /* windows and failures are on the engine's a's clock */
+  for (guint i = 1; i < self->n_windows; i++)
+    {
+      SlWindowInfo w;
+      gint64 x;
+      double wx;
+
+      sl_segments_get_window (seg, i, &w);
+      x = flipped ? sl_relation_apply (fwd, w.start) : w.start;
+      wx = (double) (x - self->x0) / 1e9;
+      g_array_append_val (self->window_x, wx);
+    }
+  for (guint i = 0; i < sl_segments_get_n_failures (seg); i++)
+    {
+      SlFailureInfo f;
+      SlPlotPoint p;
+
+      sl_segments_get_failure (seg, i, &f);
+      p.x = (double) ((flipped ? sl_relation_apply (fwd, f.from) : f.from) - self->x0) / 1e9;
+      p.y = (double) ((flipped ? sl_relation_apply (fwd, f.to) : f.to) - self->x0) / 1e9;
+      g_array_append_val (self->failures, p);
+    }
 }
 
 SlPlotData *
@@ -160,7 +258,9 @@ sl_plot_data_build (SlEngine *engine,
   SlTransform lines[SL_PLOT_N_LINES];
   GArray *raw_pts[2], *raw_hull[2];
   gint64 x0 = G_MAXINT64, x1 = G_MININT64;
-  gboolean has_ref = FALSE;
+  gboolean has_ref = FALSE, multi;
+  g_autoptr(SlRelation) fwd = NULL;
+  g_autoptr(SlRelation) rel = NULL;
 
   g_return_val_if_fail (engine != NULL, NULL);
   g_return_val_if_fail (link < sl_engine_get_n_links (engine), NULL);
@@ -200,6 +300,10 @@ sl_plot_data_build (SlEngine *engine,
   if (x0 > x1)
     x0 = x1 = 0;
   self->x0 = x0;
+  fwd = sl_engine_get_link_relation (engine, link);
+  rel = fwd == NULL ? NULL : rl.flipped ? sl_relation_invert (fwd) : sl_relation_ref (fwd);
+  self->n_windows = sl_segments_get_n_windows (sl_engine_get_link_segments (engine, link));
+  multi = self->n_windows > 1 && rel != NULL;
 
   /* Inverting a line swaps which slope is the smaller one. */
   if (!rl.flipped)
@@ -244,6 +348,9 @@ sl_plot_data_build (SlEngine *engine,
         {
           SlPoint q = orient_point (g_array_index (raw_pts[d], SlPoint, i), rl.flipped);
           SlPlotPoint p = { (double) (q.x - x0) / 1e9, ((double) (q.y - q.x) - self->ref_ns) / 1e3 };
+
+          if (multi)
+            p.y = (double) (q.y - sl_relation_apply (rel, q.x)) / 1e3;
           g_array_append_val (self->points[d], p);
         }
     }
@@ -270,6 +377,16 @@ sl_plot_data_build (SlEngine *engine,
           self->has_line[k] = FALSE;
       }
   self->x_end = (double) (x1 - x0) / 1e9;
+
+  build_path (self, engine, link, fwd, rel, rl.flipped, x0, x1);
+  if (self->n_windows > 1)
+    {
+      /* the raw hull and its lines are the first window's */
+      for (guint k = 0; k < SL_PLOT_N_LINES; k++)
+        self->has_line[k] = FALSE;
+      for (guint d = 0; d < 2; d++)
+        g_array_set_size (self->hull[d], 0);
+    }
 
   /* Journal entries name the link's hosts in either order; their input
    * times are merge-order times, close to a's clock. */
@@ -537,11 +654,21 @@ draw_legend (cairo_t     *cr,
     g_strdup_printf ("%s \u2192 %s packets", p->name_a, p->name_b) };
   items[n++] = (LegendItem) { SL_PLOT_RGB_BA, 0,
     g_strdup_printf ("%s \u2192 %s packets", p->name_b, p->name_a) };
-  items[n++] = (LegendItem) { RGB_HULL_AB, 1, g_strdup_printf ("%s \u2192 %s hull", p->name_a, p->name_b) };
-  items[n++] = (LegendItem) { RGB_HULL_BA, 1, g_strdup_printf ("%s \u2192 %s hull", p->name_b, p->name_a) };
-  items[n++] = (LegendItem) { RGB_LMIN, 2, g_strdup ("Lmin") };
-  items[n++] = (LegendItem) { RGB_LMAX, 2, g_strdup ("Lmax") };
-  items[n++] = (LegendItem) { SL_PLOT_RGB_ESTIMATE, 3, g_strdup ("estimate") };
+  if (p->data->n_windows > 1)
+    {
+      items[n++] = (LegendItem) { SL_PLOT_RGB_ESTIMATE, 3,
+        g_strdup_printf ("estimate (%u windows, dotted), its bound shaded", p->data->n_windows) };
+      if (p->data->failures->len > 0)
+        items[n++] = (LegendItem) { 0xd91a1a, 1, g_strdup ("clock steps and wrong matches") };
+    }
+  else
+    {
+      items[n++] = (LegendItem) { RGB_HULL_AB, 1, g_strdup_printf ("%s \u2192 %s hull", p->name_a, p->name_b) };
+      items[n++] = (LegendItem) { RGB_HULL_BA, 1, g_strdup_printf ("%s \u2192 %s hull", p->name_b, p->name_a) };
+      items[n++] = (LegendItem) { RGB_LMIN, 2, g_strdup ("Lmin") };
+      items[n++] = (LegendItem) { RGB_LMAX, 2, g_strdup ("Lmax") };
+      items[n++] = (LegendItem) { SL_PLOT_RGB_ESTIMATE, 3, g_strdup ("estimate, its bound shaded") };
+    }
 
   cairo_save (cr);
   cairo_set_font_size (cr, 12);
@@ -611,6 +738,15 @@ draw_hull_panel (cairo_t    *cr,
         extend (&ylo, &yhi, p->data->line_y[k][0]);
         extend (&ylo, &yhi, p->data->line_y[k][1]);
       }
+  for (guint i = 0; p->data->path != NULL && i < p->data->path->len; i++)
+    {
+      extend (&ylo, &yhi, g_array_index (p->data->path, SlPlotPoint, i).y);
+      if (isfinite (g_array_index (p->data->band_lo, SlPlotPoint, i).y))
+        {
+          extend (&ylo, &yhi, g_array_index (p->data->band_lo, SlPlotPoint, i).y);
+          extend (&ylo, &yhi, g_array_index (p->data->band_hi, SlPlotPoint, i).y);
+        }
+    }
   clo = ylo;
   chi = yhi;
   reach = clo <= chi ? MAX (3 * (chi - clo), 1.0) : INFINITY;
@@ -634,10 +770,58 @@ draw_hull_panel (cairo_t    *cr,
   pn->log_y = FALSE;
 
   draw_axes (cr, pn, "time on a (s since the first packet)",
-             "offset t_b \u2212 t_a (\u00b5s, relative to the estimate at 0)");
+             p->data->n_windows > 1 ? "offset t_b \u2212 t_a (\u00b5s, relative to the estimate there)"
+                                    : "offset t_b \u2212 t_a (\u00b5s, relative to the estimate at 0)");
 
   cairo_save (cr);
   clip_panel (cr, pn);
+
+  /* the guaranteed band around the estimate, the windows, the failures */
+  if (p->data->path != NULL && p->data->path->len > 1)
+    {
+      const GArray *lo = p->data->band_lo, *hi = p->data->band_hi;
+
+      for (guint i = 0; i + 1 < lo->len; i++)
+        {
+          const SlPlotPoint *a = &g_array_index (lo, SlPlotPoint, i), *b = &g_array_index (lo, SlPlotPoint, i + 1);
+          const SlPlotPoint *c = &g_array_index (hi, SlPlotPoint, i + 1), *d = &g_array_index (hi, SlPlotPoint, i);
+
+          if (!isfinite (a->y) || !isfinite (b->y))
+            continue;
+          cairo_move_to (cr, panel_x (pn, a->x), panel_y (pn, a->y));
+          cairo_line_to (cr, panel_x (pn, b->x), panel_y (pn, b->y));
+          cairo_line_to (cr, panel_x (pn, c->x), panel_y (pn, c->y));
+          cairo_line_to (cr, panel_x (pn, d->x), panel_y (pn, d->y));
+          cairo_close_path (cr);
+        }
+      cairo_set_source_rgba (cr, 0.95, 0.6, 0.1, 0.18);
+      cairo_fill (cr);
+      for (guint i = 0; i < p->data->failures->len; i++)
+        {
+          const SlPlotPoint *f = &g_array_index (p->data->failures, SlPlotPoint, i);
+          double fx0 = panel_x (pn, f->x), fx1 = panel_x (pn, f->y);
+
+          cairo_rectangle (cr, MIN (fx0, fx1) - 1, pn->top, fabs (fx1 - fx0) + 2, pn->bottom - pn->top);
+        }
+      cairo_set_source_rgba (cr, 0.85, 0.1, 0.1, 0.35);
+      cairo_fill (cr);
+      {
+        double dash[] = { 2, 4 };
+
+        cairo_set_dash (cr, dash, 2, 0);
+        cairo_set_line_width (cr, 1);
+        for (guint i = 0; i < p->data->window_x->len; i++)
+          {
+            double x = panel_x (pn, g_array_index (p->data->window_x, double, i));
+
+            cairo_move_to (cr, floor (x) + 0.5, pn->top);
+            cairo_line_to (cr, floor (x) + 0.5, pn->bottom);
+          }
+        cairo_set_source_rgba (cr, 0.4, 0.4, 0.4, 0.6);
+        cairo_stroke (cr);
+        cairo_set_dash (cr, NULL, 0, 0);
+      }
+    }
 
   /* Points as pixel-aligned 2x2 squares without antialiasing: their
    * colours stay exact, and one path per direction keeps the SVG small. */
@@ -698,6 +882,18 @@ draw_hull_panel (cairo_t    *cr,
       cairo_stroke (cr);
     }
   cairo_set_dash (cr, NULL, 0, 0);
+  /* a piecewise estimate: its path */
+  if (p->data->n_windows > 1 && p->data->path != NULL)
+    {
+      set_rgb (cr, SL_PLOT_RGB_ESTIMATE);
+      cairo_set_line_width (cr, 2);
+      for (guint i = 0; i < p->data->path->len; i++)
+        {
+          const SlPlotPoint *q = &g_array_index (p->data->path, SlPlotPoint, i);
+          cairo_line_to (cr, panel_x (pn, q->x), panel_y (pn, q->y));
+        }
+      cairo_stroke (cr);
+    }
   cairo_restore (cr);
 
   draw_legend (cr, pn, p);
