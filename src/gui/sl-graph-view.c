@@ -418,6 +418,33 @@ is_group_reference (SlGraphView *self,
   return sl_host_item_get_state (sl_session_get_host_item (self->session, host)) == SL_HOST_STATE_REFERENCE;
 }
 
+/* A host that was read but is on no one's clock (no accurate path to
+ * another host; placed, if at all, as a best effort): drawn hollow and
+ * grey, its name saying so. */
+static gboolean
+is_unsynchronized (SlGraphView *self,
+                   guint        h)
+{
+  SlHostItem *item = sl_session_get_host_item (self->session, h);
+
+  return !sl_host_item_get_unreadable (item) && sl_host_item_get_state (item) == SL_HOST_STATE_UNSYNCHRONIZED;
+}
+
+/* The name drawn by a host, with its state when it is not synchronized. */
+static char *
+host_label_text (SlGraphView *self,
+                 guint        h)
+{
+  SlHostItem *item = sl_session_get_host_item (self->session, h);
+
+  if (!is_unsynchronized (self, h))
+    return g_strdup (sl_host_item_get_name (item));
+  if (sl_host_item_get_info (item)->best_effort)
+    /* Translators: a host placed on another's clock through a link that gives no bound */
+    return g_strdup_printf (_("%s · best effort, unbounded"), sl_host_item_get_name (item));
+  return g_strdup_printf (_("%s · not synchronized"), sl_host_item_get_name (item));
+}
+
 static void
 sync_references (SlGraphView *self,
                  gboolean     flash)
@@ -1141,7 +1168,11 @@ place_labels (SlGraphView     *self,
         w.rank = 1;
       else if (sl_host_item_get_unreadable (item))
         w.rank = 2;
-      measure_label (self, &g_array_index (self->nodes, Node, h), sl_host_item_get_name (item));
+      {
+        g_autofree char *text = host_label_text (self, h);
+
+        measure_label (self, &g_array_index (self->nodes, Node, h), text);
+      }
       g_array_append_val (wishes, w);
     }
   for (guint i = 0; i < self->unreadable->len; i++)
@@ -1284,7 +1315,7 @@ draw_front (SlGraphView     *self,
         {
           double x, y;
 
-          if (h == ds->sel_h || is_group_reference (self, h) ||
+          if (h == ds->sel_h || is_group_reference (self, h) || is_unsynchronized (self, h) ||
               sl_host_item_get_unreadable (sl_session_get_host_item (self->session, h)))
             continue;
           to_screen (self, node_pos (self, h, ds->t), &x, &y);
@@ -1359,7 +1390,18 @@ draw_front (SlGraphView     *self,
           cairo_arc (cr, x, y, r + 4, 0, 2 * G_PI);
           cairo_fill (cr);
         }
-      if (raster == NULL || is_ref || h == ds->sel_h)
+      if (!is_ref && is_unsynchronized (self, h))
+        {
+          static const double dash[] = { 4, 3 };
+
+          /* hollow: the links behind it show through */
+          cairo_arc (cr, x, y, r, 0, 2 * G_PI);
+          cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
+          set_rgb (cr, rgb_from_hex (SL_GRAPH_RGB_UNSYNCHRONIZED), 1);
+          cairo_stroke (cr);
+          cairo_set_dash (cr, NULL, 0, 0);
+        }
+      else if (raster == NULL || is_ref || h == ds->sel_h)
         {
           set_rgb (cr, ds->bg, 1);
           cairo_arc (cr, x, y, r, 0, 2 * G_PI);
@@ -1423,16 +1465,20 @@ draw_front (SlGraphView     *self,
       const SlGraphLabel *l = &g_array_index (self->labels, SlGraphLabel, i);
       const Node *n = l->host != SL_HOST_NONE ? &g_array_index (self->nodes, Node, l->host)
                                               : &g_array_index (self->unreadable, Node, l->unreadable);
-      const char *name = l->host != SL_HOST_NONE
-                         ? sl_host_item_get_name (sl_session_get_host_item (self->session, l->host))
-                         : sl_host_item_get_name (sl_session_get_unreadable (self->session, l->unreadable));
+      g_autofree char *name = l->host != SL_HOST_NONE
+                              ? host_label_text (self, l->host)
+                              : g_strdup (sl_host_item_get_name (sl_session_get_unreadable (self->session, l->unreadable)));
 
       set_rgb (cr, ds->bg, 0.75);
       cairo_rectangle (cr, l->x, l->y, l->w, l->h);
       cairo_fill (cr);
-      set_rgb (cr, l->host == SL_HOST_NONE ||
-                   sl_host_item_get_unreadable (sl_session_get_host_item (self->session, l->host))
-                   ? rgb_from_hex (SL_GRAPH_RGB_UNREADABLE) : ds->fg, 1);
+      if (l->host == SL_HOST_NONE ||
+          sl_host_item_get_unreadable (sl_session_get_host_item (self->session, l->host)))
+        set_rgb (cr, rgb_from_hex (SL_GRAPH_RGB_UNREADABLE), 1);
+      else if (is_unsynchronized (self, l->host))
+        set_rgb (cr, rgb_from_hex (SL_GRAPH_RGB_UNSYNCHRONIZED), 1);
+      else
+        set_rgb (cr, ds->fg, 1);
       cairo_move_to (cr, l->x + 2 - n->label_xb, l->y + 2 - n->label_yb);
       cairo_show_text (cr, name);
       cairo_new_path (cr);
@@ -2080,6 +2126,16 @@ _sl_graph_view_get_labels (SlGraphView *self)
 {
   g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), NULL);
   return self->labels;
+}
+
+/* The text of @host's name as drawn (for tests). */
+char *
+_sl_graph_view_dup_label_text (SlGraphView *self,
+                               guint        host)
+{
+  g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), NULL);
+  g_return_val_if_fail (self->session != NULL && host < sl_session_get_n_hosts (self->session), NULL);
+  return host_label_text (self, host);
 }
 
 /* Centres @host, zoomed in enough for names to show around it. */

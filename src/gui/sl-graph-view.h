@@ -15,6 +15,7 @@ G_BEGIN_DECLS
 #define SL_GRAPH_RGB_REFERENCE 0xe5a50a
 #define SL_GRAPH_RGB_SELECTED  0x3584e4
 #define SL_GRAPH_RGB_UNREADABLE 0xc01c28
+#define SL_GRAPH_RGB_UNSYNCHRONIZED 0x9a9996
 
 /* A host's name as drawn: its box, in widget coordinates; @host is
  * SL_HOST_NONE for an unreadable host (@unreadable its index in the
@@ -71,5 +72,7 @@ gboolean    sl_graph_view_export             (SlGraphView  *self,
 #define SL_GRAPH_VIEW_MAX_GLOWING 8
 guint       _sl_graph_view_count_glowing     (SlGraphView  *self);
 const GArray *_sl_graph_view_get_labels      (SlGraphView  *self);
+char       *_sl_graph_view_dup_label_text   (SlGraphView  *self,
+                                              guint         host);
 
 G_END_DECLS

@@ -394,8 +394,26 @@ update_host_message (SlQualityPanel *self)
       gtk_revealer_set_reveal_child (self->host_message_revealer, FALSE);
       return;
     }
-  text = g_strdup_printf ("%s (%s): %s", sl_host_item_get_name (host),
-                          sl_host_state_to_string (sl_host_item_get_state (host)), status);
+  if (sl_host_item_get_state (host) == SL_HOST_STATE_UNSYNCHRONIZED)
+    {
+      const SlSnapHost *info = sl_host_item_get_info (host);
+
+      /* the status says "Not synchronized: why" */
+      text = g_strdup_printf ("%s: %s", sl_host_item_get_name (host), status);
+      if (info->best_effort)
+        {
+          SlHostItem *ref = sl_session_get_host_item (self->session, info->reference);
+          char *more = g_strdup_printf (_("%s\nShown on %s’s clock as a best effort, through a link that "
+                                          "gives an estimate but no bound: its times may be off by any amount"),
+                                        text, sl_host_item_get_name (ref));
+
+          g_free (text);
+          text = more;
+        }
+    }
+  else
+    text = g_strdup_printf ("%s (%s): %s", sl_host_item_get_name (host),
+                            sl_host_state_to_string (sl_host_item_get_state (host)), status);
   gtk_label_set_text (self->host_message, text);
   gtk_revealer_set_reveal_child (self->host_message_revealer, TRUE);
 }

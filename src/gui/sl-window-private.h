@@ -53,6 +53,9 @@ struct _SlWindow
   guint64               saved_serial;
   gboolean              close_confirmed;
   char                 *last_session_path;
+
+  /* the hosts that could not be synchronized, as last said in the banner */
+  char                 *unsynchronized_text;
 };
 
 void   _sl_window_class_init_actions (GtkWidgetClass *widget_class);

@@ -22,6 +22,47 @@
 
 G_DEFINE_FINAL_TYPE (SlWindow, sl_window, ADW_TYPE_APPLICATION_WINDOW)
 
+/* Once everything is read, hosts with packet events that no accurate path
+ * joins to another host are named in the banner (`sync` exits with status
+ * 3 then); said once for each different set, so that a dismissed banner
+ * stays dismissed. */
+static void
+update_unsynchronized (SlWindow *self)
+{
+  g_autoptr(GString) names = g_string_new (NULL);
+  g_autofree char *text = NULL;
+  guint n = 0;
+
+  if (sl_session_get_state (self->session) != SL_SESSION_STATE_READY)
+    return;
+  for (guint h = 0; h < sl_session_get_n_hosts (self->session); h++)
+    {
+      SlHostItem *item = sl_session_get_host_item (self->session, h);
+      const SlSnapHost *info = sl_host_item_get_info (item);
+
+      if (sl_host_item_get_unreadable (item) || info->synchronized || info->counts.packet_events == 0)
+        continue;
+      if (n < 5)
+        g_string_append_printf (names, "%s%s", n > 0 ? ", " : "", sl_host_item_get_name (item));
+      n++;
+    }
+  if (n == 0)
+    {
+      g_clear_pointer (&self->unsynchronized_text, g_free);
+      return;
+    }
+  if (n > 5)
+    g_string_append (names, ", …");
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u host could not be synchronized (%s): the Hosts table says why",
+                                       "%u hosts could not be synchronized (%s): the Hosts table says why", n),
+                          n, names->str);
+  if (g_strcmp0 (text, self->unsynchronized_text) == 0)
+    return;
+  g_free (self->unsynchronized_text);
+  self->unsynchronized_text = g_strdup (text);
+  _sl_window_show_banner (self, text);
+}
+
 static void
 update_state (SlWindow *self)
 {
@@ -48,6 +89,7 @@ update_state (SlWindow *self)
                                                sl_session_get_error (self->session));
       _sl_window_show_banner (self, text);
     }
+  update_unsynchronized (self);
   _sl_window_update_actions (self);
 }
 
@@ -272,6 +314,7 @@ sl_window_dispose (GObject *object)
   g_clear_pointer (&self->toasts, g_ptr_array_unref);
   g_clear_handle_id (&self->stale_toast_id, g_source_remove);
   g_clear_object (&self->stale_toast);
+  g_clear_pointer (&self->unsynchronized_text, g_free);
 
   G_OBJECT_CLASS (sl_window_parent_class)->dispose (object);
 }
@@ -364,6 +407,8 @@ sl_window_init (SlWindow *self)
   g_signal_connect_object (self->session, "notify::n-hosts", G_CALLBACK (update_state),
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "problem", G_CALLBACK (session_problem_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "updated", G_CALLBACK (update_unsynchronized),
                            self, G_CONNECT_SWAPPED);
 
   _sl_window_init_session (self);

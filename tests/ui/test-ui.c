@@ -997,6 +997,75 @@ test_unreadable (void)
   remove_tree (parent);
 }
 
+/* A host with packet events that no accurate link joins to another (c
+ * talks to untraced hosts only) looks different from the synchronized ones:
+ * a hollow grey node whose name says "not synchronized", the reason in the
+ * Hosts table and under it, and the window's banner naming it (issue 14:
+ * no host passes for a reference when it is not one). */
+static void
+test_unsynchronized (void)
+{
+  g_autofree char *traces = generate_traces ("--host=a:1000000000:1500:-50 --host=b:2400000000:-3000:50 "
+                                             "--host=c:1000000000:700:20 --link=a:b:400 --duration=2 "
+                                             "--background=50 --cpus=1 --seed=4");
+  g_autofree char *parent = g_path_get_dirname (traces);
+  const char *paths[] = { traces, NULL };
+  SlWindow *window = ui_new_window (NULL, 1200, 800);
+  SlSession *session = sl_window_get_session (window);
+  SlQualityPanel *panel = sl_window_get_quality_panel (window);
+  SlGraphView *graph = sl_window_get_graph_view (window);
+  g_autofree char *label_c = NULL, *label_a = NULL;
+  SlHostItem *a, *c;
+  UiPixels px = { 0 };
+  double xa, ya, xc, yc;
+  guint grey_a, grey_c;
+
+  sl_window_open_paths (window, paths);
+  ui_wait_settled (session);
+  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_READY);
+  ui_wait_settled_view (window);
+
+  a = sl_session_find_host (session, "a");
+  c = sl_session_find_host (session, "c");
+  g_assert_nonnull (a);
+  g_assert_nonnull (c);
+  g_assert_cmpint (sl_host_item_get_state (a), !=, SL_HOST_STATE_UNSYNCHRONIZED);
+  g_assert_cmpint (sl_host_item_get_state (c), ==, SL_HOST_STATE_UNSYNCHRONIZED);
+  g_assert_false (sl_host_item_get_info (c)->synchronized);
+  g_assert_cmpuint (sl_host_item_get_info (c)->counts.packet_events, >, 0);
+  g_assert_cmpstr (sl_host_item_get_info (c)->reason, !=, "");
+
+  /* the graph: its name says so, its node is a grey ring, a's is not */
+  label_c = _sl_graph_view_dup_label_text (graph, sl_host_item_get_host (c));
+  label_a = _sl_graph_view_dup_label_text (graph, sl_host_item_get_host (a));
+  g_assert_nonnull (strstr (label_c, "not synchronized"));
+  g_assert_null (strstr (label_a, "synchronized"));
+  g_assert_true (sl_graph_view_get_host_position (graph, sl_host_item_get_host (a), &xa, &ya));
+  g_assert_true (sl_graph_view_get_host_position (graph, sl_host_item_get_host (c), &xc, &yc));
+  ui_render (window, GTK_WIDGET (graph), "render-unsynchronized.png", &px);
+  grey_a = ui_count_near (&px, xa, ya, 14, SL_GRAPH_RGB_UNSYNCHRONIZED, 12);
+  grey_c = ui_count_near (&px, xc, yc, 14, SL_GRAPH_RGB_UNSYNCHRONIZED, 12);
+  g_test_message ("grey pixels: %u around a, %u around c", grey_a, grey_c);
+  g_assert_cmpuint (grey_c, >, 20);
+  g_assert_cmpuint (grey_c, >, 3 * grey_a);
+  ui_pixels_clear (&px);
+
+  /* the Hosts table and the message under it: why */
+  sl_session_set_selected_host (session, c);
+  g_assert_nonnull (strstr (sl_host_item_get_status (c), "Not synchronized"));
+  g_assert_nonnull (strstr (sl_host_item_get_status (c), sl_host_item_get_info (c)->reason));
+  g_assert_nonnull (sl_quality_panel_get_host_message (panel));
+  g_assert_nonnull (strstr (sl_quality_panel_get_host_message (panel), sl_host_item_get_info (c)->reason));
+
+  /* the banner names it */
+  g_assert_true (sl_window_get_banner_visible (window));
+  g_assert_nonnull (strstr (sl_window_get_banner_text (window), "could not be synchronized (c)"));
+  ui_save_screenshot (window, "unsynchronized.png");
+
+  ui_close_window (window);
+  remove_tree (parent);
+}
+
 /* A generated cluster with traffic only on its links, quick to make. */
 static void
 quiet_cluster (SlGenerateOptions *o,
@@ -1740,6 +1809,7 @@ main (int   argc,
   g_test_add_func ("/ui/cancel/midway", test_cancel_midway);
   g_test_add_func ("/ui/tables", test_tables);
   g_test_add_func ("/ui/unreadable", test_unreadable);
+  g_test_add_func ("/ui/unsynchronized", test_unsynchronized);
   g_test_add_func ("/ui/graph/100-hosts", test_graph_100);
   g_test_add_func ("/ui/graph/1000-hosts", test_graph_1000);
   g_test_add_func ("/ui/recent", test_recent);

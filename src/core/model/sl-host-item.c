@@ -161,9 +161,14 @@ sl_host_item_get_property (GObject    *object,
       g_value_set_string (value, self->name);
       break;
     case PROP_REFERENCE_NAME:
-      /* a host alone is on no one's clock */
-      g_value_set_string (value, sl_host_item_get_state (self) <= SL_HOST_STATE_SYNCHRONIZED
-                                 ? self->reference_name : "—");
+      /* a host alone is on no one's clock; one placed as a best effort
+       * says so */
+      if (sl_host_item_get_state (self) <= SL_HOST_STATE_SYNCHRONIZED)
+        g_value_set_string (value, self->reference_name);
+      else if (self->valid && !self->unreadable && self->info.best_effort)
+        g_value_take_string (value, g_strdup_printf (_("%s (best effort)"), self->reference_name));
+      else
+        g_value_set_string (value, "—");
       break;
     case PROP_IS_REFERENCE:
       g_value_set_boolean (value, sl_host_item_get_is_reference (self));
@@ -180,6 +185,9 @@ sl_host_item_get_property (GObject    *object,
     case PROP_BOUND_TEXT:
       if (sl_host_item_get_state (self) == SL_HOST_STATE_REFERENCE)
         g_value_set_string (value, "0");
+      else if (sl_host_item_get_state (self) == SL_HOST_STATE_UNSYNCHRONIZED && self->valid &&
+               self->info.best_effort)
+        g_value_set_string (value, _("unbounded"));
       else if (sl_host_item_get_state (self) != SL_HOST_STATE_SYNCHRONIZED)
         g_value_set_string (value, "—");
       else
