@@ -322,6 +322,16 @@ relayout (SlGraphView *self,
 
       parent[h] = info->parent;
       reference[h] = info->reference;
+      /* a host placed on a group's clock as a best effort is in no tree:
+       * drawn beside the group's reference instead of under it; a host on
+       * no one's clock is alone */
+      if (!info->synchronized && info->best_effort && info->reference != h)
+        parent[h] = info->reference;
+      else if (!info->synchronized)
+        {
+          parent[h] = SL_HOST_NONE;
+          reference[h] = h;
+        }
     }
   sl_graph_layout_compute (n, parent, reference, pos, &self->layout_w, &self->layout_h);
   /* the unreadable hosts, in rows below the others */

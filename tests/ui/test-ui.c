@@ -1001,12 +1001,15 @@ test_unreadable (void)
  * talks to untraced hosts only) looks different from the synchronized ones:
  * a hollow grey node whose name says "not synchronized", the reason in the
  * Hosts table and under it, and the window's banner naming it (issue 14:
- * no host passes for a reference when it is not one). */
+ * no host passes for a reference when it is not one). d's only link, with
+ * a, has too few packets to be accurate: d is placed on a's clock as a
+ * best effort, and says so. */
 static void
 test_unsynchronized (void)
 {
   g_autofree char *traces = generate_traces ("--host=a:1000000000:1500:-50 --host=b:2400000000:-3000:50 "
-                                             "--host=c:1000000000:700:20 --link=a:b:400 --duration=2 "
+                                             "--host=c:1000000000:700:20 --host=d:1000000000:900:10 "
+                                             "--link=a:b:400 --link=a:d:0.1 --duration=2 "
                                              "--background=50 --cpus=1 --seed=4");
   g_autofree char *parent = g_path_get_dirname (traces);
   const char *paths[] = { traces, NULL };
@@ -1014,8 +1017,9 @@ test_unsynchronized (void)
   SlSession *session = sl_window_get_session (window);
   SlQualityPanel *panel = sl_window_get_quality_panel (window);
   SlGraphView *graph = sl_window_get_graph_view (window);
-  g_autofree char *label_c = NULL, *label_a = NULL;
-  SlHostItem *a, *c;
+  g_autofree char *label_c = NULL, *label_a = NULL, *label_d = NULL;
+  g_autofree char *ref_d = NULL, *bound_d = NULL;
+  SlHostItem *a, *c, *d;
   UiPixels px = { 0 };
   double xa, ya, xc, yc;
   guint grey_a, grey_c;
@@ -1057,9 +1061,30 @@ test_unsynchronized (void)
   g_assert_nonnull (sl_quality_panel_get_host_message (panel));
   g_assert_nonnull (strstr (sl_quality_panel_get_host_message (panel), sl_host_item_get_info (c)->reason));
 
-  /* the banner names it */
+  /* d: a best effort on a's clock, unbounded, and said so */
+  d = sl_session_find_host (session, "d");
+  g_assert_nonnull (d);
+  g_assert_cmpint (sl_host_item_get_state (d), ==, SL_HOST_STATE_UNSYNCHRONIZED);
+  g_assert_true (sl_host_item_get_info (d)->best_effort);
+  g_assert_true (sl_host_item_get_reference (d) == sl_host_item_get_host (a));
+  /* a node of its own, not hidden under a's */
+  {
+    double xd, yd;
+
+    g_assert_true (sl_graph_view_get_host_position (graph, sl_host_item_get_host (d), &xd, &yd));
+    g_assert_cmpfloat (hypot (xd - xa, yd - ya), >, 20);
+  }
+  label_d = _sl_graph_view_dup_label_text (graph, sl_host_item_get_host (d));
+  g_assert_nonnull (strstr (label_d, "best effort, unbounded"));
+  g_object_get (d, "reference-name", &ref_d, "bound-text", &bound_d, NULL);
+  g_assert_cmpstr (ref_d, ==, "a (best effort)");
+  g_assert_cmpstr (bound_d, ==, "unbounded");
+  sl_session_set_selected_host (session, d);
+  g_assert_nonnull (strstr (sl_quality_panel_get_host_message (panel), "on a’s clock as a best effort"));
+
+  /* the banner names both */
   g_assert_true (sl_window_get_banner_visible (window));
-  g_assert_nonnull (strstr (sl_window_get_banner_text (window), "could not be synchronized (c)"));
+  g_assert_nonnull (strstr (sl_window_get_banner_text (window), "2 hosts could not be synchronized (c, d)"));
   ui_save_screenshot (window, "unsynchronized.png");
 
   ui_close_window (window);
