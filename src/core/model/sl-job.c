@@ -340,8 +340,6 @@ job_capture (SlJob    *self,
   gboolean plot_force;
 
   job_apply_pin (self, engine);
-  if (self->engine_options.algorithm == SL_ALGORITHM_LINREG)
-    sl_engine_flush (engine);
   sl_snapshot_capture_engine (snapshot, engine, self->journal_next);
   self->journal_next = snapshot->journal_next;
 
@@ -432,6 +430,9 @@ run_reader (SlJob      *self,
     }
   for (guint i = 0; folders[i] != NULL; i++)
     sl_trace_reader_add_folder (self->reader, folders[i]);
+  /* the snapshots below do not decide when links are refreshed: the same
+   * folders give the same journal (live data goes on flushing per query) */
+  sl_engine_set_flush_on_input (self->engine, self->live == NULL);
   sl_trace_reader_start (self->reader);
 
   for (;;)
@@ -460,6 +461,8 @@ run_reader (SlJob      *self,
       if (st == SL_TRACE_READER_AGAIN)
         sl_trace_reader_wait (self->reader, STEP_BUDGET_US);
     }
+  sl_engine_set_flush_on_input (self->engine, FALSE);
+  sl_engine_flush (self->engine);
   /* A cancelled reader's decoders may still be filling the event stores:
    * no timeline then (the window says to read again for it). */
   if (self->timeline != NULL && st != SL_TRACE_READER_DONE)

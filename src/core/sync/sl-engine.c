@@ -61,11 +61,15 @@ typedef struct
   SlRelation *rel;
 } Link;
 
-/* The host's events seen so far, on its own clock. */
+/* The host's events seen so far, on its own clock; held: what readers
+ * reported while flushes follow the input (sl_engine_set_flush_on_input()),
+ * taken in at the next sl_engine_flush(). */
 typedef struct
 {
   gint64 first;
   gint64 last;
+  gint64 held_first;
+  gint64 held_last;
 } Span;
 
 /* A host's group: the size of its tree component, and for a host alone,
@@ -95,6 +99,11 @@ struct _SlEngine
   SlJournal       *journal;
   guint64          n_matches;
   gint64           now;
+  /* sl_engine_set_flush_on_input(): flushes at input times only */
+  gboolean         flush_on_input;
+  gboolean         spans_held;
+  gint64           flush_first;
+  gint64           flush_next;
   SlEngineMatchFunc match_func;
   gpointer         match_data;
 };
@@ -211,6 +220,8 @@ sl_engine_add_host (SlEngine   *self,
   g_array_set_size (self->host_spans, id + 1);
   g_array_index (self->host_spans, Span, id).first = G_MAXINT64;
   g_array_index (self->host_spans, Span, id).last = G_MININT64;
+  g_array_index (self->host_spans, Span, id).held_first = G_MAXINT64;
+  g_array_index (self->host_spans, Span, id).held_last = G_MININT64;
   sl_graph_add_node (self->graph);
   return id;
 }
@@ -297,7 +308,10 @@ extend_span (SlEngine *self,
  *
  * Readers report the span of every event of a host (not only packets), so
  * that the host's bound covers every instant its transform is applied to.
- * Packet events and matches extend the span by themselves.
+ * Packet events and matches extend the span by themselves. While flushes
+ * follow the input, reported spans wait for sl_engine_flush(): readers
+ * report them as their decoders go, ahead of the merge by however far the
+ * threads ran, and what the journal says must not depend on that.
  */
 void
 sl_engine_add_host_span (SlEngine *self,
@@ -309,6 +323,15 @@ sl_engine_add_host_span (SlEngine *self,
   g_return_if_fail (host < self->host_spans->len);
   g_return_if_fail (first <= last);
 
+  if (self->flush_on_input)
+    {
+      Span *s = &g_array_index (self->host_spans, Span, host);
+
+      s->held_first = MIN (s->held_first, first);
+      s->held_last = MAX (s->held_last, last);
+      self->spans_held = TRUE;
+      return;
+    }
   extend_span (self, host, first, last);
 }
 
@@ -527,6 +550,52 @@ refresh_link (SlEngine *self,
     }
 }
 
+static void flush_links (SlEngine *self);
+
+static void
+query_flush (SlEngine *self)
+{
+  if (!self->flush_on_input)
+    sl_engine_flush (self);
+}
+
+/* With @on, queries no longer flush: links are refreshed when the input
+ * time has moved on by a second, or by a 64th of the input so far if that
+ * is longer (a few hundred flushes over hours of trace), and at
+ * sl_engine_flush(). What a query sees, and the journal, then depend only
+ * on the input, not on when the queries come (a job's snapshots come every
+ * 100 ms of wall-clock time): a folder read twice gives the same journal. */
+void
+sl_engine_set_flush_on_input (SlEngine *self,
+                              gboolean  on)
+{
+  g_return_if_fail (self != NULL);
+
+  self->flush_on_input = on;
+  self->flush_first = self->now;
+  self->flush_next = self->now;
+}
+
+static void
+input_flush (SlEngine *self,
+             gint64    now)
+{
+  const gint64 second = G_GINT64_CONSTANT (1000000000);
+
+  if (!self->flush_on_input || now < self->flush_next)
+    return;
+  if (self->dirty->len > 0)
+    flush_links (self);
+  if (self->flush_first == 0)
+    self->flush_first = now;
+  /* now and flush_first come from the input: their difference can
+   * overflow, and then flushes stop until the next call to flush */
+  if (now >= self->flush_first && now - self->flush_first < G_MAXINT64 / 2)
+    self->flush_next = now + MAX (second, (now - self->flush_first) / 64);
+  else
+    self->flush_next = G_MAXINT64;
+}
+
 static void
 add_match (SlEngine            *self,
            const SlMatch       *match,
@@ -601,6 +670,7 @@ add_match (SlEngine            *self,
       l->seg_version = sl_segments_get_version (l->seg);
       l->change_time = now;
     }
+  input_flush (self, now);
 }
 
 void
@@ -662,12 +732,11 @@ cmp_change_time (gconstpointer a,
 /* Links whose packets changed them are refreshed here, not per packet:
  * a relation costs its windows, a regression fit O(n) with outlier
  * rejection. Their journal entries carry the input time of the packet that
- * last changed them. Every query flushes first. */
-void
-sl_engine_flush (SlEngine *self)
+ * last changed them. Every query flushes first, unless
+ * sl_engine_set_flush_on_input() said otherwise. */
+static void
+flush_links (SlEngine *self)
 {
-  g_return_if_fail (self != NULL);
-
   if (self->dirty->len == 0)
     return;
   /* every change queued here came after the previous flush: in the order
@@ -683,6 +752,25 @@ sl_engine_flush (SlEngine *self)
     }
   sl_journal_set_time (self->journal, self->now);
   g_array_set_size (self->dirty, 0);
+}
+
+void
+sl_engine_flush (SlEngine *self)
+{
+  g_return_if_fail (self != NULL);
+
+  for (guint h = 0; self->spans_held && h < self->host_spans->len; h++)
+    {
+      Span *sp = &g_array_index (self->host_spans, Span, h);
+
+      if (sp->held_first > sp->held_last)
+        continue;
+      extend_span (self, h, sp->held_first, sp->held_last);
+      sp->held_first = G_MAXINT64;
+      sp->held_last = G_MININT64;
+    }
+  self->spans_held = FALSE;
+  flush_links (self);
 }
 
 guint
@@ -833,7 +921,7 @@ sl_engine_get_link_info (SlEngine   *self,
   g_return_if_fail (link < self->links->len);
   g_return_if_fail (info != NULL);
 
-  sl_engine_flush (self);
+  query_flush (self);
 
   l = &g_array_index (self->links, Link, link);
   link_estimate (self, l, info);
@@ -1010,7 +1098,7 @@ sl_engine_host_is_synchronized (SlEngine *self,
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (host < self->host_names->len, FALSE);
 
-  sl_engine_flush (self);
+  query_flush (self);
   ensure_groups (self);
   return g_array_index (self->groups, Group, host).size >= 2;
 }
@@ -1105,7 +1193,7 @@ sl_engine_get_host_info (SlEngine   *self,
   g_return_if_fail (host < self->host_names->len);
   g_return_if_fail (info != NULL);
 
-  sl_engine_flush (self);
+  query_flush (self);
   ensure_groups (self);
   g = &g_array_index (self->groups, Group, host);
 
@@ -1162,7 +1250,7 @@ sl_engine_get_link_relation (SlEngine *self,
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (link < self->links->len, NULL);
 
-  sl_engine_flush (self);
+  query_flush (self);
   l = &g_array_index (self->links, Link, link);
   if (l->rel == NULL)
     {

@@ -213,6 +213,8 @@ void             sl_engine_set_match_func   (SlEngine              *self,
                                              SlEngineMatchFunc      func,
                                              gpointer               user_data);
 void             sl_engine_flush            (SlEngine              *self);
+void             sl_engine_set_flush_on_input (SlEngine            *self,
+                                               gboolean             on);
 guint            sl_engine_get_n_links      (const SlEngine        *self);
 void             sl_engine_get_link_info    (SlEngine              *self,
                                              guint                  link,
