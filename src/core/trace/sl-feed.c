@@ -101,6 +101,8 @@ struct _SlFeed
   gboolean    done;
   guint64     fed;
   gint64      last_fed;
+  gint64      first_fed;
+  guint64     out_of_span;
   guint64     events_counted;
   guint64     ignored_counted;
   gpointer    data;
@@ -227,6 +229,14 @@ sl_feed_hub_signal (SlFeedHub *hub)
     hub->wakeup (hub->wakeup_data);
 }
 
+/* Wakes the threads waiting on the hub's condition (producers waiting for
+ * room) without a signal for the consumer. */
+void
+sl_feed_hub_broadcast_locked (SlFeedHub *hub)
+{
+  g_cond_broadcast (&hub->cond);
+}
+
 void
 sl_feed_hub_set_wakeup (SlFeedHub       *hub,
                         SlFeedHubWakeup  wakeup,
@@ -332,6 +342,7 @@ sl_feed_new (SlFeedHub *hub)
   f->watermark = G_MININT64;
   f->position = G_MININT64;
   f->last_fed = G_MININT64;
+  f->first_fed = G_MININT64;
   f->engine_host = SL_HOST_NONE;
   f->waited = TRUE;
   f->spill_fd = -1;
@@ -643,8 +654,11 @@ sl_feed_get_position_locked (SlFeed *feed)
   return feed->position;
 }
 
-static SlBatch *
-take_locked (SlFeed *feed)
+/* The next published batch, for a consumer that does not merge (the
+ * decoder process writes it out); give it back with
+ * sl_feed_recycle_locked(). */
+SlBatch *
+sl_feed_take_locked (SlFeed *feed)
 {
   SlBatch *b = spill_read_locked (feed->hub, feed);
 
@@ -657,12 +671,19 @@ take_locked (SlFeed *feed)
   return b;
 }
 
+void
+sl_feed_recycle_locked (SlFeed  *feed,
+                        SlBatch *batch)
+{
+  batch_recycle_locked (feed->hub, batch);
+}
+
 /* Moves the next published batch to the read-ahead (merged before the
  * queue; the folder reader's calibration reads it). */
 SlBatch *
 sl_feed_read_ahead_locked (SlFeed *feed)
 {
-  SlBatch *b = take_locked (feed);
+  SlBatch *b = sl_feed_take_locked (feed);
 
   if (b != NULL)
     g_queue_push_tail (&feed->ahead, b);
@@ -777,6 +798,14 @@ sl_feed_get_fed (SlFeed *feed)
   return feed->fed;
 }
 
+/* Packet events dropped for lying more than SL_HOST_MAX_SPAN_NS from the
+ * host's first one, or beyond SL_MAX_ABS_TIME_NS. */
+guint64
+sl_feed_get_out_of_span (SlFeed *feed)
+{
+  return feed->out_of_span;
+}
+
 gint64
 sl_feed_get_last_fed (SlFeed *feed)
 {
@@ -844,7 +873,7 @@ refill_locked (SlFeedHub *hub,
         }
       b = g_queue_pop_head (&feed->ahead);
       if (b == NULL)
-        b = take_locked (feed);
+        b = sl_feed_take_locked (feed);
       if (b == NULL)
         return FALSE;
       feed->cur = b;
@@ -859,6 +888,20 @@ feed_one (SlFeedMerge *m,
 {
   SlPacketEvent *e = &f->cur->ev[f->cur->pos++];
 
+  if (G_UNLIKELY (e->time > SL_MAX_ABS_TIME_NS || e->time < -SL_MAX_ABS_TIME_NS))
+    {
+      f->out_of_span++;
+      return;
+    }
+  if (G_UNLIKELY (f->first_fed == G_MININT64))
+    f->first_fed = e->time;
+  else if (G_UNLIKELY ((__int128) e->time - f->first_fed > SL_HOST_MAX_SPAN_NS ||
+                       (__int128) f->first_fed - e->time > SL_HOST_MAX_SPAN_NS))
+    {
+      /* a damaged timestamp: the estimators' arithmetic must not see it */
+      f->out_of_span++;
+      return;
+    }
   e->host = f->engine_host;
   f->fed++;
   f->last_fed = MAX (f->last_fed, e->time);

@@ -28,6 +28,20 @@ G_BEGIN_DECLS
 
 #define SL_BATCH_CAP 1024
 
+/*
+ * The estimators compute in 64-bit nanoseconds relative to a link's first
+ * packet (sl-hull.c: coordinates and their differences; sl-linreg.c: the
+ * sum of two differences between hosts). Packet events of one host that
+ * span at most 2^59 ns (about 18 years) keep every one of those within 64
+ * bits; the readers drop (and report) those that would not.
+ */
+#define SL_HOST_MAX_SPAN_NS (G_GINT64_CONSTANT (1) << 59)
+
+/* Mapped between hosts, times of ±2^61 ns (1896 to 2043 from the epoch)
+ * stay within 64 bits with any plausible clock rate; the readers drop
+ * (and report) the others. */
+#define SL_MAX_ABS_TIME_NS (G_GINT64_CONSTANT (1) << 61)
+
 typedef struct
 {
   SlPacketEvent *ev;
@@ -64,6 +78,7 @@ GMutex    *sl_feed_hub_get_mutex         (SlFeedHub       *hub);
 guint64    sl_feed_hub_get_seq_locked    (SlFeedHub       *hub);
 gboolean   sl_feed_hub_signal_locked     (SlFeedHub       *hub);
 void       sl_feed_hub_signal            (SlFeedHub       *hub);
+void       sl_feed_hub_broadcast_locked  (SlFeedHub       *hub);
 void       sl_feed_hub_set_wakeup        (SlFeedHub       *hub,
                                           SlFeedHubWakeup  wakeup,
                                           gpointer         user_data);
@@ -114,6 +129,9 @@ guint64    sl_feed_get_ignored_locked    (SlFeed          *feed);
 guint64    sl_feed_get_published_locked  (SlFeed          *feed);
 gint64     sl_feed_get_position_locked   (SlFeed          *feed);
 SlBatch   *sl_feed_read_ahead_locked     (SlFeed          *feed);
+SlBatch   *sl_feed_take_locked           (SlFeed          *feed);
+void       sl_feed_recycle_locked        (SlFeed          *feed,
+                                          SlBatch         *batch);
 void       sl_feed_want                  (SlFeed          *feed);
 
 /* consumer */
@@ -128,6 +146,7 @@ void       sl_feed_set_waited            (SlFeed          *feed,
 const GQueue *sl_feed_get_read_ahead     (SlFeed          *feed);
 gboolean   sl_feed_is_done               (SlFeed          *feed);
 guint64    sl_feed_get_fed               (SlFeed          *feed);
+guint64    sl_feed_get_out_of_span       (SlFeed          *feed);
 gint64     sl_feed_get_last_fed          (SlFeed          *feed);
 void       sl_feed_account_locked        (SlFeed          *feed,
                                           SlEngine        *engine);

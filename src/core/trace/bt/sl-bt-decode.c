@@ -104,8 +104,9 @@ struct _SlBtStreamInfo
 /* What the events' context last said of a thread. */
 typedef struct
 {
-  guint32 pid;
-  guint32 name;
+  guint32  pid;
+  guint32  name;
+  char    *name_str;
 } ContextThread;
 
 /* Events the tracer discarded, waiting for the merge to reach @begin: the
@@ -124,41 +125,35 @@ struct _SlBtDecoder
 {
   GHashTable   *stream_infos;
   GArray       *cpu_tid;
-  SlEventStore *store;
+  gboolean      keep;
+  gboolean      muted;
+  SlBtEventSink out;
+  gint64        last_appended;
   GHashTable   *context_threads;
   GArray       *gaps;
-  /* a store that holds the history: only what comes after it is added */
-  gint64        store_after;
-  gboolean      resumed;
 };
 
-/* Every event stored goes through here: once a store is continued, what
- * it holds already is not added again, and a gap before the first new
- * event says that what happened in between is not known */
-static void
-store_append (SlBtDecoder         *d,
-              const SlEvent       *e,
-              const SlEventPacket *packet)
+static guint32
+intern (SlBtDecoder *d,
+        const char  *str)
 {
-  if (e->time <= d->store_after)
-    return;
-  if (!d->resumed)
-    {
-      SlEvent gap = { 0 };
+  if (str == NULL || *str == '\0')
+    return 0;
+  return d->out.intern (d->out.data, str);
+}
 
-      d->resumed = TRUE;
-      if (d->store_after != G_MININT64 && e->time > d->store_after + 1)
-        {
-          gap.time = d->store_after + 1;
-          gap.cpu = G_MAXUINT16;
-          gap.kind = SL_EVENT_LOST;
-          sl_event_store_append (d->store, &gap);
-        }
-    }
-  if (packet != NULL)
-    sl_event_store_append_packet (d->store, e, packet);
-  else
-    sl_event_store_append (d->store, e);
+/* Every timeline event goes through here (@packet: a packet event's ports
+ * and length); the reader that receives them skips what a continued
+ * store holds already (sl-decoder.c). */
+static void
+append (SlBtDecoder         *d,
+        const SlEvent       *e,
+        const SlEventPacket *packet)
+{
+  if (d->muted)
+    return;
+  d->last_appended = MAX (d->last_appended, e->time);
+  d->out.append (d->out.data, e, packet);
 }
 
 
@@ -473,14 +468,14 @@ event_info_new (SlBtDecoder          *d,
     }
 
   /* Without an event store only the packet events matter. */
-  if (d->store == NULL && ei->kind > EK_UST_RECV)
+  if (!d->keep && ei->kind > EK_UST_RECV)
     ei->kind = EK_OTHER;
 
   if (members != NULL)
     for (guint i = 0; i < CACHE_MAX_MEMBERS && members[i] != NULL; i++)
       ei->m[i] = member_lookup (payload, members[i]);
-  if (syscall != NULL && d->store != NULL)
-    ei->name_id = sl_event_store_intern (d->store, syscall);
+  if (syscall != NULL && d->keep)
+    ei->name_id = intern (d, syscall);
   return ei;
 }
 
@@ -729,7 +724,7 @@ payload_str (SlBtDecoder     *d,
              const EventInfo *ei,
              guint            i)
 {
-  return sl_event_store_intern (d->store, member_string (payload, ei->m[i]));
+  return intern (d, member_string (payload, ei->m[i]));
 }
 
 static void
@@ -763,7 +758,7 @@ store_event (SlBtDecoder    *d,
       packet.sport = pe->sport;
       packet.dport = pe->dport;
       packet.length = length;
-      store_append (d, &e, &packet);
+      append (d, &e, &packet);
       return;
 
     case EK_SCHED_SWITCH:
@@ -807,7 +802,7 @@ store_event (SlBtDecoder    *d,
             parent.arg = (guint32) parent_pid;
             parent.str = payload_str (d, payload, ei, FORK_PARENT_COMM);
             parent.flags = SL_EVENT_NAME_FORK;
-            store_append (d, &parent, NULL);
+            append (d, &parent, NULL);
           }
       }
       break;
@@ -839,7 +834,7 @@ store_event (SlBtDecoder    *d,
         /* a process's parent, once: after its main thread */
         if (e.tid != 0 && e.tid == e.arg && member_uint (payload, ei->m[DUMP_PPID], &v) && v != 0)
           {
-            store_append (d, &e, NULL);
+            append (d, &e, NULL);
             e.kind = SL_EVENT_PROCESS_PARENT;
             e.arg = (guint32) v;
             e.str = 0;
@@ -891,7 +886,7 @@ store_event (SlBtDecoder    *d,
       return;
     }
 
-  store_append (d, &e, NULL);
+  append (d, &e, NULL);
 }
 
 
@@ -918,15 +913,17 @@ store_context (SlBtDecoder     *d,
   if (name == NULL)
     name = "";
   ct = g_hash_table_lookup (d->context_threads, GUINT_TO_POINTER ((guint) tid));
-  if (ct != NULL && ct->pid == (guint32) pid && g_str_equal (sl_event_store_get_string (d->store, ct->name), name))
+  if (ct != NULL && ct->pid == (guint32) pid && g_str_equal (ct->name_str, name))
     return;
   if (ct == NULL)
     {
-      ct = g_new (ContextThread, 1);
+      ct = g_new0 (ContextThread, 1);
       g_hash_table_insert (d->context_threads, GUINT_TO_POINTER ((guint) tid), ct);
     }
   ct->pid = (guint32) pid;
-  ct->name = sl_event_store_intern (d->store, name);
+  ct->name = intern (d, name);
+  g_free (ct->name_str);
+  ct->name_str = g_strdup (name);
 
   e.time = time;
   e.cpu = (guint16) MIN (st->cpu, G_MAXUINT16);
@@ -935,7 +932,7 @@ store_context (SlBtDecoder     *d,
   e.arg = ct->pid;
   e.str = ct->name;
   e.flags = SL_EVENT_NAME_CONTEXT;
-  store_append (d, &e, NULL);
+  append (d, &e, NULL);
 }
 
 /* Lost events are recorded once the merge reaches where they were lost
@@ -956,7 +953,8 @@ flush_gaps (SlBtDecoder *d,
           continue;
         }
       e.time = g->begin;
-      if (sl_event_store_get_time_range (d->store, NULL, &last) && last > e.time)
+      last = d->last_appended;
+      if (last != G_MININT64 && last > e.time)
         e.time = last;
       if (e.time == G_MININT64)
         e.time = time;
@@ -964,7 +962,7 @@ flush_gaps (SlBtDecoder *d,
       e.kind = SL_EVENT_LOST;
       e.arg = g->count;
       e.flags = g->flags;
-      store_append (d, &e, NULL);
+      append (d, &e, NULL);
       g_array_remove_index (d->gaps, i);
     }
 }
@@ -1020,7 +1018,7 @@ sl_bt_decoder_event (SlBtDecoder      *d,
 
   if (st->sinfo == NULL)
     st->sinfo = stream_info_get (d, bt_stream_borrow_class_const (bt_event_borrow_stream_const (ev)));
-  if (d->store != NULL)
+  if (d->keep)
     {
       if (G_UNLIKELY (d->gaps->len > 0))
         flush_gaps (d, time);
@@ -1063,7 +1061,7 @@ sl_bt_decoder_event (SlBtDecoder      *d,
 
   pe->host = engine_host;
   pe->time = time;
-  if (d->store != NULL)
+  if (d->keep)
     store_event (d, st, ei, ev, payload, time, pe, length);
   return SL_BT_EVENT_PACKET;
 }
@@ -1125,7 +1123,7 @@ sl_bt_decoder_other (SlBtDecoder      *d,
       }
 
     case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
-      if (d->store != NULL)
+      if (d->keep)
         add_gap (d, st, msg);
       break;
 
@@ -1139,6 +1137,15 @@ sl_bt_decoder_other (SlBtDecoder      *d,
 /* ---------------------------------------------------------------------- */
 /* Decoder                                                                 */
 
+static void
+context_thread_free (gpointer p)
+{
+  ContextThread *ct = p;
+
+  g_free (ct->name_str);
+  g_free (ct);
+}
+
 SlBtDecoder *
 sl_bt_decoder_new (void)
 {
@@ -1146,9 +1153,9 @@ sl_bt_decoder_new (void)
 
   d->stream_infos = g_hash_table_new_full (NULL, NULL, NULL, stream_info_free);
   d->cpu_tid = g_array_new (FALSE, TRUE, sizeof (guint32));
-  d->context_threads = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  d->context_threads = g_hash_table_new_full (NULL, NULL, NULL, context_thread_free);
+  d->last_appended = G_MININT64;
   d->gaps = g_array_new (FALSE, FALSE, sizeof (Gap));
-  d->store_after = G_MININT64;
   return d;
 }
 
@@ -1164,28 +1171,25 @@ sl_bt_decoder_free (SlBtDecoder *d)
   g_free (d);
 }
 
-/* Before the first event: event classes already seen keep what they were
- * decoded as. */
+/* Before the first event (event classes already seen keep what they were
+ * decoded as): the scheduling, system call, interrupt, packet and process
+ * events for the timeline go to @sink (%NULL: packet events only). */
 void
-sl_bt_decoder_set_store (SlBtDecoder  *d,
-                         SlEventStore *store)
+sl_bt_decoder_set_events (SlBtDecoder         *d,
+                          const SlBtEventSink *sink)
 {
-  d->store = store;
-  d->store_after = G_MININT64;
-  d->resumed = FALSE;
+  d->keep = sink != NULL;
+  if (sink != NULL)
+    d->out = *sink;
 }
 
-/* @store holds a host's history (read from a folder): events at or before
- * its last are not stored again */
+/* While muted, events update the decoder's state but none goes out (the
+ * decoder process skips what an earlier run already delivered). */
 void
-sl_bt_decoder_continue_store (SlBtDecoder  *d,
-                              SlEventStore *store)
+sl_bt_decoder_set_muted (SlBtDecoder *d,
+                         gboolean     muted)
 {
-  gint64 last;
-
-  sl_bt_decoder_set_store (d, store);
-  if (store != NULL && sl_event_store_get_time_range (store, NULL, &last))
-    d->store_after = last;
+  d->muted = muted;
 }
 
 /* FALSE, with the thread's babeltrace error set, when the event's stream

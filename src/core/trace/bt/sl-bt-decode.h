@@ -18,7 +18,7 @@ G_BEGIN_DECLS
 typedef struct _SlBtDecoder    SlBtDecoder;
 typedef struct _SlBtStreamInfo SlBtStreamInfo;
 
-/* What the decoder keeps per babeltrace stream (one per input port). */
+/* What the decoder keeps per babeltrace stream. */
 typedef struct
 {
   SlBtStreamInfo *sinfo;
@@ -33,12 +33,32 @@ typedef enum
   SL_BT_EVENT_IGNORED,
 } SlBtEventResult;
 
+/**
+ * SlBtEventSink:
+ * @intern: a string's id (0 for %NULL or ""), the same id for the same
+ *   string
+ * @append: one event for the timeline; @packet (nullable): a packet
+ *   event's ports and length
+ *
+ * Where the decoder's timeline events go (the decoder process writes them
+ * as frames, sl-decoder-main.c).
+ */
+typedef struct
+{
+  guint32 (*intern) (gpointer       data,
+                     const char    *str);
+  void    (*append) (gpointer             data,
+                     const SlEvent       *event,
+                     const SlEventPacket *packet);
+  gpointer data;
+} SlBtEventSink;
+
 SlBtDecoder     *sl_bt_decoder_new        (void);
 void             sl_bt_decoder_free       (SlBtDecoder      *d);
-void             sl_bt_decoder_set_store  (SlBtDecoder      *d,
-                                           SlEventStore     *store);
-void             sl_bt_decoder_continue_store (SlBtDecoder  *d,
-                                           SlEventStore     *store);
+void             sl_bt_decoder_set_events (SlBtDecoder         *d,
+                                           const SlBtEventSink *sink);
+void             sl_bt_decoder_set_muted  (SlBtDecoder      *d,
+                                           gboolean          muted);
 gboolean         sl_bt_decoder_event_time (SlBtDecoder      *d,
                                            SlBtStreamState  *st,
                                            const bt_message *msg,

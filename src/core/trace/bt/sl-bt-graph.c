@@ -200,6 +200,12 @@ typedef struct
   SlBtStreamState        *last_state;
   gboolean                one_stream;
   char                   *port_file;
+  char                   *port_name;
+  char                   *file;
+  guint                   source;
+  guint64                 skip;
+  guint64                 consumed;
+  guint64                 packets;
 } Input;
 
 struct _SlBtGraph
@@ -220,6 +226,11 @@ struct _SlBtGraph
   guint64        events;
   guint64        ignored;
   char          *error_file;
+  volatile guint reading;
+  SlBtInputFailedFunc input_failed;
+  SlBtClockFunc  clock;
+  SlBtPacketFunc packet;
+  gpointer       user_data;
 };
 
 static void
@@ -330,7 +341,33 @@ handle_other (SlBtGraph        *g,
       }
 
     case BT_MESSAGE_TYPE_STREAM_BEGINNING:
+      {
+        SlBtStreamState *st = input_stream (in, message_stream (msg));
+        gboolean ok;
+
+        if (g->clock != NULL)
+          {
+            const bt_stream_class *sc = bt_stream_borrow_class_const (bt_message_stream_beginning_borrow_stream_const (msg));
+            const bt_clock_class *cc = bt_stream_class_borrow_default_clock_class_const (sc);
+
+            if (cc != NULL)
+              g->clock (g, cc, g->user_data);
+          }
+        ok = sl_bt_decoder_other (g->decoder, st, msg);
+        if (st->file != NULL && g_strcmp0 (st->file, in->file) != 0)
+          {
+            g_free (in->file);
+            in->file = g_strdup (st->file);
+          }
+        return ok;
+      }
+
     case BT_MESSAGE_TYPE_PACKET_BEGINNING:
+      in->packets++;
+      if (G_UNLIKELY (g->packet != NULL))
+        g->packet (g, (guint) (in - g->inputs), in->packets, g->user_data);
+      return sl_bt_decoder_other (g->decoder, input_stream (in, message_stream (msg)), msg);
+
     case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
       return sl_bt_decoder_other (g->decoder, input_stream (in, message_stream (msg)), msg);
 
@@ -356,6 +393,7 @@ input_next (SlBtGraph *g,
   in->pos = in->count = 0;
   /* babeltrace may wait here (a relay): the store is not held meanwhile */
   store_unlock (g);
+  g->reading = (guint) (in - g->inputs);
   st = BT_LEAKY (bt_message_iterator_next (in->it, &in->msgs, &in->count));
   store_lock (g);
   switch (st)
@@ -381,6 +419,7 @@ static FillStatus
 input_fill_head (SlBtGraph *g,
                  Input     *in)
 {
+  g->reading = (guint) (in - g->inputs);
   while (!in->has_head)
     {
       const bt_message *msg;
@@ -430,9 +469,21 @@ input_consume_head (SlBtGraph *g,
   const bt_message *msg = in->msgs[in->pos++];
   SlPacketEvent pe;
 
+  g->reading = (guint) (in - g->inputs);
   in->has_head = FALSE;
-  g->events++;
+  in->consumed++;
   g->seen = MAX (g->seen, in->head_time);
+  if (G_UNLIKELY (in->skip > 0))
+    {
+      /* delivered by an earlier run: for the decoder's state only */
+      in->skip--;
+      sl_bt_decoder_set_muted (g->decoder, TRUE);
+      sl_bt_decoder_event (g->decoder, in->head, msg, in->head_time, SL_HOST_NONE, &pe);
+      sl_bt_decoder_set_muted (g->decoder, FALSE);
+      bt_message_put_ref (msg);
+      return;
+    }
+  g->events++;
   g->first_event = MIN (g->first_event, in->head_time);
   g->last_event = MAX (g->last_event, in->head_time);
   switch (sl_bt_decoder_event (g->decoder, in->head, msg, in->head_time, SL_HOST_NONE, &pe))
@@ -511,6 +562,28 @@ consume_decode_only (SlBtGraph *g)
   return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END;
 }
 
+/* babeltrace failed on @in: with an input_failed handler, that input ends
+ * alone (TRUE); otherwise the graph fails. */
+static gboolean
+input_end_on_error (SlBtGraph *g,
+                    Input     *in)
+{
+  g_autofree char *why = NULL;
+
+  if (g->input_failed == NULL)
+    return FALSE;
+  why = sl_bt_take_error ();
+  for (guint64 k = in->pos; k < in->count; k++)
+    bt_message_put_ref (in->msgs[k]);
+  in->pos = in->count = 0;
+  in->has_head = FALSE;
+  in->ended = TRUE;
+  store_unlock (g);
+  g->input_failed (g, (guint) (in - g->inputs), in->packets, why, g->user_data);
+  store_lock (g);
+  return TRUE;
+}
+
 static bt_component_class_sink_consume_method_status
 consume_fail (SlBtGraph *g,
               Input     *in)
@@ -560,6 +633,8 @@ sink_consume (bt_self_component_sink *self)
               return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_AGAIN;
             case FILL_ERROR:
             default:
+              if (input_end_on_error (g, in))
+                continue;
               return consume_fail (g, in);
             }
 
@@ -585,7 +660,7 @@ sink_consume (bt_self_component_sink *self)
         {
           input_consume_head (g, best);
           budget--;
-          if (input_fill_head (g, best) == FILL_ERROR)
+          if (input_fill_head (g, best) == FILL_ERROR && !input_end_on_error (g, best))
             return consume_fail (g, best);
         }
       while (budget > 0 && best->has_head && best->head_time <= limit);
@@ -695,8 +770,9 @@ port_file (const bt_port_output *out)
 }
 
 static gboolean
-connect_sink (SlBtGraph                  *g,
-              GPtrArray                  *sources)
+connect_sink (SlBtGraph *g,
+              GPtrArray *sources,
+              GArray    *source_index)
 {
   const bt_component_sink *sink = NULL;
   guint port = 0;
@@ -715,6 +791,8 @@ connect_sink (SlBtGraph                  *g,
           const bt_port_output *out = bt_component_source_borrow_output_port_by_index_const (src, p);
 
           g->inputs[port].port_file = port_file (out);
+          g->inputs[port].port_name = g_strdup (bt_port_get_name (bt_port_output_as_port_const (out)));
+          g->inputs[port].source = g_array_index (source_index, guint, s);
           if (bt_graph_connect_ports (g->graph, out, bt_component_sink_borrow_input_port_by_index_const (sink, port),
                                       NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
             return FALSE;
@@ -733,6 +811,8 @@ graph_free_locked (SlBtGraph *g)
     {
       g_hash_table_destroy (g->inputs[i].streams);
       g_free (g->inputs[i].port_file);
+      g_free (g->inputs[i].port_name);
+      g_free (g->inputs[i].file);
     }
   g_free (g->inputs);
   g_free (g->error_file);
@@ -745,6 +825,7 @@ static gboolean
 add_sources (SlBtGraph           *g,
              const SlBtGraphSpec *spec,
              GPtrArray           *sources,
+             GArray              *source_index,
              guint               *n_ports,
              guint               *failed_input)
 {
@@ -772,6 +853,7 @@ add_sources (SlBtGraph           *g,
           return FALSE;
         }
       g_ptr_array_add (sources, (gpointer) src);
+      g_array_append_val (source_index, i);
       *n_ports += (guint) bt_component_source_get_output_port_count (src);
     }
   return TRUE;
@@ -794,6 +876,7 @@ sl_bt_graph_new (const SlBtGraphSpec  *spec,
                  char                **why)
 {
   g_autoptr(GPtrArray) sources = g_ptr_array_new ();
+  g_autoptr(GArray) source_index = g_array_new (FALSE, FALSE, sizeof (guint));
   const char *setup_why = NULL;
   SlBtGraph *g;
   guint n_ports = 0;
@@ -817,13 +900,18 @@ sl_bt_graph_new (const SlBtGraphSpec  *spec,
   g->seen = G_MININT64;
   g->first_event = G_MAXINT64;
   g->last_event = G_MININT64;
+  g->reading = G_MAXUINT;
+  g->input_failed = spec->input_failed;
+  g->clock = spec->clock;
+  g->packet = spec->packet;
+  g->user_data = spec->user_data;
 
   g_mutex_lock (&sl_bt_lock);
   g->graph = bt_graph_create (0);
   if (g->graph == NULL ||
       (spec->interrupter != NULL &&
        bt_graph_add_interrupter (g->graph, spec->interrupter) != BT_GRAPH_ADD_INTERRUPTER_STATUS_OK) ||
-      !add_sources (g, spec, sources, &n_ports, failed_input))
+      !add_sources (g, spec, sources, source_index, &n_ports, failed_input))
     goto fail;
   if (n_ports == 0 || (spec->kind == SL_BT_SOURCE_LIVE && n_ports != 1))
     {
@@ -839,7 +927,7 @@ sl_bt_graph_new (const SlBtGraphSpec  *spec,
       g->inputs[i].one_stream = spec->kind == SL_BT_SOURCE_FS;
       g->inputs[i].streams = g_hash_table_new_full (NULL, NULL, NULL, stream_state_free);
     }
-  if (!connect_sink (g, sources))
+  if (!connect_sink (g, sources, source_index))
     {
       g_autofree char *bt_why = sl_bt_take_error ();
 
@@ -847,6 +935,10 @@ sl_bt_graph_new (const SlBtGraphSpec  *spec,
       goto fail_why;
     }
   g_mutex_unlock (&sl_bt_lock);
+  for (guint i = 0; i < g->n_inputs; i++)
+    for (guint k = 0; k < spec->n_skips; k++)
+      if (g_strcmp0 (g->inputs[i].port_name, spec->skip_names[k]) == 0)
+        g->inputs[i].skip = spec->skip_counts[k];
   return g;
 
 fail:
@@ -889,6 +981,75 @@ const char *
 sl_bt_graph_get_error_file (SlBtGraph *graph)
 {
   return graph->error_file;
+}
+
+/* The span of the events decoded so far (first > last: none yet). */
+void
+sl_bt_graph_get_span (SlBtGraph *g,
+                      gint64    *first,
+                      gint64    *last)
+{
+  *first = g->first_event;
+  *last = g->last_event;
+}
+
+guint
+sl_bt_graph_get_n_inputs (SlBtGraph *graph)
+{
+  return graph->n_inputs;
+}
+
+/* The port's name: src.ctf.fs's "UUID | STREAM ID | PATH". */
+const char *
+sl_bt_graph_get_input_name (SlBtGraph *graph,
+                            guint      input)
+{
+  g_return_val_if_fail (input < graph->n_inputs, NULL);
+  return graph->inputs[input].port_name;
+}
+
+/* The file of the stream the input began last (NULL before). */
+const char *
+sl_bt_graph_get_input_file (SlBtGraph *graph,
+                            guint      input)
+{
+  g_return_val_if_fail (input < graph->n_inputs, NULL);
+  return graph->inputs[input].file != NULL ? graph->inputs[input].file : graph->inputs[input].port_file;
+}
+
+/* The spec input (trace folder) the input comes from. */
+guint
+sl_bt_graph_get_input_source (SlBtGraph *graph,
+                              guint      input)
+{
+  g_return_val_if_fail (input < graph->n_inputs, 0);
+  return graph->inputs[input].source;
+}
+
+/* Events the sink took from the input (skipped ones included). */
+guint64
+sl_bt_graph_get_consumed (SlBtGraph *graph,
+                          guint      input)
+{
+  g_return_val_if_fail (input < graph->n_inputs, 0);
+  return graph->inputs[input].consumed;
+}
+
+/* The input last read or handled (G_MAXUINT: none yet), how many of its
+ * packets began and its stream's file. Only reads fields: safe in a
+ * signal handler. */
+void
+sl_bt_graph_get_position (SlBtGraph   *graph,
+                          guint       *input,
+                          guint64     *packet,
+                          const char **file)
+{
+  guint i = graph->reading;
+
+  *input = i;
+  *packet = i < graph->n_inputs ? graph->inputs[i].packets : 0;
+  *file = i < graph->n_inputs ? (graph->inputs[i].file != NULL ? graph->inputs[i].file : graph->inputs[i].port_file)
+                              : NULL;
 }
 
 /* ---------------------------------------------------------------------- */

@@ -41,6 +41,25 @@ const bt_component_class_source *sl_bt_get_source_class (SlBtSourceKind   kind,
                                                          const char     **why);
 char                            *sl_bt_take_error       (void);
 
+typedef struct _SlBtGraph SlBtGraph;
+
+/* One input of a trace-folder graph stopped on babeltrace's error; the
+ * others go on. */
+typedef void (*SlBtInputFailedFunc) (SlBtGraph  *graph,
+                                     guint       input,
+                                     guint64     packet,
+                                     const char *why,
+                                     gpointer    user_data);
+/* A packet of an input began (its count from 1). */
+typedef void (*SlBtPacketFunc)      (SlBtGraph  *graph,
+                                     guint       input,
+                                     guint64     packet,
+                                     gpointer    user_data);
+/* A stream began whose class has this default clock (live sessions). */
+typedef void (*SlBtClockFunc)       (SlBtGraph             *graph,
+                                     const bt_clock_class  *clock,
+                                     gpointer               user_data);
+
 /**
  * SlBtGraphSpec:
  * @kind: trace folders (one src.ctf.fs per input) or a live session (one
@@ -56,6 +75,13 @@ char                            *sl_bt_take_error       (void);
  * @min_publish_us: a consume with packet events pending publishes only
  *   if the previous publication is this old (a burst from the relay comes
  *   in many small deliveries)
+ * @skip_names: (array length=n_skips) (nullable): inputs (by port name)
+ *   whose first @skip_counts events an earlier run already delivered:
+ *   they are decoded for the decoder's state, not delivered again
+ * @input_failed: (nullable): trace folders: an input babeltrace fails on
+ *   ends alone (without it, the graph fails)
+ * @clock: (nullable): called at each stream beginning with its clock
+ * @packet: (nullable): called at each packet beginning
  *
  * One graph of one host: its sources' streams all go to one sink, which
  * merges them by event time (tolerantly: the stock muxer aborts on
@@ -74,6 +100,13 @@ typedef struct
   GMutex             *store_lock;
   SlFeedFlush         flush;
   gint64              min_publish_us;
+  const char *const  *skip_names;
+  const guint64      *skip_counts;
+  guint               n_skips;
+  SlBtInputFailedFunc input_failed;
+  SlBtClockFunc       clock;
+  SlBtPacketFunc      packet;
+  gpointer            user_data;
 } SlBtGraphSpec;
 
 typedef enum
@@ -84,14 +117,28 @@ typedef enum
   SL_BT_RUN_ERROR,
 } SlBtRunStatus;
 
-typedef struct _SlBtGraph SlBtGraph;
-
 SlBtGraph     *sl_bt_graph_new            (const SlBtGraphSpec *spec,
                                            guint               *failed_input,
                                            char               **why);
 void           sl_bt_graph_free           (SlBtGraph           *graph);
 SlBtRunStatus  sl_bt_graph_run_once       (SlBtGraph           *graph);
 const char    *sl_bt_graph_get_error_file (SlBtGraph           *graph);
+void           sl_bt_graph_get_span       (SlBtGraph         *g,
+                                           gint64            *first,
+                                           gint64            *last);
+guint          sl_bt_graph_get_n_inputs   (SlBtGraph           *graph);
+const char    *sl_bt_graph_get_input_name (SlBtGraph           *graph,
+                                           guint                input);
+guint          sl_bt_graph_get_input_source (SlBtGraph         *graph,
+                                             guint              input);
+const char    *sl_bt_graph_get_input_file (SlBtGraph           *graph,
+                                           guint                input);
+guint64        sl_bt_graph_get_consumed   (SlBtGraph           *graph,
+                                           guint                input);
+void           sl_bt_graph_get_position   (SlBtGraph           *graph,
+                                           guint               *input,
+                                           guint64             *packet,
+                                           const char         **file);
 void           sl_bt_query_range          (const char          *trace,
                                            gint64              *begin,
                                            gint64              *end);

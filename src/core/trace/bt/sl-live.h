@@ -182,6 +182,7 @@ void           sl_live_lock             (SlLive               *self);
 void           sl_live_unlock           (SlLive               *self);
 GPtrArray     *sl_live_dup_hosts        (SlLive               *self);
 GPtrArray     *sl_live_dup_problems     (SlLive               *self);
+gboolean       sl_live_get_connected    (SlLive               *self);
 
 void           sl_live_host_free        (SlLiveHost           *host);
 const char    *sl_live_host_state_to_string (SlLiveHostState   state);

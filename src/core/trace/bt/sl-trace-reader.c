@@ -1,40 +1,27 @@
-/* sl-trace-reader.c: trace folders, per-host babeltrace2 graphs, merge
+/* sl-trace-reader.c: trace folders: calibration, merge, the public API
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"
 
-#include <errno.h>
-#include <stdatomic.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <glib/gstdio.h>
 
-#include "sl-bt-graph.h"
 #include "sl-heap.h"
-#include "sl-trace-reader.h"
+#include "sl-trace-reader-private.h"
 
 /*
  * Pipeline
  * --------
- * A scan thread finds the trace folders below the inputs (a folder with a
- * `metadata` file), reads each trace's environment and clock UUID through
- * babeltrace's `metadata-info` query and groups traces into hosts
- * (hostname + boot/clock UUID: kernel and UST traces of one boot are one
- * host).
- *
- * Each host gets one babeltrace graph (sl-bt-graph.c: one src.ctf.fs per
- * trace, all their streams into Syncline's sink, which merges them by
- * event time and converts each event at once: TCP packet events into the
- * host's feed, scheduling/syscall/IRQ events into its SlEventStore).
- * Graphs run on a GThreadPool of one thread per core. A host's task runs
- * its graph until its bounded queue of batches is full, then parks (the
- * thread goes to another host); taking a batch from a parked host requeues
- * it. A worker never waits for the consumer, and the consumer (the
- * engine's thread, in sl_trace_reader_step()) never waits for a worker:
- * it returns AGAIN instead (sl-feed.c: the merge).
+ * A scan thread finds the traces below the inputs and groups them into
+ * hosts (sl-trace-scan.c). Each host is decoded by a syncline-decoder
+ * process read by the host's thread (sl-trace-host.c) into the host's
+ * feed of packet events and its event store; a host whose queue of
+ * batches is full waits, and so does its decoder. The consumer (the
+ * engine's thread, in sl_trace_reader_step()) never waits for a host: it
+ * returns AGAIN instead (sl-feed.c: the merge).
  *
  * Merge order across hosts
  * ------------------------
@@ -51,16 +38,8 @@
  * clocks (the CTF clock offset is included in every timestamp) are trusted
  * as they are. Each host also publishes a watermark (its decoding
  * position), so a host with few packets does not stall the merge.
- *
- * babeltrace2 2.0.4 pitfalls handled here (the others: sl-bt-graph.c)
- * -------------------------------------------------------------------
- * - It loops for ever on a truncated packetized metadata file: packets are
- *   checked before babeltrace sees the folder.
- * - A trace it refuses is left out and the host's graph built again
- *   without it.
  */
 
-#define QUEUE_MAX              8
 /* packet events held in the hosts' queues and in their calibration
  * read-ahead, all hosts together: with many hosts each gets less, so that
  * memory per host stays small (at least MIN_* each); nothing is merged
@@ -73,130 +52,16 @@
 /* SL_TRACE_SPILL_AUTO spills beyond this many hosts: a babeltrace2 graph
  * costs 1 to 3 MB (and far more with a real kernel's metadata) */
 #define SPILL_HOSTS            256
-#define SLICE_US               (50 * 1000)
 #define DEFAULT_CAL_PACKETS    4096
 #define CAL_SPAN_NS            (G_GINT64_CONSTANT (60) * 1000000000)
-#define MAX_SCAN_FOLDERS       100000
-#define MAX_SCAN_DEPTH         32
-#define METADATA_MAGIC         0x75d11d57u
-#define STREAM_MAGIC           0xc1fc1fc1u
 
 
-/* ---------------------------------------------------------------------- */
-/* Types                                                                   */
-
-typedef enum
-{
-  STATE_INIT,
-  STATE_SCANNING,
-  STATE_CALIBRATING,
-  STATE_MERGING,
-  STATE_DONE,
-  STATE_CANCELLED,
-} State;
-
-typedef struct
-{
-  char    *path;
-  char    *metadata;
-  char    *hostname;
-  char    *clock_uuid;
-  char    *domain;
-  guint64  bytes;
-  /* a `syncline-cli extract` trace: the counts of the full one */
-  gboolean extract;
-  guint64  extract_events;
-  guint64  extract_ignored;
-  gboolean extract_has_span;
-  gint64   extract_first;
-  gint64   extract_last;
-  gboolean failed;
-} TraceDir;
-
-typedef struct _Host Host;
-
-struct _Host
-{
-  SlTraceReader  *reader;
-  guint           index;
-  char           *name;
-  char           *hostname;
-  char           *clock_uuid;
-  GPtrArray      *traces;
-  GPtrArray      *trace_paths;
-  guint64         total_bytes;
-  SlFeed         *feed;
-
-  /* decoding: owned by the task that runs the host */
-  SlBtGraph      *graph;
-  SlBtDecoder    *decoder;
-  SlEventStore   *store;
-  gboolean        decode_failed;
-  gboolean        stopped;
-
-  /* read by any thread */
-  _Atomic gint64  range_begin;
-  _Atomic gint64  range_end;
-
-  /* under the hub lock */
-  gboolean        parked;
-
-  /* consumer */
-  gboolean        got_last;
-  gboolean        cal_done;
-  gboolean        all_extracts;
-  guint64         extract_events;
-  guint64         extract_ignored;
-  gint64          extract_first;
-  gint64          extract_last;
-  guint64         cal_packets;
-  gint64          cal_first;
-  gint64          cal_last;
-};
-
-struct _SlTraceReader
-{
-  SlEngine             *engine;
-  SlTraceReaderOptions  options;
-  GPtrArray            *folders;
-  GPtrArray            *hosts;
-  GPtrArray            *feeds;
-  GThread              *scan_thread;
-  GThreadPool          *pool;
-  State                 state;
-  SlFeedHub            *hub;
-  SlProblemList        *problems;
-
-  /* under the hub lock */
-  gboolean              scan_done;
-  GPtrArray            *scanned;
-  gint64                end_time;
-
-  atomic_int            cancelled;
-  gint64                start_time;
-
-  guint                 queue_max;
-  guint                 cal_packets;
-  char                 *spill_dir;
-
-  /* consumer */
-  gboolean              cal_started;
-  guint                 cal_left;
-};
-
-static void
-add_problem (SlTraceReader *self,
-             const char    *host,
-             const char    *file,
-             const char    *fmt,
-             ...) G_GNUC_PRINTF (4, 5);
-
-static void
-add_problem (SlTraceReader *self,
-             const char    *host,
-             const char    *file,
-             const char    *fmt,
-             ...)
+void
+sl_trace_reader_add_problem (SlTraceReader *self,
+                             const char    *host,
+                             const char    *file,
+                             const char    *fmt,
+                             ...)
 {
   va_list args;
 
@@ -205,752 +70,14 @@ add_problem (SlTraceReader *self,
   va_end (args);
 }
 
-/* ---------------------------------------------------------------------- */
-/* Metadata checks and trace discovery                                     */
-
 static guint32
-read_u32 (const guint8 *p,
-          gboolean      swap)
+read_u32 (const guint8 *p)
 {
   guint32 v;
 
   memcpy (&v, p, 4);
-  return swap ? GUINT32_SWAP_LE_BE (v) : v;
+  return v;
 }
-
-/* babeltrace2 2.0.4 reads a packetized metadata file with a loop that
- * never ends when a packet's content runs past the end of the file; it
- * must not see such a file. Returns FALSE with a message on any problem
- * babeltrace would stumble on. */
-static gboolean
-check_metadata_file (const char  *path,
-                     char       **text_hint,
-                     char       **why)
-{
-  g_autofree guint8 *data = NULL;
-  g_autoptr(GError) error = NULL;
-  gsize len, off = 0;
-  guint32 magic;
-  gboolean swap;
-
-  *text_hint = NULL;
-  if (!g_file_get_contents (path, (char **) &data, &len, &error))
-    {
-      *why = g_strdup_printf ("cannot read the metadata: %s", error->message);
-      return FALSE;
-    }
-  if (len == 0)
-    {
-      *why = g_strdup ("the metadata file is empty");
-      return FALSE;
-    }
-  if (len < 4)
-    {
-      *why = g_strdup ("the metadata file is too short");
-      return FALSE;
-    }
-
-  magic = read_u32 (data, FALSE);
-  if (magic != METADATA_MAGIC && GUINT32_SWAP_LE_BE (magic) != METADATA_MAGIC)
-    {
-      /* plain-text metadata */
-      if (!g_str_has_prefix ((const char *) data, "/* CTF"))
-        {
-          *why = g_strdup ("not CTF metadata (no packet magic, no “/* CTF” text header)");
-          return FALSE;
-        }
-      *text_hint = g_strndup ((const char *) data, MIN (len, 65536));
-      return TRUE;
-    }
-
-  swap = magic != METADATA_MAGIC;
-  while (len - off >= 37)
-    {
-      const guint8 *p = data + off;
-      guint32 content = read_u32 (p + 24, swap), packet = read_u32 (p + 28, swap);
-
-      if (read_u32 (p, swap) != METADATA_MAGIC)
-        {
-          *why = g_strdup_printf ("corrupt metadata: bad packet magic at offset %" G_GSIZE_FORMAT, off);
-          return FALSE;
-        }
-      if (content / 8 < 37 || content % 8 != 0)
-        {
-          *why = g_strdup_printf ("corrupt metadata: bad packet content size at offset %" G_GSIZE_FORMAT, off);
-          return FALSE;
-        }
-      if (p[32] != 0 || p[33] != 0 || p[34] != 0)
-        {
-          *why = g_strdup_printf ("corrupt metadata: compressed, encrypted or checksummed packet at offset %"
-                                  G_GSIZE_FORMAT, off);
-          return FALSE;
-        }
-      if (content / 8 > len - off)
-        {
-          *why = g_strdup_printf ("truncated metadata: packet at offset %" G_GSIZE_FORMAT
-                                  " needs %u bytes, the file has %" G_GSIZE_FORMAT,
-                                  off, content / 8, len - off);
-          return FALSE;
-        }
-      if (packet < content)
-        {
-          *why = g_strdup_printf ("corrupt metadata: packet size below content size at offset %" G_GSIZE_FORMAT, off);
-          return FALSE;
-        }
-      if (*text_hint == NULL)
-        *text_hint = g_strndup ((const char *) p + 37, content / 8 - 37);
-      if (packet / 8 > len - off)
-        break;
-      off += packet / 8;
-      if (packet / 8 == 0)
-        break;
-    }
-  return TRUE;
-}
-
-static char *
-match_in (const char *text,
-          const char *pattern)
-{
-  g_autoptr(GRegex) re = g_regex_new (pattern, G_REGEX_DOTALL | G_REGEX_RAW, 0, NULL);
-  g_autoptr(GMatchInfo) mi = NULL;
-
-  if (text == NULL || re == NULL)
-    return NULL;
-  if (!g_regex_match (re, text, 0, &mi))
-    return NULL;
-  return g_match_info_fetch (mi, 1);
-}
-
-static char *
-metadata_hostname (const char *text)
-{
-  return match_in (text, "env\\s*\\{[^}]*?hostname\\s*=\\s*\"([^\"\\n]*)\"");
-}
-
-static char *
-guess_host (const char *text,
-            const char *dir)
-{
-  char *name = metadata_hostname (text);
-
-  if (name != NULL && *name != '\0' && g_utf8_validate (name, -1, NULL))
-    return name;
-  g_free (name);
-  return g_strdup_printf ("unknown (%s)", dir);
-}
-
-static guint64
-stream_bytes (const char *dir,
-              guint      *n_streams)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-  guint64 total = 0;
-
-  *n_streams = 0;
-  if (d == NULL)
-    return 0;
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = NULL;
-      GStatBuf st;
-
-      if (name[0] == '.' || g_str_equal (name, "metadata"))
-        continue;
-      path = g_build_filename (dir, name, NULL);
-      if (g_stat (path, &st) == 0 && S_ISREG (st.st_mode))
-        {
-          total += (guint64) st.st_size;
-          (*n_streams)++;
-        }
-    }
-  return total;
-}
-
-static gboolean
-looks_like_stream (const char *path)
-{
-  guint8 buf[4];
-  FILE *f = g_fopen (path, "rb");
-  gboolean yes = FALSE;
-
-  if (f == NULL)
-    return FALSE;
-  if (fread (buf, 1, 4, f) == 4)
-    {
-      guint32 m = read_u32 (buf, FALSE);
-      yes = m == STREAM_MAGIC || GUINT32_SWAP_LE_BE (m) == STREAM_MAGIC;
-    }
-  fclose (f);
-  return yes;
-}
-
-typedef struct
-{
-  SlTraceReader *reader;
-  GHashTable    *visited;
-  GPtrArray     *traces;
-  guint          n_folders;
-  gboolean       gave_up;
-} Scan;
-
-static void
-scan_trace (Scan       *scan,
-            const char *dir)
-{
-  SlTraceReader *self = scan->reader;
-  const bt_component_class_source *fs_class = sl_bt_get_source_class (SL_BT_SOURCE_FS, NULL);
-  g_autofree char *metadata = g_build_filename (dir, "metadata", NULL);
-  g_autofree char *hint = NULL;
-  g_autofree char *why = NULL;
-  g_autofree char *text = NULL;
-  bt_query_executor *q;
-  bt_value *params;
-  const bt_value *result = NULL;
-  bt_query_executor_query_status qs = BT_QUERY_EXECUTOR_QUERY_STATUS_ERROR;
-  TraceDir *t;
-  guint n_streams;
-
-  if (!check_metadata_file (metadata, &hint, &why))
-    {
-      g_autofree char *host = guess_host (hint, dir);
-      add_problem (self, host, metadata, "%s; trace skipped", why);
-      return;
-    }
-
-  g_mutex_lock (&sl_bt_lock);
-  params = bt_value_map_create ();
-  if (params != NULL && bt_value_map_insert_string_entry (params, "path", dir) == BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK)
-    {
-      q = bt_query_executor_create (bt_component_class_source_as_component_class_const (fs_class),
-                                    "metadata-info", params);
-      if (q != NULL)
-        {
-          bt_query_executor_set_logging_level (q, BT_LOGGING_LEVEL_NONE);
-          qs = BT_LEAKY (bt_query_executor_query (q, &result));
-          bt_query_executor_put_ref (q);
-        }
-    }
-  bt_value_put_ref (params);
-
-  if (qs == BT_QUERY_EXECUTOR_QUERY_STATUS_OK && result != NULL &&
-      bt_value_is_map (result) && bt_value_map_has_entry (result, "text"))
-    {
-      const bt_value *tv = bt_value_map_borrow_entry_value_const (result, "text");
-
-      if (bt_value_is_string (tv))
-        text = g_strdup (bt_value_string_get (tv));
-    }
-  else
-    why = sl_bt_take_error ();
-  bt_current_thread_clear_error ();
-  bt_value_put_ref (result);
-  g_mutex_unlock (&sl_bt_lock);
-
-  if (text == NULL)
-    {
-      g_autofree char *host = guess_host (hint, dir);
-      /* babeltrace2 keeps the parser's diagnostics in its log, not in
-       * the error causes: its cause here says nothing more */
-      if (why == NULL || *why == '\0' || strstr (why, "Cannot update metadata decoder") != NULL)
-        g_free (why), why = g_strdup ("babeltrace2 cannot parse its TSDL text");
-      add_problem (self, host, metadata, "corrupt metadata: %s; trace skipped", why);
-      return;
-    }
-
-  t = g_new0 (TraceDir, 1);
-  t->path = g_strdup (dir);
-  t->metadata = g_strdup (metadata);
-  t->hostname = metadata_hostname (text);
-  if (t->hostname != NULL && (*t->hostname == '\0' || !g_utf8_validate (t->hostname, -1, NULL)))
-    g_clear_pointer (&t->hostname, g_free);
-  t->clock_uuid = match_in (text, "clock\\s*\\{[^}]*?uuid\\s*=\\s*\"([^\"]*)\"");
-  t->domain = match_in (text, "env\\s*\\{[^}]*?domain\\s*=\\s*\"([^\"]*)\"");
-  {
-    g_autofree char *events = match_in (text, "env\\s*\\{[^}]*?syncline_extract_events\\s*=\\s*([0-9]+)\\s*;");
-    g_autofree char *ignored = match_in (text, "env\\s*\\{[^}]*?syncline_extract_ignored\\s*=\\s*([0-9]+)\\s*;");
-
-    t->extract = events != NULL && ignored != NULL;
-    t->extract_events = t->extract ? g_ascii_strtoull (events, NULL, 10) : 0;
-    t->extract_ignored = t->extract ? g_ascii_strtoull (ignored, NULL, 10) : 0;
-  }
-  {
-    g_autofree char *first = match_in (text, "env\\s*\\{[^}]*?syncline_extract_span_first_ns\\s*=\\s*(-?[0-9]+)\\s*;");
-    g_autofree char *last = match_in (text, "env\\s*\\{[^}]*?syncline_extract_span_last_ns\\s*=\\s*(-?[0-9]+)\\s*;");
-
-    if (t->extract && first != NULL && last != NULL)
-      {
-        t->extract_first = g_ascii_strtoll (first, NULL, 10);
-        t->extract_last = g_ascii_strtoll (last, NULL, 10);
-        t->extract_has_span = t->extract_first <= t->extract_last;
-      }
-  }
-  t->bytes = stream_bytes (dir, &n_streams);
-
-  if (t->hostname == NULL)
-    {
-      t->hostname = g_strdup_printf ("unknown (%s)", dir);
-      add_problem (self, t->hostname, metadata, "the trace environment has no hostname; "
-                   "the trace is a host of its own");
-    }
-  if (n_streams == 0)
-    {
-      add_problem (self, t->hostname, dir, "no stream files beside the metadata; trace skipped");
-      g_free (t->path);
-      g_free (t->metadata);
-      g_free (t->hostname);
-      g_free (t->clock_uuid);
-      g_free (t->domain);
-      g_free (t);
-      return;
-    }
-  g_ptr_array_add (scan->traces, t);
-}
-
-static void
-scan_folder (Scan       *scan,
-             const char *dir,
-             guint       depth)
-{
-  SlTraceReader *self = scan->reader;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GDir) d = NULL;
-  g_autoptr(GPtrArray) subdirs = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *metadata = NULL;
-  g_autofree char *key = NULL;
-  const char *name;
-  gboolean streams = FALSE;
-  GStatBuf st;
-
-  if (atomic_load (&self->cancelled) || scan->gave_up)
-    return;
-  if (g_stat (dir, &st) != 0)
-    {
-      int e = errno;
-      add_problem (self, NULL, dir, "cannot read the folder: %s", g_strerror (e));
-      return;
-    }
-  key = g_strdup_printf ("%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT, (guint64) st.st_dev, (guint64) st.st_ino);
-  if (g_hash_table_contains (scan->visited, key))
-    return;
-  g_hash_table_add (scan->visited, g_steal_pointer (&key));
-  if (++scan->n_folders > MAX_SCAN_FOLDERS)
-    {
-      scan->gave_up = TRUE;
-      add_problem (self, NULL, dir, "stopped searching for traces after %u folders", MAX_SCAN_FOLDERS);
-      return;
-    }
-
-  metadata = g_build_filename (dir, "metadata", NULL);
-  if (g_file_test (metadata, G_FILE_TEST_IS_REGULAR))
-    {
-      scan_trace (scan, dir);
-      return;
-    }
-
-  d = g_dir_open (dir, 0, &error);
-  if (d == NULL)
-    {
-      add_problem (self, NULL, dir, "cannot read the folder: %s", error->message);
-      return;
-    }
-
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      char *path;
-
-      if (name[0] == '.')
-        continue;
-      path = g_build_filename (dir, name, NULL);
-      if (g_file_test (path, G_FILE_TEST_IS_DIR))
-        g_ptr_array_add (subdirs, path);
-      else if (g_file_test (path, G_FILE_TEST_IS_SYMLINK) && !g_file_test (path, G_FILE_TEST_EXISTS))
-        {
-          add_problem (self, NULL, path, "cannot read the folder or file: the link leads nowhere");
-          g_free (path);
-        }
-      else
-        {
-          if (!streams && g_file_test (path, G_FILE_TEST_IS_REGULAR) && looks_like_stream (path))
-            streams = TRUE;
-          g_free (path);
-        }
-    }
-
-  if (streams)
-    add_problem (self, NULL, metadata, "missing: the folder holds CTF stream files but no metadata file; "
-                 "its streams are skipped");
-
-  if (depth >= MAX_SCAN_DEPTH)
-    return;
-  g_ptr_array_sort (subdirs, (GCompareFunc) g_strcmp0);
-  for (guint i = 0; i < subdirs->len; i++)
-    {
-      /* an unreadable subfolder is reported there, by g_dir_open */
-      scan_folder (scan, g_ptr_array_index (subdirs, i), depth + 1);
-    }
-}
-
-static int
-cmp_trace_dir (gconstpointer a,
-               gconstpointer b)
-{
-  const TraceDir *x = *(TraceDir *const *) a, *y = *(TraceDir *const *) b;
-  return g_strcmp0 (x->path, y->path);
-}
-
-static void
-trace_dir_free (gpointer p)
-{
-  TraceDir *t = p;
-
-  g_free (t->path);
-  g_free (t->metadata);
-  g_free (t->hostname);
-  g_free (t->clock_uuid);
-  g_free (t->domain);
-  g_free (t);
-}
-
-static Host *
-host_new (SlTraceReader *self,
-          const char    *hostname,
-          const char    *uuid)
-{
-  Host *h = g_new0 (Host, 1);
-
-  h->reader = self;
-  h->hostname = g_strdup (hostname);
-  h->clock_uuid = g_strdup (uuid);
-  h->traces = g_ptr_array_new_with_free_func (trace_dir_free);
-  h->trace_paths = g_ptr_array_new_with_free_func (g_free);
-  h->decoder = sl_bt_decoder_new ();
-  h->feed = sl_feed_new (self->hub);
-  h->extract_first = G_MAXINT64;
-  h->extract_last = G_MININT64;
-  atomic_init (&h->range_begin, G_MAXINT64);
-  atomic_init (&h->range_end, G_MININT64);
-  return h;
-}
-
-static void
-host_free (Host *h)
-{
-  g_free (h->name);
-  g_free (h->hostname);
-  g_free (h->clock_uuid);
-  g_ptr_array_unref (h->traces);
-  g_ptr_array_unref (h->trace_paths);
-  sl_bt_graph_free (h->graph);
-  sl_bt_decoder_free (h->decoder);
-  sl_feed_free (h->feed);
-  sl_event_store_free (h->store);
-  g_free (h);
-}
-
-static int
-cmp_host (gconstpointer a,
-          gconstpointer b)
-{
-  const Host *x = *(Host *const *) a, *y = *(Host *const *) b;
-  return g_strcmp0 (x->name, y->name);
-}
-
-/* Hosts are hostname + clock UUID (the boot): kernel and UST traces of one
- * boot are one host; same-named machines and reboots are told apart by the
- * UUID, which then joins the name. */
-static GPtrArray *
-group_hosts (SlTraceReader *self,
-             GPtrArray     *traces)
-{
-  g_autoptr(GHashTable) by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GHashTable) name_count = g_hash_table_new (g_str_hash, g_str_equal);
-  GPtrArray *hosts = g_ptr_array_new ();
-
-  g_ptr_array_sort (traces, cmp_trace_dir);
-  for (guint i = 0; i < traces->len; i++)
-    {
-      TraceDir *t = g_ptr_array_index (traces, i);
-      g_autofree char *key = g_strdup_printf ("%s\x1f%s", t->hostname, t->clock_uuid ? t->clock_uuid : "");
-      Host *h = g_hash_table_lookup (by_key, key);
-
-      if (h == NULL)
-        {
-          h = host_new (self, t->hostname, t->clock_uuid);
-          g_hash_table_insert (by_key, g_steal_pointer (&key), h);
-          g_ptr_array_add (hosts, h);
-          g_hash_table_insert (name_count, h->hostname,
-                               GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (name_count, h->hostname)) + 1));
-        }
-      h->total_bytes += t->bytes;
-      h->extract_events += t->extract_events;
-      h->extract_ignored += t->extract_ignored;
-      if (t->extract_has_span)
-        {
-          h->extract_first = MIN (h->extract_first, t->extract_first);
-          h->extract_last = MAX (h->extract_last, t->extract_last);
-        }
-      h->all_extracts = (h->traces->len == 0 || h->all_extracts) && t->extract;
-      g_ptr_array_add (h->trace_paths, g_strdup (t->path));
-      g_ptr_array_add (h->traces, t);
-      traces->pdata[i] = NULL;
-    }
-
-  for (guint i = 0; i < hosts->len; i++)
-    {
-      Host *h = g_ptr_array_index (hosts, i);
-
-      g_autofree char *clean = sl_trace_sanitize (h->hostname);
-
-      if (GPOINTER_TO_UINT (g_hash_table_lookup (name_count, h->hostname)) > 1)
-        h->name = g_strdup_printf ("%s/%.8s", clean, h->clock_uuid ? h->clock_uuid : "no-uuid");
-      else
-        h->name = g_steal_pointer (&clean);
-    }
-  g_ptr_array_sort (hosts, cmp_host);
-  for (guint i = 0; i < hosts->len; i++)
-    ((Host *) g_ptr_array_index (hosts, i))->index = i;
-  return hosts;
-}
-
-static gpointer
-scan_thread (gpointer data)
-{
-  SlTraceReader *self = data;
-  Scan scan = { 0 };
-  GPtrArray *hosts = NULL;
-  const char *why = NULL;
-
-  scan.reader = self;
-  scan.visited = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  scan.traces = g_ptr_array_new ();
-
-  if (sl_bt_get_source_class (SL_BT_SOURCE_FS, &why) == NULL)
-    add_problem (self, NULL, "babeltrace2", "%s", why);
-  else
-    for (guint i = 0; i < self->folders->len; i++)
-      {
-        const char *folder = g_ptr_array_index (self->folders, i);
-        guint before = scan.traces->len;
-        guint problems_before = sl_problem_list_count (self->problems);
-
-        scan_folder (&scan, folder, 0);
-        if (scan.traces->len == before && sl_problem_list_count (self->problems) == problems_before)
-          add_problem (self, NULL, folder, "no LTTng trace found (no folder with a metadata file below it)");
-      }
-
-  hosts = group_hosts (self, scan.traces);
-  g_ptr_array_unref (scan.traces);
-  g_hash_table_destroy (scan.visited);
-
-  sl_feed_hub_lock (self->hub);
-  self->scanned = hosts;
-  self->scan_done = TRUE;
-  sl_feed_hub_unlock (self->hub);
-  sl_feed_hub_signal (self->hub);
-  return NULL;
-}
-
-/* ---------------------------------------------------------------------- */
-/* Host graphs                                                             */
-
-/* The file a babeltrace message names, when it names one of the trace's. */
-static char *
-file_in_message (const char *msg,
-                 const char *dir)
-{
-  const char *p = msg != NULL ? strstr (msg, dir) : NULL;
-  gsize n = 0;
-
-  if (p == NULL)
-    return g_strdup (dir);
-  while (p[n] != '\0' && p[n] != '\'' && p[n] != '`' && p[n] != '"' && p[n] != ' ')
-    n++;
-  while (n > 0 && (p[n - 1] == '.' || p[n - 1] == ','))
-    n--;
-  return g_strndup (p, n);
-}
-
-/* Builds the graph with the traces not marked failed; a trace babeltrace
- * refuses is marked, reported and the graph built again without it. */
-static gboolean
-host_build_graph (Host *h)
-{
-  SlTraceReader *self = h->reader;
-  guint n = h->traces->len;
-  g_autofree const char **paths = g_new0 (const char *, n);
-  g_autofree gboolean *skip = g_new0 (gboolean, n);
-  SlBtGraphSpec spec = { 0 };
-
-  spec.kind = SL_BT_SOURCE_FS;
-  spec.inputs = paths;
-  spec.n_inputs = n;
-  spec.skip = skip;
-  spec.feed = h->feed;
-  spec.decoder = h->decoder;
-  spec.flush = SL_FEED_FLUSH_IF_WANTED;
-
-  for (;;)
-    {
-      g_autofree char *why = NULL;
-      guint failed = G_MAXUINT, left = 0;
-
-      for (guint i = 0; i < n; i++)
-        {
-          TraceDir *t = g_ptr_array_index (h->traces, i);
-
-          paths[i] = t->path;
-          skip[i] = t->failed;
-          left += !t->failed;
-        }
-      if (left == 0)
-        return FALSE;
-
-      h->graph = sl_bt_graph_new (&spec, &failed, &why);
-      if (h->graph != NULL)
-        break;
-      if (failed == G_MAXUINT)
-        {
-          add_problem (self, h->name, g_ptr_array_index (h->trace_paths, 0), "%s",
-                       why != NULL && *why ? why : "cannot build the reader");
-          return FALSE;
-        }
-      {
-        TraceDir *t = g_ptr_array_index (h->traces, failed);
-        g_autofree char *file = file_in_message (why, t->path);
-
-        t->failed = TRUE;
-        add_problem (self, h->name, file, "cannot open the trace: %s; trace skipped",
-                     why != NULL && *why ? why : "babeltrace2 refused it");
-      }
-    }
-
-  for (guint i = 0; i < n; i++)
-    if (!skip[i])
-      {
-        gint64 b = G_MAXINT64, e = G_MININT64;
-
-        sl_bt_query_range (paths[i], &b, &e);
-        if (b < atomic_load (&h->range_begin))
-          atomic_store (&h->range_begin, b);
-        if (e > atomic_load (&h->range_end))
-          atomic_store (&h->range_end, e);
-      }
-  return TRUE;
-}
-
-static void
-host_finish (Host *h)
-{
-  g_clear_pointer (&h->graph, sl_bt_graph_free);
-  sl_feed_publish (h->feed, SL_FEED_FLUSH_LAST);
-}
-
-static void
-host_failed (Host *h)
-{
-  SlTraceReader *self = h->reader;
-  g_autofree char *why = sl_bt_take_error ();
-  g_autofree char *file = NULL;
-  const char *stream = sl_bt_graph_get_error_file (h->graph);
-
-  /* babeltrace names the file in some messages; otherwise the stream that
-   * failed is the one the sink was reading */
-  for (guint i = 0; i < h->trace_paths->len && file == NULL; i++)
-    if (why != NULL && strstr (why, g_ptr_array_index (h->trace_paths, i)) != NULL)
-      file = file_in_message (why, g_ptr_array_index (h->trace_paths, i));
-  if (file == NULL && stream != NULL && *stream != '\0')
-    file = g_strdup (stream);
-  if (file == NULL)
-    file = g_strdup (g_ptr_array_index (h->trace_paths, 0));
-  h->stopped = TRUE;
-  add_problem (self, h->name, file,
-               "decoding stopped after %" G_GUINT64_FORMAT " events (truncated or corrupt stream?): %s",
-               sl_feed_get_events_local (h->feed), why != NULL && *why ? why : "babeltrace2 failed");
-}
-
-/* Called when the consumer takes a batch (hub locked): a parked host runs
- * again. */
-static void
-host_taken_cb (SlFeed   *feed,
-               gpointer  data)
-{
-  Host *h = data;
-  SlTraceReader *self = h->reader;
-
-  if (h->parked && sl_feed_get_queued_locked (feed) < self->queue_max && !atomic_load (&self->cancelled))
-    {
-      h->parked = FALSE;
-      g_thread_pool_push (self->pool, h, NULL);
-    }
-}
-
-static void
-host_task (gpointer data,
-           gpointer user_data)
-{
-  Host *h = data;
-  SlTraceReader *self = h->reader;
-  gint64 slice_end = g_get_monotonic_time () + SLICE_US;
-
-  if (h->graph == NULL)
-    {
-      if (atomic_load (&self->cancelled) || !host_build_graph (h))
-        {
-          h->decode_failed = h->graph == NULL && !atomic_load (&self->cancelled);
-          host_finish (h);
-          return;
-        }
-    }
-
-  for (;;)
-    {
-      SlBtRunStatus st;
-      gboolean full;
-
-      if (atomic_load (&self->cancelled))
-        {
-          host_finish (h);
-          return;
-        }
-
-      st = sl_bt_graph_run_once (h->graph);
-      if (st == SL_BT_RUN_END)
-        {
-          host_finish (h);
-          return;
-        }
-      if (st == SL_BT_RUN_AGAIN)
-        g_usleep (1000);
-      else if (st != SL_BT_RUN_OK)
-        {
-          host_failed (h);
-          host_finish (h);
-          return;
-        }
-
-      /* Pool calls under the lock and only when not cancelled: the pool
-       * is freed after the cancel flag is set and the lock taken. */
-      sl_feed_hub_lock (self->hub);
-      full = sl_feed_get_queued_locked (h->feed) >= self->queue_max;
-      if (atomic_load (&self->cancelled))
-        full = FALSE;
-      else if (full)
-        h->parked = TRUE;
-      else if (self->spill_dir == NULL && g_get_monotonic_time () > slice_end &&
-               g_thread_pool_unprocessed (self->pool) > 0)
-        {
-          /* let the other hosts' tasks run too */
-          g_thread_pool_push (self->pool, h, NULL);
-          full = TRUE;
-        }
-      sl_feed_hub_unlock (self->hub);
-      if (full)
-        return;
-    }
-}
-
 
 /* ---------------------------------------------------------------------- */
 /* Consumer: calibration and merge                                         */
@@ -983,7 +110,7 @@ cal_key_hash (gconstpointer p)
   guint h = k->seq * 2654435761u ^ k->ack_seq * 40503u ^ k->flags ^ ((guint) k->sport << 16 | k->dport) ^ k->family;
 
   for (guint i = 0; i < 16; i += 4)
-    h = h * 31 + read_u32 (k->saddr + i, FALSE) + read_u32 (k->daddr + i, FALSE) * 7;
+    h = h * 31 + read_u32 (k->saddr + i) + read_u32 (k->daddr + i) * 7;
   return h;
 }
 
@@ -1254,7 +381,7 @@ size_queues (SlTraceReader *self)
   guint batch = CLAMP (per_host / 4, MIN_BATCH, SL_BATCH_CAP);
 
   sl_feed_hub_set_batch_size (self->hub, batch);
-  self->queue_max = CLAMP (per_host / batch - 1, 1, QUEUE_MAX);
+  self->queue_max = CLAMP (per_host / batch - 1, 1, SL_TRACE_QUEUE_MAX);
   self->cal_packets = self->options.calibration_packets != 0
                       ? self->options.calibration_packets
                       : CLAMP (BUDGET_CALIBRATION / n, MIN_CAL_PACKETS, DEFAULT_CAL_PACKETS);
@@ -1274,8 +401,8 @@ set_up_spill (SlTraceReader *self)
   self->spill_dir = g_dir_make_tmp ("syncline-spill-XXXXXX", &error);
   if (self->spill_dir == NULL)
     {
-      add_problem (self, NULL, g_get_tmp_dir (), "cannot make a folder for temporary files (%s); "
-                   "every host's decoder stays open", error->message);
+      sl_trace_reader_add_problem (self, NULL, g_get_tmp_dir (), "cannot make a folder for temporary files "
+                                   "(%s); every host's decoder stays open", error->message);
       return;
     }
   for (guint i = 0; i < self->hosts->len; i++)
@@ -1298,17 +425,14 @@ register_hosts (SlTraceReader *self)
       Host *h = g_ptr_array_index (self->hosts, i);
 
       sl_feed_set_engine_host (h->feed, sl_engine_add_host (self->engine, h->name));
-      sl_feed_set_take_func (h->feed, host_taken_cb, h);
       sl_feed_set_data (h->feed, h);
       g_ptr_array_add (self->feeds, h->feed);
       if (self->options.keep_events)
-        {
-          h->store = sl_event_store_new ();
-          sl_bt_decoder_set_store (h->decoder, h->store);
-        }
+        h->store = sl_event_store_new ();
     }
+  self->free_slots = self->options.n_threads;
   for (guint i = 0; i < self->hosts->len; i++)
-    g_thread_pool_push (self->pool, g_ptr_array_index (self->hosts, i), NULL);
+    sl_trace_host_start (g_ptr_array_index (self->hosts, i));
 }
 
 /* Reads ahead what the host has published, up to enough for the
@@ -1405,12 +529,16 @@ finish_merge (SlTraceReader *self)
     {
       Host *h = g_ptr_array_index (self->hosts, i);
 
+      if (sl_feed_get_out_of_span (h->feed) > 0)
+        sl_trace_reader_add_problem (self, h->name, g_ptr_array_index (h->trace_paths, 0),
+                                     "%" G_GUINT64_FORMAT " packet events lie more than 2^59 ns (18 years) from the "
+                                     "host's first or out of the years 1896 to 2043 (damaged timestamps?); left out", sl_feed_get_out_of_span (h->feed));
       if (sl_feed_get_spill_lost (h->feed) > 0)
-        add_problem (self, h->name, self->spill_dir,
-                     "%" G_GUINT64_FORMAT " packet events lost: their temporary file went away",
-                     sl_feed_get_spill_lost (h->feed));
+        sl_trace_reader_add_problem (self, h->name, self->spill_dir,
+                                     "%" G_GUINT64_FORMAT " packet events lost: their temporary file went away",
+                                     sl_feed_get_spill_lost (h->feed));
       if (sl_feed_get_fed (h->feed) == 0 && !h->decode_failed && !h->stopped && !atomic_load (&self->cancelled))
-        add_problem (self, h->name, h->trace_paths->len == 1 ? g_ptr_array_index (h->trace_paths, 0) : h->hostname,
+        sl_trace_reader_add_problem (self, h->name, h->trace_paths->len == 1 ? g_ptr_array_index (h->trace_paths, 0) : h->hostname,
                      "no TCP packet events (net_dev_queue/net_if_receive_skb, inet_sock_local_*, "
                      "syncline_net:tcp_*); the host cannot be synchronized");
     }
@@ -1483,6 +611,7 @@ sl_trace_reader_new (SlEngine                   *engine,
   self->feeds = g_ptr_array_new ();
   self->hub = sl_feed_hub_new ();
   self->problems = sl_problem_list_new ();
+  g_queue_init (&self->slot_queue);
   atomic_init (&self->cancelled, 0);
   self->state = STATE_INIT;
   return self;
@@ -1497,23 +626,23 @@ sl_trace_reader_free (SlTraceReader *self)
   sl_trace_reader_cancel (self);
   if (self->scan_thread != NULL)
     g_thread_join (self->scan_thread);
-  if (self->pool != NULL)
-    g_thread_pool_free (self->pool, TRUE, TRUE);
-
   for (guint i = 0; i < self->hosts->len; i++)
-    host_free (g_ptr_array_index (self->hosts, i));
+    sl_trace_host_join (g_ptr_array_index (self->hosts, i));
+  for (guint i = 0; i < self->hosts->len; i++)
+    sl_trace_host_free (g_ptr_array_index (self->hosts, i));
   g_ptr_array_unref (self->hosts);
   g_ptr_array_unref (self->feeds);
   if (self->scanned != NULL && self->scanned != self->hosts)
     {
       for (guint i = 0; i < self->scanned->len; i++)
-        host_free (g_ptr_array_index (self->scanned, i));
+        sl_trace_host_free (g_ptr_array_index (self->scanned, i));
       g_ptr_array_unref (self->scanned);
     }
   if (self->spill_dir != NULL)
     g_rmdir (self->spill_dir);
   g_free (self->spill_dir);
   g_ptr_array_unref (self->folders);
+  sl_trace_view_remove_all (self);
   sl_problem_list_free (self->problems);
   sl_feed_hub_free (self->hub);
   g_free (self);
@@ -1548,8 +677,7 @@ sl_trace_reader_start (SlTraceReader *self)
 
   self->start_time = g_get_monotonic_time ();
   self->state = STATE_SCANNING;
-  self->pool = g_thread_pool_new (host_task, self, (gint) self->options.n_threads, FALSE, NULL);
-  self->scan_thread = g_thread_new ("sl-trace-scan", scan_thread, self);
+  self->scan_thread = g_thread_new ("sl-trace-scan", sl_trace_scan_thread, self);
 }
 
 /**
@@ -1649,6 +777,12 @@ sl_trace_reader_cancel (SlTraceReader *self)
   g_return_if_fail (self != NULL);
 
   atomic_store (&self->cancelled, 1);
+  sl_feed_hub_lock (self->hub);
+  /* the hosts array is swapped in under the hub lock */
+  for (guint i = 0; i < self->hosts->len; i++)
+    sl_trace_host_kill_locked (g_ptr_array_index (self->hosts, i));
+  sl_feed_hub_broadcast_locked (self->hub);
+  sl_feed_hub_unlock (self->hub);
   sl_feed_hub_signal (self->hub);
 }
 
@@ -1804,4 +938,40 @@ sl_trace_reader_get_merge_hint (SlTraceReader *self,
 {
   Host *h = get_host (self, index);
   return h != NULL ? sl_feed_get_hint (h->feed) : 0;
+}
+
+/**
+ * sl_trace_reader_get_segment:
+ * @index: a host of the reader
+ * @first: (out) (optional): the reader's index of the host's first segment
+ * @step_ns: (out) (optional): how far the clock stepped: this segment's
+ *   timestamps read @step_ns more than the first segment's would for the
+ *   same instant (its clock offset minus the first's)
+ * @start_ns: (out) (optional): the segment's first timestamp (its own
+ *   clock), where the step happened
+ *
+ * Whether the host is a later segment of another: the same machine and
+ * boot after its clock stepped (a session begun again with a new clock
+ * offset). The reader synchronizes each segment as a host of its own and
+ * reports the step as a problem; an engine that joins segments into one
+ * host with a break in its clock takes them from here.
+ */
+gboolean
+sl_trace_reader_get_segment (SlTraceReader *self,
+                             guint          index,
+                             guint         *first,
+                             gint64        *step_ns,
+                             gint64        *start_ns)
+{
+  Host *h = get_host (self, index);
+
+  if (h == NULL || h->first_segment == NULL)
+    return FALSE;
+  if (first != NULL)
+    *first = h->first_segment->index;
+  if (step_ns != NULL)
+    *step_ns = h->step_ns;
+  if (start_ns != NULL)
+    *start_ns = h->segment_start_ns;
+  return TRUE;
 }

@@ -124,5 +124,10 @@ const SlEventStore  *sl_trace_reader_get_event_store (SlTraceReader             
                                                       guint                       index);
 gint64               sl_trace_reader_get_merge_hint  (SlTraceReader              *self,
                                                       guint                       index);
+gboolean             sl_trace_reader_get_segment     (SlTraceReader              *self,
+                                                      guint                       index,
+                                                      guint                      *first,
+                                                      gint64                     *step_ns,
+                                                      gint64                     *start_ns);
 
 G_END_DECLS

@@ -1,0 +1,361 @@
+/* sl-live-attach.c: one live attachment (host, session), decoded by a process
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "sl-live-private.h"
+
+/*
+ * Each attachment has a thread that runs a syncline-decoder process on
+ * the session's URL (one babeltrace2 graph: src.ctf.lttng-live into
+ * Syncline's sink) and reads its steps into the attachment's feed and
+ * event store. Connecting and waiting for the relay happen in that
+ * process: a relay that stops answering blocks only it, and stopping kills
+ * it, which is immediate whatever babeltrace2 is doing. (In-process, the
+ * only prompt way was to shut the socket a blocked thread waited on:
+ * interrupting lttng-live 2.0.4 while it fetched metadata made it abort
+ * the whole process.)
+ */
+
+#define POLL_US           (100 * 1000)
+/* a burst from the relay comes in many small steps: partial batches are
+ * handed over at most this often */
+#define MIN_PUBLISH_US    2000
+
+void
+sl_live_add_problem (SlLive     *self,
+                     const char *host,
+                     const char *file,
+                     const char *fmt,
+                     ...)
+{
+  va_list ap;
+
+  va_start (ap, fmt);
+  sl_problem_list_take (self->problems, sl_trace_problem_new_va (host, file, fmt, ap));
+  va_end (ap);
+  sl_feed_hub_signal (self->hub);
+}
+
+/* Called with the lock held. */
+static void
+set_state_locked (LiveHost        *h,
+                  SlLiveHostState  state,
+                  const char      *message)
+{
+  SlLive *self = h->live;
+
+  if (h->state != state || g_strcmp0 (h->message, message) != 0)
+    {
+      h->state = state;
+      g_free (h->message);
+      h->message = g_strdup (message);
+      self->hosts_changed = TRUE;
+      sl_feed_hub_signal_locked (self->hub);
+    }
+}
+
+static void
+set_state (LiveHost        *h,
+           SlLiveHostState  state,
+           const char      *message)
+{
+  SlLive *self = h->live;
+
+  sl_feed_hub_lock (self->hub);
+  set_state_locked (h, state, message);
+  sl_feed_hub_unlock (self->hub);
+}
+
+/* The attachment's feed published (hub locked): the relay answers. */
+static void
+published_cb (SlFeed   *feed,
+              gpointer  data)
+{
+  LiveHost *h = data;
+  SlLive *self = h->live;
+
+  h->last_progress = g_get_monotonic_time ();
+  /* what a stopping attachment publishes last says nothing of the relay */
+  if (atomic_load (&h->stop))
+    return;
+  if (h->state == SL_LIVE_HOST_STALLED || h->state == SL_LIVE_HOST_CONNECTING)
+    {
+      if (h->stalled_reported)
+        {
+          sl_problem_list_take (self->problems, sl_trace_problem_new (h->hostname, h->url, "the relay answers again"));
+          h->stalled_reported = FALSE;
+        }
+      h->state = SL_LIVE_HOST_STREAMING;
+      g_clear_pointer (&h->message, g_free);
+      self->hosts_changed = TRUE;
+    }
+}
+
+typedef struct
+{
+  gboolean hello;
+  gboolean committed;
+  gboolean ended;
+  char    *fatal;
+} Run;
+
+/* A step: hand its packet events over, but partial batches at most every
+ * MIN_PUBLISH_US while the relay delivers. */
+static void
+on_commit (LiveHost          *h,
+           const SlWireFrame *f)
+{
+  SlWireCommit c = { 0 };
+  gint64 now = g_get_monotonic_time ();
+
+  if (f->size >= sizeof c)
+    memcpy (&c, f->data, sizeof c);
+  if (c.step == SL_WIRE_STEP_OK && now - h->last_publish < MIN_PUBLISH_US)
+    return;
+  h->last_publish = now;
+  sl_feed_publish (h->feed, SL_FEED_FLUSH_ALL);
+}
+
+static gboolean
+on_frame (LiveHost          *h,
+          Run               *run,
+          const SlWireFrame *f)
+{
+  if (f->type == SL_WIRE_HELLO)
+    {
+      SlWireHello hello = { 0 };
+
+      if (f->size >= sizeof hello)
+        memcpy (&hello, f->data, sizeof hello);
+      run->hello = hello.version == SL_WIRE_VERSION && hello.packet_event_size == sizeof (SlPacketEvent) &&
+                   hello.event_size == sizeof (SlEvent);
+      if (!run->hello)
+        run->fatal = g_strdup ("the trace decoder is of another build of Syncline; reinstall it");
+      return run->hello;
+    }
+  if (!run->hello)
+    return FALSE;
+  if (sl_decoder_apply (&h->target, f))
+    {
+      if (f->type == SL_WIRE_COMMIT)
+        {
+          run->committed = TRUE;
+          on_commit (h, f);
+        }
+      return TRUE;
+    }
+  if (f->type == SL_WIRE_END)
+    run->ended = TRUE;
+  else if (f->type == SL_WIRE_FATAL && run->fatal == NULL)
+    {
+      gsize skip = strnlen ((const char *) f->data, f->size) + 1;
+
+      run->fatal = skip < f->size ? sl_wire_string (f->data + skip, f->size - skip) : g_strdup ("");
+    }
+  return TRUE;
+}
+
+static SlDecoder *
+spawn (LiveHost  *h,
+       GError   **error)
+{
+  SlLive *self = h->live;
+  g_autofree char *poll = g_strdup_printf ("--poll-ms=%u", self->options.poll_ms);
+  const char *args[] = { "live", poll, h->store != NULL ? "--keep-events" : "--", h->url, NULL };
+
+  return sl_decoder_spawn (args, error);
+}
+
+/* Reads the decoder until it ends or the attachment is stopped. */
+static char *
+run_decoder (LiveHost *h,
+             Run      *run)
+{
+  SlLive *self = h->live;
+  g_autoptr(GError) error = NULL;
+  SlDecoder *d = spawn (h, &error);
+  char *how;
+
+  if (d == NULL)
+    {
+      run->fatal = g_strdup_printf ("cannot start the trace decoder: %s", error->message);
+      return NULL;
+    }
+  sl_feed_hub_lock (self->hub);
+  h->decoder = d;
+  if (atomic_load (&h->stop))
+    sl_decoder_kill (d);
+  sl_feed_hub_unlock (self->hub);
+  sl_decoder_target_reset (&h->target);
+
+  while (!atomic_load (&h->stop) && !run->ended)
+    {
+      SlWireFrame f;
+      SlDecoderStatus st = sl_decoder_next (d, &f, POLL_US);
+
+      if (st == SL_DECODER_EOF)
+        break;
+      if (st == SL_DECODER_FRAME && !on_frame (h, run, &f))
+        break;
+    }
+
+  sl_decoder_kill (d);
+  sl_feed_hub_lock (self->hub);
+  h->decoder = NULL;
+  sl_feed_hub_unlock (self->hub);
+  how = sl_decoder_finish (d);
+  sl_decoder_free (d);
+  return how;
+}
+
+static void
+report_end (LiveHost   *h,
+            Run        *run,
+            const char *how)
+{
+  SlLive *self = h->live;
+
+  if (atomic_load (&h->stop))
+    {
+      sl_feed_hub_lock (self->hub);
+      if (h->state == SL_LIVE_HOST_STREAMING || h->state == SL_LIVE_HOST_CONNECTING ||
+          h->state == SL_LIVE_HOST_STALLED)
+        set_state_locked (h, SL_LIVE_HOST_ENDED, "detached");
+      sl_feed_hub_unlock (self->hub);
+    }
+  else if (run->ended)
+    {
+      sl_live_add_problem (self, h->hostname, h->url, "the session ended (destroyed, or the relay closed it)");
+      set_state (h, SL_LIVE_HOST_ENDED, "session ended");
+    }
+  else if (!run->committed)
+    {
+      sl_live_add_problem (self, h->hostname, h->url, "cannot attach: %s",
+                           run->fatal != NULL && *run->fatal ? run->fatal
+                           : how != NULL ? how : "babeltrace2 refused");
+      set_state (h, SL_LIVE_HOST_WAITING, "cannot attach; retrying");
+    }
+  else
+    {
+      g_autofree char *died = how != NULL ? g_strdup_printf ("the trace decoder %s", how) : NULL;
+
+      sl_live_add_problem (self, h->hostname, h->url, "lost the session: %s; will reconnect",
+                           run->fatal != NULL && *run->fatal ? run->fatal
+                           : died != NULL ? died : "connection to the relay failed");
+      set_state (h, SL_LIVE_HOST_WAITING, "connection lost; retrying");
+    }
+}
+
+static gpointer
+attach_thread (gpointer data)
+{
+  LiveHost *h = data;
+  SlLive *self = h->live;
+  g_autofree char *how = NULL;
+  Run run = { 0 };
+
+  sl_feed_hub_lock (self->hub);
+  h->last_progress = g_get_monotonic_time ();
+  sl_feed_hub_unlock (self->hub);
+  set_state (h, SL_LIVE_HOST_CONNECTING, NULL);
+
+  how = run_decoder (h, &run);
+  sl_feed_publish (h->feed, SL_FEED_FLUSH_ALL);
+  report_end (h, &run, how);
+  g_free (run.fatal);
+
+  sl_feed_hub_lock (self->hub);
+  h->running = FALSE;
+  sl_feed_hub_signal_locked (self->hub);
+  sl_feed_hub_unlock (self->hub);
+  sl_live_unref (self);
+  return NULL;
+}
+
+/* Called with the lock held. */
+void
+sl_live_attach_start_locked (SlLive   *self,
+                             LiveHost *h)
+{
+  g_autofree char *name = g_strdup_printf ("sl-live-%u", h->index);
+
+  if (h->thread != NULL)
+    g_thread_unref (h->thread);
+  atomic_store (&h->stop, 0);
+  h->running = TRUE;
+  h->last_progress = g_get_monotonic_time ();
+  atomic_fetch_add (&self->ref_count, 1);
+  h->thread = g_thread_new (name, attach_thread, h);
+}
+
+/* Called with the lock held: the decoder dies now. */
+void
+sl_live_attach_stop_locked (LiveHost *h)
+{
+  atomic_store (&h->stop, 1);
+  if (h->decoder != NULL)
+    sl_decoder_kill (h->decoder);
+}
+
+LiveHost *
+sl_live_attach_new_locked (SlLive     *self,
+                           const char *relay,
+                           const char *hostname,
+                           const char *session)
+{
+  LiveHost *h = g_new0 (LiveHost, 1);
+
+  h->live = self;
+  h->index = self->hosts->len;
+  h->hostname = g_strdup (hostname);
+  h->session = g_strdup (session);
+  h->url = g_strdup_printf ("%s/host/%s/%s", relay, hostname, session);
+  if (self->options.keep_events)
+    {
+      h->store = g_hash_table_lookup (self->history, hostname);
+      if (h->store != NULL)
+        {
+          /* once: a second session of the host has its own */
+          g_hash_table_remove (self->history, hostname);
+        }
+      else
+        {
+          h->store = sl_event_store_new ();
+          h->store_owned = TRUE;
+        }
+    }
+  h->feed = sl_feed_new (self->hub);
+  sl_feed_set_publish_func (h->feed, published_cb, h);
+  h->target.feed = h->feed;
+  h->target.store = h->store;
+  if (h->store != NULL && !h->store_owned)
+    sl_decoder_target_continue (&h->target);
+  /* the stores are read under the engine lock (sl_live_lock()) */
+  h->target.store_lock = h->store != NULL ? &self->engine_lock : NULL;
+  h->engine_host = SL_HOST_NONE;
+  h->state = SL_LIVE_HOST_CONNECTING;
+  g_ptr_array_add (self->hosts, h);
+  self->hosts_changed = TRUE;
+  return h;
+}
+
+void
+sl_live_attach_free (LiveHost *h)
+{
+  g_free (h->hostname);
+  g_free (h->session);
+  g_free (h->url);
+  g_free (h->message);
+  sl_decoder_target_clear (&h->target);
+  if (h->store_owned)
+    sl_event_store_free (h->store);
+  sl_feed_free (h->feed);
+  if (h->thread != NULL)
+    g_thread_unref (h->thread);
+  g_free (h);
+}

@@ -1,0 +1,116 @@
+/* sl-live-private.h: the live reader's parts
+ *
+ * sl-live-sessions.c parses relay URLs and lists a relay's sessions,
+ * sl-live-attach.c runs one attachment (a syncline-decoder process read on
+ * its own thread), sl-live.c discovers sessions, merges on the engine
+ * thread, delivers updates and answers the public API.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <stdatomic.h>
+
+#include "sl-decoder.h"
+#include "sl-feed.h"
+#include "sl-live.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  char *relay;
+  char *hostname;
+  char *session;
+} Target;
+
+typedef struct _LiveHost LiveHost;
+
+struct _LiveHost
+{
+  SlLive          *live;
+  guint            index;
+  char            *hostname;
+  char            *session;
+  char            *url;
+  SlFeed          *feed;
+
+  /* the host's thread */
+  GThread         *thread;
+  SlEventStore    *store;
+  gboolean         store_owned;
+  SlDecoderTarget  target;
+  gint64           last_publish;
+  guint64          out_of_span;
+
+  /* under the hub lock */
+  atomic_int       stop;
+  gboolean         running;
+  SlDecoder       *decoder;
+  guint            engine_host;
+  gint64           last_progress;
+  SlLiveHostState  state;
+  char            *message;
+  gboolean         stalled_reported;
+};
+
+struct _SlLive
+{
+  atomic_int        ref_count;
+  SlEngine         *engine;
+  SlLiveOptions     options;
+  SlFeedHub        *hub;
+  SlProblemList    *problems;
+
+  /* under the hub lock */
+  GPtrArray        *targets;
+  GPtrArray        *hosts;
+  /* hostname → its history's store, continued by the host's first
+   * attachment (sl_live_add_history()) */
+  GHashTable       *history;
+  gboolean          started;
+  gboolean          stopping;
+  gboolean          hosts_changed;
+  gboolean          discover_now;
+  gboolean          relay_answered;
+
+  GThread          *engine_thread;
+  GThread          *discover_thread;
+  GMutex            engine_lock;
+  SlLiveUpdateFunc  func;
+  gpointer          func_data;
+
+  /* engine thread */
+  guint64           journal_sent;
+  guint64           packets_fed;
+  guint64           packets_sent;
+  gint64            first_arrival;
+  gint64            last_update;
+};
+
+typedef gboolean (*SlLiveAbort) (gpointer data);
+
+void       sl_live_unref            (SlLive         *self);
+void       sl_live_add_problem      (SlLive         *self,
+                                     const char     *host,
+                                     const char     *file,
+                                     const char     *fmt,
+                                     ...) G_GNUC_PRINTF (4, 5);
+void       sl_live_target_free      (gpointer        p);
+GPtrArray *sl_live_query_sessions   (const char     *relay,
+                                     guint           timeout_ms,
+                                     SlLiveAbort     abort_func,
+                                     gpointer        abort_data,
+                                     GError        **error);
+
+LiveHost  *sl_live_attach_new_locked   (SlLive     *self,
+                                       const char *relay,
+                                       const char *hostname,
+                                       const char *session);
+void       sl_live_attach_free         (LiveHost   *h);
+void       sl_live_attach_start_locked (SlLive     *self,
+                                       LiveHost   *h);
+void       sl_live_attach_stop_locked  (LiveHost   *h);
+
+G_END_DECLS

@@ -1,0 +1,503 @@
+/* sl-trace-scan.c: trace folders found and checked
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "sl-ctf-meta.h"
+#include "sl-ctf-scan.h"
+#include "sl-safe-io.h"
+#include "sl-trace-reader-private.h"
+
+/*
+ * A scan thread finds the trace folders below the inputs (a folder with a
+ * `metadata` file) and checks each trace before a decoder sees it: its
+ * metadata read safely (sl-ctf-meta.c: never a FIFO, bounded, truncated
+ * or damaged packets refused), parsed and checked for what babeltrace2
+ * 2.0.4 cannot survive (sl-tsdl.c), every packet of every stream file
+ * checked (sl-ctf-scan.c). A damaged stream loses the damaged packet and
+ * what follows, with a warning naming the file and the offset; a file of
+ * another trace (foreign metadata) is left out. What is good goes into
+ * the trace's view (sl-trace-view.c). The traces are then grouped into
+ * hosts (sl-trace-group.c).
+ */
+
+#define MAX_SCAN_FOLDERS       100000
+#define MAX_SCAN_DEPTH         32
+#define STREAM_MAGIC           0xc1fc1fc1u
+
+typedef struct
+{
+  SlTraceReader *reader;
+  GHashTable    *visited;
+  GPtrArray     *traces;
+  guint          n_folders;
+  gboolean       gave_up;
+} Scan;
+
+void
+sl_trace_dir_free (gpointer p)
+{
+  TraceDir *t = p;
+
+  g_free (t->path);
+  g_free (t->metadata);
+  g_free (t->text);
+  g_free (t->hostname);
+  g_free (t->clock_uuid);
+  g_free (t->domain);
+  g_free (t->view);
+  if (t->streams != NULL)
+    g_ptr_array_unref (t->streams);
+  g_free (t);
+}
+
+static void
+stream_free (gpointer p)
+{
+  sl_ctf_stream_clear (p);
+  g_free (p);
+}
+
+static char *
+match_in (const char *text,
+          const char *pattern)
+{
+  g_autoptr(GRegex) re = g_regex_new (pattern, G_REGEX_DOTALL | G_REGEX_RAW, 0, NULL);
+  g_autoptr(GMatchInfo) mi = NULL;
+
+  if (text == NULL || re == NULL)
+    return NULL;
+  if (!g_regex_match (re, text, 0, &mi))
+    return NULL;
+  return g_match_info_fetch (mi, 1);
+}
+
+static char *
+metadata_hostname (const char *text)
+{
+  return match_in (text, "env\\s*\\{[^}]*?hostname\\s*=\\s*\"([^\"\\n]*)\"");
+}
+
+static char *
+guess_host (const char *text,
+            const char *dir)
+{
+  char *name = metadata_hostname (text);
+
+  /* CTF 2: a JSON environment */
+  if (name == NULL)
+    name = match_in (text, "\"hostname\"\\s*:\\s*\"([^\"\\n]*)\"");
+  if (name != NULL && *name != '\0' && g_utf8_validate (name, -1, NULL))
+    return name;
+  g_free (name);
+  return g_strdup_printf ("unknown (%s)", dir);
+}
+
+static gboolean
+looks_like_stream (const char *path)
+{
+  guint32 m = 0;
+  int fd = sl_safe_open_regular (path, NULL, NULL);
+  gboolean yes;
+
+  if (fd < 0)
+    return FALSE;
+  yes = read (fd, &m, 4) == 4 && (m == STREAM_MAGIC || GUINT32_SWAP_LE_BE (m) == STREAM_MAGIC);
+  close (fd);
+  return yes;
+}
+
+/* Why a metadata file cannot be read, one line. */
+static char *
+metadata_problem (SlCtfMetaStatus  st,
+                  const char      *why)
+{
+  if (st == SL_CTF_META_CTF2)
+    return g_strdup_printf ("a CTF 2 trace (LTTng 2.15's default format): babeltrace2 %s, which decodes for "
+                            "Syncline, reads CTF 1.8 only, CTF 2 needs babeltrace2 2.1 or later; record CTF 1.8 "
+                            "instead (lttng create SESSION --trace-format=ctf-1.8, or lttng-sessiond "
+                            "--default-trace-format=ctf-1.8); trace skipped", SL_BABELTRACE_VERSION);
+  return g_strdup_printf ("%s; trace skipped", why);
+}
+
+static char *
+uuid_string (const guint8 *u)
+{
+  return g_strdup_printf ("%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+                          u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7],
+                          u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+}
+
+/* The clock the packets' timestamps read: its UUID is the boot, its
+ * offset says where the host's clock was when the session began. */
+static void
+trace_clock (TraceDir     *t,
+             const SlTsdl *tsdl)
+{
+  const SlTsdlClock *c = NULL;
+  int index = -1;
+
+  if (sl_tsdl_get_n_streams (tsdl) > 0)
+    index = sl_tsdl_get_layout (tsdl, 0)->f[SL_TSDL_F_TS_BEGIN].clock;
+  if (index < 0 && sl_tsdl_get_n_clocks (tsdl) > 0)
+    index = 0;
+  if (index < 0)
+    return;
+  c = sl_tsdl_get_clock (tsdl, (guint) index);
+  if (c->has_uuid)
+    t->clock_uuid = uuid_string (c->uuid);
+  t->has_offset = sl_tsdl_clock_ns (c, 0, &t->offset_ns);
+  t->freq = c->freq;
+  t->offset_s = c->offset_s;
+  t->offset = c->offset;
+  memcpy (t->offset_s_span, c->offset_s_span, sizeof t->offset_s_span);
+  memcpy (t->offset_span, c->offset_span, sizeof t->offset_span);
+}
+
+static char *
+what_is (const char *path)
+{
+  GStatBuf st;
+
+  if (g_lstat (path, &st) != 0)
+    return g_strdup ("unreadable");
+  if (S_ISFIFO (st.st_mode))
+    return g_strdup ("a FIFO");
+  if (S_ISCHR (st.st_mode) || S_ISBLK (st.st_mode))
+    return g_strdup ("a device");
+  if (S_ISSOCK (st.st_mode))
+    return g_strdup ("a socket");
+  if (S_ISLNK (st.st_mode))
+    return g_strdup ("a link that leads nowhere");
+  return g_strdup ("not a regular file");
+}
+
+/* One stream file checked; FALSE when it is left out (reported). */
+static gboolean
+scan_stream (Scan         *scan,
+             TraceDir     *t,
+             const SlTsdl *tsdl,
+             const char   *path,
+             SlCtfStream  *s)
+{
+  SlTraceReader *self = scan->reader;
+  g_autoptr(GError) error = NULL;
+
+  if (!sl_safe_is_regular (path))
+    {
+      g_autofree char *what = what_is (path);
+
+      sl_trace_reader_add_problem (self, t->hostname, path, "%s, not a stream file; left out", what);
+      return FALSE;
+    }
+  if (!sl_ctf_scan_stream (tsdl, path, s, &error))
+    {
+      sl_trace_reader_add_problem (self, t->hostname, path, "cannot read the stream file: %s; left out",
+                                   error->message);
+      return FALSE;
+    }
+  if (s->foreign)
+    return FALSE;
+  if (s->problem != NULL && s->good_bytes == 0)
+    sl_trace_reader_add_problem (self, t->hostname, path, "%s; the file is left out", s->problem);
+  else if (s->problem != NULL)
+    sl_trace_reader_add_problem (self, t->hostname, path,
+                                 "%s; the rest of the file (%" G_GUINT64_FORMAT " bytes) is left out, its first %u "
+                                 "packets are kept", s->problem, s->size - s->good_bytes, s->n_packets);
+  /* an empty stream file is a stream without packets yet */
+  return s->good_bytes > 0 || (s->size == 0 && s->problem == NULL);
+}
+
+/* The stream files beside the metadata, checked; the foreign ones named. */
+static void
+scan_streams (Scan         *scan,
+              TraceDir     *t,
+              const SlTsdl *tsdl,
+              GPtrArray    *foreign)
+{
+  g_autoptr(GDir) d = g_dir_open (t->path, 0, NULL);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    if (name[0] != '.' && !g_str_equal (name, "metadata") && !g_str_equal (name, "index"))
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *path = g_build_filename (t->path, g_ptr_array_index (names, i), NULL);
+      SlCtfStream *s = g_new0 (SlCtfStream, 1);
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        {
+          g_free (s);
+          continue;
+        }
+      if (scan_stream (scan, t, tsdl, path, s))
+        {
+          g_ptr_array_add (t->streams, s);
+          t->bytes += s->good_bytes;
+          t->first_ns = MIN (t->first_ns, s->first_ns);
+          t->last_ns = MAX (t->last_ns, s->last_ns);
+        }
+      else if (s->foreign)
+        g_ptr_array_add (foreign, s);
+      else
+        stream_free (s);
+    }
+}
+
+static void
+report_foreign (Scan      *scan,
+                TraceDir  *t,
+                GPtrArray *foreign)
+{
+  g_autofree char *mine = t->has_uuid ? uuid_string (t->uuid) : g_strdup ("none");
+
+  for (guint i = 0; i < foreign->len; i++)
+    {
+      const SlCtfStream *s = g_ptr_array_index (foreign, i);
+      g_autofree char *theirs = uuid_string (s->uuid);
+
+      if (t->streams->len == 0 && i == 0)
+        sl_trace_reader_add_problem (scan->reader, t->hostname, t->metadata,
+                                     "foreign metadata: the stream files were recorded for trace %s, this metadata "
+                                     "describes trace %s (copied from another trace?); trace skipped", theirs, mine);
+      else if (t->streams->len > 0)
+        sl_trace_reader_add_problem (scan->reader, t->hostname, s->path,
+                                     "recorded for trace %s, not for this folder's trace %s (a stream file of "
+                                     "another trace?); left out", theirs, mine);
+    }
+}
+
+static TraceDir *
+trace_dir_new (const char   *dir,
+               const char   *metadata,
+               char         *text,
+               gsize         len,
+               const SlTsdl *tsdl)
+{
+  TraceDir *t = g_new0 (TraceDir, 1);
+  const char *host = sl_tsdl_get_env (tsdl, "hostname");
+
+  t->path = g_strdup (dir);
+  t->metadata = g_strdup (metadata);
+  t->text = text;
+  t->text_len = len;
+  if (host != NULL && *host != '\0' && g_utf8_validate (host, -1, NULL))
+    t->hostname = g_strdup (host);
+  t->domain = g_strdup (sl_tsdl_get_env (tsdl, "domain"));
+  {
+    const char *events = sl_tsdl_get_env (tsdl, "syncline_extract_events");
+    const char *ignored = sl_tsdl_get_env (tsdl, "syncline_extract_ignored");
+
+    t->extract = events != NULL && ignored != NULL &&
+                 g_ascii_string_to_unsigned (events, 10, 0, G_MAXUINT64, &t->extract_events, NULL) &&
+                 g_ascii_string_to_unsigned (ignored, 10, 0, G_MAXUINT64, &t->extract_ignored, NULL);
+    if (!t->extract)
+      t->extract_events = t->extract_ignored = 0;
+  }
+  {
+    const char *first = sl_tsdl_get_env (tsdl, "syncline_extract_span_first_ns");
+    const char *last = sl_tsdl_get_env (tsdl, "syncline_extract_span_last_ns");
+
+    t->extract_has_span = t->extract && first != NULL && last != NULL &&
+                          g_ascii_string_to_signed (first, 10, G_MININT64, G_MAXINT64, &t->extract_first, NULL) &&
+                          g_ascii_string_to_signed (last, 10, G_MININT64, G_MAXINT64, &t->extract_last, NULL) &&
+                          t->extract_first <= t->extract_last;
+  }
+  t->has_uuid = sl_tsdl_get_uuid (tsdl, t->uuid);
+  t->streams = g_ptr_array_new_with_free_func (stream_free);
+  t->first_ns = G_MAXINT64;
+  t->last_ns = G_MININT64;
+  trace_clock (t, tsdl);
+  return t;
+}
+
+static void
+scan_trace (Scan       *scan,
+            const char *dir)
+{
+  SlTraceReader *self = scan->reader;
+  g_autofree char *metadata = g_build_filename (dir, "metadata", NULL);
+  g_autofree char *why = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SlTsdl) tsdl = NULL;
+  g_autoptr(GPtrArray) foreign = g_ptr_array_new_with_free_func (stream_free);
+  SlCtfMetaStatus st;
+  TraceDir *t;
+  gsize len = 0;
+
+  st = sl_ctf_meta_read_file (metadata, &text, &len, NULL, &why);
+  if (st == SL_CTF_META_OK && (tsdl = sl_tsdl_parse (text, len, &error)) == NULL)
+    {
+      why = g_strdup_printf ("corrupt metadata: %s", error->message);
+      st = SL_CTF_META_CORRUPT;
+    }
+  if (st != SL_CTF_META_OK)
+    {
+      g_autofree char *host = guess_host (text, dir);
+      g_autofree char *message = metadata_problem (st, why);
+
+      sl_trace_reader_add_problem (self, host, metadata, "%s", message);
+      return;
+    }
+
+  t = trace_dir_new (dir, metadata, g_steal_pointer (&text), len, tsdl);
+  if (t->hostname == NULL)
+    {
+      t->hostname = g_strdup_printf ("unknown (%s)", dir);
+      sl_trace_reader_add_problem (self, t->hostname, metadata, "the trace environment has no hostname; "
+                                   "the trace is a host of its own");
+    }
+  scan_streams (scan, t, tsdl, foreign);
+  report_foreign (scan, t, foreign);
+  if (t->streams->len == 0)
+    {
+      if (foreign->len == 0)
+        sl_trace_reader_add_problem (self, t->hostname, dir, "no stream files with packets beside the metadata; "
+                                     "trace skipped");
+      sl_trace_dir_free (t);
+      return;
+    }
+  g_ptr_array_add (scan->traces, t);
+}
+
+static void
+scan_folder (Scan       *scan,
+             const char *dir,
+             guint       depth)
+{
+  SlTraceReader *self = scan->reader;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) d = NULL;
+  g_autoptr(GPtrArray) subdirs = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *metadata = NULL;
+  g_autofree char *key = NULL;
+  const char *name;
+  gboolean streams = FALSE;
+  GStatBuf st;
+
+  if (atomic_load (&self->cancelled) || scan->gave_up)
+    return;
+  if (g_stat (dir, &st) != 0)
+    {
+      int e = errno;
+      sl_trace_reader_add_problem (self, NULL, dir, "cannot read the folder: %s", g_strerror (e));
+      return;
+    }
+  key = g_strdup_printf ("%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT, (guint64) st.st_dev, (guint64) st.st_ino);
+  if (g_hash_table_contains (scan->visited, key))
+    return;
+  g_hash_table_add (scan->visited, g_steal_pointer (&key));
+  if (++scan->n_folders > MAX_SCAN_FOLDERS)
+    {
+      scan->gave_up = TRUE;
+      sl_trace_reader_add_problem (self, NULL, dir, "stopped searching for traces after %u folders", MAX_SCAN_FOLDERS);
+      return;
+    }
+
+  metadata = g_build_filename (dir, "metadata", NULL);
+  if (g_file_test (metadata, G_FILE_TEST_IS_REGULAR))
+    {
+      scan_trace (scan, dir);
+      return;
+    }
+
+  d = g_dir_open (dir, 0, &error);
+  if (d == NULL)
+    {
+      sl_trace_reader_add_problem (self, NULL, dir, "cannot read the folder: %s", error->message);
+      return;
+    }
+
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      char *path;
+
+      if (name[0] == '.')
+        continue;
+      path = g_build_filename (dir, name, NULL);
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        g_ptr_array_add (subdirs, path);
+      else if (g_file_test (path, G_FILE_TEST_IS_SYMLINK) && !g_file_test (path, G_FILE_TEST_EXISTS))
+        {
+          GStatBuf target;
+          int e = g_stat (path, &target) != 0 ? errno : 0;
+
+          sl_trace_reader_add_problem (self, NULL, path, "cannot read the folder or file: %s",
+                                       e == ELOOP ? "the links loop" : "the link leads nowhere");
+          g_free (path);
+        }
+      else
+        {
+          if (!streams && g_file_test (path, G_FILE_TEST_IS_REGULAR) && looks_like_stream (path))
+            streams = TRUE;
+          g_free (path);
+        }
+    }
+
+  if (streams)
+    sl_trace_reader_add_problem (self, NULL, metadata, "missing: the folder holds CTF stream files but no metadata file; "
+                 "its streams are skipped");
+
+  if (depth >= MAX_SCAN_DEPTH)
+    return;
+  g_ptr_array_sort (subdirs, (GCompareFunc) g_strcmp0);
+  for (guint i = 0; i < subdirs->len; i++)
+    {
+      /* an unreadable subfolder is reported there, by g_dir_open */
+      scan_folder (scan, g_ptr_array_index (subdirs, i), depth + 1);
+    }
+}
+
+/* The scan thread: traces found, checked and grouped into hosts. */
+gpointer
+sl_trace_scan_thread (gpointer data)
+{
+  SlTraceReader *self = data;
+  g_autoptr(GError) error = NULL;
+  Scan scan = { 0 };
+  GPtrArray *hosts = NULL;
+
+  scan.reader = self;
+  scan.visited = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  scan.traces = g_ptr_array_new ();
+
+  if (sl_decoder_get_program (&error) == NULL)
+    sl_trace_reader_add_problem (self, NULL, "syncline-decoder", "%s", error->message);
+  else
+    for (guint i = 0; i < self->folders->len; i++)
+      {
+        const char *folder = g_ptr_array_index (self->folders, i);
+        guint before = scan.traces->len;
+        guint problems_before = sl_problem_list_count (self->problems);
+
+        scan_folder (&scan, folder, 0);
+        if (scan.traces->len == before && sl_problem_list_count (self->problems) == problems_before)
+          sl_trace_reader_add_problem (self, NULL, folder, "no LTTng trace found (no folder with a metadata file below it)");
+      }
+
+  hosts = sl_trace_group_hosts (self, scan.traces);
+  g_ptr_array_unref (scan.traces);
+  g_hash_table_destroy (scan.visited);
+
+  sl_feed_hub_lock (self->hub);
+  self->scanned = hosts;
+  self->scan_done = TRUE;
+  sl_feed_hub_unlock (self->hub);
+  sl_feed_hub_signal (self->hub);
+  return NULL;
+}
+
+/* ---------------------------------------------------------------------- */

@@ -1,0 +1,595 @@
+/* sl-decoder.c: the readers' side of a syncline-decoder process
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sl-decoder.h"
+
+/*
+ * Each decoder is a process (see sl-decoder-main.c for why). Its frames
+ * are read here in steps: a data frame (packet events, strings, timeline
+ * events) is handed out only once the COMMIT that ends its step has
+ * arrived, so a decoder that dies mid-step leaves nothing half delivered.
+ * Its standard error is kept (the last lines: babeltrace2's message before
+ * an abort, a sanitizer's report) for the problem that says why it died.
+ */
+
+#define STDERR_KEEP 2048
+
+struct _SlDecoder
+{
+  GPid          pid;
+  int           out_fd;
+  int           err_fd;
+  SlWireReader  reader;
+  gsize         released;
+  GString      *err_tail;
+  gboolean      eof;
+  gboolean      reaped;
+  int           wait_status;
+};
+
+/* ---------------------------------------------------------------------- */
+/* The program                                                             */
+
+static gpointer
+find_program (gpointer data)
+{
+  const char *env = g_getenv ("SL_DECODER");
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+
+  if (env != NULL && *env != '\0')
+    return g_strdup (env);
+  /* a program of the build tree uses the build tree's decoder */
+  if (exe != NULL && g_str_has_prefix (exe, SL_BUILD_ROOT G_DIR_SEPARATOR_S) &&
+      g_file_test (SL_DECODER_BUILD_PATH, G_FILE_TEST_IS_EXECUTABLE))
+    return g_strdup (SL_DECODER_BUILD_PATH);
+  if (g_file_test (SL_DECODER_INSTALL_PATH, G_FILE_TEST_IS_EXECUTABLE))
+    return g_strdup (SL_DECODER_INSTALL_PATH);
+  if (g_file_test (SL_DECODER_BUILD_PATH, G_FILE_TEST_IS_EXECUTABLE))
+    return g_strdup (SL_DECODER_BUILD_PATH);
+  return NULL;
+}
+
+/**
+ * sl_decoder_get_program:
+ *
+ * Where syncline-decoder is: $SL_DECODER, the build tree's for a program
+ * of the build tree, else the installed one.
+ */
+const char *
+sl_decoder_get_program (GError **error)
+{
+  static GOnce once = G_ONCE_INIT;
+  const char *path = g_once (&once, find_program, NULL);
+
+  if (path == NULL)
+    g_set_error (error, G_SPAWN_ERROR, G_SPAWN_ERROR_NOENT,
+                 "the trace decoder is not installed (no %s)", SL_DECODER_INSTALL_PATH);
+  return path;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Process                                                                 */
+
+/**
+ * sl_decoder_spawn:
+ * @args: the decoder's arguments (mode first), %NULL-terminated
+ */
+SlDecoder *
+sl_decoder_spawn (const char *const  *args,
+                  GError            **error)
+{
+  const char *program = sl_decoder_get_program (error);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_auto(GStrv) envp = NULL;
+  g_autofree char *parent = g_strdup_printf ("%d", (int) getpid ());
+  SlDecoder *d;
+  GPid pid;
+  int out_fd = -1, err_fd = -1;
+
+  g_return_val_if_fail (args != NULL, NULL);
+
+  if (program == NULL)
+    return NULL;
+  g_ptr_array_add (argv, (char *) program);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  envp = g_environ_setenv (g_get_environ (), "SL_DECODER_PARENT", parent, TRUE);
+
+  if (!g_spawn_async_with_pipes_and_fds (NULL, (const char *const *) argv->pdata, (const char *const *) envp,
+                                         G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDIN_FROM_DEV_NULL |
+                                         G_SPAWN_CLOEXEC_PIPES,
+                                         NULL, NULL, -1, -1, -1, NULL, NULL, 0,
+                                         &pid, NULL, &out_fd, &err_fd, error))
+    return NULL;
+
+  d = g_new0 (SlDecoder, 1);
+  d->pid = pid;
+  d->out_fd = out_fd;
+  d->err_fd = err_fd;
+  d->err_tail = g_string_new (NULL);
+  sl_wire_reader_init (&d->reader, out_fd);
+  return d;
+}
+
+/* Kills the decoder now (from any thread): its reader then sees the end. */
+void
+sl_decoder_kill (SlDecoder *decoder)
+{
+  g_return_if_fail (decoder != NULL);
+
+  if (!decoder->reaped)
+    kill (decoder->pid, SIGKILL);
+}
+
+/* A paused decoder uses no processor (the folder reader's --threads). */
+void
+sl_decoder_pause (SlDecoder *decoder,
+                  gboolean   paused)
+{
+  g_return_if_fail (decoder != NULL);
+
+  if (!decoder->reaped)
+    kill (decoder->pid, paused ? SIGSTOP : SIGCONT);
+}
+
+/* SIGABRT makes the decoder say where it was before it dies. */
+void
+sl_decoder_signal (SlDecoder *decoder,
+                   int        signo)
+{
+  g_return_if_fail (decoder != NULL);
+
+  if (!decoder->reaped)
+    kill (decoder->pid, signo);
+}
+
+/* Processor time the decoder used (µs), -1 when unknown. */
+gint64
+sl_decoder_get_cpu_us (SlDecoder *decoder)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) decoder->pid);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) fields = NULL;
+  const char *close_paren;
+  long ticks = sysconf (_SC_CLK_TCK);
+
+  if (!g_file_get_contents (path, &text, NULL, NULL) || ticks <= 0)
+    return -1;
+  /* "pid (comm) state ppid …": the command may hold spaces */
+  close_paren = strrchr (text, ')');
+  if (close_paren == NULL)
+    return -1;
+  fields = g_strsplit (close_paren + 2, " ", 0);
+  if (g_strv_length (fields) < 13)
+    return -1;
+  /* utime and stime are fields 14 and 15, 12 and 13 after the command */
+  return (gint64) (g_ascii_strtoull (fields[11], NULL, 10) + g_ascii_strtoull (fields[12], NULL, 10)) *
+         G_USEC_PER_SEC / ticks;
+}
+
+static void
+close_fd (int *fd)
+{
+  if (*fd >= 0)
+    close (*fd);
+  *fd = -1;
+}
+
+static void
+read_stderr (SlDecoder *d)
+{
+  char buf[4096];
+  ssize_t n = read (d->err_fd, buf, sizeof buf);
+
+  if (n <= 0)
+    {
+      close_fd (&d->err_fd);
+      return;
+    }
+  g_string_append_len (d->err_tail, buf, n);
+  if (d->err_tail->len > 2 * STDERR_KEEP)
+    g_string_erase (d->err_tail, 0, (gssize) (d->err_tail->len - STDERR_KEEP));
+}
+
+static gboolean
+is_data (SlWireType type)
+{
+  return type == SL_WIRE_PACKETS || type == SL_WIRE_STRING || type == SL_WIRE_PACKET_INFO ||
+         type == SL_WIRE_EVENTS;
+}
+
+static gboolean
+ends_step (SlWireType type)
+{
+  return type == SL_WIRE_COMMIT || type == SL_WIRE_END || type == SL_WIRE_FATAL;
+}
+
+/* Looks ahead of the next frame for the end of its step; what lies up to
+ * it can be handed out. */
+static void
+release (SlDecoder *d)
+{
+  SlWireReader *r = &d->reader;
+  gsize off = r->pos + d->released;
+  gboolean data = FALSE;
+
+  while (r->len - off >= sizeof (SlWireHeader))
+    {
+      SlWireHeader h;
+
+      memcpy (&h, r->buf + off, sizeof h);
+      if (h.size > SL_WIRE_MAX_FRAME || r->len - off - sizeof h < h.size)
+        return;
+      off += sizeof h + h.size;
+      if (is_data (h.type))
+        data = TRUE;
+      else if (ends_step (h.type) || !data)
+        {
+          /* a frame that is not data goes at once, unless data of a step
+           * not committed yet is before it */
+          d->released = off - r->pos;
+          if (ends_step (h.type))
+            return;
+        }
+    }
+}
+
+/* Waits for the decoder's output (or its standard error) up to @end. */
+static gboolean
+wait_output (SlDecoder *d,
+             gint64     end)
+{
+  struct pollfd p[2] = { { d->out_fd, POLLIN, 0 }, { d->err_fd, POLLIN, 0 } };
+  gint64 left = end - g_get_monotonic_time ();
+  int rc;
+
+  if (left < 0)
+    return FALSE;
+  rc = poll (p, d->err_fd >= 0 ? 2 : 1, (int) MIN ((left + 999) / 1000, G_MAXINT));
+  if (rc < 0)
+    return errno == EINTR;
+  if (rc == 0)
+    return FALSE;
+  if (d->err_fd >= 0 && p[1].revents != 0)
+    read_stderr (d);
+  if (p[0].revents != 0 && sl_wire_fill (&d->reader) == SL_WIRE_READ_EOF)
+    d->eof = TRUE;
+  return TRUE;
+}
+
+/**
+ * sl_decoder_next:
+ * @timeout_us: how long to wait for a frame
+ *
+ * The next frame, once it can be handed out (a data frame when its step
+ * is committed). EOF: the decoder is gone (call sl_decoder_finish());
+ * what it wrote after its last commit is dropped.
+ */
+SlDecoderStatus
+sl_decoder_next (SlDecoder   *decoder,
+                 SlWireFrame *frame,
+                 gint64       timeout_us)
+{
+  gint64 end = g_get_monotonic_time () + MAX (timeout_us, 0);
+
+  g_return_val_if_fail (decoder != NULL, SL_DECODER_EOF);
+
+  for (;;)
+    {
+      SlWireReader *r = &decoder->reader;
+
+      if (decoder->released == 0)
+        release (decoder);
+      if (decoder->released > 0)
+        {
+          gsize before = r->pos;
+
+          if (sl_wire_next (r, frame) != SL_WIRE_READ_FRAME)
+            break;
+          decoder->released -= r->pos - before;
+          return SL_DECODER_FRAME;
+        }
+      if (r->len - r->pos >= sizeof (SlWireHeader))
+        {
+          SlWireHeader h;
+
+          memcpy (&h, r->buf + r->pos, sizeof h);
+          if (h.size > SL_WIRE_MAX_FRAME || h.type < SL_WIRE_HELLO || h.type > SL_WIRE_END)
+            break;
+        }
+      if (decoder->eof)
+        return SL_DECODER_EOF;
+      if (!wait_output (decoder, end))
+        return SL_DECODER_TIMEOUT;
+    }
+  /* not our protocol: stop it */
+  sl_decoder_kill (decoder);
+  decoder->eof = TRUE;
+  return SL_DECODER_EOF;
+}
+
+static char *
+describe_exit (SlDecoder *d)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+  int st = d->wait_status;
+
+  if (WIFEXITED (st) && WEXITSTATUS (st) == 0)
+    return NULL;
+  if (WIFSIGNALED (st))
+    g_string_printf (s, "killed by signal %d (%s)", WTERMSIG (st), g_strsignal (WTERMSIG (st)));
+  else if (WIFEXITED (st))
+    g_string_printf (s, "exited with status %d", WEXITSTATUS (st));
+  else
+    g_string_assign (s, "ended");
+
+  /* the last line babeltrace2 or a sanitizer wrote says why */
+  if (d->err_tail->len > 0)
+    {
+      g_auto(GStrv) lines = g_strsplit (d->err_tail->str, "\n", -1);
+      const char *last = NULL;
+
+      for (guint i = 0; lines[i] != NULL; i++)
+        if (g_strstrip (lines[i])[0] != '\0' && strstr (lines[i], "==ABORTING") == NULL)
+          last = lines[i];
+      if (last != NULL)
+        g_string_append_printf (s, ": %.300s", last);
+    }
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+/**
+ * sl_decoder_finish:
+ *
+ * Waits for the decoder to end (kill it first to end it now).
+ *
+ * Returns: %NULL when it exited normally, else what happened to it
+ */
+char *
+sl_decoder_finish (SlDecoder *decoder)
+{
+  g_return_val_if_fail (decoder != NULL, NULL);
+
+  if (!decoder->reaped)
+    {
+      while (decoder->err_fd >= 0)
+        read_stderr (decoder);
+      while (waitpid (decoder->pid, &decoder->wait_status, 0) < 0 && errno == EINTR)
+        ;
+      decoder->reaped = TRUE;
+      g_spawn_close_pid (decoder->pid);
+    }
+  return describe_exit (decoder);
+}
+
+void
+sl_decoder_free (SlDecoder *decoder)
+{
+  if (decoder == NULL)
+    return;
+  if (!decoder->reaped)
+    {
+      sl_decoder_kill (decoder);
+      g_free (sl_decoder_finish (decoder));
+    }
+  close_fd (&decoder->out_fd);
+  close_fd (&decoder->err_fd);
+  sl_wire_reader_clear (&decoder->reader);
+  g_string_free (decoder->err_tail, TRUE);
+  g_free (decoder);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Data frames                                                             */
+
+void
+sl_decoder_target_reset (SlDecoderTarget *target)
+{
+  if (target->strings == NULL)
+    target->strings = g_array_new (FALSE, TRUE, sizeof (guint32));
+  if (target->consumed == NULL)
+    target->consumed = g_array_new (FALSE, TRUE, sizeof (guint64));
+  if (target->packet_infos == NULL)
+    target->packet_infos = g_array_new (FALSE, FALSE, sizeof (SlEventPacket));
+  g_array_set_size (target->strings, 1);
+  g_array_set_size (target->consumed, 0);
+  g_array_set_size (target->packet_infos, 0);
+  target->events = target->ignored = 0;
+}
+
+void
+sl_decoder_target_clear (SlDecoderTarget *target)
+{
+  g_clear_pointer (&target->strings, g_array_unref);
+  g_clear_pointer (&target->consumed, g_array_unref);
+  g_clear_pointer (&target->packet_infos, g_array_unref);
+}
+
+/**
+ * sl_decoder_target_continue:
+ *
+ * @target's store holds a host's history (read from a folder): events at
+ * or before its last are not stored again, and when the first new event
+ * comes after a gap, a lost-events mark says that what happened in
+ * between is not known. Call it before the first frame.
+ */
+void
+sl_decoder_target_continue (SlDecoderTarget *target)
+{
+  gint64 last;
+
+  g_return_if_fail (target != NULL && target->store != NULL);
+
+  target->continues = sl_event_store_get_time_range (target->store, NULL, &last);
+  target->after = target->continues ? last : G_MININT64;
+}
+
+static void
+apply_string (SlDecoderTarget *t,
+              const guint8    *data,
+              gsize            size)
+{
+  g_autofree char *str = NULL;
+  guint32 id;
+
+  if (size < sizeof id || t->store == NULL)
+    return;
+  memcpy (&id, data, sizeof id);
+  if (id == 0 || id > G_MAXINT32)
+    return;
+  str = sl_wire_string (data + sizeof id, size - sizeof id);
+  if (id >= t->strings->len)
+    g_array_set_size (t->strings, id + 1);
+  g_array_index (t->strings, guint32, id) = sl_event_store_intern (t->store, str);
+}
+
+static void
+apply_packet_info (SlDecoderTarget *t,
+                   const guint8    *data,
+                   gsize            size)
+{
+  if (t->store == NULL)
+    return;
+  g_array_set_size (t->packet_infos, 0);
+  g_array_append_vals (t->packet_infos, data, (guint) (size / sizeof (SlEventPacket)));
+}
+
+/* Once a store is continued, what it holds already is not added again
+ * and a gap before the first new event is marked. */
+static gboolean
+continues_after (SlDecoderTarget *t,
+                 const SlEvent   *e)
+{
+  if (!t->continues)
+    return TRUE;
+  if (e->time <= t->after)
+    return FALSE;
+  if (!t->resumed)
+    {
+      t->resumed = TRUE;
+      if (e->time > t->after + 1)
+        {
+          SlEvent gap = { 0 };
+
+          gap.time = t->after + 1;
+          gap.cpu = G_MAXUINT16;
+          gap.kind = SL_EVENT_LOST;
+          sl_event_store_append (t->store, &gap);
+        }
+    }
+  return TRUE;
+}
+
+static void
+apply_events (SlDecoderTarget *t,
+              const guint8    *data,
+              gsize            size)
+{
+  guint next_info = 0;
+
+  if (t->store == NULL)
+    return;
+  for (gsize off = 0; off + sizeof (SlEvent) <= size; off += sizeof (SlEvent))
+    {
+      const SlEventPacket *info = NULL;
+      SlEvent e;
+
+      memcpy (&e, data + off, sizeof e);
+      if (e.kind <= SL_EVENT_NONE || e.kind >= SL_EVENT_N_KINDS)
+        continue;
+      if ((e.kind == SL_EVENT_PACKET_SEND || e.kind == SL_EVENT_PACKET_RECV) && next_info < t->packet_infos->len)
+        info = &g_array_index (t->packet_infos, SlEventPacket, next_info++);
+      if (!continues_after (t, &e))
+        continue;
+      e.str = e.str < t->strings->len ? g_array_index (t->strings, guint32, e.str) : 0;
+      if (info != NULL)
+        sl_event_store_append_packet (t->store, &e, info);
+      else
+        sl_event_store_append (t->store, &e);
+    }
+  g_array_set_size (t->packet_infos, 0);
+}
+
+static void
+apply_commit (SlDecoderTarget *t,
+              const guint8    *data,
+              gsize            size)
+{
+  SlWireCommit c;
+
+  if (size < sizeof c)
+    return;
+  memcpy (&c, data, sizeof c);
+  if (c.events >= t->events && c.ignored >= t->ignored)
+    {
+      sl_feed_count (t->feed, c.events - t->events, c.ignored - t->ignored);
+      t->events = c.events;
+      t->ignored = c.ignored;
+    }
+  sl_feed_span (t->feed, c.first, c.last);
+  sl_feed_seen (t->feed, c.seen);
+  if (size - sizeof c >= (gsize) c.n_inputs * sizeof (guint64))
+    {
+      g_array_set_size (t->consumed, c.n_inputs);
+      memcpy (t->consumed->data, data + sizeof c, (gsize) c.n_inputs * sizeof (guint64));
+    }
+}
+
+/**
+ * sl_decoder_apply:
+ *
+ * Takes a data frame or a commit into @target (the caller publishes the
+ * feed after a commit). Returns FALSE for the other frames.
+ */
+gboolean
+sl_decoder_apply (SlDecoderTarget   *target,
+                  const SlWireFrame *frame)
+{
+  switch (frame->type)
+    {
+    case SL_WIRE_PACKETS:
+      for (gsize off = 0; off + sizeof (SlPacketEvent) <= frame->size; off += sizeof (SlPacketEvent))
+        {
+          SlPacketEvent e;
+
+          memcpy (&e, frame->data + off, sizeof e);
+          sl_feed_push (target->feed, &e);
+        }
+      return TRUE;
+
+    case SL_WIRE_STRING:
+    case SL_WIRE_PACKET_INFO:
+    case SL_WIRE_EVENTS:
+      if (target->store_lock != NULL)
+        g_mutex_lock (target->store_lock);
+      if (frame->type == SL_WIRE_STRING)
+        apply_string (target, frame->data, frame->size);
+      else if (frame->type == SL_WIRE_PACKET_INFO)
+        apply_packet_info (target, frame->data, frame->size);
+      else
+        apply_events (target, frame->data, frame->size);
+      if (target->store_lock != NULL)
+        g_mutex_unlock (target->store_lock);
+      return TRUE;
+
+    case SL_WIRE_COMMIT:
+      apply_commit (target, frame->data, frame->size);
+      return TRUE;
+
+    default:
+      return FALSE;
+    }
+}
