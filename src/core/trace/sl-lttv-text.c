@@ -9,7 +9,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "sl-feed.h"
 #include "sl-lttv-text.h"
+#include "sl-safe-io.h"
 
 /*
  * The format of LTTV's lttv/sync unit tests: '#' starts a comment; the first
@@ -98,9 +100,7 @@ sl_lttv_text_looks_like (const char *path)
   g_auto(GStrv) lines = NULL;
   gsize len;
 
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    return FALSE;
-  if (!g_file_get_contents (path, &contents, &len, NULL))
+  if (!sl_safe_read_file (path, SL_LTTV_MAX_BYTES, (guint8 **) &contents, &len, NULL))
     return FALSE;
   if (memchr (contents, '\0', len) != NULL)
     return FALSE;
@@ -118,6 +118,127 @@ sl_lttv_text_looks_like (const char *path)
   return FALSE;
 }
 
+typedef struct
+{
+  const char *path;
+  guint64     n_traces;
+  guint      *hosts;
+  gint64     *first;
+  gboolean   *has_first;
+} Load;
+
+/* A time of one trace: within ±SL_MAX_ABS_TIME_NS, and a trace's times
+ * may span at most SL_HOST_MAX_SPAN_NS: the estimators' 64-bit
+ * arithmetic's room (sl-feed.h). */
+static gboolean
+check_span (Load        *l,
+            guint64      trace,
+            gint64       ns,
+            const char  *text,
+            guint        line,
+            GError     **error)
+{
+  if (ns > SL_MAX_ABS_TIME_NS || ns < -SL_MAX_ABS_TIME_NS)
+    {
+      g_set_error (error, SL_ERROR, SL_ERROR_PARSE,
+                   "%s:%u: time %s s is out of range: at most ±%" G_GINT64_FORMAT " s (the estimators compute "
+                   "in 64-bit nanoseconds)", l->path, line, text, SL_MAX_ABS_TIME_NS / G_GINT64_CONSTANT (1000000000));
+      return FALSE;
+    }
+  if (!l->has_first[trace])
+    {
+      l->has_first[trace] = TRUE;
+      l->first[trace] = ns;
+      return TRUE;
+    }
+  if ((__int128) ns - l->first[trace] <= SL_HOST_MAX_SPAN_NS && (__int128) l->first[trace] - ns <= SL_HOST_MAX_SPAN_NS)
+    return TRUE;
+  g_set_error (error, SL_ERROR, SL_ERROR_PARSE,
+               "%s:%u: time %s s is out of range: the times of one trace may span at most %" G_GINT64_FORMAT
+               " s (about 18 years; the estimators compute in 64-bit nanoseconds)",
+               l->path, line, text, SL_HOST_MAX_SPAN_NS / G_GINT64_CONSTANT (1000000000));
+  return FALSE;
+}
+
+/* "sender receiver send_time receive_time" into a match. */
+static gboolean
+parse_packet (Load        *l,
+              char        *line,
+              guint        number,
+              SlMatch     *m,
+              GError     **error)
+{
+  g_auto(GStrv) fields = g_strsplit_set (line, " \t", 0);
+  guint64 snd, rcv;
+  guint nf = 0;
+
+  for (guint k = 0; fields[k] != NULL; k++)
+    if (*fields[k] != '\0')
+      fields[nf++] = fields[k];
+  for (guint k = nf; fields[k] != NULL; k++)
+    fields[k] = NULL;
+
+  if (nf != 4 ||
+      !g_ascii_string_to_unsigned (fields[0], 10, 0, l->n_traces - 1, &snd, NULL) ||
+      !g_ascii_string_to_unsigned (fields[1], 10, 0, l->n_traces - 1, &rcv, NULL) ||
+      !sl_parse_seconds_ns (fields[2], &m->send_time) ||
+      !sl_parse_seconds_ns (fields[3], &m->recv_time))
+    {
+      g_set_error (error, SL_ERROR, SL_ERROR_PARSE,
+                   "%s:%u: expected “sender receiver send_time receive_time” "
+                   "with trace numbers below %" G_GUINT64_FORMAT " and times in seconds",
+                   l->path, number, l->n_traces);
+      return FALSE;
+    }
+  if (snd == rcv)
+    {
+      g_set_error (error, SL_ERROR, SL_ERROR_PARSE,
+                   "%s:%u: a packet from trace %" G_GUINT64_FORMAT " to itself", l->path, number, snd);
+      return FALSE;
+    }
+  if (!check_span (l, snd, m->send_time, fields[2], number, error) ||
+      !check_span (l, rcv, m->recv_time, fields[3], number, error))
+    return FALSE;
+  m->send_host = l->hosts[snd];
+  m->recv_host = l->hosts[rcv];
+  return TRUE;
+}
+
+static gboolean
+parse_count (Load        *l,
+             SlEngine    *engine,
+             const char  *line,
+             guint        number,
+             GError     **error)
+{
+  if (!g_ascii_string_to_unsigned (line, 10, 1, MAX_TRACES, &l->n_traces, NULL))
+    {
+      g_set_error (error, SL_ERROR, SL_ERROR_PARSE,
+                   "%s:%u: expected the number of traces (1 to %u), found “%s”", l->path, number, MAX_TRACES, line);
+      return FALSE;
+    }
+  l->hosts = g_new (guint, l->n_traces);
+  l->first = g_new (gint64, l->n_traces);
+  l->has_first = g_new0 (gboolean, l->n_traces);
+  for (guint64 k = 0; k < l->n_traces; k++)
+    {
+      char name[24];
+
+      g_snprintf (name, sizeof name, "%" G_GUINT64_FORMAT, k);
+      l->hosts[k] = sl_engine_add_host (engine, name);
+    }
+  return TRUE;
+}
+
+/**
+ * sl_lttv_text_load:
+ *
+ * Reads an LTTV unit-case file (at most SL_LTTV_MAX_BYTES, never a FIFO or
+ * a device) into @engine. Errors name the file and line: malformed lines,
+ * trace numbers out of range, times beyond ±2305843009 s or whose
+ * trace's times span more than 18 years (what the estimators can compute
+ * with, sl-feed.h).
+ */
 gboolean
 sl_lttv_text_load (SlEngine    *engine,
                    const char  *path,
@@ -125,22 +246,20 @@ sl_lttv_text_load (SlEngine    *engine,
 {
   g_autofree char *contents = NULL;
   g_auto(GStrv) lines = NULL;
-  GError *local_error = NULL;
-  guint64 n_traces = 0;
-  guint *hosts = NULL;
+  g_autoptr(GError) local_error = NULL;
+  Load l = { path };
   gsize len;
   gboolean ret = FALSE;
 
   g_return_val_if_fail (engine != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  if (!g_file_get_contents (path, &contents, &len, &local_error))
+  if (!sl_safe_read_file (path, SL_LTTV_MAX_BYTES, (guint8 **) &contents, &len, &local_error))
     {
-      g_set_error (error, SL_ERROR, SL_ERROR_IO, "%s", local_error->message);
-      g_error_free (local_error);
+      g_set_error (error, SL_ERROR, SL_ERROR_IO, "%s: %s", path, local_error->message);
       return FALSE;
     }
-  if (memchr (contents, '\0', len) != NULL || !g_utf8_validate (contents, len, NULL))
+  if (memchr (contents, '\0', len) != NULL || !g_utf8_validate (contents, (gssize) len, NULL))
     {
       g_set_error (error, SL_ERROR, SL_ERROR_PARSE,
                    "%s: not a text file (LTTV unit-case format expected)", path);
@@ -151,70 +270,22 @@ sl_lttv_text_load (SlEngine    *engine,
   for (guint i = 0; lines[i] != NULL; i++)
     {
       char *line = strip_comment (lines[i]);
-      g_auto(GStrv) fields = NULL;
-      gint64 t_send, t_recv;
-      guint64 snd, rcv;
       SlMatch m;
-      guint nf;
 
       if (*line == '\0')
         continue;
-
-      if (n_traces == 0)
+      if (l.n_traces == 0)
         {
-          if (!g_ascii_string_to_unsigned (line, 10, 1, MAX_TRACES, &n_traces, NULL))
-            {
-              g_set_error (error, SL_ERROR, SL_ERROR_PARSE,
-                           "%s:%u: expected the number of traces (1 to %u), found “%s”",
-                           path, i + 1, MAX_TRACES, line);
-              goto out;
-            }
-          hosts = g_new (guint, n_traces);
-          for (guint64 k = 0; k < n_traces; k++)
-            {
-              char name[24];
-              g_snprintf (name, sizeof name, "%" G_GUINT64_FORMAT, k);
-              hosts[k] = sl_engine_add_host (engine, name);
-            }
+          if (!parse_count (&l, engine, line, i + 1, error))
+            goto out;
           continue;
         }
-
-      fields = g_strsplit_set (line, " \t", 0);
-      nf = 0;
-      for (guint k = 0; fields[k] != NULL; k++)
-        if (*fields[k] != '\0')
-          fields[nf++] = fields[k];
-      for (guint k = nf; fields[k] != NULL; k++)
-        fields[k] = NULL;
-
-      if (nf != 4 ||
-          !g_ascii_string_to_unsigned (fields[0], 10, 0, n_traces - 1, &snd, NULL) ||
-          !g_ascii_string_to_unsigned (fields[1], 10, 0, n_traces - 1, &rcv, NULL) ||
-          !sl_parse_seconds_ns (fields[2], &t_send) ||
-          !sl_parse_seconds_ns (fields[3], &t_recv))
-        {
-          g_set_error (error, SL_ERROR, SL_ERROR_PARSE,
-                       "%s:%u: expected “sender receiver send_time receive_time” "
-                       "with trace numbers below %" G_GUINT64_FORMAT " and times in seconds",
-                       path, i + 1, n_traces);
-          goto out;
-        }
-      if (snd == rcv)
-        {
-          g_set_error (error, SL_ERROR, SL_ERROR_PARSE,
-                       "%s:%u: a packet from trace %" G_GUINT64_FORMAT " to itself",
-                       path, i + 1, snd);
-          goto out;
-        }
-
-      m.send_host = hosts[snd];
-      m.recv_host = hosts[rcv];
-      m.send_time = t_send;
-      m.recv_time = t_recv;
-      sl_engine_add_match (engine, &m, t_recv);
+      if (!parse_packet (&l, line, i + 1, &m, error))
+        goto out;
+      sl_engine_add_match (engine, &m, m.recv_time);
     }
 
-  if (n_traces == 0)
+  if (l.n_traces == 0)
     {
       g_set_error (error, SL_ERROR, SL_ERROR_PARSE,
                    "%s: empty (expected the number of traces, then packets)", path);
@@ -225,6 +296,8 @@ sl_lttv_text_load (SlEngine    *engine,
   ret = TRUE;
 
 out:
-  g_free (hosts);
+  g_free (l.hosts);
+  g_free (l.first);
+  g_free (l.has_first);
   return ret;
 }

@@ -11,6 +11,9 @@
 
 G_BEGIN_DECLS
 
+/* Longest LTTV unit-case file read (LTTV's are a few kilobytes). */
+#define SL_LTTV_MAX_BYTES (256u << 20)
+
 gboolean sl_lttv_text_looks_like (const char  *path);
 gboolean sl_lttv_text_load       (SlEngine    *engine,
                                   const char  *path,
