@@ -307,7 +307,7 @@ sl_cli_live (int    argc,
   SlEngine *engine;
   SlLive *live;
   LiveCli cli = { 0 };
-  guint n_urls = 0;
+  guint n_urls = 0, stop;
   int ret = 0;
 
   g_option_context_add_main_entries (ctx, entries, NULL);
@@ -376,14 +376,14 @@ sl_cli_live (int    argc,
   cli.json_lines = json_lines;
   cli.reference = args.reference;
   sl_live_set_update_func (live, update_cb, &cli);
-  g_unix_signal_add (SIGINT, quit_cb, loop);
-  g_unix_signal_add (SIGTERM, quit_cb, loop);
+  stop = sl_cli_catch_stop (quit_cb, loop);
   if (duration > 0)
     g_timeout_add ((guint) (duration * 1000), quit_cb, loop);
 
   sl_live_start (live);
   g_main_loop_run (loop);
   sl_live_stop (live);
+  sl_cli_release_stop (stop);
 
   if (!json_lines)
     {
@@ -408,6 +408,12 @@ sl_cli_live (int    argc,
     }
   if (args.plots != NULL && !sl_plot_links (engine, args.plots, &error))
     ret = sl_cli_fail ("%s", error->message);
+  if (ret == 0 && !sl_live_get_connected (live))
+    {
+      /* the report says nothing of any relay: say so in the status */
+      g_printerr ("syncline-cli: live: no relay answered (see the problems above)\n");
+      ret = 1;
+    }
 
 out:
   sl_live_free (live);

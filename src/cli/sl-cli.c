@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <math.h>
 #include <signal.h>
@@ -58,6 +60,94 @@ sl_cli_peak_rss_kb (void)
 
   getrusage (RUSAGE_SELF, &ru);
   return ru.ru_maxrss;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Ctrl-C                                                                  */
+
+/*
+ * The first Ctrl-C (or SIGTERM) asks the command to stop, cleanly: the
+ * readers kill their decoder processes, so that is quick whatever they
+ * do. A second one ends the process at once (the decoders die with it).
+ * The handler only counts and writes to a pipe the main loop watches.
+ */
+
+static volatile sig_atomic_t stop_requests;
+static int stop_pipe[2] = { -1, -1 };
+
+static void
+on_stop_signal (int signo)
+{
+  static const char msg[] = "syncline-cli: interrupted again; stopping at once\n";
+  int saved = errno;
+
+  if (++stop_requests > 1)
+    {
+      if (write (STDERR_FILENO, msg, sizeof msg - 1) < 0)
+        {
+          /* nothing more to say */
+        }
+      _exit (128 + signo);
+    }
+  if (stop_pipe[1] >= 0 && write (stop_pipe[1], "x", 1) < 0)
+    {
+      /* the main loop sees the first one anyway */
+    }
+  errno = saved;
+}
+
+typedef struct
+{
+  GSourceFunc first;
+  gpointer    data;
+} StopWatch;
+
+static gboolean
+stop_readable_cb (int          fd,
+                  GIOCondition condition,
+                  gpointer     data)
+{
+  StopWatch *w = data;
+  char buf[16];
+
+  while (read (fd, buf, sizeof buf) > 0)
+    ;
+  w->first (w->data);
+  return G_SOURCE_CONTINUE;
+}
+
+/**
+ * sl_cli_catch_stop:
+ * @first: called on the main loop at the first Ctrl-C or SIGTERM
+ *
+ * Returns: the main-loop source to give to sl_cli_release_stop()
+ */
+guint
+sl_cli_catch_stop (GSourceFunc first,
+                   gpointer    data)
+{
+  struct sigaction sa = { 0 };
+  StopWatch *w = g_new0 (StopWatch, 1);
+
+  if (stop_pipe[0] < 0 && g_unix_open_pipe (stop_pipe, FD_CLOEXEC, NULL))
+    g_unix_set_fd_nonblocking (stop_pipe[0], TRUE, NULL);
+  stop_requests = 0;
+  w->first = first;
+  w->data = data;
+  sa.sa_handler = on_stop_signal;
+  sigemptyset (&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  sigaction (SIGINT, &sa, NULL);
+  sigaction (SIGTERM, &sa, NULL);
+  return g_unix_fd_add_full (G_PRIORITY_HIGH, stop_pipe[0], G_IO_IN, stop_readable_cb, w, g_free);
+}
+
+void
+sl_cli_release_stop (guint source)
+{
+  signal (SIGINT, SIG_DFL);
+  signal (SIGTERM, SIG_DFL);
+  g_source_remove (source);
 }
 
 /* One line on stderr, exit status 2: how every command fails. */
@@ -572,10 +662,10 @@ sync_inputs (SlJobKind           kind,
   guint sigint;
 
   sl_job_set_snapshot_func (job, sync_snapshot_cb, &run);
-  sigint = g_unix_signal_add (SIGINT, sync_sigint_cb, job);
+  sigint = sl_cli_catch_stop (sync_sigint_cb, job);
   sl_job_start (job);
   g_main_loop_run (loop);
-  g_source_remove (sigint);
+  sl_cli_release_stop (sigint);
   sl_job_set_snapshot_func (job, NULL, NULL);
   final = run.final;
 
@@ -625,6 +715,54 @@ sync_inputs (SlJobKind           kind,
       return ret;
     }
   return out.status;
+}
+
+/* Which inputs are folders (a metadata file stands for its folder) and
+ * whether they go together; 0, or the status of the failure printed. */
+static int
+check_inputs (int        argc,
+              char     **argv,
+              SyncArgs  *args,
+              GPtrArray *owned,
+              int       *n_folders)
+{
+  *n_folders = 0;
+  for (int i = 1; i < argc; i++)
+    {
+      if (!g_file_test (argv[i], G_FILE_TEST_EXISTS))
+        return sl_cli_fail ("%s: no such file or folder", argv[i]);
+      if (g_file_test (argv[i], G_FILE_TEST_IS_DIR))
+        {
+          g_autofree char *real = realpath (argv[i], NULL);
+
+          if (real != NULL && g_str_equal (real, "/"))
+            return sl_cli_fail ("%s: refusing to search the whole file system for traces; "
+                                "give the folder that holds them", argv[i]);
+          (*n_folders)++;
+        }
+      else
+        {
+          g_autofree char *base = g_path_get_basename (argv[i]);
+
+          if (g_str_equal (base, "metadata") && g_strcmp0 (args->input_format, "lttv-text") != 0)
+            {
+              /* a trace's metadata file stands for its folder */
+              argv[i] = g_path_get_dirname (argv[i]);
+              g_ptr_array_add (owned, argv[i]);
+              (*n_folders)++;
+            }
+        }
+    }
+
+  if (*n_folders > 0 && *n_folders < argc - 1)
+    return sl_cli_fail ("sync: give either trace folders or LTTV text files, not both");
+  if (*n_folders > 0 && g_strcmp0 (args->input_format, "lttv-text") == 0)
+    return sl_cli_fail ("%s: is a folder; --input-format=lttv-text reads LTTV unit-case text files", argv[1]);
+  if (*n_folders == 0 && args->export_dir != NULL)
+    return sl_cli_fail ("--export: copies trace folders; the inputs are LTTV text files");
+  if (*n_folders == 0 && g_strcmp0 (args->input_format, "lttng") == 0)
+    return sl_cli_fail ("%s: is not a folder; --input-format=lttng reads trace folders", argv[1]);
+  return 0;
 }
 
 static int
@@ -703,60 +841,13 @@ cmd_sync (int    argc,
       return sl_cli_fail ("sync: no INPUT given (see syncline-cli sync --help)");
     }
 
-  for (int i = 1; i < argc; i++)
-    {
-      if (!g_file_test (argv[i], G_FILE_TEST_EXISTS))
-        {
-          ret = sl_cli_fail ("%s: no such file or folder", argv[i]);
-          sl_cli_sync_args_clear (&args);
-          return ret;
-        }
-      if (g_file_test (argv[i], G_FILE_TEST_IS_DIR))
-        {
-          g_autofree char *real = realpath (argv[i], NULL);
-
-          if (real != NULL && g_str_equal (real, "/"))
-            {
-              ret = sl_cli_fail ("%s: refusing to search the whole file system for traces; "
-                                 "give the folder that holds them", argv[i]);
-              sl_cli_sync_args_clear (&args);
-              return ret;
-            }
-          n_folders++;
-        }
-      else
-        {
-          g_autofree char *base = g_path_get_basename (argv[i]);
-
-          if (g_str_equal (base, "metadata") && g_strcmp0 (args.input_format, "lttv-text") != 0)
-            {
-              /* a trace's metadata file stands for its folder */
-              argv[i] = g_path_get_dirname (argv[i]);
-              g_ptr_array_add (owned, argv[i]);
-              n_folders++;
-            }
-        }
-    }
-
-  if (n_folders > 0 && n_folders < argc - 1)
+  ret = check_inputs (argc, argv, &args, owned, &n_folders);
+  if (ret == 0 && args.export_dir != NULL && !sl_export_check_target (args.export_dir, NULL, &error))
+    ret = sl_cli_fail ("--export: %s", error->message);
+  if (ret != 0)
     {
       sl_cli_sync_args_clear (&args);
-      return sl_cli_fail ("sync: give either trace folders or LTTV text files, not both");
-    }
-  if (n_folders > 0 && g_strcmp0 (args.input_format, "lttv-text") == 0)
-    {
-      sl_cli_sync_args_clear (&args);
-      return sl_cli_fail ("%s: is a folder; --input-format=lttv-text reads LTTV unit-case text files", argv[1]);
-    }
-  if (n_folders == 0 && args.export_dir != NULL)
-    {
-      sl_cli_sync_args_clear (&args);
-      return sl_cli_fail ("--export: copies trace folders; the inputs are LTTV text files");
-    }
-  if (n_folders == 0 && g_strcmp0 (args.input_format, "lttng") == 0)
-    {
-      sl_cli_sync_args_clear (&args);
-      return sl_cli_fail ("%s: is not a folder; --input-format=lttng reads trace folders", argv[1]);
+      return ret;
     }
 
   sl_job_options_init (&job_options);

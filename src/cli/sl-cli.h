@@ -40,6 +40,9 @@ gboolean      sl_cli_print_json       (SlEngine         *engine,
 gboolean      sl_cli_apply_reference  (SlEngine         *engine,
                                        const SyncArgs   *args,
                                        GError          **error);
+guint         sl_cli_catch_stop       (GSourceFunc       first,
+                                       gpointer          data);
+void          sl_cli_release_stop     (guint             source);
 int           sl_cli_sessions         (int               argc,
                                        char            **argv);
 int           sl_cli_live             (int               argc,

@@ -13,12 +13,13 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 
+#include "sl-ctf-meta.h"
 #include "sl-export.h"
 #include "sl-types.h"
 
-#define METADATA_MAGIC       0x75D11D57u
-#define METADATA_HEADER_SIZE 37
 #define NS_PER_S             1000000000
+/* a host's folder name, in bytes (NAME_MAX is 255) */
+#define MAX_NAME             200
 
 typedef struct
 {
@@ -139,56 +140,6 @@ copy_folder_files (const char  *from,
 
 /* ---------------------------------------------------------------------- */
 /* Metadata                                                                */
-
-static guint32
-read_u32 (const guint8 *p,
-          gboolean      big_endian)
-{
-  guint32 v;
-
-  memcpy (&v, p, sizeof v);
-  return big_endian ? GUINT32_FROM_BE (v) : GUINT32_FROM_LE (v);
-}
-
-/* Packetized metadata: each packet is a 37-byte header (magic, uuid,
- * checksum, content and packet sizes in bits, schemes, version) and text. */
-static char *
-depacketize (const char  *path,
-             const guint8 *data,
-             gsize         len,
-             GError      **error)
-{
-  g_autoptr(GString) text = g_string_new ("/* CTF 1.8 */\n");
-  gboolean big_endian = read_u32 (data, TRUE) == METADATA_MAGIC;
-  gsize pos = 0;
-
-  while (pos < len)
-    {
-      guint32 content_bits, packet_bits;
-      gsize content, packet;
-
-      if (len - pos < METADATA_HEADER_SIZE || read_u32 (data + pos, big_endian) != METADATA_MAGIC)
-        {
-          g_set_error (error, SL_ERROR, SL_ERROR_PARSE,
-                       "%s: bad metadata packet at byte %" G_GSIZE_FORMAT, path, pos);
-          return NULL;
-        }
-      content_bits = read_u32 (data + pos + 24, big_endian);
-      packet_bits = read_u32 (data + pos + 28, big_endian);
-      content = content_bits / 8;
-      packet = packet_bits / 8;
-      if (content < METADATA_HEADER_SIZE || packet < content || packet > len - pos)
-        {
-          g_set_error (error, SL_ERROR, SL_ERROR_PARSE,
-                       "%s: bad metadata packet sizes at byte %" G_GSIZE_FORMAT, path, pos);
-          return NULL;
-        }
-      g_string_append_len (text, (const char *) data + pos + METADATA_HEADER_SIZE,
-                           (gssize) (content - METADATA_HEADER_SIZE));
-      pos += packet;
-    }
-  return g_string_free (g_steal_pointer (&text), FALSE);
-}
 
 static char *
 strip_comments (const char *s,
@@ -475,31 +426,16 @@ export_metadata (const char      *from,
                  GError         **error)
 {
   g_autoptr(GError) local = NULL;
-  g_autofree char *data = NULL;
+  g_autofree char *why = NULL;
   g_autofree char *text = NULL;
   g_autofree char *result = NULL;
   gsize len;
 
-  if (!g_file_get_contents (from, &data, &len, &local))
+  /* the reader's own way: never a FIFO, bounded, packets checked */
+  if (sl_ctf_meta_read_file (from, &text, &len, NULL, &why) != SL_CTF_META_OK)
     {
-      g_set_error (error, SL_ERROR, SL_ERROR_IO, "%s: %s", from, local->message);
+      g_set_error (error, SL_ERROR, SL_ERROR_PARSE, "%s: %s", from, why);
       return FALSE;
-    }
-  if (len >= 4 && (read_u32 ((const guint8 *) data, FALSE) == METADATA_MAGIC ||
-                   read_u32 ((const guint8 *) data, TRUE) == METADATA_MAGIC))
-    {
-      text = depacketize (from, (const guint8 *) data, len, error);
-      if (text == NULL)
-        return FALSE;
-    }
-  else
-    {
-      if (memchr (data, '\0', len) != NULL)
-        {
-          g_set_error (error, SL_ERROR, SL_ERROR_PARSE, "%s: not CTF metadata text", from);
-          return FALSE;
-        }
-      text = g_steal_pointer (&data);
     }
 
   if (map->rewrite)
@@ -522,15 +458,26 @@ export_metadata (const char      *from,
 /* ---------------------------------------------------------------------- */
 /* Layout                                                                  */
 
+/* A host's folder name: no separator, not "." or "..", at most MAX_NAME
+ * bytes (a longer one is cut at a character and given a hash, so that two
+ * stay apart). */
 static char *
 safe_component (const char *name)
 {
-  char *s = g_strdup (name != NULL && *name != '\0' ? name : "host");
+  g_autofree char *s = g_strdup (name != NULL && *name != '\0' ? name : "host");
 
   g_strdelimit (s, "/\\", '_');
   if (g_str_equal (s, ".") || g_str_equal (s, ".."))
     s[0] = '_';
-  return s;
+  if (strlen (s) > MAX_NAME)
+    {
+      g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, s, -1);
+      const char *end = g_utf8_find_prev_char (s, s + MAX_NAME - 17);
+
+      s[end != NULL ? end - s : MAX_NAME - 17] = '\0';
+      return g_strdup_printf ("%s-%.16s", s, hash);
+    }
+  return g_steal_pointer (&s);
 }
 
 static gboolean
@@ -545,7 +492,7 @@ is_below (const char *path,
 
 /* The folder common to all of a host's traces, or NULL with one trace. */
 static char *
-common_parent (const GPtrArray *traces)
+common_parent (GPtrArray *traces)
 {
   char *common;
 
@@ -586,6 +533,177 @@ trace_relative_path (const char *common,
   return g_path_get_basename (trace);
 }
 
+/* A folder, resolved: its real path when it exists, else its parent's
+ * real path and its name (".." is never left to the file system). */
+static char *
+resolve (const char *path)
+{
+  g_autofree char *abs = g_canonicalize_filename (path, NULL);
+  g_autofree char *real = realpath (abs, NULL);
+  g_autofree char *parent = NULL;
+  g_autofree char *real_parent = NULL;
+  g_autofree char *base = NULL;
+
+  if (real != NULL)
+    return g_steal_pointer (&real);
+  parent = g_path_get_dirname (abs);
+  base = g_path_get_basename (abs);
+  real_parent = realpath (parent, NULL);
+  return g_build_filename (real_parent != NULL ? real_parent : parent, base, NULL);
+}
+
+/**
+ * sl_export_check_target:
+ * @resolved: (out) (optional): the folder, resolved (symbolic links and
+ *   "..")
+ *
+ * Checks, before anything is read, that @out_dir can take an export: it
+ * does not exist, or is an empty folder; the nearest folder of its path
+ * that exists is writable.
+ */
+gboolean
+sl_export_check_target (const char  *out_dir,
+                        char       **resolved,
+                        GError     **error)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *parent = NULL;
+
+  g_return_val_if_fail (out_dir != NULL, FALSE);
+
+  if (*out_dir == '\0')
+    {
+      g_set_error (error, SL_ERROR, SL_ERROR_INVALID, "--export: no folder given");
+      return FALSE;
+    }
+  dir = resolve (out_dir);
+  if (!dir_is_empty_or_absent (dir, error))
+    return FALSE;
+  /* the folders to create go below the nearest one that exists */
+  parent = g_strdup (dir);
+  while (!g_file_test (parent, G_FILE_TEST_EXISTS))
+    {
+      char *up = g_path_get_dirname (parent);
+
+      g_free (parent);
+      parent = up;
+    }
+  if (!g_file_test (parent, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, SL_ERROR, SL_ERROR_IO, "%s: %s is not a folder", out_dir, parent);
+      return FALSE;
+    }
+  if (access (parent, W_OK) != 0)
+    {
+      int e = errno;
+
+      g_set_error (error, SL_ERROR, SL_ERROR_IO, "%s: cannot write in %s: %s", out_dir, parent, g_strerror (e));
+      return FALSE;
+    }
+  /* the proof: make it (and leave the parents it needed) */
+  if (!g_file_test (dir, G_FILE_TEST_EXISTS))
+    {
+      if (!make_dir (dir, error))
+        return FALSE;
+      g_rmdir (dir);
+    }
+  if (resolved != NULL)
+    *resolved = g_steal_pointer (&dir);
+  return TRUE;
+}
+
+/* One trace's copy: its folder, where it goes, its clock's new values. */
+typedef struct
+{
+  char    *from;
+  char    *to;
+  ClockMap map;
+} Copy;
+
+static void
+copy_free (gpointer p)
+{
+  Copy *c = p;
+
+  g_free (c->from);
+  g_free (c->to);
+  g_free (c);
+}
+
+static ClockMap
+clock_map (SlEngine *engine,
+           guint     host)
+{
+  ClockMap map = { FALSE, { 0, 0, 0.0, 0.0 }, NULL };
+  SlHostInfo info;
+
+  if (host == SL_HOST_NONE || host >= sl_engine_get_n_hosts (engine))
+    return map;
+  sl_engine_get_host_info (engine, host, &info);
+  if (info.reference != host && info.reference != SL_HOST_NONE && !sl_transform_is_identity (&info.to_reference))
+    {
+      map.rewrite = TRUE;
+      map.to_reference = info.to_reference;
+      map.reference_name = sl_engine_get_host_name (engine, info.reference);
+    }
+  sl_host_info_clear (&info);
+  return map;
+}
+
+/* Where each trace of one host goes, every path resolved and checked to
+ * stay below @out_dir. */
+static gboolean
+plan_host (SlTraceReader  *reader,
+           SlEngine       *engine,
+           guint           index,
+           const char     *out_dir,
+           GHashTable     *used,
+           GPtrArray      *copies,
+           GError        **error)
+{
+  const GPtrArray *traces = sl_trace_reader_get_host_traces (reader, index);
+  g_autoptr(GPtrArray) real = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *name = safe_component (sl_trace_reader_get_host_name (reader, index));
+  g_autofree char *common = NULL;
+  g_autofree char *host_dir = NULL;
+  ClockMap map = clock_map (engine, sl_trace_reader_get_engine_host (reader, index));
+
+  if (traces == NULL || traces->len == 0)
+    return TRUE;
+  /* two hosts whose names only differ by a '/' */
+  for (guint k = 2; g_hash_table_contains (used, name); k++)
+    {
+      g_autofree char *plain = safe_component (sl_trace_reader_get_host_name (reader, index));
+
+      g_free (name);
+      name = g_strdup_printf ("%s-%u", plain, k);
+    }
+  g_hash_table_add (used, g_strdup (name));
+  for (guint t = 0; t < traces->len; t++)
+    g_ptr_array_add (real, resolve (g_ptr_array_index (traces, t)));
+
+  host_dir = g_build_filename (out_dir, name, NULL);
+  common = common_parent (real);
+  for (guint t = 0; t < real->len; t++)
+    {
+      g_autofree char *rel = trace_relative_path (common, g_ptr_array_index (real, t));
+      g_autofree char *dest = g_build_filename (host_dir, rel, NULL);
+      Copy *c = g_new0 (Copy, 1);
+
+      c->from = g_strdup (g_ptr_array_index (real, t));
+      c->to = g_canonicalize_filename (dest, NULL);
+      c->map = map;
+      g_ptr_array_add (copies, c);
+      if (!is_below (c->to, out_dir))
+        {
+          g_set_error (error, SL_ERROR, SL_ERROR_INVALID, "%s: its copy would be %s, outside %s; nothing written",
+                       c->from, c->to, out_dir);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 gboolean
 sl_export_traces (SlTraceReader  *reader,
                   SlEngine       *engine,
@@ -593,66 +711,33 @@ sl_export_traces (SlTraceReader  *reader,
                   GError        **error)
 {
   g_autoptr(GHashTable) used = NULL;
+  g_autoptr(GPtrArray) copies = g_ptr_array_new_with_free_func (copy_free);
+  g_autofree char *dir = NULL;
 
   g_return_val_if_fail (reader != NULL, FALSE);
   g_return_val_if_fail (engine != NULL, FALSE);
   g_return_val_if_fail (out_dir != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (!dir_is_empty_or_absent (out_dir, error) || !make_dir (out_dir, error))
+  if (!sl_export_check_target (out_dir, &dir, error))
     return FALSE;
-
+  /* every destination first: nothing is written if one is wrong */
   used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   for (guint i = 0; i < sl_trace_reader_get_n_hosts (reader); i++)
+    if (!plan_host (reader, engine, i, dir, used, copies, error))
+      return FALSE;
+
+  if (!make_dir (dir, error))
+    return FALSE;
+  for (guint i = 0; i < copies->len; i++)
     {
-      const GPtrArray *traces = sl_trace_reader_get_host_traces (reader, i);
-      guint host = sl_trace_reader_get_engine_host (reader, i);
-      g_autofree char *name = safe_component (sl_trace_reader_get_host_name (reader, i));
-      g_autofree char *common = NULL;
-      g_autofree char *host_dir = NULL;
-      ClockMap map = { FALSE, { 0, 0, 0.0, 0.0 }, NULL };
+      const Copy *c = g_ptr_array_index (copies, i);
+      g_autofree char *meta_in = g_build_filename (c->from, "metadata", NULL);
+      g_autofree char *meta_out = g_build_filename (c->to, "metadata", NULL);
 
-      if (traces == NULL || traces->len == 0)
-        continue;
-
-      /* two hosts whose names only differ by a '/' */
-      for (guint k = 2; g_hash_table_contains (used, name); k++)
-        {
-          g_free (name);
-          name = g_strdup_printf ("%s-%u", sl_trace_reader_get_host_name (reader, i), k);
-          g_strdelimit (name, "/\\", '_');
-        }
-      g_hash_table_add (used, g_strdup (name));
-
-      if (host != SL_HOST_NONE && host < sl_engine_get_n_hosts (engine))
-        {
-          SlHostInfo info;
-
-          sl_engine_get_host_info (engine, host, &info);
-          if (info.reference != host && info.reference != SL_HOST_NONE &&
-              !sl_transform_is_identity (&info.to_reference))
-            {
-              map.rewrite = TRUE;
-              map.to_reference = info.to_reference;
-              map.reference_name = sl_engine_get_host_name (engine, info.reference);
-            }
-          sl_host_info_clear (&info);
-        }
-
-      host_dir = g_build_filename (out_dir, name, NULL);
-      common = common_parent (traces);
-      for (guint t = 0; t < traces->len; t++)
-        {
-          const char *trace = g_ptr_array_index (traces, t);
-          g_autofree char *rel = trace_relative_path (common, trace);
-          g_autofree char *dest = g_build_filename (host_dir, rel, NULL);
-          g_autofree char *meta_in = g_build_filename (trace, "metadata", NULL);
-          g_autofree char *meta_out = g_build_filename (dest, "metadata", NULL);
-
-          if (!copy_folder_files (trace, dest, TRUE, error) ||
-              !export_metadata (meta_in, meta_out, &map, error))
-            return FALSE;
-        }
+      if (!copy_folder_files (c->from, c->to, TRUE, error) ||
+          !export_metadata (meta_in, meta_out, &c->map, error))
+        return FALSE;
     }
   return TRUE;
 }

@@ -22,7 +22,9 @@ G_BEGIN_DECLS
  * Writes every trace of every host of @reader to
  * `out_dir/<host>/<trace>`, where `<trace>` is the trace's path below the
  * folder common to the host's traces (the trace folder's name when the
- * host has one trace). Stream files and `index/` are hard-linked, or copied
+ * host has one trace), every path resolved first and checked to stay below
+ * @out_dir (nothing is written otherwise); a host name longer than 200
+ * bytes is cut and given a hash. Stream files and `index/` are hard-linked, or copied
  * when linking fails. `metadata` is written as plain text (packetized
  * metadata is unpacked) with each `clock` block rewritten so that readers
  * such as babeltrace2 and Trace Compass convert cycles to the host's
@@ -36,6 +38,9 @@ G_BEGIN_DECLS
  *
  * Returns: %TRUE on success
  */
+gboolean sl_export_check_target (const char  *out_dir,
+                                 char       **resolved,
+                                 GError     **error);
 gboolean sl_export_traces (SlTraceReader  *reader,
                            SlEngine       *engine,
                            const char     *out_dir,
