@@ -842,7 +842,8 @@ cmd_sync (int    argc,
     }
 
   ret = check_inputs (argc, argv, &args, owned, &n_folders);
-  if (ret == 0 && args.export_dir != NULL && !sl_export_check_target (args.export_dir, NULL, &error))
+  if (ret == 0 && args.export_dir != NULL &&
+      !sl_export_check_target (args.export_dir, (const char *const *) argv + 1, NULL, &error))
     ret = sl_cli_fail ("--export: %s", error->message);
   if (ret != 0)
     {

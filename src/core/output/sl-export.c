@@ -533,38 +533,66 @@ trace_relative_path (const char *common,
   return g_path_get_basename (trace);
 }
 
-/* A folder, resolved: its real path when it exists, else its parent's
- * real path and its name (".." is never left to the file system). */
+/* A path, resolved: its longest part that exists by the file system
+ * (symbolic links and ".." as they really go), the rest by its names. */
 static char *
 resolve (const char *path)
 {
-  g_autofree char *abs = g_canonicalize_filename (path, NULL);
-  g_autofree char *real = realpath (abs, NULL);
-  g_autofree char *parent = NULL;
-  g_autofree char *real_parent = NULL;
-  g_autofree char *base = NULL;
+  g_autofree char *cwd = g_get_current_dir ();
+  g_autofree char *abs = g_path_is_absolute (path) ? g_strdup (path) : g_build_filename (cwd, path, NULL);
+  g_auto(GStrv) parts = g_strsplit (abs, "/", -1);
+  guint n = g_strv_length (parts);
 
-  if (real != NULL)
-    return g_steal_pointer (&real);
-  parent = g_path_get_dirname (abs);
-  base = g_path_get_basename (abs);
-  real_parent = realpath (parent, NULL);
-  return g_build_filename (real_parent != NULL ? real_parent : parent, base, NULL);
+  for (guint k = n; k > 0; k--)
+    {
+      g_autofree char *prefix = NULL;
+      g_autofree char *real = NULL;
+      char *saved = parts[k];
+      GString *out;
+
+      parts[k] = NULL;
+      prefix = g_strjoinv ("/", parts);
+      parts[k] = saved;
+      real = realpath (*prefix != '\0' ? prefix : "/", NULL);
+      if (real == NULL)
+        continue;
+      out = g_string_new (real);
+      for (guint i = k; i < n; i++)
+        {
+          if (*parts[i] == '\0' || g_str_equal (parts[i], "."))
+            continue;
+          if (g_str_equal (parts[i], ".."))
+            {
+              char *slash = strrchr (out->str, '/');
+
+              g_string_truncate (out, slash != NULL && slash != out->str ? (gsize) (slash - out->str) : 1);
+              continue;
+            }
+          if (out->len > 1)
+            g_string_append_c (out, '/');
+          g_string_append (out, parts[i]);
+        }
+      return g_string_free (out, FALSE);
+    }
+  return g_canonicalize_filename (abs, NULL);
 }
 
 /**
  * sl_export_check_target:
+ * @inputs: (nullable) (array zero-terminated=1): the folders to be read
  * @resolved: (out) (optional): the folder, resolved (symbolic links and
  *   "..")
  *
  * Checks, before anything is read, that @out_dir can take an export: it
- * does not exist, or is an empty folder; the nearest folder of its path
- * that exists is writable.
+ * does not exist, or is an empty folder; it is not inside an input (a
+ * trace would be copied into itself); the nearest folder of its path that
+ * exists is writable. Paths are compared resolved.
  */
 gboolean
-sl_export_check_target (const char  *out_dir,
-                        char       **resolved,
-                        GError     **error)
+sl_export_check_target (const char         *out_dir,
+                        const char *const  *inputs,
+                        char              **resolved,
+                        GError            **error)
 {
   g_autofree char *dir = NULL;
   g_autofree char *parent = NULL;
@@ -577,6 +605,17 @@ sl_export_check_target (const char  *out_dir,
       return FALSE;
     }
   dir = resolve (out_dir);
+  for (guint i = 0; inputs != NULL && inputs[i] != NULL; i++)
+    {
+      g_autofree char *in = resolve (inputs[i]);
+
+      if (g_str_equal (dir, in) || is_below (dir, in))
+        {
+          g_set_error (error, SL_ERROR, SL_ERROR_INVALID, "%s (%s) is inside the input %s: the traces would be "
+                       "copied into themselves; choose a folder outside the inputs", out_dir, dir, inputs[i]);
+          return FALSE;
+        }
+    }
   if (!dir_is_empty_or_absent (dir, error))
     return FALSE;
   /* the folders to create go below the nearest one that exists */
@@ -719,8 +758,20 @@ sl_export_traces (SlTraceReader  *reader,
   g_return_val_if_fail (out_dir != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (!sl_export_check_target (out_dir, &dir, error))
-    return FALSE;
+  {
+    g_autoptr(GPtrArray) inputs = g_ptr_array_new ();
+
+    for (guint i = 0; i < sl_trace_reader_get_n_hosts (reader); i++)
+      {
+        const GPtrArray *traces = sl_trace_reader_get_host_traces (reader, i);
+
+        for (guint t = 0; traces != NULL && t < traces->len; t++)
+          g_ptr_array_add (inputs, g_ptr_array_index (traces, t));
+      }
+    g_ptr_array_add (inputs, NULL);
+    if (!sl_export_check_target (out_dir, (const char *const *) inputs->pdata, &dir, error))
+      return FALSE;
+  }
   /* every destination first: nothing is written if one is wrong */
   used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   for (guint i = 0; i < sl_trace_reader_get_n_hosts (reader); i++)

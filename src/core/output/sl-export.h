@@ -38,9 +38,10 @@ G_BEGIN_DECLS
  *
  * Returns: %TRUE on success
  */
-gboolean sl_export_check_target (const char  *out_dir,
-                                 char       **resolved,
-                                 GError     **error);
+gboolean sl_export_check_target (const char         *out_dir,
+                                 const char *const  *inputs,
+                                 char              **resolved,
+                                 GError            **error);
 gboolean sl_export_traces (SlTraceReader  *reader,
                            SlEngine       *engine,
                            const char     *out_dir,

@@ -172,16 +172,23 @@ check_context (Scan               *sc,
   if (csize > psize || csize < head)
     return damaged (sc, off, "a content size of %" G_GUINT64_FORMAT " bits in a packet of %" G_GUINT64_FORMAT,
                     csize, psize);
-  if (all_ones (l, f, SL_TSDL_F_TS_BEGIN) || all_ones (l, f, SL_TSDL_F_TS_END) ||
-      all_ones (l, f, SL_TSDL_F_SEQ_NUM) || all_ones (l, f, SL_TSDL_F_DISCARDED))
-    return damaged (sc, off, "a timestamp or counter of all ones");
+  {
+    static const struct { SlTsdlFieldId id; const char *name; } ones[] = {
+      { SL_TSDL_F_TS_BEGIN, "timestamp_begin" }, { SL_TSDL_F_TS_END, "timestamp_end" },
+      { SL_TSDL_F_SEQ_NUM, "packet_seq_num" }, { SL_TSDL_F_DISCARDED, "events_discarded" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (ones); i++)
+      if (all_ones (l, f, ones[i].id))
+        return damaged (sc, off, "%s is all ones", ones[i].name);
+  }
   if (f->has[SL_TSDL_F_TS_BEGIN] && f->has[SL_TSDL_F_TS_END] &&
       f->v[SL_TSDL_F_TS_END] < f->v[SL_TSDL_F_TS_BEGIN])
     return damaged (sc, off, "it ends before it begins");
   if (sc->has_prev && f->has[SL_TSDL_F_DISCARDED] && f->v[SL_TSDL_F_DISCARDED] < sc->prev.v[SL_TSDL_F_DISCARDED])
-    return damaged (sc, off, "its count of discarded events goes back");
+    return damaged (sc, off, "its count of discarded events (events_discarded) goes back");
   if (sc->has_prev && f->has[SL_TSDL_F_SEQ_NUM] && f->v[SL_TSDL_F_SEQ_NUM] <= sc->prev.v[SL_TSDL_F_SEQ_NUM])
-    return damaged (sc, off, "its sequence number does not grow");
+    return damaged (sc, off, "its sequence number (packet_seq_num) does not grow");
   if (sc->has_prev && f->has[SL_TSDL_F_TS_BEGIN] && sc->prev.has[SL_TSDL_F_TS_END] &&
       f->v[SL_TSDL_F_TS_BEGIN] < sc->prev.v[SL_TSDL_F_TS_BEGIN])
     return damaged (sc, off, "it begins before the previous packet");

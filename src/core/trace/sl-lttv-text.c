@@ -160,6 +160,25 @@ check_span (Load        *l,
   return FALSE;
 }
 
+/* A number that is no time we can hold (too large, infinite): said so,
+ * rather than "expected …". */
+static gboolean
+time_out_of_range (Load        *l,
+                   const char  *text,
+                   guint        number,
+                   GError     **error)
+{
+  char *end = NULL;
+  double v = g_ascii_strtod (text, &end);
+
+  if (end == text || *end != '\0' || isnan (v))
+    return FALSE;
+  g_set_error (error, SL_ERROR, SL_ERROR_PARSE,
+               "%s:%u: time %s s is out of range: at most ±%" G_GINT64_FORMAT " s (the estimators compute "
+               "in 64-bit nanoseconds)", l->path, number, text, SL_MAX_ABS_TIME_NS / G_GINT64_CONSTANT (1000000000));
+  return TRUE;
+}
+
 /* "sender receiver send_time receive_time" into a match. */
 static gboolean
 parse_packet (Load        *l,
@@ -178,6 +197,10 @@ parse_packet (Load        *l,
   for (guint k = nf; fields[k] != NULL; k++)
     fields[k] = NULL;
 
+  if (nf == 4 && !sl_parse_seconds_ns (fields[2], &m->send_time) && time_out_of_range (l, fields[2], number, error))
+    return FALSE;
+  if (nf == 4 && !sl_parse_seconds_ns (fields[3], &m->recv_time) && time_out_of_range (l, fields[3], number, error))
+    return FALSE;
   if (nf != 4 ||
       !g_ascii_string_to_unsigned (fields[0], 10, 0, l->n_traces - 1, &snd, NULL) ||
       !g_ascii_string_to_unsigned (fields[1], 10, 0, l->n_traces - 1, &rcv, NULL) ||
@@ -234,10 +257,7 @@ parse_count (Load        *l,
  * sl_lttv_text_load:
  *
  * Reads an LTTV unit-case file (at most SL_LTTV_MAX_BYTES, never a FIFO or
- * a device) into @engine. Errors name the file and line: malformed lines,
- * trace numbers out of range, times beyond ±2305843009 s or whose
- * trace's times span more than 18 years (what the estimators can compute
- * with, sl-feed.h).
+ * a device) into @engine: sl_lttv_text_load_data() on its contents.
  */
 gboolean
 sl_lttv_text_load (SlEngine    *engine,
@@ -245,11 +265,8 @@ sl_lttv_text_load (SlEngine    *engine,
                    GError     **error)
 {
   g_autofree char *contents = NULL;
-  g_auto(GStrv) lines = NULL;
   g_autoptr(GError) local_error = NULL;
-  Load l = { path };
   gsize len;
-  gboolean ret = FALSE;
 
   g_return_val_if_fail (engine != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
@@ -259,13 +276,45 @@ sl_lttv_text_load (SlEngine    *engine,
       g_set_error (error, SL_ERROR, SL_ERROR_IO, "%s: %s", path, local_error->message);
       return FALSE;
     }
-  if (memchr (contents, '\0', len) != NULL || !g_utf8_validate (contents, (gssize) len, NULL))
+  return sl_lttv_text_load_data (engine, path, contents, len, error);
+}
+
+/**
+ * sl_lttv_text_load_data:
+ * @name: the file's name, for the messages
+ * @data: (array length=len): the file's contents (need not end in NUL)
+ *
+ * Reads LTTV unit-case text into @engine. Errors name the file and line:
+ * malformed lines, trace numbers out of range, times beyond ±2305843009 s
+ * or whose trace's times span more than 18 years (what the estimators can
+ * compute with, sl-feed.h).
+ */
+gboolean
+sl_lttv_text_load_data (SlEngine    *engine,
+                        const char  *name,
+                        const char  *data,
+                        gsize        len,
+                        GError     **error)
+{
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+  Load l = { name };
+  gboolean ret = FALSE;
+
+  g_return_val_if_fail (engine != NULL, FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  g_return_val_if_fail (data != NULL || len == 0, FALSE);
+
+  if (len == 0)
+    data = "";
+  if (len > SL_LTTV_MAX_BYTES || memchr (data, '\0', len) != NULL || !g_utf8_validate (data, (gssize) len, NULL))
     {
       g_set_error (error, SL_ERROR, SL_ERROR_PARSE,
-                   "%s: not a text file (LTTV unit-case format expected)", path);
+                   "%s: not a text file (LTTV unit-case format expected)", name);
       return FALSE;
     }
 
+  contents = g_strndup (data, len);
   lines = g_strsplit (contents, "\n", 0);
   for (guint i = 0; lines[i] != NULL; i++)
     {
@@ -288,7 +337,7 @@ sl_lttv_text_load (SlEngine    *engine,
   if (l.n_traces == 0)
     {
       g_set_error (error, SL_ERROR, SL_ERROR_PARSE,
-                   "%s: empty (expected the number of traces, then packets)", path);
+                   "%s: empty (expected the number of traces, then packets)", name);
       goto out;
     }
 

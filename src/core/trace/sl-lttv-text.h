@@ -18,6 +18,11 @@ gboolean sl_lttv_text_looks_like (const char  *path);
 gboolean sl_lttv_text_load       (SlEngine    *engine,
                                   const char  *path,
                                   GError     **error);
+gboolean sl_lttv_text_load_data  (SlEngine    *engine,
+                                  const char  *name,
+                                  const char  *data,
+                                  gsize        len,
+                                  GError     **error);
 gboolean sl_parse_seconds_ns     (const char  *str,
                                   gint64      *ns);
 

@@ -35,6 +35,29 @@ kind_of (mode_t mode)
   return "not a regular file";
 }
 
+/**
+ * sl_safe_describe:
+ *
+ * What @path is when it is not a regular file, for a message: "a FIFO",
+ * "a device", "a link that leads nowhere" (dangling or in a loop), …
+ * (a link is described by what it leads to).
+ */
+char *
+sl_safe_describe (const char *path)
+{
+  struct stat st;
+  int e;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (stat (path, &st) == 0)
+    return g_strdup (S_ISREG (st.st_mode) ? "a file" : kind_of (st.st_mode));
+  e = errno;
+  if (lstat (path, &st) == 0 && S_ISLNK (st.st_mode))
+    return g_strdup (e == ELOOP ? "a link in a loop" : "a link that leads nowhere");
+  return g_strdup_printf ("unreadable (%s)", g_strerror (e));
+}
+
 gboolean
 sl_safe_is_regular (const char *path)
 {

@@ -18,5 +18,6 @@ gboolean sl_safe_read_file    (const char  *path,
                                gsize       *len,
                                GError     **error);
 gboolean sl_safe_is_regular   (const char  *path);
+char    *sl_safe_describe     (const char  *path);
 
 G_END_DECLS

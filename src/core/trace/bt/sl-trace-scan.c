@@ -163,24 +163,6 @@ trace_clock (TraceDir     *t,
   memcpy (t->offset_span, c->offset_span, sizeof t->offset_span);
 }
 
-static char *
-what_is (const char *path)
-{
-  GStatBuf st;
-
-  if (g_lstat (path, &st) != 0)
-    return g_strdup ("unreadable");
-  if (S_ISFIFO (st.st_mode))
-    return g_strdup ("a FIFO");
-  if (S_ISCHR (st.st_mode) || S_ISBLK (st.st_mode))
-    return g_strdup ("a device");
-  if (S_ISSOCK (st.st_mode))
-    return g_strdup ("a socket");
-  if (S_ISLNK (st.st_mode))
-    return g_strdup ("a link that leads nowhere");
-  return g_strdup ("not a regular file");
-}
-
 /* One stream file checked; FALSE when it is left out (reported). */
 static gboolean
 scan_stream (Scan         *scan,
@@ -194,7 +176,7 @@ scan_stream (Scan         *scan,
 
   if (!sl_safe_is_regular (path))
     {
-      g_autofree char *what = what_is (path);
+      g_autofree char *what = sl_safe_describe (path);
 
       sl_trace_reader_add_problem (self, t->hostname, path, "%s, not a stream file; left out", what);
       return FALSE;
@@ -447,7 +429,14 @@ scan_folder (Scan       *scan,
         }
     }
 
-  if (streams)
+  if (streams && g_file_test (metadata, G_FILE_TEST_EXISTS | G_FILE_TEST_IS_SYMLINK))
+    {
+      g_autofree char *what = sl_safe_describe (metadata);
+
+      sl_trace_reader_add_problem (self, NULL, metadata, "%s, not a metadata file (never opened); the folder's "
+                                   "streams are skipped", what);
+    }
+  else if (streams)
     sl_trace_reader_add_problem (self, NULL, metadata, "missing: the folder holds CTF stream files but no metadata file; "
                  "its streams are skipped");
 
