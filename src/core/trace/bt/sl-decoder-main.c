@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -39,6 +40,7 @@
  */
 
 /* A runaway allocation fails here rather than taking the machine. */
+/* memory a decoder may use without --memory-limit (live sessions) */
 #define DATA_LIMIT (G_GUINT64_CONSTANT (4) << 30)
 
 typedef struct
@@ -102,14 +104,44 @@ fatal_signal (int        signo,
       /* nothing more can be said */
     }
   sigaction (signo, &old_actions[signo], NULL);
-  if (signo == SIGABRT || signo == SIGFPE)
+  if (signo == SIGABRT || signo == SIGFPE || signo == SIGTRAP)
     raise (signo);
 }
 
-static void
-setup_process (void)
+#if defined(__SANITIZE_ADDRESS__)
+/* The sanitizers' shadow memory does not fit under RLIMIT_DATA: the
+ * resident size is watched instead, with the same effect (an abort, so
+ * a damaged length that makes babeltrace2 allocate without end costs
+ * only this decoder). */
+static gpointer
+memory_watch (gpointer data)
 {
-  static const int fatal[] = { SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL };
+  guint64 limit = GPOINTER_TO_SIZE (data);
+  long page = sysconf (_SC_PAGESIZE);
+
+  for (;;)
+    {
+      g_autofree char *statm = NULL;
+      guint64 size, resident;
+
+      if (g_file_get_contents ("/proc/self/statm", &statm, NULL, NULL) &&
+          sscanf (statm, "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT, &size, &resident) == 2 &&
+          resident * (guint64) page > limit)
+        {
+          g_printerr ("syncline-decoder: more than %" G_GUINT64_FORMAT " MiB in use (a damaged length?)\n",
+                      limit >> 20);
+          abort ();
+        }
+      g_usleep (20 * 1000);
+    }
+  return NULL;
+}
+#endif
+
+static void
+setup_process (guint64 memory_limit)
+{
+  static const int fatal[] = { SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP };
   static guint8 alt_stack[64 << 10];
   stack_t ss = { .ss_sp = alt_stack, .ss_size = sizeof alt_stack };
   struct sigaction sa = { 0 };
@@ -122,11 +154,14 @@ setup_process (void)
   signal (SIGINT, SIG_IGN);
   signal (SIGPIPE, SIG_IGN);
 
-#if !defined(__SANITIZE_ADDRESS__)
+  if (memory_limit == 0)
+    memory_limit = DATA_LIMIT;
+#if defined(__SANITIZE_ADDRESS__)
+  g_thread_unref (g_thread_new ("memory", memory_watch, GSIZE_TO_POINTER (memory_limit)));
+#else
   {
-    struct rlimit rl = { DATA_LIMIT, DATA_LIMIT };
+    struct rlimit rl = { memory_limit, memory_limit };
 
-    /* the sanitizers' shadow memory would not fit */
     setrlimit (RLIMIT_DATA, &rl);
   }
 #endif
@@ -404,6 +439,8 @@ decoder_clear (Decoder *d)
 typedef struct
 {
   gboolean    keep_events;
+  gboolean    open_only;
+  guint64     memory_limit;
   GPtrArray  *skip_names;
   GArray     *skip_counts;
   GPtrArray  *paths;
@@ -424,6 +461,10 @@ parse_args (int    argc,
     {
       if (g_str_equal (argv[i], "--keep-events"))
         a->keep_events = TRUE;
+      else if (g_str_equal (argv[i], "--open-only"))
+        a->open_only = TRUE;
+      else if (g_str_has_prefix (argv[i], "--memory-limit="))
+        a->memory_limit = g_ascii_strtoull (argv[i] + 15, NULL, 10);
       else if (g_str_has_prefix (argv[i], "--poll-ms="))
         a->poll_ms = (guint) CLAMP (g_ascii_strtoull (argv[i] + 10, NULL, 10), 1, 10000);
       else if (g_str_has_prefix (argv[i], "--skip="))
@@ -493,6 +534,15 @@ build_trace_graph (Decoder  *d,
       d->graph = sl_bt_graph_new (&spec, &bad, &why);
       if (d->graph != NULL)
         return TRUE;
+      if (bad == G_MAXUINT && a->open_only)
+        {
+          /* a probe: the inputs not refused opened (maybe without any
+           * stream to read, which is no failure of theirs) */
+          sl_wire_put (&d->w, SL_WIRE_END, NULL, 0, NULL, 0);
+          sl_wire_flush (&d->w);
+          d->graph = NULL;
+          return TRUE;
+        }
       if (bad == G_MAXUINT)
         {
           fatal (d, "", why != NULL && *why ? why : "cannot build the reader");
@@ -522,6 +572,13 @@ run_trace (Decoder *d,
     }
   if (d->graph == NULL)
     return 0;
+  if (a->open_only)
+    {
+      /* a probe (sl-trace-repair.c): which inputs babeltrace2 can open */
+      sl_wire_put (&d->w, SL_WIRE_END, NULL, 0, NULL, 0);
+      sl_wire_flush (&d->w);
+      return 0;
+    }
   put_inputs (d);
   for (guint i = 0; i < a->paths->len; i++)
     if (!failed[i])
@@ -747,7 +804,7 @@ main (int    argc,
         args_clear (&a);
       return 2;
     }
-  setup_process ();
+  setup_process (a.memory_limit);
   read_fault ();
   decoder_init (&d, a.keep_events);
   sl_wire_put (&d.w, SL_WIRE_HELLO, &hello, sizeof hello, NULL, 0);

@@ -50,6 +50,7 @@ typedef struct
   guint      crash_input;
   guint64    crash_packet;
   char      *crash_file;
+  TraceDir  *repair;
   gint64     step_cpu;
   gint64     step_time;
 } Run;
@@ -212,30 +213,47 @@ on_input (Host              *h,
 }
 
 static void
+report_open_failure (Host       *h,
+                     TraceDir   *t,
+                     const char *raw)
+{
+  g_autofree char *why = sl_trace_view_unmap (h, raw != NULL ? raw : "");
+  g_autofree char *file = file_in_message (why, t->path);
+
+  t->failed = TRUE;
+  sl_trace_reader_add_problem (h->reader, h->name, file, "cannot open the trace: %s; trace skipped",
+                               *why != '\0' ? why : "babeltrace2 refused it");
+}
+
+/* A trace babeltrace2 refused to open: reported and left out, unless its
+ * streams may be to blame and have not been probed yet (FALSE: stop this
+ * decoder, sl_trace_repair() mends the trace, a new decoder starts). */
+static gboolean
 on_trace_failed (Host              *h,
                  Run               *run,
                  const SlWireFrame *f)
 {
-  g_autofree char *why = NULL;
-  g_autofree char *file = NULL;
+  g_autofree char *raw = NULL;
   guint32 index;
   TraceDir *t;
 
   if (f->size < sizeof index)
-    return;
+    return TRUE;
   memcpy (&index, f->data, sizeof index);
   t = run_trace (h, run, index);
   if (t == NULL)
-    return;
-  {
-    g_autofree char *raw = sl_wire_string (f->data + sizeof index, f->size - sizeof index);
-
-    why = sl_trace_view_unmap (h, raw);
-  }
-  file = file_in_message (why, t->path);
-  t->failed = TRUE;
-  sl_trace_reader_add_problem (h->reader, h->name, file, "cannot open the trace: %s; trace skipped",
-                               *why != '\0' ? why : "babeltrace2 refused it");
+    return TRUE;
+  raw = sl_wire_string (f->data + sizeof index, f->size - sizeof index);
+  if (!t->repair_tried && t->streams->len > 0)
+    {
+      t->repair_tried = TRUE;
+      g_free (t->open_error);
+      t->open_error = g_steal_pointer (&raw);
+      run->repair = t;
+      return FALSE;
+    }
+  report_open_failure (h, t, raw);
+  return TRUE;
 }
 
 static void
@@ -380,8 +398,7 @@ on_frame (Host              *h,
       on_input (h, run, f);
       break;
     case SL_WIRE_TRACE_FAILED:
-      on_trace_failed (h, run, f);
-      break;
+      return on_trace_failed (h, run, f);
     case SL_WIRE_RANGE:
       on_range (h, f);
       break;
@@ -417,6 +434,16 @@ on_frame (Host              *h,
 /* ---------------------------------------------------------------------- */
 /* The host's thread                                                       */
 
+/* What a decoder may allocate: babeltrace2 needs little beyond its
+ * packet index, so a damaged length it believes (a sequence of 2^32
+ * elements) ends in an abort, the host salvaged, not in the machine's
+ * memory exhausted. */
+guint64
+sl_trace_host_memory_limit (Host *h)
+{
+  return (G_GUINT64_CONSTANT (1) << 30) + 16 * MIN (h->total_bytes, G_GUINT64_CONSTANT (1) << 40);
+}
+
 static GPtrArray *
 decoder_args (Host *h,
               Run  *run)
@@ -426,6 +453,7 @@ decoder_args (Host *h,
   gpointer name, total;
 
   g_ptr_array_add (args, g_strdup ("trace"));
+  g_ptr_array_add (args, g_strdup_printf ("--memory-limit=%" G_GUINT64_FORMAT, sl_trace_host_memory_limit (h)));
   if (h->reader->options.keep_events)
     g_ptr_array_add (args, g_strdup ("--keep-events"));
   g_hash_table_iter_init (&it, h->consumed);
@@ -606,6 +634,7 @@ typedef enum
 {
   RUN_OVER,
   RUN_DIED,
+  RUN_REPAIR,
 } RunEnd;
 
 static RunEnd
@@ -657,14 +686,19 @@ run_decoder (Host  *h,
                                    "the trace decoder did not start (%s)", *how != NULL ? *how : "no answer");
       return RUN_OVER;
     }
+  if (run->repair != NULL)
+    return RUN_REPAIR;
   return !run->ended && !run->fatal && run->hello ? RUN_DIED : RUN_OVER;
 }
 
-/* Decodes the host, starting a decoder again after one died (salvage). */
+/* Decodes the host, starting a decoder again after one died (salvage) or
+ * after a trace it refused was mended (each trace once). */
 static void
 decode_host (Host *h)
 {
-  for (guint attempt = 0;; attempt++)
+  guint deaths = 0;
+
+  for (;;)
     {
       g_autofree char *how = NULL;
       Run run = { 0 };
@@ -672,14 +706,16 @@ decode_host (Host *h)
 
       run.traces = g_array_new (FALSE, FALSE, sizeof (guint));
       end = run_decoder (h, &run, &how);
-      if (end == RUN_DIED && (attempt >= MAX_RESTARTS || !salvage (h, &run, how)))
-        report_death (h, &run, how);
       sl_feed_hub_lock (h->reader->hub);
       slot_release_locked (h, &run);
       sl_feed_hub_unlock (h->reader->hub);
+      if (end == RUN_DIED && (deaths++ >= MAX_RESTARTS || !salvage (h, &run, how)))
+        report_death (h, &run, how);
+      if (end == RUN_REPAIR && !sl_trace_repair (h, run.repair) && !atomic_load (&h->reader->cancelled))
+        report_open_failure (h, run.repair, run.repair->open_error);
       g_array_unref (run.traces);
       g_free (run.crash_file);
-      if (end != RUN_DIED || h->stopped)
+      if (end == RUN_OVER || h->stopped || atomic_load (&h->reader->cancelled))
         break;
     }
 }

@@ -63,6 +63,8 @@ typedef struct
   gint64     extract_first;
   gint64     extract_last;
   gboolean   failed;
+  gboolean   repair_tried;
+  char      *open_error;
 } TraceDir;
 
 typedef struct _Host Host;
@@ -170,6 +172,9 @@ gboolean   sl_trace_view_cut         (TraceDir      *t,
                                       guint64        bytes,
                                       GError       **error);
 void       sl_trace_view_remove_all  (SlTraceReader *self);
+guint64    sl_trace_host_memory_limit (Host         *h);
+gboolean   sl_trace_repair           (Host          *h,
+                                      TraceDir      *t);
 char      *sl_trace_view_unmap       (Host          *h,
                                       const char    *text);
 

@@ -51,6 +51,7 @@ sl_trace_dir_free (gpointer p)
   g_free (t->path);
   g_free (t->metadata);
   g_free (t->text);
+  g_free (t->open_error);
   g_free (t->hostname);
   g_free (t->clock_uuid);
   g_free (t->domain);
