@@ -518,10 +518,21 @@ account_extracts (SlTraceReader *self)
     }
 }
 
+/* Once no decoder can run any more: the views go now, not when the reader
+ * is freed (a process may end before the thread that frees it). */
+static void
+remove_views (SlTraceReader *self)
+{
+  for (guint i = 0; i < self->hosts->len; i++)
+    sl_trace_host_join (g_ptr_array_index (self->hosts, i));
+  sl_trace_view_remove_all (self);
+}
+
 static void
 finish_merge (SlTraceReader *self)
 {
   account_extracts (self);
+  remove_views (self);
   sl_feed_hub_lock (self->hub);
   self->end_time = g_get_monotonic_time ();
   sl_feed_hub_unlock (self->hub);
@@ -703,6 +714,8 @@ sl_trace_reader_step (SlTraceReader *self,
     return SL_TRACE_READER_DONE;
   if (atomic_load (&self->cancelled) || self->state == STATE_CANCELLED)
     {
+      if (self->state != STATE_CANCELLED && self->state != STATE_SCANNING)
+        remove_views (self);
       self->state = STATE_CANCELLED;
       return SL_TRACE_READER_CANCELLED;
     }
