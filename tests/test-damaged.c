@@ -667,6 +667,40 @@ test_interrupt (void)
   sl_fuzz_rm_rf (tmp);
 }
 
+/* An IPv6 relay is a relay (not "no relay host"); live that never
+ * reached its relay says so and fails. Port 1 answers nothing. */
+static void
+test_relay_urls (void)
+{
+  g_autofree char *tmp = make_tmpdir ();
+  g_autofree char *logs = g_build_filename (tmp, "logs", NULL);
+  SlFuzzResult r;
+
+  g_mkdir_with_parents (logs, 0755);
+  {
+    const char *args[] = { "sessions", "net://[::1]:1", NULL };
+
+    sl_fuzz_run (g_getenv ("SL_CLI"), logs, args, TIMEOUT_S, NULL, 0, &r);
+    g_test_message ("sessions: status %d: %s", r.status, r.err);
+    g_assert_cmpint (r.status, ==, 1);
+    g_assert_nonnull (strstr (r.err, "net://[::1]:1"));
+    g_assert_null (strstr (r.err, "no relay host"));
+    sl_fuzz_result_clear (&r);
+  }
+  {
+    const char *args[] = { "live", "--duration=1", "net://[::1]:1", NULL };
+
+    sl_fuzz_run (g_getenv ("SL_CLI"), logs, args, TIMEOUT_S, NULL, 0, &r);
+    g_test_message ("live: status %d: %s", r.status, r.err);
+    g_assert_false (r.timed_out);
+    g_assert_cmpint (r.status, ==, 1);
+    g_assert_nonnull (strstr (r.err, "no relay answered"));
+    g_assert_null (strstr (r.err, "no relay host"));
+    sl_fuzz_result_clear (&r);
+  }
+  sl_fuzz_rm_rf (tmp);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Limits                                                                  */
 
@@ -869,6 +903,7 @@ main (int    argc,
   g_test_add_func ("/damaged/copy", test_copy);
   g_test_add_func ("/damaged/clock-step", test_clock_step);
   g_test_add_func ("/damaged/interrupt", test_interrupt);
+  g_test_add_func ("/damaged/relay-urls", test_relay_urls);
   g_test_add_func ("/damaged/export-checked-first", test_export_checked_first);
   g_test_add_func ("/damaged/export-hostile-hostname", test_export_hostile_hostname);
   g_test_add_func ("/damaged/lttv-limits", test_lttv_limits);
