@@ -200,8 +200,9 @@ scan_stream (Scan         *scan,
   return s->good_bytes > 0 || (s->size == 0 && s->problem == NULL);
 }
 
-/* The stream files beside the metadata, checked; the foreign ones named. */
-static void
+/* The stream files beside the metadata, checked; the foreign ones named.
+ * Returns how many were left out for damage before their first packet. */
+static guint
 scan_streams (Scan         *scan,
               TraceDir     *t,
               const SlTsdl *tsdl,
@@ -210,6 +211,7 @@ scan_streams (Scan         *scan,
   g_autoptr(GDir) d = g_dir_open (t->path, 0, NULL);
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   const char *name;
+  guint damaged = 0;
 
   while (d != NULL && (name = g_dir_read_name (d)) != NULL)
     if (name[0] != '.' && !g_str_equal (name, "metadata") && !g_str_equal (name, "index"))
@@ -235,8 +237,12 @@ scan_streams (Scan         *scan,
       else if (s->foreign)
         g_ptr_array_add (foreign, s);
       else
-        stream_free (s);
+        {
+          damaged += s->problem != NULL;
+          stream_free (s);
+        }
     }
+  return damaged;
 }
 
 static void
@@ -317,6 +323,7 @@ scan_trace (Scan       *scan,
   g_autoptr(GError) error = NULL;
   g_autoptr(SlTsdl) tsdl = NULL;
   g_autoptr(GPtrArray) foreign = g_ptr_array_new_with_free_func (stream_free);
+  guint damaged;
   SlCtfMetaStatus st;
   TraceDir *t;
   gsize len = 0;
@@ -343,8 +350,16 @@ scan_trace (Scan       *scan,
       sl_trace_reader_add_problem (self, t->hostname, metadata, "the trace environment has no hostname; "
                                    "the trace is a host of its own");
     }
-  scan_streams (scan, t, tsdl, foreign);
+  damaged = scan_streams (scan, t, tsdl, foreign);
   report_foreign (scan, t, foreign);
+  if (t->streams->len == 0 && foreign->len == 0 && damaged > 0)
+    {
+      /* every stream damaged from its start: the host stays, of which
+       * nothing could be read (each file was named), rather than vanish */
+      t->failed = TRUE;
+      g_ptr_array_add (scan->traces, t);
+      return;
+    }
   if (t->streams->len == 0)
     {
       if (foreign->len == 0)
