@@ -191,11 +191,17 @@ parse_packet (Load        *l,
   guint64 snd, rcv;
   guint nf = 0;
 
+  /* the empty fields (runs of blanks) out, freed */
   for (guint k = 0; fields[k] != NULL; k++)
-    if (*fields[k] != '\0')
-      fields[nf++] = fields[k];
-  for (guint k = nf; fields[k] != NULL; k++)
-    fields[k] = NULL;
+    {
+      char *f = fields[k];
+
+      fields[k] = NULL;
+      if (*f != '\0')
+        fields[nf++] = f;
+      else
+        g_free (f);
+    }
 
   if (nf == 4 && !sl_parse_seconds_ns (fields[2], &m->send_time) && time_out_of_range (l, fields[2], number, error))
     return FALSE;
