@@ -496,6 +496,10 @@ set_estimate (const SlHull *self,
   double v = intercept + slope * (double) xmid;
   double whole = floor (v);
 
+  /* hulls of absurd data (a slope of thousands): no estimate rather than
+   * an offset beyond 64 bits */
+  if (!isfinite (whole) || fabs (whole) > 0x1p62)
+    return;
   sl_transform_init (&r->estimate, self->x0 + xmid,
                      self->y0 + (gint64) whole, v - whole, drift);
   r->has_estimate = TRUE;

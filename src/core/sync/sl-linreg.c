@@ -450,6 +450,12 @@ sl_linreg_compute (SlLinreg       *self,
    * fit this is the mean offset, as a best effort. */
   intercept = m.mean_d - slope * m.mean_t;
   whole = floorl (intercept);
+  if (!isfinite (whole) || fabsl (whole) > 0x1p62L)
+    {
+      /* absurd data: an offset beyond 64 bits is no fit */
+      result->valid = FALSE;
+      return;
+    }
   sl_transform_init (&result->fit,
                      self->origin_a,
                      self->origin_b + (gint64) whole,
