@@ -729,6 +729,7 @@ host_thread (gpointer data)
   h->target.store = h->store;
   decode_host (h);
   sl_feed_publish (h->feed, SL_FEED_FLUSH_LAST);
+  atomic_store (&h->thread_over, 1);
   return NULL;
 }
 

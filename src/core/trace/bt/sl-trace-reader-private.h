@@ -87,6 +87,7 @@ struct _Host
 
   /* the host's thread */
   GThread         *thread;
+  atomic_int       thread_over;
   SlDecoderTarget  target;
   GPtrArray       *inputs;
   GPtrArray       *input_files;

@@ -519,10 +519,23 @@ account_extracts (SlTraceReader *self)
 }
 
 /* Once no decoder can run any more: the views go now, not when the reader
- * is freed (a process may end before the thread that frees it). */
+ * is freed (a process may end before the thread that frees it). The
+ * host threads are at their end (or soon: cancelled); one that is not
+ * after a second is left to sl_trace_reader_free(), never waited for. */
 static void
 remove_views (SlTraceReader *self)
 {
+  for (guint i = 0; i < self->hosts->len; i++)
+    {
+      Host *h = g_ptr_array_index (self->hosts, i);
+
+      for (guint k = 0; h->thread != NULL && !atomic_load (&h->thread_over); k++)
+        {
+          if (k == 100)
+            return;
+          g_usleep (10 * 1000);
+        }
+    }
   for (guint i = 0; i < self->hosts->len; i++)
     sl_trace_host_join (g_ptr_array_index (self->hosts, i));
   sl_trace_view_remove_all (self);
