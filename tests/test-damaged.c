@@ -441,7 +441,9 @@ test_decoder_faults (void)
       g_unsetenv ("SL_DECODER_FAULT");
       g_unsetenv ("SL_DECODER_WATCHDOG_S");
 
-      g_assert_cmpint (r.status, ==, 0);
+      /* every host lost its channel0_0 from a packet on: a link may be
+       * left without an accurate packet, which sync reports with status 3 */
+      g_assert_true (r.status == 0 || (r.status == 3 && strstr (r.err, "could not be synchronized") != NULL));
       assert_warning (&r, "channel0_0", i == 0 ? "the trace decoder died in packet" : "made no progress",
                       "decoding goes on without the packets from offset", NULL);
       root = parse_object (r.out, parser);
@@ -594,7 +596,11 @@ test_clock_step (void)
   sl_fuzz_copy_tree (from, to);
   g_assert_true (sl_fuzz_retrace (later, 5000000, rand));
   run_sync (tmp, NULL, 0, &r);
-  g_assert_cmpint (r.status, ==, 0);
+  /* B/2's packets are B's again, which the matcher pairs once, with one
+   * of them: the other has packet events and no link, so sync says so
+   * and exits 3 */
+  g_assert_cmpint (r.status, ==, 3);
+  assert_warning (&r, "1 host with packet events could not be synchronized: B", NULL);
   assert_warning (&r, "B", "clock steps by +5.000000 ms", "B/2", NULL);
   g_assert_nonnull (sl_fuzz_report_host (parse_object (r.out, parser), "B/2"));
   assert_unchanged (parse_object (r.out, parser), others);
