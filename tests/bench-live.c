@@ -113,8 +113,8 @@ print_stats (const char *name,
 static guint64
 packets_written (const char *folder)
 {
-  SlEngine *engine = sl_engine_new (NULL);
-  SlTraceReader *reader = sl_trace_reader_new (engine, NULL);
+  g_autoptr(SlEngine) engine = sl_engine_new (NULL);
+  g_autoptr(SlTraceReader) reader = sl_trace_reader_new (engine, NULL);
   guint64 total = 0;
 
   sl_trace_reader_add_folder (reader, folder);
@@ -126,8 +126,6 @@ packets_written (const char *folder)
       sl_engine_get_host_counts (engine, i, &c);
       total += c.packet_events;
     }
-  sl_trace_reader_free (reader);
-  sl_engine_free (engine);
   return total;
 }
 

@@ -236,11 +236,12 @@ bench_traces (char **dirs,
 {
   g_autoptr(GString) json = g_string_new ("{\n");
   g_autoptr(GRand) rand = g_rand_new_with_seed (1);
+  /* freed last: the engine calls it until then */
+  g_autoptr(SlTimeline) tl = NULL;
   SlEngineOptions eo;
   SlTraceReaderOptions ro;
-  SlEngine *engine;
-  SlTraceReader *reader;
-  SlTimeline *tl;
+  g_autoptr(SlEngine) engine = NULL;
+  g_autoptr(SlTraceReader) reader = NULL;
   SlTimelineStats st;
   double w0, c0, w1, c1, w2, c2;
 
@@ -288,11 +289,6 @@ bench_traces (char **dirs,
   }
   g_string_append_printf (json, "  \"peak_rss_kb\": %ld\n}\n", peak_rss_kb ());
   fputs (json->str, stdout);
-
-  sl_engine_set_match_func (engine, NULL, NULL);
-  sl_timeline_free (tl);
-  sl_trace_reader_free (reader);
-  sl_engine_free (engine);
   return 0;
 }
 

@@ -228,8 +228,8 @@ test_generated (void)
   g_autofree char *gen_out = NULL;
   g_autofree char *before = NULL;
   g_autofree char *after = NULL;
-  SlTraceReader *reader;
-  SlEngine *engine;
+  g_autoptr(SlEngine) engine = NULL;
+  g_autoptr(SlTraceReader) reader = NULL;
   guint n_before, n_after, inv_before, inv_after;
 
   if (g_getenv ("SL_BABELTRACE2") == NULL)
@@ -262,8 +262,6 @@ test_generated (void)
   g_assert_error (error, SL_ERROR, SL_ERROR_INVALID);
   g_assert_nonnull (strstr (error->message, out));
 
-  sl_trace_reader_free (reader);
-  sl_engine_free (engine);
   rm_rf (tmp);
 }
 
@@ -278,8 +276,8 @@ test_synctraces (void)
   g_autofree char *meta = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GDir) d = NULL;
-  SlTraceReader *reader;
-  SlEngine *engine;
+  g_autoptr(SlEngine) engine = NULL;
+  g_autoptr(SlTraceReader) reader = NULL;
   const char *name;
   guint rewritten = 0, hosts = 0;
 
@@ -344,8 +342,6 @@ test_synctraces (void)
         }
     }
 
-  sl_trace_reader_free (reader);
-  sl_engine_free (engine);
   rm_rf (tmp);
 }
 

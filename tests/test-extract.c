@@ -124,12 +124,12 @@ reader_report (const char   *folder,
                SlTraceSpill  spill,
                guint         threads)
 {
-  SlEngine *engine = sl_engine_new (NULL);
+  g_autoptr(SlEngine) engine = sl_engine_new (NULL);
   SlTraceReaderOptions ro;
-  SlTraceReader *reader;
+  g_autoptr(SlTraceReader) reader = NULL;
   g_autoptr(SlJsonOut) out = sl_json_out_new_string ();
   SlReportJsonOptions options;
-  GPtrArray *problems;
+  g_autoptr(GPtrArray) problems = NULL;
 
   sl_trace_reader_options_init (&ro);
   ro.spill = spill;
@@ -139,12 +139,9 @@ reader_report (const char   *folder,
   g_assert_cmpint (sl_trace_reader_run (reader), ==, SL_TRACE_READER_DONE);
   problems = sl_trace_reader_dup_problems (reader);
   g_assert_cmpuint (problems->len, ==, 0);
-  g_ptr_array_unref (problems);
   sl_report_json_options_init (&options);
   options.journal = SL_JOURNAL_FULL;
   sl_report_write_json (engine, &options, out);
-  sl_trace_reader_free (reader);
-  sl_engine_free (engine);
   return sl_json_out_steal_string (out);
 }
 

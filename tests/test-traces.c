@@ -65,7 +65,7 @@ load (const char *const    *folders,
   SlEngineOptions eo;
   SlTraceReaderOptions ro;
   SlEngine *engine;
-  SlTraceReader *reader;
+  g_autoptr(SlTraceReader) reader = NULL;
 
   sl_engine_options_init (&eo);
   engine = sl_engine_new (&eo);
@@ -79,9 +79,7 @@ load (const char *const    *folders,
   if (problems_out != NULL)
     *problems_out = sl_trace_reader_dup_problems (reader);
   if (reader_out != NULL)
-    *reader_out = reader;
-  else
-    sl_trace_reader_free (reader);
+    *reader_out = g_steal_pointer (&reader);
   return engine;
 }
 

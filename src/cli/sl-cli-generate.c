@@ -61,6 +61,8 @@ args_clear (Args *a)
   g_free (a->wander);
 }
 
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Args, args_clear)
+
 static gboolean
 parse_pair (const char *str,
             double     *first,
@@ -309,7 +311,7 @@ int
 sl_cli_generate (int    argc,
                  char **argv)
 {
-  Args a = { 0 };
+  g_auto(Args) a = { 0 };
   GOptionEntry entries[] = {
     { "out", 'o', 0, G_OPTION_ARG_FILENAME, &a.out,
       "Folder to write (one DIR/<host>/kernel/ trace per host, DIR/ground-truth.json)", "DIR" },
@@ -375,7 +377,6 @@ sl_cli_generate (int    argc,
   g_autofree char *msg = NULL;
   SlGenerateOptions options;
   SlGenerateStats stats;
-  int ret = 2;
 
   a.start = G_MININT64;
   a.duration = 10;
@@ -402,41 +403,19 @@ sl_cli_generate (int    argc,
     "arguments.");
 
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
-    {
-      ret = sl_cli_fail ("%s", error->message);
-      goto out;
-    }
+    return sl_cli_fail ("%s", error->message);
   if (argc > 1)
-    {
-      ret = sl_cli_fail ("generate: unexpected argument “%s”", argv[1]);
-      goto out;
-    }
+    return sl_cli_fail ("generate: unexpected argument “%s”", argv[1]);
   if (a.out == NULL || a.out[0] == '\0')
-    {
-      ret = sl_cli_fail ("generate: --out=DIR is required");
-      goto out;
-    }
+    return sl_cli_fail ("generate: --out=DIR is required");
   if ((msg = options_from_args (&a, &options)) != NULL)
-    {
-      ret = sl_cli_fail ("%s", msg);
-      goto out;
-    }
+    return sl_cli_fail ("%s", msg);
   if ((msg = check_out (&a)) != NULL)
-    {
-      ret = sl_cli_fail ("%s", msg);
-      goto out;
-    }
+    return sl_cli_fail ("%s", msg);
 
   gen = sl_generate_new (&options);
   if (!add_hosts_and_links (gen, &a, &error) || !sl_generate_run (gen, a.out, &stats, &error))
-    {
-      ret = sl_cli_fail ("%s", error->message);
-      goto out;
-    }
+    return sl_cli_fail ("%s", error->message);
   print_summary (&a, gen, &stats);
-  ret = 0;
-
-out:
-  args_clear (&a);
-  return ret;
+  return 0;
 }

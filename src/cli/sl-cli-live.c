@@ -253,7 +253,7 @@ read_folders (SlEngine  *engine,
               GPtrArray *folders)
 {
   SlTraceReaderOptions ro;
-  SlTraceReader *reader;
+  g_autoptr(SlTraceReader) reader = NULL;
   g_autoptr(GPtrArray) problems = NULL;
   SlTraceReaderStatus st;
 
@@ -271,7 +271,6 @@ read_folders (SlEngine  *engine,
 
       g_printerr ("syncline-cli: %s\n", line);
     }
-  sl_trace_reader_free (reader);
   return st == SL_TRACE_READER_DONE;
 }
 
@@ -304,8 +303,8 @@ sl_cli_live (int    argc,
   g_autoptr(GMainLoop) loop = NULL;
   SlEngineOptions options;
   SlLiveOptions lo;
-  SlEngine *engine;
-  SlLive *live;
+  g_autoptr(SlEngine) engine = NULL;
+  g_autoptr(SlLive) live = NULL;
   LiveCli cli = { 0 };
   guint n_urls = 0, stop;
   int ret = 0;
@@ -416,8 +415,6 @@ sl_cli_live (int    argc,
     }
 
 out:
-  sl_live_free (live);
-  sl_engine_free (engine);
   sl_cli_sync_args_clear (&args);
   return ret;
 }

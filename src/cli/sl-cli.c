@@ -910,8 +910,8 @@ cmd_demo (int    argc,
   g_autoptr(GError) error = NULL;
   SlEngineOptions options;
   SlSimOptions sim_options;
-  SlEngine *engine;
-  SlSim *sim;
+  g_autoptr(SlEngine) engine = NULL;
+  g_autoptr(SlSim) sim = NULL;
   SlPacketEvent ev;
   gint64 true_time;
   gint64 t0 = g_get_monotonic_time ();
@@ -1002,8 +1002,6 @@ cmd_demo (int    argc,
     ret = sl_cli_fail ("demo: a recovered transform is outside its bound");
 
 out:
-  sl_engine_free (engine);
-  sl_sim_free (sim);
   sl_cli_sync_args_clear (&args);
   return ret;
 }

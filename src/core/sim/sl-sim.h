@@ -111,4 +111,6 @@ void     sl_sim_true_transform (const SlSim       *self,
                                 guint              to,
                                 SlTransform       *out);
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlSim, sl_sim_free)
+
 G_END_DECLS

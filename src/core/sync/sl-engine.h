@@ -246,4 +246,6 @@ const char      *sl_tree_kind_to_string     (SlTreeKind             kind);
 gboolean         sl_tree_kind_from_string   (const char            *str,
                                              SlTreeKind            *kind);
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlEngine, sl_engine_free)
+
 G_END_DECLS

@@ -72,4 +72,6 @@ GArray     *sl_graph_get_path           (SlGraph           *self,
 guint64     sl_graph_get_n_tree_changes (const SlGraph     *self);
 guint64     sl_graph_get_n_reference_changes (const SlGraph *self);
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlGraph, sl_graph_free)
+
 G_END_DECLS

@@ -87,4 +87,6 @@ gboolean  sl_hull_get_band    (const SlHull      *self,
                                double            *hi);
 SlRelation *sl_hull_get_relation (const SlHull   *self);
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlHull, sl_hull_free)
+
 G_END_DECLS

@@ -66,4 +66,6 @@ const SlChange *sl_journal_get            (const SlJournal *self,
 guint64         sl_journal_get_n_dropped  (const SlJournal *self);
 const char     *sl_change_kind_to_string  (SlChangeKind    kind);
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlJournal, sl_journal_free)
+
 G_END_DECLS

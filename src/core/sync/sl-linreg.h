@@ -73,4 +73,6 @@ double    sl_linreg_confidence_to_z (double confidence);
 void      sl_linreg_get   (SlLinreg       *self,
                            SlLinregResult *result);
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlLinreg, sl_linreg_free)
+
 G_END_DECLS

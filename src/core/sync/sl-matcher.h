@@ -74,4 +74,6 @@ gboolean   sl_matcher_push       (SlMatcher           *self,
 void       sl_matcher_get_stats  (const SlMatcher     *self,
                                   SlMatcherStats      *stats);
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlMatcher, sl_matcher_free)
+
 G_END_DECLS

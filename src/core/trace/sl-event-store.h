@@ -254,4 +254,6 @@ const char    *sl_event_store_get_thread_name (const SlEventStore *self,
 guint          sl_event_store_get_n_threads   (const SlEventStore *self);
 gsize          sl_event_store_get_memory_size (const SlEventStore *self);
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlEventStore, sl_event_store_free)
+
 G_END_DECLS

@@ -202,4 +202,7 @@ SlFeedMergeStatus sl_feed_merge          (SlFeedHub       *hub,
 gint64     sl_feed_key                   (gint64           time,
                                           gint64           hint);
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlFeedHub, sl_feed_hub_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlFeed, sl_feed_free)
+
 G_END_DECLS

@@ -64,4 +64,6 @@ guint          sl_problem_list_count_new (SlProblemList *list);
 GPtrArray     *sl_problem_list_dup      (SlProblemList  *list);
 GPtrArray     *sl_problem_list_take_new (SlProblemList  *list);
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlProblemList, sl_problem_list_free)
+
 G_END_DECLS

@@ -73,4 +73,6 @@ gboolean         sl_bt_decoder_other      (SlBtDecoder      *d,
                                            SlBtStreamState  *st,
                                            const bt_message *msg);
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlBtDecoder, sl_bt_decoder_free)
+
 G_END_DECLS

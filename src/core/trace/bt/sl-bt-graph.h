@@ -143,4 +143,6 @@ void           sl_bt_query_range          (const char          *trace,
                                            gint64              *begin,
                                            gint64              *end);
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlBtGraph, sl_bt_graph_free)
+
 G_END_DECLS

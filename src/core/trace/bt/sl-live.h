@@ -187,4 +187,8 @@ gboolean       sl_live_get_connected    (SlLive               *self);
 void           sl_live_host_free        (SlLiveHost           *host);
 const char    *sl_live_host_state_to_string (SlLiveHostState   state);
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlLiveSession, sl_live_session_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlLive, sl_live_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlLiveHost, sl_live_host_free)
+
 G_END_DECLS

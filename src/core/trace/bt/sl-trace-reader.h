@@ -130,4 +130,6 @@ gboolean             sl_trace_reader_get_segment     (SlTraceReader             
                                                       gint64                     *step_ns,
                                                       gint64                     *start_ns);
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlTraceReader, sl_trace_reader_free)
+
 G_END_DECLS
