@@ -1,5 +1,5 @@
 /* test-shared.c: the mechanisms every layer shares (util/): heap, random
- * numbers, string interner
+ * numbers, string interner; the core's checks of its arguments
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -8,8 +8,12 @@
 
 #include <string.h>
 
+#include "sl-engine.h"
 #include "sl-heap.h"
+#include "sl-hull.h"
 #include "sl-interner.h"
+#include "sl-json-out.h"
+#include "sl-report.h"
 #include "sl-rng.h"
 
 typedef struct
@@ -195,6 +199,59 @@ test_interner (void)
   g_assert_cmpuint (sl_interner_get_memory_size (in) - empty, >=, 7890);
 }
 
+/* A bad argument to a public entry point is a critical naming the
+ * failed check, and the call returns without touching memory. */
+#define expect_check(check) \
+  g_test_expect_message ("Syncline", G_LOG_LEVEL_CRITICAL, "*assertion*" check "*failed*")
+
+static void
+test_entry_checks (void)
+{
+  g_autoptr(SlEngine) engine = sl_engine_new (NULL);
+  g_autoptr(SlJsonOut) out = sl_json_out_new_string ();
+  g_autofree char *text = NULL;
+  SlTransform t, r;
+  SlJournalMode mode;
+  SlTreeKind kind;
+
+  expect_check ("self != NULL");
+  g_assert_null (sl_journal_get (NULL, 0));
+  expect_check ("self != NULL");
+  g_assert_cmpuint (sl_journal_get_next_seq (NULL), ==, 0);
+  expect_check ("self != NULL");
+  g_assert_cmpuint (sl_engine_get_n_hosts (NULL), ==, 0);
+  expect_check ("name != NULL");
+  g_assert_cmpuint (sl_engine_find_host (engine, NULL), ==, SL_HOST_NONE);
+  expect_check ("self != NULL");
+  g_assert_null (sl_engine_get_journal (NULL));
+  expect_check ("self != NULL");
+  g_assert_cmpint (sl_hull_get_quality (NULL), ==, SL_QUALITY_ABSENT);
+  expect_check ("kind != NULL");
+  g_assert_false (sl_tree_kind_from_string ("mst", NULL));
+  expect_check ("mode != NULL");
+  g_assert_false (sl_journal_mode_from_string ("full", NULL));
+  g_assert_true (sl_journal_mode_from_string ("full", &mode));
+  g_assert_true (sl_tree_kind_from_string ("mst", &kind));
+
+  sl_transform_init (&t, 10, 20, 0.0, 1e-6);
+  r = t;
+  expect_check ("out != NULL");
+  sl_transform_invert (&t, NULL);
+  expect_check ("self != NULL");
+  sl_transform_rebase (NULL, 0, &r);
+  g_assert_cmpint (r.origin, ==, t.origin);
+  g_assert_cmpint (r.image, ==, t.image);
+
+  expect_check ("out != NULL");
+  sl_json_out_int (NULL, "n", 1);
+  sl_json_out_begin_object (out, NULL);
+  sl_json_out_int (out, "n", 1);
+  sl_json_out_end_object (out);
+  g_test_assert_expected_messages ();
+  text = sl_json_out_steal_string (out);
+  g_assert_cmpstr (text, ==, "{\n  \"n\" : 1\n}");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -204,5 +261,6 @@ main (int   argc,
   g_test_add_func ("/shared/rng/sequence", test_rng_sequence);
   g_test_add_func ("/shared/rng/ranges", test_rng_ranges);
   g_test_add_func ("/shared/interner", test_interner);
+  g_test_add_func ("/shared/entry-checks", test_entry_checks);
   return g_test_run ();
 }

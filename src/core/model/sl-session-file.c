@@ -67,6 +67,8 @@ sl_session_file_free (SlSessionFile *self)
 void
 sl_row_ref_clear (SlRowRef *ref)
 {
+  g_return_if_fail (ref != NULL);
+
   g_clear_pointer (&ref->host, g_free);
 }
 

@@ -215,6 +215,8 @@ sl_json_out_begin_object (SlJsonOut  *out,
 {
   guint zero = 0;
 
+  g_return_if_fail (out != NULL);
+
   if (out->builder != NULL)
     {
       builder_name (out, name);
@@ -229,6 +231,8 @@ sl_json_out_begin_object (SlJsonOut  *out,
 void
 sl_json_out_end_object (SlJsonOut *out)
 {
+  g_return_if_fail (out != NULL);
+
   if (out->builder != NULL)
     json_builder_end_object (out->builder);
   else
@@ -240,6 +244,8 @@ sl_json_out_begin_array (SlJsonOut  *out,
                          const char *name)
 {
   guint zero = 0;
+
+  g_return_if_fail (out != NULL);
 
   if (out->builder != NULL)
     {
@@ -255,6 +261,8 @@ sl_json_out_begin_array (SlJsonOut  *out,
 void
 sl_json_out_end_array (SlJsonOut *out)
 {
+  g_return_if_fail (out != NULL);
+
   if (out->builder != NULL)
     json_builder_end_array (out->builder);
   else
@@ -267,6 +275,8 @@ sl_json_out_string (SlJsonOut  *out,
                     const char *name,
                     const char *value)
 {
+  g_return_if_fail (out != NULL);
+
   if (value == NULL)
     {
       sl_json_out_null (out, name);
@@ -287,6 +297,8 @@ sl_json_out_int (SlJsonOut  *out,
                  const char *name,
                  gint64      value)
 {
+  g_return_if_fail (out != NULL);
+
   if (out->builder != NULL)
     {
       builder_name (out, name);
@@ -305,6 +317,8 @@ sl_json_out_number (SlJsonOut  *out,
                     double      value)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_return_if_fail (out != NULL);
 
   if (!isfinite (value))
     {
@@ -329,6 +343,8 @@ sl_json_out_boolean (SlJsonOut  *out,
                      const char *name,
                      gboolean    value)
 {
+  g_return_if_fail (out != NULL);
+
   if (out->builder != NULL)
     {
       builder_name (out, name);
@@ -343,6 +359,8 @@ void
 sl_json_out_null (SlJsonOut  *out,
                   const char *name)
 {
+  g_return_if_fail (out != NULL);
+
   if (out->builder != NULL)
     {
       builder_name (out, name);

@@ -929,6 +929,8 @@ gboolean
 sl_journal_mode_from_string (const char    *str,
                              SlJournalMode *mode)
 {
+  g_return_val_if_fail (mode != NULL, FALSE);
+
   for (guint i = 0; i < G_N_ELEMENTS (journal_modes); i++)
     if (g_strcmp0 (str, journal_modes[i]) == 0)
       {

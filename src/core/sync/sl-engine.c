@@ -195,6 +195,8 @@ sl_engine_free (SlEngine *self)
 const SlEngineOptions *
 sl_engine_get_options (const SlEngine *self)
 {
+  g_return_val_if_fail (self != NULL, NULL);
+
   return &self->options;
 }
 
@@ -232,6 +234,9 @@ sl_engine_find_host (const SlEngine *self,
 {
   gpointer found;
 
+  g_return_val_if_fail (self != NULL, SL_HOST_NONE);
+  g_return_val_if_fail (name != NULL, SL_HOST_NONE);
+
   if (g_hash_table_lookup_extended (self->host_by_name, name, NULL, &found))
     return GPOINTER_TO_UINT (found);
   return SL_HOST_NONE;
@@ -240,6 +245,8 @@ sl_engine_find_host (const SlEngine *self,
 guint
 sl_engine_get_n_hosts (const SlEngine *self)
 {
+  g_return_val_if_fail (self != NULL, 0);
+
   return self->host_names->len;
 }
 
@@ -776,6 +783,8 @@ sl_engine_flush (SlEngine *self)
 guint
 sl_engine_get_n_links (const SlEngine *self)
 {
+  g_return_val_if_fail (self != NULL, 0);
+
   return self->links->len;
 }
 
@@ -1230,6 +1239,8 @@ sl_engine_get_host_info (SlEngine   *self,
 void
 sl_host_info_clear (SlHostInfo *info)
 {
+  g_return_if_fail (info != NULL);
+
   g_clear_pointer (&info->path, g_array_unref);
   g_clear_pointer (&info->relation, sl_relation_unref);
   g_clear_pointer (&info->reason, g_free);
@@ -1266,24 +1277,32 @@ sl_engine_get_link_relation (SlEngine *self,
 guint64
 sl_engine_get_n_matches (const SlEngine *self)
 {
+  g_return_val_if_fail (self != NULL, 0);
+
   return self->n_matches;
 }
 
 SlJournal *
 sl_engine_get_journal (SlEngine *self)
 {
+  g_return_val_if_fail (self != NULL, NULL);
+
   return self->journal;
 }
 
 SlGraph *
 sl_engine_get_graph (SlEngine *self)
 {
+  g_return_val_if_fail (self != NULL, NULL);
+
   return self->graph;
 }
 
 const SlMatcher *
 sl_engine_get_matcher (const SlEngine *self)
 {
+  g_return_val_if_fail (self != NULL, NULL);
+
   return self->matcher;
 }
 
@@ -1333,6 +1352,8 @@ gboolean
 sl_algorithm_from_string (const char  *str,
                           SlAlgorithm *algorithm)
 {
+  g_return_val_if_fail (algorithm != NULL, FALSE);
+
   if (g_strcmp0 (str, "hull") == 0)
     *algorithm = SL_ALGORITHM_HULL;
   else if (g_strcmp0 (str, "linreg") == 0)
@@ -1352,6 +1373,8 @@ gboolean
 sl_tree_kind_from_string (const char *str,
                           SlTreeKind *kind)
 {
+  g_return_val_if_fail (kind != NULL, FALSE);
+
   if (g_strcmp0 (str, "mst") == 0)
     *kind = SL_TREE_MST;
   else if (g_strcmp0 (str, "shortest-path") == 0)

@@ -658,6 +658,8 @@ sl_hull_get_quality (const SlHull *self)
 {
   SlHullResult r;
 
+  g_return_val_if_fail (self != NULL, SL_QUALITY_ABSENT);
+
   compute_result (self, &r);
   return r.quality;
 }
@@ -872,6 +874,7 @@ sl_hull_get_hull (const SlHull *self,
   return ret;
 }
 
+/* No check: the engine asks after every match. */
 guint64
 sl_hull_get_version (const SlHull *self)
 {

@@ -48,6 +48,8 @@ sl_journal_set_time (SlJournal *self,
 gint64
 sl_journal_get_time (const SlJournal *self)
 {
+  g_return_val_if_fail (self != NULL, 0);
+
   return self->input_time;
 }
 
@@ -81,12 +83,16 @@ sl_journal_add (SlJournal    *self,
 guint64
 sl_journal_get_next_seq (const SlJournal *self)
 {
+  g_return_val_if_fail (self != NULL, 0);
+
   return self->next_seq;
 }
 
 guint64
 sl_journal_get_first_seq (const SlJournal *self)
 {
+  g_return_val_if_fail (self != NULL, 0);
+
   return self->first_seq;
 }
 
@@ -95,6 +101,8 @@ const SlChange *
 sl_journal_get (const SlJournal *self,
                 guint64          seq)
 {
+  g_return_val_if_fail (self != NULL, NULL);
+
   if (seq < self->first_seq || seq >= self->next_seq)
     return NULL;
   return &self->ring[seq % self->capacity];
@@ -103,6 +111,8 @@ sl_journal_get (const SlJournal *self,
 guint64
 sl_journal_get_n_dropped (const SlJournal *self)
 {
+  g_return_val_if_fail (self != NULL, 0);
+
   return self->first_seq;
 }
 

@@ -52,6 +52,8 @@ sl_transform_init (SlTransform *self,
 gboolean
 sl_transform_is_identity (const SlTransform *self)
 {
+  g_return_val_if_fail (self != NULL, FALSE);
+
   return self->drift == 0.0 &&
          self->image_frac == 0.0 &&
          self->image == self->origin;
@@ -60,6 +62,8 @@ sl_transform_is_identity (const SlTransform *self)
 double
 sl_transform_get_slope (const SlTransform *self)
 {
+  g_return_val_if_fail (self != NULL, 1.0);
+
   return 1.0 + self->drift;
 }
 
@@ -76,6 +80,7 @@ offset_at (const SlTransform *self,
          (long double) self->drift * (long double) delta;
 }
 
+/* The apply functions check nothing: they run once per event. */
 void
 sl_transform_apply_split (const SlTransform *self,
                           gint64             t,
@@ -114,6 +119,8 @@ sl_transform_compose (const SlTransform *outer,
   gint64 whole;
   double frac;
 
+  g_return_if_fail (outer != NULL && inner != NULL && out != NULL);
+
   /* outer(inner.image + inner.image_frac)
    *   = outer(inner.image) + (1 + outer.drift) * inner.image_frac */
   sl_transform_apply_split (outer, inner->image, &whole, &frac);
@@ -130,8 +137,11 @@ sl_transform_invert (const SlTransform *self,
                      SlTransform       *out)
 {
   SlTransform r;
-  double slope = 1.0 + self->drift;
+  double slope;
 
+  g_return_if_fail (self != NULL && out != NULL);
+
+  slope = 1.0 + self->drift;
   /* y = image + f + s (t - origin)  <=>  t = origin - f/s + (y - image)/s */
   r.origin = self->image;
   r.image = self->origin;
@@ -150,6 +160,8 @@ sl_transform_rebase (const SlTransform *self,
   gint64 whole;
   double frac;
 
+  g_return_if_fail (self != NULL && out != NULL);
+
   sl_transform_apply_split (self, origin, &whole, &frac);
   r.origin = origin;
   r.image = whole;
@@ -165,6 +177,8 @@ sl_transform_slope_to_string (const SlTransform *self)
 {
   char buf[80];
 
+  g_return_val_if_fail (self != NULL, NULL);
+
   g_snprintf (buf, sizeof buf, "%.22Lf", 1.0L + (long double) self->drift);
   return g_strdup (buf);
 }
@@ -174,6 +188,8 @@ sl_transform_offset_to_string (const SlTransform *self)
 {
   char buf[80];
 
+  g_return_val_if_fail (self != NULL, NULL);
+
   g_snprintf (buf, sizeof buf, "%.6Lf", offset_at (self, 0));
   return g_strdup (buf);
 }
@@ -182,5 +198,7 @@ sl_transform_offset_to_string (const SlTransform *self)
 double
 sl_transform_get_offset (const SlTransform *self)
 {
+  g_return_val_if_fail (self != NULL, 0.0);
+
   return (double) offset_at (self, 0);
 }

@@ -512,6 +512,7 @@ term_match (const Term          *t,
     }
 }
 
+/* No check: the search calls it for every event it scans. */
 gboolean
 sl_event_query_match (const SlEventQuery  *self,
                       const SlEvent       *event,

@@ -29,6 +29,7 @@
  *
  * Returns: whether anything of the line is left
  */
+/* No check: called for every segment drawn. */
 gboolean
 sl_mask_clip (double  width,
               double  height,
