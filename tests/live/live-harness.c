@@ -652,6 +652,25 @@ sl_harness_must_not_skip (void)
   return g_strcmp0 (g_getenv ("SL_REQUIRE_LIVE"), "1") == 0;
 }
 
+SlHarness *
+sl_harness_new_for_test (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *skip = NULL;
+  SlHarness *h = sl_harness_new (&skip);
+
+  if (h == NULL)
+    {
+      if (sl_harness_must_not_skip ())
+        g_error ("the live harness cannot run here, and SL_REQUIRE_LIVE=1: %s", skip);
+      g_test_skip (skip);
+      return NULL;
+    }
+  if (!sl_harness_start_relay (h, &error))
+    g_error ("relay: %s", error->message);
+  return h;
+}
+
 guint
 sl_harness_free_port (void)
 {

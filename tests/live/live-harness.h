@@ -62,6 +62,10 @@ SlHarness *sl_harness_new (char **skip_reason);
 /* TRUE when SL_REQUIRE_LIVE=1 (set by CI): a skip reason is a failure. */
 gboolean sl_harness_must_not_skip (void);
 
+/* For a test case: a harness with its relay running, or NULL after
+ * g_test_skip() (an error when it must not skip). */
+SlHarness *sl_harness_new_for_test (void);
+
 /* Stops everything (traced programs and other spawned processes, then the
  * sessions still alive are destroyed, then session daemons with their
  * consumers, then the relay, continued first if stalled; each with a

@@ -68,46 +68,12 @@ activate (SlTimelineView *view,
   g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (view), action, param));
 }
 
-/* Where @row is drawn: its own line, or its process's for a main thread. */
-static double
-row_y (SlTimelineView *view,
-       guint           row)
+/* Every channel below 160, and drawn. */
+static gboolean
+is_dark (guint32       c,
+         gconstpointer data)
 {
-  SlTimeline *tl = sl_timeline_view_get_timeline (view);
-  double y;
-
-  for (guint i = 0; i < 3; i++)
-    {
-      SlTimelineRowInfo ri;
-
-      if (sl_timeline_view_get_row_y (view, row, &y))
-        return y;
-      sl_timeline_get_row_info (tl, row, &ri);
-      row = ri.parent;
-    }
-  g_assert_not_reached ();
-  return 0;
-}
-
-/* Dark pixels (every channel below 160) within @radius of a point. */
-static guint
-count_dark_near (const UiPixels *p,
-                 double          cx,
-                 double          cy,
-                 int             radius)
-{
-  guint n = 0;
-
-  for (int y = (int) cy - radius; y <= (int) cy + radius; y++)
-    for (int x = (int) cx - radius; x <= (int) cx + radius; x++)
-      if (x >= 0 && y >= 0 && x < p->width && y < p->height)
-        {
-          guint32 c = ui_pixel (p, x, y);
-
-          if (((c >> 16) & 0xff) < 160 && ((c >> 8) & 0xff) < 160 && (c & 0xff) < 160 && c != 0)
-            n++;
-        }
-  return n;
+  return ((c >> 16) & 0xff) < 160 && ((c >> 8) & 0xff) < 160 && (c & 0xff) < 160 && c != 0;
 }
 
 /* What the canvas shows, through its window's renderer. */
@@ -319,7 +285,7 @@ check_state_colour (SlWindow       *window,
   activate (view, "timeline.set-span", g_variant_new ("(xx)", vs - d, ve + d));
   render (view, "timeline-state.png", &p);
   x = sl_timeline_view_host_time_to_x (view, th->host, best.start + (best.end - best.start) / 2);
-  y = row_y (view, th->row);
+  y = ui_row_y (view, th->row);
   n = ui_count_near (&p, x, y - 3, 2, sl_timeline_view_state_rgb (best.state), 6);
   g_test_message ("state %s at (%.0f, %.0f): %u pixels", sl_timeline_state_to_string (best.state), x, y, n);
   g_assert_cmpuint (n, >=, 10);
@@ -391,8 +357,8 @@ arrow_points (SlTimelineView        *view,
 {
   *xs = sl_timeline_view_host_time_to_x (view, a->send_host, a->send_time);
   *xr = sl_timeline_view_host_time_to_x (view, a->recv_host, a->recv_time);
-  *ys = row_y (view, a->send_row);
-  *yr = row_y (view, a->recv_row);
+  *ys = ui_row_y (view, a->send_row);
+  *yr = ui_row_y (view, a->recv_row);
 }
 
 /* The point @dist px from (x0, y0) towards (x1, y1). */
@@ -518,14 +484,14 @@ test_django (void)
   g_assert_cmpuint (sl_timeline_view_get_selected_row (view), ==, SL_TIMELINE_NONE);
   render (view, "timeline-message-plain.png", &p);
   g_assert_cmpuint (ui_count_near (&p, mx, my, 2, SL_TIMELINE_RGB_ARROW_HIGHLIGHT, 60), ==, 0);
-  g_assert_cmpuint (count_dark_near (&p, mx, my, 2), >=, 2);
+  g_assert_cmpuint (ui_count_where (&p, mx, my, 2, is_dark, NULL), >=, 2);
   g_assert_cmpuint (ui_count_near (&p, xr + ux, yr, 1, SL_TIMELINE_RGB_UNCERTAIN, 60), >=, 2);
   ui_pixels_clear (&p);
 
   /* filtered out: the other host pair only */
   sl_timeline_view_set_arrow_filter (view, a.recv_host, 3 - a.recv_host - th.host, SL_TIMELINE_NONE);
   render (view, "timeline-message-filtered.png", &p);
-  g_assert_cmpuint (count_dark_near (&p, mx, my, 2), ==, 0);
+  g_assert_cmpuint (ui_count_where (&p, mx, my, 2, is_dark, NULL), ==, 0);
   ui_pixels_clear (&p);
   sl_timeline_view_set_arrow_filter (view, SL_TIMELINE_NONE, SL_TIMELINE_NONE, SL_TIMELINE_NONE);
 
@@ -1246,7 +1212,7 @@ test_messages (void)
       activate (view, "timeline.message-other-end", NULL);
       settle (view);
       g_assert_cmpuint (sl_timeline_view_get_selected_row (view), ==, want_row);
-      y = row_y (view, want_row);
+      y = ui_row_y (view, want_row);
       mid = SL_TLV_RULER_H + view->pinned_h + gtk_adjustment_get_page_size (view->vadj) / 2;
       g_test_message ("other end: row %u at %.0f (middle %.0f), scrolled %.0f → %.0f", want_row, y, mid, before,
                       gtk_adjustment_get_value (view->vadj));
@@ -1393,7 +1359,7 @@ test_find (void)
                                (SL_TLV_LABEL_W + view->plot_w / 2.0)), <=, 1);
       g_assert_true (view->has_cursor);
       g_assert_cmpint (view->cursor_time, ==, sl_event_item_get_view_time (item));
-      y = row_y (view, row);
+      y = ui_row_y (view, row);
       mid = SL_TLV_RULER_H + view->pinned_h + gtk_adjustment_get_page_size (view->vadj) / 2;
       if (gtk_adjustment_get_value (view->vadj) > 0 &&
           gtk_adjustment_get_value (view->vadj) < gtk_adjustment_get_upper (view->vadj) -

@@ -45,19 +45,11 @@ static gboolean
 cluster_start (Cluster *c)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *skip = NULL;
 
   memset (c, 0, sizeof *c);
-  c->h = sl_harness_new (&skip);
+  c->h = sl_harness_new_for_test ();
   if (c->h == NULL)
-    {
-      if (sl_harness_must_not_skip ())
-        g_error ("the live harness cannot run here, and SL_REQUIRE_LIVE=1: %s", skip);
-      g_test_skip (skip);
-      return FALSE;
-    }
-  if (!sl_harness_start_relay (c->h, &error))
-    g_error ("relay: %s", error->message);
+    return FALSE;
   for (guint i = 0; i < 3; i++)
     {
       c->host[i] = sl_harness_add_host (c->h, hosts[i].name, hosts[i].wall_error_ns, hosts[i].drift_ppb, &error);
@@ -203,27 +195,6 @@ view_settled (gpointer data)
   return !sl_timeline_view_get_animating (data) && st.complete;
 }
 
-/* Where @row is drawn: its own line, or its process's for a main thread. */
-static double
-row_y (SlTimelineView *view,
-       SlTimeline     *tl,
-       guint           row)
-{
-  double y;
-
-  for (guint i = 0; i < 3; i++)
-    {
-      SlTimelineRowInfo ri;
-
-      if (sl_timeline_view_get_row_y (view, row, &y))
-        return y;
-      sl_timeline_get_row_info (tl, row, &ri);
-      row = ri.parent;
-    }
-  g_assert_not_reached ();
-  return 0;
-}
-
 /* A message between alpha and beta, highlighted (its receiving row
  * selected): its line is drawn in the highlight colour near its ends. */
 static void
@@ -257,8 +228,8 @@ check_message_drawn (SlWindow       *window,
   ui_render (window, sl_timeline_view_get_canvas (view), "live-timeline.png", &p);
   xs = sl_timeline_view_host_time_to_x (view, a.send_host, a.send_time);
   xr = sl_timeline_view_host_time_to_x (view, a.recv_host, a.recv_time);
-  ys = row_y (view, tl, a.send_row);
-  yr = row_y (view, tl, a.recv_row);
+  ys = ui_row_y (view, a.send_row);
+  yr = ui_row_y (view, a.recv_row);
   len = hypot (xs - xr, ys - yr);
   g_assert_cmpfloat (len, >, 40);
   mx = xr + (xs - xr) * 20 / len;

@@ -266,6 +266,42 @@ ui_color_near (guint32 a,
   return TRUE;
 }
 
+typedef gboolean (*UiPixelTest) (guint32       c,
+                                 gconstpointer data);
+
+/* Pixels within @radius of (@cx, @cy) that pass @test. */
+static G_GNUC_UNUSED guint
+ui_count_where (const UiPixels *p,
+                double          cx,
+                double          cy,
+                int             radius,
+                UiPixelTest     test,
+                gconstpointer   data)
+{
+  guint n = 0;
+
+  for (int y = (int) cy - radius; y <= (int) cy + radius; y++)
+    for (int x = (int) cx - radius; x <= (int) cx + radius; x++)
+      if (x >= 0 && y >= 0 && x < p->width && y < p->height && test (ui_pixel (p, x, y), data))
+        n++;
+  return n;
+}
+
+typedef struct
+{
+  guint32 rgb;
+  int     tolerance;
+} UiNear;
+
+static G_GNUC_UNUSED gboolean
+ui_is_near (guint32       c,
+            gconstpointer data)
+{
+  const UiNear *near = data;
+
+  return ui_color_near (c, near->rgb, near->tolerance);
+}
+
 /* Pixels within @radius of (@cx, @cy) close to @rgb. */
 static G_GNUC_UNUSED guint
 ui_count_near (const UiPixels *p,
@@ -275,37 +311,47 @@ ui_count_near (const UiPixels *p,
                guint32         rgb,
                int             tolerance)
 {
-  guint n = 0;
+  UiNear near = { rgb, tolerance };
 
-  for (int y = (int) cy - radius; y <= (int) cy + radius; y++)
-    for (int x = (int) cx - radius; x <= (int) cx + radius; x++)
-      if (x >= 0 && y >= 0 && x < p->width && y < p->height &&
-          ui_color_near (ui_pixel (p, x, y), rgb, tolerance))
-        n++;
-  return n;
+  return ui_count_where (p, cx, cy, radius, ui_is_near, &near);
 }
 
-/* Pixels within @radius of (@cx, @cy) whose hue is the selection's blue
- * (blended over the background: blue well above red). */
+/* The selection's blue, blended over the background: blue well above red. */
+static G_GNUC_UNUSED gboolean
+ui_is_bluish (guint32       c,
+              gconstpointer data)
+{
+  return (int) (c & 0xff) - (int) ((c >> 16) & 0xff) > 50;
+}
+
 static G_GNUC_UNUSED guint
 ui_count_bluish_near (const UiPixels *p,
                       double          cx,
                       double          cy,
                       int             radius)
 {
-  guint n = 0;
+  return ui_count_where (p, cx, cy, radius, ui_is_bluish, NULL);
+}
 
-  for (int y = (int) cy - radius; y <= (int) cy + radius; y++)
-    for (int x = (int) cx - radius; x <= (int) cx + radius; x++)
-      if (x >= 0 && y >= 0 && x < p->width && y < p->height)
-        {
-          guint32 c = ui_pixel (p, x, y);
-          int r = (c >> 16) & 0xff, b = c & 0xff;
+/* Where @row is drawn: its own line, or its process's for a main thread. */
+static G_GNUC_UNUSED double
+ui_row_y (SlTimelineView *view,
+          guint           row)
+{
+  SlTimeline *tl = sl_timeline_view_get_timeline (view);
+  double y;
 
-          if (b - r > 50)
-            n++;
-        }
-  return n;
+  for (guint i = 0; i < 3; i++)
+    {
+      SlTimelineRowInfo ri;
+
+      if (sl_timeline_view_get_row_y (view, row, &y))
+        return y;
+      sl_timeline_get_row_info (tl, row, &ri);
+      row = ri.parent;
+    }
+  g_assert_not_reached ();
+  return 0;
 }
 
 /* Pixels of the whole picture close to @rgb. */

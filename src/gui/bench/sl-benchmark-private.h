@@ -14,10 +14,9 @@ void  _sl_benchmark_add_stats  (JsonBuilder *b,
                                 const char  *name,
                                 GArray      *us,
                                 const char  *max_key);
-char *_sl_benchmark_cpu_model  (void);
 gint64 _sl_benchmark_thread_cpu_us (void);
 gint64 _sl_benchmark_steal_ms  (void);
-void  _sl_benchmark_add_display (JsonBuilder *b,
+void  _sl_benchmark_add_machine (JsonBuilder *b,
                                  GtkWidget   *widget);
 
 /* With SL_PROFILE, a frame's main-thread CPU time split into the frame

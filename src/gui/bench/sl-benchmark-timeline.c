@@ -379,7 +379,6 @@ finish (Bench *b)
   g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
   g_autofree char *text = NULL;
-  g_autofree char *cpu = _sl_benchmark_cpu_model ();
   JsonBuilder *jb = b->jb;
   GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (b->window));
   GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (b->window));
@@ -449,11 +448,7 @@ finish (Bench *b)
   json_builder_end_object (jb);
   json_builder_set_member_name (jb, "machine");
   json_builder_begin_object (jb);
-  json_builder_set_member_name (jb, "cpu");
-  json_builder_add_string_value (jb, cpu);
-  json_builder_set_member_name (jb, "processors");
-  json_builder_add_int_value (jb, g_get_num_processors ());
-  _sl_benchmark_add_display (jb, GTK_WIDGET (b->window));
+  _sl_benchmark_add_machine (jb, GTK_WIDGET (b->window));
   /* a virtual machine's processors may be taken away while a frame runs */
   json_builder_set_member_name (jb, "steps_wall_ms");
   json_builder_add_double_value (jb, (b->steps_end - b->steps_start) / 1000.0);

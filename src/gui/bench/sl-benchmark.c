@@ -113,8 +113,8 @@ _sl_benchmark_add_stats (JsonBuilder *b,
   json_builder_end_object (b);
 }
 
-char *
-_sl_benchmark_cpu_model (void)
+static char *
+cpu_model (void)
 {
   g_autofree char *text = NULL;
   g_auto(GStrv) lines = NULL;
@@ -162,15 +162,21 @@ _sl_benchmark_steal_ms (void)
   return (gint64) (v[7] * 1000 / (guint64) hz);
 }
 
-/* What the frames went through on their way to the screen: the display
- * server and, on X11, the window manager (without one, GTK 4.8 asks the
- * X server on every frame whether one has appeared). */
+/* Members of the "machine" object: the processors, and what the frames
+ * went through on their way to the screen: the display server and, on
+ * X11, the window manager (without one, GTK 4.8 asks the X server on
+ * every frame whether one has appeared). */
 void
-_sl_benchmark_add_display (JsonBuilder *b,
+_sl_benchmark_add_machine (JsonBuilder *b,
                            GtkWidget   *widget)
 {
   GdkDisplay *display = gtk_widget_get_display (widget);
+  g_autofree char *cpu = cpu_model ();
 
+  json_builder_set_member_name (b, "cpu");
+  json_builder_add_string_value (b, cpu);
+  json_builder_set_member_name (b, "processors");
+  json_builder_add_int_value (b, g_get_num_processors ());
   json_builder_set_member_name (b, "display");
   json_builder_add_string_value (b, G_OBJECT_TYPE_NAME (display));
 #ifdef GDK_WINDOWING_X11
@@ -275,7 +281,6 @@ finish (Bench *b)
   g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
   g_autofree char *text = NULL;
-  g_autofree char *cpu = _sl_benchmark_cpu_model ();
   GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (b->window));
   GArray *updates = _sl_session_get_update_times (b->session);
   static const char *names[] = { "graph", "links_table", "hull_plot" };
@@ -325,11 +330,7 @@ finish (Bench *b)
   json_builder_end_object (jb);
   json_builder_set_member_name (jb, "machine");
   json_builder_begin_object (jb);
-  json_builder_set_member_name (jb, "cpu");
-  json_builder_add_string_value (jb, cpu);
-  json_builder_set_member_name (jb, "processors");
-  json_builder_add_int_value (jb, g_get_num_processors ());
-  _sl_benchmark_add_display (jb, GTK_WIDGET (b->window));
+  _sl_benchmark_add_machine (jb, GTK_WIDGET (b->window));
   json_builder_end_object (jb);
   json_builder_end_object (jb);
 
