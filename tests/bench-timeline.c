@@ -24,8 +24,8 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
 
+#include "sl-cpu-time.h"
 #include "sl-timeline-search.h"
 #include "sl-timeline-synth.h"
 #include "sl-trace-reader.h"
@@ -33,27 +33,9 @@
 #define WIDTH 1600
 
 static double
-cpu_now (void)
-{
-  struct rusage ru;
-
-  getrusage (RUSAGE_SELF, &ru);
-  return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-}
-
-static double
 wall_now (void)
 {
   return g_get_monotonic_time () / 1e6;
-}
-
-static long
-peak_rss_kb (void)
-{
-  struct rusage ru;
-
-  getrusage (RUSAGE_SELF, &ru);
-  return ru.ru_maxrss;
 }
 
 static int
@@ -214,9 +196,9 @@ bench_search (SlTimeline                 *tl,
       g_assert_no_error (error);
       /* (the search owns the query) */
       search = sl_timeline_search_new (tl, stores, n_stores, query, 1000000);
-      w0 = wall_now (), c0 = cpu_now ();
+      w0 = wall_now (), c0 = sl_cpu_time_seconds ();
       sl_timeline_search_run (search, NULL);
-      w1 = wall_now (), c1 = cpu_now ();
+      w1 = wall_now (), c1 = sl_cpu_time_seconds ();
       g_string_append_printf (json,
                               "    { \"query\": \"%s\", \"events_scanned\": %" G_GUINT64_FORMAT
                               ", \"matches\": %" G_GUINT64_FORMAT ", \"wall_s\": %.3f, \"cpu_s\": %.3f, "
@@ -255,16 +237,16 @@ bench_traces (char **dirs,
   for (guint i = 0; i < n_dirs; i++)
     sl_trace_reader_add_folder (reader, dirs[i]);
 
-  w0 = wall_now (), c0 = cpu_now ();
+  w0 = wall_now (), c0 = sl_cpu_time_seconds ();
   if (sl_trace_reader_run (reader) != SL_TRACE_READER_DONE)
     {
       g_printerr ("bench-timeline: reading failed\n");
       return 2;
     }
-  w1 = wall_now (), c1 = cpu_now ();
+  w1 = wall_now (), c1 = sl_cpu_time_seconds ();
   sl_timeline_add_reader_hosts (tl, reader);
   sl_timeline_update (tl);
-  w2 = wall_now (), c2 = cpu_now ();
+  w2 = wall_now (), c2 = sl_cpu_time_seconds ();
   sl_timeline_sync_engine (tl, engine);
 
   g_string_append_printf (json, "  \"mode\": \"traces\", \"hosts\": %u,\n", sl_trace_reader_get_n_hosts (reader));
@@ -287,7 +269,7 @@ bench_traces (char **dirs,
       stores[sl_trace_reader_get_engine_host (reader, i)] = sl_trace_reader_get_event_store (reader, i);
     bench_search (tl, stores, n_stores, json);
   }
-  g_string_append_printf (json, "  \"peak_rss_kb\": %ld\n}\n", peak_rss_kb ());
+  g_string_append_printf (json, "  \"peak_rss_kb\": %ld\n}\n", sl_peak_rss_kb ());
   fputs (json->str, stdout);
   return 0;
 }
@@ -318,7 +300,7 @@ bench_synthetic (guint   n_hosts,
   append_stats (synth->timeline, json);
   bench_queries (synth->timeline, rand, n_rows, json);
   bench_search (synth->timeline, (const SlEventStore * const *) synth->stores->pdata, synth->stores->len, json);
-  g_string_append_printf (json, "  \"peak_rss_kb\": %ld\n}\n", peak_rss_kb ());
+  g_string_append_printf (json, "  \"peak_rss_kb\": %ld\n}\n", sl_peak_rss_kb ());
   fputs (json->str, stdout);
   return 0;
 }

@@ -15,6 +15,7 @@
 #include "sl-graph-view.h"
 #include "sl-canvas.h"
 #include "sl-line-raster.h"
+#include "sl-plot.h"
 
 #define UNIT_PX          90.0
 #define MIN_ZOOM         0.02
@@ -683,7 +684,6 @@ draw_quality_mark (cairo_t    *cr,
                    Rgb         fg)
 {
   const char *mark;
-  cairo_text_extents_t ext;
 
   switch (quality)
     {
@@ -703,15 +703,13 @@ draw_quality_mark (cairo_t    *cr,
     default:
       return;
     }
-  cairo_set_font_size (cr, 11);
-  cairo_text_extents (cr, mark, &ext);
   cairo_new_path (cr);
   cairo_arc (cr, mx, my, 7, 0, 2 * G_PI);
   cairo_set_source_rgba (cr, 1, 1, 1, 0.9);
   cairo_fill (cr);
   set_rgb (cr, fg, 1);
-  cairo_move_to (cr, mx - ext.x_bearing - ext.width / 2, my - ext.y_bearing - ext.height / 2);
-  cairo_show_text (cr, mark);
+  cairo_set_font_size (cr, 11);
+  sl_plot_show_text_at (cr, mark, mx, my, 0.5, 0.5);
 }
 
 static void

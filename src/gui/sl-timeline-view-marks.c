@@ -31,9 +31,10 @@ bookmark_view_time (SlTimelineView      *self,
   return self->timeline != NULL ? sl_timeline_to_view (self->timeline, b->host, b->local) : b->local;
 }
 
-static char *
-host_name (SlTimelineView *self,
-           guint           host)
+/* A host's name for a label: "?" while it has none. */
+char *
+_sl_timeline_view_dup_host_name (SlTimelineView *self,
+                                 guint           host)
 {
   SlTimelineRowInfo hi;
 
@@ -53,7 +54,7 @@ rebuild_list (SlTimelineView *self)
   for (guint i = 0; i < self->bookmarks->len; i++)
     {
       const SlTlvBookmark *b = &g_array_index (self->bookmarks, SlTlvBookmark, i);
-      g_autofree char *hn = host_name (self, b->host);
+      g_autofree char *hn = _sl_timeline_view_dup_host_name (self, b->host);
       g_autofree char *local = sl_format_clock_time (b->local, 9);
       GStrv row = g_new0 (char *, 4);
 

@@ -87,16 +87,6 @@ link_bound_at (SlTimelineView        *self,
 }
 
 static char *
-host_name (SlTimelineView *self,
-           guint           host)
-{
-  SlTimelineRowInfo hi;
-
-  sl_timeline_get_row_info (self->timeline, sl_timeline_get_host_row (self->timeline, host), &hi);
-  return g_strdup (hi.name != NULL ? hi.name : "?");
-}
-
-static char *
 format_addr (guint8        family,
              const guint8 *addr,
              guint16       port)
@@ -126,7 +116,7 @@ end_text (SlTimelineView *self,
           guint32         tid,
           guint32         pid)
 {
-  g_autofree char *hn = host_name (self, host);
+  g_autofree char *hn = _sl_timeline_view_dup_host_name (self, host);
   SlTimelineRowInfo ri;
   GString *s = g_string_new (hn);
 
@@ -171,8 +161,8 @@ sl_timeline_view_dup_message_text (SlTimelineView        *self,
   if (self->timeline == NULL)
     return g_strdup ("");
   sl_timeline_get_message (self->timeline, a, &m);
-  sh = host_name (self, a->send_host);
-  rh = host_name (self, a->recv_host);
+  sh = _sl_timeline_view_dup_host_name (self, a->send_host);
+  rh = _sl_timeline_view_dup_host_name (self, a->recv_host);
   from = end_text (self, a->send_host, a->send_row, a->send_cpu, m.send_tid, m.send_pid);
   to = end_text (self, a->recv_host, a->recv_row, a->recv_cpu, m.recv_tid, m.recv_pid);
   sv = full_time (sl_timeline_to_view (self->timeline, a->send_host, a->send_time));
@@ -229,7 +219,8 @@ folded_text (SlTimelineView        *self,
   gint64 c0 = start + (gint64) (span * (double) col / cols), c1 = start + (gint64) (span * (double) (col + 1) / cols);
   g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (SlTimelineArrow));
   g_autoptr(GArray) lat = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g_autofree char *sh = host_name (self, a->send_host), *rh = host_name (self, a->recv_host);
+  g_autofree char *sh = _sl_timeline_view_dup_host_name (self, a->send_host);
+  g_autofree char *rh = _sl_timeline_view_dup_host_name (self, a->recv_host);
   g_autofree char *lo = NULL, *med = NULL, *hi = NULL, *first = NULL;
 
   sl_timeline_query_arrows (self->timeline, c0, c1, 0, a->send_host, a->recv_host, SL_TIMELINE_NONE, all);

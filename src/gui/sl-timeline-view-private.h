@@ -386,6 +386,8 @@ void      _sl_timeline_view_update_stats    (SlTimelineView *self);
 char     *_sl_timeline_view_selection_text  (SlTimelineView *self);
 
 /* sl-timeline-view-marks.c */
+char     *_sl_timeline_view_dup_host_name (SlTimelineView *self,
+                                           guint           host);
 void      _sl_timeline_view_class_init_marks (GtkWidgetClass *widget_class);
 void      _sl_timeline_view_init_marks      (SlTimelineView *self);
 void      _sl_timeline_view_dispose_marks   (SlTimelineView *self);

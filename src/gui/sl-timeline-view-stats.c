@@ -94,16 +94,6 @@ _sl_timeline_view_selection_text (SlTimelineView *self)
   return g_strdup_printf (ngettext ("selection Δt %s, %s event", "selection Δt %s, %s events", n), dt, count);
 }
 
-static char *
-host_name (SlTimelineView *self,
-           guint           host)
-{
-  SlTimelineRowInfo hi;
-
-  sl_timeline_get_row_info (self->timeline, sl_timeline_get_host_row (self->timeline, host), &hi);
-  return g_strdup (hi.name != NULL ? hi.name : "?");
-}
-
 /* The bins as a line of block characters, the fullest one whole */
 static char *
 sparkline (const SlTimelineLatencyStat *st)
@@ -157,7 +147,7 @@ _sl_timeline_view_update_stats (SlTimelineView *self)
       sl_timeline_get_row_info (self->timeline, st->row, &ri);
       row[0] = g_strdup_printf (kind == SL_TIMELINE_ROW_PROCESS ? "%s [%u]" : "%s (%u)",
                                 ri.name != NULL ? ri.name : "?", ri.tid);
-      row[1] = host_name (self, ri.host);
+      row[1] = _sl_timeline_view_dup_host_name (self, ri.host);
       row[2] = sl_format_ns ((double) st->run_ns);
       for (guint k = 0; k < G_N_ELEMENTS (shown_states); k++)
         row[3 + k] = st->ns[shown_states[k]] > 0 ? sl_format_ns ((double) st->ns[shown_states[k]]) : g_strdup ("");
@@ -167,7 +157,8 @@ _sl_timeline_view_update_stats (SlTimelineView *self)
   for (guint i = 0; i < lat->len; i++)
     {
       const SlTimelineLatencyStat *st = &g_array_index (lat, SlTimelineLatencyStat, i);
-      g_autofree char *a = host_name (self, st->send_host), *b = host_name (self, st->recv_host);
+      g_autofree char *a = _sl_timeline_view_dup_host_name (self, st->send_host);
+      g_autofree char *b = _sl_timeline_view_dup_host_name (self, st->recv_host);
       GStrv row = g_new0 (char *, 8);
 
       row[0] = g_strdup_printf ("%s → %s", a, b);

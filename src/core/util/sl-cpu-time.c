@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <sys/resource.h>
 #include <time.h>
 
 #include "sl-cpu-time.h"
@@ -19,4 +20,15 @@ sl_cpu_time_seconds (void)
   if (clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
     return 0;
   return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+/* The process's peak resident memory so far, in kB. */
+glong
+sl_peak_rss_kb (void)
+{
+  struct rusage ru;
+
+  if (getrusage (RUSAGE_SELF, &ru) != 0)
+    return 0;
+  return ru.ru_maxrss;
 }

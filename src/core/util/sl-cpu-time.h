@@ -1,4 +1,5 @@
-/* sl-cpu-time.h: the process's CPU time, for reports and benchmarks
+/* sl-cpu-time.h: the process's CPU time and peak memory, for reports and
+ * benchmarks
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -10,5 +11,6 @@
 G_BEGIN_DECLS
 
 double sl_cpu_time_seconds (void);
+glong  sl_peak_rss_kb      (void);
 
 G_END_DECLS

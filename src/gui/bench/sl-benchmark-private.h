@@ -18,6 +18,7 @@ gint64 _sl_benchmark_thread_cpu_us (void);
 gint64 _sl_benchmark_steal_ms  (void);
 void  _sl_benchmark_add_machine (JsonBuilder *b,
                                  GtkWidget   *widget);
+void  _sl_benchmark_print_json (JsonBuilder *b);
 
 /* With SL_PROFILE, a frame's main-thread CPU time split into the frame
  * clock's phases (CPU times in µs). */

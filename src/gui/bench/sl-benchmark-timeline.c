@@ -376,9 +376,6 @@ compare_full_detail (Bench *b)
 static void
 finish (Bench *b)
 {
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autofree char *text = NULL;
   JsonBuilder *jb = b->jb;
   GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (b->window));
   GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (b->window));
@@ -470,11 +467,7 @@ finish (Bench *b)
   json_builder_end_object (jb);
   json_builder_end_object (jb);
 
-  root = json_builder_get_root (jb);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  text = json_generator_to_data (gen, NULL);
-  g_print ("%s\n", text);
+  _sl_benchmark_print_json (jb);
 
   sl_timeline_view_set_timeline (b->view, NULL, NULL, 0);
   gtk_window_destroy (b->window);

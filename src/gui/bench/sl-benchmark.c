@@ -162,6 +162,20 @@ _sl_benchmark_steal_ms (void)
   return (gint64) (v[7] * 1000 / (guint64) hz);
 }
 
+/* The builder's document, pretty, on standard output. */
+void
+_sl_benchmark_print_json (JsonBuilder *b)
+{
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = json_builder_get_root (b);
+  g_autofree char *text = NULL;
+
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  text = json_generator_to_data (gen, NULL);
+  g_print ("%s\n", text);
+}
+
 /* Members of the "machine" object: the processors, and what the frames
  * went through on their way to the screen: the display server and, on
  * X11, the window manager (without one, GTK 4.8 asks the X server on
@@ -278,9 +292,6 @@ static void
 finish (Bench *b)
 {
   g_autoptr(JsonBuilder) jb = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autofree char *text = NULL;
   GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (b->window));
   GArray *updates = _sl_session_get_update_times (b->session);
   static const char *names[] = { "graph", "links_table", "hull_plot" };
@@ -334,11 +345,7 @@ finish (Bench *b)
   json_builder_end_object (jb);
   json_builder_end_object (jb);
 
-  root = json_builder_get_root (jb);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  text = json_generator_to_data (gen, NULL);
-  g_print ("%s\n", text);
+  _sl_benchmark_print_json (jb);
 
   b->phase = PHASE_DONE;
   if (b->screenshot != NULL)
