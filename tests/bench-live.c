@@ -26,6 +26,7 @@
 #include <stdio.h>
 
 #include "live/live-harness.h"
+#include "sl-compare.h"
 #include "sl-live.h"
 #include "sl-trace-reader.h"
 
@@ -86,20 +87,11 @@ update_cb (SlLive             *live,
   g_mutex_unlock (&b->lock);
 }
 
-static int
-cmp_double (gconstpointer a,
-            gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
 static void
 print_stats (const char *name,
              GArray     *v)
 {
-  g_array_sort (v, cmp_double);
+  g_array_sort (v, sl_compare_double);
   if (v->len == 0)
     {
       printf ("  \"%s\": null,\n", name);

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sl-compare.h"
 #include "sl-cpu-time.h"
 #include "sl-timeline-search.h"
 #include "sl-timeline-synth.h"
@@ -36,15 +37,6 @@ static double
 wall_now (void)
 {
   return g_get_monotonic_time () / 1e6;
-}
-
-static int
-cmp_double (gconstpointer a,
-            gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
 }
 
 static GArray *
@@ -76,7 +68,7 @@ pick_rows (SlTimeline *tl,
 static double
 median (GArray *a)
 {
-  g_array_sort (a, cmp_double);
+  g_array_sort (a, sl_compare_double);
   return g_array_index (a, double, a->len / 2);
 }
 

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "sl-compare.h"
 #include "sl-feed.h"
 
 /* Each feed's packet events carry the feed in @host (its engine host) and
@@ -45,14 +46,6 @@ output_clear (Output *o)
   g_array_unref (o->keys);
   g_array_unref (o->feeds);
   g_array_unref (o->ranks);
-}
-
-static int
-cmp_gint64 (gconstpointer a,
-            gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-  return (x > y) - (x < y);
 }
 
 typedef struct
@@ -158,7 +151,7 @@ check_output (const Output  *o,
         gint64 key = sl_feed_key (times[f][k], hints[f]);
         g_array_append_val (all, key);
       }
-  g_array_sort (all, cmp_gint64);
+  g_array_sort (all, sl_compare_gint64);
 
   g_assert_cmpuint (o->keys->len, ==, all->len);
   for (guint i = 0; i < all->len; i++)

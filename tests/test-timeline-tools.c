@@ -8,6 +8,7 @@
 
 #include <math.h>
 
+#include "sl-compare.h"
 #include "sl-generate.h"
 #include "sl-timeline-chain.h"
 #include "sl-timeline-search.h"
@@ -487,15 +488,6 @@ test_search (void)
 /* ---------------------------------------------------------------------- */
 /* Statistics                                                              */
 
-static int
-cmp_i64 (gconstpointer a,
-         gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-
-  return x < y ? -1 : x > y;
-}
-
 static gboolean
 running (guint state)
 {
@@ -655,7 +647,7 @@ test_stats (void)
         g_assert_true ((st != NULL) == (d->len > 0));
         if (st == NULL)
           continue;
-        g_array_sort (d, cmp_i64);
+        g_array_sort (d, sl_compare_gint64);
         g_test_message ("%u → %u: %u messages, %" G_GINT64_FORMAT " … %" G_GINT64_FORMAT " ns", a, b, d->len,
                         g_array_index (d, gint64, 0), g_array_index (d, gint64, d->len - 1));
         g_assert_cmpuint (st->count, ==, d->len);

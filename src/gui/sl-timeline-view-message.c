@@ -9,6 +9,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "sl-compare.h"
 #include "sl-format.h"
 #include "sl-timeline-view-private.h"
 
@@ -199,15 +200,6 @@ sl_timeline_view_dup_message_text (SlTimelineView        *self,
   return g_string_free (s, FALSE);
 }
 
-static int
-cmp_gint64 (gconstpointer a,
-            gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-
-  return x < y ? -1 : x > y;
-}
-
 /* A folded arrow: the messages of its link in its column, summed up. */
 static char *
 folded_text (SlTimelineView        *self,
@@ -234,7 +226,7 @@ folded_text (SlTimelineView        *self,
     }
   if (lat->len == 0)
     return g_strdup_printf (_("%u messages %s → %s"), a->count, sh, rh);
-  g_array_sort (lat, cmp_gint64);
+  g_array_sort (lat, sl_compare_gint64);
   lo = sl_format_ns ((double) g_array_index (lat, gint64, 0));
   med = sl_format_ns ((double) g_array_index (lat, gint64, (lat->len - 1) / 2));
   hi = sl_format_ns ((double) g_array_index (lat, gint64, lat->len - 1));

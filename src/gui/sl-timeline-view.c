@@ -9,6 +9,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "sl-compare.h"
 #include "sl-format.h"
 #include "sl-mask-raster.h"
 #include "sl-text-cell.h"
@@ -854,15 +855,6 @@ _sl_timeline_view_wheel_step (SlTimelineView *self)
 
 /* Connections: host pairs and their connections, for the filters */
 
-static int
-cmp_gint64 (gconstpointer a,
-            gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-
-  return x < y ? -1 : x > y;
-}
-
 static void
 rebuild_filters (SlTimelineView *self)
 {
@@ -898,7 +890,7 @@ rebuild_filters (SlTimelineView *self)
             }
         }
       self->n_lanes = g_hash_table_size (lanes);
-      g_array_sort (keys, cmp_gint64);
+      g_array_sort (keys, sl_compare_gint64);
       for (guint i = 0; i < keys->len; i++)
         {
           guint64 k = (guint64) g_array_index (keys, gint64, i);

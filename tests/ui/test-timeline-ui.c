@@ -16,6 +16,7 @@
 #include <glib/gstdio.h>
 
 #include "sl-benchmark-timeline.h"
+#include "sl-compare.h"
 #include "sl-format.h"
 #include "sl-timeline-chain.h"
 #include "sl-link-plot.h"
@@ -1408,15 +1409,6 @@ test_find (void)
   ui_close_window (window);
 }
 
-static int
-cmp_i64 (gconstpointer a,
-         gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-
-  return x < y ? -1 : x > y;
-}
-
 /* A selection measured: its length and events in the status line, time
  * per state and message latencies on the Statistics page, each against
  * a count of the events, intervals and messages themselves */
@@ -1552,7 +1544,7 @@ test_measure (void)
             }
           if (d->len == 0)
             continue;
-          g_array_sort (d, cmp_i64);
+          g_array_sort (d, sl_compare_gint64);
           sl_timeline_get_row_info (tl, sl_timeline_get_host_row (tl, a), &ha);
           sl_timeline_get_row_info (tl, sl_timeline_get_host_row (tl, b), &hb);
           link = g_strdup_printf ("%s → %s", ha.name, hb.name);

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "sl-compare.h"
 #include "sl-engine.h"
 #include "sl-linreg.h"
 #include "sl-segments.h"
@@ -407,14 +408,6 @@ static void link_estimate (SlEngine   *self,
                            Link       *l,
                            SlLinkInfo *info);
 
-static int
-cmp_double (gconstpointer a,
-            gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
 static void
 store_point (SlEngine *self,
              Link     *l,
@@ -443,7 +436,7 @@ store_point (SlEngine *self,
           slack[i] = side == 0 ? (double) s->pts[i].y - est : est - (double) s->pts[i].y;
         }
       memcpy (sorted, slack, s->len * sizeof (double));
-      qsort (sorted, s->len, sizeof (double), cmp_double);
+      qsort (sorted, s->len, sizeof (double), sl_compare_double);
       cut = sorted[s->len / 2];
       for (gsize i = 0; i < s->len; i++)
         if (slack[i] <= cut && kept < s->len / 2 + 1)

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "sl-compare.h"
 #include "sl-timeline-private.h"
 #include "sl-timeline-stats.h"
 
@@ -133,15 +134,6 @@ sl_timeline_dup_state_stats (const SlTimeline  *self,
   return out;
 }
 
-static int
-gint64_cmp (gconstpointer a,
-            gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-
-  return x < y ? -1 : x > y;
-}
-
 /* the k-th smallest (1-based) for rank ⌈q n⌉, q = num / den */
 static gint64
 nearest_rank (const gint64 *sorted,
@@ -170,7 +162,7 @@ sl_timeline_latency_stat_init (SlTimelineLatencyStat *out,
       out->bin_ns = 1;
       return;
     }
-  qsort (latencies, n, sizeof (gint64), gint64_cmp);
+  qsort (latencies, n, sizeof (gint64), sl_compare_gint64);
   out->min_ns = latencies[0];
   out->max_ns = latencies[n - 1];
   out->median_ns = nearest_rank (latencies, n, 1, 2);

@@ -17,6 +17,7 @@
 
 #include "sl-benchmark.h"
 #include "sl-benchmark-private.h"
+#include "sl-compare.h"
 #include "sl-graph-layout.h"
 #include "sl-link-plot.h"
 #include "sl-session-private.h"
@@ -72,15 +73,6 @@ typedef struct
  * could be drawn. */
 #define STALL_TICK_MS 2
 
-static int
-cmp_gint64 (gconstpointer a,
-            gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-
-  return x < y ? -1 : x > y;
-}
-
 /* Count, mean, median, p95 and the largest of durations in µs, as ms;
  * @max_key names the largest ("max_ms", "worst_ms"). */
 void
@@ -92,7 +84,7 @@ _sl_benchmark_add_stats (JsonBuilder *b,
   g_autoptr(GArray) sorted = g_array_copy (us);
   double sum = 0;
 
-  g_array_sort (sorted, cmp_gint64);
+  g_array_sort (sorted, sl_compare_gint64);
   for (guint i = 0; i < sorted->len; i++)
     sum += (double) g_array_index (sorted, gint64, i);
   json_builder_set_member_name (b, name);
@@ -284,7 +276,7 @@ measure_layout (SlSession *session)
       dt = g_get_monotonic_time () - t0;
       g_array_append_val (times, dt);
     }
-  g_array_sort (times, cmp_gint64);
+  g_array_sort (times, sl_compare_gint64);
   return g_array_index (times, gint64, times->len / 2) / 1000.0;
 }
 
