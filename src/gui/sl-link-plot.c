@@ -381,6 +381,44 @@ band_at (const SlPlotData *p,
   return p->line_y[line][end] - p->line_y[SL_PLOT_LINE_ESTIMATE][end];
 }
 
+/* A step line: each accuracy holds until the next change, the last to
+ * the frame's right edge; no line where there is none. */
+static void
+draw_accuracy_steps (cairo_t      *cr,
+                     const Frame  *f,
+                     const GArray *accuracy)
+{
+  gboolean pen = FALSE;
+  double cx, cy;
+
+  for (guint i = 0; i < accuracy->len; i++)
+    {
+      const SlPlotPoint *q = &g_array_index (accuracy, SlPlotPoint, i);
+      double px = frame_x (f, q->x);
+
+      if (!isfinite (q->y) || q->y <= 0)
+        {
+          pen = FALSE;
+          continue;
+        }
+      if (pen)
+        {
+          cairo_get_current_point (cr, &cx, &cy);
+          cairo_line_to (cr, px, cy);
+        }
+      else
+        cairo_move_to (cr, px, frame_y (f, q->y));
+      cairo_line_to (cr, px, frame_y (f, q->y));
+      pen = TRUE;
+    }
+  if (pen)
+    {
+      cairo_get_current_point (cr, &cx, &cy);
+      cairo_line_to (cr, f->right, cy);
+    }
+  cairo_stroke (cr);
+}
+
 static void
 draw_band (SlLinkPlot    *self,
            cairo_t       *cr,
@@ -499,39 +537,7 @@ draw_band (SlLinkPlot    *self,
   cairo_clip (cr);
   cairo_set_line_width (cr, 1.5);
   set_hex (cr, SL_LINK_PLOT_RGB_ACCURACY, 1);
-  {
-    gboolean pen = FALSE;
-
-    for (guint i = 0; i < p->accuracy->len; i++)
-      {
-        const SlPlotPoint *q = &g_array_index (p->accuracy, SlPlotPoint, i);
-        double px = frame_x (&bottom, q->x);
-
-        if (!isfinite (q->y) || q->y <= 0)
-          {
-            pen = FALSE;
-            continue;
-          }
-        /* a step: the accuracy holds until the next change */
-        if (pen)
-          {
-            double cx, cy;
-            cairo_get_current_point (cr, &cx, &cy);
-            cairo_line_to (cr, px, cy);
-          }
-        else
-          cairo_move_to (cr, px, frame_y (&bottom, q->y));
-        cairo_line_to (cr, px, frame_y (&bottom, q->y));
-        pen = TRUE;
-      }
-    if (pen)
-      {
-        double cx, cy;
-        cairo_get_current_point (cr, &cx, &cy);
-        cairo_line_to (cr, bottom.right, cy);
-      }
-    cairo_stroke (cr);
-  }
+  draw_accuracy_steps (cr, &bottom, p->accuracy);
   cairo_restore (cr);
 }
 
