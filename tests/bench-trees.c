@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "sl-compare.h"
 #include "sl-engine.h"
 #include "sl-sim.h"
 
@@ -27,14 +28,6 @@ typedef struct
   guint  unbounded;
   double cpu_s;
 } Result;
-
-static int
-cmp_double (gconstpointer a,
-            gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
 
 /* A cluster: a random tree of links plus n/2 more, rates 2–100 packets/s,
  * a third of the links active in a part of the trace only, clocks ±100 ppm
@@ -139,7 +132,7 @@ run (guint       n,
       sl_host_info_clear (&hi);
     }
   r->cpu_s = (double) clock () / CLOCKS_PER_SEC - cpu0;
-  g_array_sort (bounds, cmp_double);
+  g_array_sort (bounds, sl_compare_double);
   if (bounds->len > 0)
     {
       r->median = g_array_index (bounds, double, bounds->len / 2);

@@ -225,6 +225,8 @@ test_entry_checks (void)
   expect_check ("self != NULL");
   g_assert_null (sl_engine_get_journal (NULL));
   expect_check ("self != NULL");
+  g_assert_null (sl_hull_get_hull (NULL, TRUE));
+  expect_check ("self != NULL");
   g_assert_cmpint (sl_hull_get_quality (NULL), ==, SL_QUALITY_ABSENT);
   expect_check ("kind != NULL");
   g_assert_false (sl_tree_kind_from_string ("mst", NULL));

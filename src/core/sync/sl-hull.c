@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "sl-compare.h"
 #include "sl-hull.h"
 #include "sl-hull-private.h"
 
@@ -745,14 +746,6 @@ add_bound_x (GArray *xs,
   g_array_append_val (xs, x);
 }
 
-static int
-cmp_gint64 (gconstpointer a,
-            gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-  return (x > y) - (x < y);
-}
-
 /* Far enough that no trace reaches it, near enough not to overflow with
  * epoch-scale origins. */
 #define FAR_NS (G_GINT64_CONSTANT (1) << 60)
@@ -808,7 +801,7 @@ sl_hull_get_relation (const SlHull *self)
   /* outside the pivots the band is linear: its ends are exact */
   add_bound_x (xs, MAX (self->xmin - FAR_NS, G_MININT64 / 2 - self->x0));
   add_bound_x (xs, MIN (self->xmax + FAR_NS, G_MAXINT64 / 2 - self->x0));
-  g_array_sort (xs, cmp_gint64);
+  g_array_sort (xs, sl_compare_gint64);
 
   /* Between these points both edges are linear, so the bound is the larger
    * of two linear functions: exact once the points where they cross are
@@ -863,9 +856,13 @@ GArray *
 sl_hull_get_hull (const SlHull *self,
                   gboolean      a_to_b)
 {
-  const SlChain *c = &self->chain[a_to_b ? ABOVE : BELOW];
-  GArray *ret = g_array_sized_new (FALSE, FALSE, sizeof (SlPoint), c->len);
+  const SlChain *c;
+  GArray *ret;
 
+  g_return_val_if_fail (self != NULL, NULL);
+
+  c = &self->chain[a_to_b ? ABOVE : BELOW];
+  ret = g_array_sized_new (FALSE, FALSE, sizeof (SlPoint), c->len);
   for (gsize i = 0; i < c->len; i++)
     {
       SlPoint p = { self->x0 + c->pts[i].x, self->y0 + c->pts[i].y };

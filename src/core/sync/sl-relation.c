@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "sl-compare.h"
 #include "sl-relation.h"
 
 /*
@@ -151,6 +152,7 @@ sl_relation_get_piece (const SlRelation *self,
   return self->starts[i];
 }
 
+/* No check: called for every timestamp mapped. */
 guint
 sl_relation_find_piece (const SlRelation *self,
                         gint64            x)
@@ -510,20 +512,12 @@ bound_variation (const SlRelation *self,
     }
 }
 
-static int
-cmp_gint64 (gconstpointer a,
-            gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-  return (x > y) - (x < y);
-}
-
 static void
 sort_unique (GArray *xs)
 {
   guint k = 0;
 
-  g_array_sort (xs, cmp_gint64);
+  g_array_sort (xs, sl_compare_gint64);
   for (guint i = 0; i < xs->len; i++)
     if (k == 0 || g_array_index (xs, gint64, i) != g_array_index (xs, gint64, k - 1))
       g_array_index (xs, gint64, k++) = g_array_index (xs, gint64, i);

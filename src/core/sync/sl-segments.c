@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "sl-compare.h"
 #include "sl-hull-private.h"
 #include "sl-segments.h"
 
@@ -1653,14 +1654,6 @@ stab (const SlSegments *self,
   g_array_append_val (pieces, cur);
 }
 
-static int
-cmp_double (gconstpointer a,
-            gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
 /* The checks of one window: its ends, its band's vertices and interior
  * points (the relaxation is sampled by them), sorted. */
 static GArray *
@@ -1684,7 +1677,7 @@ window_checks (const Window *w)
     }
   if (v > u)
     g_array_append_val (xs, v);
-  g_array_sort (xs, cmp_double);
+  g_array_sort (xs, sl_compare_double);
   return xs;
 }
 

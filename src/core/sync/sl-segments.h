@@ -151,4 +151,6 @@ gboolean     sl_segments_get_band       (SlSegments              *self,
                                          double                  *hi);
 gsize        sl_segments_get_memory     (const SlSegments        *self);
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlSegments, sl_segments_free)
+
 G_END_DECLS
