@@ -71,6 +71,14 @@ test_bad_usage (void)
   assert_clean_error (&r, "--max-drift-ppm");
   run_clear (&r);
 
+  run_cli (&r, "sync", "--tree-margin=-1", "/dev/null", NULL);
+  assert_clean_error (&r, "--tree-margin");
+  run_clear (&r);
+
+  run_cli (&r, "live", "--tree-margin=nan", "net://localhost", NULL);
+  assert_clean_error (&r, "--tree-margin");
+  run_clear (&r);
+
   run_cli (&r, "sync", "/nonexistent/trace", NULL);
   assert_clean_error (&r, "/nonexistent/trace");
   run_clear (&r);

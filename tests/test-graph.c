@@ -27,6 +27,7 @@ typedef struct
   guint        pinned;
   SlTreeKind   kind;
   gboolean     int_weights;
+  double       margin;
 } Model;
 
 /* What the previous check saw, to judge stability and the journal. */
@@ -348,6 +349,78 @@ all_pairs (const Model *m)
   return d;
 }
 
+/* The heaviest edge on the graph's tree path between a and b. */
+static double
+tree_path_max (SlGraph     *g,
+               const Model *m,
+               guint        a,
+               guint        b)
+{
+  g_autoptr(GArray) pa = sl_graph_get_path (g, a);
+  g_autoptr(GArray) pb = sl_graph_get_path (g, b);
+  guint ia = pa->len, ib = pb->len;
+  double worst = 0.0;
+
+  /* drop the common part, from the reference down */
+  while (ia > 0 && ib > 0 && g_array_index (pa, guint, ia - 1) == g_array_index (pb, guint, ib - 1))
+    {
+      ia--;
+      ib--;
+    }
+  for (guint i = 0; i < ia; i++)
+    worst = MAX (worst, m->w[pair_index (m, g_array_index (pa, guint, i), g_array_index (pa, guint, i + 1))]);
+  for (guint i = 0; i < ib; i++)
+    worst = MAX (worst, m->w[pair_index (m, g_array_index (pb, guint, i), g_array_index (pb, guint, i + 1))]);
+  return worst;
+}
+
+/* With a margin the tree need not be minimum: every link outside it must be
+ * at least 1 / (1 + margin) of the heaviest tree edge between its ends, so
+ * that the heaviest edge on any tree path is at most (1 + margin) times the
+ * minimax path's (checked against the bottleneck distances). */
+static void
+check_margin (SlGraph     *g,
+              const Model *m,
+              double       tree_weight)
+{
+  double best = kruskal_weight (m);
+  double slack = 1.0 + m->margin;
+  guint n = m->n;
+
+  g_assert_cmpfloat (tree_weight, >=, best - 1e-9 * (1.0 + best));
+  for (guint k = 0; k < m->present->len; k++)
+    {
+      guint i = g_array_index (m->present, guint, k);
+      guint a = i / m->cap, b = i % m->cap;
+
+      if (!sl_graph_edge_in_tree (g, a, b))
+        g_assert_cmpfloat (tree_path_max (g, m, a, b), <=, m->w[i] * slack * (1 + 1e-12));
+    }
+  if (n <= 40)
+    {
+      double *d = g_new (double, (gsize) n * n);
+
+      for (guint x = 0; x < n; x++)
+        for (guint y = 0; y < n; y++)
+          d[x * n + y] = x == y ? 0.0 : INFINITY;
+      for (guint k = 0; k < m->present->len; k++)
+        {
+          guint i = g_array_index (m->present, guint, k);
+
+          d[(i / m->cap) * n + i % m->cap] = d[(i % m->cap) * n + i / m->cap] = m->w[i];
+        }
+      for (guint z = 0; z < n; z++)
+        for (guint x = 0; x < n; x++)
+          for (guint y = 0; y < n; y++)
+            d[x * n + y] = MIN (d[x * n + y], MAX (d[x * n + z], d[z * n + y]));
+      for (guint x = 0; x < n; x++)
+        for (guint y = x + 1; y < n; y++)
+          if (isfinite (d[x * n + y]))
+            g_assert_cmpfloat (tree_path_max (g, m, x, y), <=, d[x * n + y] * slack * (1 + 1e-12));
+      g_free (d);
+    }
+}
+
 static void
 check_graph (SlGraph   *g,
              Model     *m,
@@ -398,7 +471,9 @@ check_graph (SlGraph   *g,
         }
     }
   g_assert_cmpuint (n_tree, ==, n - n_comp);
-  if (m->kind == SL_TREE_MST)
+  if (m->kind == SL_TREE_MST && m->margin > 0)
+    check_margin (g, m, tree_weight);
+  else if (m->kind == SL_TREE_MST)
     {
       best_weight = kruskal_weight (m);
       if (m->int_weights)
@@ -567,7 +642,7 @@ check_graph (SlGraph   *g,
           limit = min_sum + 1e-9 * min_sum;
           if (m->pinned != NONE && comp[m->pinned] == c)
             expect = m->pinned;
-          else if (prev != NONE && sums[prev] <= limit)
+          else if (prev != NONE && sums[prev] <= MAX (limit, min_sum * (1.0 + m->margin)))
             expect = prev;
           else
             for (guint i = 0; i < tail; i++)
@@ -850,24 +925,29 @@ random_op (GRand   *rand,
     }
 }
 
-static void
-run_random (SlTreeKind kind,
-            guint32    seed,
-            guint      n0,
-            guint      extra,
-            guint      n_ops,
-            guint      check_every,
-            gboolean   int_weights,
-            gboolean   allow_pin)
+static guint64
+run_random_margin (SlTreeKind kind,
+                   guint32    seed,
+                   guint      n0,
+                   guint      extra,
+                   guint      n_ops,
+                   guint      check_every,
+                   gboolean   int_weights,
+                   gboolean   allow_pin,
+                   double     margin)
 {
   GRand *rand = g_rand_new_with_seed (seed);
   SlJournal *journal = sl_journal_new (1 << 22);
   SlGraph *g = sl_graph_new (kind, journal);
   Model *m = model_new (n0 + extra, n0, kind);
   Seen *seen = seen_new (n0 + extra);
+  guint64 changes;
 
-  g_test_message ("kind %d seed %u, %u nodes, %u ops", kind, seed, n0, n_ops);
+  g_test_message ("kind %d seed %u, %u nodes, %u ops, margin %g", kind, seed, n0, n_ops, margin);
   m->int_weights = int_weights;
+  m->margin = margin;
+  sl_graph_set_margin (g, margin);
+  g_assert_cmpfloat (sl_graph_get_margin (g), ==, margin);
   g_assert_cmpint (sl_graph_get_kind (g), ==, kind);
   for (guint v = 0; v < n0; v++)
     g_assert_cmpuint (sl_graph_add_node (g), ==, v);
@@ -882,11 +962,66 @@ run_random (SlTreeKind kind,
         check_graph (g, m, seen, journal, check_every == 1);
     }
 
+  changes = sl_graph_get_n_tree_changes (g) + sl_graph_get_n_reference_changes (g);
   seen_free (seen);
   model_free (m);
   sl_graph_free (g);
   sl_journal_free (journal);
   g_rand_free (rand);
+  return changes;
+}
+
+static void
+run_random (SlTreeKind kind,
+            guint32    seed,
+            guint      n0,
+            guint      extra,
+            guint      n_ops,
+            guint      check_every,
+            gboolean   int_weights,
+            gboolean   allow_pin)
+{
+  run_random_margin (kind, seed, n0, extra, n_ops, check_every, int_weights, allow_pin, 0.0);
+}
+
+/* Hysteresis: the same operations with and without a margin; with one the
+ * tree is within its factor of minimum (check_margin()) and changes less. */
+static void
+test_margin_random (void)
+{
+  static const struct { guint n; guint ops; guint every; gboolean ints; } runs[] = {
+    { 3, 600, 1, FALSE },
+    { 5, 1500, 1, TRUE },
+    { 12, 3000, 1, FALSE },
+    { 40, 1500, 1, TRUE },
+    { 120, 3000, 10, FALSE },
+  };
+  static const double margins[] = { 0.05, 0.1, 0.5 };
+  guint64 exact_total = 0, calm_total = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+    for (guint k = 0; k < G_N_ELEMENTS (margins); k++)
+      for (guint32 seed = 1; seed <= 2; seed++)
+        {
+          guint32 s = seed * 6007 + i * 31 + k;
+          guint64 exact = run_random_margin (SL_TREE_MST, s, runs[i].n, runs[i].n / 4 + 1, runs[i].ops,
+                                             runs[i].every, runs[i].ints, seed == 2, 0.0);
+          guint64 calm = run_random_margin (SL_TREE_MST, s, runs[i].n, runs[i].n / 4 + 1, runs[i].ops,
+                                            runs[i].every, runs[i].ints, seed == 2, margins[k]);
+
+          exact_total += exact;
+          calm_total += calm;
+        }
+  for (guint32 seed = 1; seed <= 4; seed++)
+    {
+      exact_total += run_random_margin (SL_TREE_SHORTEST_PATH, seed * 401, 3 + seed * 3, 3, 800, 1,
+                                        seed % 2, seed > 2, 0.0);
+      calm_total += run_random_margin (SL_TREE_SHORTEST_PATH, seed * 401, 3 + seed * 3, 3, 800, 1,
+                                       seed % 2, seed > 2, 0.2);
+    }
+  g_test_message ("tree and reference changes: %" G_GUINT64_FORMAT " exact, %" G_GUINT64_FORMAT
+                  " with margins", exact_total, calm_total);
+  g_assert_cmpuint (calm_total, <, exact_total);
 }
 
 static void
@@ -1051,6 +1186,67 @@ test_remove_tree_edge (void)
 
 /* An edge as heavy as the heaviest on its cycle does not displace it, and an
  * update that changes nothing journals nothing. */
+/* Three links within ±4 % of each other, wobbling: without a margin the
+ * tree and the reference follow every wobble; with 10 % they stay, and a
+ * link that becomes clearly better (by more than the margin) still gets
+ * in. */
+static guint64
+triangle_changes (double   margin,
+                  gboolean clear_winner)
+{
+  SlJournal *journal = sl_journal_new (1 << 16);
+  SlGraph *g = sl_graph_new (SL_TREE_MST, journal);
+  GRand *rand = g_rand_new_with_seed (77);
+  guint64 before;
+
+  sl_graph_set_margin (g, margin);
+  for (guint i = 0; i < 3; i++)
+    sl_graph_add_node (g);
+  link_identity (g, 0, 1, 100.0);
+  link_identity (g, 1, 2, 101.0);
+  link_identity (g, 0, 2, 102.0);
+  before = sl_graph_get_n_tree_changes (g) + sl_graph_get_n_reference_changes (g);
+  for (guint step = 0; step < 3000; step++)
+    {
+      guint a = g_rand_int_range (rand, 0, 3);
+
+      link_identity (g, a, (a + 1) % 3, 100.0 * g_rand_double_range (rand, 0.96, 1.04));
+    }
+  if (clear_winner)
+    {
+      /* 0-2 leaves the tree... */
+      link_identity (g, 0, 1, 100.0);
+      link_identity (g, 1, 2, 100.0);
+      link_identity (g, 0, 2, 130.0);
+      g_assert_false (sl_graph_edge_in_tree (g, 0, 2));
+      /* ...and comes back 20 % below the others */
+      link_identity (g, 0, 2, 80.0);
+      g_assert_true (sl_graph_edge_in_tree (g, 0, 2));
+      /* 1-2 twice as heavy: if it was in the tree, 0-1 replaces it */
+      link_identity (g, 1, 2, 200.0);
+      g_assert_true (sl_graph_edge_in_tree (g, 0, 1));
+      g_assert_false (sl_graph_edge_in_tree (g, 1, 2));
+    }
+  before = sl_graph_get_n_tree_changes (g) + sl_graph_get_n_reference_changes (g) - before;
+  g_rand_free (rand);
+  sl_graph_free (g);
+  sl_journal_free (journal);
+  return before;
+}
+
+static void
+test_margin_triangle (void)
+{
+  guint64 exact = triangle_changes (0.0, FALSE);
+  guint64 calm = triangle_changes (SL_GRAPH_LIVE_MARGIN, FALSE);
+
+  g_test_message ("wobbling triangle: %" G_GUINT64_FORMAT " tree and reference changes exact, %"
+                  G_GUINT64_FORMAT " with a %.0f %% margin", exact, calm, SL_GRAPH_LIVE_MARGIN * 100);
+  g_assert_cmpuint (exact, >, 100);
+  g_assert_cmpuint (calm, ==, 0);
+  g_assert_cmpuint (triangle_changes (SL_GRAPH_LIVE_MARGIN, TRUE), >, 0);
+}
+
 static void
 test_ties (void)
 {
@@ -1323,6 +1519,8 @@ main (int   argc,
   g_test_add_func ("/graph/mst/random", test_mst_random);
   g_test_add_func ("/graph/mst/random-pinned", test_mst_random_pinned);
   g_test_add_func ("/graph/mst/random-large", test_mst_random_large);
+  g_test_add_func ("/graph/margin/random", test_margin_random);
+  g_test_add_func ("/graph/margin/triangle", test_margin_triangle);
   g_test_add_func ("/graph/shortest-path/random", test_sp_random);
   g_test_add_func ("/graph/long-path", test_long_path);
   g_test_add_func ("/graph/growing-chain", test_growing_chain);

@@ -278,7 +278,7 @@ int
 sl_cli_live (int    argc,
              char **argv)
 {
-  SyncArgs args = { 0 };
+  SyncArgs args = { .tree_margin_pct = SL_GRAPH_LIVE_MARGIN * 100 };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("INPUT… — synchronize live sessions as they stream");
   g_autofree GOptionEntry *entries = sl_cli_engine_entries (&args);
   double duration = 0;

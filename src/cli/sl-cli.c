@@ -176,6 +176,9 @@ sl_cli_engine_entries (SyncArgs *args)
       "How hosts reach their reference: mst (default) or shortest-path", "KIND" },
     { "reference", 0, 0, G_OPTION_ARG_STRING, &args->reference,
       "Pin the reference host of its component (default: automatic)", "HOST" },
+    { "tree-margin", 0, 0, G_OPTION_ARG_DOUBLE, &args->tree_margin_pct,
+      "Tree hysteresis: a link replaces a tree link only when its bound is this many percent lower "
+      "(default 10 for live sessions, 0 for trace folders: the exact tree)", "PERCENT" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &args->json,
       "Print one JSON object instead of the text report", NULL },
     { "journal", 0, 0, G_OPTION_ARG_STRING, &args->journal,
@@ -270,6 +273,13 @@ sl_cli_engine_options (const SyncArgs   *args,
           return FALSE;
         }
     }
+  if (!(args->tree_margin_pct >= 0 && args->tree_margin_pct <= 1000))
+    {
+      g_set_error (error, SL_ERROR, SL_ERROR_INVALID,
+                   "--tree-margin: expected a percentage from 0 to 1000");
+      return FALSE;
+    }
+  options->tree_margin = args->tree_margin_pct / 100.0;
   return TRUE;
 }
 

@@ -22,6 +22,7 @@ typedef struct
   double    max_drift_ppm;
   char     *max_drift_change;
   int       confidence;
+  double    tree_margin_pct;
   char     *plots;
   char     *export_dir;
   char     *journal;

@@ -22,6 +22,7 @@ struct _SlPreferencesWindow
   AdwComboRow          *reference_row;
   GtkStringList        *reference_list;
   GtkSpinButton        *update_spin;
+  GtkSpinButton        *margin_spin;
 };
 
 G_DEFINE_FINAL_TYPE (SlPreferencesWindow, sl_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
@@ -146,6 +147,7 @@ sl_preferences_window_class_init (SlPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SlPreferencesWindow, reference_row);
   gtk_widget_class_bind_template_child (widget_class, SlPreferencesWindow, reference_list);
   gtk_widget_class_bind_template_child (widget_class, SlPreferencesWindow, update_spin);
+  gtk_widget_class_bind_template_child (widget_class, SlPreferencesWindow, margin_spin);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
 }
@@ -176,6 +178,8 @@ sl_preferences_window_new (GtkWindow *parent,
   g_settings_bind_with_mapping (settings, "tree", self->tree_row, "selected",
                                 G_SETTINGS_BIND_DEFAULT, choice_get, choice_set, trees, NULL);
   g_settings_bind (settings, "live-update-ms", gtk_spin_button_get_adjustment (self->update_spin),
+                   "value", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "tree-margin", gtk_spin_button_get_adjustment (self->margin_spin),
                    "value", G_SETTINGS_BIND_DEFAULT);
 
   fill_references (self);

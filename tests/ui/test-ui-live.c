@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "live/live-harness.h"
+#include "sl-change-list.h"
+#include "sl-graph.h"
 #include "sl-relay-dialog.h"
 #include "sl-session-private.h"
 #include "ui-test-util.h"
@@ -41,8 +43,13 @@ typedef struct
   guint          port[3];
 } Cluster;
 
+/* The hosts stream SESSION; with @ring, each host also talks to the one
+ * before it (three links of the same kind: loopback, same rate), else
+ * alpha → beta → gamma. */
 static gboolean
-cluster_start (Cluster *c)
+cluster_start_full (Cluster    *c,
+                    const char *session,
+                    gboolean    ring)
 {
   g_autoptr(GError) error = NULL;
 
@@ -55,9 +62,30 @@ cluster_start (Cluster *c)
       c->host[i] = sl_harness_add_host (c->h, hosts[i].name, hosts[i].wall_error_ns, hosts[i].drift_ppb, &error);
       if (c->host[i] == NULL)
         g_error ("host %s: %s", hosts[i].name, error->message);
-      if (!sl_harness_host_create_session (c->host[i], SESSION, TIMER_US, &error))
+      if (!sl_harness_host_create_session (c->host[i], session, TIMER_US, &error))
         g_error ("session on %s: %s", hosts[i].name, error->message);
       c->port[i] = sl_harness_free_port ();
+    }
+  if (ring)
+    {
+      /* every host listens first, then talks to the next one */
+      for (guint k = 0; k < 3; k++)
+        {
+          g_autofree char *listen = g_strdup_printf ("--listen=%u", c->port[k]);
+          const char *args[] = { listen, NULL };
+
+          if (sl_harness_host_spawn_peer (c->host[k], args, &error) == 0)
+            g_error ("peer on %s: %s", hosts[k].name, error->message);
+        }
+      for (guint k = 0; k < 3; k++)
+        {
+          g_autofree char *connect = g_strdup_printf ("--connect=%u", c->port[(k + 1) % 3]);
+          const char *args[] = { connect, "--rate=200", NULL };
+
+          if (sl_harness_host_spawn_peer (c->host[k], args, &error) == 0)
+            g_error ("peer on %s: %s", hosts[k].name, error->message);
+        }
+      return TRUE;
     }
   /* alpha → beta → gamma, gamma first so that each port is open */
   for (guint k = 3; k-- > 0;)
@@ -70,6 +98,12 @@ cluster_start (Cluster *c)
         g_error ("peer on %s: %s", hosts[k].name, error->message);
     }
   return TRUE;
+}
+
+static gboolean
+cluster_start (Cluster *c)
+{
+  return cluster_start_full (c, SESSION, FALSE);
 }
 
 static void
@@ -476,6 +510,81 @@ test_live_history (void)
   cluster_finish (&c);
 }
 
+static guint
+count_changes (SlSession    *session,
+               guint         from,
+               SlChangeKind  kind)
+{
+  GListModel *changes = sl_session_get_changes (session);
+  guint n = 0;
+
+  for (guint i = from; i < g_list_model_get_n_items (changes); i++)
+    {
+      g_autoptr(SlChangeItem) item = g_list_model_get_item (changes, i);
+
+      n += sl_change_item_get_kind (item) == kind;
+    }
+  return n;
+}
+
+/* Three links of the same kind (loopback, 200 round trips/s each): their
+ * bounds stay within a few percent of each other. Without hysteresis the
+ * tree and the reference followed every crossing (about 30 reference
+ * changes a minute); with the default margin, after the first minute, at
+ * most one a minute. */
+static void
+test_live_calm (void)
+{
+  Cluster c;
+  SlWindow *window;
+  SlSession *session;
+  g_autofree char *url = NULL;
+  const char *urls[2] = { NULL, NULL };
+  guint mark, tree, ref;
+
+  if (g_strcmp0 (g_getenv ("SL_TEST_RENDERER"), "cairo") == 0)
+    {
+      /* the synchronization does not depend on the renderer: once is enough */
+      g_test_skip ("the calm tree is measured under the default renderer only");
+      return;
+    }
+  if (!cluster_start_full (&c, "calm", TRUE))
+    return;
+
+  window = ui_new_window (NULL, 1200, 800);
+  session = sl_window_get_session (window);
+  g_assert_cmpfloat (sl_session_get_tree_margin (session), ==, SL_GRAPH_LIVE_MARGIN);
+  /* SL_TEST_TREE_MARGIN=0 shows the test failing without hysteresis */
+  if (g_getenv ("SL_TEST_TREE_MARGIN"))
+    g_settings_set_uint (sl_window_get_settings (window), "tree-margin", atoi (g_getenv ("SL_TEST_TREE_MARGIN")));
+
+  url = g_strdup_printf ("%s/session/calm", sl_harness_get_relay_url (c.h));
+  urls[0] = url;
+  sl_window_open_live (window, urls);
+  g_assert_true (ui_wait_for (tree_complete, session, 90));
+  g_assert_cmpuint (sl_session_get_n_links (session), ==, 3);
+
+  /* the first minute: the links' bounds shrink fast, the tree settles */
+  ui_wait_ms (60000);
+  mark = g_list_model_get_n_items (sl_session_get_changes (session));
+  ui_wait_ms (60000);
+  ref = count_changes (session, mark, SL_CHANGE_REFERENCE);
+  for (guint l = 0; l < 3; l++)
+    {
+      const SlReportLink *li = sl_link_item_get_info (sl_session_get_link_item (session, l));
+
+      g_test_message ("link %u: weight %g, bound %.0f ns", l, li->info.weight, li->info.bound_ns);
+    }
+  tree = count_changes (session, mark, SL_CHANGE_TREE_EDGE_IN);
+  g_test_message ("second minute: %u reference changes, %u tree edges in; %u changes in all since attaching",
+                  ref, tree, g_list_model_get_n_items (sl_session_get_changes (session)));
+  g_assert_cmpuint (sl_session_get_n_links (session), ==, 3);
+  g_assert_cmpuint (ref, <=, 1);
+
+  ui_close_window (window);
+  cluster_finish (&c);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -485,6 +594,7 @@ main (int   argc,
 
   g_test_add_func ("/ui/live/panel", test_live_panel);
   g_test_add_func ("/ui/live/history", test_live_history);
+  g_test_add_func ("/ui/live/calm", test_live_calm);
 
   return g_test_run ();
 }

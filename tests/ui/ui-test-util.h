@@ -155,6 +155,7 @@ ui_close_window (SlWindow *window)
   g_settings_reset (settings, "algorithm");
   g_settings_reset (settings, "tree");
   g_settings_reset (settings, "recent-inputs");
+  g_settings_reset (settings, "tree-margin");
 }
 
 static gboolean

@@ -55,6 +55,7 @@ struct _SlSession
   char           *tree;
   char           *pinned;
   guint           update_ms;
+  double          tree_margin;
 
   gboolean        synchronized;
   gint64          time_origin;
@@ -99,6 +100,7 @@ enum {
   PROP_TREE,
   PROP_PINNED_REFERENCE,
   PROP_UPDATE_INTERVAL,
+  PROP_TREE_MARGIN,
   PROP_SYNCHRONIZED,
   PROP_TIME_ORIGIN,
   PROP_TIME_START,
@@ -655,6 +657,9 @@ job_options (SlSession *self)
   if (!sl_tree_kind_from_string (self->tree, &o.engine.tree))
     o.engine.tree = SL_TREE_MST;
   o.update_ms = self->update_ms;
+  /* the exact tree for inputs read to their end; live, a calm one */
+  if (self->kind == SL_JOB_LIVE)
+    o.engine.tree_margin = self->tree_margin;
   o.pinned = self->pinned != NULL && self->pinned[0] != '\0' ? self->pinned : NULL;
   o.demo_dir = self->demo_dir;
   o.keep_events = TRUE;
@@ -718,7 +723,7 @@ start_job (SlSession          *self,
            SlJobKind           kind,
            const char * const *inputs)
 {
-  SlJobOptions o = job_options (self);
+  SlJobOptions o;
   g_autofree char *title = title_for (kind, inputs);
   char **old_inputs = self->inputs;
 
@@ -727,6 +732,7 @@ start_job (SlSession          *self,
   g_strfreev (old_inputs);
   self->kind = kind;
   clear_model (self);
+  o = job_options (self);
 
   if (kind == SL_JOB_GENERATED || kind == SL_JOB_DEMO)
     o.generate = &self->generate;
@@ -889,6 +895,9 @@ sl_session_get_property (GObject    *object,
     case PROP_UPDATE_INTERVAL:
       g_value_set_uint (value, self->update_ms);
       break;
+    case PROP_TREE_MARGIN:
+      g_value_set_uint (value, (guint) lround (self->tree_margin * 100));
+      break;
     case PROP_SYNCHRONIZED:
       g_value_set_boolean (value, self->synchronized);
       break;
@@ -952,6 +961,9 @@ sl_session_set_property (GObject      *object,
     case PROP_UPDATE_INTERVAL:
       sl_session_set_update_interval (self, g_value_get_uint (value));
       break;
+    case PROP_TREE_MARGIN:
+      sl_session_set_tree_margin (self, g_value_get_uint (value) / 100.0);
+      break;
     case PROP_SYNCHRONIZED:
       sl_session_set_synchronized (self, g_value_get_boolean (value));
       break;
@@ -1009,6 +1021,9 @@ sl_session_class_init (SlSessionClass *klass)
   properties[PROP_PINNED_REFERENCE] = g_param_spec_string ("pinned-reference", NULL, NULL, "", rw);
   properties[PROP_UPDATE_INTERVAL] =
     g_param_spec_uint ("update-interval", NULL, NULL, 10, 60000, 100, rw);
+  /* in percent, for the settings and the preferences */
+  properties[PROP_TREE_MARGIN] =
+    g_param_spec_uint ("tree-margin", NULL, NULL, 0, 1000, (guint) (SL_GRAPH_LIVE_MARGIN * 100), rw);
   properties[PROP_SYNCHRONIZED] = g_param_spec_boolean ("synchronized", NULL, NULL, TRUE, rw);
   properties[PROP_TIME_ORIGIN] =
     g_param_spec_int64 ("time-origin", NULL, NULL, G_MININT64, G_MAXINT64, 0, ro);
@@ -1082,6 +1097,7 @@ sl_session_init (SlSession *self)
   self->tree = g_strdup ("mst");
   self->pinned = g_strdup ("");
   self->update_ms = 100;
+  self->tree_margin = SL_GRAPH_LIVE_MARGIN;
   self->synchronized = TRUE;
   self->demo_dir = g_build_filename (g_get_user_cache_dir (), "syncline", dir, NULL);
 
@@ -1565,6 +1581,34 @@ sl_session_set_update_interval (SlSession *self,
     return;
   self->update_ms = ms;
   notify (self, PROP_UPDATE_INTERVAL);
+}
+
+double
+sl_session_get_tree_margin (SlSession *self)
+{
+  g_return_val_if_fail (SL_IS_SESSION (self), 0);
+  return self->tree_margin;
+}
+
+/**
+ * sl_session_set_tree_margin:
+ * @margin: the tree's hysteresis for live sessions (0.1: a link replaces a
+ *   tree link only when its bound is 10 % lower); inputs read to their end
+ *   get the exact tree
+ *
+ * Takes effect with the next input.
+ */
+void
+sl_session_set_tree_margin (SlSession *self,
+                            double     margin)
+{
+  g_return_if_fail (SL_IS_SESSION (self));
+
+  margin = CLAMP (margin, 0.0, 10.0);
+  if (self->tree_margin == margin)
+    return;
+  self->tree_margin = margin;
+  notify (self, PROP_TREE_MARGIN);
 }
 
 gboolean

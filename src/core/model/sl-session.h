@@ -121,6 +121,9 @@ guint           sl_session_get_update_interval  (SlSession          *self);
 void            sl_session_set_update_interval  (SlSession          *self,
                                                  guint               ms);
 
+double          sl_session_get_tree_margin      (SlSession          *self);
+void            sl_session_set_tree_margin      (SlSession          *self,
+                                                 double              margin);
 gboolean        sl_session_get_synchronized     (SlSession          *self);
 void            sl_session_set_synchronized     (SlSession          *self,
                                                  gboolean            synchronized);

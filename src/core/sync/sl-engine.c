@@ -123,6 +123,7 @@ sl_engine_options_init (SlEngineOptions *options)
   options->max_pending = 1 << 18;
   options->max_points = 1 << 20;
   options->journal_size = 1 << 20;
+  options->tree_margin = 0.0;
 }
 
 SlEngine *
@@ -147,6 +148,7 @@ sl_engine_new (const SlEngineOptions *options)
   self->journal = sl_journal_new (self->options.journal_size);
   self->graph = sl_graph_new (self->options.tree, self->journal);
   self->rt_z = sl_linreg_confidence_to_z (self->options.linreg_confidence);
+  sl_graph_set_margin (self->graph, self->options.tree_margin);
   return self;
 }
 

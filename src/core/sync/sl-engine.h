@@ -39,6 +39,9 @@ typedef enum
  * @max_points: matched points kept per link and direction for inversion
  *   counts and plots; past it, the points farthest from the band are dropped
  * @journal_size: journal entries kept
+ * @tree_margin: hysteresis of the tree (sl_graph_set_margin()): a link
+ *   replaces a tree link only when its weight is lower by this fraction;
+ *   0 (the default) keeps the exact tree, %SL_GRAPH_LIVE_MARGIN is live's
  */
 typedef struct
 {
@@ -51,6 +54,7 @@ typedef struct
   gsize       max_pending;
   gsize       max_points;
   gsize       journal_size;
+  double      tree_margin;
 } SlEngineOptions;
 
 /**

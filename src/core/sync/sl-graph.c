@@ -155,6 +155,7 @@ struct _SlGraph
   guint       free_slot;
 
   guint       pinned;
+  double      margin;
   guint64     epoch;
   guint64     n_tree_changes;
   guint64     n_reference_changes;
@@ -1192,6 +1193,21 @@ edge_free (SlGraph *self,
 
 /* MST mode */
 
+/* Hysteresis: a link outside the tree of weight w replaces a tree edge of
+ * weight t only when w (1 + margin) < t. The tree is then a minimum
+ * spanning tree of weights each within a factor (1 + margin): every edge
+ * outside it is at least 1 / (1 + margin) times the heaviest tree edge of
+ * the path between its ends, so the heaviest edge of any tree path is at
+ * most (1 + margin) times the least possible (the minimax path's). Every
+ * invariant below holds for margin 0 exactly as without one. */
+static inline gboolean
+better_by_margin (const SlGraph *self,
+                  double         w,
+                  double         t)
+{
+  return w * (1.0 + self->margin) < t;
+}
+
 /* Tree edge e leaves and edge f, which closes a cycle through e, enters.
  *
  * With e = (x, y), x the parent, the subtree S of y moves: it is re-rooted
@@ -1352,7 +1368,9 @@ mst_link (SlGraph *self,
   journal_outcome (self, rh, c, g, "components merged");
 }
 
-/* Edge e is new or lighter and not in the tree. */
+/* Edge e is new or lighter and not in the tree. The union-find's bounds
+ * bound the heaviest tree edge of a path with or without a margin: only a
+ * swap, always to a lighter edge, changes the tree here. */
 static void
 mst_offer (SlGraph    *self,
            guint       e,
@@ -1370,12 +1388,12 @@ mst_offer (SlGraph    *self,
       mst_link (self, e);
       return;
     }
-  if (E->weight >= MAX (ba, bb))
+  if (!better_by_margin (self, E->weight, MAX (ba, bb)))
     return;
 
-  /* d: the minimax distance of a and b once done */
+  /* d: the heaviest tree edge between a and b once done */
   x = lct_query (self, E->a, E->b, &d, &l);
-  if (d > E->weight)
+  if (better_by_margin (self, E->weight, d))
     {
       d = E->weight;
       mst_swap (self, lct_node_edge (self, x), e, x, l, reason);
@@ -1514,7 +1532,7 @@ mst_degrade (SlGraph *self,
   guint f = mst_find_replacement (self, e);
   gboolean swapped = FALSE;
 
-  if (f != NONE && self->edges[f].weight < self->edges[e].weight)
+  if (f != NONE && better_by_margin (self, self->edges[f].weight, self->edges[e].weight))
     {
       mst_swap_for (self, e, f, "link degraded");
       swapped = TRUE;
@@ -1688,7 +1706,9 @@ sp_component (SlGraph     *self,
       /* sums of the same paths in another order may differ by rounding;
        * keep the previous reference among (near) ties, else the lowest id */
       limit = min_sum + 1e-9 * min_sum;
-      if (prev != NONE && sums[prev] <= limit)
+      /* hysteresis: the previous reference stays while its sum is within
+       * the margin of the least */
+      if (prev != NONE && sums[prev] <= MAX (limit, min_sum * (1.0 + self->margin)))
         ref = members[prev];
       else
         for (guint i = 0; i < n_members; i++)
@@ -2278,6 +2298,37 @@ sl_graph_pin_reference (SlGraph *self,
           journal_reference (self, old, c, "unpinned");
         }
     }
+}
+
+/**
+ * sl_graph_set_margin:
+ * @margin: relative margin (0.1: 10 %), finite and >= 0
+ *
+ * Hysteresis. MST: a link outside the tree replaces a tree edge only when
+ * its weight times (1 + @margin) is below the tree edge's; the heaviest
+ * edge on any host's path is then at most (1 + @margin) times the least
+ * possible. Shortest paths: the reference stays while its sum of
+ * distances is at most (1 + @margin) times the least. Bounds are always
+ * those of the tree kept, from the current weights and maps. Set it
+ * before the first edge.
+ */
+void
+sl_graph_set_margin (SlGraph *self,
+                     double   margin)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (margin >= 0.0 && isfinite (margin));
+  g_return_if_fail (self->map.len == 0);
+
+  self->margin = margin;
+}
+
+double
+sl_graph_get_margin (const SlGraph *self)
+{
+  g_return_val_if_fail (self != NULL, 0.0);
+
+  return self->margin;
 }
 
 guint

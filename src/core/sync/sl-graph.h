@@ -29,6 +29,10 @@ typedef enum
   SL_TREE_SHORTEST_PATH,
 } SlTreeKind;
 
+/* The tree's hysteresis for live sessions (sl_graph_set_margin()): a
+ * link must be 10 % lighter than a tree link to replace it. */
+#define SL_GRAPH_LIVE_MARGIN 0.10
+
 typedef struct _SlGraph SlGraph;
 
 SlGraph    *sl_graph_new                (SlTreeKind         kind,
@@ -54,6 +58,9 @@ void        sl_graph_remove_edge        (SlGraph           *self,
 void        sl_graph_pin_reference      (SlGraph           *self,
                                          guint              node);
 guint       sl_graph_get_pinned         (const SlGraph     *self);
+void        sl_graph_set_margin         (SlGraph           *self,
+                                         double             margin);
+double      sl_graph_get_margin         (const SlGraph     *self);
 gboolean    sl_graph_edge_in_tree       (SlGraph           *self,
                                          guint              a,
                                          guint              b);
