@@ -1241,6 +1241,20 @@ place_labels (SlGraphView     *self,
     }
 }
 
+static guint32
+live_rgb (SlHostLive live)
+{
+  switch (live)
+    {
+    case SL_HOST_LIVE_STALLED:
+      return SL_GRAPH_RGB_STALLED;
+    case SL_HOST_LIVE_ENDED:
+      return SL_GRAPH_RGB_ENDED;
+    default:
+      return SL_GRAPH_RGB_UNREADABLE;
+    }
+}
+
 /* The tree, glowing new tree links and the hosts. On screen, @raster
  * (device pixels, @scale per widget pixel) takes the lines and the
  * ordinary hosts; cairo (@cr) draws what is drawn once: the reference,
@@ -1422,6 +1436,52 @@ draw_front (SlGraphView     *self,
           cairo_arc (cr, x, y, r * 0.45, 0, 2 * G_PI);
           cairo_fill (cr);
         }
+    }
+
+  /* live hosts that do not stream: an ended or failed one dimmed, and a
+   * badge on each: pause bars (stalled), a stop square (ended), an
+   * exclamation mark (failed) */
+  for (guint h = 0; h < self->nodes->len; h++)
+    {
+      SlHostLive live = sl_host_item_get_live (sl_session_get_host_item (self->session, h));
+      double x, y, bx, by, br = MAX (5.0, r * 0.55);
+
+      if (live != SL_HOST_LIVE_STALLED && live != SL_HOST_LIVE_ENDED && live != SL_HOST_LIVE_FAILED)
+        continue;
+      to_screen (self, node_pos (self, h, ds->t), &x, &y);
+      if (x < -50 || y < -50 || x > width + 50 || y > height + 50)
+        continue;
+      bx = x + r * 0.8;
+      by = y - r * 0.8;
+      cairo_new_path (cr);
+      if (live != SL_HOST_LIVE_STALLED)
+        {
+          set_rgb (cr, ds->bg, 0.6);
+          cairo_arc (cr, x, y, r + 1, 0, 2 * G_PI);
+          cairo_fill (cr);
+        }
+      set_rgb (cr, ds->bg, 1);
+      cairo_arc (cr, bx, by, br + 1.5, 0, 2 * G_PI);
+      cairo_fill (cr);
+      set_rgb (cr, rgb_from_hex (live_rgb (live)), 1);
+      cairo_arc (cr, bx, by, br, 0, 2 * G_PI);
+      cairo_fill (cr);
+      set_rgb (cr, rgb_from_hex (0xffffff), 1);
+      switch (live)
+        {
+        case SL_HOST_LIVE_STALLED:
+          cairo_rectangle (cr, bx - br * 0.45, by - br * 0.5, br * 0.3, br);
+          cairo_rectangle (cr, bx + br * 0.15, by - br * 0.5, br * 0.3, br);
+          break;
+        case SL_HOST_LIVE_ENDED:
+          cairo_rectangle (cr, bx - br * 0.4, by - br * 0.4, br * 0.8, br * 0.8);
+          break;
+        default:
+          cairo_rectangle (cr, bx - br * 0.12, by - br * 0.6, br * 0.24, br * 0.75);
+          cairo_rectangle (cr, bx - br * 0.12, by + br * 0.3, br * 0.24, br * 0.24);
+          break;
+        }
+      cairo_fill (cr);
     }
 
   /* hosts of which nothing could be read: a crossed-out disc (those the

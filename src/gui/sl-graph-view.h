@@ -16,6 +16,9 @@ G_BEGIN_DECLS
 #define SL_GRAPH_RGB_SELECTED  0x3584e4
 #define SL_GRAPH_RGB_UNREADABLE 0xc01c28
 #define SL_GRAPH_RGB_UNSYNCHRONIZED 0x9a9996
+/* badges of live hosts that do not stream (failed: the unreadable red) */
+#define SL_GRAPH_RGB_STALLED   0xc061cb
+#define SL_GRAPH_RGB_ENDED     0x865e3c
 
 /* A host's name as drawn: its box, in widget coordinates; @host is
  * SL_HOST_NONE for an unreadable host (@unreadable its index in the

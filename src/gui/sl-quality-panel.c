@@ -105,6 +105,7 @@ static const SlTextColumn text_columns[] = {
   { "link_last_change_column", "last-change-text", 1, 11, "summary" },
   { "host_name_column", "name", 0, 13, "summary" },
   { "host_state_column", "state-text", 0, 16, "summary" },
+  { "host_live_column", "live-text", 0, 10, "status" },
   { "host_offset_column", "offset-text", 0, 20, "summary" },
   { "host_drift_column", "drift-text", 1, 11, "summary" },
   { "host_bound_column", "bound-text", 1, 9, "summary" },
@@ -343,6 +344,20 @@ set_empty (GtkLabel   *label,
     gtk_label_set_text (label, text);
 }
 
+/* The Live column, for the hosts of a live session (its cells' tooltip:
+ * the whole status). */
+static void
+update_live_column (SlQualityPanel *self)
+{
+  GObject *column = gtk_widget_get_template_child (GTK_WIDGET (self), SL_TYPE_QUALITY_PANEL, "host_live_column");
+  gboolean live = FALSE;
+
+  for (SlHostLive l = SL_HOST_LIVE_CONNECTING; l < SL_HOST_LIVE_N_STATES && self->session != NULL; l++)
+    live |= sl_session_get_n_live_hosts (self->session, l) > 0;
+  if (gtk_column_view_column_get_visible (GTK_COLUMN_VIEW_COLUMN (column)) != live)
+    gtk_column_view_column_set_visible (GTK_COLUMN_VIEW_COLUMN (column), live);
+}
+
 /* What an empty table is waiting for, or what is missing. */
 static void
 update_empty (SlQualityPanel *self)
@@ -474,6 +489,7 @@ session_updated_cb (SlQualityPanel   *self,
   if (sl_session_get_selected_host (session) != NULL)
     update_host_message (self);
   update_empty (self);
+  update_live_column (self);
 }
 
 /* A link or host selected before its table took it in (new links join
@@ -793,6 +809,7 @@ sl_quality_panel_set_session (SlQualityPanel *self,
   update_details (self);
   update_host_message (self);
   update_empty (self);
+  update_live_column (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 

@@ -18,6 +18,7 @@ struct _SlWindow
   GSettings            *settings;
   GtkFileChooserNative *chooser;
   guint                 n_problem_toasts;
+  gboolean              stall_banner;
   guint                 n_problems;
   GHashTable           *disabled_actions;
   GPtrArray            *toasts;

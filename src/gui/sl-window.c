@@ -210,6 +210,24 @@ session_problem_cb (SlWindow   *self,
     }
 }
 
+/* One banner for a stall of the whole relay, gone when it answers again
+ * (per host, a stall is the host's state in the graph and the tables). */
+static void
+session_relay_stalled_cb (SlWindow *self)
+{
+  if (sl_session_get_relay_stalled (self->session))
+    {
+      _sl_window_show_banner (self, _("The relay is not answering (stalled relay or network cut); "
+                                      "what was received is shown, and streaming goes on when it answers"));
+      self->stall_banner = TRUE;
+    }
+  else if (self->stall_banner)
+    {
+      self->stall_banner = FALSE;
+      gtk_revealer_set_reveal_child (self->banner_revealer, FALSE);
+    }
+}
+
 static gboolean
 drop_cb (SlWindow      *self,
          const GValue  *value,
@@ -411,6 +429,8 @@ sl_window_init (SlWindow *self)
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "updated", G_CALLBACK (update_unsynchronized),
                            self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::relay-stalled", G_CALLBACK (session_relay_stalled_cb),
+                           self, G_CONNECT_SWAPPED);
 
   _sl_window_init_session (self);
   gtk_drop_target_set_gtypes (self->drop_target, drop_types, G_N_ELEMENTS (drop_types));
@@ -472,6 +492,8 @@ void
 _sl_window_show_banner (SlWindow   *self,
                         const char *text)
 {
+  /* another banner replaces the stall's: its end does not hide it */
+  self->stall_banner = FALSE;
   gtk_label_set_text (self->banner_label, text);
   gtk_revealer_set_reveal_child (self->banner_revealer, TRUE);
 }

@@ -281,6 +281,105 @@ session_stopped (gpointer data)
   return sl_session_get_state (data) == SL_SESSION_STATE_READY;
 }
 
+typedef struct
+{
+  SlSession  *session;
+  SlHostLive  live;
+  guint       n;
+  gboolean    relay_stalled;
+} LiveWait;
+
+static gboolean
+live_reached (gpointer data)
+{
+  LiveWait *w = data;
+
+  return sl_session_get_n_live_hosts (w->session, w->live) == w->n &&
+         sl_session_get_relay_stalled (w->session) == w->relay_stalled;
+}
+
+/* Pixels of a state's badge colour on and around @host in the graph. */
+static guint
+badge_pixels (SlWindow   *window,
+              const char *host,
+              guint32     rgb,
+              const char *png)
+{
+  SlGraphView *graph = sl_window_get_graph_view (window);
+  SlHostItem *item = sl_session_find_host (sl_window_get_session (window), host);
+  UiPixels px = { 0 };
+  double x, y;
+  guint n;
+
+  g_assert_nonnull (item);
+  ui_wait_settled_view (window);
+  g_assert_true (sl_graph_view_get_host_position (graph, sl_host_item_get_host (item), &x, &y));
+  ui_render (window, GTK_WIDGET (graph), png, &px);
+  n = ui_count_near (&px, x, y, 24, rgb, 24);
+  ui_pixels_clear (&px);
+  g_test_message ("%s: %u pixels of %06x", host, n, rgb);
+  return n;
+}
+
+/* A relay stalled as a whole: one banner, not a toast per host, gone when
+ * it answers again; every host drawn and listed as stalled meanwhile, the
+ * header counting them. */
+static void
+check_relay_stall (Cluster  *c,
+                   SlWindow *window)
+{
+  SlSession *session = sl_window_get_session (window);
+  LiveWait stalled = { session, SL_HOST_LIVE_STALLED, 3, TRUE };
+  LiveWait streaming = { session, SL_HOST_LIVE_STREAMING, 3, FALSE };
+  g_auto(GStrv) toasts = NULL;
+
+  g_assert_true (ui_wait_for (live_reached, &stalled, 30));
+  g_test_message ("relay stalled: %s; banner \"%s\"", sl_session_get_progress_text (session),
+                  sl_window_get_banner_text (window));
+  g_assert_true (sl_window_get_banner_visible (window));
+  g_assert_nonnull (strstr (sl_window_get_banner_text (window), "relay is not answering"));
+  g_assert_nonnull (strstr (sl_session_get_progress_text (session), "3 stalled"));
+  toasts = sl_window_dup_toasts (window);
+  for (guint i = 0; toasts[i] != NULL; i++)
+    g_assert_null (strstr (toasts[i], "not answered"));
+  for (guint i = 0; i < 3; i++)
+    {
+      SlHostItem *item = sl_session_find_host (session, hosts[i].name);
+
+      g_assert_cmpint (sl_host_item_get_live (item), ==, SL_HOST_LIVE_STALLED);
+      g_assert_true (g_str_has_prefix (sl_host_item_get_status (item), "stalled"));
+      g_assert_cmpuint (badge_pixels (window, hosts[i].name, SL_GRAPH_RGB_STALLED, "live-stalled.png"), >, 8);
+    }
+  ui_save_screenshot (window, "live-stalled.png");
+
+  sl_harness_stall_relay (c->h, FALSE);
+  g_assert_true (ui_wait_for (live_reached, &streaming, 30));
+  g_assert_false (sl_window_get_banner_visible (window));
+  g_assert_null (strstr (sl_session_get_progress_text (session), "stalled"));
+  for (guint i = 0; i < 3; i++)
+    g_assert_cmpuint (badge_pixels (window, hosts[i].name, SL_GRAPH_RGB_STALLED, "live-streaming.png"), ==, 0);
+}
+
+/* A host whose session is destroyed: ended, drawn so, counted. */
+static void
+check_host_ended (Cluster  *c,
+                  SlWindow *window)
+{
+  SlSession *session = sl_window_get_session (window);
+  LiveWait ended = { session, SL_HOST_LIVE_ENDED, 1, FALSE };
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (sl_harness_host_destroy_session (c->host[2], SESSION, &error));
+  g_assert_no_error (error);
+  g_assert_true (ui_wait_for (live_reached, &ended, 30));
+  g_test_message ("one session ended: %s", sl_session_get_progress_text (session));
+  g_assert_nonnull (strstr (sl_session_get_progress_text (session), "1 ended"));
+  g_assert_cmpint (sl_host_item_get_live (sl_session_find_host (session, hosts[2].name)), ==, SL_HOST_LIVE_ENDED);
+  g_assert_cmpuint (badge_pixels (window, hosts[2].name, SL_GRAPH_RGB_ENDED, "live-ended.png"), >, 8);
+  g_assert_cmpuint (badge_pixels (window, hosts[0].name, SL_GRAPH_RGB_ENDED, "live-ended.png"), ==, 0);
+  g_assert_cmpuint (sl_session_get_n_live_hosts (session, SL_HOST_LIVE_STREAMING), ==, 2);
+}
+
 static void
 test_live_panel (void)
 {
@@ -365,6 +464,16 @@ test_live_panel (void)
     adw_view_stack_set_visible_child (ADW_VIEW_STACK (stack), visible);
   }
 
+  /* streaming hosts: no badge; the Live column shown */
+  {
+    GObject *live_column = gtk_widget_get_template_child (GTK_WIDGET (panel), SL_TYPE_QUALITY_PANEL,
+                                                          "host_live_column");
+
+    g_assert_true (gtk_column_view_column_get_visible (GTK_COLUMN_VIEW_COLUMN (live_column)));
+    for (guint i = 0; i < 3; i++)
+      g_assert_cmpuint (badge_pixels (window, hosts[i].name, SL_GRAPH_RGB_STALLED, "live-streaming.png"), ==, 0);
+  }
+
   /* a stalled relay: the window keeps answering (a 50 ms timer is never
    * held up by more than a frame or two) */
   sl_harness_stall_relay (c.h, TRUE);
@@ -372,10 +481,12 @@ test_live_panel (void)
   lat.expected = g_get_monotonic_time () + 50000;
   ui_wait_ms (3000);
   g_source_remove (latency_id);
-  sl_harness_stall_relay (c.h, FALSE);
   g_test_message ("main loop with a stalled relay: %u ticks, worst delay %.1f ms", lat.ticks, lat.worst / 1e3);
   g_assert_cmpuint (lat.ticks, >=, 30);
   g_assert_cmpint (lat.worst, <, 500000);
+  /* (the relay answers again in there) */
+  check_relay_stall (&c, window);
+  check_host_ended (&c, window);
 
   /* disconnecting keeps what was received, and the report exports */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel-loading", NULL));

@@ -30,6 +30,7 @@ struct _SlHostItem
   gboolean    valid;
   gboolean    unreadable;
   gboolean    linked;
+  SlHostLive  live;
 };
 
 enum {
@@ -55,6 +56,8 @@ enum {
   PROP_SUMMARY,
   PROP_OFFSET,
   PROP_DRIFT,
+  PROP_LIVE,
+  PROP_LIVE_TEXT,
   N_PROPS
 };
 
@@ -204,6 +207,12 @@ sl_host_item_get_property (GObject    *object,
     case PROP_STATE:
       g_value_set_uint (value, sl_host_item_get_state (self));
       break;
+    case PROP_LIVE:
+      g_value_set_uint (value, self->live);
+      break;
+    case PROP_LIVE_TEXT:
+      g_value_set_string (value, sl_host_live_to_string (self->live));
+      break;
     case PROP_STATE_TEXT:
       g_value_set_string (value, sl_host_state_to_string (sl_host_item_get_state (self)));
       break;
@@ -271,6 +280,8 @@ sl_host_item_class_init (SlHostItemClass *klass)
   properties[PROP_OFFSET_TEXT] = g_param_spec_string ("offset-text", NULL, NULL, NULL, ro);
   properties[PROP_DRIFT_TEXT] = g_param_spec_string ("drift-text", NULL, NULL, NULL, ro);
   properties[PROP_SUMMARY] = g_param_spec_string ("summary", NULL, NULL, NULL, ro);
+  properties[PROP_LIVE] = g_param_spec_uint ("live", NULL, NULL, 0, SL_HOST_LIVE_N_STATES - 1, 0, ro);
+  properties[PROP_LIVE_TEXT] = g_param_spec_string ("live-text", NULL, NULL, NULL, ro);
   properties[PROP_OFFSET] = g_param_spec_double ("offset", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0, ro);
   properties[PROP_DRIFT] = g_param_spec_double ("drift", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0, ro);
 
@@ -361,6 +372,37 @@ sl_host_state_to_string (SlHostState state)
       return C_("host", "not synchronized");
     case SL_HOST_STATE_UNREADABLE:
       return C_("host", "unreadable");
+    default:
+      return "?";
+    }
+}
+
+SlHostLive
+sl_host_item_get_live (SlHostItem *self)
+{
+  g_return_val_if_fail (SL_IS_HOST_ITEM (self), SL_HOST_LIVE_NONE);
+  return self->live;
+}
+
+const char *
+sl_host_live_to_string (SlHostLive live)
+{
+  switch (live)
+    {
+    case SL_HOST_LIVE_NONE:
+      return "";
+    case SL_HOST_LIVE_CONNECTING:
+      return C_("live", "connecting");
+    case SL_HOST_LIVE_STREAMING:
+      return C_("live", "streaming");
+    case SL_HOST_LIVE_WAITING:
+      return C_("live", "waiting");
+    case SL_HOST_LIVE_STALLED:
+      return C_("live", "stalled");
+    case SL_HOST_LIVE_ENDED:
+      return C_("live", "ended");
+    case SL_HOST_LIVE_FAILED:
+      return C_("live", "failed");
     default:
       return "?";
     }
@@ -618,7 +660,7 @@ _sl_host_item_update (SlHostItem       *self,
   if (!was_valid || unmatched (&old) != unmatched (h))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNMATCHED]);
   update_status_text (self);
-  for (guint p = PROP_STATE; p < N_PROPS; p++)
+  for (guint p = PROP_STATE; p <= PROP_DRIFT; p++)
     g_object_notify_by_pspec (G_OBJECT (self), properties[p]);
   g_signal_emit (self, signals[CHANGED], 0);
 
@@ -635,5 +677,20 @@ _sl_host_item_set_status (SlHostItem *self,
   g_free (self->status);
   self->status = g_strdup (status);
   update_status_text (self);
+  g_signal_emit (self, signals[CHANGED], 0);
+}
+
+void
+_sl_host_item_set_live (SlHostItem *self,
+                        SlHostLive  live)
+{
+  g_return_if_fail (SL_IS_HOST_ITEM (self));
+  g_return_if_fail (live < SL_HOST_LIVE_N_STATES);
+
+  if (self->live == live)
+    return;
+  self->live = live;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LIVE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LIVE_TEXT]);
   g_signal_emit (self, signals[CHANGED], 0);
 }

@@ -26,6 +26,31 @@ typedef enum
   SL_HOST_STATE_UNREADABLE,
 } SlHostState;
 
+/**
+ * SlHostLive:
+ * @SL_HOST_LIVE_NONE: not a live host
+ * @SL_HOST_LIVE_CONNECTING: attaching to the relay
+ * @SL_HOST_LIVE_STREAMING: its events arrive
+ * @SL_HOST_LIVE_WAITING: the session or the relay is busy or not there yet
+ * @SL_HOST_LIVE_STALLED: the relay has not answered for a while
+ * @SL_HOST_LIVE_ENDED: its session ended; what it sent is kept
+ * @SL_HOST_LIVE_FAILED: attaching failed for good
+ *
+ * A live host's state: of its attachment that is the furthest along when
+ * it has several.
+ */
+typedef enum
+{
+  SL_HOST_LIVE_NONE,
+  SL_HOST_LIVE_CONNECTING,
+  SL_HOST_LIVE_STREAMING,
+  SL_HOST_LIVE_WAITING,
+  SL_HOST_LIVE_STALLED,
+  SL_HOST_LIVE_ENDED,
+  SL_HOST_LIVE_FAILED,
+  SL_HOST_LIVE_N_STATES
+} SlHostLive;
+
 #define SL_TYPE_HOST_ITEM (sl_host_item_get_type ())
 
 G_DECLARE_FINAL_TYPE (SlHostItem, sl_host_item, SL, HOST_ITEM, GObject)
@@ -42,6 +67,8 @@ const SlSnapHost *sl_host_item_get_info     (SlHostItem *self);
 const char  *sl_host_item_get_status        (SlHostItem *self);
 SlHostState  sl_host_item_get_state         (SlHostItem *self);
 gboolean     sl_host_item_get_unreadable    (SlHostItem *self);
+SlHostLive   sl_host_item_get_live          (SlHostItem *self);
+const char  *sl_host_live_to_string         (SlHostLive  live);
 char        *sl_host_item_dup_summary       (SlHostItem *self);
 const char  *sl_host_state_to_string        (SlHostState state);
 
@@ -52,6 +79,8 @@ void         _sl_host_item_update           (SlHostItem       *self,
                                              const SlSnapshot *snapshot);
 void         _sl_host_item_set_status       (SlHostItem       *self,
                                              const char       *status);
+void         _sl_host_item_set_live         (SlHostItem       *self,
+                                             SlHostLive        live);
 SlHostItem  *_sl_host_item_new_unreadable   (const char       *name,
                                              const char       *message);
 void         _sl_host_item_set_unreadable   (SlHostItem       *self,

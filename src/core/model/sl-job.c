@@ -83,24 +83,13 @@ typedef struct
 } LiveMatch;
 
 static SlTraceProblem *
-problem_copy (const SlTraceProblem *p)
-{
-  SlTraceProblem *c = g_new0 (SlTraceProblem, 1);
-
-  c->host = g_strdup (p->host);
-  c->file = g_strdup (p->file);
-  c->message = g_strdup (p->message);
-  return c;
-}
-
-static SlTraceProblem *
 problem_new (const char *host,
              const char *file,
              const char *message)
 {
   SlTraceProblem p = { (char *) host, (char *) file, (char *) message };
 
-  return problem_copy (&p);
+  return sl_trace_problem_copy (&p);
 }
 
 static SlLiveHost *
@@ -323,8 +312,8 @@ job_add_problems (SlJob      *self,
     {
       const SlTraceProblem *p = g_ptr_array_index (problems, i);
 
-      g_ptr_array_add (self->problems, problem_copy (p));
-      g_ptr_array_add (snapshot->problems, problem_copy (p));
+      g_ptr_array_add (self->problems, sl_trace_problem_copy (p));
+      g_ptr_array_add (snapshot->problems, sl_trace_problem_copy (p));
     }
   g_mutex_unlock (&self->lock);
 }
@@ -1207,7 +1196,7 @@ sl_job_dup_problems (SlJob *self)
 
   g_mutex_lock (&self->lock);
   for (guint i = 0; i < self->problems->len; i++)
-    g_ptr_array_add (ret, problem_copy (g_ptr_array_index (self->problems, i)));
+    g_ptr_array_add (ret, sl_trace_problem_copy (g_ptr_array_index (self->problems, i)));
   g_mutex_unlock (&self->lock);
   return ret;
 }

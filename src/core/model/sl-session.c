@@ -46,6 +46,8 @@ struct _SlSession
   SlChangeList   *changes;
   guint           n_tree_links;
   guint           n_components;
+  guint           n_live[SL_HOST_LIVE_N_STATES];
+  gboolean        relay_stalled;
 
   SlLinkItem     *selected_link;
   SlHostItem     *selected_host;
@@ -111,6 +113,7 @@ enum {
   PROP_SELECTION_END,
   PROP_CAN_EXPORT,
   PROP_TIMELINE,
+  PROP_RELAY_STALLED,
   N_PROPS
 };
 
@@ -215,6 +218,16 @@ set_span (SlSession *self,
 }
 
 static void
+set_relay_stalled (SlSession *self,
+                   gboolean   stalled)
+{
+  if (self->relay_stalled == stalled)
+    return;
+  self->relay_stalled = stalled;
+  notify (self, PROP_RELAY_STALLED);
+}
+
+static void
 clear_model (SlSession *self)
 {
   guint n_hosts = self->host_items->len;
@@ -251,6 +264,8 @@ clear_model (SlSession *self)
       self->n_components = 0;
       notify (self, PROP_N_COMPONENTS);
     }
+  memset (self->n_live, 0, sizeof self->n_live);
+  set_relay_stalled (self, FALSE);
   set_string (self, &self->error, NULL, PROP_ERROR);
   set_progress (self, 0, NULL);
   self->stopped = FALSE;
@@ -280,7 +295,8 @@ drop_job (SlSession *self)
 }
 
 static char *
-progress_line (const SlSnapshot *s)
+progress_line (SlSession        *self,
+               const SlSnapshot *s)
 {
   const SlTraceProgress *p = &s->progress;
   GString *str = g_string_new (s->phase != NULL ? s->phase : "");
@@ -295,6 +311,25 @@ progress_line (const SlSnapshot *s)
       g_string_append (str, " — ");
       g_string_append_printf (str, g_dngettext (GETTEXT_PACKAGE, "%u host", "%u hosts", p->hosts),
                               p->hosts);
+      /* live: how many are not streaming, at a glance */
+      if (s->live_hosts != NULL)
+        {
+          static const SlHostLive shown[] = {
+            SL_HOST_LIVE_STALLED, SL_HOST_LIVE_ENDED, SL_HOST_LIVE_FAILED,
+            SL_HOST_LIVE_WAITING, SL_HOST_LIVE_CONNECTING,
+          };
+          const char *sep = " (";
+
+          for (guint i = 0; i < G_N_ELEMENTS (shown); i++)
+            if (self->n_live[shown[i]] > 0)
+              {
+                g_string_append_printf (str, "%s%u %s", sep, self->n_live[shown[i]],
+                                        sl_host_live_to_string (shown[i]));
+                sep = ", ";
+              }
+          if (sep[0] == ',')
+            g_string_append_c (str, ')');
+        }
     }
   if (p->events_per_s > 0)
     g_string_append_printf (str, _(", %.2f M events/s"), p->events_per_s / 1e6);
@@ -308,26 +343,76 @@ progress_line (const SlSnapshot *s)
   return g_string_free (str, FALSE);
 }
 
-static const char *
-live_state_text (SlLiveHostState state)
+static SlHostLive
+host_live (SlLiveHostState state)
 {
   switch (state)
     {
     case SL_LIVE_HOST_CONNECTING:
-      return C_("live", "connecting");
+      return SL_HOST_LIVE_CONNECTING;
     case SL_LIVE_HOST_STREAMING:
-      return C_("live", "streaming");
+      return SL_HOST_LIVE_STREAMING;
     case SL_LIVE_HOST_STALLED:
-      return C_("live", "stalled");
+      return SL_HOST_LIVE_STALLED;
     case SL_LIVE_HOST_WAITING:
-      return C_("live", "waiting");
+      return SL_HOST_LIVE_WAITING;
     case SL_LIVE_HOST_ENDED:
-      return C_("live", "ended");
+      return SL_HOST_LIVE_ENDED;
     case SL_LIVE_HOST_FAILED:
-      return C_("live", "failed");
     default:
-      return "?";
+      return SL_HOST_LIVE_FAILED;
     }
+}
+
+/* streaming first, then connecting, waiting, stalled, ended, failed */
+static guint
+live_rank (SlHostLive live)
+{
+  return live == SL_HOST_LIVE_STREAMING ? 0 : live;
+}
+
+/* Each host's live state and status, from its attachment that is the
+ * furthest along (SlHostLive's order); the counts for the header; the
+ * relay stalled when no host streams and one or more are stalled. */
+static void
+apply_live_hosts (SlSession        *self,
+                  const SlSnapshot *s)
+{
+  guint n = self->host_items->len;
+  g_autofree const SlLiveHost **best = g_new0 (const SlLiveHost *, MAX (n, 1));
+  guint counts[SL_HOST_LIVE_N_STATES] = { 0 };
+
+  for (guint k = 0; k < s->live_hosts->len; k++)
+    {
+      const SlLiveHost *lh = g_ptr_array_index (s->live_hosts, k);
+      SlHostLive live = host_live (lh->state);
+
+      if (lh->engine_host >= n)
+        continue;
+      if (best[lh->engine_host] == NULL || live_rank (live) < live_rank (host_live (best[lh->engine_host]->state)))
+        best[lh->engine_host] = lh;
+    }
+  for (guint h = 0; h < n; h++)
+    {
+      SlHostItem *item = g_ptr_array_index (self->host_items, h);
+      const SlLiveHost *lh = best[h];
+      SlHostLive live;
+      g_autofree char *status = NULL;
+
+      if (lh == NULL)
+        continue;
+      live = host_live (lh->state);
+      status = lh->message != NULL && lh->message[0] != '\0'
+        ? g_strdup_printf ("%s: %s", sl_host_live_to_string (live), lh->message)
+        : g_strdup (sl_host_live_to_string (live));
+      _sl_host_item_set_status (item, status);
+      _sl_host_item_set_live (item, live);
+      counts[live]++;
+    }
+  memcpy (self->n_live, counts, sizeof counts);
+  set_relay_stalled (self, !s->final && counts[SL_HOST_LIVE_STALLED] > 0 &&
+                           counts[SL_HOST_LIVE_STREAMING] + counts[SL_HOST_LIVE_CONNECTING] +
+                           counts[SL_HOST_LIVE_WAITING] == 0);
 }
 
 /* The last UI-thread handling times, for the benchmark and tests. */
@@ -547,7 +632,9 @@ apply_snapshot (SlSession  *self,
 
       if (p->host != NULL && add_host_problem (self, p))
         changes |= SL_SESSION_CHANGE_HOSTS;
-      g_signal_emit (self, signals[PROBLEM], 0, p->host, p->file, p->message);
+      /* a stall and its end are the host's live state, not news */
+      if (!p->transient)
+        g_signal_emit (self, signals[PROBLEM], 0, p->host, p->file, p->message);
     }
   /* read to the end without an event: nothing of it could be read */
   if (s->final && !s->cancelled)
@@ -564,19 +651,7 @@ apply_snapshot (SlSession  *self,
           }
       }
   if (s->live_hosts != NULL)
-    for (guint k = 0; k < s->live_hosts->len; k++)
-      {
-        const SlLiveHost *lh = g_ptr_array_index (s->live_hosts, k);
-        SlHostItem *item = sl_session_get_host_item (self, lh->engine_host);
-
-        if (item != NULL)
-          {
-            g_autofree char *status = lh->message != NULL && lh->message[0] != '\0'
-              ? g_strdup_printf ("%s: %s", live_state_text (lh->state), lh->message)
-              : g_strdup (live_state_text (lh->state));
-            _sl_host_item_set_status (item, status);
-          }
-      }
+    apply_live_hosts (self, s);
 
   if (s->plot != NULL && self->selected_link != NULL &&
       s->plot->link == sl_link_item_get_link (self->selected_link))
@@ -601,6 +676,7 @@ apply_snapshot (SlSession  *self,
           self->timeline = sl_job_get_timeline (self->job);
           notify (self, PROP_TIMELINE);
         }
+      set_relay_stalled (self, FALSE);
       if (s->failed)
         {
           set_string (self, &self->error, s->error, PROP_ERROR);
@@ -617,7 +693,7 @@ apply_snapshot (SlSession  *self,
     }
   else
     {
-      g_autofree char *line = progress_line (s);
+      g_autofree char *line = progress_line (self, s);
 
       set_progress (self, s->progress.fraction, line);
     }
@@ -928,6 +1004,9 @@ sl_session_get_property (GObject    *object,
     case PROP_TIMELINE:
       g_value_set_pointer (value, self->timeline);
       break;
+    case PROP_RELAY_STALLED:
+      g_value_set_boolean (value, self->relay_stalled);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1041,6 +1120,7 @@ sl_session_class_init (SlSessionClass *klass)
     g_param_spec_int64 ("selection-end", NULL, NULL, G_MININT64, G_MAXINT64, 0, rw);
   properties[PROP_CAN_EXPORT] = g_param_spec_boolean ("can-export", NULL, NULL, FALSE, ro);
   properties[PROP_TIMELINE] = g_param_spec_pointer ("timeline", NULL, NULL, ro);
+  properties[PROP_RELAY_STALLED] = g_param_spec_boolean ("relay-stalled", NULL, NULL, FALSE, ro);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -1887,4 +1967,35 @@ _sl_session_get_snapshot (SlSession *self)
 {
   g_return_val_if_fail (SL_IS_SESSION (self), NULL);
   return self->current;
+}
+
+/**
+ * sl_session_get_n_live_hosts:
+ * @live: a live state
+ *
+ * Returns: how many hosts of the live session are in @live
+ */
+guint
+sl_session_get_n_live_hosts (SlSession  *self,
+                             SlHostLive  live)
+{
+  g_return_val_if_fail (SL_IS_SESSION (self), 0);
+  g_return_val_if_fail (live < SL_HOST_LIVE_N_STATES, 0);
+
+  return self->n_live[live];
+}
+
+/**
+ * sl_session_get_relay_stalled:
+ *
+ * Returns: %TRUE while no host of the live session streams and one or
+ *   more have not heard from the relay for the stall time: the relay (or
+ *   the network to it) is stalled as a whole
+ */
+gboolean
+sl_session_get_relay_stalled (SlSession *self)
+{
+  g_return_val_if_fail (SL_IS_SESSION (self), FALSE);
+
+  return self->relay_stalled;
 }

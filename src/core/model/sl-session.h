@@ -121,6 +121,9 @@ guint           sl_session_get_update_interval  (SlSession          *self);
 void            sl_session_set_update_interval  (SlSession          *self,
                                                  guint               ms);
 
+guint           sl_session_get_n_live_hosts     (SlSession          *self,
+                                                 SlHostLive          live);
+gboolean        sl_session_get_relay_stalled    (SlSession          *self);
 double          sl_session_get_tree_margin      (SlSession          *self);
 void            sl_session_set_tree_margin      (SlSession          *self,
                                                  double              margin);

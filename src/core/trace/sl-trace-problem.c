@@ -81,6 +81,7 @@ sl_trace_problem_copy (const SlTraceProblem *problem)
   p->host = g_strdup (problem->host);
   p->file = g_strdup (problem->file);
   p->message = g_strdup (problem->message);
+  p->transient = problem->transient;
   return p;
 }
 

@@ -14,6 +14,8 @@ G_BEGIN_DECLS
  * @host: host name, or %NULL when the problem is not tied to a host
  * @file: the file, folder or URL at fault
  * @message: what is wrong, one line
+ * @transient: a passing state of a live attachment (the relay stalled, it
+ *   answers again) that the host's live state shows as long as it lasts
  *
  * A problem that skipped a trace, a file or the rest of a host's stream;
  * the other hosts go on. The folder reader and the live reader raise the
@@ -24,6 +26,7 @@ typedef struct
   char *host;
   char *file;
   char *message;
+  gboolean transient;
 } SlTraceProblem;
 
 SlTraceProblem *sl_trace_problem_new       (const char           *host,

@@ -87,7 +87,10 @@ published_cb (SlFeed   *feed,
     {
       if (h->stalled_reported)
         {
-          sl_problem_list_take (self->problems, sl_trace_problem_new (h->hostname, h->url, "the relay answers again"));
+          SlTraceProblem *p = sl_trace_problem_new (h->hostname, h->url, "the relay answers again");
+
+          p->transient = TRUE;
+          sl_problem_list_take (self->problems, p);
           h->stalled_reported = FALSE;
         }
       h->state = SL_LIVE_HOST_STREAMING;

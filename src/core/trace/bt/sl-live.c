@@ -163,10 +163,12 @@ check_stalls (SlLive *self)
         continue;
       if (now - h->last_progress > (gint64) self->options.stall_ms * 1000)
         {
-          sl_problem_list_take (self->problems,
-                           sl_trace_problem_new (h->hostname, h->url,
-                                                 "the relay has not answered for %.1f s (stalled relay or network cut)",
-                                                 (now - h->last_progress) / 1e6));
+          SlTraceProblem *p = sl_trace_problem_new (h->hostname, h->url,
+                                                    "the relay has not answered for %.1f s (stalled relay or network cut)",
+                                                    (now - h->last_progress) / 1e6);
+
+          p->transient = TRUE;
+          sl_problem_list_take (self->problems, p);
           h->stalled_reported = TRUE;
           h->state = SL_LIVE_HOST_STALLED;
           g_free (h->message);
