@@ -1563,10 +1563,12 @@ _sl_timeline_view_snapshot_canvas (SlTimelineView *self,
   double scroll = (int) gtk_adjustment_get_value (self->vadj);
   GdkRGBA fg;
   cairo_t *cr;
-  gint64 sel_start = 0, sel_end = 0;
+  gint64 sel_start = 0, sel_end = 0, complete = 0;
+  gboolean has_complete;
   SlTlvKey key;
 
-  if (self->timeline == NULL)
+  /* (a live timeline's hosts may be known before their first event) */
+  if (self->timeline == NULL || !sl_timeline_get_view_range (self->timeline, NULL, NULL))
     {
       draw_placeholder (self, snapshot, width, height);
       return;
@@ -1622,6 +1624,21 @@ _sl_timeline_view_snapshot_canvas (SlTimelineView *self,
       cairo_stroke (cr);
     }
   _sl_timeline_view_draw_bookmark_lines (self, cr, h);
+  has_complete = sl_timeline_view_get_complete_time (self, &complete);
+  if (has_complete && arrow_x (self, complete) < w)
+    {
+      /* live: the ragged part, where some host may still deliver, shaded */
+      double x = floor (arrow_x (self, complete)) + 0.5;
+
+      set_hex (cr, 0x9a9996, 0.18);
+      cairo_rectangle (cr, MAX (x, 0), 0, w - MAX (x, 0), h);
+      cairo_fill (cr);
+      set_hex (cr, SL_TIMELINE_RGB_COMPLETE, 1);
+      cairo_set_line_width (cr, 1);
+      cairo_move_to (cr, x, 0);
+      cairo_line_to (cr, x, h);
+      cairo_stroke (cr);
+    }
   if (self->has_cursor)
     {
       /* the event found shown last */
@@ -1651,6 +1668,22 @@ _sl_timeline_view_snapshot_canvas (SlTimelineView *self,
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, SL_TLV_RULER_H));
   draw_ruler (self, canvas, cr, &fg);
   _sl_timeline_view_draw_bookmark_flags (self, cr);
+  if (has_complete && arrow_x (self, complete) >= 0 && arrow_x (self, complete) < w)
+    {
+      /* its mark in the ruler: a line and a small flag */
+      double x = SL_TLV_LABEL_W + floor (arrow_x (self, complete)) + 0.5;
+
+      set_hex (cr, SL_TIMELINE_RGB_COMPLETE, 1);
+      cairo_set_line_width (cr, 2);
+      cairo_move_to (cr, x, SL_TLV_RULER_H - 14);
+      cairo_line_to (cr, x, SL_TLV_RULER_H);
+      cairo_stroke (cr);
+      cairo_move_to (cr, x, SL_TLV_RULER_H - 14);
+      cairo_line_to (cr, x - 6, SL_TLV_RULER_H - 14);
+      cairo_line_to (cr, x, SL_TLV_RULER_H - 8);
+      cairo_close_path (cr);
+      cairo_fill (cr);
+    }
   cairo_destroy (cr);
 }
 

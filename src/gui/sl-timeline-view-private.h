@@ -195,6 +195,7 @@ struct _SlTimelineView
 
   gboolean           synchronized;
   gboolean           follow;
+  gint64             follow_target;   /* the end the span moves towards */
   gboolean           show_cpus;
   gint64             data_end;
 

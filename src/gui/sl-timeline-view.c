@@ -211,8 +211,9 @@ update_status (SlTimelineView *self)
   g_autofree char *text = NULL;
   g_autofree char *sel = NULL;
 
-  if (self->timeline == NULL)
+  if (self->timeline == NULL || !sl_timeline_get_view_range (self->timeline, NULL, NULL))
     {
+      /* (the canvas says what it waits for) */
       gtk_inscription_set_text (self->status_label, "");
       return;
     }
@@ -352,6 +353,22 @@ _sl_timeline_view_fit (SlTimelineView *self)
     set_span_internal (self, lo - margin, hi + margin);
   self->fitted = TRUE;
   self->refit_pending = FALSE;
+}
+
+/* A view that follows (live data) shows its last SL_TIMELINE_LIVE_WINDOW_NS
+ * when it gets data; others the fit of the data. */
+static void
+fit_or_follow (SlTimelineView *self)
+{
+  gint64 lo, hi;
+
+  if (self->follow && self->timeline != NULL && sl_timeline_get_view_range (self->timeline, &lo, &hi))
+    {
+      self->data_end = hi;
+      set_span_internal (self, hi - SL_TIMELINE_LIVE_WINDOW_NS, hi);
+      return;
+    }
+  _sl_timeline_view_fit (self);
 }
 
 /* After the clocks changed: a fitted span is fitted again (the data moved
@@ -1344,6 +1361,17 @@ set_timeline (SlTimelineView             *self,
   self->tree_pid = 0;
   g_hash_table_remove_all (self->closed_procs);
   g_byte_array_set_size (self->host_open, 0);
+  self->follow_target = 0;
+  /* live data is followed from the start, and again after each attach */
+  if (from_session && timeline != NULL && self->session != NULL && sl_session_get_is_live (self->session))
+    {
+      self->has_span = FALSE;
+      if (!self->follow)
+        {
+          self->follow = TRUE;
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLLOW]);
+        }
+    }
 
   n_hosts = timeline != NULL ? sl_timeline_get_n_hosts (timeline) : 0;
   /* clocks already known from the session stay; others are the identity */
@@ -1398,7 +1426,7 @@ set_timeline (SlTimelineView             *self,
 
       if (sl_timeline_get_view_range (timeline, &lo, &hi))
         self->data_end = hi;
-      _sl_timeline_view_fit (self);
+      fit_or_follow (self);
     }
   _sl_timeline_view_update_events (self);
   _sl_timeline_view_message_changed (self);
@@ -1452,12 +1480,43 @@ step_clocks (SlTimelineView *self,
     }
 }
 
+/* Following: each frame, the span's end moves towards the data's end by
+ * half the way, between 0.5 % and 4 % of the width, so that it
+ * scrolls evenly whatever the update rate (at 5 frames a second it keeps
+ * up with 1 s of data a second in a 5 s window); more than a width behind
+ * (the page was hidden) it jumps. */
+static gboolean
+follow_step (SlTimelineView *self)
+{
+  gint64 start, end, width, lag, step;
+
+  if (!self->follow || !self->has_span || self->follow_target == 0)
+    return FALSE;
+  start = _sl_timeline_view_start (self);
+  end = _sl_timeline_view_end (self);
+  width = MAX (end - start, 1);
+  lag = self->follow_target - end;
+  step = lag > width ? lag : CLAMP (lag / 2, MAX (width / 200, 1), MAX (width / 25, 1));
+  /* the last step lands on the end exactly, whatever the rounding */
+  if (step >= lag || lag <= (gint64) ceil (self->px_ns))
+    {
+      if (lag > 0)
+        set_span_internal (self, self->follow_target - width, self->follow_target);
+      self->follow_target = 0;
+      return FALSE;
+    }
+  set_span_internal (self, start + step, end + step);
+  return TRUE;
+}
+
 gboolean
 _sl_timeline_view_tick (SlTimelineView *self,
                         gint64          now_us)
 {
+  gboolean following = follow_step (self);
+
   step_clocks (self, now_us);
-  return clocks_animating (self);
+  return clocks_animating (self) || following;
 }
 
 /* The host whose drawing must not move when clocks change: the selected
@@ -1991,17 +2050,15 @@ sl_timeline_view_data_changed (SlTimelineView *self)
       g_array_index (self->row_shown, guint, r) = ROW_SHOWN_UNKNOWN;
   if (sl_timeline_get_view_range (self->timeline, &lo, &hi))
     {
+      /* followed at the frame rate (follow_step()), not per update */
       if (self->follow && hi > self->data_end && self->has_span)
-        {
-          gint64 start = _sl_timeline_view_start (self), end = _sl_timeline_view_end (self);
-
-          self->data_end = hi;
-          set_span_internal (self, hi - (end - start), hi);
-        }
+        self->follow_target = hi;
       self->data_end = MAX (self->data_end, hi);
       /* a live model that was empty when it was set, or one that shows
        * everything */
-      if (!self->has_span || self->fitted)
+      if (!self->has_span)
+        fit_or_follow (self);
+      else if (self->fitted)
         _sl_timeline_view_fit (self);
     }
   update_status (self);
@@ -2183,6 +2240,8 @@ sl_timeline_view_set_span (SlTimelineView *self,
 {
   g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
 
+  /* (a span asked for is not scrolled away to an end already reached) */
+  self->follow_target = 0;
   set_span_internal (self, start, end);
 }
 
@@ -2272,11 +2331,12 @@ sl_timeline_view_set_follow (SlTimelineView *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLLOW]);
 }
 
+/* Clocks sliding to new transforms, or the span scrolling to the end. */
 gboolean
 sl_timeline_view_get_animating (SlTimelineView *self)
 {
   g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), FALSE);
-  return clocks_animating (self);
+  return clocks_animating (self) || (self->follow && self->follow_target != 0);
 }
 
 guint
@@ -2596,4 +2656,44 @@ _sl_timeline_view_message_changed (SlTimelineView *self)
     gtk_label_set_text (self->message_label, _("Click a message (an arrow) to see where it went, when, and how "
                                                "long it took"));
   _sl_timeline_view_update_actions (self);
+}
+
+/**
+ * sl_timeline_view_get_complete_time:
+ * @view_time: (out): where every host is complete, on the view's clock
+ *
+ * Live data: the time up to which every host still attached (streaming,
+ * stalled, connecting) has delivered its events — the earliest of their
+ * newest events, as each host's events arrive in its time order; an
+ * ended or failed host sends nothing more. After it the data is ragged.
+ *
+ * Returns: %FALSE when the data is not live or no host has data yet
+ */
+gboolean
+sl_timeline_view_get_complete_time (SlTimelineView *self,
+                                    gint64         *view_time)
+{
+  gint64 t = G_MAXINT64;
+
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), FALSE);
+  g_return_val_if_fail (view_time != NULL, FALSE);
+
+  if (self->timeline == NULL || !self->from_session || self->session == NULL ||
+      !sl_session_get_is_live (self->session))
+    return FALSE;
+  for (guint h = 0; h < sl_timeline_get_n_hosts (self->timeline); h++)
+    {
+      SlHostItem *item = sl_session_get_host_item (self->session, h);
+      SlHostLive live = item != NULL ? sl_host_item_get_live (item) : SL_HOST_LIVE_NONE;
+      gint64 first, last;
+
+      if (live == SL_HOST_LIVE_ENDED || live == SL_HOST_LIVE_FAILED ||
+          !sl_timeline_get_time_range (self->timeline, h, &first, &last))
+        continue;
+      t = MIN (t, sl_timeline_to_view (self->timeline, h, last));
+    }
+  if (t == G_MAXINT64)
+    return FALSE;
+  *view_time = t;
+  return TRUE;
 }

@@ -29,6 +29,11 @@ G_BEGIN_DECLS
  * (ΔE ≥ 35) */
 #define SL_TIMELINE_RGB_BOOKMARK        0x613583
 #define SL_TIMELINE_RGB_REQUEST         0x8f5902
+/* live: the line up to which every streaming host is complete */
+#define SL_TIMELINE_RGB_COMPLETE        0x26a269
+
+/* live data opens following its end, this wide (zooming changes it) */
+#define SL_TIMELINE_LIVE_WINDOW_NS      (5 * G_GINT64_CONSTANT (1000000000))
 
 #define SL_TYPE_TIMELINE_VIEW (sl_timeline_view_get_type ())
 
@@ -368,6 +373,8 @@ gint64          sl_timeline_view_x_to_time        (SlTimelineView  *self,
 double          sl_timeline_view_host_time_to_x   (SlTimelineView  *self,
                                                    guint            host,
                                                    gint64           local);
+gboolean        sl_timeline_view_get_complete_time (SlTimelineView *self,
+                                                   gint64          *view_time);
 void            sl_timeline_view_get_stats        (SlTimelineView  *self,
                                                    SlTimelineViewStats *stats);
 
