@@ -1570,6 +1570,8 @@ _sl_timeline_view_snapshot_canvas (SlTimelineView *self,
   /* (a live timeline's hosts may be known before their first event) */
   if (self->timeline == NULL || !sl_timeline_get_view_range (self->timeline, NULL, NULL))
     {
+      /* (nothing else to draw: the frame is complete) */
+      self->stats.complete = TRUE;
       draw_placeholder (self, snapshot, width, height);
       return;
     }

@@ -2318,6 +2318,42 @@ check_fitted (SlTimelineView *view,
   g_assert_cmpint (e, ==, hi + margin);
 }
 
+/* A timeline whose hosts have no event yet (a live session's before its
+ * first event): no status line of an empty span, and the canvas says what
+ * it waits for instead of drawing a ruler at 00:00:00. */
+static void
+test_no_event_yet (void)
+{
+  SlTimeline *tl = sl_timeline_new ();
+  SlEventStore *store = sl_event_store_new ();
+  const SlEventStore *stores[1] = { store };
+  SlTimelineView *view;
+  GtkWindow *window = view_window (&view);
+  UiPixels p = { 0 };
+  guint n_ruler = 0;
+
+  sl_timeline_set_host (tl, 0, "quiet", store);
+  sl_timeline_update (tl);
+  sl_timeline_view_set_timeline (view, tl, stores, 1);
+  ui_wait_frames (sl_timeline_view_get_canvas (view), 3);
+  g_assert_false (sl_timeline_get_view_range (tl, NULL, NULL));
+  g_test_message ("status: \"%s\"", gtk_inscription_get_text (view->status_label));
+  g_assert_cmpstr (gtk_inscription_get_text (view->status_label), ==, "");
+  render (view, "timeline-no-event.png", &p);
+  /* the placeholder's text is in the middle; the ruler's band stays empty */
+  for (int y = 0; y < SL_TLV_RULER_H; y++)
+    for (int x = SL_TLV_LABEL_W; x < p.width; x++)
+      n_ruler += !ui_color_near (ui_pixel (&p, x, y), ui_pixel (&p, SL_TLV_LABEL_W, 0), 40);
+  g_assert_cmpuint (n_ruler, ==, 0);
+  ui_pixels_clear (&p);
+
+  sl_timeline_view_set_timeline (view, NULL, NULL, 0);
+  gtk_window_destroy (window);
+  g_assert_finalize_object (window);
+  sl_timeline_free (tl);
+  sl_event_store_free (store);
+}
+
 static void
 test_fit_follows_clocks (void)
 {
@@ -2387,6 +2423,7 @@ main (int   argc,
   g_test_add_func ("/timeline-ui/django-vote", test_django);
   g_test_add_func ("/timeline-ui/clocks", test_clocks);
   g_test_add_func ("/timeline-ui/fit-follows-clocks", test_fit_follows_clocks);
+  g_test_add_func ("/timeline-ui/no-event-yet", test_no_event_yet);
   g_test_add_func ("/timeline-ui/rows", test_rows);
   g_test_add_func ("/timeline-ui/messages", test_messages);
   g_test_add_func ("/timeline-ui/coarse", test_coarse);
