@@ -196,6 +196,7 @@ struct _SlTimelineView
   gboolean           synchronized;
   gboolean           follow;
   gint64             follow_target;   /* the end the span moves towards */
+  gint64             follow_frame_us; /* the frame it last moved in */
   gboolean           show_cpus;
   gint64             data_end;
 

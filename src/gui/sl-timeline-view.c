@@ -355,6 +355,18 @@ _sl_timeline_view_fit (SlTimelineView *self)
   self->refit_pending = FALSE;
 }
 
+/* Following live data, the span ends this far past the data's end (a
+ * 25th of its width): the newest events and the line up to which every
+ * host is complete stay in view while the span catches up frame by frame. */
+static gint64
+follow_room (SlTimelineView *self,
+             gint64          width)
+{
+  if (self->from_session && self->session != NULL && sl_session_get_is_live (self->session))
+    return width / 25;
+  return 0;
+}
+
 /* A view that follows (live data) shows its last SL_TIMELINE_LIVE_WINDOW_NS
  * when it gets data; others the fit of the data. */
 static void
@@ -365,7 +377,9 @@ fit_or_follow (SlTimelineView *self)
   if (self->follow && self->timeline != NULL && sl_timeline_get_view_range (self->timeline, &lo, &hi))
     {
       self->data_end = hi;
-      set_span_internal (self, hi - SL_TIMELINE_LIVE_WINDOW_NS, hi);
+      gint64 room = follow_room (self, SL_TIMELINE_LIVE_WINDOW_NS);
+
+      set_span_internal (self, hi + room - SL_TIMELINE_LIVE_WINDOW_NS, hi + room);
       return;
     }
   _sl_timeline_view_fit (self);
@@ -1481,22 +1495,26 @@ step_clocks (SlTimelineView *self,
 }
 
 /* Following: each frame, the span's end moves towards the data's end by
- * half the way, between 0.5 % and 4 % of the width, so that it
- * scrolls evenly whatever the update rate (at 5 frames a second it keeps
- * up with 1 s of data a second in a 5 s window); more than a width behind
- * (the page was hidden) it jumps. */
+ * half the way, between 0.5 % and 4 % of the width, so that it scrolls
+ * evenly whatever the update rate (at 5 frames a second it keeps up with
+ * 1 s of data a second in a 5 s window). More than a width behind, or on
+ * the first frame after none for a second (the page was hidden), it jumps:
+ * there is no motion on screen to keep even. */
 static gboolean
-follow_step (SlTimelineView *self)
+follow_step (SlTimelineView *self,
+             gint64          now_us)
 {
   gint64 start, end, width, lag, step;
+  gboolean resumed = now_us - self->follow_frame_us > G_USEC_PER_SEC;
 
+  self->follow_frame_us = now_us;
   if (!self->follow || !self->has_span || self->follow_target == 0)
     return FALSE;
   start = _sl_timeline_view_start (self);
   end = _sl_timeline_view_end (self);
   width = MAX (end - start, 1);
   lag = self->follow_target - end;
-  step = lag > width ? lag : CLAMP (lag / 2, MAX (width / 200, 1), MAX (width / 25, 1));
+  step = lag > width || resumed ? lag : CLAMP (lag / 2, MAX (width / 200, 1), MAX (width / 25, 1));
   /* the last step lands on the end exactly, whatever the rounding */
   if (step >= lag || lag <= (gint64) ceil (self->px_ns))
     {
@@ -1513,7 +1531,7 @@ gboolean
 _sl_timeline_view_tick (SlTimelineView *self,
                         gint64          now_us)
 {
-  gboolean following = follow_step (self);
+  gboolean following = follow_step (self, now_us);
 
   step_clocks (self, now_us);
   return clocks_animating (self) || following;
@@ -2052,7 +2070,8 @@ sl_timeline_view_data_changed (SlTimelineView *self)
     {
       /* followed at the frame rate (follow_step()), not per update */
       if (self->follow && hi > self->data_end && self->has_span)
-        self->follow_target = hi;
+        self->follow_target = hi + follow_room (self, _sl_timeline_view_end (self) -
+                                                        _sl_timeline_view_start (self));
       self->data_end = MAX (self->data_end, hi);
       /* a live model that was empty when it was set, or one that shows
        * everything */
@@ -2325,7 +2344,9 @@ sl_timeline_view_set_follow (SlTimelineView *self,
           gint64 width = _sl_timeline_view_end (self) - _sl_timeline_view_start (self);
 
           self->data_end = hi;
-          set_span_internal (self, hi - width, hi);
+          gint64 room = follow_room (self, width);
+
+          set_span_internal (self, hi + room - width, hi + room);
         }
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLLOW]);
