@@ -467,6 +467,19 @@ check_host_ended (Cluster  *c,
   g_test_message ("one session ended: %s", sl_session_get_progress_text (session));
   g_assert_nonnull (strstr (sl_session_get_progress_text (session), "1 ended"));
   g_assert_cmpint (sl_host_item_get_live (sl_session_find_host (session, hosts[2].name)), ==, SL_HOST_LIVE_ENDED);
+  /* the whole status, under the Hosts table (selectable, copied by a button) */
+  {
+    SlHostItem *gamma = sl_session_find_host (session, hosts[2].name);
+    const char *message;
+
+    sl_session_set_selected_host (session, gamma);
+    message = sl_quality_panel_get_host_message (sl_window_get_quality_panel (window));
+    g_test_message ("ended host: %s", message);
+    g_assert_true (g_str_has_prefix (sl_host_item_get_status (gamma), "ended"));
+    g_assert_nonnull (message);
+    g_assert_nonnull (strstr (message, sl_host_item_get_status (gamma)));
+    sl_session_set_selected_host (session, NULL);
+  }
   g_assert_cmpuint (badge_pixels (window, hosts[2].name, SL_GRAPH_RGB_ENDED, "live-ended.png"), >, 8);
   g_assert_cmpuint (badge_pixels (window, hosts[0].name, SL_GRAPH_RGB_ENDED, "live-ended.png"), ==, 0);
   g_assert_cmpuint (sl_session_get_n_live_hosts (session, SL_HOST_LIVE_STREAMING), ==, 2);
