@@ -18,7 +18,7 @@ CONTRACT = {
     "tree": ("s", "'mst'", ["mst", "shortest-path"], None),
     "pinned-reference": ("s", "''", None, None),
     "live-update-ms": ("u", "100", None, ("20", "5000")),
-    "tree-margin": ("u", "10", None, ("0", "100")),
+    "tree-margin": ("u", "25", None, ("0", "100")),
     "window-width": ("i", "1200", None, None),
     "window-height": ("i", "800", None, None),
     "window-maximized": ("b", "false", None, None),

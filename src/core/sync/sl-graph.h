@@ -30,8 +30,8 @@ typedef enum
 } SlTreeKind;
 
 /* The tree's hysteresis for live sessions (sl_graph_set_margin()): a
- * link must be 10 % lighter than a tree link to replace it. */
-#define SL_GRAPH_LIVE_MARGIN 0.10
+ * link must be 25 % lighter than a tree link to replace it. */
+#define SL_GRAPH_LIVE_MARGIN 0.25
 
 typedef struct _SlGraph SlGraph;
 
