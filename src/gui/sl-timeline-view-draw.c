@@ -202,12 +202,12 @@ host_bounds (Frame *f,
     return f->view_bounds;
   if (f->local_bounds[host] == NULL)
     {
-      SlTransform inv;
       gint64 *lb = g_new (gint64, w + 1);
 
-      sl_transform_invert (&_sl_timeline_view_clock (f->self, host)->shown, &inv);
+      /* through the timeline's map of the host, piecewise where the
+       * host's clock is, as its messages and marks are placed */
       for (int k = 0; k <= w; k++)
-        lb[k] = sl_transform_apply (&inv, f->view_bounds[k]);
+        lb[k] = sl_timeline_from_view (f->self->timeline, host, f->view_bounds[k]);
       /* rounding must never make them decrease */
       for (int k = 1; k <= w; k++)
         if (lb[k] < lb[k - 1])

@@ -724,12 +724,10 @@ query_tooltip_cb (GtkWidget      *widget,
       for (guint h = 0; h < n && h < 12; h++)
         {
           SlTimelineRowInfo hi;
-          SlTransform inv;
           g_autofree char *local = NULL;
 
           sl_timeline_get_row_info (self->timeline, sl_timeline_get_host_row (self->timeline, h), &hi);
-          sl_transform_invert (&_sl_timeline_view_clock (self, h)->shown, &inv);
-          local = format_full (sl_transform_apply (&inv, t));
+          local = format_full (sl_timeline_from_view (self->timeline, h, t));
           g_string_append_printf (s, _("\n%s's own clock: %s"), hi.name, local);
         }
       if (n > 12)
@@ -740,7 +738,6 @@ query_tooltip_cb (GtkWidget      *widget,
       guint v = _sl_timeline_view_vis_at (self, y - SL_TLV_RULER_H);
       const SlTlvRow *r;
       SlTimelineRowInfo ri;
-      SlTransform inv;
       gint64 local;
       guint64 idx;
       g_autofree char *local_text = NULL;
@@ -752,8 +749,7 @@ query_tooltip_cb (GtkWidget      *widget,
         }
       r = &g_array_index (self->vis, SlTlvRow, v);
       sl_timeline_get_row_info (self->timeline, r->row, &ri);
-      sl_transform_invert (&_sl_timeline_view_clock (self, r->host)->shown, &inv);
-      local = sl_transform_apply (&inv, t);
+      local = sl_timeline_from_view (self->timeline, r->host, t);
       local_text = format_full (local);
       g_string_append_printf (s, _("\nLocal time: %s"), local_text);
       if (ri.kind == SL_TIMELINE_ROW_HOST)

@@ -1086,8 +1086,6 @@ _sl_timeline_view_update_events (SlTimelineView *self)
 {
   gint64 start, end, sel_start = 0, sel_end = 0;
   SlTimelineRowInfo ri;
-  const SlTlvClock *c;
-  SlTransform inv;
 
   g_clear_handle_id (&self->events_id, g_source_remove);
   /* Not while another page is shown: a GTK 4.8 table keeps up to 200 rows
@@ -1118,10 +1116,8 @@ _sl_timeline_view_update_events (SlTimelineView *self)
       end = sel_end;
     }
   sl_timeline_get_row_info (self->timeline, self->selected_row, &ri);
-  c = _sl_timeline_view_clock (self, ri.host);
-  sl_transform_invert (&c->shown, &inv);
-  sl_event_list_set_row (self->events, self->selected_row, sl_transform_apply (&inv, start),
-                         sl_transform_apply (&inv, end) + 1);
+  sl_event_list_set_row (self->events, self->selected_row, sl_timeline_from_view (self->timeline, ri.host, start),
+                         sl_timeline_from_view (self->timeline, ri.host, end) + 1);
   update_events_label (self);
 }
 
@@ -2527,6 +2523,8 @@ sl_timeline_view_host_time_to_x (SlTimelineView *self,
 {
   g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), NAN);
 
+  if (self->timeline != NULL)
+    return sl_timeline_view_time_to_x (self, sl_timeline_to_view (self->timeline, host, local));
   return sl_timeline_view_time_to_x (self, sl_transform_apply (&_sl_timeline_view_clock (self, host)->shown, local));
 }
 
