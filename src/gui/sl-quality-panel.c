@@ -91,7 +91,7 @@ static GParamSpec *properties[N_PROPS];
  * summary: rates in ppm, the exact maps. */
 static const SlTextColumn text_columns[] = {
   { "link_hosts_column", "hosts", 0, 22, "summary" },
-  { "link_quality_column", "quality-text", 0, 10, "summary" },
+  { "link_quality_column", "quality-text", 0, 12, "summary" },
   { "link_bound_column", "bound-text", 1, 9, "summary" },
   { "link_offset_column", "offset-text", 0, 21, "summary" },
   { "link_drift_column", "drift-text", 1, 11, "summary" },
