@@ -590,9 +590,10 @@ input_flush (SlEngine *self,
     flush_links (self);
   if (self->flush_first == 0)
     self->flush_first = now;
-  /* now and flush_first come from the input: their difference can
-   * overflow, and then flushes stop until the next call to flush */
-  if (now >= self->flush_first && now - self->flush_first < G_MAXINT64 / 2)
+  /* now and flush_first come from the input, so the sums can overflow:
+   * then no more flushes until the end of the input */
+  if (now >= self->flush_first && now - self->flush_first < G_MAXINT64 / 2 &&
+      now < G_MAXINT64 - MAX (second, (now - self->flush_first) / 64))
     self->flush_next = now + MAX (second, (now - self->flush_first) / 64);
   else
     self->flush_next = G_MAXINT64;
