@@ -755,6 +755,7 @@ flush_links (SlEngine *self)
     }
   sl_journal_set_time (self->journal, self->now);
   g_array_set_size (self->dirty, 0);
+  sl_graph_settle_journal (self->graph);
 }
 
 void
@@ -1283,6 +1284,7 @@ sl_engine_get_journal (SlEngine *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
 
+  sl_graph_settle_journal (self->graph);
   return self->journal;
 }
 

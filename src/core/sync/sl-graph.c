@@ -162,6 +162,7 @@ struct _SlGraph
 
   gboolean    sp_dirty;
   GArray     *dead_edges;
+  GArray     *unsettled;
 
   /* scratch paths and stacks, n entries each */
   guint      *buf_a;
@@ -988,13 +989,11 @@ child_endpoint (SlGraph *self,
 
 /* Journal */
 
-static double
-journal_bound (SlGraph *self,
-               guint    v)
+typedef struct
 {
-  ensure_cache (self, v);
-  return self->cache[v].bound;
-}
+  guint64 seq;
+  guint   node;
+} Unsettled;
 
 static void
 journal_edge (SlGraph      *self,
@@ -1025,15 +1024,46 @@ journal_reference (SlGraph    *self,
                     SL_QUALITY_ABSENT, NAN, reason);
 }
 
+/* The entry's bound is filled in by settle_journal(), when the graph is
+ * next read or the engine's flush ends: composing the path's relations at
+ * each swap and each link update cost most of a live refresh. It is the
+ * subtree's bound once the changes made together are applied. */
 static void
 journal_transform (SlGraph    *self,
                    guint       subtree,
                    guint       ref,
                    const char *reason)
 {
-  if (self->journal != NULL)
-    sl_journal_add (self->journal, SL_CHANGE_TRANSFORM, subtree, ref,
-                    SL_QUALITY_ABSENT, journal_bound (self, subtree), reason);
+  Unsettled u;
+
+  if (self->journal == NULL)
+    return;
+  u.seq = sl_journal_get_next_seq (self->journal);
+  u.node = subtree;
+  sl_journal_add (self->journal, SL_CHANGE_TRANSFORM, subtree, ref, SL_QUALITY_ABSENT, NAN, reason);
+  g_array_append_val (self->unsettled, u);
+}
+
+static void
+settle_journal (SlGraph *self)
+{
+  for (guint i = 0; i < self->unsettled->len; i++)
+    {
+      const Unsettled *u = &g_array_index (self->unsettled, Unsettled, i);
+
+      ensure_cache (self, u->node);
+      sl_journal_set_value (self->journal, u->seq, self->cache[u->node].bound);
+    }
+  g_array_set_size (self->unsettled, 0);
+}
+
+static guint
+tree_root (const SlGraph *self,
+           guint          v)
+{
+  while (self->parent[v] != NONE)
+    v = self->parent[v];
+  return v;
 }
 
 /* One entry for the hosts whose transform changed: all of the component if
@@ -1272,11 +1302,7 @@ mst_swap (SlGraph    *self,
   if (P[l] != NONE)
     {
       /* the reference's subtrees kept their sizes */
-      if (self->journal != NULL)
-        {
-          ensure_cache (self, w);
-          journal_transform (self, w, self->cache[w].ref, reason);
-        }
+      journal_transform (self, w, tree_root (self, w), reason);
       return;
     }
 
@@ -1914,6 +1940,7 @@ prepare (SlGraph *self)
 {
   if (self->kind == SL_TREE_SHORTEST_PATH)
     sp_recompute (self);
+  settle_journal (self);
 }
 
 /* Public API */
@@ -1933,6 +1960,7 @@ sl_graph_new (SlTreeKind  kind,
   self->lct = g_new0 (LctNode, 1);
   self->lct_stack = g_new0 (guint, 1);
   self->dead_edges = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->unsettled = g_array_new (FALSE, FALSE, sizeof (Unsettled));
   map_init (&self->map, 64);
   return self;
 }
@@ -1961,6 +1989,7 @@ sl_graph_free (SlGraph *self)
   g_free (self->lct_stack);
   g_free (self->slot_edge);
   g_array_unref (self->dead_edges);
+  g_array_unref (self->unsettled);
   g_free (self->uf);
   g_free (self->buf_a);
   g_free (self->buf_b);
@@ -2151,11 +2180,7 @@ update_edge (SlGraph           *self,
       guint y = child_endpoint (self, e);
 
       mark_changed (self, y);
-      if (self->journal != NULL)
-        {
-          ensure_cache (self, y);
-          journal_transform (self, y, self->cache[y].ref, "link transform updated");
-        }
+      journal_transform (self, y, tree_root (self, y), "link transform updated");
     }
 }
 
@@ -2417,6 +2442,20 @@ sl_graph_get_relation (SlGraph *self,
   if (c->rel == NULL)
     c->rel = sl_relation_new_linear (&c->to_ref, c->bound);
   return sl_relation_ref (c->rel);
+}
+
+/**
+ * sl_graph_settle_journal:
+ *
+ * Fills in the bounds of the transform entries journaled since the last
+ * read of the graph (see journal_transform()).
+ */
+void
+sl_graph_settle_journal (SlGraph *self)
+{
+  g_return_if_fail (self != NULL);
+
+  settle_journal (self);
 }
 
 GArray *

@@ -108,6 +108,20 @@ sl_journal_get (const SlJournal *self,
   return &self->ring[seq % self->capacity];
 }
 
+/* Sets the value of an entry written before it was known; entries that
+ * fell off the ring are left alone. */
+void
+sl_journal_set_value (SlJournal *self,
+                      guint64    seq,
+                      double     value)
+{
+  g_return_if_fail (self != NULL);
+
+  if (seq < self->first_seq || seq >= self->next_seq)
+    return;
+  self->ring[seq % self->capacity].value = value;
+}
+
 guint64
 sl_journal_get_n_dropped (const SlJournal *self)
 {

@@ -21,8 +21,9 @@ G_BEGIN_DECLS
  *   %SL_HOST_NONE for a new component) to @b; every host of the component
  *   has a new transform
  * @SL_CHANGE_TRANSFORM: the transform of host @a and of every host below it
- *   in the tree (away from reference @b) changed; @value is @a's new bound
- *   in ns
+ *   in the tree (away from reference @b) changed; @value is @a's bound in
+ *   ns once the changes flushed with this one are applied (filled in at
+ *   the end of the engine's flush)
  */
 typedef enum
 {
@@ -61,6 +62,9 @@ void            sl_journal_add            (SlJournal      *self,
                                            const char     *reason);
 guint64         sl_journal_get_next_seq   (const SlJournal *self);
 guint64         sl_journal_get_first_seq  (const SlJournal *self);
+void            sl_journal_set_value      (SlJournal       *self,
+                                           guint64          seq,
+                                           double           value);
 const SlChange *sl_journal_get            (const SlJournal *self,
                                            guint64          seq);
 guint64         sl_journal_get_n_dropped  (const SlJournal *self);
