@@ -2301,6 +2301,135 @@ test_clocks (void)
   g_assert_finalize_object (window);
 }
 
+/* A host whose map to the view is piecewise (a clock that stepped by
+ * 3 ms halfway): its states and its messages' ends are drawn through
+ * that map, the same one, not through its representative linear piece.
+ * What is expected comes from the relation itself, not from the view. */
+static void
+test_piecewise_host (void)
+{
+  g_autoptr(SlTimelineSynth) synth = sl_timeline_synth_new (2, 40000, 600, 5);
+  g_autoptr(SlRelation) rel = NULL;
+  g_autoptr(GArray) arrows = g_array_new (FALSE, FALSE, sizeof (SlTimelineArrow));
+  const SlTransform *tr = (const SlTransform *) (gpointer) synth->to_reference->data;
+  SlTimeline *tl = synth->timeline;
+  SlEventStore *store1 = g_ptr_array_index (synth->stores, 1);
+  SlTimelineView *view;
+  GtkWindow *window = view_window (&view);
+  SlTimelineArrow a = { 0 };
+  gint64 first, last, step_at, lo, hi, recv_view, rep_view;
+  const gint64 step = 3000000;
+  double xr, y;
+  guint checked = 0, other = 0;
+  gboolean found = FALSE;
+  UiPixels p = { 0 };
+
+  sl_event_store_get_time_range (store1, &first, &last);
+  step_at = first + (last - first) / 2;
+  {
+    gint64 starts[2] = { G_MININT64, step_at };
+    SlTransform maps[2];
+    SlBoundPoint bounds[2] = { { first, 1000 }, { last, 1000 } };
+
+    maps[0] = tr[1];
+    sl_transform_rebase (&tr[1], step_at, &maps[1]);
+    maps[1].image += step;
+    rel = sl_relation_new (starts, maps, 2, bounds, 2, TRUE);
+  }
+  g_assert_cmpuint (sl_relation_get_n_pieces (rel), ==, 2);
+
+  sl_timeline_view_set_timeline (view, tl, (const SlEventStore * const *) synth->stores->pdata, 2);
+  sl_timeline_set_host_relation (tl, 1, rel, &tr[1]);
+  sl_timeline_view_set_host_clock (view, 0, &tr[0], 0, 1000);
+  sl_timeline_view_set_host_clock (view, 1, &tr[1], 0, 1000);
+
+  /* a message to a thread of host 1 well after the step */
+  g_assert_true (sl_timeline_get_view_range (tl, &lo, &hi));
+  sl_timeline_query_arrows (tl, lo, hi, 0, SL_TIMELINE_NONE, SL_TIMELINE_NONE, SL_TIMELINE_NONE, arrows);
+  for (guint i = 0; i < arrows->len && !found; i++)
+    {
+      const SlTimelineArrow *c = &g_array_index (arrows, SlTimelineArrow, i);
+      SlTimelineRowInfo ri;
+
+      sl_timeline_get_row_info (tl, c->recv_row, &ri);
+      if (c->recv_host == 1 && c->recv_time > step_at + (last - step_at) / 4 &&
+          ri.kind == SL_TIMELINE_ROW_THREAD)
+        {
+          a = *c;
+          found = TRUE;
+        }
+    }
+  g_assert_true (found);
+  recv_view = sl_relation_apply (rel, a.recv_time);
+  rep_view = sl_transform_apply (&tr[1], a.recv_time);
+  g_assert_cmpint (recv_view - rep_view, ==, step);
+  g_assert_cmpint (sl_timeline_to_view (tl, 1, a.recv_time), ==, recv_view);
+
+  /* 1 ms around the receive: the representative piece is 3 ms away */
+  activate (view, "timeline.set-span", g_variant_new ("(xx)", recv_view - 500000, recv_view + 500000));
+  activate (view, "timeline.select-message", g_variant_new ("(uuxx)", a.send_host, a.recv_host, a.send_time,
+                                                            a.recv_time));
+  activate (view, "timeline.message-other-end", NULL);
+  activate (view, "timeline.set-span", g_variant_new ("(xx)", recv_view - 500000, recv_view + 500000));
+  settle (view);
+  g_assert_cmpuint (sl_timeline_view_get_selected_row (view), ==, a.recv_row);
+  render (view, "timeline-piecewise.png", &p);
+  xr = sl_timeline_view_time_to_x (view, recv_view);
+  y = ui_row_y (view, a.recv_row);
+  g_test_message ("receive at view %" G_GINT64_FORMAT " (x %.1f, y %.0f); its piece is %" G_GINT64_FORMAT
+                  " ns from the representative one", recv_view, xr, y, step);
+  g_assert_cmpfloat (fabs (sl_timeline_view_host_time_to_x (view, 1, a.recv_time) - xr), <, 0.5);
+  g_assert_true (on_rows (view, y));
+  /* the message's end, marked where the relation puts it */
+  g_assert_cmpuint (ui_count_near (&p, xr, y, 6, SL_TIMELINE_RGB_SELECTION, 40), >=, 10);
+
+  /* the row's states, each pixel in the colour of the state the relation
+   * puts there */
+  for (double cx = SL_TLV_LABEL_W + 2; cx < p.width - 2; cx += 7)
+    {
+      gint64 local = sl_relation_preimage (rel, sl_timeline_view_x_to_time (view, cx));
+      guint64 k = sl_timeline_find_interval (tl, a.recv_row, local);
+      SlTimelineInterval iv;
+      double xs, xe;
+
+      if (k == G_MAXUINT64)
+        continue;
+      sl_timeline_get_interval (tl, a.recv_row, k, &iv);
+      xs = sl_timeline_view_time_to_x (view, sl_relation_apply (rel, iv.start));
+      xe = sl_timeline_view_time_to_x (view, sl_relation_apply (rel, iv.end));
+      /* (away from the marked end and from the message's line) */
+      if (xs > cx - 4 || xe < cx + 4 || fabs (cx - xr) < 10 || iv.state == SL_TIMELINE_STATE_NONE ||
+          iv.state == SL_TIMELINE_STATE_EXITED)
+        continue;
+      if (ui_count_near (&p, cx, y - 3, 2, sl_timeline_view_state_rgb (iv.state), 6) < 15)
+        g_test_message ("column %.0f: %s from %.1f to %.1f", cx, sl_timeline_state_to_string (iv.state), xs, xe);
+      g_assert_cmpuint (ui_count_near (&p, cx, y - 3, 2, sl_timeline_view_state_rgb (iv.state), 6), >=, 15);
+      checked++;
+      /* what the representative piece would have shown there */
+      {
+        SlTransform inv;
+        SlTimelineInterval ir;
+        guint64 kr;
+
+        sl_transform_invert (&tr[1], &inv);
+        kr = sl_timeline_find_interval (tl, a.recv_row,
+                                        sl_transform_apply (&inv, sl_timeline_view_x_to_time (view, cx)));
+        if (kr != G_MAXUINT64)
+          sl_timeline_get_interval (tl, a.recv_row, kr, &ir);
+        other += kr == G_MAXUINT64 || ir.state != iv.state;
+      }
+    }
+  g_test_message ("%u columns checked, %u of them in another state on the linear piece", checked, other);
+  g_assert_cmpuint (checked, >=, 10);
+  /* (else this test could not tell the two maps apart) */
+  g_assert_cmpuint (other, >=, checked / 4);
+  ui_pixels_clear (&p);
+
+  sl_timeline_view_set_timeline (view, NULL, NULL, 0);
+  gtk_window_destroy (window);
+  g_assert_finalize_object (window);
+}
+
 /* The span fitted to the data (on opening, Home) follows the clocks: the
  * model can come before its clocks (an input read at once), and a span
  * fitted to raw clocks 800 s apart once showed 806 s of 20 s of data. */
@@ -2422,6 +2551,7 @@ main (int   argc,
   g_test_add_func ("/timeline-ui/colours", test_colours);
   g_test_add_func ("/timeline-ui/django-vote", test_django);
   g_test_add_func ("/timeline-ui/clocks", test_clocks);
+  g_test_add_func ("/timeline-ui/piecewise-host", test_piecewise_host);
   g_test_add_func ("/timeline-ui/fit-follows-clocks", test_fit_follows_clocks);
   g_test_add_func ("/timeline-ui/no-event-yet", test_no_event_yet);
   g_test_add_func ("/timeline-ui/rows", test_rows);
