@@ -1,0 +1,213 @@
+/* sl-segments-private.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <math.h>
+
+#include "sl-hull-private.h"
+#include "sl-segments.h"
+
+G_BEGIN_DECLS
+
+#define SQRT2 1.4142135623730951
+#define FAR_NS (G_GINT64_CONSTANT (1) << 60)
+#define INNER 0.1
+
+typedef struct
+{
+  double x;
+  double y;
+} DPt;
+
+/* A window's relaxed band, in coordinates relative to the link's origin. */
+typedef struct
+{
+  gint64   u;
+  gint64   v;
+  double   kappa;
+  gboolean has_lmin;
+  gboolean has_lmax;
+  gboolean crossed;
+  double   amin;
+  double   amax;
+  DPt     *hi;
+  guint    n_hi;
+  DPt     *lo;
+  guint    n_lo;
+} Band;
+
+/* Round trips of linear regression (option linreg), fitted as
+ * d = t_b − t_a (relative to the link's origin) against x = t_a: weighted
+ * sums (weight 1/E², E the round trip's error margin: a round trip counts
+ * by how tightly it pins the offset, so one paired across a loss or a
+ * retransmission hardly counts) and plain ones (the residual deviation). */
+typedef struct
+{
+  guint64     n;
+  long double w, wx, wd, wxx, wxd, wdd;
+  long double x, d, xx, xd, dd;
+} Moments;
+
+typedef struct
+{
+  Band         band;
+  SlQuality    quality;
+  guint64      n[2];
+  guint64      accurate;
+  double       raw_amin;
+  double       raw_amax;
+  gboolean     has_raw_est;
+  SlTransform  raw_est;
+  gboolean     failed_after;
+  gint64       valid_start;
+  gint64       valid_end;
+  guint        hull_points[2];
+  Moments      lr;
+} Window;
+
+/* A packet that contradicts its window: the window closes before it and
+ * the next one starts with it; the next PROBE packets tell a step (they
+ * agree with it) from a bad match (they agree with the closed window). */
+#define PROBE 16
+
+typedef struct
+{
+  SlPoint p;
+  int     side;
+} Probe;
+
+struct _SlSegments
+{
+  SlSegmentsOptions o;
+  double       kappa;
+  double       lo_slope;
+  double       hi_slope;
+  gboolean     has_origin;
+  gint64       x0;
+  gint64       y0;
+  GArray      *windows;
+  GArray      *failures;
+
+  /* the open window */
+  gboolean     open;
+  gint64       u;
+  gint64       last_x;
+  SlChain      full[2];
+  SlChain      suffix[2];
+  gint64       suffix_u;
+  guint64      suffix_n[2];
+  SlHull      *raw;
+  SlHull      *raw_snap;
+  SlHull      *first_raw;
+  Moments      lr;
+  Moments      lr_suffix;
+  guint64      n[2];
+  double       beta;
+  gint64       next_check;
+  double       step;
+  gboolean     raw_crossed_seen;
+  Band         guard;
+  gint64       last_side_x[2];
+  gint64       suffix_min_x;
+  gint64       valid_start;
+
+  /* probation after a contradiction (see Probe) */
+  gboolean     probing;
+  Probe        probe[PROBE + 1];
+  guint        n_probe;
+  SlChain      prev_full[2];
+  gint64       prev_u;
+  guint64      prev_n[2];
+  gint64       prev_side_x;
+  gint64       prev_last_x;
+  double       prev_step;
+
+  guint64      total[2];
+  guint64      late;
+  guint64      version;
+  guint64      raw_version;
+
+  SlRelation  *rel;
+  guint64      rel_version;
+};
+
+typedef struct
+{
+  double a;
+  double b;
+  double mean_x;
+  double sxx;
+  double s2;
+  double e_r;
+} Fit;
+
+/* sl-segments.c */
+
+void band_clear (Band *b);
+
+double poly_at (const DPt *p,
+                guint      n,
+                double     x,
+                double     left_slope,
+                double     right_slope);
+
+gboolean band_ok (const Band *b);
+
+double band_bisector (const Band *b,
+                      double      x,
+                      double     *slope);
+
+gboolean moments_fit (const Moments *m,
+                      Fit           *f);
+
+double fit_se (const Fit     *f,
+               const Moments *m,
+               double         x);
+
+void chains_clear (SlChain *c);
+
+void open_chains (const SlSegments *self,
+                  SlChain          *out);
+
+void window_init_from (SlSegments   *self,
+                       Window       *w,
+                       const SlChain *chains,
+                       gint64        u,
+                       gint64        v,
+                       const SlHull *raw,
+                       const guint64 n[2]);
+
+/* sl-segments-result.c */
+
+GArray *all_windows (SlSegments *self);
+
+void windows_free (GArray *ws);
+
+static inline double
+band_eps (const Band *b,
+          double      x)
+{
+  return b->kappa / 2 * fabs ((x - (double) b->u) * (x - (double) b->v));
+}
+
+/* The upper edge: Lmin' left of its a→b pivot, the shifted a→b hull
+ * between the pivots, Lmax' right of its a→b pivot (sl-hull.c's
+ * band_hi()); the lower edge mirrors it. */
+static inline double
+band_hi (const Band *b,
+         double      x)
+{
+  return poly_at (b->hi, b->n_hi, x, b->amin, b->amax);
+}
+
+static inline double
+band_lo (const Band *b,
+         double      x)
+{
+  return poly_at (b->lo, b->n_lo, x, b->amax, b->amin);
+}
+
+G_END_DECLS
