@@ -1,0 +1,194 @@
+/* sl-graph-view-private.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "sl-canvas.h"
+#include "sl-graph-layout.h"
+#include "sl-graph-view.h"
+#include "sl-line-raster.h"
+
+G_BEGIN_DECLS
+
+#define UNIT_PX          90.0
+#define MIN_ZOOM         0.02
+#define MAX_ZOOM         8.0
+#define NODE_RADIUS      7.0
+#define MOVE_MS          600
+#define FLASH_MS         1800
+#define MAX_FLASHES      SL_GRAPH_VIEW_MAX_GLOWING
+/* the colour scale of a link's bound: 10 µs to 10 ms (log10 of ns) */
+#define BOUND_LOG_MIN    4.0
+#define BOUND_LOG_MAX    7.0
+#define EXPORT_MAX_PX    3000
+
+typedef struct
+{
+  SlLayoutPos from;
+  SlLayoutPos to;
+  double      flash;
+  double      label_w;   /* the name's ink at 12 px, 0 until measured */
+  double      label_h;
+  double      label_xb;
+  double      label_yb;
+} Node;
+
+typedef struct
+{
+  guint     link;
+  guint     a;
+  guint     b;
+  SlQuality quality;
+  gboolean  in_tree;
+  double    bound_ns;
+  gint64    flash_start;
+} Edge;
+
+struct _SlGraphView
+{
+  GtkWidget       parent_instance;
+
+  SlSession      *session;
+  gulong          updated_id;
+  gulong          link_id;
+  gulong          host_id;
+
+  GArray         *nodes;
+  GArray         *unreadable;   /* Node per unreadable host, in a row below */
+  GArray         *edges;
+  GArray         *refs;
+  GArray         *labels;       /* SlGraphLabel placed in the last frame */
+  GArray         *obstacles;    /* the hosts' discs, which names keep off */
+  GPtrArray      *label_cells;  /* scratch grid for the placement */
+  cairo_t        *measure;
+  double          layout_w;
+  double          layout_h;
+  gint64          move_start;
+  guint           tick_id;
+  gint64          flash_ref_start;
+  guint           flash_ref;
+
+  double          zoom;
+  double          pan_x;
+  double          pan_y;
+  gboolean        auto_fit;
+  double          drag_pan_x;
+  double          drag_pan_y;
+  gboolean        dragging;
+  double          pinch_zoom;
+  guint           n_tree_edges;
+
+  double          pointer_x;
+  double          pointer_y;
+  guint           menu_host;
+
+  GtkPopoverMenu *context_menu;
+  GMenuModel     *host_menu;
+  SlCanvas       *canvas;
+  cairo_surface_t *sprite;
+  cairo_surface_t *mark_sprites[SL_QUALITY_FAIL + 1];
+  double          mark_scale;
+  double          sprite_r;
+  double          sprite_scale;
+  guint32         sprite_fg;
+  guint32         sprite_bg;
+};
+typedef struct
+{
+  double r, g, b;
+} Rgb;
+
+typedef enum
+{
+  LAYER_BACK        = 1 << 0,
+  LAYER_OTHER_EDGES = 1 << 1,
+  LAYER_FRONT       = 1 << 2,
+  LAYER_ALL         = 7,
+} Layers;
+
+typedef struct
+{
+  double      t;
+  double      r;
+  gint64      now;
+  guint       sel_l;
+  guint       sel_h;
+  Rgb         fg;
+  Rgb         bg;
+  gboolean    for_export;
+  double      other_alpha;
+} DrawState;
+
+#define LABEL_CELL 64.0
+#define OBSTACLE   0x80000000u
+
+/* sl-graph-view.c */
+
+Rgb rgb_from_hex (guint32 hex);
+
+void set_rgb (cairo_t *cr,
+              Rgb      c,
+              double   alpha);
+
+Rgb bound_color (double t);
+
+double bound_t (double bound_ns);
+
+double move_progress (SlGraphView *self);
+
+SlLayoutPos node_pos (SlGraphView *self,
+                      guint        host,
+                      double       t);
+
+void to_screen (SlGraphView *self,
+                SlLayoutPos  p,
+                double      *x,
+                double      *y);
+
+double node_radius (SlGraphView *self);
+
+gboolean is_group_reference (SlGraphView *self,
+                             guint        host);
+
+gboolean is_unsynchronized (SlGraphView *self,
+                            guint        h);
+
+char *host_label_text (SlGraphView *self,
+                       guint        h);
+
+/* sl-graph-view-draw.c */
+
+void draw_back (SlGraphView     *self,
+                cairo_t         *cr,
+                const DrawState *ds);
+
+void draw_other_edges (SlGraphView     *self,
+                       cairo_t         *cr,
+                       SlLineRaster    *raster,
+                       double           scale,
+                       const DrawState *ds);
+
+void draw_front (SlGraphView     *self,
+                 cairo_t         *cr,
+                 SlLineRaster    *raster,
+                 double           scale,
+                 int              width,
+                 int              height,
+                 const DrawState *ds);
+
+void draw_state_init (SlGraphView *self,
+                      DrawState   *ds,
+                      gboolean     for_export);
+
+/* sl-graph-view-labels.c */
+
+void cell_free (gpointer data);
+
+void place_labels (SlGraphView     *self,
+                   int              width,
+                   int              height,
+                   const DrawState *ds);
+
+G_END_DECLS
