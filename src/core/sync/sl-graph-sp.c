@@ -105,50 +105,19 @@ sp_dijkstra (SlGraph     *self,
     }
 }
 
-static void
-sp_component (SlGraph     *self,
-              SpWork      *w,
-              const guint *members,
-              guint        n_members,
-              guint        cid,
-              guint       *old_root,
-              guint8      *changed,
-              guint       *edge_stamp)
+/* The previous reference's index in members: the old root that most
+ * members had (NONE if none of them is still in the component). */
+static guint
+sp_previous_reference (SlGraph     *self,
+                       SpWork      *w,
+                       const guint *members,
+                       guint        n_members,
+                       guint        cid,
+                       const guint *old_root)
 {
-  static const char *reason = "shortest paths recomputed";
-  Vertex *V = self->vertices;
-  const guint *P = self->parent;
-  guint ref = NONE;
-  guint prev = NONE;
-  guint n_in = 0;
-  guint n_out = 0;
-  double *sums = g_new (double, n_members);
   guint *count = g_new0 (guint, n_members);
-  guint *new_pe = g_new (guint, n_members);
+  guint prev = NONE;
 
-  for (guint i = 0; i < n_members; i++)
-    {
-      guint v = members[i];
-      guint r = v;
-
-      /* old roots, through the structure as it was */
-      while (P[r] != NONE)
-        r = P[r];
-      old_root[v] = r;
-      w->pos[v] = i;
-    }
-
-  for (guint i = 0; i < n_members; i++)
-    {
-      double sum = 0.0;
-
-      sp_dijkstra (self, w, members, n_members, members[i]);
-      for (guint j = 0; j < n_members; j++)
-        sum += w->dist[members[j]];
-      sums[i] = sum;
-    }
-
-  /* the previous reference: the old root that most members had */
   for (guint i = 0; i < n_members; i++)
     {
       guint r = old_root[members[i]];
@@ -161,40 +130,60 @@ sp_component (SlGraph     *self,
         (prev == NONE || count[j] > count[prev] ||
          (count[j] == count[prev] && members[j] < members[prev])))
       prev = j;
+  g_free (count);
+  return prev;
+}
+
+/* The pinned host, else the member whose paths' sum (sums[i]) is least. */
+static guint
+sp_choose_reference (SlGraph      *self,
+                     const guint  *members,
+                     guint         n_members,
+                     guint         cid,
+                     const double *sums,
+                     guint         prev)
+{
+  double min_sum = INFINITY;
+  double limit;
+  guint ref = NONE;
 
   if (self->pinned != NONE && self->vertices[self->pinned].mark == cid)
-    ref = self->pinned;
-  else
-    {
-      double min_sum = INFINITY;
-      double limit;
-
-      for (guint i = 0; i < n_members; i++)
-        min_sum = MIN (min_sum, sums[i]);
-      /* sums of the same paths in another order may differ by rounding;
-       * keep the previous reference among (near) ties, else the lowest id */
-      limit = min_sum + 1e-9 * min_sum;
-      /* hysteresis: the previous reference stays while its sum is within
-       * the margin of the least */
-      if (prev != NONE && sums[prev] <= MAX (limit, min_sum * (1.0 + self->margin)))
-        ref = members[prev];
-      else
-        for (guint i = 0; i < n_members; i++)
-          if (sums[i] <= limit && (ref == NONE || members[i] < ref))
-            ref = members[i];
-    }
-
-  sp_dijkstra (self, w, members, n_members, ref);
+    return self->pinned;
 
   for (guint i = 0; i < n_members; i++)
-    {
-      guint v = members[i];
-      guint e = w->pred[v];
+    min_sum = MIN (min_sum, sums[i]);
+  /* sums of the same paths in another order may differ by rounding;
+   * keep the previous reference among (near) ties, else the lowest id */
+  limit = min_sum + 1e-9 * min_sum;
+  /* hysteresis: the previous reference stays while its sum is within
+   * the margin of the least */
+  if (prev != NONE && sums[prev] <= MAX (limit, min_sum * (1.0 + self->margin)))
+    ref = members[prev];
+  else
+    for (guint i = 0; i < n_members; i++)
+      if (sums[i] <= limit && (ref == NONE || members[i] < ref))
+        ref = members[i];
+  return ref;
+}
 
-      new_pe[i] = e;
-      if (e != NONE)
-        edge_stamp[e] = cid;
-    }
+/* The tree edges that leave (no member's new parent edge, stamped cid in
+ * edge_stamp) and those that join, journaled and counted. */
+static void
+sp_swap_tree_edges (SlGraph     *self,
+                    const guint *members,
+                    guint        n_members,
+                    const guint *new_pe,
+                    guint        cid,
+                    guint       *edge_stamp,
+                    const char  *reason)
+{
+  const Vertex *V = self->vertices;
+  guint n_in = 0;
+  guint n_out = 0;
+
+  for (guint i = 0; i < n_members; i++)
+    if (new_pe[i] != NONE)
+      edge_stamp[new_pe[i]] = cid;
 
   for (guint i = 0; i < n_members; i++)
     {
@@ -221,6 +210,19 @@ sp_component (SlGraph     *self,
         }
     }
   self->n_tree_changes += MAX (n_in, n_out);
+}
+
+/* Members get their new parents; changed[v] says whose parent, parent edge
+ * or parent edge's transform changed. */
+static void
+sp_reparent (SlGraph     *self,
+             const guint *members,
+             guint        n_members,
+             const guint *new_pe,
+             guint8      *changed)
+{
+  Vertex *V = self->vertices;
+  const guint *P = self->parent;
 
   for (guint i = 0; i < n_members; i++)
     {
@@ -245,25 +247,88 @@ sp_component (SlGraph     *self,
       else
         set_parent (self, v, self->edges[e].a == v ? self->edges[e].b : self->edges[e].a, e);
     }
+}
+
+/* With the reference kept, one transform entry per topmost changed host. */
+static void
+sp_journal_transforms (SlGraph      *self,
+                       const guint  *members,
+                       guint         n_members,
+                       const guint8 *changed,
+                       guint         ref,
+                       const char   *reason)
+{
+  const guint *P = self->parent;
+
+  for (guint i = 0; i < n_members; i++)
+    {
+      guint v = members[i];
+      guint a;
+
+      if (!changed[v] || v == ref)
+        continue;
+      for (a = P[v]; a != NONE && !changed[a]; a = P[a])
+        ;
+      if (a == NONE)
+        journal_transform (self, v, ref, reason);
+    }
+}
+
+static void
+sp_component (SlGraph     *self,
+              SpWork      *w,
+              const guint *members,
+              guint        n_members,
+              guint        cid,
+              guint       *old_root,
+              guint8      *changed,
+              guint       *edge_stamp)
+{
+  static const char *reason = "shortest paths recomputed";
+  const guint *P = self->parent;
+  guint ref;
+  guint prev;
+  double *sums = g_new (double, n_members);
+  guint *new_pe = g_new (guint, n_members);
+
+  for (guint i = 0; i < n_members; i++)
+    {
+      guint v = members[i];
+      guint r = v;
+
+      /* old roots, through the structure as it was */
+      while (P[r] != NONE)
+        r = P[r];
+      old_root[v] = r;
+      w->pos[v] = i;
+    }
+
+  for (guint i = 0; i < n_members; i++)
+    {
+      double sum = 0.0;
+
+      sp_dijkstra (self, w, members, n_members, members[i]);
+      for (guint j = 0; j < n_members; j++)
+        sum += w->dist[members[j]];
+      sums[i] = sum;
+    }
+
+  prev = sp_previous_reference (self, w, members, n_members, cid, old_root);
+  ref = sp_choose_reference (self, members, n_members, cid, sums, prev);
+
+  sp_dijkstra (self, w, members, n_members, ref);
+  for (guint i = 0; i < n_members; i++)
+    new_pe[i] = w->pred[members[i]];
+
+  sp_swap_tree_edges (self, members, n_members, new_pe, cid, edge_stamp, reason);
+  sp_reparent (self, members, n_members, new_pe, changed);
 
   if (prev == NONE || members[prev] != ref)
     journal_reference (self, prev == NONE ? NONE : members[prev], ref, reason);
   else if (self->journal != NULL)
-    for (guint i = 0; i < n_members; i++)
-      {
-        guint v = members[i];
-        guint a;
-
-        if (!changed[v] || v == ref)
-          continue;
-        for (a = P[v]; a != NONE && !changed[a]; a = P[a])
-          ;
-        if (a == NONE)
-          journal_transform (self, v, ref, reason);
-      }
+    sp_journal_transforms (self, members, n_members, changed, ref, reason);
 
   g_free (sums);
-  g_free (count);
   g_free (new_pe);
 }
 
