@@ -308,42 +308,33 @@ linreg_run (const SlSegments *self,
   return TRUE;
 }
 
+/* Without an accurate band: the raw estimate, unbounded (a raw band is no
+ * guarantee once clock rates may change). */
 static SlRelation *
-build_relation (SlSegments *self)
+raw_relation (SlSegments *self)
 {
-  GArray *ws = all_windows (self);
-  g_autoptr(GArray) acc = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autoptr(GArray) pieces = g_array_new (FALSE, FALSE, sizeof (Piece));
-  g_autoptr(GArray) pts = g_array_new (FALSE, FALSE, sizeof (SlBoundPoint));
-  SlRelation *rel;
+  SlRelation *raw = self->raw != NULL ? sl_hull_get_relation (self->raw) : NULL;
+  SlBoundPoint inf = { self->x0, INFINITY };
+  gint64 start = G_MININT64;
+  SlTransform t;
 
-  for (guint i = 0; i < ws->len; i++)
-    if (g_array_index (ws, Window, i).quality == SL_QUALITY_ACCURATE &&
-        band_ok (&g_array_index (ws, Window, i).band))
-      g_array_append_val (acc, i);
+  if (raw == NULL)
+    return NULL;
+  sl_relation_get_piece (raw, 0, &t);
+  sl_relation_unref (raw);
+  return sl_relation_new (&start, &t, 1, &inf, 1, TRUE);
+}
 
-  if (acc->len == 0)
-    {
-      /* no band: the raw estimate, unbounded (a raw band is no guarantee
-       * once clock rates may change) */
-      SlRelation *raw = self->raw != NULL ? sl_hull_get_relation (self->raw) : NULL;
-      SlBoundPoint inf = { self->x0, INFINITY };
-      gint64 start = G_MININT64;
-      SlTransform t;
-
-      windows_free (ws);
-      if (raw == NULL)
-        return NULL;
-      sl_relation_get_piece (raw, 0, &t);
-      sl_relation_unref (raw);
-      return sl_relation_new (&start, &t, 1, &inf, 1, TRUE);
-    }
-
-  /* A step that made b's clock jump forward against a's may instead be a's
-   * clock that went back: then a's readings just before the step come
-   * again after it, up to the jump earlier than the first packet that
-   * showed it. The old window yields that much (at most the largest jump
-   * the two bands allow, in a's time at the slowest plausible rate). */
+/* A step that made b's clock jump forward against a's may instead be a's
+ * clock that went back: then a's readings just before the step come
+ * again after it, up to the jump earlier than the first packet that
+ * showed it. The old window yields that much (at most the largest jump
+ * the two bands allow, in a's time at the slowest plausible rate). */
+static void
+yield_at_steps (SlSegments   *self,
+                GArray       *ws,
+                const GArray *acc)
+{
   for (guint k = 0; k + 1 < acc->len; k++)
     {
       Window *w = &g_array_index (ws, Window, g_array_index (acc, guint, k));
@@ -364,233 +355,304 @@ build_relation (SlSegments *self)
           nw->valid_start = MIN (nw->band.v, MAX (nw->valid_start, nw->band.u + ext));
         }
     }
+}
 
-  /* the path: one stab per run of windows without a step between them */
-  {
-    const Window *w0 = &g_array_index (ws, Window, g_array_index (acc, guint, 0));
-
-    if (acc->len == 1 && w0->has_raw_est && !self->o.linreg)
-      {
-        /* one window: the raw hull's bisector, as without windows */
-        gint64 whole;
-        double frac, slope;
-        Piece p;
-
-        sl_transform_apply_split (&w0->raw_est, self->x0 + w0->band.u, &whole, &frac);
-        slope = sl_transform_get_slope (&w0->raw_est);
-        p.x = (double) w0->band.u;
-        p.y = (double) (whole - self->y0) + frac;
-        p.slope = slope;
-        g_array_append_val (pieces, p);
-      }
-    else
-      for (guint k0 = 0; k0 < acc->len;)
-        {
-          g_autoptr(GArray) checks = g_array_new (FALSE, FALSE, sizeof (Check));
-          g_autoptr(GArray) run = g_array_new (FALSE, FALSE, sizeof (Piece));
-          const Window *first = &g_array_index (ws, Window, g_array_index (acc, guint, k0));
-          guint k1 = k0;
-          double slope0, y0, slope1;
-
-          while (k1 + 1 < acc->len && !step_between (ws, g_array_index (acc, guint, k1), g_array_index (acc, guint, k1 + 1)))
-            k1++;
-          for (guint k = k0; k <= k1; k++)
-            {
-              const Window *w = &g_array_index (ws, Window, g_array_index (acc, guint, k));
-              const Band *b = &w->band;
-              const Band *nb = k < k1 ? &g_array_index (ws, Window, g_array_index (acc, guint, k + 1)).band : NULL;
-              g_autoptr(GArray) xs = window_checks (w);
-
-              for (guint j = 0; j < xs->len; j++)
-                {
-                  double x = g_array_index (xs, double, j);
-                  Check c = { x, band_lo (b, x), band_hi (b, x) };
-
-                  if (checks->len > 0 && x <= g_array_index (checks, Check, checks->len - 1).x)
-                    continue;
-                  /* where two windows meet both bands hold f itself */
-                  if (j + 1 == xs->len && nb != NULL && nb->u == b->v)
-                    {
-                      double lo2 = MAX (c.lo, band_lo (nb, x)), hi2 = MIN (c.hi, band_hi (nb, x));
-
-                      if (lo2 <= hi2)
-                        {
-                          c.lo = lo2;
-                          c.hi = hi2;
-                        }
-                    }
-                  g_array_append_val (checks, c);
-                }
-            }
-
-          y0 = band_bisector (&first->band, g_array_index (checks, Check, 0).x, &slope0);
-          if (!self->o.linreg ||
-              !linreg_run (self, ws, acc, k0, k1, (const Check *) (gpointer) checks->data, checks->len, run))
-            {
-              g_array_set_size (run, 0);
-              stab (self, (const Check *) (gpointer) checks->data, checks->len, y0, run);
-            }
-          band_bisector (&g_array_index (ws, Window, g_array_index (acc, guint, k1)).band, 0, &slope1);
-          g_array_index (run, Piece, run->len - 1).slope = slope1;
-          if (pieces->len == 0)
-            {
-              /* before the first window: its bisector slope */
-              Piece head = g_array_index (run, Piece, 0);
-
-              head.slope = slope0;
-              g_array_append_val (pieces, head);
-            }
-          else
-            {
-              /* across a step: a bridge that rises to the next run's start,
-               * or a jump back when the clock ran back */
-              Piece *tail = &g_array_index (pieces, Piece, pieces->len - 1);
-              const Piece *next = &g_array_index (run, Piece, 0);
-
-              if (next->x > tail->x && next->y > tail->y)
-                tail->slope = (next->y - tail->y) / (next->x - tail->x);
-            }
-          g_array_append_vals (pieces, run->data, run->len);
-          k0 = k1 + 1;
-        }
-  }
-
-  /* bound points: the windows', then the gaps between them and the tails */
-  for (guint k = 0; k < acc->len; k++)
+/* The checks of the accurate windows acc[k0..k1] (no step between them). */
+static void
+run_checks (GArray       *ws,
+            const GArray *acc,
+            guint         k0,
+            guint         k1,
+            GArray       *checks)
+{
+  for (guint k = k0; k <= k1; k++)
     {
       const Window *w = &g_array_index (ws, Window, g_array_index (acc, guint, k));
       const Band *b = &w->band;
+      const Band *nb = k < k1 ? &g_array_index (ws, Window, g_array_index (acc, guint, k + 1)).band : NULL;
       g_autoptr(GArray) xs = window_checks (w);
 
       for (guint j = 0; j < xs->len; j++)
         {
           double x = g_array_index (xs, double, j);
-          double e_left = j > 0 ? eps_max (b, g_array_index (xs, double, j - 1), x) : 0;
-          double e_right = j + 1 < xs->len ? eps_max (b, x, g_array_index (xs, double, j + 1)) : 0;
-          double v = bound_core (b, pieces, x) + MAX (e_left, e_right);
+          Check c = { x, band_lo (b, x), band_hi (b, x) };
 
-          add_point (pts, self->x0, x, v);
-          /* where the two distances cross, between checks */
-          if (j + 1 < xs->len)
+          if (checks->len > 0 && x <= g_array_index (checks, Check, checks->len - 1).x)
+            continue;
+          /* where two windows meet both bands hold f itself */
+          if (j + 1 == xs->len && nb != NULL && nb->u == b->v)
             {
-              double x2 = g_array_index (xs, double, j + 1);
-              double e1 = path_at (pieces, x), e2 = path_at (pieces, x2);
-              double d1 = (band_hi (b, x) - e1) - (e1 - band_lo (b, x));
-              double d2 = (band_hi (b, x2) - e2) - (e2 - band_lo (b, x2));
+              double lo2 = MAX (c.lo, band_lo (nb, x)), hi2 = MIN (c.hi, band_hi (nb, x));
 
-              if ((d1 < 0) != (d2 < 0) && d1 != d2)
+              if (lo2 <= hi2)
                 {
-                  double xc = x + (x2 - x) * (d1 / (d1 - d2));
-
-                  if (xc > x && xc < x2)
-                    add_point (pts, self->x0, xc, bound_core (b, pieces, xc) + e_right);
+                  c.lo = lo2;
+                  c.hi = hi2;
                 }
             }
+          g_array_append_val (checks, c);
         }
+    }
+}
 
-      if (k + 1 < acc->len)
+/* The path: one stab per run of windows without a step between them. */
+static void
+build_path (SlSegments   *self,
+            GArray       *ws,
+            const GArray *acc,
+            GArray       *pieces)
+{
+  const Window *w0 = &g_array_index (ws, Window, g_array_index (acc, guint, 0));
+
+  if (acc->len == 1 && w0->has_raw_est && !self->o.linreg)
+    {
+      /* one window: the raw hull's bisector, as without windows */
+      gint64 whole;
+      double frac, slope;
+      Piece p;
+
+      sl_transform_apply_split (&w0->raw_est, self->x0 + w0->band.u, &whole, &frac);
+      slope = sl_transform_get_slope (&w0->raw_est);
+      p.x = (double) w0->band.u;
+      p.y = (double) (whole - self->y0) + frac;
+      p.slope = slope;
+      g_array_append_val (pieces, p);
+      return;
+    }
+
+  for (guint k0 = 0; k0 < acc->len;)
+    {
+      g_autoptr(GArray) checks = g_array_new (FALSE, FALSE, sizeof (Check));
+      g_autoptr(GArray) run = g_array_new (FALSE, FALSE, sizeof (Piece));
+      const Window *first = &g_array_index (ws, Window, g_array_index (acc, guint, k0));
+      guint k1 = k0;
+      double slope0, y0, slope1;
+
+      while (k1 + 1 < acc->len && !step_between (ws, g_array_index (acc, guint, k1), g_array_index (acc, guint, k1 + 1)))
+        k1++;
+      run_checks (ws, acc, k0, k1, checks);
+
+      y0 = band_bisector (&first->band, g_array_index (checks, Check, 0).x, &slope0);
+      if (!self->o.linreg ||
+          !linreg_run (self, ws, acc, k0, k1, (const Check *) (gpointer) checks->data, checks->len, run))
         {
-          const Window *nw = &g_array_index (ws, Window, g_array_index (acc, guint, k + 1));
-          const Band *nb = &nw->band;
-          double x_end = (double) MIN (b->v, w->valid_end), x_start = (double) MAX (nb->u, nw->valid_start);
-          double gap = x_start - x_end;
-          gboolean step = step_between (ws, g_array_index (acc, guint, k), g_array_index (acc, guint, k + 1));
-          gboolean several = FALSE;
-
-          for (guint m = g_array_index (acc, guint, k) + 1; m < g_array_index (acc, guint, k + 1); m++)
-            several |= g_array_index (ws, Window, m).quality == SL_QUALITY_FAIL;
-          if (several && gap > 0)
-            {
-              /* packets that contradict each other in between: more than
-               * one step may lie there, and the truth between them follows
-               * neither side; nothing bounds it */
-              add_point (pts, self->x0, x_end + 1, INFINITY);
-              add_point (pts, self->x0, MAX (x_end + 1, x_start - 1), INFINITY);
-            }
-          /* after a step the truth follows one side or the other: the
-           * bound covers both */
-          for (int side = 0; side < 2 && gap > 0 && !several; side++)
-            for (double d = 1e3; d < gap; d *= SQRT2)
-              {
-                double x = side == 0 ? x_end + d : x_start - d;
-                double v1 = bound_core (b, pieces, x) + band_eps (b, x);
-                double v2 = bound_core (nb, pieces, x) + band_eps (nb, x);
-
-                add_point (pts, self->x0, x, step ? MAX (v1, v2) : MIN (v1, v2));
-              }
-          /* and at the step's ends themselves (the path may jump at its
-           * end: just before it too) */
-          if (step && gap >= 0)
-            for (int side = 0; side < 3; side++)
-              {
-                double x = side == 0 ? x_end : side == 1 ? x_start : x_start - 1;
-
-                if (side == 2 && several)
-                  continue;
-                double v1 = bound_core (b, pieces, x) + band_eps (b, x);
-                double v2 = bound_core (nb, pieces, x) + band_eps (nb, x);
-
-                add_point (pts, self->x0, x, MAX (v1, v2));
-              }
+          g_array_set_size (run, 0);
+          stab (self, (const Check *) (gpointer) checks->data, checks->len, y0, run);
         }
+      band_bisector (&g_array_index (ws, Window, g_array_index (acc, guint, k1)).band, 0, &slope1);
+      g_array_index (run, Piece, run->len - 1).slope = slope1;
+      if (pieces->len == 0)
+        {
+          /* before the first window: its bisector slope */
+          Piece head = g_array_index (run, Piece, 0);
+
+          head.slope = slope0;
+          g_array_append_val (pieces, head);
+        }
+      else
+        {
+          /* across a step: a bridge that rises to the next run's start,
+           * or a jump back when the clock ran back */
+          Piece *tail = &g_array_index (pieces, Piece, pieces->len - 1);
+          const Piece *next = &g_array_index (run, Piece, 0);
+
+          if (next->x > tail->x && next->y > tail->y)
+            tail->slope = (next->y - tail->y) / (next->x - tail->x);
+        }
+      g_array_append_vals (pieces, run->data, run->len);
+      k0 = k1 + 1;
+    }
+}
+
+/* The bound points of window w, at its checks and between them. */
+static void
+window_bound_points (SlSegments   *self,
+                     const Window *w,
+                     const GArray *pieces,
+                     GArray       *pts)
+{
+  const Band *b = &w->band;
+  g_autoptr(GArray) xs = window_checks (w);
+
+  for (guint j = 0; j < xs->len; j++)
+    {
+      double x = g_array_index (xs, double, j);
+      double e_left = j > 0 ? eps_max (b, g_array_index (xs, double, j - 1), x) : 0;
+      double e_right = j + 1 < xs->len ? eps_max (b, x, g_array_index (xs, double, j + 1)) : 0;
+      double v = bound_core (b, pieces, x) + MAX (e_left, e_right);
+
+      add_point (pts, self->x0, x, v);
+      /* where the two distances cross, between checks */
+      if (j + 1 < xs->len)
+        {
+          double x2 = g_array_index (xs, double, j + 1);
+          double e1 = path_at (pieces, x), e2 = path_at (pieces, x2);
+          double d1 = (band_hi (b, x) - e1) - (e1 - band_lo (b, x));
+          double d2 = (band_hi (b, x2) - e2) - (e2 - band_lo (b, x2));
+
+          if ((d1 < 0) != (d2 < 0) && d1 != d2)
+            {
+              double xc = x + (x2 - x) * (d1 / (d1 - d2));
+
+              if (xc > x && xc < x2)
+                add_point (pts, self->x0, xc, bound_core (b, pieces, xc) + e_right);
+            }
+        }
+    }
+}
+
+/* The bound points in the gap between the accurate windows acc[k] and
+ * acc[k + 1]. */
+static void
+gap_bound_points (SlSegments   *self,
+                  GArray       *ws,
+                  const GArray *acc,
+                  guint         k,
+                  const GArray *pieces,
+                  GArray       *pts)
+{
+  const Window *w = &g_array_index (ws, Window, g_array_index (acc, guint, k));
+  const Band *b = &w->band;
+  const Window *nw = &g_array_index (ws, Window, g_array_index (acc, guint, k + 1));
+  const Band *nb = &nw->band;
+  double x_end = (double) MIN (b->v, w->valid_end), x_start = (double) MAX (nb->u, nw->valid_start);
+  double gap = x_start - x_end;
+  gboolean step = step_between (ws, g_array_index (acc, guint, k), g_array_index (acc, guint, k + 1));
+  gboolean several = FALSE;
+
+  for (guint m = g_array_index (acc, guint, k) + 1; m < g_array_index (acc, guint, k + 1); m++)
+    several |= g_array_index (ws, Window, m).quality == SL_QUALITY_FAIL;
+  if (several && gap > 0)
+    {
+      /* packets that contradict each other in between: more than
+       * one step may lie there, and the truth between them follows
+       * neither side; nothing bounds it */
+      add_point (pts, self->x0, x_end + 1, INFINITY);
+      add_point (pts, self->x0, MAX (x_end + 1, x_start - 1), INFINITY);
+    }
+  /* after a step the truth follows one side or the other: the
+   * bound covers both */
+  for (int side = 0; side < 2 && gap > 0 && !several; side++)
+    for (double d = 1e3; d < gap; d *= SQRT2)
+      {
+        double x = side == 0 ? x_end + d : x_start - d;
+        double v1 = bound_core (b, pieces, x) + band_eps (b, x);
+        double v2 = bound_core (nb, pieces, x) + band_eps (nb, x);
+
+        add_point (pts, self->x0, x, step ? MAX (v1, v2) : MIN (v1, v2));
+      }
+  /* and at the step's ends themselves (the path may jump at its
+   * end: just before it too) */
+  if (step && gap >= 0)
+    for (int side = 0; side < 3; side++)
+      {
+        double x = side == 0 ? x_end : side == 1 ? x_start : x_start - 1;
+
+        if (side == 2 && several)
+          continue;
+        double v1 = bound_core (b, pieces, x) + band_eps (b, x);
+        double v2 = bound_core (nb, pieces, x) + band_eps (nb, x);
+
+        add_point (pts, self->x0, x, MAX (v1, v2));
+      }
+}
+
+/* Sorted; the same instant from two windows: the larger value holds on
+ * both sides. */
+static void
+merge_bound_points (GArray *pts)
+{
+  guint k = 0;
+
+  g_array_sort (pts, cmp_bound_point);
+  for (guint i = 0; i < pts->len; i++)
+    {
+      SlBoundPoint *p = &g_array_index (pts, SlBoundPoint, i);
+
+      if (k > 0 && g_array_index (pts, SlBoundPoint, k - 1).x == p->x)
+        {
+          SlBoundPoint *q = &g_array_index (pts, SlBoundPoint, k - 1);
+          q->bound = MAX (q->bound, p->bound);
+          continue;
+        }
+      g_array_index (pts, SlBoundPoint, k++) = *p;
+    }
+  g_array_set_size (pts, k);
+}
+
+/* The pieces as SlTransforms anchored at their starts, with the bound
+ * points. */
+static SlRelation *
+pieces_relation (SlSegments   *self,
+                 const GArray *pieces,
+                 const GArray *pts)
+{
+  guint n = pieces->len;
+  gint64 *starts = g_new (gint64, n);
+  SlTransform *maps = g_new (SlTransform, n);
+  SlRelation *rel;
+  guint k = 1;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const Piece *p = &g_array_index (pieces, Piece, i);
+      double whole = floor (p->y);
+
+      starts[i] = i == 0 ? G_MININT64 : self->x0 + (gint64) llround (p->x);
+      sl_transform_init (&maps[i], self->x0 + (gint64) llround (p->x), self->y0 + (gint64) whole,
+                         p->y - whole + p->slope * ((double) llround (p->x) - p->x), p->slope - 1.0);
+    }
+  /* pieces that round to the same start: the later one wins */
+  for (guint i = 1; i < n; i++)
+    {
+      if (k > 1 && starts[i] <= starts[k - 1])
+        k--;
+      starts[k] = starts[i];
+      maps[k] = maps[i];
+      k++;
+    }
+  n = MIN (n, k);
+  rel = sl_relation_new (starts, maps, n, (const SlBoundPoint *) (gpointer) pts->data, pts->len, FALSE);
+  g_free (starts);
+  g_free (maps);
+  return rel;
+}
+
+static SlRelation *
+build_relation (SlSegments *self)
+{
+  GArray *ws = all_windows (self);
+  g_autoptr(GArray) acc = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) pieces = g_array_new (FALSE, FALSE, sizeof (Piece));
+  g_autoptr(GArray) pts = g_array_new (FALSE, FALSE, sizeof (SlBoundPoint));
+  SlRelation *rel;
+
+  for (guint i = 0; i < ws->len; i++)
+    if (g_array_index (ws, Window, i).quality == SL_QUALITY_ACCURATE &&
+        band_ok (&g_array_index (ws, Window, i).band))
+      g_array_append_val (acc, i);
+
+  if (acc->len == 0)
+    {
+      windows_free (ws);
+      return raw_relation (self);
+    }
+
+  yield_at_steps (self, ws, acc);
+  build_path (self, ws, acc, pieces);
+
+  /* bound points: the windows', then the gaps between them and the tails */
+  for (guint k = 0; k < acc->len; k++)
+    {
+      window_bound_points (self, &g_array_index (ws, Window, g_array_index (acc, guint, k)), pieces, pts);
+      if (k + 1 < acc->len)
+        gap_bound_points (self, ws, acc, k, pieces, pts);
     }
   tail_points (self, &g_array_index (ws, Window, g_array_index (acc, guint, 0)).band, pieces, -1, pts);
   tail_points (self, &g_array_index (ws, Window, g_array_index (acc, guint, acc->len - 1)).band, pieces, 1, pts);
+  merge_bound_points (pts);
 
-  g_array_sort (pts, cmp_bound_point);
-  {
-    guint k = 0;
-
-    /* the same instant from two windows: the larger value holds on both
-     * sides */
-    for (guint i = 0; i < pts->len; i++)
-      {
-        SlBoundPoint *p = &g_array_index (pts, SlBoundPoint, i);
-
-        if (k > 0 && g_array_index (pts, SlBoundPoint, k - 1).x == p->x)
-          {
-            SlBoundPoint *q = &g_array_index (pts, SlBoundPoint, k - 1);
-            q->bound = MAX (q->bound, p->bound);
-            continue;
-          }
-        g_array_index (pts, SlBoundPoint, k++) = *p;
-      }
-    g_array_set_size (pts, k);
-  }
-
-  /* pieces as SlTransforms anchored at their starts */
-  {
-    guint n = pieces->len;
-    gint64 *starts = g_new (gint64, n);
-    SlTransform *maps = g_new (SlTransform, n);
-
-    for (guint i = 0; i < n; i++)
-      {
-        const Piece *p = &g_array_index (pieces, Piece, i);
-        double whole = floor (p->y);
-
-        starts[i] = i == 0 ? G_MININT64 : self->x0 + (gint64) llround (p->x);
-        sl_transform_init (&maps[i], self->x0 + (gint64) llround (p->x), self->y0 + (gint64) whole,
-                           p->y - whole + p->slope * ((double) llround (p->x) - p->x), p->slope - 1.0);
-      }
-    /* pieces that round to the same start: the later one wins */
-    {
-      guint k = 1;
-
-      for (guint i = 1; i < n; i++)
-        {
-          if (k > 1 && starts[i] <= starts[k - 1])
-            k--;
-          starts[k] = starts[i];
-          maps[k] = maps[i];
-          k++;
-        }
-      n = MIN (n, k);
-    }
-    rel = sl_relation_new (starts, maps, n, (const SlBoundPoint *) (gpointer) pts->data, pts->len, FALSE);
-    g_free (starts);
-    g_free (maps);
-  }
+  rel = pieces_relation (self, pieces, pts);
   windows_free (ws);
   return rel;
 }
