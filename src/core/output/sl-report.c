@@ -699,6 +699,171 @@ sl_report_offset_text (const SlTransform *map,
   return g_strdup_printf ("%s, drift %s", offset, drift);
 }
 
+/* A link's windows and failures (clock steps, wrong matches), when it has
+ * more than one window. */
+static void
+text_link_windows (GString            *s,
+                   SlEngine           *engine,
+                   guint               l,
+                   const SlReportLink *rl)
+{
+  SlSegments *seg = sl_engine_get_link_segments (engine, l);
+  guint nw = sl_segments_get_n_windows (seg), nf = sl_segments_get_n_failures (seg);
+  g_autoptr(SlRelation) rel = sl_engine_get_link_relation (engine, l);
+
+  if (nw > 1 || nf > 0)
+    g_string_append_printf (s, "      %u windows, estimate in %u pieces\n", nw,
+                            rel != NULL ? sl_relation_get_n_pieces (rel) : 0);
+  for (guint f = 0; f < nf; f++)
+    {
+      SlFailureInfo fi;
+      gint64 t0, t1;
+
+      sl_segments_get_failure (seg, f, &fi);
+      t0 = link_instant (rl, rel, fi.from);
+      t1 = link_instant (rl, rel, fi.to);
+      if (fi.kind == SL_FAILURE_STEP)
+        g_string_append_printf (s, "      fail: clock step between %" G_GINT64_FORMAT " and %" G_GINT64_FORMAT
+                                " ns (on %s's clock); the data before and after are used\n",
+                                MIN (t0, t1), MAX (t0, t1), sl_engine_get_host_name (engine, rl->a));
+      else
+        g_string_append_printf (s, "      fail: a wrong match at %" G_GINT64_FORMAT " ns (on %s's clock), left out\n",
+                                t0, sl_engine_get_host_name (engine, rl->a));
+    }
+}
+
+static void
+text_link (GString               *s,
+           SlEngine              *engine,
+           const SlEngineOptions *o,
+           guint                  l,
+           const SlReportLink    *rl)
+{
+  const SlLinkInfo *i = &rl->info;
+
+  g_string_append_printf (s, "  %s - %s: %s%s%s%s\n",
+                          sl_engine_get_host_name (engine, rl->a),
+                          sl_engine_get_host_name (engine, rl->b),
+                          sl_quality_to_string (i->quality),
+                          *i->reason ? " (" : "", i->reason, *i->reason ? ")" : "");
+  g_string_append_printf (s, "      matched %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT
+                          " a->b, %" G_GUINT64_FORMAT " b->a), accurate packets %"
+                          G_GUINT64_FORMAT ", hull points %u + %u\n",
+                          i->matches, rl->flipped ? i->n_ba : i->n_ab,
+                          rl->flipped ? i->n_ab : i->n_ba, i->accurate_packets,
+                          rl->hull_points[0], rl->hull_points[1]);
+  if (!isnan (rl->alpha_min) || !isnan (rl->alpha_max))
+    g_string_append_printf (s, "      alpha in [%.12g, %.12g] (accuracy %.3g)\n",
+                            rl->alpha_min, rl->alpha_max, i->accuracy);
+  if (i->has_estimate && i->matches > 0)
+    {
+      /* the span is on the engine's a, rl->a when not flipped */
+      gint64 start_a = rl->flipped ? sl_transform_apply (&i->estimate, i->span_start) : i->span_start;
+      g_autofree char *offset = sl_report_offset_text (&rl->estimate, start_a);
+
+      g_string_append_printf (s, "      offset %s -> %s %s\n", sl_engine_get_host_name (engine, rl->a),
+                              sl_engine_get_host_name (engine, rl->b), offset);
+    }
+  if (isfinite (i->band_ns))
+    g_string_append_printf (s, "      offset band %.3f us, estimate within %.3f us, over both hosts' events (%.3f s)\n",
+                            i->band_ns / 1e3, i->bound_ns / 1e3,
+                            (double) (i->bound_end - i->bound_start) / 1e9);
+  if (o->algorithm == SL_ALGORITHM_LINREG)
+    g_string_append_printf (s, "      linear regression per window (a statistical estimate): round trips %u, "
+                            "E_r %.3f us, SE(slope) %.3g, SE(offset) %.3f us, 2-sigma %.3f us (not a guarantee; "
+                            "the bound above is)\n",
+                            i->n_round_trips, i->e_r_ns / 1e3, i->se_slope, i->se_offset_ns / 1e3,
+                            i->statistical_bound_ns / 1e3);
+  text_link_windows (s, engine, l, rl);
+  g_string_append_printf (s, "      %s", i->in_tree ? "in tree" : "not in tree");
+  if (i->inversions_known)
+    g_string_append_printf (s, ", %s%" G_GUINT64_FORMAT " inversions after sync",
+                            i->inversions_exact ? "" : "at least ", i->inversions);
+  g_string_append_c (s, '\n');
+}
+
+/* @start: where the host's data starts (G_MAXINT64: unknown). */
+static void
+text_host (GString  *s,
+           SlEngine *engine,
+           guint     h,
+           gint64    start)
+{
+  SlHostInfo hi = { 0 };
+  SlHostCounts c;
+
+  sl_engine_get_host_info (engine, h, &hi);
+  if (!hi.synchronized)
+    g_string_append_printf (s, "  %s: NOT SYNCHRONIZED: %s\n", sl_engine_get_host_name (engine, h), hi.reason);
+  if (hi.reference == h && hi.synchronized)
+    g_string_append_printf (s, "  %s: reference\n", sl_engine_get_host_name (engine, h));
+  else if (hi.reference != h)
+    {
+      if (hi.best_effort)
+        g_string_append_printf (s, "      best effort on %s's clock, path",
+                                sl_engine_get_host_name (engine, hi.reference));
+      else
+        g_string_append_printf (s, "  %s: reference %s, path", sl_engine_get_host_name (engine, h),
+                                sl_engine_get_host_name (engine, hi.reference));
+      for (guint k = 0; k < hi.path->len; k++)
+        g_string_append_printf (s, "%s%s", k ? " -> " : " ",
+                                sl_engine_get_host_name (engine, g_array_index (hi.path, guint, k)));
+      if (hi.has_span && !isfinite (hi.bound_ns))
+        g_string_append (s, ", unbounded\n");
+      else if (hi.has_span)
+        g_string_append_printf (s, ", bound %.3f us over its events (%.3f s, largest at +%.3f s)\n",
+                                hi.bound_ns / 1e3, (double) (hi.last - hi.first) / 1e9,
+                                (double) (hi.bound_at - hi.first) / 1e9);
+      else
+        g_string_append (s, ", no event seen\n");
+      if (start != G_MAXINT64)
+        {
+          /* the map where its data starts (a piecewise map: that piece) */
+          g_autofree char *offset = sl_report_offset_text (sl_relation_piece_at (hi.relation, start), start);
+
+          g_string_append_printf (s, "      offset to %s %s\n",
+                                  sl_engine_get_host_name (engine, hi.reference), offset);
+        }
+      if (sl_relation_get_n_pieces (hi.relation) > 1)
+        g_string_append_printf (s, "      (there: the map has %u pieces, each in --json)\n",
+                                sl_relation_get_n_pieces (hi.relation));
+    }
+  sl_engine_get_host_counts (engine, h, &c);
+  if (c.events > 0 || c.packet_events > 0)
+    g_string_append_printf (s, "      events %" G_GUINT64_FORMAT ", packet events %" G_GUINT64_FORMAT
+                            ", matched %" G_GUINT64_FORMAT ", unmatched %" G_GUINT64_FORMAT
+                            ", ignored %" G_GUINT64_FORMAT "\n",
+                            c.events, c.packet_events, c.matched,
+                            c.packet_events > c.matched ? c.packet_events - c.matched : 0,
+                            c.ignored);
+  sl_host_info_clear (&hi);
+}
+
+static void
+text_components (GString         *s,
+                 SlEngine        *engine,
+                 const GPtrArray *comps)
+{
+  guint n = 0;
+
+  g_string_append_printf (s, "\nComponents: %u\n", comps->len);
+  for (guint c = 0; c < comps->len; c++)
+    {
+      GArray *m = g_ptr_array_index (comps, c);
+
+      g_string_append_printf (s, "  reference %s:", sl_engine_get_host_name (engine, g_array_index (m, guint, 0)));
+      for (guint k = 1; k < m->len; k++)
+        g_string_append_printf (s, " %s", sl_engine_get_host_name (engine, g_array_index (m, guint, k)));
+      g_string_append_c (s, '\n');
+    }
+  for (guint h = 0; h < sl_engine_get_n_hosts (engine); h++)
+    if (!sl_engine_host_is_synchronized (engine, h))
+      g_string_append_printf (s, "%s %s", n++ == 0 ? "Not synchronized:" : "",
+                              sl_engine_get_host_name (engine, h));
+  if (n > 0)
+    g_string_append_c (s, '\n');
+}
+
 char *
 sl_report_to_text (SlEngine             *engine,
                    const SlReportTiming *timing)
@@ -733,148 +898,13 @@ sl_report_to_text (SlEngine             *engine,
 
   g_string_append (s, "\nLinks (offset t_b - t_a where the link's data starts, at b's time of day; exact maps in --json):\n");
   for (guint l = 0; l < links->len; l++)
-    {
-      const SlReportLink rl = g_array_index (links, SlReportLink, l);
-      const SlLinkInfo *i = &rl.info;
-
-      g_string_append_printf (s, "  %s - %s: %s%s%s%s\n",
-                              sl_engine_get_host_name (engine, rl.a),
-                              sl_engine_get_host_name (engine, rl.b),
-                              sl_quality_to_string (i->quality),
-                              *i->reason ? " (" : "", i->reason, *i->reason ? ")" : "");
-      g_string_append_printf (s, "      matched %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT
-                              " a->b, %" G_GUINT64_FORMAT " b->a), accurate packets %"
-                              G_GUINT64_FORMAT ", hull points %u + %u\n",
-                              i->matches, rl.flipped ? i->n_ba : i->n_ab,
-                              rl.flipped ? i->n_ab : i->n_ba, i->accurate_packets,
-                              rl.hull_points[0], rl.hull_points[1]);
-      if (!isnan (rl.alpha_min) || !isnan (rl.alpha_max))
-        g_string_append_printf (s, "      alpha in [%.12g, %.12g] (accuracy %.3g)\n",
-                                rl.alpha_min, rl.alpha_max, i->accuracy);
-      if (i->has_estimate && i->matches > 0)
-        {
-          /* the span is on the engine's a, rl.a when not flipped */
-          gint64 start_a = rl.flipped ? sl_transform_apply (&i->estimate, i->span_start) : i->span_start;
-          g_autofree char *offset = sl_report_offset_text (&rl.estimate, start_a);
-
-          g_string_append_printf (s, "      offset %s -> %s %s\n", sl_engine_get_host_name (engine, rl.a),
-                                  sl_engine_get_host_name (engine, rl.b), offset);
-        }
-      if (isfinite (i->band_ns))
-        g_string_append_printf (s, "      offset band %.3f us, estimate within %.3f us, over both hosts' events (%.3f s)\n",
-                                i->band_ns / 1e3, i->bound_ns / 1e3,
-                                (double) (i->bound_end - i->bound_start) / 1e9);
-      if (o->algorithm == SL_ALGORITHM_LINREG)
-        g_string_append_printf (s, "      linear regression per window (a statistical estimate): round trips %u, "
-                                "E_r %.3f us, SE(slope) %.3g, SE(offset) %.3f us, 2-sigma %.3f us (not a guarantee; "
-                                "the bound above is)\n",
-                                i->n_round_trips, i->e_r_ns / 1e3, i->se_slope, i->se_offset_ns / 1e3,
-                                i->statistical_bound_ns / 1e3);
-      {
-        SlSegments *seg = sl_engine_get_link_segments (engine, l);
-        guint nw = sl_segments_get_n_windows (seg), nf = sl_segments_get_n_failures (seg);
-        g_autoptr(SlRelation) rel = sl_engine_get_link_relation (engine, l);
-
-        if (nw > 1 || nf > 0)
-          g_string_append_printf (s, "      %u windows, estimate in %u pieces\n", nw,
-                                  rel != NULL ? sl_relation_get_n_pieces (rel) : 0);
-        for (guint f = 0; f < nf; f++)
-          {
-            SlFailureInfo fi;
-            gint64 t0, t1;
-
-            sl_segments_get_failure (seg, f, &fi);
-            t0 = link_instant (&rl, rel, fi.from);
-            t1 = link_instant (&rl, rel, fi.to);
-            if (fi.kind == SL_FAILURE_STEP)
-              g_string_append_printf (s, "      fail: clock step between %" G_GINT64_FORMAT " and %" G_GINT64_FORMAT
-                                      " ns (on %s's clock); the data before and after are used\n",
-                                      MIN (t0, t1), MAX (t0, t1), sl_engine_get_host_name (engine, rl.a));
-            else
-              g_string_append_printf (s, "      fail: a wrong match at %" G_GINT64_FORMAT " ns (on %s's clock), left out\n",
-                                      t0, sl_engine_get_host_name (engine, rl.a));
-          }
-      }
-      g_string_append_printf (s, "      %s", i->in_tree ? "in tree" : "not in tree");
-      if (i->inversions_known)
-        g_string_append_printf (s, ", %s%" G_GUINT64_FORMAT " inversions after sync",
-                                i->inversions_exact ? "" : "at least ", i->inversions);
-      g_string_append_c (s, '\n');
-    }
+    text_link (s, engine, o, l, &g_array_index (links, SlReportLink, l));
 
   g_string_append (s, "\nHosts (offset t_reference - t where the host's data starts, at the reference's time of day; exact maps in --json):\n");
   for (guint h = 0; h < sl_engine_get_n_hosts (engine); h++)
-    {
-      SlHostInfo hi = { 0 };
-      SlHostCounts c;
+    text_host (s, engine, h, starts[h]);
 
-      sl_engine_get_host_info (engine, h, &hi);
-      if (!hi.synchronized)
-        g_string_append_printf (s, "  %s: NOT SYNCHRONIZED: %s\n", sl_engine_get_host_name (engine, h), hi.reason);
-      if (hi.reference == h && hi.synchronized)
-        g_string_append_printf (s, "  %s: reference\n", sl_engine_get_host_name (engine, h));
-      else if (hi.reference != h)
-        {
-          if (hi.best_effort)
-            g_string_append_printf (s, "      best effort on %s's clock, path",
-                                    sl_engine_get_host_name (engine, hi.reference));
-          else
-            g_string_append_printf (s, "  %s: reference %s, path", sl_engine_get_host_name (engine, h),
-                                    sl_engine_get_host_name (engine, hi.reference));
-          for (guint k = 0; k < hi.path->len; k++)
-            g_string_append_printf (s, "%s%s", k ? " -> " : " ",
-                                    sl_engine_get_host_name (engine, g_array_index (hi.path, guint, k)));
-          if (hi.has_span && !isfinite (hi.bound_ns))
-            g_string_append (s, ", unbounded\n");
-          else if (hi.has_span)
-            g_string_append_printf (s, ", bound %.3f us over its events (%.3f s, largest at +%.3f s)\n",
-                                    hi.bound_ns / 1e3, (double) (hi.last - hi.first) / 1e9,
-                                    (double) (hi.bound_at - hi.first) / 1e9);
-          else
-            g_string_append (s, ", no event seen\n");
-          if (starts[h] != G_MAXINT64)
-            {
-              /* the map where its data starts (a piecewise map: that piece) */
-              g_autofree char *offset = sl_report_offset_text (sl_relation_piece_at (hi.relation, starts[h]), starts[h]);
-
-              g_string_append_printf (s, "      offset to %s %s\n",
-                                      sl_engine_get_host_name (engine, hi.reference), offset);
-            }
-          if (sl_relation_get_n_pieces (hi.relation) > 1)
-            g_string_append_printf (s, "      (there: the map has %u pieces, each in --json)\n",
-                                    sl_relation_get_n_pieces (hi.relation));
-        }
-      sl_engine_get_host_counts (engine, h, &c);
-      if (c.events > 0 || c.packet_events > 0)
-        g_string_append_printf (s, "      events %" G_GUINT64_FORMAT ", packet events %" G_GUINT64_FORMAT
-                                ", matched %" G_GUINT64_FORMAT ", unmatched %" G_GUINT64_FORMAT
-                                ", ignored %" G_GUINT64_FORMAT "\n",
-                                c.events, c.packet_events, c.matched,
-                                c.packet_events > c.matched ? c.packet_events - c.matched : 0,
-                                c.ignored);
-      sl_host_info_clear (&hi);
-    }
-
-  g_string_append_printf (s, "\nComponents: %u\n", comps->len);
-  for (guint c = 0; c < comps->len; c++)
-    {
-      GArray *m = g_ptr_array_index (comps, c);
-
-      g_string_append_printf (s, "  reference %s:", sl_engine_get_host_name (engine, g_array_index (m, guint, 0)));
-      for (guint k = 1; k < m->len; k++)
-        g_string_append_printf (s, " %s", sl_engine_get_host_name (engine, g_array_index (m, guint, k)));
-      g_string_append_c (s, '\n');
-    }
-  {
-    guint n = 0;
-
-    for (guint h = 0; h < sl_engine_get_n_hosts (engine); h++)
-      if (!sl_engine_host_is_synchronized (engine, h))
-        g_string_append_printf (s, "%s %s", n++ == 0 ? "Not synchronized:" : "",
-                                sl_engine_get_host_name (engine, h));
-    if (n > 0)
-      g_string_append_c (s, '\n');
-  }
+  text_components (s, engine, comps);
 
   g_string_append_printf (s, "\nTree changes %" G_GUINT64_FORMAT ", reference changes %" G_GUINT64_FORMAT
                           ", journal entries %" G_GUINT64_FORMAT "\n",
