@@ -400,28 +400,15 @@ live_rgb (SlHostLive live)
     }
 }
 
-/* The tree, glowing new tree links and the hosts. On screen, @raster
- * (device pixels, @scale per widget pixel) takes the lines and the
- * ordinary hosts; cairo (@cr) draws what is drawn once: the reference,
- * the selection, text. For export @raster is NULL and cairo draws all. */
-void
-draw_front (SlGraphView     *self,
-            cairo_t         *cr,
-            SlLineRaster    *raster,
-            double           scale,
-            int              width,
-            int              height,
-            const DrawState *ds)
+/* The tree, a line per stroke (cheaper than one path of many), and the
+ * links that just joined it, glowing for a moment. */
+static void
+draw_tree_edges (SlGraphView     *self,
+                 cairo_t         *cr,
+                 SlLineRaster    *raster,
+                 double           scale,
+                 const DrawState *ds)
 {
-  Rgb accent = rgb_from_hex (SL_GRAPH_RGB_SELECTED);
-  Rgb ref_rgb = rgb_from_hex (SL_GRAPH_RGB_REFERENCE);
-  double r = ds->r;
-
-  cairo_set_dash (cr, NULL, 0, 0);
-  if (raster != NULL)
-    cairo_surface_flush (cairo_get_target (cr));
-
-  /* the tree, a line per stroke (cheaper than one path of many) */
   for (guint i = 0; i < self->edges->len; i++)
     {
       const Edge *e = &g_array_index (self->edges, Edge, i);
@@ -446,7 +433,6 @@ draw_front (SlGraphView     *self,
       cairo_stroke (cr);
     }
 
-  /* links that just joined the tree glow for a moment */
   for (guint i = 0; i < self->edges->len && !ds->for_export; i++)
     {
       const Edge *e = &g_array_index (self->edges, Edge, i);
@@ -471,29 +457,45 @@ draw_front (SlGraphView     *self,
       cairo_line_to (cr, bx, by);
       cairo_stroke (cr);
     }
+}
 
-  /* the hosts drawn alike, blitted */
-  if (raster != NULL)
+/* The hosts drawn alike, blitted into @raster. */
+static void
+blit_hosts (SlGraphView     *self,
+            SlLineRaster    *raster,
+            double           scale,
+            int              width,
+            int              height,
+            const DrawState *ds)
+{
+  int size, stride;
+  const guint8 *sprite = node_sprite (self, ds, scale, &size, &stride);
+
+  for (guint h = 0; h < self->nodes->len; h++)
     {
-      int size, stride;
-      const guint8 *sprite = node_sprite (self, ds, scale, &size, &stride);
+      double x, y;
 
-      for (guint h = 0; h < self->nodes->len; h++)
-        {
-          double x, y;
-
-          if (h == ds->sel_h || is_group_reference (self, h) || is_unsynchronized (self, h) ||
-              sl_host_item_get_unreadable (sl_session_get_host_item (self->session, h)))
-            continue;
-          to_screen (self, node_pos (self, h, ds->t), &x, &y);
-          if (x < -50 || y < -50 || x > width + 50 || y > height + 50)
-            continue;
-          sl_line_raster_blit (raster, sprite, size, size, stride,
-                               (int) floor (x * scale + 0.5) - size / 2, (int) floor (y * scale + 0.5) - size / 2);
-        }
+      if (h == ds->sel_h || is_group_reference (self, h) || is_unsynchronized (self, h) ||
+          sl_host_item_get_unreadable (sl_session_get_host_item (self->session, h)))
+        continue;
+      to_screen (self, node_pos (self, h, ds->t), &x, &y);
+      if (x < -50 || y < -50 || x > width + 50 || y > height + 50)
+        continue;
+      sl_line_raster_blit (raster, sprite, size, size, stride,
+                           (int) floor (x * scale + 0.5) - size / 2, (int) floor (y * scale + 0.5) - size / 2);
     }
+}
 
-  /* quality marks where there is room for them */
+/* Quality marks where there is room for them. */
+static void
+draw_quality_marks (SlGraphView     *self,
+                    cairo_t         *cr,
+                    SlLineRaster    *raster,
+                    double           scale,
+                    const DrawState *ds)
+{
+  double r = ds->r;
+
   for (guint i = 0; i < self->edges->len; i++)
     {
       const Edge *e = &g_array_index (self->edges, Edge, i);
@@ -517,8 +519,21 @@ draw_front (SlGraphView     *self,
         }
       draw_quality_mark (cr, e->quality, (ax + bx) / 2, (ay + by) / 2, MARK_FG);
     }
-  if (raster != NULL)
-    cairo_surface_mark_dirty (cairo_get_target (cr));
+}
+
+/* The hosts cairo draws: all for export, else the references, the
+ * selection and the unsynchronized. */
+static void
+draw_hosts (SlGraphView     *self,
+            cairo_t         *cr,
+            SlLineRaster    *raster,
+            int              width,
+            int              height,
+            const DrawState *ds)
+{
+  Rgb accent = rgb_from_hex (SL_GRAPH_RGB_SELECTED);
+  Rgb ref_rgb = rgb_from_hex (SL_GRAPH_RGB_REFERENCE);
+  double r = ds->r;
 
   cairo_set_font_size (cr, 12);
   cairo_set_line_width (cr, 2);
@@ -582,10 +597,20 @@ draw_front (SlGraphView     *self,
           cairo_fill (cr);
         }
     }
+}
 
-  /* live hosts that do not stream: an ended or failed one dimmed, and a
-   * badge on each: pause bars (stalled), a stop square (ended), an
-   * exclamation mark (failed) */
+/* Live hosts that do not stream: an ended or failed one dimmed, and a
+ * badge on each: pause bars (stalled), a stop square (ended), an
+ * exclamation mark (failed) */
+static void
+draw_live_badges (SlGraphView     *self,
+                  cairo_t         *cr,
+                  int              width,
+                  int              height,
+                  const DrawState *ds)
+{
+  double r = ds->r;
+
   for (guint h = 0; h < self->nodes->len; h++)
     {
       SlHostLive live = sl_host_item_get_live (sl_session_get_host_item (self->session, h));
@@ -628,9 +653,20 @@ draw_front (SlGraphView     *self,
         }
       cairo_fill (cr);
     }
+}
 
-  /* hosts of which nothing could be read: a crossed-out disc (those the
-   * engine knows, then the others) */
+/* Hosts of which nothing could be read: a crossed-out disc (those the
+ * engine knows, then the others) */
+static void
+draw_unreadable_hosts (SlGraphView     *self,
+                       cairo_t         *cr,
+                       int              width,
+                       int              height,
+                       const DrawState *ds)
+{
+  Rgb accent = rgb_from_hex (SL_GRAPH_RGB_SELECTED);
+  double r = ds->r;
+
   for (guint i = 0; i < self->nodes->len + self->unreadable->len; i++)
     {
       static const double dash[] = { 3, 2 };
@@ -671,7 +707,16 @@ draw_front (SlGraphView     *self,
       cairo_line_to (cr, x - k, y + k);
       cairo_stroke (cr);
     }
+}
 
+/* The names, where place_labels() put them. */
+static void
+draw_labels (SlGraphView     *self,
+             cairo_t         *cr,
+             int              width,
+             int              height,
+             const DrawState *ds)
+{
   place_labels (self, width, height, ds);
   for (guint i = 0; i < self->labels->len; i++)
     {
@@ -696,7 +741,36 @@ draw_front (SlGraphView     *self,
       cairo_show_text (cr, name);
       cairo_new_path (cr);
     }
+}
 
+/* The tree, glowing new tree links and the hosts. On screen, @raster
+ * (device pixels, @scale per widget pixel) takes the lines and the
+ * ordinary hosts; cairo (@cr) draws what is drawn once: the reference,
+ * the selection, text. For export @raster is NULL and cairo draws all. */
+void
+draw_front (SlGraphView     *self,
+            cairo_t         *cr,
+            SlLineRaster    *raster,
+            double           scale,
+            int              width,
+            int              height,
+            const DrawState *ds)
+{
+  cairo_set_dash (cr, NULL, 0, 0);
+  if (raster != NULL)
+    cairo_surface_flush (cairo_get_target (cr));
+
+  draw_tree_edges (self, cr, raster, scale, ds);
+  if (raster != NULL)
+    blit_hosts (self, raster, scale, width, height, ds);
+  draw_quality_marks (self, cr, raster, scale, ds);
+  if (raster != NULL)
+    cairo_surface_mark_dirty (cairo_get_target (cr));
+
+  draw_hosts (self, cr, raster, width, height, ds);
+  draw_live_badges (self, cr, width, height, ds);
+  draw_unreadable_hosts (self, cr, width, height, ds);
+  draw_labels (self, cr, width, height, ds);
   draw_legend (self, cr, height, ds->fg, ds->bg);
 }
 
