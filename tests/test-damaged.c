@@ -55,6 +55,21 @@ make_case (const char *tmp)
   return g_build_filename (to, "kernel", NULL);
 }
 
+/* syncline-cli with @args; its sanitizer logs (if built in) go to
+ * @tmp/logs. */
+static void
+fuzz_run_cli (const char         *tmp,
+              const char *const  *args,
+              const SlFuzzSignal *signals,
+              guint               n_signals,
+              SlFuzzResult       *r)
+{
+  g_autofree char *logs = g_build_filename (tmp, "logs", NULL);
+
+  g_mkdir_with_parents (logs, 0755);
+  sl_fuzz_run (g_getenv ("SL_CLI"), logs, args, TIMEOUT_S, signals, n_signals, r);
+}
+
 static void
 run_sync (const char         *tmp,
           const SlFuzzSignal *signals,
@@ -65,8 +80,7 @@ run_sync (const char         *tmp,
   g_autofree char *logs = g_build_filename (tmp, "logs", NULL);
   const char *args[] = { "sync", "--json", "--reference=A", traces, NULL };
 
-  g_mkdir_with_parents (logs, 0755);
-  sl_fuzz_run (g_getenv ("SL_CLI"), logs, args, TIMEOUT_S, signals, n_signals, r);
+  fuzz_run_cli (tmp, args, signals, n_signals, r);
   g_test_message ("status %d in %.2f s; stderr:\n%s", r->status, r->seconds, r->err);
   g_assert_false (r->timed_out);
   g_assert_cmpint (r->status, >=, 0);
@@ -658,11 +672,10 @@ test_interrupt (void)
 
   {
     g_autofree char *traces = g_build_filename (tmp, "traces", NULL);
-    g_autofree char *logs = g_build_filename (tmp, "logs", NULL);
     const char *args[] = { "sync", "--json", "--reference=A", traces, NULL };
 
     /* whichever handler runs second exits at once: 128 + its signal */
-    sl_fuzz_run (g_getenv ("SL_CLI"), logs, args, TIMEOUT_S, twice, G_N_ELEMENTS (twice), &r);
+    fuzz_run_cli (tmp, args, twice, G_N_ELEMENTS (twice), &r);
     g_test_message ("stopped %.3f s after the second request (status %d)", r.seconds - r.signal_s, r.status);
     g_assert_false (r.timed_out);
     g_assert_true (r.status == 128 + SIGINT || r.status == 128 + SIGTERM);
@@ -679,14 +692,12 @@ static void
 test_relay_urls (void)
 {
   g_autofree char *tmp = make_tmpdir ();
-  g_autofree char *logs = g_build_filename (tmp, "logs", NULL);
   SlFuzzResult r;
 
-  g_mkdir_with_parents (logs, 0755);
   {
     const char *args[] = { "sessions", "net://[::1]:1", NULL };
 
-    sl_fuzz_run (g_getenv ("SL_CLI"), logs, args, TIMEOUT_S, NULL, 0, &r);
+    fuzz_run_cli (tmp, args, NULL, 0, &r);
     g_test_message ("sessions: status %d: %s", r.status, r.err);
     g_assert_cmpint (r.status, ==, 1);
     g_assert_nonnull (strstr (r.err, "net://[::1]:1"));
@@ -696,7 +707,7 @@ test_relay_urls (void)
   {
     const char *args[] = { "live", "--duration=1", "net://[::1]:1", NULL };
 
-    sl_fuzz_run (g_getenv ("SL_CLI"), logs, args, TIMEOUT_S, NULL, 0, &r);
+    fuzz_run_cli (tmp, args, NULL, 0, &r);
     g_test_message ("live: status %d: %s", r.status, r.err);
     g_assert_false (r.timed_out);
     g_assert_cmpint (r.status, ==, 1);
@@ -721,11 +732,9 @@ test_export_checked_first (void)
   g_autofree char *target = g_build_filename (tmp, "out", NULL);
   g_autofree char *inside = g_build_filename (traces, "B", "x", NULL);
   g_autofree char *export = NULL;
-  g_autofree char *logs = g_build_filename (tmp, "logs", NULL);
   g_autofree char *stray = g_build_filename (target, "not-empty", NULL);
   SlFuzzResult r;
 
-  g_mkdir_with_parents (logs, 0755);
   g_setenv ("SL_DECODER_FAULT", "spin:channel0_0:1", TRUE);
   /* not empty */
   g_assert_cmpint (g_mkdir (target, 0755), ==, 0);
@@ -734,7 +743,7 @@ test_export_checked_first (void)
   {
     const char *args[] = { "sync", export, traces, NULL };
 
-    sl_fuzz_run (g_getenv ("SL_CLI"), logs, args, TIMEOUT_S, NULL, 0, &r);
+    fuzz_run_cli (tmp, args, NULL, 0, &r);
   }
   g_test_message ("status %d after %.2f s: %s", r.status, r.seconds, r.err);
   g_assert_cmpint (r.status, ==, 2);
@@ -748,7 +757,7 @@ test_export_checked_first (void)
   {
     const char *args[] = { "sync", export, traces, NULL };
 
-    sl_fuzz_run (g_getenv ("SL_CLI"), logs, args, TIMEOUT_S, NULL, 0, &r);
+    fuzz_run_cli (tmp, args, NULL, 0, &r);
   }
   g_assert_cmpint (r.status, ==, 2);
   g_assert_null (strstr (r.err, "made no progress"));
@@ -769,7 +778,6 @@ test_export_hostile_hostname (void)
   g_autofree char *traces = g_build_filename (tmp, "traces", NULL);
   g_autofree char *target = g_build_filename (tmp, "out", "x", NULL);
   g_autofree char *export = g_strdup_printf ("--export=%s", target);
-  g_autofree char *logs = g_build_filename (tmp, "logs", NULL);
   g_autofree char *orig = read_text (metadata);
   g_autoptr(GString) text = g_string_new (orig);
   g_autoptr(GString) name = g_string_new ("../../../../");
@@ -784,11 +792,10 @@ test_export_hostile_hostname (void)
   env = g_strdup_printf ("hostname = \"%s\";", name->str);
   g_assert_cmpuint (g_string_replace (text, "hostname = \"B\";", env, 1), ==, 1);
   write_text (metadata, text->str);
-  g_mkdir_with_parents (logs, 0755);
   {
     const char *args[] = { "sync", export, traces, NULL };
 
-    sl_fuzz_run (g_getenv ("SL_CLI"), logs, args, TIMEOUT_S, NULL, 0, &r);
+    fuzz_run_cli (tmp, args, NULL, 0, &r);
   }
   g_test_message ("%s", r.err);
   g_assert_cmpint (r.status, ==, 0);
@@ -823,15 +830,13 @@ test_lttv_limits (void)
 {
   g_autofree char *tmp = make_tmpdir ();
   g_autofree char *file = g_build_filename (tmp, "case.txt", NULL);
-  g_autofree char *logs = g_build_filename (tmp, "logs", NULL);
   g_autofree char *where = g_strdup_printf ("%s:4:", file);
   const char *args[] = { "sync", "--json", "--max-drift-ppm=500000", file, NULL };
   SlFuzzResult r;
 
-  g_mkdir_with_parents (logs, 0755);
   write_text (file, "# near the limits\n2\n0 1 2305843009.000000000 2305843009.000001000\n"
                     "1 0 9223372036.854775807 2305843009.000002000\n");
-  sl_fuzz_run (g_getenv ("SL_CLI"), logs, args, TIMEOUT_S, NULL, 0, &r);
+  fuzz_run_cli (tmp, args, NULL, 0, &r);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, where));
   g_assert_nonnull (strstr (r.err, "out of range"));
@@ -839,14 +844,14 @@ test_lttv_limits (void)
 
   /* 19 years apart on one trace: more than the estimators' span */
   write_text (file, "2\n0 1 1.0 2.0\n1 0 3.0 2.5\n0 1 600000000.0 600000001.0\n");
-  sl_fuzz_run (g_getenv ("SL_CLI"), logs, args, TIMEOUT_S, NULL, 0, &r);
+  fuzz_run_cli (tmp, args, NULL, 0, &r);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "span"));
   sl_fuzz_result_clear (&r);
 
   write_text (file, "2\n0 1 2305843008.000000000 2305843008.000001000\n1 0 2305843008.000003000 2305843008.000002500\n"
                     "0 1 2305843009.000000000 2305843009.000001000\n1 0 2305843009.000003000 2305843009.000002500\n");
-  sl_fuzz_run (g_getenv ("SL_CLI"), logs, args, TIMEOUT_S, NULL, 0, &r);
+  fuzz_run_cli (tmp, args, NULL, 0, &r);
   g_assert_cmpint (r.status, ==, 0);
   sl_fuzz_result_clear (&r);
   sl_fuzz_rm_rf (tmp);
@@ -860,7 +865,6 @@ main (int    argc,
 {
   g_autofree char *tmp = NULL;
   g_autofree char *out = NULL;
-  g_autofree char *logs = NULL;
   SlFuzzResult r;
   int ret;
 
@@ -874,9 +878,7 @@ main (int    argc,
   /* the cluster of tests/fuzz/sl-fuzz.c's "star" base */
   tmp = make_tmpdir ();
   star = g_build_filename (tmp, "star", NULL);
-  logs = g_build_filename (tmp, "logs", NULL);
   out = g_strdup_printf ("--out=%s", star);
-  g_mkdir_with_parents (logs, 0755);
   {
     const char *args[] = {
       "generate", out, "--host=A:1000000000:0:0", "--host=B:1000000000:5000000:20",
@@ -884,14 +886,14 @@ main (int    argc,
       "--link=D:A", "--duration=1", "--background=150", "--cpus=2", "--packet-size=4", "--quiet", NULL
     };
 
-    sl_fuzz_run (g_getenv ("SL_CLI"), logs, args, TIMEOUT_S, NULL, 0, &r);
+    fuzz_run_cli (tmp, args, NULL, 0, &r);
     g_assert_cmpint (r.status, ==, 0);
     sl_fuzz_result_clear (&r);
   }
   {
     const char *args[] = { "sync", "--json", "--reference=A", star, NULL };
 
-    sl_fuzz_run (g_getenv ("SL_CLI"), logs, args, TIMEOUT_S, NULL, 0, &r);
+    fuzz_run_cli (tmp, args, NULL, 0, &r);
     g_assert_cmpint (r.status, ==, 0);
     star_report = g_steal_pointer (&r.out);
     sl_fuzz_result_clear (&r);
