@@ -12,19 +12,6 @@
 #include "sl-link-plot.h"
 #include "sl-plot.h"
 
-typedef struct
-{
-  double left;
-  double top;
-  double right;
-  double bottom;
-  double x0;
-  double x1;
-  double y0;
-  double y1;
-  gboolean log_y;
-} Frame;
-
 struct _SlLinkPlot
 {
   GtkWidget       parent_instance;
@@ -44,7 +31,7 @@ struct _SlLinkPlot
   double          drag_vy0;
   double          pointer_x;
   double          pointer_y;
-  Frame           frame;
+  SlPlotPanel     frame;
   /* a time range selected elsewhere (x units), NAN for none */
   double          range_x0;
   double          range_x1;
@@ -70,75 +57,32 @@ set_hex (cairo_t *cr,
                          (rgb & 0xff) / 255.0, alpha);
 }
 
-static double
-frame_x (const Frame *f,
-         double       x)
-{
-  return f->left + (x - f->x0) / (f->x1 - f->x0) * (f->right - f->left);
-}
-
-static double
-frame_y (const Frame *f,
-         double       y)
-{
-  if (f->log_y)
-    y = y > 0 ? log10 (y) : f->y0;
-  return f->bottom - (y - f->y0) / (f->y1 - f->y0) * (f->bottom - f->top);
-}
-
+/* The core renderer's style at a widget's size, in its colours. */
 static void
-draw_axes (cairo_t     *cr,
-           const Frame *f,
-           const GdkRGBA *fg,
-           const char  *xlabel,
-           const char  *ylabel)
+widget_style (SlPlotStyle   *st,
+              const GdkRGBA *fg,
+              double         left)
 {
-  double step;
-  char buf[64];
-
-  cairo_save (cr);
-  cairo_set_font_size (cr, 10);
-  cairo_set_line_width (cr, 1);
-
-  step = sl_plot_nice_step (f->x1 - f->x0, 6);
-  for (double x = ceil (f->x0 / step) * step; x <= f->x1 + step * 1e-9; x += step)
-    {
-      double px = round (frame_x (f, x)) + 0.5;
-
-      cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.12);
-      cairo_move_to (cr, px, f->top);
-      cairo_line_to (cr, px, f->bottom);
-      cairo_stroke (cr);
-      gdk_cairo_set_source_rgba (cr, fg);
-      g_snprintf (buf, sizeof buf, "%g", fabs (x) < step * 1e-6 ? 0.0 : x);
-      sl_plot_show_text_at (cr, buf, px, f->bottom + 4, 0.5, 0);
-    }
-
-  step = f->log_y ? 1 : sl_plot_nice_step (f->y1 - f->y0, 5);
-  for (double y = ceil (f->y0 / step) * step; y <= f->y1 + step * 1e-9; y += step)
-    {
-      double v = f->log_y ? pow (10, y) : (fabs (y) < step * 1e-6 ? 0.0 : y);
-      double py = round (frame_y (f, v)) + 0.5;
-
-      cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.12);
-      cairo_move_to (cr, f->left, py);
-      cairo_line_to (cr, f->right, py);
-      cairo_stroke (cr);
-      gdk_cairo_set_source_rgba (cr, fg);
-      g_snprintf (buf, sizeof buf, "%g", v);
-      sl_plot_show_text_at (cr, buf, f->left - 4, py, 1, 0.5);
-    }
-
-  gdk_cairo_set_source_rgba (cr, fg);
-  cairo_rectangle (cr, f->left + 0.5, f->top + 0.5, f->right - f->left, f->bottom - f->top);
-  cairo_stroke (cr);
-  sl_plot_show_text_at (cr, xlabel, (f->left + f->right) / 2, f->bottom + 18, 0.5, 0);
-  cairo_save (cr);
-  cairo_translate (cr, 12, (f->top + f->bottom) / 2);
-  cairo_rotate (cr, -G_PI / 2);
-  sl_plot_show_text_at (cr, ylabel, 0, 0, 0.5, 0.5);
-  cairo_restore (cr);
-  cairo_restore (cr);
+  sl_plot_style_init (st);
+  st->fg[0] = fg->red;
+  st->fg[1] = fg->green;
+  st->fg[2] = fg->blue;
+  st->grid[0] = fg->red;
+  st->grid[1] = fg->green;
+  st->grid[2] = fg->blue;
+  st->grid[3] = 0.12;
+  st->tick_size = 10;
+  st->label_size = 10;
+  st->x_ticks = 6;
+  st->y_ticks = 5;
+  st->tick_len = 0;
+  st->tick_gap = 4;
+  st->xlabel_dy = 18;
+  st->ylabel_dx = left - 12;
+  st->ylabel_valign = 0.5;
+  st->snap = TRUE;
+  st->point_size = 3;
+  st->line_scale = 0.7;
 }
 
 static void
@@ -170,7 +114,8 @@ pad_range (double *lo,
   *hi += d * 0.05;
 }
 
-/* Data bounds of the hull panel. */
+/* Data bounds of the hull panel: every point, hull vertex and the
+ * estimate (a piecewise one: its path and bound). */
 static void
 hull_bounds (const SlPlotData *p,
              double           *x0,
@@ -193,6 +138,12 @@ hull_bounds (const SlPlotData *p,
     {
       extend (y0, y1, p->line_y[SL_PLOT_LINE_ESTIMATE][0]);
       extend (y0, y1, p->line_y[SL_PLOT_LINE_ESTIMATE][1]);
+    }
+  for (guint i = 0; p->n_windows > 1 && p->path != NULL && i < p->path->len; i++)
+    {
+      extend (y0, y1, g_array_index (p->path, SlPlotPoint, i).y);
+      extend (y0, y1, g_array_index (p->band_lo, SlPlotPoint, i).y);
+      extend (y0, y1, g_array_index (p->band_hi, SlPlotPoint, i).y);
     }
   pad_range (y0, y1);
 }
@@ -237,41 +188,46 @@ range_bounds (const SlPlotData *p,
 }
 
 static void
-draw_line (cairo_t     *cr,
-           const Frame *f,
-           double       x0,
-           double       ya,
-           double       x1,
-           double       yb)
+draw_line (cairo_t           *cr,
+           const SlPlotPanel *f,
+           double             x0,
+           double             ya,
+           double             x1,
+           double             yb)
 {
-  cairo_move_to (cr, frame_x (f, x0), frame_y (f, ya));
-  cairo_line_to (cr, frame_x (f, x1), frame_y (f, yb));
+  cairo_move_to (cr, sl_plot_panel_x (f, x0), sl_plot_panel_y (f, ya));
+  cairo_line_to (cr, sl_plot_panel_x (f, x1), sl_plot_panel_y (f, yb));
   cairo_stroke (cr);
 }
 
-static void
-legend_entry (cairo_t       *cr,
-              double         x,
-              double         y,
-              guint32        rgb,
-              gboolean       dot,
-              const char    *text,
-              const GdkRGBA *fg)
+/* The legend's items in columns of @rows from @left (inside the frame,
+ * they hid points); drawn when @st is not NULL. Returns the width. */
+static double
+legend_columns (cairo_t                *cr,
+                const SlPlotLegendItem *items,
+                guint                   n,
+                guint                   rows,
+                double                  left,
+                const SlPlotStyle      *st)
 {
-  set_hex (cr, rgb, 1);
-  if (dot)
-    cairo_rectangle (cr, x, y - 4, 4, 4);
-  else
+  double x = left - 6;
+
+  for (guint i = 0; i < n; i += rows)
     {
-      cairo_set_line_width (cr, 2);
-      cairo_move_to (cr, x - 4, y - 2);
-      cairo_line_to (cr, x + 8, y - 2);
-      cairo_stroke (cr);
+      double w = 0;
+
+      for (guint k = i; k < MIN (i + rows, n); k++)
+        {
+          cairo_text_extents_t ext;
+
+          cairo_text_extents (cr, items[k].text, &ext);
+          w = MAX (w, ext.x_advance);
+          if (st != NULL)
+            sl_plot_draw_legend_item (cr, &items[k], x, 11 + 15 * (k - i), st);
+        }
+      x += w + 48;
     }
-  cairo_fill (cr);
-  gdk_cairo_set_source_rgba (cr, fg);
-  cairo_move_to (cr, x + 12, y);
-  cairo_show_text (cr, text);
+  return x - (left - 6);
 }
 
 static void
@@ -282,20 +238,21 @@ draw_hull (SlLinkPlot    *self,
            const GdkRGBA *fg)
 {
   const SlPlotData *p = self->plot;
-  Frame *f = &self->frame;
-  static const guint32 pts_rgb[2] = { SL_LINK_PLOT_RGB_AB, SL_LINK_PLOT_RGB_BA };
-  static const guint32 hull_rgb[2] = { SL_LINK_PLOT_RGB_HULL_AB, SL_LINK_PLOT_RGB_HULL_BA };
-  static const guint32 line_rgb[SL_PLOT_N_LINES] = {
-    SL_LINK_PLOT_RGB_LMIN, SL_LINK_PLOT_RGB_LMAX, SL_LINK_PLOT_RGB_ESTIMATE
-  };
+  SlPlotPanel *f = &self->frame;
+  SlPlotStyle st;
+  SlPlotLegendItem items[SL_PLOT_MAX_LEGEND];
+  guint n_items = sl_plot_legend_items (p, self->a_name ? self->a_name : "a",
+                                        self->b_name ? self->b_name : "b", items);
+  guint rows = 2;
   g_autofree char *ylabel = NULL;
   g_autofree char *xlabel = NULL;
-  g_autofree char *ab = NULL;
-  g_autofree char *ba = NULL;
 
-  /* the legend above the frame: inside it, it hid points */
+  cairo_set_font_size (cr, 10);
+  /* two rows above the frame, more if the widget is too narrow */
+  while (rows < 4 && legend_columns (cr, items, n_items, rows, 64, NULL) > width - 64)
+    rows++;
   f->left = 64;
-  f->top = 40;
+  f->top = 10 + 15 * rows;
   f->right = width - 10;
   f->bottom = height - 36;
   f->log_y = FALSE;
@@ -305,72 +262,27 @@ draw_hull (SlLinkPlot    *self,
       if (isfinite (self->range_x0) && isfinite (self->range_x1) && self->range_x1 > self->range_x0)
         range_bounds (p, self->range_x0, self->range_x1, &self->vx0, &self->vx1, &self->vy0, &self->vy1);
     }
-  f->x0 = self->vx0;
-  f->x1 = self->vx1;
-  f->y0 = self->vy0;
-  f->y1 = self->vy1;
-  if (f->right <= f->left + 10 || f->bottom <= f->top + 10)
-    return;
-
-  /* Translators: axis label; %s is a host name */
-  xlabel = g_strdup_printf (_("%s's time (s after the first packet)"), self->a_name ? self->a_name : "a");
-  ylabel = g_strdup_printf (_("t_%s − t_%s (µs, relative)"), self->b_name ? self->b_name : "b",
-                            self->a_name ? self->a_name : "a");
-  draw_axes (cr, f, fg, xlabel, ylabel);
-
-  cairo_save (cr);
-  cairo_rectangle (cr, f->left, f->top, f->right - f->left, f->bottom - f->top);
-  cairo_clip (cr);
-
-  for (guint d = 0; d < 2; d++)
+  f->xmin = self->vx0;
+  f->xmax = self->vx1;
+  f->ymin = self->vy0;
+  f->ymax = self->vy1;
+  if (f->right > f->left + 10 && f->bottom > f->top + 10)
     {
-      for (guint i = 0; i < p->points[d]->len; i++)
-        {
-          const SlPlotPoint *q = &g_array_index (p->points[d], SlPlotPoint, i);
-          double px = frame_x (f, q->x), py = frame_y (f, q->y);
-
-          if (px < f->left - 2 || px > f->right + 2 || py < f->top - 2 || py > f->bottom + 2)
-            continue;
-          cairo_rectangle (cr, px - 1.5, py - 1.5, 3, 3);
-        }
-      set_hex (cr, pts_rgb[d], 0.8);
-      cairo_fill (cr);
+      widget_style (&st, fg, f->left);
+      /* Translators: axis label; %s is a host name */
+      xlabel = g_strdup_printf (_("%s's time (s after the first packet)"), self->a_name ? self->a_name : "a");
+      ylabel = p->n_windows > 1
+        ? g_strdup_printf (_("t_%s − t_%s (µs, relative to the estimate there)"), self->b_name ? self->b_name : "b",
+                           self->a_name ? self->a_name : "a")
+        : g_strdup_printf (_("t_%s − t_%s (µs, relative)"), self->b_name ? self->b_name : "b",
+                           self->a_name ? self->a_name : "a");
+      sl_plot_draw_axes (cr, f, &st, xlabel, ylabel);
+      sl_plot_draw_hull (cr, p, f, &st);
+      cairo_set_font_size (cr, 10);
+      legend_columns (cr, items, n_items, rows, f->left, &st);
     }
-
-  cairo_set_line_width (cr, 1.5);
-  for (guint d = 0; d < 2; d++)
-    {
-      for (guint i = 0; i < p->hull[d]->len; i++)
-        {
-          const SlPlotPoint *q = &g_array_index (p->hull[d], SlPlotPoint, i);
-
-          if (i == 0)
-            cairo_move_to (cr, frame_x (f, q->x), frame_y (f, q->y));
-          else
-            cairo_line_to (cr, frame_x (f, q->x), frame_y (f, q->y));
-        }
-      set_hex (cr, hull_rgb[d], 1);
-      cairo_stroke (cr);
-    }
-
-  for (guint k = 0; k < SL_PLOT_N_LINES; k++)
-    if (p->has_line[k])
-      {
-        cairo_set_line_width (cr, k == SL_PLOT_LINE_ESTIMATE ? 2 : 1.3);
-        set_hex (cr, line_rgb[k], 1);
-        draw_line (cr, f, 0, p->line_y[k][0], p->x_end, p->line_y[k][1]);
-      }
-  cairo_restore (cr);
-
-  cairo_set_font_size (cr, 10);
-  ab = g_strdup_printf (_("sent by %s"), self->a_name ? self->a_name : "a");
-  ba = g_strdup_printf (_("sent by %s"), self->b_name ? self->b_name : "b");
-  legend_entry (cr, f->left + 10, 14, SL_LINK_PLOT_RGB_AB, TRUE, ab, fg);
-  legend_entry (cr, f->left + 10, 28, SL_LINK_PLOT_RGB_BA, TRUE, ba, fg);
-  legend_entry (cr, f->left + 150, 14, SL_LINK_PLOT_RGB_LMIN, FALSE, "Lmin", fg);
-  legend_entry (cr, f->left + 150, 28, SL_LINK_PLOT_RGB_LMAX, FALSE, "Lmax", fg);
-  legend_entry (cr, f->left + 220, 14, SL_LINK_PLOT_RGB_ESTIMATE, FALSE, _("estimate"), fg);
-  legend_entry (cr, f->left + 220, 28, SL_LINK_PLOT_RGB_HULL_AB, FALSE, _("hulls"), fg);
+  for (guint i = 0; i < n_items; i++)
+    g_free (items[i].text);
 }
 
 static double
@@ -381,44 +293,6 @@ band_at (const SlPlotData *p,
   return p->line_y[line][end] - p->line_y[SL_PLOT_LINE_ESTIMATE][end];
 }
 
-/* A step line: each accuracy holds until the next change, the last to
- * the frame's right edge; no line where there is none. */
-static void
-draw_accuracy_steps (cairo_t      *cr,
-                     const Frame  *f,
-                     const GArray *accuracy)
-{
-  gboolean pen = FALSE;
-  double cx, cy;
-
-  for (guint i = 0; i < accuracy->len; i++)
-    {
-      const SlPlotPoint *q = &g_array_index (accuracy, SlPlotPoint, i);
-      double px = frame_x (f, q->x);
-
-      if (!isfinite (q->y) || q->y <= 0)
-        {
-          pen = FALSE;
-          continue;
-        }
-      if (pen)
-        {
-          cairo_get_current_point (cr, &cx, &cy);
-          cairo_line_to (cr, px, cy);
-        }
-      else
-        cairo_move_to (cr, px, frame_y (f, q->y));
-      cairo_line_to (cr, px, frame_y (f, q->y));
-      pen = TRUE;
-    }
-  if (pen)
-    {
-      cairo_get_current_point (cr, &cx, &cy);
-      cairo_line_to (cr, f->right, cy);
-    }
-  cairo_stroke (cr);
-}
-
 static void
 draw_band (SlLinkPlot    *self,
            cairo_t       *cr,
@@ -427,7 +301,8 @@ draw_band (SlLinkPlot    *self,
            const GdkRGBA *fg)
 {
   const SlPlotData *p = self->plot;
-  Frame top = { 0 }, bottom = { 0 };
+  SlPlotPanel top = { 0 }, bottom = { 0 };
+  SlPlotStyle st;
   double ylo = G_MAXDOUBLE, yhi = -G_MAXDOUBLE, alo = G_MAXDOUBLE, ahi = -G_MAXDOUBLE;
   /* each axis ends where its data does: trace time at the link's last
    * packet, input time at the accuracy's last change */
@@ -465,12 +340,13 @@ draw_band (SlLinkPlot    *self,
   top.bottom = split - 30;
   bottom.top = split + 6;
   bottom.bottom = height - 36;
-  top.x0 = x0;
-  top.x1 = x1;
-  bottom.x0 = bx0;
-  bottom.x1 = bx1;
+  top.xmin = x0;
+  top.xmax = x1;
+  bottom.xmin = bx0;
+  bottom.xmax = bx1;
   if (top.right <= top.left + 10 || top.bottom <= top.top + 10 || bottom.bottom <= bottom.top + 10)
     return;
+  widget_style (&st, fg, top.left);
 
   for (guint k = SL_PLOT_LINE_LMIN; has_est && k <= SL_PLOT_LINE_LMAX; k++)
     if (p->has_line[k])
@@ -480,35 +356,35 @@ draw_band (SlLinkPlot    *self,
       }
   extend (&ylo, &yhi, 0);
   pad_range (&ylo, &yhi);
-  top.y0 = ylo;
-  top.y1 = yhi;
+  top.ymin = ylo;
+  top.ymax = yhi;
   self->frame = top;
-  draw_axes (cr, &top, fg, _("trace time (s)"), _("band (µs)"));
+  sl_plot_draw_axes (cr, &top, &st, _("trace time (s)"), _("band (µs)"));
 
   cairo_save (cr);
   cairo_rectangle (cr, top.left, top.top, top.right - top.left, top.bottom - top.top);
   cairo_clip (cr);
   if (has_est && p->has_line[SL_PLOT_LINE_LMIN] && p->has_line[SL_PLOT_LINE_LMAX])
     {
-      cairo_move_to (cr, frame_x (&top, 0), frame_y (&top, band_at (p, SL_PLOT_LINE_LMIN, 0)));
-      cairo_line_to (cr, frame_x (&top, p->x_end), frame_y (&top, band_at (p, SL_PLOT_LINE_LMIN, 1)));
-      cairo_line_to (cr, frame_x (&top, p->x_end), frame_y (&top, band_at (p, SL_PLOT_LINE_LMAX, 1)));
-      cairo_line_to (cr, frame_x (&top, 0), frame_y (&top, band_at (p, SL_PLOT_LINE_LMAX, 0)));
+      cairo_move_to (cr, sl_plot_panel_x (&top, 0), sl_plot_panel_y (&top, band_at (p, SL_PLOT_LINE_LMIN, 0)));
+      cairo_line_to (cr, sl_plot_panel_x (&top, p->x_end), sl_plot_panel_y (&top, band_at (p, SL_PLOT_LINE_LMIN, 1)));
+      cairo_line_to (cr, sl_plot_panel_x (&top, p->x_end), sl_plot_panel_y (&top, band_at (p, SL_PLOT_LINE_LMAX, 1)));
+      cairo_line_to (cr, sl_plot_panel_x (&top, 0), sl_plot_panel_y (&top, band_at (p, SL_PLOT_LINE_LMAX, 0)));
       cairo_close_path (cr);
-      set_hex (cr, SL_LINK_PLOT_RGB_LMAX, 0.18);
+      set_hex (cr, SL_PLOT_RGB_LMAX, 0.18);
       cairo_fill (cr);
     }
   for (guint k = SL_PLOT_LINE_LMIN; has_est && k <= SL_PLOT_LINE_LMAX; k++)
     if (p->has_line[k])
       {
         cairo_set_line_width (cr, 1.3);
-        set_hex (cr, k == SL_PLOT_LINE_LMIN ? SL_LINK_PLOT_RGB_LMIN : SL_LINK_PLOT_RGB_LMAX, 1);
+        set_hex (cr, k == SL_PLOT_LINE_LMIN ? SL_PLOT_RGB_LMIN : SL_PLOT_RGB_LMAX, 1);
         draw_line (cr, &top, 0, band_at (p, k, 0), p->x_end, band_at (p, k, 1));
       }
   if (has_est)
     {
       cairo_set_line_width (cr, 2);
-      set_hex (cr, SL_LINK_PLOT_RGB_ESTIMATE, 1);
+      set_hex (cr, SL_PLOT_RGB_ESTIMATE, 1);
       draw_line (cr, &top, 0, 0, p->x_end, 0);
     }
   cairo_restore (cr);
@@ -526,19 +402,12 @@ draw_band (SlLinkPlot    *self,
       alo = -2;
       ahi = 2;
     }
-  bottom.y0 = floor (alo - 0.1);
-  bottom.y1 = ceil (ahi + 0.1);
-  if (bottom.y1 <= bottom.y0)
-    bottom.y1 = bottom.y0 + 1;
-  draw_axes (cr, &bottom, fg, _("input time (s)"), _("accuracy (ppm)"));
-
-  cairo_save (cr);
-  cairo_rectangle (cr, bottom.left, bottom.top, bottom.right - bottom.left, bottom.bottom - bottom.top);
-  cairo_clip (cr);
-  cairo_set_line_width (cr, 1.5);
-  set_hex (cr, SL_LINK_PLOT_RGB_ACCURACY, 1);
-  draw_accuracy_steps (cr, &bottom, p->accuracy);
-  cairo_restore (cr);
+  bottom.ymin = floor (alo - 0.1);
+  bottom.ymax = ceil (ahi + 0.1);
+  if (bottom.ymax <= bottom.ymin)
+    bottom.ymax = bottom.ymin + 1;
+  sl_plot_draw_axes (cr, &bottom, &st, _("input time (s)"), _("accuracy (ppm)"));
+  sl_plot_draw_accuracy (cr, p->accuracy, &bottom, bottom.xmax, &st);
 }
 
 static void
@@ -590,7 +459,7 @@ zoom_at (SlLinkPlot *self,
          double      py,
          gboolean    x_only)
 {
-  const Frame *f = &self->frame;
+  const SlPlotPanel *f = &self->frame;
   double fx, fy, cx, cy;
 
   if (self->plot == NULL || f->right <= f->left || f->bottom <= f->top)
@@ -650,7 +519,7 @@ drag_update_cb (SlLinkPlot     *self,
                 double          dy,
                 GtkGestureDrag *gesture)
 {
-  const Frame *f = &self->frame;
+  const SlPlotPanel *f = &self->frame;
   double w = self->vx1 - self->vx0, h = self->vy1 - self->vy0;
 
   if (self->plot == NULL || f->right <= f->left || f->bottom <= f->top)
@@ -929,8 +798,8 @@ _sl_link_plot_get_frame (SlLinkPlot *self,
   box[1] = self->frame.top;
   box[2] = self->frame.right;
   box[3] = self->frame.bottom;
-  range[0] = self->frame.x0;
-  range[1] = self->frame.x1;
-  range[2] = self->frame.y0;
-  range[3] = self->frame.y1;
+  range[0] = self->frame.xmin;
+  range[1] = self->frame.xmax;
+  range[2] = self->frame.ymin;
+  range[3] = self->frame.ymax;
 }

@@ -7,6 +7,7 @@
 
 #include <gtk/gtk.h>
 
+#include "sl-plot.h"
 #include "sl-snapshot.h"
 
 G_BEGIN_DECLS
@@ -24,15 +25,16 @@ typedef enum
   SL_LINK_PLOT_BAND,
 } SlLinkPlotKind;
 
-/* Colours, as 8-bit RGB (as in the CLI's --plots). */
-#define SL_LINK_PLOT_RGB_AB       0x1f77b4
-#define SL_LINK_PLOT_RGB_BA       0xff7f0e
-#define SL_LINK_PLOT_RGB_HULL_AB  0x0b3d66
-#define SL_LINK_PLOT_RGB_HULL_BA  0x8c4200
-#define SL_LINK_PLOT_RGB_LMIN     0x2ca02c
-#define SL_LINK_PLOT_RGB_LMAX     0x9467bd
-#define SL_LINK_PLOT_RGB_ESTIMATE 0xd62728
-#define SL_LINK_PLOT_RGB_ACCURACY 0x138d99
+/* Colours, as 8-bit RGB: the core renderer's (sl-plot.h), which draws
+ * the CLI's --plots too. */
+#define SL_LINK_PLOT_RGB_AB       SL_PLOT_RGB_AB
+#define SL_LINK_PLOT_RGB_BA       SL_PLOT_RGB_BA
+#define SL_LINK_PLOT_RGB_HULL_AB  SL_PLOT_RGB_HULL_AB
+#define SL_LINK_PLOT_RGB_HULL_BA  SL_PLOT_RGB_HULL_BA
+#define SL_LINK_PLOT_RGB_LMIN     SL_PLOT_RGB_LMIN
+#define SL_LINK_PLOT_RGB_LMAX     SL_PLOT_RGB_LMAX
+#define SL_LINK_PLOT_RGB_ESTIMATE SL_PLOT_RGB_ESTIMATE
+#define SL_LINK_PLOT_RGB_ACCURACY SL_PLOT_RGB_ACCURACY
 
 #define SL_TYPE_LINK_PLOT (sl_link_plot_get_type ())
 

@@ -16,19 +16,6 @@
 #include "sl-report.h"
 
 
-typedef struct
-{
-  double left;
-  double top;
-  double right;
-  double bottom;
-  double xmin;
-  double xmax;
-  double ymin;
-  double ymax;
-  gboolean log_y;
-} Panel;
-
 /* One link in the report's orientation (a < b by name), in plot units:
  * x in seconds since the first packet, offsets in µs relative to the
  * estimate's offset there, accuracy in ppm. */
@@ -40,13 +27,6 @@ typedef struct
   SlPlotData *data;
 } Plot;
 
-typedef struct
-{
-  guint32  rgb;
-  int      kind;
-  char    *text;
-} LegendItem;
-
 static void
 set_rgb (cairo_t *cr,
          guint32  rgb)
@@ -56,14 +36,6 @@ set_rgb (cairo_t *cr,
                         ((rgb >> 8) & 0xff) / 255.0,
                         (rgb & 0xff) / 255.0);
 }
-
-#define RGB_HULL_AB 0x0b3d66
-#define RGB_HULL_BA 0x8c4200
-#define RGB_LMIN    0x2ca02c
-#define RGB_LMAX    0x9467bd
-#define RGB_ACCURACY 0x138d99
-#define RGB_AXES    0x202020
-#define RGB_GRID    0xe4e4e4
 
 static void
 plot_clear (Plot *p)
@@ -436,19 +408,20 @@ plot_build (SlEngine *engine,
                               rl.flipped ? rl.info.n_ab : rl.info.n_ba);
 }
 
-static double
-panel_x (const Panel *pn,
-         double       x)
+double
+sl_plot_panel_x (const SlPlotPanel *pn,
+                 double             x)
 {
   return pn->left + (x - pn->xmin) / (pn->xmax - pn->xmin) * (pn->right - pn->left);
 }
 
-static double
-panel_y (const Panel *pn,
-         double       y)
+/* With log_y, values that are not positive go to the bottom edge. */
+double
+sl_plot_panel_y (const SlPlotPanel *pn,
+                 double             y)
 {
   if (pn->log_y)
-    y = log10 (y);
+    y = y > 0 ? log10 (y) : pn->ymin;
   return pn->bottom - (y - pn->ymin) / (pn->ymax - pn->ymin) * (pn->bottom - pn->top);
 }
 
@@ -493,74 +466,135 @@ sl_plot_show_text_at (cairo_t    *cr,
   cairo_show_text (cr, text);
 }
 
+/**
+ * sl_plot_style_init:
+ * @style: (out): the style of the `--plots` pictures: dark on white, 1200
+ *   pixels wide
+ */
+void
+sl_plot_style_init (SlPlotStyle *style)
+{
+  g_return_if_fail (style != NULL);
+
+  *style = (SlPlotStyle) {
+    .fg = { 0x20 / 255.0, 0x20 / 255.0, 0x20 / 255.0 },
+    .grid = { 0xe4 / 255.0, 0xe4 / 255.0, 0xe4 / 255.0, 1 },
+    .tick_size = 12,
+    .label_size = 13,
+    .x_ticks = 10,
+    .y_ticks = 8,
+    .tick_len = 5,
+    .tick_gap = 8,
+    .xlabel_dy = 26,
+    .ylabel_dx = 70,
+    .ylabel_valign = 0,
+    .snap = FALSE,
+    .point_size = 0,
+    .line_scale = 1,
+  };
+}
+
 static void
-draw_axes (cairo_t     *cr,
-           const Panel *pn,
-           const char  *xlabel,
-           const char  *ylabel)
+set_fg (cairo_t           *cr,
+        const SlPlotStyle *st)
+{
+  cairo_set_source_rgb (cr, st->fg[0], st->fg[1], st->fg[2]);
+}
+
+/* A coordinate on the pixel grid's centres when the style snaps lines. */
+static double
+snap (const SlPlotStyle *st,
+      double             v)
+{
+  return st->snap ? round (v) + 0.5 : v;
+}
+
+/**
+ * sl_plot_draw_axes:
+ *
+ * The frame of @pn, its grid, ticks and their numbers, and the axes'
+ * labels, in @st's colours and sizes.
+ */
+void
+sl_plot_draw_axes (cairo_t           *cr,
+                   const SlPlotPanel *pn,
+                   const SlPlotStyle *st,
+                   const char        *xlabel,
+                   const char        *ylabel)
 {
   double step;
   char buf[64];
 
+  g_return_if_fail (cr != NULL && pn != NULL && st != NULL);
+
   cairo_save (cr);
-  cairo_set_font_size (cr, 12);
+  cairo_set_font_size (cr, st->tick_size);
   cairo_set_line_width (cr, 1);
 
-  step = sl_plot_nice_step (pn->xmax - pn->xmin, 10);
+  step = sl_plot_nice_step (pn->xmax - pn->xmin, st->x_ticks);
   for (double x = ceil (pn->xmin / step) * step; x <= pn->xmax + step * 1e-9; x += step)
     {
-      double px = panel_x (pn, x);
+      double px = snap (st, sl_plot_panel_x (pn, x));
 
-      set_rgb (cr, RGB_GRID);
+      cairo_set_source_rgba (cr, st->grid[0], st->grid[1], st->grid[2], st->grid[3]);
       cairo_move_to (cr, px, pn->top);
       cairo_line_to (cr, px, pn->bottom);
       cairo_stroke (cr);
-      set_rgb (cr, RGB_AXES);
-      cairo_move_to (cr, px, pn->bottom);
-      cairo_line_to (cr, px, pn->bottom + 5);
-      cairo_stroke (cr);
+      set_fg (cr, st);
+      if (st->tick_len > 0)
+        {
+          cairo_move_to (cr, px, pn->bottom);
+          cairo_line_to (cr, px, pn->bottom + st->tick_len);
+          cairo_stroke (cr);
+        }
       g_snprintf (buf, sizeof buf, "%g", fabs (x) < step * 1e-6 ? 0.0 : x);
-      sl_plot_show_text_at (cr, buf, px, pn->bottom + 8, 0.5, 0);
+      sl_plot_show_text_at (cr, buf, px, pn->bottom + st->tick_gap, 0.5, 0);
     }
 
   if (pn->log_y)
     step = 1;
   else
-    step = sl_plot_nice_step (pn->ymax - pn->ymin, 8);
+    step = sl_plot_nice_step (pn->ymax - pn->ymin, st->y_ticks);
   for (double y = ceil (pn->ymin / step) * step; y <= pn->ymax + step * 1e-9; y += step)
     {
       double v = pn->log_y ? pow (10, y) : (fabs (y) < step * 1e-6 ? 0.0 : y);
-      double py = panel_y (pn, v);
+      double py = snap (st, sl_plot_panel_y (pn, v));
 
-      set_rgb (cr, RGB_GRID);
+      cairo_set_source_rgba (cr, st->grid[0], st->grid[1], st->grid[2], st->grid[3]);
       cairo_move_to (cr, pn->left, py);
       cairo_line_to (cr, pn->right, py);
       cairo_stroke (cr);
-      set_rgb (cr, RGB_AXES);
-      cairo_move_to (cr, pn->left - 5, py);
-      cairo_line_to (cr, pn->left, py);
-      cairo_stroke (cr);
+      set_fg (cr, st);
+      if (st->tick_len > 0)
+        {
+          cairo_move_to (cr, pn->left - st->tick_len, py);
+          cairo_line_to (cr, pn->left, py);
+          cairo_stroke (cr);
+        }
       g_snprintf (buf, sizeof buf, "%g", v);
-      sl_plot_show_text_at (cr, buf, pn->left - 8, py, 1, 0.5);
+      sl_plot_show_text_at (cr, buf, pn->left - st->tick_gap, py, 1, 0.5);
     }
 
-  set_rgb (cr, RGB_AXES);
-  cairo_rectangle (cr, pn->left, pn->top, pn->right - pn->left, pn->bottom - pn->top);
+  set_fg (cr, st);
+  if (st->snap)
+    cairo_rectangle (cr, pn->left + 0.5, pn->top + 0.5, pn->right - pn->left, pn->bottom - pn->top);
+  else
+    cairo_rectangle (cr, pn->left, pn->top, pn->right - pn->left, pn->bottom - pn->top);
   cairo_stroke (cr);
 
-  cairo_set_font_size (cr, 13);
-  sl_plot_show_text_at (cr, xlabel, (pn->left + pn->right) / 2, pn->bottom + 26, 0.5, 0);
+  cairo_set_font_size (cr, st->label_size);
+  sl_plot_show_text_at (cr, xlabel, (pn->left + pn->right) / 2, pn->bottom + st->xlabel_dy, 0.5, 0);
   cairo_save (cr);
-  cairo_translate (cr, pn->left - 70, (pn->top + pn->bottom) / 2);
+  cairo_translate (cr, pn->left - st->ylabel_dx, (pn->top + pn->bottom) / 2);
   cairo_rotate (cr, -G_PI / 2);
-  sl_plot_show_text_at (cr, ylabel, 0, 0, 0.5, 0);
+  sl_plot_show_text_at (cr, ylabel, 0, 0, 0.5, st->ylabel_valign);
   cairo_restore (cr);
   cairo_restore (cr);
 }
 
 static void
-clip_panel (cairo_t     *cr,
-            const Panel *pn)
+clip_panel (cairo_t           *cr,
+            const SlPlotPanel *pn)
 {
   cairo_rectangle (cr, pn->left, pn->top, pn->right - pn->left, pn->bottom - pn->top);
   cairo_clip (cr);
@@ -577,28 +611,345 @@ extend (double *lo,
   *hi = MAX (*hi, v);
 }
 
-static gboolean
-in_box (const Panel *pn,
-        double       x,
-        double       y,
-        double       bx,
-        double       by,
-        double       bw,
-        double       bh)
+/* The guaranteed band around a piecewise estimate, the failures, the
+ * windows' ends. */
+static void
+draw_band_and_windows (cairo_t           *cr,
+                       const SlPlotData  *data,
+                       const SlPlotPanel *pn)
 {
-  double px = panel_x (pn, x), py = panel_y (pn, y);
+  const GArray *lo = data->band_lo, *hi = data->band_hi;
+  double dash[] = { 2, 4 };
+
+  for (guint i = 0; i + 1 < lo->len; i++)
+    {
+      const SlPlotPoint *a = &g_array_index (lo, SlPlotPoint, i), *b = &g_array_index (lo, SlPlotPoint, i + 1);
+      const SlPlotPoint *c = &g_array_index (hi, SlPlotPoint, i + 1), *d = &g_array_index (hi, SlPlotPoint, i);
+
+      if (!isfinite (a->y) || !isfinite (b->y))
+        continue;
+      cairo_move_to (cr, sl_plot_panel_x (pn, a->x), sl_plot_panel_y (pn, a->y));
+      cairo_line_to (cr, sl_plot_panel_x (pn, b->x), sl_plot_panel_y (pn, b->y));
+      cairo_line_to (cr, sl_plot_panel_x (pn, c->x), sl_plot_panel_y (pn, c->y));
+      cairo_line_to (cr, sl_plot_panel_x (pn, d->x), sl_plot_panel_y (pn, d->y));
+      cairo_close_path (cr);
+    }
+  cairo_set_source_rgba (cr, 0.95, 0.6, 0.1, 0.18);
+  cairo_fill (cr);
+  for (guint i = 0; i < data->failures->len; i++)
+    {
+      const SlPlotPoint *f = &g_array_index (data->failures, SlPlotPoint, i);
+      double fx0 = sl_plot_panel_x (pn, f->x), fx1 = sl_plot_panel_x (pn, f->y);
+
+      cairo_rectangle (cr, MIN (fx0, fx1) - 1, pn->top, fabs (fx1 - fx0) + 2, pn->bottom - pn->top);
+    }
+  cairo_set_source_rgba (cr, 0.85, 0.1, 0.1, 0.35);
+  cairo_fill (cr);
+
+  cairo_set_dash (cr, dash, 2, 0);
+  cairo_set_line_width (cr, 1);
+  for (guint i = 0; i < data->window_x->len; i++)
+    {
+      double x = sl_plot_panel_x (pn, g_array_index (data->window_x, double, i));
+
+      cairo_move_to (cr, floor (x) + 0.5, pn->top);
+      cairo_line_to (cr, floor (x) + 0.5, pn->bottom);
+    }
+  cairo_set_source_rgba (cr, 0.4, 0.4, 0.4, 0.6);
+  cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+}
+
+/* Points as pixel-aligned squares without antialiasing: their colours
+ * stay exact, and one path per direction keeps the SVG small. Points far
+ * outside the panel are left out of the path. */
+static void
+draw_points (cairo_t           *cr,
+             const SlPlotData  *data,
+             const SlPlotPanel *pn,
+             const SlPlotStyle *st)
+{
+  static const guint32 pts_rgb[2] = { SL_PLOT_RGB_AB, SL_PLOT_RGB_BA };
+
+  cairo_save (cr);
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+  for (guint d = 0; d < 2; d++)
+    {
+      double size = st->point_size > 0 ? st->point_size : data->points[d]->len < 1000 ? 6 : 2;
+
+      for (guint i = 0; i < data->points[d]->len; i++)
+        {
+          const SlPlotPoint *q = &g_array_index (data->points[d], SlPlotPoint, i);
+          double px = sl_plot_panel_x (pn, q->x), py = sl_plot_panel_y (pn, q->y);
+
+          if (px < pn->left - size || px > pn->right + size || py < pn->top - size || py > pn->bottom + size)
+            continue;
+          cairo_rectangle (cr, floor (px - size / 2), floor (py - size / 2), size, size);
+        }
+      set_rgb (cr, pts_rgb[d]);
+      cairo_fill (cr);
+    }
+  cairo_restore (cr);
+}
+
+/* The hulls of both directions with their vertices. */
+static void
+draw_hulls (cairo_t           *cr,
+            const SlPlotData  *data,
+            const SlPlotPanel *pn,
+            const SlPlotStyle *st)
+{
+  static const guint32 hull_rgb[2] = { SL_PLOT_RGB_HULL_AB, SL_PLOT_RGB_HULL_BA };
+
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  for (guint d = 0; d < 2; d++)
+    {
+      const GArray *h = data->hull[d];
+
+      if (h->len == 0)
+        continue;
+      set_rgb (cr, hull_rgb[d]);
+      cairo_set_line_width (cr, 1.5 * st->line_scale);
+      for (guint i = 0; i < h->len; i++)
+        {
+          const SlPlotPoint *q = &g_array_index (h, SlPlotPoint, i);
+          cairo_line_to (cr, sl_plot_panel_x (pn, q->x), sl_plot_panel_y (pn, q->y));
+        }
+      cairo_stroke (cr);
+      for (guint i = 0; i < h->len; i++)
+        {
+          const SlPlotPoint *q = &g_array_index (h, SlPlotPoint, i);
+          cairo_new_sub_path (cr);
+          cairo_arc (cr, sl_plot_panel_x (pn, q->x), sl_plot_panel_y (pn, q->y), 2.5 * st->line_scale, 0, 2 * G_PI);
+        }
+      cairo_fill (cr);
+    }
+}
+
+/* Lmin and Lmax dashed, the estimate; a piecewise estimate: its path. */
+static void
+draw_lines (cairo_t           *cr,
+            const SlPlotData  *data,
+            const SlPlotPanel *pn,
+            const SlPlotStyle *st)
+{
+  for (guint k = 0; k < SL_PLOT_N_LINES; k++)
+    {
+      static const guint32 rgb[SL_PLOT_N_LINES] = { SL_PLOT_RGB_LMIN, SL_PLOT_RGB_LMAX, SL_PLOT_RGB_ESTIMATE };
+      double dash[] = { 8, 5 };
+
+      if (!data->has_line[k])
+        continue;
+      set_rgb (cr, rgb[k]);
+      cairo_set_line_width (cr, (k == SL_PLOT_LINE_ESTIMATE ? 3 : 1.5) * st->line_scale);
+      cairo_set_dash (cr, dash, k == SL_PLOT_LINE_ESTIMATE ? 0 : 2, 0);
+      cairo_move_to (cr, sl_plot_panel_x (pn, 0), sl_plot_panel_y (pn, data->line_y[k][0]));
+      cairo_line_to (cr, sl_plot_panel_x (pn, data->x_end), sl_plot_panel_y (pn, data->line_y[k][1]));
+      cairo_stroke (cr);
+    }
+  cairo_set_dash (cr, NULL, 0, 0);
+  if (data->n_windows > 1 && data->path != NULL)
+    {
+      set_rgb (cr, SL_PLOT_RGB_ESTIMATE);
+      cairo_set_line_width (cr, 2 * st->line_scale);
+      for (guint i = 0; i < data->path->len; i++)
+        {
+          const SlPlotPoint *q = &g_array_index (data->path, SlPlotPoint, i);
+          cairo_line_to (cr, sl_plot_panel_x (pn, q->x), sl_plot_panel_y (pn, q->y));
+        }
+      cairo_stroke (cr);
+    }
+}
+
+/**
+ * sl_plot_draw_hull:
+ *
+ * Inside @pn (clipped to it): the guaranteed band of a piecewise estimate,
+ * its windows and failures, the matched packets of both directions, their
+ * hulls, Lmin, Lmax and the estimate. The axes are sl_plot_draw_axes()'s.
+ */
+void
+sl_plot_draw_hull (cairo_t           *cr,
+                   const SlPlotData  *data,
+                   const SlPlotPanel *pn,
+                   const SlPlotStyle *st)
+{
+  g_return_if_fail (cr != NULL && data != NULL && pn != NULL && st != NULL);
+
+  cairo_save (cr);
+  clip_panel (cr, pn);
+  if (data->path != NULL && data->path->len > 1)
+    draw_band_and_windows (cr, data, pn);
+  draw_points (cr, data, pn, st);
+  draw_hulls (cr, data, pn, st);
+  draw_lines (cr, data, pn, st);
+  cairo_restore (cr);
+}
+
+/**
+ * sl_plot_draw_accuracy:
+ * @accuracy: (element-type SlPlotPoint): a link's accuracy changes (see
+ *   #SlPlotData)
+ * @x_end: where the last accuracy ends
+ *
+ * Inside @pn (log_y, clipped): the accuracy as a step line, each value
+ * holding until the next change; none where the accuracy is unbounded.
+ * Few changes make short steps: each start is marked.
+ */
+void
+sl_plot_draw_accuracy (cairo_t           *cr,
+                       const GArray      *accuracy,
+                       const SlPlotPanel *pn,
+                       double             x_end,
+                       const SlPlotStyle *st)
+{
+  gboolean open = FALSE;
+
+  g_return_if_fail (cr != NULL && accuracy != NULL && pn != NULL && st != NULL);
+
+  cairo_save (cr);
+  clip_panel (cr, pn);
+  set_rgb (cr, SL_PLOT_RGB_ACCURACY);
+  cairo_set_line_width (cr, 2 * st->line_scale);
+  for (guint i = 0; i < accuracy->len; i++)
+    {
+      const SlPlotPoint *q = &g_array_index (accuracy, SlPlotPoint, i);
+      double x_next = i + 1 < accuracy->len ? g_array_index (accuracy, SlPlotPoint, i + 1).x : x_end;
+
+      if (!isfinite (q->y) || q->y <= 0)
+        {
+          open = FALSE;
+          continue;
+        }
+      if (open)
+        cairo_line_to (cr, sl_plot_panel_x (pn, q->x), sl_plot_panel_y (pn, q->y));
+      else
+        cairo_move_to (cr, sl_plot_panel_x (pn, q->x), sl_plot_panel_y (pn, q->y));
+      cairo_line_to (cr, sl_plot_panel_x (pn, x_next), sl_plot_panel_y (pn, q->y));
+      open = TRUE;
+    }
+  cairo_stroke (cr);
+
+  if (accuracy->len < 200)
+    {
+      for (guint i = 0; i < accuracy->len; i++)
+        {
+          const SlPlotPoint *q = &g_array_index (accuracy, SlPlotPoint, i);
+
+          if (!isfinite (q->y) || q->y <= 0)
+            continue;
+          cairo_new_sub_path (cr);
+          cairo_arc (cr, sl_plot_panel_x (pn, q->x), sl_plot_panel_y (pn, q->y), 3.5 * st->line_scale, 0, 2 * G_PI);
+        }
+      cairo_fill (cr);
+    }
+  cairo_restore (cr);
+}
+
+/**
+ * sl_plot_legend_items:
+ * @items: (out caller-allocates) (array fixed-size=7): filled; free each
+ *   text
+ *
+ * What the hull plot of @data shows, for a legend.
+ *
+ * Returns: the number of items
+ */
+guint
+sl_plot_legend_items (const SlPlotData *data,
+                      const char       *name_a,
+                      const char       *name_b,
+                      SlPlotLegendItem *items)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (data != NULL && name_a != NULL && name_b != NULL && items != NULL, 0);
+
+  items[n++] = (SlPlotLegendItem) { SL_PLOT_RGB_AB, SL_PLOT_LEGEND_DOT,
+    g_strdup_printf ("%s \u2192 %s packets", name_a, name_b) };
+  items[n++] = (SlPlotLegendItem) { SL_PLOT_RGB_BA, SL_PLOT_LEGEND_DOT,
+    g_strdup_printf ("%s \u2192 %s packets", name_b, name_a) };
+  if (data->n_windows > 1)
+    {
+      items[n++] = (SlPlotLegendItem) { SL_PLOT_RGB_ESTIMATE, SL_PLOT_LEGEND_THICK,
+        g_strdup_printf ("estimate (%u windows, dotted), its bound shaded", data->n_windows) };
+      if (data->failures->len > 0)
+        items[n++] = (SlPlotLegendItem) { SL_PLOT_RGB_FAILURE, SL_PLOT_LEGEND_LINE,
+                                          g_strdup ("clock steps and wrong matches") };
+    }
+  else
+    {
+      items[n++] = (SlPlotLegendItem) { SL_PLOT_RGB_HULL_AB, SL_PLOT_LEGEND_LINE,
+                                        g_strdup_printf ("%s \u2192 %s hull", name_a, name_b) };
+      items[n++] = (SlPlotLegendItem) { SL_PLOT_RGB_HULL_BA, SL_PLOT_LEGEND_LINE,
+                                        g_strdup_printf ("%s \u2192 %s hull", name_b, name_a) };
+      items[n++] = (SlPlotLegendItem) { SL_PLOT_RGB_LMIN, SL_PLOT_LEGEND_DASHED, g_strdup ("Lmin") };
+      items[n++] = (SlPlotLegendItem) { SL_PLOT_RGB_LMAX, SL_PLOT_LEGEND_DASHED, g_strdup ("Lmax") };
+      items[n++] = (SlPlotLegendItem) { SL_PLOT_RGB_ESTIMATE, SL_PLOT_LEGEND_THICK,
+                                        g_strdup ("estimate, its bound shaded") };
+    }
+  return n;
+}
+
+/**
+ * sl_plot_draw_legend_item:
+ *
+ * @item's swatch from @x (30 units wide, a dot or a line) and its text
+ * after it, centred on @cy, in the current font.
+ */
+void
+sl_plot_draw_legend_item (cairo_t                *cr,
+                          const SlPlotLegendItem *item,
+                          double                  x,
+                          double                  cy,
+                          const SlPlotStyle      *st)
+{
+  g_return_if_fail (cr != NULL && item != NULL && st != NULL);
+
+  set_rgb (cr, item->rgb);
+  if (item->kind == SL_PLOT_LEGEND_DOT)
+    {
+      cairo_rectangle (cr, x + 14, floor (cy) - 3, 6, 6);
+      cairo_fill (cr);
+    }
+  else
+    {
+      double dash[] = { 6, 4 };
+
+      cairo_set_line_width (cr, (item->kind == SL_PLOT_LEGEND_THICK ? 3 : 1.5) * st->line_scale);
+      if (item->kind == SL_PLOT_LEGEND_DASHED)
+        cairo_set_dash (cr, dash, 2, 0);
+      cairo_move_to (cr, x + 6, cy);
+      cairo_line_to (cr, x + 30, cy);
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0);
+    }
+  set_fg (cr, st);
+  sl_plot_show_text_at (cr, item->text, x + 38, cy, 0, 0.5);
+}
+
+static gboolean
+in_box (const SlPlotPanel *pn,
+        double             x,
+        double             y,
+        double             bx,
+        double             by,
+        double             bw,
+        double             bh)
+{
+  double px = sl_plot_panel_x (pn, x), py = sl_plot_panel_y (pn, y);
 
   return px >= bx && px <= bx + bw && py >= by && py <= by + bh;
 }
 
 /* The corner of the panel that hides the fewest drawn items. */
 static void
-pick_legend_corner (const Panel *pn,
-                    const Plot  *p,
-                    double       bw,
-                    double       bh,
-                    double      *x,
-                    double      *y)
+pick_legend_corner (const SlPlotPanel *pn,
+                    const Plot        *p,
+                    double             bw,
+                    double             bh,
+                    double            *x,
+                    double            *y)
 {
   guint best = G_MAXUINT;
 
@@ -641,34 +992,16 @@ pick_legend_corner (const Panel *pn,
     }
 }
 
+/* The legend in a box, in the corner where it hides the least. */
 static void
-draw_legend (cairo_t     *cr,
-             const Panel *pn,
-             const Plot  *p)
+draw_legend (cairo_t           *cr,
+             const SlPlotPanel *pn,
+             const SlPlotStyle *st,
+             const Plot        *p)
 {
-  LegendItem items[7];
-  guint n = 0;
+  SlPlotLegendItem items[SL_PLOT_MAX_LEGEND];
+  guint n = sl_plot_legend_items (p->data, p->name_a, p->name_b, items);
   double x, y, w = 0;
-
-  items[n++] = (LegendItem) { SL_PLOT_RGB_AB, 0,
-    g_strdup_printf ("%s \u2192 %s packets", p->name_a, p->name_b) };
-  items[n++] = (LegendItem) { SL_PLOT_RGB_BA, 0,
-    g_strdup_printf ("%s \u2192 %s packets", p->name_b, p->name_a) };
-  if (p->data->n_windows > 1)
-    {
-      items[n++] = (LegendItem) { SL_PLOT_RGB_ESTIMATE, 3,
-        g_strdup_printf ("estimate (%u windows, dotted), its bound shaded", p->data->n_windows) };
-      if (p->data->failures->len > 0)
-        items[n++] = (LegendItem) { 0xd91a1a, 1, g_strdup ("clock steps and wrong matches") };
-    }
-  else
-    {
-      items[n++] = (LegendItem) { RGB_HULL_AB, 1, g_strdup_printf ("%s \u2192 %s hull", p->name_a, p->name_b) };
-      items[n++] = (LegendItem) { RGB_HULL_BA, 1, g_strdup_printf ("%s \u2192 %s hull", p->name_b, p->name_a) };
-      items[n++] = (LegendItem) { RGB_LMIN, 2, g_strdup ("Lmin") };
-      items[n++] = (LegendItem) { RGB_LMAX, 2, g_strdup ("Lmax") };
-      items[n++] = (LegendItem) { SL_PLOT_RGB_ESTIMATE, 3, g_strdup ("estimate, its bound shaded") };
-    }
 
   cairo_save (cr);
   cairo_set_font_size (cr, 12);
@@ -683,77 +1016,54 @@ draw_legend (cairo_t     *cr,
   cairo_rectangle (cr, x, y, w + 50, n * 18 + 8);
   cairo_set_source_rgba (cr, 1, 1, 1, 0.85);
   cairo_fill_preserve (cr);
-  set_rgb (cr, RGB_AXES);
+  set_fg (cr, st);
   cairo_set_line_width (cr, 0.8);
   cairo_stroke (cr);
 
   for (guint i = 0; i < n; i++)
     {
-      double cy = y + 13 + i * 18;
-
-      set_rgb (cr, items[i].rgb);
-      if (items[i].kind == 0)
-        {
-          cairo_rectangle (cr, x + 14, floor (cy) - 3, 6, 6);
-          cairo_fill (cr);
-        }
-      else
-        {
-          double dash[] = { 6, 4 };
-
-          cairo_set_line_width (cr, items[i].kind == 3 ? 3 : 1.5);
-          if (items[i].kind == 2)
-            cairo_set_dash (cr, dash, 2, 0);
-          cairo_move_to (cr, x + 6, cy);
-          cairo_line_to (cr, x + 30, cy);
-          cairo_stroke (cr);
-          cairo_set_dash (cr, NULL, 0, 0);
-        }
-      set_rgb (cr, RGB_AXES);
-      sl_plot_show_text_at (cr, items[i].text, x + 38, cy, 0, 0.5);
+      sl_plot_draw_legend_item (cr, &items[i], x, y + 13 + i * 18, st);
       g_free (items[i].text);
     }
   cairo_restore (cr);
 }
 
+/* The hulls and lines are what the plot is about: they always fit. A
+ * retransmission 200 ms late would squash them to a line, so points
+ * widen the range only up to a few band widths beyond (the rest is
+ * clipped at the frame). A margin keeps the first and last packets off
+ * the frame. */
 static void
-draw_hull_panel (cairo_t    *cr,
-                 const Plot *p,
-                 Panel      *pn)
+hull_panel_range (const SlPlotData *data,
+                  SlPlotPanel      *pn)
 {
-  static const guint32 hull_rgb[2] = { RGB_HULL_AB, RGB_HULL_BA };
-  static const guint32 pts_rgb[2] = { SL_PLOT_RGB_AB, SL_PLOT_RGB_BA };
   double ylo = INFINITY, yhi = -INFINITY, pad, clo, chi, reach;
 
-  /* The hulls and lines are what the plot is about: they always fit. A
-   * retransmission 200 ms late would squash them to a line, so points
-   * widen the range only up to a few band widths beyond (the rest is
-   * clipped at the frame). */
   for (guint d = 0; d < 2; d++)
-    for (guint i = 0; i < p->data->hull[d]->len; i++)
-      extend (&ylo, &yhi, g_array_index (p->data->hull[d], SlPlotPoint, i).y);
+    for (guint i = 0; i < data->hull[d]->len; i++)
+      extend (&ylo, &yhi, g_array_index (data->hull[d], SlPlotPoint, i).y);
   for (guint k = 0; k < SL_PLOT_N_LINES; k++)
-    if (p->data->has_line[k])
+    if (data->has_line[k])
       {
-        extend (&ylo, &yhi, p->data->line_y[k][0]);
-        extend (&ylo, &yhi, p->data->line_y[k][1]);
+        extend (&ylo, &yhi, data->line_y[k][0]);
+        extend (&ylo, &yhi, data->line_y[k][1]);
       }
-  for (guint i = 0; p->data->path != NULL && i < p->data->path->len; i++)
+  for (guint i = 0; data->path != NULL && i < data->path->len; i++)
     {
-      extend (&ylo, &yhi, g_array_index (p->data->path, SlPlotPoint, i).y);
-      if (isfinite (g_array_index (p->data->band_lo, SlPlotPoint, i).y))
+      extend (&ylo, &yhi, g_array_index (data->path, SlPlotPoint, i).y);
+      if (isfinite (g_array_index (data->band_lo, SlPlotPoint, i).y))
         {
-          extend (&ylo, &yhi, g_array_index (p->data->band_lo, SlPlotPoint, i).y);
-          extend (&ylo, &yhi, g_array_index (p->data->band_hi, SlPlotPoint, i).y);
+          extend (&ylo, &yhi, g_array_index (data->band_lo, SlPlotPoint, i).y);
+          extend (&ylo, &yhi, g_array_index (data->band_hi, SlPlotPoint, i).y);
         }
     }
   clo = ylo;
   chi = yhi;
   reach = clo <= chi ? MAX (3 * (chi - clo), 1.0) : INFINITY;
   for (guint d = 0; d < 2; d++)
-    for (guint i = 0; i < p->data->points[d]->len; i++)
+    for (guint i = 0; i < data->points[d]->len; i++)
       {
-        double y = g_array_index (p->data->points[d], SlPlotPoint, i).y;
+        double y = g_array_index (data->points[d], SlPlotPoint, i).y;
 
         if (!(clo <= chi) || (y >= clo - reach && y <= chi + reach))
           extend (&ylo, &yhi, y);
@@ -763,150 +1073,35 @@ draw_hull_panel (cairo_t    *cr,
   pad = MAX ((yhi - ylo) * 0.05, 1e-3);
   pn->ymin = ylo - pad;
   pn->ymax = yhi + pad;
-  /* A margin keeps the first and last packets off the frame. */
-  pad = MAX (p->data->x_end, 1e-9) * 0.02;
+  pad = MAX (data->x_end, 1e-9) * 0.02;
   pn->xmin = -pad;
-  pn->xmax = MAX (p->data->x_end, 1e-9) + pad;
+  pn->xmax = MAX (data->x_end, 1e-9) + pad;
   pn->log_y = FALSE;
-
-  draw_axes (cr, pn, "time on a (s since the first packet)",
-             p->data->n_windows > 1 ? "offset t_b \u2212 t_a (\u00b5s, relative to the estimate there)"
-                                    : "offset t_b \u2212 t_a (\u00b5s, relative to the estimate at 0)");
-
-  cairo_save (cr);
-  clip_panel (cr, pn);
-
-  /* the guaranteed band around the estimate, the windows, the failures */
-  if (p->data->path != NULL && p->data->path->len > 1)
-    {
-      const GArray *lo = p->data->band_lo, *hi = p->data->band_hi;
-
-      for (guint i = 0; i + 1 < lo->len; i++)
-        {
-          const SlPlotPoint *a = &g_array_index (lo, SlPlotPoint, i), *b = &g_array_index (lo, SlPlotPoint, i + 1);
-          const SlPlotPoint *c = &g_array_index (hi, SlPlotPoint, i + 1), *d = &g_array_index (hi, SlPlotPoint, i);
-
-          if (!isfinite (a->y) || !isfinite (b->y))
-            continue;
-          cairo_move_to (cr, panel_x (pn, a->x), panel_y (pn, a->y));
-          cairo_line_to (cr, panel_x (pn, b->x), panel_y (pn, b->y));
-          cairo_line_to (cr, panel_x (pn, c->x), panel_y (pn, c->y));
-          cairo_line_to (cr, panel_x (pn, d->x), panel_y (pn, d->y));
-          cairo_close_path (cr);
-        }
-      cairo_set_source_rgba (cr, 0.95, 0.6, 0.1, 0.18);
-      cairo_fill (cr);
-      for (guint i = 0; i < p->data->failures->len; i++)
-        {
-          const SlPlotPoint *f = &g_array_index (p->data->failures, SlPlotPoint, i);
-          double fx0 = panel_x (pn, f->x), fx1 = panel_x (pn, f->y);
-
-          cairo_rectangle (cr, MIN (fx0, fx1) - 1, pn->top, fabs (fx1 - fx0) + 2, pn->bottom - pn->top);
-        }
-      cairo_set_source_rgba (cr, 0.85, 0.1, 0.1, 0.35);
-      cairo_fill (cr);
-      {
-        double dash[] = { 2, 4 };
-
-        cairo_set_dash (cr, dash, 2, 0);
-        cairo_set_line_width (cr, 1);
-        for (guint i = 0; i < p->data->window_x->len; i++)
-          {
-            double x = panel_x (pn, g_array_index (p->data->window_x, double, i));
-
-            cairo_move_to (cr, floor (x) + 0.5, pn->top);
-            cairo_line_to (cr, floor (x) + 0.5, pn->bottom);
-          }
-        cairo_set_source_rgba (cr, 0.4, 0.4, 0.4, 0.6);
-        cairo_stroke (cr);
-        cairo_set_dash (cr, NULL, 0, 0);
-      }
-    }
-
-  /* Points as pixel-aligned 2x2 squares without antialiasing: their
-   * colours stay exact, and one path per direction keeps the SVG small. */
-  cairo_save (cr);
-  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
-  for (guint d = 0; d < 2; d++)
-    {
-      double size = p->data->points[d]->len < 1000 ? 6 : 2;
-
-      for (guint i = 0; i < p->data->points[d]->len; i++)
-        {
-          const SlPlotPoint *q = &g_array_index (p->data->points[d], SlPlotPoint, i);
-
-          cairo_rectangle (cr, floor (panel_x (pn, q->x) - size / 2), floor (panel_y (pn, q->y) - size / 2),
-                           size, size);
-        }
-      set_rgb (cr, pts_rgb[d]);
-      cairo_fill (cr);
-    }
-  cairo_restore (cr);
-
-  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
-  for (guint d = 0; d < 2; d++)
-    {
-      const GArray *h = p->data->hull[d];
-
-      if (h->len == 0)
-        continue;
-      set_rgb (cr, hull_rgb[d]);
-      cairo_set_line_width (cr, 1.5);
-      for (guint i = 0; i < h->len; i++)
-        {
-          const SlPlotPoint *q = &g_array_index (h, SlPlotPoint, i);
-          cairo_line_to (cr, panel_x (pn, q->x), panel_y (pn, q->y));
-        }
-      cairo_stroke (cr);
-      for (guint i = 0; i < h->len; i++)
-        {
-          const SlPlotPoint *q = &g_array_index (h, SlPlotPoint, i);
-          cairo_new_sub_path (cr);
-          cairo_arc (cr, panel_x (pn, q->x), panel_y (pn, q->y), 2.5, 0, 2 * G_PI);
-        }
-      cairo_fill (cr);
-    }
-
-  for (guint k = 0; k < SL_PLOT_N_LINES; k++)
-    {
-      static const guint32 rgb[SL_PLOT_N_LINES] = { RGB_LMIN, RGB_LMAX, SL_PLOT_RGB_ESTIMATE };
-      double dash[] = { 8, 5 };
-
-      if (!p->data->has_line[k])
-        continue;
-      set_rgb (cr, rgb[k]);
-      cairo_set_line_width (cr, k == SL_PLOT_LINE_ESTIMATE ? 3 : 1.5);
-      cairo_set_dash (cr, dash, k == SL_PLOT_LINE_ESTIMATE ? 0 : 2, 0);
-      cairo_move_to (cr, panel_x (pn, 0), panel_y (pn, p->data->line_y[k][0]));
-      cairo_line_to (cr, panel_x (pn, p->data->x_end), panel_y (pn, p->data->line_y[k][1]));
-      cairo_stroke (cr);
-    }
-  cairo_set_dash (cr, NULL, 0, 0);
-  /* a piecewise estimate: its path */
-  if (p->data->n_windows > 1 && p->data->path != NULL)
-    {
-      set_rgb (cr, SL_PLOT_RGB_ESTIMATE);
-      cairo_set_line_width (cr, 2);
-      for (guint i = 0; i < p->data->path->len; i++)
-        {
-          const SlPlotPoint *q = &g_array_index (p->data->path, SlPlotPoint, i);
-          cairo_line_to (cr, panel_x (pn, q->x), panel_y (pn, q->y));
-        }
-      cairo_stroke (cr);
-    }
-  cairo_restore (cr);
-
-  draw_legend (cr, pn, p);
 }
 
 static void
-draw_accuracy_panel (cairo_t    *cr,
-                     const Plot *p,
-                     Panel      *pn)
+draw_hull_panel (cairo_t           *cr,
+                 const Plot        *p,
+                 const SlPlotStyle *st,
+                 SlPlotPanel       *pn)
+{
+  hull_panel_range (p->data, pn);
+  sl_plot_draw_axes (cr, pn, st, "time on a (s since the first packet)",
+                     p->data->n_windows > 1 ? "offset t_b \u2212 t_a (\u00b5s, relative to the estimate there)"
+                                            : "offset t_b \u2212 t_a (\u00b5s, relative to the estimate at 0)");
+  sl_plot_draw_hull (cr, p->data, pn, st);
+  draw_legend (cr, pn, st, p);
+}
+
+static void
+draw_accuracy_panel (cairo_t           *cr,
+                     const Plot        *p,
+                     const SlPlotStyle *st,
+                     SlPlotPanel       *pn)
 {
   double ylo = INFINITY, yhi = -INFINITY;
   double xlo = 0, xhi = p->data->x_end, pad;
-  gboolean open = FALSE, any = FALSE;
+  gboolean any = FALSE;
 
   for (guint i = 0; i < p->data->accuracy->len; i++)
     {
@@ -933,55 +1128,16 @@ draw_accuracy_panel (cairo_t    *cr,
   pn->xmax = MAX (xhi, xlo + 1e-9) + pad;
   pn->log_y = TRUE;
 
-  draw_axes (cr, pn, "input time (s since the first packet)",
-             "accuracy (ppm, log)");
-
-  cairo_save (cr);
-  clip_panel (cr, pn);
-  set_rgb (cr, RGB_ACCURACY);
-  cairo_set_line_width (cr, 2);
-  for (guint i = 0; i < p->data->accuracy->len; i++)
-    {
-      const SlPlotPoint *q = &g_array_index (p->data->accuracy, SlPlotPoint, i);
-      double x_next = i + 1 < p->data->accuracy->len ? g_array_index (p->data->accuracy, SlPlotPoint, i + 1).x : xhi;
-
-      if (!isfinite (q->y))
-        {
-          open = FALSE;
-          continue;
-        }
-      if (open)
-        cairo_line_to (cr, panel_x (pn, q->x), panel_y (pn, q->y));
-      else
-        cairo_move_to (cr, panel_x (pn, q->x), panel_y (pn, q->y));
-      cairo_line_to (cr, panel_x (pn, x_next), panel_y (pn, q->y));
-      open = TRUE;
-    }
-  cairo_stroke (cr);
-
-  /* Few changes make short steps: mark where each one starts. */
-  if (p->data->accuracy->len < 200)
-    {
-      for (guint i = 0; i < p->data->accuracy->len; i++)
-        {
-          const SlPlotPoint *q = &g_array_index (p->data->accuracy, SlPlotPoint, i);
-
-          if (!isfinite (q->y))
-            continue;
-          cairo_new_sub_path (cr);
-          cairo_arc (cr, panel_x (pn, q->x), panel_y (pn, q->y), 3.5, 0, 2 * G_PI);
-        }
-      cairo_fill (cr);
-    }
-  cairo_restore (cr);
+  sl_plot_draw_axes (cr, pn, st, "input time (s since the first packet)", "accuracy (ppm, log)");
+  sl_plot_draw_accuracy (cr, p->data->accuracy, pn, xhi, st);
 
   if (!any)
     {
       cairo_save (cr);
-      set_rgb (cr, RGB_AXES);
+      set_fg (cr, st);
       cairo_set_font_size (cr, 14);
       sl_plot_show_text_at (cr, "no bounded accuracy in the journal",
-                    (pn->left + pn->right) / 2, (pn->top + pn->bottom) / 2, 0.5, 0.5);
+                            (pn->left + pn->right) / 2, (pn->top + pn->bottom) / 2, 0.5, 0.5);
       cairo_restore (cr);
     }
 }
@@ -990,19 +1146,21 @@ static void
 draw_plot (cairo_t    *cr,
            const Plot *p)
 {
-  Panel hull_panel = { 100, 50, SL_PLOT_WIDTH - 30, 580 };
-  Panel acc_panel = { 100, 650, SL_PLOT_WIDTH - 30, SL_PLOT_HEIGHT - 60 };
+  SlPlotPanel hull_panel = { 100, 50, SL_PLOT_WIDTH - 30, 580 };
+  SlPlotPanel acc_panel = { 100, 650, SL_PLOT_WIDTH - 30, SL_PLOT_HEIGHT - 60 };
+  SlPlotStyle st;
 
+  sl_plot_style_init (&st);
   cairo_set_source_rgb (cr, 1, 1, 1);
   cairo_paint (cr);
   cairo_select_font_face (cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
   cairo_set_font_size (cr, 16);
-  set_rgb (cr, RGB_AXES);
+  set_fg (cr, &st);
   sl_plot_show_text_at (cr, p->title, SL_PLOT_WIDTH / 2.0, 16, 0.5, 0);
   cairo_select_font_face (cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 
-  draw_hull_panel (cr, p, &hull_panel);
-  draw_accuracy_panel (cr, p, &acc_panel);
+  draw_hull_panel (cr, p, &st, &hull_panel);
+  draw_accuracy_panel (cr, p, &st, &acc_panel);
 }
 
 static gboolean

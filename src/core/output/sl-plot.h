@@ -18,17 +18,126 @@ G_BEGIN_DECLS
 #define SL_PLOT_RGB_AB       0x1f77b4 /* packets sent by a (above) */
 #define SL_PLOT_RGB_BA       0xff7f0e /* packets sent by b (below) */
 #define SL_PLOT_RGB_ESTIMATE 0xd62728 /* the estimate */
+#define SL_PLOT_RGB_HULL_AB  0x0b3d66
+#define SL_PLOT_RGB_HULL_BA  0x8c4200
+#define SL_PLOT_RGB_LMIN     0x2ca02c
+#define SL_PLOT_RGB_LMAX     0x9467bd
+#define SL_PLOT_RGB_ACCURACY 0x138d99
+#define SL_PLOT_RGB_FAILURE  0xd91a1a /* clock steps and wrong matches */
 
 #define SL_PLOT_WIDTH  1200
 #define SL_PLOT_HEIGHT 900
 
-/* Shared with the GUI's plots */
-void        sl_plot_show_text_at        (cairo_t       *cr,
-                                         const char    *text,
-                                         double         x,
-                                         double         y,
-                                         double         halign,
-                                         double         valign);
+/* The one renderer of a link's plots: the CLI's --plots pictures and the
+ * desktop application's hull plot draw with these. */
+
+/**
+ * SlPlotPanel:
+ * @left, @top, @right, @bottom: the frame, in the cairo context's units
+ * @xmin, @xmax, @ymin, @ymax: the data range it shows (@ymin, @ymax:
+ *   log10 of the values with @log_y)
+ * @log_y: a logarithmic y axis
+ */
+typedef struct
+{
+  double   left;
+  double   top;
+  double   right;
+  double   bottom;
+  double   xmin;
+  double   xmax;
+  double   ymin;
+  double   ymax;
+  gboolean log_y;
+} SlPlotPanel;
+
+/**
+ * SlPlotStyle:
+ * @fg: axes, ticks, text (RGB)
+ * @grid: the grid lines (RGBA)
+ * @tick_size, @label_size: font sizes of the ticks' numbers and the axes'
+ *   labels
+ * @x_ticks, @y_ticks: about how many ticks
+ * @tick_len: tick marks outside the frame (0: none)
+ * @tick_gap: the ticks' numbers from the frame
+ * @xlabel_dy: the x label's top below the frame
+ * @ylabel_dx, @ylabel_valign: the y label left of the frame, and how it
+ *   sits on that line (0: its top, 0.5: its middle)
+ * @snap: grid and frame on pixel centres
+ * @point_size: the packets' squares (0: 6 below 1000 points, else 2)
+ * @line_scale: line widths and marks, times this
+ *
+ * sl_plot_style_init() gives the pictures' style; a widget sets its own.
+ */
+typedef struct
+{
+  double   fg[3];
+  double   grid[4];
+  double   tick_size;
+  double   label_size;
+  int      x_ticks;
+  int      y_ticks;
+  double   tick_len;
+  double   tick_gap;
+  double   xlabel_dy;
+  double   ylabel_dx;
+  double   ylabel_valign;
+  gboolean snap;
+  double   point_size;
+  double   line_scale;
+} SlPlotStyle;
+
+typedef enum
+{
+  SL_PLOT_LEGEND_DOT,
+  SL_PLOT_LEGEND_LINE,
+  SL_PLOT_LEGEND_DASHED,
+  SL_PLOT_LEGEND_THICK,
+} SlPlotLegendKind;
+
+typedef struct
+{
+  guint32          rgb;
+  SlPlotLegendKind kind;
+  char            *text;
+} SlPlotLegendItem;
+
+#define SL_PLOT_MAX_LEGEND 7
+
+void        sl_plot_style_init          (SlPlotStyle       *style);
+double      sl_plot_panel_x             (const SlPlotPanel *pn,
+                                         double             x);
+double      sl_plot_panel_y             (const SlPlotPanel *pn,
+                                         double             y);
+void        sl_plot_draw_axes           (cairo_t           *cr,
+                                         const SlPlotPanel *pn,
+                                         const SlPlotStyle *st,
+                                         const char        *xlabel,
+                                         const char        *ylabel);
+void        sl_plot_draw_hull           (cairo_t           *cr,
+                                         const SlPlotData  *data,
+                                         const SlPlotPanel *pn,
+                                         const SlPlotStyle *st);
+void        sl_plot_draw_accuracy       (cairo_t           *cr,
+                                         const GArray      *accuracy,
+                                         const SlPlotPanel *pn,
+                                         double             x_end,
+                                         const SlPlotStyle *st);
+guint       sl_plot_legend_items        (const SlPlotData  *data,
+                                         const char        *name_a,
+                                         const char        *name_b,
+                                         SlPlotLegendItem  *items);
+void        sl_plot_draw_legend_item    (cairo_t           *cr,
+                                         const SlPlotLegendItem *item,
+                                         double             x,
+                                         double             cy,
+                                         const SlPlotStyle *st);
+void        sl_plot_show_text_at        (cairo_t           *cr,
+                                         const char        *text,
+                                         double             x,
+                                         double             y,
+                                         double             halign,
+                                         double             valign);
 
 /**
  * sl_plot_links:
