@@ -218,18 +218,150 @@ orient_point (SlPoint  p,
   return p;
 }
 
+/* The a's-time span of the points and hull vertices, oriented. */
+static void
+raw_x_span (GArray  **raw_pts,
+            GArray  **raw_hull,
+            gboolean  flipped,
+            gint64   *x0,
+            gint64   *x1)
+{
+  *x0 = G_MAXINT64;
+  *x1 = G_MININT64;
+  for (guint d = 0; d < 2; d++)
+    {
+      for (guint i = 0; i < raw_pts[d]->len; i++)
+        {
+          SlPoint q = orient_point (g_array_index (raw_pts[d], SlPoint, i), flipped);
+          *x0 = MIN (*x0, q.x);
+          *x1 = MAX (*x1, q.x);
+        }
+      for (guint i = 0; i < raw_hull[d]->len; i++)
+        {
+          SlPoint q = orient_point (g_array_index (raw_hull[d], SlPoint, i), flipped);
+          *x0 = MIN (*x0, q.x);
+          *x1 = MAX (*x1, q.x);
+        }
+    }
+  if (*x0 > *x1)
+    *x0 = *x1 = 0;
+}
+
+/* Lmin and Lmax in the report's orientation: inverting a line swaps which
+ * slope is the smaller one. */
+static void
+oriented_bounds (SlPlotData         *self,
+                 const SlHullResult *r,
+                 gboolean            flipped,
+                 SlTransform        *lines)
+{
+  if (!flipped)
+    {
+      self->has_line[SL_PLOT_LINE_LMIN] = r->has_lmin;
+      lines[SL_PLOT_LINE_LMIN] = r->lmin;
+      self->has_line[SL_PLOT_LINE_LMAX] = r->has_lmax;
+      lines[SL_PLOT_LINE_LMAX] = r->lmax;
+      return;
+    }
+  self->has_line[SL_PLOT_LINE_LMIN] = r->has_lmax && sl_transform_get_slope (&r->lmax) > 0;
+  if (self->has_line[SL_PLOT_LINE_LMIN])
+    sl_transform_invert (&r->lmax, &lines[SL_PLOT_LINE_LMIN]);
+  self->has_line[SL_PLOT_LINE_LMAX] = r->has_lmin && sl_transform_get_slope (&r->lmin) > 0;
+  if (self->has_line[SL_PLOT_LINE_LMAX])
+    sl_transform_invert (&r->lmin, &lines[SL_PLOT_LINE_LMAX]);
+}
+
+/* The points of both directions, at most SL_PLOT_MAX_POINTS each, against
+ * the estimate at x0 (@rel: a piecewise one, each point against it there);
+ * without an estimate the first point gives the reference offset. */
+static void
+plot_points (SlPlotData       *self,
+             GArray          **raw_pts,
+             gboolean          flipped,
+             const SlRelation *rel,
+             gint64            x0,
+             gboolean          has_ref)
+{
+  for (guint d = 0; d < 2; d++)
+    {
+      guint n = raw_pts[d]->len;
+      guint stride = MAX (1, (n + SL_PLOT_MAX_POINTS - 1) / SL_PLOT_MAX_POINTS);
+
+      if (!has_ref && n > 0)
+        {
+          SlPoint q = orient_point (g_array_index (raw_pts[d], SlPoint, 0), flipped);
+          self->ref_ns = (double) (q.y - q.x);
+          has_ref = TRUE;
+        }
+      self->n_points[d] = n;
+      self->points[d] = g_array_sized_new (FALSE, FALSE, sizeof (SlPlotPoint), n / stride + 1);
+      for (guint i = 0; i < n; i += stride)
+        {
+          SlPoint q = orient_point (g_array_index (raw_pts[d], SlPoint, i), flipped);
+          SlPlotPoint p = { (double) (q.x - x0) / 1e9, ((double) (q.y - q.x) - self->ref_ns) / 1e3 };
+
+          if (rel != NULL)
+            p.y = (double) (q.y - sl_relation_apply (rel, q.x)) / 1e3;
+          g_array_append_val (self->points[d], p);
+        }
+    }
+}
+
+static void
+plot_hulls (SlPlotData  *self,
+            GArray     **raw_hull,
+            gboolean     flipped,
+            gint64       x0)
+{
+  for (guint d = 0; d < 2; d++)
+    {
+      self->hull[d] = g_array_sized_new (FALSE, FALSE, sizeof (SlPlotPoint), raw_hull[d]->len);
+      for (guint i = 0; i < raw_hull[d]->len; i++)
+        {
+          SlPoint q = orient_point (g_array_index (raw_hull[d], SlPoint, i), flipped);
+          SlPlotPoint p = { (double) (q.x - x0) / 1e9, ((double) (q.y - q.x) - self->ref_ns) / 1e3 };
+          g_array_append_val (self->hull[d], p);
+        }
+    }
+}
+
+/* The link's accuracy changes. Journal entries name the link's hosts in
+ * either order; their input times are merge-order times, close to a's
+ * clock. */
+static void
+plot_accuracy (SlPlotData         *self,
+               SlJournal          *journal,
+               const SlReportLink *rl,
+               gint64              x0)
+{
+  self->accuracy = g_array_new (FALSE, FALSE, sizeof (SlPlotPoint));
+  for (guint64 seq = sl_journal_get_first_seq (journal);
+       seq < sl_journal_get_next_seq (journal); seq++)
+    {
+      const SlChange *c = sl_journal_get (journal, seq);
+      SlPlotPoint p;
+
+      if (c == NULL || c->kind != SL_CHANGE_LINK)
+        continue;
+      if (!((c->a == rl->info.a && c->b == rl->info.b) || (c->a == rl->info.b && c->b == rl->info.a)))
+        continue;
+      p.x = (double) (c->input_time - x0) / 1e9;
+      p.y = isfinite (c->value) && c->value > 0 ? c->value * 1e6 : NAN;
+      g_array_append_val (self->accuracy, p);
+    }
+}
+
 SlPlotData *
 sl_plot_data_build (SlEngine *engine,
                     guint     link)
 {
   const SlHull *hull;
-  SlJournal *journal;
   SlPlotData *self;
   SlReportLink rl;
   SlHullResult r;
   SlTransform lines[SL_PLOT_N_LINES];
   GArray *raw_pts[2], *raw_hull[2];
-  gint64 x0 = G_MAXINT64, x1 = G_MININT64;
+  gint64 x0, x1;
   gboolean has_ref = FALSE, multi;
   g_autoptr(SlRelation) fwd = NULL;
   g_autoptr(SlRelation) rel = NULL;
@@ -238,7 +370,6 @@ sl_plot_data_build (SlEngine *engine,
   g_return_val_if_fail (link < sl_engine_get_n_links (engine), NULL);
 
   hull = sl_engine_get_link_hull (engine, link);
-  journal = sl_engine_get_journal (engine);
   self = g_atomic_rc_box_new0 (SlPlotData);
   self->link = link;
   self->version = sl_plot_data_link_version (engine, link);
@@ -256,44 +387,15 @@ sl_plot_data_build (SlEngine *engine,
 
       raw_pts[d] = sl_engine_get_link_points (engine, link, a_to_b);
       raw_hull[d] = sl_hull_get_hull (hull, a_to_b);
-      for (guint i = 0; i < raw_pts[d]->len; i++)
-        {
-          SlPoint q = orient_point (g_array_index (raw_pts[d], SlPoint, i), rl.flipped);
-          x0 = MIN (x0, q.x);
-          x1 = MAX (x1, q.x);
-        }
-      for (guint i = 0; i < raw_hull[d]->len; i++)
-        {
-          SlPoint q = orient_point (g_array_index (raw_hull[d], SlPoint, i), rl.flipped);
-          x0 = MIN (x0, q.x);
-          x1 = MAX (x1, q.x);
-        }
     }
-  if (x0 > x1)
-    x0 = x1 = 0;
+  raw_x_span (raw_pts, raw_hull, rl.flipped, &x0, &x1);
   self->x0 = x0;
   fwd = sl_engine_get_link_relation (engine, link);
   rel = fwd == NULL ? NULL : rl.flipped ? sl_relation_invert (fwd) : sl_relation_ref (fwd);
   self->n_windows = sl_segments_get_n_windows (sl_engine_get_link_segments (engine, link));
   multi = self->n_windows > 1 && rel != NULL;
 
-  /* Inverting a line swaps which slope is the smaller one. */
-  if (!rl.flipped)
-    {
-      self->has_line[SL_PLOT_LINE_LMIN] = r.has_lmin;
-      lines[SL_PLOT_LINE_LMIN] = r.lmin;
-      self->has_line[SL_PLOT_LINE_LMAX] = r.has_lmax;
-      lines[SL_PLOT_LINE_LMAX] = r.lmax;
-    }
-  else
-    {
-      self->has_line[SL_PLOT_LINE_LMIN] = r.has_lmax && sl_transform_get_slope (&r.lmax) > 0;
-      if (self->has_line[SL_PLOT_LINE_LMIN])
-        sl_transform_invert (&r.lmax, &lines[SL_PLOT_LINE_LMIN]);
-      self->has_line[SL_PLOT_LINE_LMAX] = r.has_lmin && sl_transform_get_slope (&r.lmin) > 0;
-      if (self->has_line[SL_PLOT_LINE_LMAX])
-        sl_transform_invert (&r.lmin, &lines[SL_PLOT_LINE_LMAX]);
-    }
+  oriented_bounds (self, &r, rl.flipped, lines);
   self->has_line[SL_PLOT_LINE_ESTIMATE] = rl.info.has_estimate;
   lines[SL_PLOT_LINE_ESTIMATE] = rl.estimate;
 
@@ -303,39 +405,10 @@ sl_plot_data_build (SlEngine *engine,
       has_ref = isfinite (self->ref_ns);
     }
 
+  plot_points (self, raw_pts, rl.flipped, multi ? rel : NULL, x0, has_ref);
+  plot_hulls (self, raw_hull, rl.flipped, x0);
   for (guint d = 0; d < 2; d++)
     {
-      guint n = raw_pts[d]->len;
-      guint stride = MAX (1, (n + SL_PLOT_MAX_POINTS - 1) / SL_PLOT_MAX_POINTS);
-
-      if (!has_ref && n > 0)
-        {
-          SlPoint q = orient_point (g_array_index (raw_pts[d], SlPoint, 0), rl.flipped);
-          self->ref_ns = (double) (q.y - q.x);
-          has_ref = TRUE;
-        }
-      self->n_points[d] = n;
-      self->points[d] = g_array_sized_new (FALSE, FALSE, sizeof (SlPlotPoint), n / stride + 1);
-      for (guint i = 0; i < n; i += stride)
-        {
-          SlPoint q = orient_point (g_array_index (raw_pts[d], SlPoint, i), rl.flipped);
-          SlPlotPoint p = { (double) (q.x - x0) / 1e9, ((double) (q.y - q.x) - self->ref_ns) / 1e3 };
-
-          if (multi)
-            p.y = (double) (q.y - sl_relation_apply (rel, q.x)) / 1e3;
-          g_array_append_val (self->points[d], p);
-        }
-    }
-
-  for (guint d = 0; d < 2; d++)
-    {
-      self->hull[d] = g_array_sized_new (FALSE, FALSE, sizeof (SlPlotPoint), raw_hull[d]->len);
-      for (guint i = 0; i < raw_hull[d]->len; i++)
-        {
-          SlPoint q = orient_point (g_array_index (raw_hull[d], SlPoint, i), rl.flipped);
-          SlPlotPoint p = { (double) (q.x - x0) / 1e9, ((double) (q.y - q.x) - self->ref_ns) / 1e3 };
-          g_array_append_val (self->hull[d], p);
-        }
       g_array_unref (raw_pts[d]);
       g_array_unref (raw_hull[d]);
     }
@@ -360,24 +433,7 @@ sl_plot_data_build (SlEngine *engine,
         g_array_set_size (self->hull[d], 0);
     }
 
-  /* Journal entries name the link's hosts in either order; their input
-   * times are merge-order times, close to a's clock. */
-  self->accuracy = g_array_new (FALSE, FALSE, sizeof (SlPlotPoint));
-  for (guint64 seq = sl_journal_get_first_seq (journal);
-       seq < sl_journal_get_next_seq (journal); seq++)
-    {
-      const SlChange *c = sl_journal_get (journal, seq);
-      SlPlotPoint p;
-
-      if (c == NULL || c->kind != SL_CHANGE_LINK)
-        continue;
-      if (!((c->a == rl.info.a && c->b == rl.info.b) || (c->a == rl.info.b && c->b == rl.info.a)))
-        continue;
-      p.x = (double) (c->input_time - x0) / 1e9;
-      p.y = isfinite (c->value) && c->value > 0 ? c->value * 1e6 : NAN;
-      g_array_append_val (self->accuracy, p);
-    }
-
+  plot_accuracy (self, sl_engine_get_journal (engine), &rl, x0);
   return self;
 }
 
