@@ -289,8 +289,9 @@ sl_timeline_connect_engine (SlTimeline *self,
   sl_engine_set_match_func (engine, match_cb, self);
 }
 
-/* First index in [0, n) of @stream whose time is >= @t, galloping from
- * @hint: consecutive matches are close in time. */
+/* First index in [first, n) of @stream whose time is >= @t (first: the
+ * first kept index), galloping from @hint: consecutive matches are close in
+ * time. */
 static guint64
 store_lower_bound (const SlEventStore *store,
                    SlEventStream       stream,
@@ -298,11 +299,11 @@ store_lower_bound (const SlEventStore *store,
                    guint64             hint,
                    gint64              t)
 {
-  guint64 lo, hi, step = 1;
+  guint64 first = sl_event_store_get_first_index (store, stream), lo, hi, step = 1;
 
-  if (n == 0)
-    return 0;
-  hint = MIN (hint, n - 1);
+  if (n <= first)
+    return n;
+  hint = CLAMP (hint, first, n - 1);
   if (sl_event_store_get (store, stream, hint)->time < t)
     {
       /* time(lo) < t */
@@ -318,16 +319,16 @@ store_lower_bound (const SlEventStore *store,
     {
       /* time(hi) >= t */
       hi = hint;
-      while (hi >= step && sl_event_store_get (store, stream, hi - step)->time >= t)
+      while (hi >= first + step && sl_event_store_get (store, stream, hi - step)->time >= t)
         {
           hi -= step;
           step <<= 1;
         }
-      if (hi < step)
+      if (hi < first + step)
         {
-          if (sl_event_store_get (store, stream, 0)->time >= t)
-            return 0;
-          lo = 0;
+          if (sl_event_store_get (store, stream, first)->time >= t)
+            return first;
+          lo = first;
         }
       else
         lo = hi - step;
@@ -353,12 +354,13 @@ packet_event (const SlTlHost *h,
               guint64        *cursor)
 {
   const SlEventStore *store = h->store;
-  guint64 n, k;
+  guint64 n, k, first;
 
   if (store == NULL)
     return G_MAXUINT64;
   n = MIN (sl_event_store_get_n_events (store, SL_EVENT_STREAM_NET), h->consumed[SL_EVENT_STREAM_NET]);
-  if (n == 0)
+  first = sl_event_store_get_first_index (store, SL_EVENT_STREAM_NET);
+  if (n <= first)
     return G_MAXUINT64;
   k = store_lower_bound (store, SL_EVENT_STREAM_NET, n, *cursor, t);
   *cursor = k;
@@ -372,7 +374,7 @@ packet_event (const SlTlHost *h,
         return i;
     }
   /* the stream may hold sub-microsecond inversions: look around */
-  for (guint64 i = k > 16 ? k - 16 : 0; i < MIN (n, k + 16); i++)
+  for (guint64 i = k > first + 16 ? k - 16 : first; i < MIN (n, k + 16); i++)
     {
       const SlEvent *e = sl_event_store_get (store, SL_EVENT_STREAM_NET, i);
 
@@ -469,6 +471,46 @@ _sl_tl_arrows_resolve (SlTimeline *self)
       self->n_arrows++;
     }
   g_array_set_size (self->pending, kept);
+}
+
+/* Drops the arrows @host sent before its local @t (a lane is in send
+ * order); the counts then describe what is kept. */
+guint64
+_sl_tl_arrows_drop_before (SlTimeline *self,
+                           guint       host,
+                           gint64      t)
+{
+  guint64 dropped = 0;
+
+  for (guint i = 0; i < self->lanes->len; i++)
+    {
+      SlTlLane *l = g_ptr_array_index (self->lanes, i);
+      guint64 k = 0;
+
+      if (l->send_host != host)
+        continue;
+      while (k < l->n && l->a[k].send_time < t)
+        {
+          const SlTlArrow *a = &l->a[k++];
+
+          sl_tl_row (self, a->send_row)->n_msgs--;
+          sl_tl_row (self, a->recv_row)->n_msgs--;
+          g_array_index (self->conns, SlTimelineConnection, a->conn).n_arrows--;
+        }
+      if (k == 0)
+        continue;
+      memmove (l->a, l->a + k, (l->n - k) * sizeof *l->a);
+      l->n -= k;
+      self->n_arrows -= k;
+      dropped += k;
+      /* the capacity follows what a retention span holds */
+      if (l->cap > 64 && l->n < l->cap / 4)
+        {
+          l->cap = l->cap / 2;
+          l->a = g_renew (SlTlArrow, l->a, l->cap);
+        }
+    }
+  return dropped;
 }
 
 /* ---------------------------------------------------------------------- */

@@ -143,6 +143,8 @@ struct _SlTlHost
   SlTransform         anim;
   SlTransform         anim_inv;
   guint64             net_cursor;
+  /* local time from which the host's data is kept (G_MININT64: all) */
+  gint64              kept_from;
 };
 
 /* The host is shown through a piecewise map (sl_timeline_set_host_relation()). */
@@ -172,6 +174,8 @@ void     _sl_tl_row_push          (SlTlRow          *row,
                                    guint16           cpu,
                                    guint32           detail);
 void     _sl_tl_row_clear         (SlTlRow          *row);
+guint64  _sl_tl_row_drop_before   (SlTlRow          *row,
+                                   gint64            t);
 gsize    _sl_tl_row_memory        (const SlTlRow    *row);
 gint64   _sl_tl_row_end           (const SlTimeline *self,
                                    const SlTlRow    *row);
@@ -179,6 +183,9 @@ gint64   _sl_tl_row_end           (const SlTimeline *self,
 void     _sl_tl_arrows_init       (SlTimeline       *self);
 void     _sl_tl_arrows_clear      (SlTimeline       *self);
 void     _sl_tl_arrows_resolve    (SlTimeline       *self);
+guint64  _sl_tl_arrows_drop_before (SlTimeline      *self,
+                                   guint             host,
+                                   gint64            t);
 gsize    _sl_tl_arrows_memory     (const SlTimeline *self);
 guint    _sl_tl_thread_row_at     (const SlTimeline *self,
                                    SlTlHost         *h,

@@ -104,6 +104,43 @@ _sl_tl_row_clear (SlTlRow *r)
   r->n_iv = r->cap_iv = r->n_blocks = r->cap_blocks = 0;
 }
 
+static gint64 find_index (const SlTlRow *r,
+                          gint64         from,
+                          gint64         t);
+
+/* Drops the row's whole blocks of intervals that end at or before @t: the
+ * remaining blocks' prefixes are re-based on the first kept one, so the
+ * time per state before the first kept interval is 0, as for a row that
+ * begins there. Returns how many intervals were dropped. */
+guint64
+_sl_tl_row_drop_before (SlTlRow *r,
+                        gint64   t)
+{
+  gint64 base[SL_TIMELINE_N_STATES];
+  guint64 nb, ni, j;
+
+  if (r->n_iv < 2 || r->iv[1].start > t)
+    return 0;
+  /* the last interval starting at or before t: those before it end by t */
+  j = (guint64) find_index (r, -1, t);
+  nb = j >> SL_TL_BLOCK_SHIFT;
+  if (nb == 0)
+    return 0;
+  ni = nb << SL_TL_BLOCK_SHIFT;
+  memcpy (base, r->blocks[nb].cum, sizeof base);
+  for (guint64 b = nb; b < r->n_blocks; b++)
+    for (guint s = 0; s < SL_TIMELINE_N_STATES; s++)
+      r->blocks[b].cum[s] -= base[s];
+  for (guint s = 0; s < SL_TIMELINE_N_STATES; s++)
+    r->cum[s] -= base[s];
+  memmove (r->iv, r->iv + ni, (r->n_iv - ni) * sizeof *r->iv);
+  memmove (r->blocks, r->blocks + nb, (r->n_blocks - nb) * sizeof *r->blocks);
+  memmove (r->block_start, r->block_start + nb, (r->n_blocks - nb) * sizeof *r->block_start);
+  r->n_iv -= ni;
+  r->n_blocks -= nb;
+  return ni;
+}
+
 gsize
 _sl_tl_row_memory (const SlTlRow *r)
 {

@@ -704,7 +704,8 @@ sl_timeline_search_run (SlTimelineSearch *self,
                 return FALSE;
               if (self->lock != NULL)
                 self->lock (self->lock_data);
-              for (guint64 k = k0; wanted && k < k1; k++)
+              /* (a live session's retention may have dropped the front) */
+              for (guint64 k = MAX (k0, sl_event_store_get_first_index (host->store, s)); wanted && k < k1; k++)
                 {
                   const SlEvent *e = sl_event_store_get (host->store, s, k);
                   SlSearchHit hit;

@@ -21,7 +21,7 @@ view_lower_bound (const SlTimeline   *self,
                   guint64             n,
                   gint64              t)
 {
-  guint64 lo = 0, hi = n;
+  guint64 lo = MIN (sl_event_store_get_first_index (store, stream), n), hi = n;
 
   while (lo < hi)
     {

@@ -224,6 +224,7 @@ sl_timeline_set_host (SlTimeline         *self,
   h->cpus = g_array_new (FALSE, TRUE, sizeof (Cpu));
   h->str_map = g_array_new (FALSE, TRUE, sizeof (guint32));
   h->first = G_MAXINT64;
+  h->kept_from = G_MININT64;
   h->end = G_MININT64;
   sl_transform_init_identity (&h->to_view);
   sl_transform_init_identity (&h->from_view);
@@ -969,6 +970,8 @@ host_update (SlTimeline *self,
   for (guint s = 0; s < SL_EVENT_N_STREAMS; s++)
     {
       n[s] = sl_event_store_get_n_events (store, s);
+      /* (what the store dropped before the timeline read it is not shown) */
+      h->consumed[s] = MAX (h->consumed[s], sl_event_store_get_first_index (store, s));
       head[s] = h->consumed[s] < n[s] ? sl_event_store_get (store, s, h->consumed[s]) : NULL;
     }
 
@@ -1347,6 +1350,73 @@ sl_timeline_from_view (const SlTimeline *self,
   if (piecewise_view (h))
     return sl_relation_apply (h->rel_inv, sl_transform_apply (&h->anim_inv, view));
   return sl_transform_apply (&h->from_view, view);
+}
+
+/**
+ * sl_timeline_drop_before:
+ * @host: the engine's host index
+ * @time: host-local ns
+ *
+ * Bounded memory for live sessions: drops the host's states and the
+ * messages it sent before @time (whole blocks of intervals, so a little
+ * before @time may stay) and its store's events before @time (the caller
+ * owns the store and holds its lock). Row indices stay (a row whose
+ * states were all dropped keeps its last one); interval indices of the
+ * host's rows move, so none is kept across this call. The host's time
+ * range then begins at @time at the earliest; sl_timeline_get_kept_from()
+ * says where.
+ *
+ * Returns: how many intervals, messages and events were dropped
+ */
+guint64
+sl_timeline_drop_before (SlTimeline   *self,
+                         guint         host,
+                         SlEventStore *store,
+                         gint64        time)
+{
+  SlTlHost *h;
+  guint64 dropped = 0;
+
+  g_return_val_if_fail (self != NULL, 0);
+
+  h = sl_tl_host (self, host);
+  if (h == NULL || time <= h->kept_from)
+    return 0;
+  g_return_val_if_fail (store == NULL || store == h->store, 0);
+
+  h->kept_from = time;
+  if (h->has_data)
+    h->first = MAX (h->first, MIN (time, h->end));
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      SlTlRow *r = sl_tl_row (self, i);
+
+      if (r->host == host && r->kind != SL_TIMELINE_ROW_HOST)
+        dropped += _sl_tl_row_drop_before (r, time);
+    }
+  dropped += _sl_tl_arrows_drop_before (self, host, time);
+  if (store != NULL)
+    {
+      dropped += sl_event_store_drop_before (store, time);
+      for (guint s = 0; s < SL_EVENT_N_STREAMS; s++)
+        h->consumed[s] = MAX (h->consumed[s], sl_event_store_get_first_index (store, s));
+      h->net_cursor = MAX (h->net_cursor, sl_event_store_get_first_index (store, SL_EVENT_STREAM_NET));
+    }
+  return dropped;
+}
+
+/* Host-local time from which the host's data is kept (G_MININT64: all of
+ * it; see sl_timeline_drop_before()). */
+gint64
+sl_timeline_get_kept_from (const SlTimeline *self,
+                           guint             host)
+{
+  const SlTlHost *h;
+
+  g_return_val_if_fail (self != NULL, G_MININT64);
+
+  h = sl_tl_host (self, host);
+  return h != NULL ? h->kept_from : G_MININT64;
 }
 
 gboolean

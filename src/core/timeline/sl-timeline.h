@@ -413,6 +413,12 @@ gboolean       sl_timeline_get_time_range      (const SlTimeline         *self,
  *
  * The span of all hosts' events on the view's clock.
  */
+guint64        sl_timeline_drop_before         (SlTimeline               *self,
+                                                guint                     host,
+                                                SlEventStore             *store,
+                                                gint64                    time);
+gint64         sl_timeline_get_kept_from       (const SlTimeline         *self,
+                                                guint                     host);
 gboolean       sl_timeline_get_view_range      (const SlTimeline         *self,
                                                 gint64                   *first,
                                                 gint64                   *last);

@@ -15,14 +15,18 @@ G_STATIC_ASSERT (sizeof (SlEvent) == 24);
 /* Fixed-size chunks: appending never copies what is stored (a doubling
  * array would briefly need twice the memory of a long trace), and the
  * index of an event is a shift and a mask. */
-#define CHUNK_SHIFT 13
+#define CHUNK_SHIFT 10
 #define CHUNK_LEN   (1u << CHUNK_SHIFT)
 #define CHUNK_MASK  (CHUNK_LEN - 1)
 
+/* Indices are absolute: dropping the front (sl_event_store_drop_before())
+ * frees whole chunks and moves @base, so an index a reader kept either
+ * still names its event or is below the first index, never another event. */
 typedef struct
 {
   GPtrArray *chunks;
   guint64    len;
+  guint64    base;
 } Stream;
 
 static const SlEventPacket no_packet = { 0, 0, SL_EVENT_NO_LENGTH };
@@ -38,6 +42,7 @@ struct _SlEventStore
   GHashTable   *thread_names;
   gint64        first;
   gint64        last;
+  gint64        kept_from;
 };
 
 static const struct
@@ -77,6 +82,7 @@ sl_event_store_new (void)
   self->thread_names = g_hash_table_new (NULL, NULL);
   self->first = G_MAXINT64;
   self->last = G_MININT64;
+  self->kept_from = G_MININT64;
   return self;
 }
 
@@ -154,10 +160,10 @@ append (SlEventStore        *self,
       if (s == &self->streams[SL_EVENT_STREAM_NET])
         g_ptr_array_add (self->packets, g_new (SlEventPacket, CHUNK_LEN));
     }
-  chunk = g_ptr_array_index (s->chunks, s->len >> CHUNK_SHIFT);
+  chunk = g_ptr_array_index (s->chunks, (s->len >> CHUNK_SHIFT) - s->base);
   chunk[s->len & CHUNK_MASK] = *event;
   if (s == &self->streams[SL_EVENT_STREAM_NET])
-    ((SlEventPacket *) g_ptr_array_index (self->packets, s->len >> CHUNK_SHIFT))[s->len & CHUNK_MASK] =
+    ((SlEventPacket *) g_ptr_array_index (self->packets, (s->len >> CHUNK_SHIFT) - s->base))[s->len & CHUNK_MASK] =
       packet != NULL ? *packet : no_packet;
   s->len++;
   self->kind_counts[event->kind]++;
@@ -208,10 +214,16 @@ const SlEventPacket *
 sl_event_store_get_packet (const SlEventStore *self,
                            guint64             index)
 {
-  g_return_val_if_fail (self != NULL, &no_packet);
-  g_return_val_if_fail (index < self->streams[SL_EVENT_STREAM_NET].len, &no_packet);
+  const Stream *s;
 
-  return (const SlEventPacket *) g_ptr_array_index (self->packets, index >> CHUNK_SHIFT) + (index & CHUNK_MASK);
+  g_return_val_if_fail (self != NULL, &no_packet);
+  s = &self->streams[SL_EVENT_STREAM_NET];
+  g_return_val_if_fail (index < s->len, &no_packet);
+
+  if ((index >> CHUNK_SHIFT) < s->base)
+    return &no_packet;
+  return (const SlEventPacket *) g_ptr_array_index (self->packets, (index >> CHUNK_SHIFT) - s->base) +
+         (index & CHUNK_MASK);
 }
 
 guint64
@@ -256,7 +268,9 @@ sl_event_store_get (const SlEventStore *self,
   s = &self->streams[stream];
   g_return_val_if_fail (index < s->len, NULL);
 
-  return (const SlEvent *) g_ptr_array_index (s->chunks, index >> CHUNK_SHIFT) + (index & CHUNK_MASK);
+  if ((index >> CHUNK_SHIFT) < s->base)
+    return NULL;
+  return (const SlEvent *) g_ptr_array_index (s->chunks, (index >> CHUNK_SHIFT) - s->base) + (index & CHUNK_MASK);
 }
 
 /* Streams are in the order the reader merged them: by time, except for
@@ -266,11 +280,12 @@ sl_event_store_lower_bound (const SlEventStore *self,
                             SlEventStream       stream,
                             gint64              time)
 {
-  guint64 lo = 0, hi;
+  guint64 lo, hi;
 
   g_return_val_if_fail (self != NULL, 0);
   g_return_val_if_fail (stream < SL_EVENT_N_STREAMS, 0);
 
+  lo = self->streams[stream].base << CHUNK_SHIFT;
   hi = self->streams[stream].len;
   while (lo < hi)
     {
@@ -333,4 +348,84 @@ sl_event_store_get_memory_size (const SlEventStore *self)
   size += sl_interner_get_memory_size (self->strings);
   size += g_hash_table_size (self->thread_names) * 4 * sizeof (gpointer);
   return size;
+}
+
+/* The first index of @stream still kept: indices below it were dropped
+ * (sl_event_store_drop_before()); sl_event_store_get() gives NULL for them. */
+guint64
+sl_event_store_get_first_index (const SlEventStore *self,
+                                SlEventStream       stream)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (stream < SL_EVENT_N_STREAMS, 0);
+
+  return self->streams[stream].base << CHUNK_SHIFT;
+}
+
+/* Every event at or after this time is kept (G_MININT64: nothing was
+ * dropped); before it, some or all were dropped. */
+gint64
+sl_event_store_get_kept_from (const SlEventStore *self)
+{
+  g_return_val_if_fail (self != NULL, G_MININT64);
+
+  return self->kept_from;
+}
+
+/* Frees the full chunks of each stream whose events are all before @time
+ * (never the one being filled, nor events at or after @time; the last of
+ * a chunk is its latest but for sub-microsecond overlaps, which the
+ * maximum over the chunk covers). Kind counts and the time range then
+ * describe what is kept; the count of lost events stays the session's.
+ * Returns how many events were dropped. */
+guint64
+sl_event_store_drop_before (SlEventStore *self,
+                            gint64        time)
+{
+  guint64 dropped = 0;
+
+  g_return_val_if_fail (self != NULL, 0);
+
+  for (guint i = 0; i < SL_EVENT_N_STREAMS; i++)
+    {
+      Stream *s = &self->streams[i];
+      guint n = 0;
+
+      /* chunks that are full and not the last one */
+      while (n + 1 < s->chunks->len)
+        {
+          const SlEvent *chunk = g_ptr_array_index (s->chunks, n);
+          gint64 max = G_MININT64;
+
+          if (chunk[CHUNK_LEN - 1].time >= time)
+            break;
+          for (guint k = 0; k < CHUNK_LEN; k++)
+            max = MAX (max, chunk[k].time);
+          if (max >= time)
+            break;
+          for (guint k = 0; k < CHUNK_LEN; k++)
+            self->kind_counts[chunk[k].kind]--;
+          self->kept_from = MAX (self->kept_from, max + 1);
+          n++;
+        }
+      if (n == 0)
+        continue;
+      g_ptr_array_remove_range (s->chunks, 0, n);
+      if (i == SL_EVENT_STREAM_NET)
+        g_ptr_array_remove_range (self->packets, 0, n);
+      s->base += n;
+      dropped += (guint64) n << CHUNK_SHIFT;
+    }
+  if (dropped > 0)
+    {
+      self->first = G_MAXINT64;
+      for (guint i = 0; i < SL_EVENT_N_STREAMS; i++)
+        {
+          const Stream *s = &self->streams[i];
+
+          if (s->len > (s->base << CHUNK_SHIFT))
+            self->first = MIN (self->first, sl_event_store_get (self, i, s->base << CHUNK_SHIFT)->time);
+        }
+    }
+  return dropped;
 }

@@ -240,6 +240,13 @@ guint64        sl_event_store_get_n_events    (const SlEventStore *self,
 guint64        sl_event_store_get_kind_count  (const SlEventStore *self,
                                                SlEventKind         kind);
 guint64        sl_event_store_get_n_lost      (const SlEventStore *self);
+/**
+ * sl_event_store_get:
+ * @index: below sl_event_store_get_n_events()
+ *
+ * Returns: the event, or %NULL when it was dropped (@index below
+ *   sl_event_store_get_first_index())
+ */
 const SlEvent *sl_event_store_get             (const SlEventStore *self,
                                                SlEventStream       stream,
                                                guint64             index);
@@ -253,6 +260,11 @@ const char    *sl_event_store_get_thread_name (const SlEventStore *self,
                                                guint32             tid);
 guint          sl_event_store_get_n_threads   (const SlEventStore *self);
 gsize          sl_event_store_get_memory_size (const SlEventStore *self);
+guint64        sl_event_store_get_first_index (const SlEventStore *self,
+                                               SlEventStream       stream);
+gint64         sl_event_store_get_kept_from   (const SlEventStore *self);
+guint64        sl_event_store_drop_before     (SlEventStore       *self,
+                                               gint64              time);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlEventStore, sl_event_store_free)
 
