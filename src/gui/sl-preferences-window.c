@@ -23,6 +23,7 @@ struct _SlPreferencesWindow
   GtkStringList        *reference_list;
   GtkSpinButton        *update_spin;
   GtkSpinButton        *margin_spin;
+  GtkSpinButton        *retention_spin;
 };
 
 G_DEFINE_FINAL_TYPE (SlPreferencesWindow, sl_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
@@ -148,6 +149,7 @@ sl_preferences_window_class_init (SlPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SlPreferencesWindow, reference_list);
   gtk_widget_class_bind_template_child (widget_class, SlPreferencesWindow, update_spin);
   gtk_widget_class_bind_template_child (widget_class, SlPreferencesWindow, margin_spin);
+  gtk_widget_class_bind_template_child (widget_class, SlPreferencesWindow, retention_spin);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
 }
@@ -180,6 +182,8 @@ sl_preferences_window_new (GtkWindow *parent,
   g_settings_bind (settings, "live-update-ms", gtk_spin_button_get_adjustment (self->update_spin),
                    "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "tree-margin", gtk_spin_button_get_adjustment (self->margin_spin),
+                   "value", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "live-retention", gtk_spin_button_get_adjustment (self->retention_spin),
                    "value", G_SETTINGS_BIND_DEFAULT);
 
   fill_references (self);

@@ -1563,8 +1563,8 @@ _sl_timeline_view_snapshot_canvas (SlTimelineView *self,
   double scroll = (int) gtk_adjustment_get_value (self->vadj);
   GdkRGBA fg;
   cairo_t *cr;
-  gint64 sel_start = 0, sel_end = 0, complete = 0;
-  gboolean has_complete;
+  gint64 sel_start = 0, sel_end = 0, complete = 0, kept = 0;
+  gboolean has_complete, has_kept;
   SlTlvKey key;
 
   /* (a live timeline's hosts may be known before their first event) */
@@ -1626,6 +1626,35 @@ _sl_timeline_view_snapshot_canvas (SlTimelineView *self,
       cairo_stroke (cr);
     }
   _sl_timeline_view_draw_bookmark_lines (self, cr, h);
+  has_kept = sl_timeline_view_get_kept_from (self, &kept);
+  if (has_kept && arrow_x (self, kept) > 0)
+    {
+      /* live with a retention: what was dropped, shaded darker */
+      double x = floor (MIN (arrow_x (self, kept), w)) + 0.5;
+
+      set_hex (cr, 0x5e5c64, 0.35);
+      cairo_rectangle (cr, 0, 0, x, h);
+      cairo_fill (cr);
+      set_hex (cr, 0x5e5c64, 1);
+      cairo_set_line_width (cr, 1);
+      cairo_move_to (cr, x, 0);
+      cairo_line_to (cr, x, h);
+      cairo_stroke (cr);
+      {
+        /* "dropped before HH:MM:SS", left of its line, at the top */
+        g_autofree char *when = sl_format_clock_time (kept, 0);
+        g_autofree char *text = g_strdup_printf (_("dropped before %s"), when);
+        PangoLayout *layout = ruler_layout (self, canvas, text);
+        int lw, lh;
+
+        pango_layout_get_pixel_size (layout, &lw, &lh);
+        if (x - 6 - lw >= 0)
+          {
+            set_hex (cr, 0x3d3846, 1);
+            show_cached (cr, layout, x - 6 - lw, 4, 0);
+          }
+      }
+    }
   has_complete = sl_timeline_view_get_complete_time (self, &complete);
   if (has_complete && arrow_x (self, complete) < w)
     {

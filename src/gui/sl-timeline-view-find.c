@@ -12,6 +12,10 @@
 #include "sl-text-cell.h"
 #include "sl-timeline-view-private.h"
 
+/* find_index of a hit the retention dropped: none shown, and none to show
+ * by itself either */
+#define FIND_DROPPED (G_MAXUINT - 1)
+
 static const SlTextColumn find_columns[] = {
   { "find_time_column", "time", 0, 22 },
   { "find_local_time_column", "local-time", 0, 22 },
@@ -124,7 +128,7 @@ guint
 sl_timeline_view_get_found_index (SlTimelineView *self)
 {
   g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), G_MAXUINT);
-  return self->find_index;
+  return self->find_index == FIND_DROPPED ? G_MAXUINT : self->find_index;
 }
 
 SlSearchList *
@@ -227,6 +231,21 @@ _sl_timeline_view_dispose_find (SlTimelineView *self)
     sl_search_list_set_source (self->search, NULL, NULL, 0);
   g_clear_object (&self->search);
   g_clear_pointer (&self->find_error, g_free);
+}
+
+/* A live session's retention dropped the stores' oldest events: their hits
+ * leave the Find page; the hit shown keeps its place in the list, or, when
+ * it was dropped, is forgotten without the first hit being shown instead
+ * (which would move a followed view). */
+void
+_sl_timeline_view_find_dropped (SlTimelineView *self)
+{
+  guint pos = self->find_index;
+
+  if (sl_search_list_forget_dropped (self->search, &pos) == 0)
+    return;
+  self->find_index = pos != G_MAXUINT ? pos : FIND_DROPPED;
+  update_find_label (self);
 }
 
 /* The models' stores changed (another input, a live host joined) */

@@ -376,6 +376,7 @@ void      _sl_timeline_view_class_init_find (GtkWidgetClass *widget_class);
 void      _sl_timeline_view_init_find       (SlTimelineView *self);
 void      _sl_timeline_view_dispose_find    (SlTimelineView *self);
 void      _sl_timeline_view_find_source     (SlTimelineView *self);
+void     _sl_timeline_view_find_dropped (SlTimelineView *self);
 void      _sl_timeline_view_find_step       (SlTimelineView *self,
                                              int             step);
 

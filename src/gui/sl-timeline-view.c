@@ -2045,6 +2045,7 @@ sl_timeline_view_data_changed (SlTimelineView *self)
   self->data_version++;
   self->arrow_version++;
   sl_event_list_data_changed (self->events);
+  _sl_timeline_view_find_dropped (self);
   _sl_timeline_view_queue_stats (self);
   if (self->timeline == NULL)
     {
@@ -2675,6 +2676,41 @@ _sl_timeline_view_message_changed (SlTimelineView *self)
     gtk_label_set_text (self->message_label, _("Click a message (an arrow) to see where it went, when, and how "
                                                "long it took"));
   _sl_timeline_view_update_actions (self);
+}
+
+/**
+ * sl_timeline_view_get_kept_from:
+ * @view_time: (out): from where every host's data is kept, on the view's
+ *   clock
+ *
+ * Live data with a retention (sl_session_set_retention()): the latest of
+ * the hosts' starts of kept data; before it, some host's events were
+ * dropped.
+ *
+ * Returns: %FALSE when nothing was dropped
+ */
+gboolean
+sl_timeline_view_get_kept_from (SlTimelineView *self,
+                                gint64         *view_time)
+{
+  gint64 t = G_MININT64;
+
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), FALSE);
+  g_return_val_if_fail (view_time != NULL, FALSE);
+
+  if (self->timeline == NULL)
+    return FALSE;
+  for (guint h = 0; h < sl_timeline_get_n_hosts (self->timeline); h++)
+    {
+      gint64 kept = sl_timeline_get_kept_from (self->timeline, h);
+
+      if (kept != G_MININT64)
+        t = MAX (t, sl_timeline_to_view (self->timeline, h, kept));
+    }
+  if (t == G_MININT64)
+    return FALSE;
+  *view_time = t;
+  return TRUE;
 }
 
 /**

@@ -373,6 +373,8 @@ gint64          sl_timeline_view_x_to_time        (SlTimelineView  *self,
 double          sl_timeline_view_host_time_to_x   (SlTimelineView  *self,
                                                    guint            host,
                                                    gint64           local);
+gboolean        sl_timeline_view_get_kept_from     (SlTimelineView *self,
+                                                    gint64         *view_time);
 gboolean        sl_timeline_view_get_complete_time (SlTimelineView *self,
                                                    gint64          *view_time);
 void            sl_timeline_view_get_stats        (SlTimelineView  *self,

@@ -406,6 +406,7 @@ sl_window_init (SlWindow *self)
   g_settings_bind (self->settings, "live-update-ms", self->session, "update-interval",
                    G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "tree-margin", self->session, "tree-margin", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "live-retention", self->session, "retention", G_SETTINGS_BIND_DEFAULT);
   g_signal_connect_object (self->settings, "changed::recent-inputs",
                            G_CALLBACK (_sl_window_rebuild_recent), self, G_CONNECT_SWAPPED);
 

@@ -14,6 +14,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "live/live-harness.h"
 #include "sl-change-list.h"
@@ -805,6 +806,187 @@ test_live_calm (void)
   cluster_finish (&c);
 }
 
+static gboolean
+search_finished (gpointer data)
+{
+  return !sl_search_list_get_searching (data);
+}
+
+/* What the live timeline holds: its stores' chunks, its states and its
+ * messages (bytes allocated; @held: the stores' bytes and 16 bytes per
+ * state and message held, what the retention keeps even: the arrays'
+ * capacities follow it by steps of half their size). */
+static gsize
+timeline_bytes (SlSession *session,
+                guint64   *held,
+                char     **parts)
+{
+  SlTimeline *tl = sl_session_get_timeline (session);
+  SlTimelineStats st;
+  gsize m = 0;
+
+  if (tl == NULL)
+    return 0;
+  sl_session_lock_events (session);
+  for (guint h = 0; h < sl_timeline_get_n_hosts (tl); h++)
+    {
+      const SlEventStore *store = sl_session_get_event_store (session, h);
+
+      if (store != NULL)
+        m += sl_event_store_get_memory_size (store);
+    }
+  sl_timeline_get_stats (tl, &st);
+  sl_session_unlock_events (session);
+  *held = m + 16 * (st.intervals + st.arrows);
+  if (parts != NULL)
+    *parts = g_strdup_printf ("stores %zu, states %zu (%" G_GUINT64_FORMAT "), messages %zu (%" G_GUINT64_FORMAT
+                              ", %" G_GUINT64_FORMAT " pending)", m, st.interval_bytes, st.intervals,
+                              st.arrow_bytes, st.arrows, st.pending_arrows);
+  return m + st.interval_bytes + st.arrow_bytes;
+}
+
+static glong
+rss_kb (void)
+{
+  g_autofree char *statm = NULL;
+  long pages = 0, resident = 0;
+
+  if (!g_file_get_contents ("/proc/self/statm", &statm, NULL, NULL) ||
+      sscanf (statm, "%ld %ld", &pages, &resident) != 2)
+    return 0;
+  return resident * (sysconf (_SC_PAGESIZE) / 1024);
+}
+
+/* A short retention: once it is full, what the timeline holds stays flat
+ * (within 10 %) while the hosts stream on, the view still follows the end
+ * and shows where the kept data begins, and a search's hits on dropped
+ * events leave its list. tests/bench-live-memory.sh runs it for minutes
+ * (SL_BENCH_RETENTION_S, SL_BENCH_RUN_S: the retention, and how long it is
+ * measured once full). */
+static void
+test_live_retention (void)
+{
+  Cluster c;
+  SlWindow *window;
+  SlSession *session;
+  SlTimelineView *view;
+  g_autofree char *url = NULL;
+  const char *urls[2] = { NULL, NULL };
+  guint retention_s = 15, run_s = 30, period_s, samples;
+  gsize lo = G_MAXSIZE, hi = 0, sum = 0, full;
+  guint64 held_lo = G_MAXUINT64, held_hi = 0, held_sum = 0, held;
+  glong rss0, rss1, rss_lo = G_MAXLONG, rss_hi = 0;
+  gint64 kept, data_lo, data_hi, start, end;
+  guint found;
+
+  if (g_strcmp0 (g_getenv ("SL_TEST_RENDERER"), "cairo") == 0)
+    {
+      g_test_skip ("the retention is measured under the default renderer only");
+      return;
+    }
+  if (g_getenv ("SL_BENCH_RETENTION_S") != NULL)
+    retention_s = MAX (atoi (g_getenv ("SL_BENCH_RETENTION_S")), 5);
+  if (g_getenv ("SL_BENCH_RUN_S") != NULL)
+    run_s = MAX (atoi (g_getenv ("SL_BENCH_RUN_S")), 10);
+  period_s = MAX (run_s / 30, 1);
+  samples = run_s / period_s;
+  if (!cluster_start_full (&c, "keep", TRUE))
+    return;
+
+  window = ui_new_window (NULL, 1200, 800);
+  session = sl_window_get_session (window);
+  view = sl_window_get_timeline_view (window);
+  g_assert_cmpuint (sl_session_get_retention (session), ==, SL_SESSION_DEFAULT_RETENTION_S);
+  g_settings_set_uint (sl_window_get_settings (window), "live-retention", retention_s);
+  g_assert_cmpuint (sl_session_get_retention (session), ==, retention_s);
+
+  url = g_strdup_printf ("%s/session/keep", sl_harness_get_relay_url (c.h));
+  urls[0] = url;
+  sl_window_open_live (window, urls);
+  g_assert_true (ui_wait_for (tree_complete, session, 90));
+  g_assert_true (ui_wait_for (timeline_grown, session, 90));
+  /* the timeline shown, so that it draws and follows at the frame rate */
+  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (gtk_widget_get_ancestor (GTK_WIDGET (view),
+                                                                                  ADW_TYPE_VIEW_STACK)),
+                                         "timeline");
+  ui_wait_mapped (sl_timeline_view_get_canvas (view));
+  /* a search whose first hits will be dropped */
+  g_assert_true (sl_timeline_view_find_events (view, "packet_send"));
+  g_assert_true (ui_wait_for (search_finished, sl_timeline_view_get_search (view), 60));
+  found = g_list_model_get_n_items (G_LIST_MODEL (sl_timeline_view_get_search (view)));
+  g_assert_cmpuint (found, >, 0);
+  /* (showing the first hit stopped following) */
+  sl_timeline_view_set_follow (view, TRUE);
+
+  /* filled: twice the retention, so that the arrays of states and
+   * messages have reached the capacity the retention needs (they grow by
+   * half when full and keep it) */
+  ui_wait_ms ((2 * retention_s + 5) * 1000);
+  g_assert_false (sl_timeline_view_get_kept_from (view, &kept) == FALSE);
+  rss0 = rss_kb ();
+  full = timeline_bytes (session, &held, NULL);
+  for (guint i = 0; i < samples; i++)
+    {
+      g_autofree char *parts = NULL;
+      gsize bytes;
+      glong rss;
+
+      ui_wait_ms (period_s * 1000);
+      bytes = timeline_bytes (session, &held, &parts);
+      rss = rss_kb ();
+      held_lo = MIN (held_lo, held);
+      held_hi = MAX (held_hi, held);
+      held_sum += held;
+      lo = MIN (lo, bytes);
+      hi = MAX (hi, bytes);
+      sum += bytes;
+      rss_lo = MIN (rss_lo, rss);
+      rss_hi = MAX (rss_hi, rss);
+      g_test_message ("sample %u s: timeline and stores %zu bytes (%s), RSS %ld kB", (i + 1) * period_s, bytes,
+                      parts, rss);
+    }
+  rss1 = rss_kb ();
+  g_test_message ("retention %u s, measured %u s once full: timeline and stores %zu to %zu bytes allocated "
+                  "(mean %zu), %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT " held (mean %" G_GUINT64_FORMAT
+                  "); RSS %ld to %ld kB (%ld at the start, %ld at the end)",
+                  retention_s, samples * period_s, lo, hi, sum / samples, held_lo, held_hi, held_sum / samples,
+                  rss_lo, rss_hi, rss0, rss1);
+  /* what is held is flat; what is allocated at most grows by the arrays'
+   * last steps (by half) */
+  g_assert_cmpfloat ((double) held_hi, <=, 1.1 * (double) (held_sum / samples));
+  g_assert_cmpfloat ((double) held_lo, >=, 0.9 * (double) (held_sum / samples));
+  g_assert_cmpuint (hi, <=, full + full / 2);
+
+  /* what is kept: about the retention's span behind each host's newest event */
+  g_assert_true (sl_timeline_view_get_kept_from (view, &kept));
+  g_assert_true (sl_timeline_get_view_range (sl_session_get_timeline (session), &data_lo, &data_hi));
+  g_assert_cmpint (data_hi - kept, >, (retention_s - 2) * G_GINT64_CONSTANT (1000000000));
+  g_assert_cmpint (data_hi - kept, <, (retention_s + 3) * G_GINT64_CONSTANT (1000000000));
+  /* the hits on dropped events are gone, the list never points into them */
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (sl_timeline_view_get_search (view))), <, found);
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (sl_timeline_view_get_search (view))); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (sl_timeline_view_get_search (view)), i);
+
+      g_assert_nonnull (item);
+    }
+
+  /* still following the end of the data */
+  g_assert_true (sl_timeline_view_get_follow (view));
+  sl_timeline_view_get_span (view, &start, &end);
+  g_assert_true (sl_timeline_get_view_range (sl_session_get_timeline (session), &data_lo, &data_hi));
+  g_test_message ("span end %.2f s from the data's end", (end - data_hi) / 1e9);
+  g_assert_cmpint (end, >, data_hi - 2 * G_GINT64_CONSTANT (1000000000));
+  /* and it is drawn: a frame with the dropped part's mark in view */
+  sl_timeline_view_set_follow (view, FALSE);
+  sl_timeline_view_set_span (view, kept - 5 * G_GINT64_CONSTANT (1000000000), kept + 5 * G_GINT64_CONSTANT (1000000000));
+  g_assert_true (ui_wait_for (view_settled, view, 20));
+  ui_save_screenshot (window, "live-timeline-retention.png");
+
+  ui_close_window (window);
+  cluster_finish (&c);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -815,6 +997,7 @@ main (int   argc,
   g_test_add_func ("/ui/live/panel", test_live_panel);
   g_test_add_func ("/ui/live/history", test_live_history);
   g_test_add_func ("/ui/live/calm", test_live_calm);
+  g_test_add_func ("/ui/live/retention", test_live_retention);
 
   return g_test_run ();
 }

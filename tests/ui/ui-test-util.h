@@ -156,6 +156,7 @@ ui_close_window (SlWindow *window)
   g_settings_reset (settings, "tree");
   g_settings_reset (settings, "recent-inputs");
   g_settings_reset (settings, "tree-margin");
+  g_settings_reset (settings, "live-retention");
 }
 
 static gboolean

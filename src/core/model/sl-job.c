@@ -48,6 +48,9 @@ struct _SlJob
   /* live with trace folders: their history is read first (self->reader),
    * its stores continued by the live attachments */
   gboolean           history_done;
+  /* live timeline: the span kept (0: all), main thread */
+  gint64             retention_ns;
+  guint64            dropped;
 
   /* worker only */
   guint64            journal_next;
@@ -142,6 +145,7 @@ sl_job_new (SlJobKind            kind,
   self->no_timeline = options->no_timeline;
   self->n_threads = options->n_threads;
   self->any_text = options->any_text;
+  self->retention_ns = MAX (options->retention_ns, 0);
   self->links = g_array_new (FALSE, FALSE, sizeof (SlGenerateLink));
   if (options->generate_links != NULL)
     g_array_append_vals (self->links, options->generate_links, options->n_generate_links);
@@ -1140,8 +1144,49 @@ sl_job_update_timeline (SlJob *self)
     }
   g_array_set_size (self->live_matches, 0);
   changed |= sl_timeline_update (self->timeline);
+  if (self->retention_ns > 0)
+    for (guint h = 0; h < self->timeline_hosts; h++)
+      {
+        /* the job's own live session's store, appended to under the lock
+         * held here */
+        SlEventStore *store = (SlEventStore *) job_store (self, h);
+        gint64 last;
+
+        if (store == NULL || !sl_event_store_get_time_range (store, NULL, &last) ||
+            last < G_MININT64 + self->retention_ns)
+          continue;
+        self->dropped += sl_timeline_drop_before (self->timeline, h, store, last - self->retention_ns);
+      }
   sl_live_unlock (self->live);
   return changed;
+}
+
+/**
+ * sl_job_set_retention:
+ * @retention_ns: live sessions: the span of events, states and messages the
+ *   timeline keeps behind each host's newest event; older ones are dropped
+ *   at the next sl_job_update_timeline() (0: all are kept)
+ *
+ * The synchronization is not concerned: the engine keeps what its bounds
+ * need whatever this says.
+ */
+void
+sl_job_set_retention (SlJob  *self,
+                      gint64  retention_ns)
+{
+  g_return_if_fail (self != NULL);
+
+  self->retention_ns = MAX (retention_ns, 0);
+}
+
+/* Main thread: how many intervals, messages and events the retention
+ * dropped so far. */
+guint64
+sl_job_get_n_dropped (SlJob *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->dropped;
 }
 
 /* Main thread, trace folders, once the job is done: the reader, its hosts

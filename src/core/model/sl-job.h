@@ -50,6 +50,8 @@ typedef enum
  * @no_timeline: trace folders with @keep_events: keep the events but build
  *   no timeline model (the CLI summarizes the streams)
  * @n_threads: trace folders: decoding threads (0: one per processor)
+ * @retention_ns: live sessions with @keep_events: how much of each host's
+ *   newest events the timeline keeps (0: all; sl_job_set_retention())
  * @any_text: SL_JOB_LTTV_TEXT: parse files that do not look like LTTV text
  *   too (the CLI's --input-format=lttv-text), so that the error is the
  *   parser's, naming the line
@@ -68,6 +70,7 @@ typedef struct
   gboolean                 no_timeline;
   guint                    n_threads;
   gboolean                 any_text;
+  gint64                   retention_ns;
 } SlJobOptions;
 
 typedef struct _SlJob SlJob;
@@ -108,6 +111,9 @@ GPtrArray  *sl_job_dup_problems      (SlJob               *self);
 SlTimeline *sl_job_get_timeline      (SlJob               *self);
 SlTraceReader *sl_job_get_reader     (SlJob               *self);
 gboolean    sl_job_update_timeline   (SlJob               *self);
+void        sl_job_set_retention     (SlJob               *self,
+                                      gint64               retention_ns);
+guint64     sl_job_get_n_dropped     (SlJob               *self);
 void        sl_job_lock_events       (SlJob               *self);
 void        sl_job_unlock_events     (SlJob               *self);
 const SlEventStore *sl_job_get_event_store (SlJob             *self,

@@ -91,7 +91,8 @@ sl_search_list_get_item (GListModel *model,
   SlSearchList *self = SL_SEARCH_LIST (model);
   const SlSearchHit *hit;
   const SlEventStore *store;
-  SlEventItem *item;
+  const SlEvent *e;
+  SlEventItem *item = NULL;
 
   if (position >= self->published || self->timeline == NULL)
     return NULL;
@@ -101,7 +102,9 @@ sl_search_list_get_item (GListModel *model,
     return NULL;
   if (self->lock != NULL)
     self->lock (self->lock_data);
-  item = sl_event_item_new (self->timeline, store, hit->host, sl_event_store_get (store, hit->stream, hit->index));
+  /* (a hit the retention dropped, until sl_search_list_forget_dropped()) */
+  if ((e = sl_event_store_get (store, hit->stream, hit->index)) != NULL)
+    item = sl_event_item_new (self->timeline, store, hit->host, e);
   if (self->unlock != NULL)
     self->unlock (self->lock_data);
   return item;
@@ -480,6 +483,7 @@ sl_search_list_get_event (SlSearchList *self,
 {
   const SlSearchHit *hit;
   const SlEventStore *store;
+  const SlEvent *e;
 
   g_return_val_if_fail (SL_IS_SEARCH_LIST (self), FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
@@ -489,10 +493,67 @@ sl_search_list_get_event (SlSearchList *self,
     return FALSE;
   if (self->lock != NULL)
     self->lock (self->lock_data);
-  *out = *sl_event_store_get (store, hit->stream, hit->index);
+  if ((e = sl_event_store_get (store, hit->stream, hit->index)) != NULL)
+    *out = *e;
   if (self->unlock != NULL)
     self->unlock (self->lock_data);
-  return TRUE;
+  return e != NULL;
+}
+
+/**
+ * sl_search_list_forget_dropped:
+ *
+ * After the stores dropped their oldest events (a live session's
+ * retention, sl_timeline_drop_before()): the hits on dropped events leave
+ * the list, the others keep their order (the list is announced anew, so a
+ * selection in it is cleared). A search still running skips what is
+ * dropped by itself.
+ *
+ * @position: (inout) (optional): a position in the list, re-based on the
+ *   kept hits (%G_MAXUINT when its hit was dropped)
+ *
+ * Returns: how many hits left
+ */
+guint
+sl_search_list_forget_dropped (SlSearchList *self,
+                               guint        *position)
+{
+  GArray *kept;
+  guint removed, pos = position != NULL ? *position : G_MAXUINT, new_pos = G_MAXUINT;
+
+  g_return_val_if_fail (SL_IS_SEARCH_LIST (self), 0);
+
+  if (self->hits->len == 0)
+    return 0;
+  kept = g_array_sized_new (FALSE, FALSE, sizeof (SlSearchHit), self->hits->len);
+  if (self->lock != NULL)
+    self->lock (self->lock_data);
+  for (guint i = 0; i < self->hits->len; i++)
+    {
+      const SlSearchHit *hit = &g_array_index (self->hits, SlSearchHit, i);
+      const SlEventStore *store = hit->host < self->n_stores ? self->stores[hit->host] : NULL;
+
+      if (store != NULL && hit->index >= sl_event_store_get_first_index (store, hit->stream))
+        {
+          if (i == pos)
+            new_pos = kept->len;
+          g_array_append_val (kept, *hit);
+        }
+    }
+  if (self->unlock != NULL)
+    self->unlock (self->lock_data);
+  removed = self->hits->len - kept->len;
+  if (removed == 0)
+    {
+      g_array_unref (kept);
+      return 0;
+    }
+  if (position != NULL)
+    *position = new_pos;
+  set_hits (self, kept, self->n_matches - MIN (self->n_matches, removed));
+  self->publish_id = g_idle_add (publish_cb, self);
+  publish_cb (self);
+  return removed;
 }
 
 guint64

@@ -90,4 +90,7 @@ gboolean       sl_search_list_get_event      (SlSearchList               *self,
                                               guint                       position,
                                               SlEvent                    *out);
 
+guint          sl_search_list_forget_dropped (SlSearchList               *self,
+                                              guint                      *position);
+
 G_END_DECLS

@@ -58,6 +58,7 @@ struct _SlSession
   char           *pinned;
   guint           update_ms;
   double          tree_margin;
+  guint           retention_s;
 
   gboolean        synchronized;
   gint64          time_origin;
@@ -103,6 +104,7 @@ enum {
   PROP_PINNED_REFERENCE,
   PROP_UPDATE_INTERVAL,
   PROP_TREE_MARGIN,
+  PROP_RETENTION,
   PROP_SYNCHRONIZED,
   PROP_TIME_ORIGIN,
   PROP_TIME_START,
@@ -736,6 +738,7 @@ job_options (SlSession *self)
   /* the exact tree for inputs read to their end; live, a calm one */
   if (self->kind == SL_JOB_LIVE)
     o.engine.tree_margin = self->tree_margin;
+  o.retention_ns = (gint64) self->retention_s * G_GINT64_CONSTANT (1000000000);
   o.pinned = self->pinned != NULL && self->pinned[0] != '\0' ? self->pinned : NULL;
   o.demo_dir = self->demo_dir;
   o.keep_events = TRUE;
@@ -974,6 +977,10 @@ sl_session_get_property (GObject    *object,
     case PROP_TREE_MARGIN:
       g_value_set_uint (value, (guint) lround (self->tree_margin * 100));
       break;
+
+    case PROP_RETENTION:
+      g_value_set_uint (value, self->retention_s);
+      break;
     case PROP_SYNCHRONIZED:
       g_value_set_boolean (value, self->synchronized);
       break;
@@ -1043,6 +1050,10 @@ sl_session_set_property (GObject      *object,
     case PROP_TREE_MARGIN:
       sl_session_set_tree_margin (self, g_value_get_uint (value) / 100.0);
       break;
+
+    case PROP_RETENTION:
+      sl_session_set_retention (self, g_value_get_uint (value));
+      break;
     case PROP_SYNCHRONIZED:
       sl_session_set_synchronized (self, g_value_get_boolean (value));
       break;
@@ -1103,6 +1114,9 @@ sl_session_class_init (SlSessionClass *klass)
   /* in percent, for the settings and the preferences */
   properties[PROP_TREE_MARGIN] =
     g_param_spec_uint ("tree-margin", NULL, NULL, 0, 1000, (guint) (SL_GRAPH_LIVE_MARGIN * 100), rw);
+  /* seconds, 0: keep everything */
+  properties[PROP_RETENTION] =
+    g_param_spec_uint ("retention", NULL, NULL, 0, SL_SESSION_MAX_RETENTION_S, SL_SESSION_DEFAULT_RETENTION_S, rw);
   properties[PROP_SYNCHRONIZED] = g_param_spec_boolean ("synchronized", NULL, NULL, TRUE, rw);
   properties[PROP_TIME_ORIGIN] =
     g_param_spec_int64 ("time-origin", NULL, NULL, G_MININT64, G_MAXINT64, 0, ro);
@@ -1178,6 +1192,7 @@ sl_session_init (SlSession *self)
   self->pinned = g_strdup ("");
   self->update_ms = 100;
   self->tree_margin = SL_GRAPH_LIVE_MARGIN;
+  self->retention_s = SL_SESSION_DEFAULT_RETENTION_S;
   self->synchronized = TRUE;
   self->demo_dir = g_build_filename (g_get_user_cache_dir (), "syncline", dir, NULL);
 
@@ -1689,6 +1704,36 @@ sl_session_set_tree_margin (SlSession *self,
     return;
   self->tree_margin = margin;
   notify (self, PROP_TREE_MARGIN);
+}
+
+guint
+sl_session_get_retention (SlSession *self)
+{
+  g_return_val_if_fail (SL_IS_SESSION (self), 0);
+  return self->retention_s;
+}
+
+/**
+ * sl_session_set_retention:
+ * @seconds: live sessions: the span of each host's newest events the
+ *   timeline keeps (events, states and messages before it are dropped);
+ *   0 keeps everything. The synchronization keeps what it needs.
+ *
+ * Takes effect at once on a running live session.
+ */
+void
+sl_session_set_retention (SlSession *self,
+                          guint      seconds)
+{
+  g_return_if_fail (SL_IS_SESSION (self));
+
+  seconds = MIN (seconds, SL_SESSION_MAX_RETENTION_S);
+  if (self->retention_s == seconds)
+    return;
+  self->retention_s = seconds;
+  if (self->job != NULL && self->kind == SL_JOB_LIVE)
+    sl_job_set_retention (self->job, (gint64) seconds * G_GINT64_CONSTANT (1000000000));
+  notify (self, PROP_RETENTION);
 }
 
 gboolean

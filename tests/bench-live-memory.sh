@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Issue 20's memory goal: the application attached to the live harness's
+# three hosts (a real lttng-relayd, one session daemon per host, three
+# loopback links of 200 round trips/s each) with a short retention, its
+# timeline's memory sampled once the retention is full. It is the UI test
+# /ui/live/retention (tests/ui/test-ui-live.c) run for longer: the same
+# assertion (the stores' and timeline's bytes within ±10 % of their mean),
+# and one line per sample: those bytes and the process's resident memory.
+# Usage: tests/bench-live-memory.sh BUILD_DIR [RUN_S [RETENTION_S]]
+#   RUN_S: how long it is measured once full (default 600)
+#   RETENTION_S: the retention (default 120)
+# Needs what the live UI tests need (lttng-tools, lttng-relayd, Xvfb, user
+# namespaces); it takes RUN_S + RETENTION_S + about a minute.
+set -euo pipefail
+build=${1:?usage: tests/bench-live-memory.sh BUILD_DIR [RUN_S [RETENTION_S]]}
+run_s=${2:-600}
+retention_s=${3:-120}
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+start=$(date +%s)
+status=0
+SL_BENCH_RUN_S=$run_s SL_BENCH_RETENTION_S=$retention_s \
+  meson test -C "$build" ui-live --timeout-multiplier 0 \
+  --test-args=-p --test-args=/ui/live/retention --verbose >"$log" 2>&1 || status=$?
+grep -E "sample [0-9]+ s:|retention [0-9]+ s, measured" "$log" | sed 's/^.*# //'
+echo "wall time $(( $(date +%s) - start )) s, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+if [ "$status" -ne 0 ]; then
+  echo "FAILED (status $status); the test's log:" >&2
+  tail -40 "$log" >&2
+fi
+exit "$status"
