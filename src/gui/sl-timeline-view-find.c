@@ -61,6 +61,14 @@ update_find_label (SlTimelineView *self)
         label = g_strdup_printf (ngettext ("%s event matches “%s” (found in %s)",
                                            "%s events match “%s” (found in %s)", n), count, text, secs);
       (void) listed;
+      if (sl_search_list_get_n_dropped (list) > 0)
+        {
+          g_autofree char *dropped = sl_format_count (sl_search_list_get_n_dropped (list));
+          char *with = g_strdup_printf (_("%s; %s more dropped with the oldest data"), label, dropped);
+
+          g_free (label);
+          label = with;
+        }
     }
   gtk_label_set_text (self->find_label, label);
   _sl_timeline_view_update_actions (self);

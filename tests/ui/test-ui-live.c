@@ -964,6 +964,7 @@ test_live_retention (void)
   g_assert_cmpint (data_hi - kept, <, (retention_s + 3) * G_GINT64_CONSTANT (1000000000));
   /* the hits on dropped events are gone, the list never points into them */
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (sl_timeline_view_get_search (view))), <, found);
+  g_assert_cmpuint (sl_search_list_get_n_dropped (sl_timeline_view_get_search (view)), >, 0);
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (sl_timeline_view_get_search (view))); i++)
     {
       g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (sl_timeline_view_get_search (view)), i);

@@ -50,7 +50,6 @@ struct _SlJob
   gboolean           history_done;
   /* live timeline: the span kept (0: all), main thread */
   gint64             retention_ns;
-  guint64            dropped;
 
   /* worker only */
   guint64            journal_next;
@@ -1155,7 +1154,7 @@ sl_job_update_timeline (SlJob *self)
         if (store == NULL || !sl_event_store_get_time_range (store, NULL, &last) ||
             last < G_MININT64 + self->retention_ns)
           continue;
-        self->dropped += sl_timeline_drop_before (self->timeline, h, store, last - self->retention_ns);
+        sl_timeline_drop_before (self->timeline, h, store, last - self->retention_ns);
       }
   sl_live_unlock (self->live);
   return changed;
@@ -1179,15 +1178,6 @@ sl_job_set_retention (SlJob  *self,
   self->retention_ns = MAX (retention_ns, 0);
 }
 
-/* Main thread: how many intervals, messages and events the retention
- * dropped so far. */
-guint64
-sl_job_get_n_dropped (SlJob *self)
-{
-  g_return_val_if_fail (self != NULL, 0);
-
-  return self->dropped;
-}
 
 /* Main thread, trace folders, once the job is done: the reader, its hosts
  * and their event streams (with @keep_events), for exports. */

@@ -113,7 +113,6 @@ SlTraceReader *sl_job_get_reader     (SlJob               *self);
 gboolean    sl_job_update_timeline   (SlJob               *self);
 void        sl_job_set_retention     (SlJob               *self,
                                       gint64               retention_ns);
-guint64     sl_job_get_n_dropped     (SlJob               *self);
 void        sl_job_lock_events       (SlJob               *self);
 void        sl_job_unlock_events     (SlJob               *self);
 const SlEventStore *sl_job_get_event_store (SlJob             *self,

@@ -50,6 +50,8 @@ struct _SlSearchList
   /* the last finished search */
   GArray                     *hits;
   guint64                     n_matches;
+  /* hits the retention dropped since the search */
+  guint64                     n_dropped;
   guint                       published;
   guint                       publish_id;
 };
@@ -164,6 +166,7 @@ set_hits (SlSearchList *self,
   self->hits = hits;
   self->published = 0;
   self->n_matches = n_matches;
+  self->n_dropped = 0;
   if (removed > 0)
     {
       g_list_model_items_changed (G_LIST_MODEL (self), 0, removed, 0);
@@ -550,10 +553,24 @@ sl_search_list_forget_dropped (SlSearchList *self,
     }
   if (position != NULL)
     *position = new_pos;
-  set_hits (self, kept, self->n_matches - MIN (self->n_matches, removed));
+  {
+    guint64 dropped = self->n_dropped + removed;
+
+    set_hits (self, kept, self->n_matches - MIN (self->n_matches, removed));
+    self->n_dropped = dropped;
+  }
   self->publish_id = g_idle_add (publish_cb, self);
   publish_cb (self);
   return removed;
+}
+
+/* Hits of the last search that the retention dropped since
+ * (sl_search_list_forget_dropped()). */
+guint64
+sl_search_list_get_n_dropped (SlSearchList *self)
+{
+  g_return_val_if_fail (SL_IS_SEARCH_LIST (self), 0);
+  return self->n_dropped;
 }
 
 guint64

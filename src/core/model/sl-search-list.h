@@ -90,6 +90,7 @@ gboolean       sl_search_list_get_event      (SlSearchList               *self,
                                               guint                       position,
                                               SlEvent                    *out);
 
+guint64        sl_search_list_get_n_dropped  (SlSearchList               *self);
 guint          sl_search_list_forget_dropped (SlSearchList               *self,
                                               guint                      *position);
 
