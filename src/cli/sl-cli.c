@@ -23,6 +23,7 @@
 #include "sl-diagnosis.h"
 #include "sl-engine.h"
 #include "sl-export.h"
+#include "sl-transforms-file.h"
 #include "sl-job.h"
 #include "sl-lttv-text.h"
 #include "sl-plot.h"
@@ -38,6 +39,7 @@ static const char usage[] =
   "  syncline-cli demo [OPTIONS]             synchronize a built-in simulated cluster\n"
   "  syncline-cli generate --out=DIR [OPTIONS]  write realistic multi-host LTTng kernel traces\n"
   "  syncline-cli extract --out=DIR FOLDER...    each host's packet events as a small CTF trace\n"
+  "  syncline-cli apply --transforms=FILE --export=DIR FOLDER...  saved transforms applied to traces\n"
   "  syncline-cli bench hull [OPTIONS]       matcher and hull speed\n"
   "  syncline-cli bench graph [OPTIONS]      incremental tree and reference speed\n"
   "\n"
@@ -208,6 +210,7 @@ sl_cli_sync_args_clear (SyncArgs *args)
   g_free (args->input_format);
   g_free (args->plots);
   g_free (args->export_dir);
+  g_free (args->save_transforms);
   g_free (args->journal);
   g_free (args->max_drift_change);
 }
@@ -633,6 +636,17 @@ sync_output_cb (SlEngine *engine,
     return;
   if (o->args->export_dir != NULL && !sl_export_traces (o->reader, engine, o->args->export_dir, &o->error))
     return;
+  if (o->args->save_transforms != NULL)
+    {
+      g_autoptr(SlTransformSet) set = sl_transform_set_new_from_engine (engine);
+      g_autoptr(GError) error = NULL;
+
+      if (!sl_transform_set_save (set, o->args->save_transforms, &error))
+        {
+          g_set_error (&o->error, error->domain, error->code, "--save-transforms: %s", error->message);
+          return;
+        }
+    }
   o->status = check_synchronized (engine);
 }
 
@@ -801,6 +815,9 @@ cmd_sync (int    argc,
     { "export", 0, 0, G_OPTION_ARG_FILENAME, &args.export_dir,
       "Trace folders: write a synchronized copy of the traces to DIR (new or empty): stream "
       "files linked or copied, each host's clock rewritten to its reference's", "DIR" },
+    { "save-transforms", 0, 0, G_OPTION_ARG_FILENAME, &args.save_transforms,
+      "Write each host's clock relation to its reference (exact pieces and bounds) to FILE, "
+      "for `syncline-cli apply` and the application", "FILE" },
     { NULL }
   };
   g_autoptr(GError) error = NULL;
@@ -855,6 +872,16 @@ cmd_sync (int    argc,
   if (ret == 0 && args.export_dir != NULL &&
       !sl_export_check_target (args.export_dir, (const char *const *) argv + 1, NULL, &error))
     ret = sl_cli_fail ("--export: %s", error->message);
+  if (ret == 0 && args.save_transforms != NULL)
+    {
+      g_autofree char *dir = g_path_get_dirname (args.save_transforms);
+
+      /* said now, not after a long read */
+      if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
+        ret = sl_cli_fail ("--save-transforms: %s: no such folder", dir);
+      else if (g_file_test (args.save_transforms, G_FILE_TEST_IS_DIR))
+        ret = sl_cli_fail ("--save-transforms: %s: is a folder", args.save_transforms);
+    }
   if (ret != 0)
     {
       sl_cli_sync_args_clear (&args);
@@ -1093,6 +1120,8 @@ main (int    argc,
     return sl_cli_generate (argc - 1, argv + 1);
   if (g_strcmp0 (argv[1], "extract") == 0)
     return sl_cli_extract (argc - 1, argv + 1);
+  if (g_strcmp0 (argv[1], "apply") == 0)
+    return sl_cli_apply (argc - 1, argv + 1);
 
   g_printerr ("syncline-cli: unknown command “%s”\n%s", argv[1], usage);
   return 2;

@@ -25,6 +25,7 @@ typedef struct
   double    tree_margin_pct;
   char     *plots;
   char     *export_dir;
+  char     *save_transforms;
   char     *journal;
 } SyncArgs;
 
@@ -60,6 +61,8 @@ int    sl_cli_bench_graph  (guint     nodes,
 int    sl_cli_generate     (int       argc,
                             char    **argv);
 int    sl_cli_extract      (int       argc,
+                            char    **argv);
+int    sl_cli_apply        (int       argc,
                             char    **argv);
 int    sl_cli_fail         (const char *fmt,
                             ...) G_GNUC_PRINTF (1, 2);

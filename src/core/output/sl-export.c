@@ -669,6 +669,23 @@ copy_free (gpointer p)
   g_free (c);
 }
 
+/* A host's map from saved transforms (sl-transforms-file.h), by name. */
+static ClockMap
+saved_clock_map (const SlTransformSet *saved,
+                 const char           *name)
+{
+  ClockMap map = { FALSE, { 0, 0, 0.0, 0.0 }, NULL };
+  const SlSavedHost *h = name != NULL ? sl_transform_set_lookup (saved, name) : NULL;
+
+  if (h != NULL && !g_str_equal (h->reference, h->name) && !sl_transform_is_identity (&h->to_reference))
+    {
+      map.rewrite = TRUE;
+      map.to_reference = h->to_reference;
+      map.reference_name = h->reference;
+    }
+  return map;
+}
+
 static ClockMap
 clock_map (SlEngine *engine,
            guint     host)
@@ -676,7 +693,7 @@ clock_map (SlEngine *engine,
   ClockMap map = { FALSE, { 0, 0, 0.0, 0.0 }, NULL };
   SlHostInfo info;
 
-  if (host == SL_HOST_NONE || host >= sl_engine_get_n_hosts (engine))
+  if (engine == NULL || host == SL_HOST_NONE || host >= sl_engine_get_n_hosts (engine))
     return map;
   sl_engine_get_host_info (engine, host, &info);
   if (info.reference != host && info.reference != SL_HOST_NONE && !sl_transform_is_identity (&info.to_reference))
@@ -694,6 +711,7 @@ clock_map (SlEngine *engine,
 static gboolean
 plan_host (SlTraceReader  *reader,
            SlEngine       *engine,
+           const SlTransformSet *saved,
            guint           index,
            const char     *out_dir,
            GHashTable     *used,
@@ -705,7 +723,8 @@ plan_host (SlTraceReader  *reader,
   g_autofree char *name = safe_component (sl_trace_reader_get_host_name (reader, index));
   g_autofree char *common = NULL;
   g_autofree char *host_dir = NULL;
-  ClockMap map = clock_map (engine, sl_trace_reader_get_engine_host (reader, index));
+  ClockMap map = saved != NULL ? saved_clock_map (saved, sl_trace_reader_get_host_name (reader, index))
+                               : clock_map (engine, sl_trace_reader_get_engine_host (reader, index));
 
   if (traces == NULL || traces->len == 0)
     return TRUE;
@@ -743,20 +762,16 @@ plan_host (SlTraceReader  *reader,
   return TRUE;
 }
 
-gboolean
-sl_export_traces (SlTraceReader  *reader,
-                  SlEngine       *engine,
-                  const char     *out_dir,
-                  GError        **error)
+static gboolean
+export_traces (SlTraceReader         *reader,
+               SlEngine              *engine,
+               const SlTransformSet  *saved,
+               const char            *out_dir,
+               GError               **error)
 {
   g_autoptr(GHashTable) used = NULL;
   g_autoptr(GPtrArray) copies = g_ptr_array_new_with_free_func (copy_free);
   g_autofree char *dir = NULL;
-
-  g_return_val_if_fail (reader != NULL, FALSE);
-  g_return_val_if_fail (engine != NULL, FALSE);
-  g_return_val_if_fail (out_dir != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   {
     g_autoptr(GPtrArray) inputs = g_ptr_array_new ();
@@ -775,7 +790,7 @@ sl_export_traces (SlTraceReader  *reader,
   /* every destination first: nothing is written if one is wrong */
   used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   for (guint i = 0; i < sl_trace_reader_get_n_hosts (reader); i++)
-    if (!plan_host (reader, engine, i, dir, used, copies, error))
+    if (!plan_host (reader, engine, saved, i, dir, used, copies, error))
       return FALSE;
 
   if (!make_dir (dir, error))
@@ -791,4 +806,41 @@ sl_export_traces (SlTraceReader  *reader,
         return FALSE;
     }
   return TRUE;
+}
+
+gboolean
+sl_export_traces (SlTraceReader  *reader,
+                  SlEngine       *engine,
+                  const char     *out_dir,
+                  GError        **error)
+{
+  g_return_val_if_fail (reader != NULL, FALSE);
+  g_return_val_if_fail (engine != NULL, FALSE);
+  g_return_val_if_fail (out_dir != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return export_traces (reader, engine, NULL, out_dir, error);
+}
+
+/**
+ * sl_export_traces_saved:
+ * @reader: a reader that has at least scanned its folders (hosts known)
+ * @saved: the transforms to apply, matched to @reader's hosts by name
+ *
+ * As sl_export_traces(), with each host's transform taken from @saved
+ * (a file of `syncline-cli sync --save-transforms`) instead of an engine:
+ * a host @saved does not name keeps its clock.
+ */
+gboolean
+sl_export_traces_saved (SlTraceReader         *reader,
+                        const SlTransformSet  *saved,
+                        const char            *out_dir,
+                        GError               **error)
+{
+  g_return_val_if_fail (reader != NULL, FALSE);
+  g_return_val_if_fail (saved != NULL, FALSE);
+  g_return_val_if_fail (out_dir != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return export_traces (reader, NULL, saved, out_dir, error);
 }

@@ -9,6 +9,7 @@
 
 #include "sl-engine.h"
 #include "sl-trace-reader.h"
+#include "sl-transforms-file.h"
 
 G_BEGIN_DECLS
 
@@ -46,5 +47,9 @@ gboolean sl_export_traces (SlTraceReader  *reader,
                            SlEngine       *engine,
                            const char     *out_dir,
                            GError        **error);
+gboolean sl_export_traces_saved (SlTraceReader        *reader,
+                                 const SlTransformSet *saved,
+                                 const char           *out_dir,
+                                 GError              **error);
 
 G_END_DECLS

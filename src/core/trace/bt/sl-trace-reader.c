@@ -750,6 +750,18 @@ sl_trace_reader_step (SlTraceReader *self,
       if (!done)
         return SL_TRACE_READER_AGAIN;
 
+      if (self->options.scan_only)
+        {
+          for (guint i = 0; i < self->hosts->len; i++)
+            {
+              Host *h = g_ptr_array_index (self->hosts, i);
+
+              sl_feed_set_engine_host (h->feed, sl_engine_add_host (self->engine, h->name));
+            }
+          remove_views (self);
+          self->state = STATE_DONE;
+          return SL_TRACE_READER_DONE;
+        }
       register_hosts (self);
       self->state = STATE_CALIBRATING;
     }

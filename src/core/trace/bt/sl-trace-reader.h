@@ -44,6 +44,9 @@ typedef enum
  * @calibration_packets: packet events per host read ahead to estimate
  *   coarse clock offsets for the merge order (0: 4096, fewer beyond 32
  *   hosts, at least 256)
+ * @scan_only: find, check and group the traces into hosts (and add them to
+ *   the engine), decode nothing: the reader is DONE once the hosts are
+ *   known (`syncline-cli apply`)
  */
 typedef struct
 {
@@ -53,6 +56,7 @@ typedef struct
   SlTraceSpill     spill;
   SlFeedPacketFunc packet_func;
   gpointer         packet_data;
+  gboolean         scan_only;
 } SlTraceReaderOptions;
 
 typedef enum
