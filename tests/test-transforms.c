@@ -57,25 +57,6 @@ sync_folder (const char *folder,
 }
 
 static void
-generate (const char        *out,
-          const char *const *extra)
-{
-  g_autofree char *out_arg = g_strdup_printf ("--out=%s", out);
-  g_autoptr(GPtrArray) args = g_ptr_array_new ();
-  Run r = { 0 };
-
-  g_ptr_array_add (args, (char *) "generate");
-  g_ptr_array_add (args, out_arg);
-  g_ptr_array_add (args, (char *) "--quiet");
-  for (guint i = 0; extra[i] != NULL; i++)
-    g_ptr_array_add (args, (char *) extra[i]);
-  g_ptr_array_add (args, NULL);
-  run_cli_argv (&r, (const char *const *) args->pdata);
-  g_assert_cmpint (r.status, ==, 0);
-  run_clear (&r);
-}
-
-static void
 assert_same_map (const SlRelation *a,
                  const SlRelation *b,
                  gint64            x)
@@ -166,7 +147,7 @@ test_round_trip (void)
   Times times = { NULL, g_array_new (FALSE, FALSE, sizeof (gint64)), g_array_new (FALSE, FALSE, sizeof (guint)) };
   guint n_pieces = 0;
 
-  generate (gen, extra);
+  run_generate (gen, extra);
   engine = sync_folder (gen, NULL);
   set = sl_transform_set_new_from_engine (engine);
   g_assert_true (sl_transform_set_save (set, file, &error));
@@ -275,7 +256,7 @@ test_apply_generated (void)
   g_autofree char *gen = g_build_filename (tmp, "gen", NULL);
   const char *extra[] = { "--hosts=3", "--duration=3", "--background=100", "--cpus=2", NULL };
 
-  generate (gen, extra);
+  run_generate (gen, extra);
   check_apply (gen, tmp);
   rm_rf (tmp);
 }

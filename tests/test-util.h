@@ -104,6 +104,26 @@ run_cli (Run        *r,
   run_cli_argv (r, (const char *const *) args->pdata);
 }
 
+/* syncline-cli generate --out=@out --quiet @extra..., which must succeed. */
+static inline void
+run_generate (const char        *out,
+              const char *const *extra)
+{
+  g_autofree char *out_arg = g_strdup_printf ("--out=%s", out);
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  Run r = { 0 };
+
+  g_ptr_array_add (args, (char *) "generate");
+  g_ptr_array_add (args, out_arg);
+  g_ptr_array_add (args, (char *) "--quiet");
+  for (guint i = 0; extra[i] != NULL; i++)
+    g_ptr_array_add (args, (char *) extra[i]);
+  g_ptr_array_add (args, NULL);
+  run_cli_argv (&r, (const char *const *) args->pdata);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+}
+
 static inline guint
 count_lines (const char *text)
 {

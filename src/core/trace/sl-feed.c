@@ -640,6 +640,16 @@ sl_feed_get_ignored_locked (SlFeed *feed)
   return feed->ignored;
 }
 
+/* The span of the events published so far (first > last: none). */
+void
+sl_feed_get_span_locked (SlFeed *feed,
+                         gint64 *first,
+                         gint64 *last)
+{
+  *first = feed->first;
+  *last = feed->last;
+}
+
 /* Packet events handed over so far. */
 guint64
 sl_feed_get_published_locked (SlFeed *feed)

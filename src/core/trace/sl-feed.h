@@ -127,6 +127,9 @@ gboolean   sl_feed_get_finished_locked   (SlFeed          *feed);
 guint64    sl_feed_get_events_locked     (SlFeed          *feed);
 guint64    sl_feed_get_ignored_locked    (SlFeed          *feed);
 guint64    sl_feed_get_published_locked  (SlFeed          *feed);
+void       sl_feed_get_span_locked       (SlFeed          *feed,
+                                          gint64          *first,
+                                          gint64          *last);
 gint64     sl_feed_get_position_locked   (SlFeed          *feed);
 SlBatch   *sl_feed_read_ahead_locked     (SlFeed          *feed);
 SlBatch   *sl_feed_take_locked           (SlFeed          *feed);

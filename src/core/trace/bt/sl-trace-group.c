@@ -32,10 +32,10 @@
 
 #define STEP_TOLERANCE_NS 1000
 
-static Host *
-host_new (SlTraceReader *self,
-          const char    *hostname,
-          const char    *uuid)
+Host *
+sl_trace_host_new (SlTraceReader *self,
+                   const char    *hostname,
+                   const char    *uuid)
 {
   Host *h = g_new0 (Host, 1);
 
@@ -60,6 +60,10 @@ host_new (SlTraceReader *self,
 void
 sl_trace_host_free (Host *h)
 {
+  if (h->parts != NULL)
+    g_ptr_array_unref (h->parts);
+  if (h->part_hub != NULL)
+    sl_feed_hub_free (h->part_hub);
   g_free (h->name);
   g_free (h->hostname);
   g_free (h->clock_uuid);
@@ -214,7 +218,7 @@ host_of_segment (SlTraceReader *self,
                  Host          *first)
 {
   TraceDir *t0 = g_ptr_array_index (seg, 0);
-  Host *h = host_new (self, t0->hostname, t0->clock_uuid);
+  Host *h = sl_trace_host_new (self, t0->hostname, t0->clock_uuid);
 
   h->segment = index;
   h->first_segment = first;

@@ -22,6 +22,14 @@
  * it up when its queue is full or after SLICE_US when another host waits
  * for one, and its decoder is stopped (SIGSTOP) meanwhile.
  *
+ * A host with several stream files may be decoded by several decoders at
+ * once (sl_trace_host_split(): when there are more threads than hosts):
+ * each part of it is a Host of its own with a view of some of the
+ * stream files, decoded as above into a feed of its own, and the host's
+ * thread merges the parts' packet events by time (ties: the part of the
+ * earlier stream files first, as the decoder's sink orders its inputs)
+ * into the host's feed, adding up their counts and spans.
+ *
  * A decoder that dies, stops answering or makes no progress with the
  * processor (a babeltrace2 loop) is reported with the file and packet it
  * was at; cancelling kills the decoders, so it is immediate whatever they
@@ -58,10 +66,16 @@ typedef struct
 /* ---------------------------------------------------------------------- */
 /* Slots (--threads)                                                       */
 
+/* packet batches a part of a host may publish before it waits */
+#define PART_QUEUE_MAX       4
+#define MAX_PARTS            16
+/* packet events the host's thread merges from its parts per lock */
+#define MERGE_CHUNK          1024
+
 static gboolean
 uses_slots (SlTraceReader *self)
 {
-  return self->options.n_threads < self->hosts->len;
+  return self->options.n_threads < self->n_decoders;
 }
 
 static gboolean
@@ -111,6 +125,32 @@ slot_release_locked (Host *h,
   sl_feed_hub_broadcast_locked (self->hub);
 }
 
+/* A part of a host waits while its queue is full, on its host's hub
+ * (never holding both locks), without its slot. */
+static void
+part_wait_for_room (Host *h,
+                    Run  *run)
+{
+  SlTraceReader *self = h->reader;
+  SlFeedHub *hub = h->parent->part_hub;
+
+  sl_feed_hub_lock (hub);
+  while (sl_feed_get_queued_locked (h->feed) >= PART_QUEUE_MAX && !atomic_load (&self->cancelled))
+    {
+      if (h->has_slot)
+        {
+          sl_feed_hub_unlock (hub);
+          sl_feed_hub_lock (self->hub);
+          slot_release_locked (h, run);
+          sl_feed_hub_unlock (self->hub);
+          sl_feed_hub_lock (hub);
+          continue;
+        }
+      g_cond_wait_until (sl_feed_hub_get_cond (hub), sl_feed_hub_get_mutex (hub), g_get_monotonic_time () + POLL_US);
+    }
+  sl_feed_hub_unlock (hub);
+}
+
 /* After a step: waits while the host's queue is full (its decoder waits
  * too), and lets another host run after a slice. */
 static void
@@ -121,6 +161,8 @@ wait_for_room (Host *h,
   GCond *cond = sl_feed_hub_get_cond (self->hub);
   GMutex *mutex = sl_feed_hub_get_mutex (self->hub);
 
+  if (h->parent != NULL)
+    part_wait_for_room (h, run);
   sl_feed_hub_lock (self->hub);
   while (sl_feed_get_queued_locked (h->feed) >= self->queue_max && !atomic_load (&self->cancelled))
     {
@@ -265,6 +307,8 @@ on_range (Host              *h,
   if (f->size < sizeof r)
     return;
   memcpy (r, f->data, sizeof r);
+  if (h->parent != NULL)
+    h = h->parent;
   if (r[0] < atomic_load (&h->range_begin))
     atomic_store (&h->range_begin, r[0]);
   if (r[1] > atomic_load (&h->range_end))
@@ -720,6 +764,308 @@ decode_host (Host *h)
     }
 }
 
+/* ---------------------------------------------------------------------- */
+/* Parts: one host decoded by several decoders                             */
+
+static TraceDir *
+part_trace_new (const TraceDir *t)
+{
+  TraceDir *c = g_new (TraceDir, 1);
+
+  *c = *t;
+  c->path = g_strdup (t->path);
+  c->metadata = g_strdup (t->metadata);
+  c->text = g_malloc (t->text_len + 1);
+  memcpy (c->text, t->text, t->text_len);
+  c->text[t->text_len] = '\0';
+  c->hostname = g_strdup (t->hostname);
+  c->clock_uuid = g_strdup (t->clock_uuid);
+  c->domain = g_strdup (t->domain);
+  c->view = NULL;
+  c->open_error = NULL;
+  /* the streams are the host's trace's: each is in one part only */
+  c->streams = g_ptr_array_new ();
+  return c;
+}
+
+static Host *
+part_new (Host *h)
+{
+  Host *part = sl_trace_host_new (h->reader, h->hostname, h->clock_uuid);
+
+  sl_feed_free (part->feed);
+  part->feed = sl_feed_new (h->part_hub);
+  part->parent = h;
+  part->index = h->index;
+  part->name = g_strdup (h->name);
+  g_ptr_array_unref (part->trace_paths);
+  part->trace_paths = g_ptr_array_ref (h->trace_paths);
+  return part;
+}
+
+static void
+part_taken_cb (SlFeed   *feed,
+               gpointer  data)
+{
+  Host *h = data;
+
+  sl_feed_hub_broadcast_locked (h->part_hub);
+}
+
+/**
+ * sl_trace_host_split:
+ * @n_parts: decoders wanted for the host
+ *
+ * Divides the host's stream files into up to @n_parts parts of about equal
+ * bytes, each a run of consecutive files in the host's order of traces
+ * and streams, each with a view of its own (before the host starts).
+ *
+ * Returns: the number of parts (1: the host is decoded whole)
+ */
+guint
+sl_trace_host_split (Host  *h,
+                     guint  n_parts)
+{
+  SlTraceReader *self = h->reader;
+  g_autoptr(GPtrArray) streams = g_ptr_array_new ();
+  g_autoptr(GArray) owner = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint64 total = 0, done = 0;
+  guint n, first = 0;
+
+  for (guint k = 0; k < h->traces->len; k++)
+    {
+      TraceDir *t = g_ptr_array_index (h->traces, k);
+
+      if (t->failed || t->view == NULL)
+        continue;
+      for (guint i = 0; i < t->streams->len; i++)
+        {
+          SlCtfStream *st = g_ptr_array_index (t->streams, i);
+
+          g_ptr_array_add (streams, st);
+          g_array_append_val (owner, k);
+          total += st->good_bytes;
+        }
+    }
+  n = MIN (MIN (n_parts, streams->len), MAX_PARTS);
+  if (n < 2)
+    return 1;
+
+  h->part_hub = sl_feed_hub_new ();
+  h->parts = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_trace_host_free);
+  for (guint p = 0; p < n; p++)
+    {
+      Host *part = part_new (h);
+      guint64 goal = total / n * (p + 1) + total % n * (p + 1) / n;
+      guint last = first + 1;
+      TraceDir *pt = NULL;
+      guint pt_owner = G_MAXUINT;
+
+      done += ((SlCtfStream *) g_ptr_array_index (streams, first))->good_bytes;
+      while (last < streams->len - (n - p - 1) && (done < goal || p == n - 1))
+        done += ((SlCtfStream *) g_ptr_array_index (streams, last++))->good_bytes;
+      g_ptr_array_add (h->parts, part);
+      for (guint i = first; i < last; i++)
+        {
+          guint k = g_array_index (owner, guint, i);
+
+          if (k != pt_owner)
+            {
+              pt = part_trace_new (g_ptr_array_index (h->traces, k));
+              pt_owner = k;
+              g_ptr_array_add (part->traces, pt);
+            }
+          g_ptr_array_add (pt->streams, g_ptr_array_index (streams, i));
+          part->total_bytes += ((SlCtfStream *) g_ptr_array_index (streams, i))->good_bytes;
+        }
+      for (guint k = 0; k < part->traces->len; k++)
+        {
+          g_autoptr(GError) error = NULL;
+
+          if (!sl_trace_view_make (self, g_ptr_array_index (part->traces, k), (1u << 20) + self->n_views++, &error))
+            {
+              /* decoded whole, as it was */
+              g_debug ("host %s decoded by one decoder: %s", h->name, error->message);
+              g_clear_pointer (&h->parts, g_ptr_array_unref);
+              g_clear_pointer (&h->part_hub, sl_feed_hub_free);
+              return 1;
+            }
+        }
+      sl_feed_set_take_func (part->feed, part_taken_cb, h);
+      first = last;
+    }
+  g_debug ("host %s: %u stream files decoded by %u decoders", h->name, streams->len, n);
+  return n;
+}
+
+typedef struct
+{
+  SlBatch *batch;
+  gboolean done;
+  guint64  events;
+  guint64  ignored;
+} PartState;
+
+/* The earliest time any part may still deliver (hub locked). */
+static gint64
+parts_low_locked (Host      *h,
+                  PartState *ps)
+{
+  gint64 low = G_MAXINT64;
+
+  for (guint p = 0; p < h->parts->len; p++)
+    {
+      Host *part = g_ptr_array_index (h->parts, p);
+
+      if (ps[p].done)
+        continue;
+      if (ps[p].batch != NULL && ps[p].batch->pos < ps[p].batch->n)
+        low = MIN (low, ps[p].batch->ev[ps[p].batch->pos].time);
+      else
+        low = MIN (low, sl_feed_get_watermark_locked (part->feed));
+    }
+  return low;
+}
+
+/* Takes the next batch of each part that has none in hand, and the
+ * parts' counts and spans (hub locked). FALSE: every part is over. */
+static gboolean
+parts_refill_locked (Host      *h,
+                     PartState *ps)
+{
+  gboolean any = FALSE;
+
+  for (guint p = 0; p < h->parts->len; p++)
+    {
+      Host *part = g_ptr_array_index (h->parts, p);
+      PartState *s = &ps[p];
+      guint64 events, ignored;
+      gint64 first, last;
+
+      while (!s->done && (s->batch == NULL || s->batch->pos >= s->batch->n))
+        {
+          if (s->batch != NULL)
+            {
+              s->done = s->batch->last;
+              sl_feed_recycle_locked (part->feed, g_steal_pointer (&s->batch));
+              continue;
+            }
+          if ((s->batch = sl_feed_take_locked (part->feed)) == NULL)
+            break;
+        }
+      events = sl_feed_get_events_locked (part->feed);
+      ignored = sl_feed_get_ignored_locked (part->feed);
+      sl_feed_count (h->feed, events - s->events, ignored - s->ignored);
+      s->events = events;
+      s->ignored = ignored;
+      sl_feed_get_span_locked (part->feed, &first, &last);
+      sl_feed_span (h->feed, first, last);
+      any |= !s->done;
+    }
+  return any;
+}
+
+/* Up to MERGE_CHUNK packet events in time order (ties: the lower part)
+ * into @out, as far as every part is known (hub locked). */
+static void
+parts_merge_locked (Host      *h,
+                    PartState *ps,
+                    GArray    *out)
+{
+  while (out->len < MERGE_CHUNK)
+    {
+      guint best = G_MAXUINT;
+      gint64 t = G_MAXINT64;
+
+      for (guint p = 0; p < h->parts->len; p++)
+        if (!ps[p].done && ps[p].batch != NULL && ps[p].batch->pos < ps[p].batch->n &&
+            (best == G_MAXUINT || ps[p].batch->ev[ps[p].batch->pos].time < t))
+          {
+            best = p;
+            t = ps[p].batch->ev[ps[p].batch->pos].time;
+          }
+      if (best == G_MAXUINT)
+        return;
+      /* a part with nothing in hand may still deliver at its watermark */
+      for (guint p = 0; p < h->parts->len; p++)
+        {
+          Host *part = g_ptr_array_index (h->parts, p);
+          gint64 wm;
+
+          if (ps[p].done || (ps[p].batch != NULL && ps[p].batch->pos < ps[p].batch->n))
+            continue;
+          wm = sl_feed_get_watermark_locked (part->feed);
+          if (wm < t || (wm == t && p < best))
+            return;
+        }
+      g_array_append_val (out, ps[best].batch->ev[ps[best].batch->pos]);
+      if (++ps[best].batch->pos >= ps[best].batch->n)
+        parts_refill_locked (h, ps);
+    }
+}
+
+static gpointer host_thread (gpointer data);
+
+/* The host's thread with parts: starts their threads and merges their
+ * feeds into the host's. */
+static void
+merge_parts (Host *h)
+{
+  SlTraceReader *self = h->reader;
+  SlFeedHub *hub = h->part_hub;
+  PartState *ps = g_new0 (PartState, h->parts->len);
+  g_autoptr(GArray) out = g_array_sized_new (FALSE, FALSE, sizeof (SlPacketEvent), MERGE_CHUNK);
+  Run run = { 0 };
+
+  for (guint p = 0; p < h->parts->len; p++)
+    {
+      Host *part = g_ptr_array_index (h->parts, p);
+      g_autofree char *name = g_strdup_printf ("sl-host-%u.%u", h->index, p);
+
+      part->thread = g_thread_new (name, host_thread, part);
+    }
+  for (;;)
+    {
+      gboolean more;
+      gint64 low;
+
+      g_array_set_size (out, 0);
+      sl_feed_hub_lock (hub);
+      more = parts_refill_locked (h, ps);
+      parts_merge_locked (h, ps, out);
+      low = parts_low_locked (h, ps);
+      if (more && out->len == 0 && !atomic_load (&self->cancelled))
+        g_cond_wait_until (sl_feed_hub_get_cond (hub), sl_feed_hub_get_mutex (hub), g_get_monotonic_time () + POLL_US);
+      sl_feed_hub_unlock (hub);
+
+      for (guint i = 0; i < out->len; i++)
+        sl_feed_push (h->feed, &g_array_index (out, SlPacketEvent, i));
+      if (low != G_MAXINT64)
+        sl_feed_seen (h->feed, low);
+      sl_feed_publish (h->feed, SL_FEED_FLUSH_IF_WANTED);
+      if (out->len > 0)
+        wait_for_room (h, &run);
+      if ((!more && out->len == 0) || atomic_load (&self->cancelled))
+        break;
+    }
+
+  for (guint p = 0; p < h->parts->len; p++)
+    {
+      Host *part = g_ptr_array_index (h->parts, p);
+
+      sl_trace_host_join (part);
+      h->decode_failed |= part->decode_failed;
+      h->stopped |= part->stopped;
+      if (ps[p].batch != NULL)
+        {
+          sl_feed_hub_lock (hub);
+          sl_feed_recycle_locked (part->feed, ps[p].batch);
+          sl_feed_hub_unlock (hub);
+        }
+    }
+  g_free (ps);
+}
+
 static gpointer
 host_thread (gpointer data)
 {
@@ -727,7 +1073,10 @@ host_thread (gpointer data)
 
   h->target.feed = h->feed;
   h->target.store = h->store;
-  decode_host (h);
+  if (h->parts != NULL)
+    merge_parts (h);
+  else
+    decode_host (h);
   sl_feed_publish (h->feed, SL_FEED_FLUSH_LAST);
   atomic_store (&h->thread_over, 1);
   return NULL;
@@ -759,6 +1108,8 @@ sl_trace_host_kill_locked (Host *h)
 {
   if (h->decoder != NULL)
     sl_decoder_kill (h->decoder);
+  for (guint p = 0; h->parts != NULL && p < h->parts->len; p++)
+    sl_trace_host_kill_locked (g_ptr_array_index (h->parts, p));
 }
 
 void

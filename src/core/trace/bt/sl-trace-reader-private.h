@@ -106,6 +106,14 @@ struct _Host
   /* under the hub lock */
   SlDecoder       *decoder;
 
+  /* per-host parallel decoding (sl-trace-host.c): a host whose stream
+   * files are decoded by several decoders has @parts, each a Host of its
+   * own (@parent set) with a view of some of the stream files and a feed
+   * on @part_hub; the host's thread merges their feeds into its own */
+  Host            *parent;
+  GPtrArray       *parts;
+  SlFeedHub       *part_hub;
+
   /* consumer */
   gboolean         got_last;
   gboolean         cal_done;
@@ -137,6 +145,9 @@ struct _SlTraceReader
   gint64                end_time;
   guint                 free_slots;
   GQueue                slot_queue;
+  /* decoders that take slots: the hosts, or their parts */
+  guint                 n_decoders;
+  guint                 n_views;
 
   atomic_int            cancelled;
   gint64                start_time;
@@ -162,6 +173,9 @@ gpointer   sl_trace_scan_thread      (gpointer       data);
 void       sl_trace_dir_free         (gpointer       p);
 GPtrArray *sl_trace_group_hosts      (SlTraceReader *self,
                                       GPtrArray     *traces);
+Host      *sl_trace_host_new         (SlTraceReader *self,
+                                      const char    *hostname,
+                                      const char    *uuid);
 void       sl_trace_host_free        (Host          *h);
 
 gboolean   sl_trace_view_make        (SlTraceReader *self,
@@ -179,6 +193,8 @@ gboolean   sl_trace_repair           (Host          *h,
 char      *sl_trace_view_unmap       (Host          *h,
                                       const char    *text);
 
+guint    sl_trace_host_split         (Host          *h,
+                                      guint          n_parts);
 void     sl_trace_host_start         (Host          *h);
 void     sl_trace_host_kill_locked   (Host          *h);
 void     sl_trace_host_join          (Host          *h);

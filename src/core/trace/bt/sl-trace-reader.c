@@ -415,6 +415,29 @@ set_up_spill (SlTraceReader *self)
     }
 }
 
+/* With more threads than hosts, a host's stream files are decoded by
+ * several decoders at once (the threads shared out among the hosts);
+ * not with --timeline (the event store takes one decoder's order) nor
+ * when spilling (many hosts). The packet events reach the engine in the
+ * same order either way. */
+static void
+split_hosts (SlTraceReader *self)
+{
+  guint n_hosts = self->hosts->len;
+  guint per_host = n_hosts > 0 ? (self->options.n_threads + n_hosts - 1) / n_hosts : 1;
+
+  self->n_decoders = 0;
+  for (guint i = 0; i < n_hosts; i++)
+    {
+      Host *h = g_ptr_array_index (self->hosts, i);
+
+      if (per_host >= 2 && !self->options.keep_events && self->spill_dir == NULL)
+        self->n_decoders += sl_trace_host_split (h, per_host);
+      else
+        self->n_decoders++;
+    }
+}
+
 static void
 register_hosts (SlTraceReader *self)
 {
@@ -430,6 +453,7 @@ register_hosts (SlTraceReader *self)
       if (self->options.keep_events)
         h->store = sl_event_store_new ();
     }
+  split_hosts (self);
   self->free_slots = self->options.n_threads;
   for (guint i = 0; i < self->hosts->len; i++)
     sl_trace_host_start (g_ptr_array_index (self->hosts, i));

@@ -1,0 +1,161 @@
+/* test-parallel.c: one host's stream files decoded by several decoders give
+ * the report one decoder gives
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "test-util.h"
+
+/* The JSON report with the full journal, timing left out, and the
+ * warnings. */
+static char *
+report (const char *folder,
+        guint       threads,
+        char      **warnings)
+{
+  g_autofree char *threads_arg = g_strdup_printf ("--threads=%u", threads);
+  g_auto(GStrv) lines = NULL;
+  GString *s = g_string_new (NULL);
+  Run r = { 0 };
+
+  run_cli (&r, "sync", "--no-progress", "--json", "--journal=full", threads_arg, folder, NULL);
+  g_assert_cmpint (r.status, !=, 2);
+  lines = g_strsplit (r.out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (strstr (lines[i], "\"elapsed_s\"") == NULL && strstr (lines[i], "\"cpu_s\"") == NULL &&
+        strstr (lines[i], "\"peak_rss") == NULL)
+      g_string_append_printf (s, "%s\n", lines[i]);
+  g_string_append_printf (s, "status %d\n", r.status);
+  *warnings = g_steal_pointer (&r.err);
+  run_clear (&r);
+  return g_string_free (s, FALSE);
+}
+
+/* How many decoders decode host @host with @threads threads (the reader's
+ * debug message; 1 when it says nothing). */
+static guint
+decoders_of (const char *folder,
+             const char *host,
+             guint       threads)
+{
+  g_autofree char *threads_arg = g_strdup_printf ("--threads=%u", threads);
+  g_autofree char *needle = g_strdup_printf ("host %s: ", host);
+  const char *p;
+  guint n = 1;
+  Run r = { 0 };
+
+  g_setenv ("G_MESSAGES_DEBUG", "Syncline", TRUE);
+  run_cli (&r, "sync", "--no-progress", threads_arg, folder, NULL);
+  g_unsetenv ("G_MESSAGES_DEBUG");
+  p = strstr (r.out, needle);
+  if (p == NULL)
+    p = strstr (r.err, needle);
+  if (p != NULL && (p = strstr (p, "decoded by ")) != NULL)
+    n = (guint) g_ascii_strtoull (p + strlen ("decoded by "), NULL, 10);
+  run_clear (&r);
+  return n;
+}
+
+/* The same report and warnings with @threads as with one thread. */
+static void
+assert_same (const char *folder,
+             guint       threads)
+{
+  g_autofree char *w1 = NULL;
+  g_autofree char *wn = NULL;
+  g_autofree char *one = report (folder, 1, &w1);
+  g_autofree char *many = report (folder, threads, &wn);
+
+  g_assert_cmpstr (many, ==, one);
+  g_assert_cmpstr (wn, ==, w1);
+}
+
+static void
+test_one_host (void)
+{
+  g_autofree char *tmp = make_tmpdir ();
+  g_autofree char *gen = g_build_filename (tmp, "gen", NULL);
+  const char *extra[] = { "--host=a:1000000000:0:10", "--host=b:1000000000:3000:-20", "--link=a:b:2000",
+                          "--cpus=6", "--duration=3", "--background=2000", NULL };
+
+  run_generate (gen, extra);
+  /* one thread a host: each decoded whole; more: shared out */
+  g_assert_cmpuint (decoders_of (gen, "a", 2), ==, 1);
+  g_assert_cmpuint (decoders_of (gen, "a", 4), ==, 2);
+  g_assert_cmpuint (decoders_of (gen, "b", 6), ==, 3);
+  assert_same (gen, 4);
+  assert_same (gen, 6);
+  assert_same (gen, 12);
+  rm_rf (tmp);
+}
+
+/* A truncated stream file in one part: the same warning, the other parts
+ * go on. */
+static void
+test_damaged (void)
+{
+  g_autofree char *tmp = make_tmpdir ();
+  g_autofree char *gen = g_build_filename (tmp, "gen", NULL);
+  g_autofree char *stream = NULL;
+  g_autofree char *w = NULL;
+  g_autofree char *out = NULL;
+  const char *extra[] = { "--hosts=2", "--cpus=4", "--duration=3", "--background=2000", NULL };
+  g_autofree char *kernel = g_build_filename (gen, "node-02", "kernel", NULL);
+  g_autoptr(GDir) d = NULL;
+  const char *name;
+  guint64 size;
+
+  run_generate (gen, extra);
+  d = g_dir_open (kernel, 0, NULL);
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (g_str_has_suffix (name, "_2"))
+      stream = g_build_filename (kernel, name, NULL);
+  g_assert_nonnull (stream);
+  {
+    g_autofree char *text = NULL;
+    gsize len;
+
+    g_assert_true (g_file_get_contents (stream, &text, &len, NULL));
+    size = len / 2 + 1000;
+    g_assert_true (g_file_set_contents (stream, text, (gssize) size, NULL));
+  }
+  g_assert_cmpuint (decoders_of (gen, "node-02", 4), ==, 2);
+  assert_same (gen, 4);
+  out = report (gen, 4, &w);
+  g_assert_nonnull (strstr (w, "truncated or damaged"));
+  g_assert_nonnull (strstr (w, stream));
+  rm_rf (tmp);
+}
+
+static void
+test_shared_data (void)
+{
+  const char *sets[] = { "synctraces", "django-vote" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (sets); i++)
+    {
+      g_autofree char *data = sl_test_data_path ("traces", sets[i], NULL);
+
+      if (data == NULL)
+        return;
+      assert_same (data, 8);
+    }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/parallel/hosts", test_one_host);
+  g_test_add_func ("/parallel/damaged", test_damaged);
+  g_test_add_func ("/parallel/shared-data", test_shared_data);
+  return g_test_run ();
+}
