@@ -14,7 +14,9 @@
 #                           the traffic adds more: ~37 000 events per host)
 #   --args="…"              more arguments for sync (e.g. --journal=full)
 # One line per run: hosts threads build events wall_s cpu_s cpu_us_per_event
-# peak_rss_MB rss_kB_per_host json_bytes.
+# peak_rss_MB (syncline-cli alone) rss_kB_per_host tree_MB (syncline-cli and
+# its syncline-decoder processes: tests/bench-tree-rss.py) tree_kB_per_host
+# json_bytes.
 set -euo pipefail
 build=${1:?usage: tests/bench-scale.sh BUILD_DIR [OPTIONS]}
 shift
@@ -45,8 +47,10 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$sets"
 
 echo "# $(nproc) processors, $(awk '/MemTotal/ {printf "%.0f GB", $2 / 1048576}' /proc/meminfo), load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-6s %-3s %-8s %10s %8s %8s %7s %8s %8s %11s\n' hosts thr build events wall_s cpu_s us/ev rss_MB kB/host json_B
+printf '%-6s %-3s %-8s %10s %8s %8s %7s %8s %8s %8s %8s %11s\n' hosts thr build events wall_s cpu_s us/ev rss_MB kB/host tree_MB kB/host json_B
+tree_rss="$(dirname "$0")/bench-tree-rss.py"
 base_rss=""
+base_tree=""
 base_hosts=""
 for n in $hosts; do
   set_dir="$sets/h$n"
@@ -61,25 +65,30 @@ for n in $hosts; do
     for r in $(seq "$runs"); do
       for b in "$build" ${other:+"$other"}; do
         # shellcheck disable=SC2086
-        /usr/bin/time -o "$tmp/time" -f "%e %U %S %M" \
-          "$b/src/cli/syncline-cli" sync --json --no-progress --threads="$t" $args "$set_dir" > "$tmp/out.json"
+        python3 "$tree_rss" /usr/bin/time -o "$tmp/time" -f "%e %U %S %M" \
+          "$b/src/cli/syncline-cli" sync --json --no-progress --threads="$t" $args "$set_dir" \
+          > "$tmp/out.json" 2> "$tmp/err" || true
         read -r wall user sys rss < "$tmp/time"
+        tree=$(awk '/^tree_peak_kB/ { print $2 }' "$tmp/err")
         events=$(grep -o '"events" : [0-9]*' "$tmp/out.json" | awk '{ s += $3 } END { print s + 0 }')
         size=$(stat -c %s "$tmp/out.json")
         if [ -z "$base_rss" ] || [ "$n" = "$base_hosts" ]; then
           base_rss=$rss
+          base_tree=$tree
           base_hosts=$n
         fi
         per=$(awk -v r="$rss" -v b="$base_rss" -v n="$n" -v m="$base_hosts" \
                 'BEGIN { if (n > m) printf "%.0f", (r - b) / (n - m); else printf "-" }')
+        tper=$(awk -v r="$tree" -v b="$base_tree" -v n="$n" -v m="$base_hosts" \
+                'BEGIN { if (n > m) printf "%.0f", (r - b) / (n - m); else printf "-" }')
         tag=$([ "$b" = "$build" ] && echo A || echo B)
         awk -v n="$n" -v t="$t" -v tag="$tag" -v e="$events" -v w="$wall" -v u="$user" -v s="$sys" \
-            -v rss="$rss" -v per="$per" -v size="$size" \
+            -v rss="$rss" -v per="$per" -v tree="$tree" -v tper="$tper" -v size="$size" \
             'BEGIN { c = u + s; us = e > 0 ? c / e * 1e6 : 0
-                     printf "%-6s %-3s %-8s %10d %8.2f %8.2f %7.3f %8.1f %8s %11d\n", n, t, tag, e, w, c, us, rss / 1024, per, size }'
+                     printf "%-6s %-3s %-8s %10d %8.2f %8.2f %7.3f %8.1f %8s %8.1f %8s %11d\n", n, t, tag, e, w, c, us, rss / 1024, per, tree / 1024, tper, size }'
       done
     done
   done
 done
 [ -n "$other" ] && echo "# A: $build  B: $other"
-echo "# kB/host: (peak RSS - peak RSS of the smallest set) / (hosts - its hosts)"
+echo "# kB/host: (peak RSS - peak RSS of the smallest set) / (hosts - its hosts); tree: with the decoders (and /usr/bin/time, ~2 MB)"
