@@ -164,7 +164,8 @@ wait_for_room (Host *h,
   if (h->parent != NULL)
     part_wait_for_room (h, run);
   sl_feed_hub_lock (self->hub);
-  while (sl_feed_get_queued_locked (h->feed) >= self->queue_max && !atomic_load (&self->cancelled))
+  while (h->parent == NULL && sl_feed_get_queued_locked (h->feed) >= self->queue_max &&
+         !atomic_load (&self->cancelled))
     {
       slot_release_locked (h, run);
       g_cond_wait (cond, mutex);
