@@ -5,7 +5,11 @@
 # memory of syncline-cli with its syncline-decoder processes, which
 # /usr/bin/time's %M (the command alone) leaves out. No cgroup needed. A
 # process that lives less than a sample period can be missed; the sum of
-# peaks is an upper bound of what was resident at once at that sample.
+# peaks is an upper bound of what was resident at once at that sample, and
+# counts the shared libraries' pages once per process: "tree_pss_peak_kB N"
+# (sampled every 0.2 s) is the largest sum of proportional sizes (Pss:
+# shared pages divided among the processes that share them), what the tree
+# costs the machine.
 # Usage: tests/bench-tree-rss.py COMMAND [ARG]...  (exit status: the command's)
 import os
 import subprocess
@@ -28,6 +32,17 @@ def children_map():
     return kids
 
 
+def pss_kb(pid):
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def hwm_kb(pid):
     try:
         with open(f"/proc/{pid}/status") as f:
@@ -40,15 +55,21 @@ def hwm_kb(pid):
 
 
 proc = subprocess.Popen(sys.argv[1:])
-peak = 0
+peak = pss_peak = 0
+n = 0
 while proc.poll() is None:
     kids = children_map()
-    todo, total = [proc.pid], 0
+    todo, total, pss = [proc.pid], 0, 0
     while todo:
         pid = todo.pop()
         total += hwm_kb(pid)
+        if n % 10 == 0:
+            pss += pss_kb(pid)
         todo.extend(kids.get(pid, []))
     peak = max(peak, total)
+    pss_peak = max(pss_peak, pss)
+    n += 1
     time.sleep(0.02)
 print(f"tree_peak_kB {peak}", file=sys.stderr)
+print(f"tree_pss_peak_kB {pss_peak}", file=sys.stderr)
 sys.exit(proc.returncode)
