@@ -114,6 +114,25 @@ update_cb (SlLive             *live,
   g_mutex_unlock (&w->lock);
 }
 
+/* A live reader on @url, started, its updates watched by @w. */
+static SlLive *
+watch_live (Watch               *w,
+            SlEngine            *engine,
+            const SlLiveOptions *lo,
+            const char          *url)
+{
+  g_autoptr(GError) error = NULL;
+  SlLive *live;
+
+  watch_init (w);
+  live = sl_live_new (engine, lo);
+  g_assert_true (sl_live_add_url (live, url, &error));
+  g_assert_no_error (error);
+  sl_live_set_update_func (live, update_cb, w);
+  sl_live_start (live);
+  return live;
+}
+
 typedef gboolean (*WatchPredicate) (Watch *w, gpointer data);
 
 /* Waits (bounded) until @pred holds; the bound only keeps a broken run
@@ -355,17 +374,12 @@ test_live_sync (void)
   if (!cluster_start (&c, 200))
     return;
 
-  watch_init (&w);
   engine = sl_engine_new (NULL);
   sl_live_options_init (&lo);
   lo.keep_events = TRUE;
-  live = sl_live_new (engine, &lo);
   url = g_strdup_printf ("%s/session/%s", sl_harness_get_relay_url (c.h), SESSION);
-  g_assert_true (sl_live_add_url (live, url, &error));
-  g_assert_no_error (error);
-  sl_live_set_update_func (live, update_cb, &w);
   started = g_get_monotonic_time ();
-  sl_live_start (live);
+  live = watch_live (&w, engine, &lo, url);
 
   /* every host found, every link accurate, and accurate packets keep
    * coming in separate updates */
@@ -542,12 +556,8 @@ test_live_faults (void)
 
   /* 6. the relay is cut (killed) under a viewer, comes back, and the
    * sessions are made again: reported, then attached again */
-  watch_init (&w);
   engine = sl_engine_new (NULL);
-  live = sl_live_new (engine, &lo);
-  g_assert_true (sl_live_add_url (live, url, &error));
-  sl_live_set_update_func (live, update_cb, &w);
-  sl_live_start (live);
+  live = watch_live (&w, engine, &lo, url);
   want = (StateWant) { cluster_hosts[1].name, SL_LIVE_HOST_STREAMING };
   g_assert_true (watch_wait (&w, pred_state, &want, WAIT_S));
   sl_harness_kill_relay (c.h);
@@ -569,6 +579,118 @@ test_live_faults (void)
   g_assert_true (watch_wait (&w, pred_state, &want, WAIT_S));
   more.packets = w.packets;
   g_assert_true (watch_wait (&w, pred_more_packets, &more, WAIT_S));
+
+  sl_live_free (live);
+  sl_engine_free (engine);
+  watch_clear (&w);
+  cluster_finish (&c);
+}
+
+static gboolean
+pred_streaming2 (Watch   *w,
+                 gpointer data)
+{
+  const char **names = data;
+
+  return host_state (w, names[0]) == SL_LIVE_HOST_STREAMING && host_state (w, names[1]) == SL_LIVE_HOST_STREAMING;
+}
+
+static guint64
+store_packets (const SlEventStore *store)
+{
+  return sl_event_store_get_kind_count (store, SL_EVENT_PACKET_SEND) +
+         sl_event_store_get_kind_count (store, SL_EVENT_PACKET_RECV);
+}
+
+/* Sessions destroyed and created again under their names, through the
+ * bare relay URL: attached again as the same hosts, their history kept;
+ * gamma's clock has no drift (the new session's offset is the same: one
+ * host), alpha's drifts 40 ppm from the wall clock, so its new session's
+ * offset has moved by about a millisecond: a clock step, a segment of its
+ * own (sl-alpha/2), as the folder reader makes. */
+static void
+test_live_recreated (void)
+{
+  Cluster c;
+  Watch w;
+  SlEngine *engine;
+  SlLive *live;
+  SlLiveOptions lo;
+  g_autoptr(GError) error = NULL;
+  const char *names[] = { cluster_hosts[0].name, cluster_hosts[2].name };
+  guint e_alpha, e_gamma, e_alpha2;
+  guint64 gamma_before, alpha_before;
+  StateWant want;
+  gint64 t0;
+
+  if (!cluster_start (&c, 200))
+    return;
+
+  engine = sl_engine_new (NULL);
+  sl_live_options_init (&lo);
+  lo.keep_events = TRUE;
+  live = watch_live (&w, engine, &lo, sl_harness_get_relay_url (c.h));
+  g_assert_true (watch_wait (&w, pred_goal, &(Goal) { 3, 2, 5 }, WAIT_S));
+
+  for (guint i = 0; i < 2; i++)
+    g_assert_true (sl_harness_host_destroy_session (c.host[i * 2], SESSION, &error));
+  for (guint i = 0; i < 2; i++)
+    {
+      want = (StateWant) { names[i], SL_LIVE_HOST_ENDED };
+      g_assert_true (watch_wait (&w, pred_state, &want, WAIT_S));
+    }
+
+  sl_live_lock (live);
+  e_alpha = engine_host (engine, names[0]);
+  e_gamma = engine_host (engine, names[1]);
+  alpha_before = store_packets (sl_live_get_event_store (live, e_alpha));
+  gamma_before = store_packets (sl_live_get_event_store (live, e_gamma));
+  sl_live_unlock (live);
+  g_assert_cmpuint (alpha_before, >, 0);
+  g_assert_cmpuint (gamma_before, >, 0);
+
+  for (guint i = 0; i < 2; i++)
+    g_assert_true (sl_harness_host_create_session (c.host[i * 2], SESSION, TIMER_US, &error));
+  t0 = g_get_monotonic_time ();
+  g_assert_true (watch_wait (&w, pred_streaming2, names, WAIT_S));
+  g_test_message ("re-attached %.0f ms after the sessions were created again", (g_get_monotonic_time () - t0) / 1e3);
+  g_assert_true (has_problem (&w, "created again"));
+
+  /* alpha's new session is a segment of its own; gamma's is gamma */
+  g_assert_true (watch_wait (&w, pred_goal, &(Goal) { 4, 3, 10 }, WAIT_S));
+  g_assert_true (has_problem (&w, "clock steps"));
+  for (guint i = 0; i < w.problems->len; i++)
+    {
+      const char *p = g_ptr_array_index (w.problems, i);
+
+      g_test_message ("problem: %s", p);
+      if (strstr (p, "clock steps") != NULL)
+        {
+          g_assert_nonnull (strstr (p, "sl-alpha/2"));
+          g_assert_null (strstr (p, "sl-gamma"));
+        }
+    }
+
+  sl_live_stop (live);
+  g_assert_true (w.final);
+  g_assert_cmpuint (sl_engine_get_n_hosts (engine), ==, 4);
+  g_assert_cmpuint (engine_host (engine, names[0]), ==, e_alpha);
+  g_assert_cmpuint (engine_host (engine, names[1]), ==, e_gamma);
+  e_alpha2 = engine_host (engine, "sl-alpha/2");
+  /* the history is kept: gamma's store goes on from what it held, alpha's
+   * first segment keeps its events, the new segment has its own; each
+   * holds every packet event its engine host got */
+  g_assert_cmpuint (store_packets (sl_live_get_event_store (live, e_gamma)), >, gamma_before);
+  g_assert_cmpuint (store_packets (sl_live_get_event_store (live, e_alpha)), ==, alpha_before);
+  g_assert_true (sl_live_get_event_store (live, e_alpha2) != sl_live_get_event_store (live, e_alpha));
+  for (guint e = 0; e < sl_engine_get_n_hosts (engine); e++)
+    {
+      SlHostCounts counts;
+
+      sl_engine_get_host_counts (engine, e, &counts);
+      g_assert_cmpuint (counts.packet_events, >, 0);
+      g_assert_cmpuint (store_packets (sl_live_get_event_store (live, e)), ==, counts.packet_events);
+    }
 
   sl_live_free (live);
   sl_engine_free (engine);
@@ -652,6 +774,7 @@ main (int    argc,
 
   g_test_add_func ("/live/sync", test_live_sync);
   g_test_add_func ("/live/faults", test_live_faults);
+  g_test_add_func ("/live/recreated", test_live_recreated);
   g_test_add_func ("/live/cli", test_live_cli);
   return g_test_run ();
 }

@@ -721,6 +721,20 @@ sl_feed_set_engine_host (SlFeed *feed,
   feed->engine_host = engine_host;
 }
 
+/* The feed's next packet events belong to another engine host (a live
+ * session created again on a clock that stepped: a segment of the host):
+ * its span and its first fed time start again there. Hub locked, between
+ * two publications of the producer, everything published before fed. */
+void
+sl_feed_start_segment_locked (SlFeed *feed,
+                              guint   engine_host)
+{
+  feed->engine_host = engine_host;
+  feed->first_local = feed->first = feed->first_counted = G_MAXINT64;
+  feed->last_local = feed->last = feed->last_counted = G_MININT64;
+  feed->first_fed = G_MININT64;
+}
+
 guint
 sl_feed_get_engine_host (SlFeed *feed)
 {

@@ -141,6 +141,8 @@ void       sl_feed_want                  (SlFeed          *feed);
 void       sl_feed_set_engine_host       (SlFeed          *feed,
                                           guint            engine_host);
 guint      sl_feed_get_engine_host       (SlFeed          *feed);
+void       sl_feed_start_segment_locked  (SlFeed          *feed,
+                                          guint            engine_host);
 void       sl_feed_set_hint              (SlFeed          *feed,
                                           gint64           hint);
 gint64     sl_feed_get_hint              (SlFeed          *feed);

@@ -104,8 +104,61 @@ typedef struct
   gboolean hello;
   gboolean committed;
   gboolean ended;
+  gboolean clock_seen;
   char    *fatal;
 } Run;
+
+/* The session's clock offset from the epoch, in ns (FALSE: unusable). */
+static gboolean
+clock_offset_ns (const SlWireFrame *f,
+                 gint64            *offset_ns)
+{
+  SlWireClock c;
+  __int128 ns;
+
+  if (f->size < sizeof c)
+    return FALSE;
+  memcpy (&c, f->data, sizeof c);
+  if (c.freq == 0)
+    return FALSE;
+  ns = (__int128) c.offset_s * 1000000000 + (__int128) c.offset_cycles * 1000000000 / c.freq;
+  if (ns > G_MAXINT64 || ns < G_MININT64)
+    return FALSE;
+  *offset_ns = (gint64) ns;
+  return TRUE;
+}
+
+/* The first clock of a decoder: a session attached again whose clock
+ * offset moved (created again after the wall clock was stepped, or on a
+ * clock that drifts from the wall clock) puts its events on another
+ * clock, which becomes a segment of the host, as a folder's (issue 7).
+ * The events that follow wait until the engine thread has made it. */
+static void
+on_clock (LiveHost          *h,
+          Run               *run,
+          const SlWireFrame *f)
+{
+  SlLive *self = h->live;
+  gint64 offset;
+
+  if (run->clock_seen || !clock_offset_ns (f, &offset))
+    return;
+  run->clock_seen = TRUE;
+  sl_feed_hub_lock (self->hub);
+  if (h->has_clock && ((__int128) offset - h->clock_offset_ns > SL_LIVE_STEP_TOLERANCE_NS ||
+                       (__int128) h->clock_offset_ns - offset > SL_LIVE_STEP_TOLERANCE_NS))
+    {
+      h->step_ns = offset - h->clock_offset_ns;
+      h->segment_wanted = TRUE;
+      sl_feed_hub_signal_locked (self->hub);
+      while (h->segment_wanted && !atomic_load (&h->stop))
+        g_cond_wait_until (sl_feed_hub_get_cond (self->hub), sl_feed_hub_get_mutex (self->hub),
+                           g_get_monotonic_time () + 100000);
+    }
+  h->has_clock = TRUE;
+  h->clock_offset_ns = offset;
+  sl_feed_hub_unlock (self->hub);
+}
 
 /* A step: hand its packet events over, but partial batches at most every
  * MIN_PUBLISH_US while the relay delivers. */
@@ -152,7 +205,9 @@ on_frame (LiveHost          *h,
         }
       return TRUE;
     }
-  if (f->type == SL_WIRE_END)
+  if (f->type == SL_WIRE_CLOCK)
+    on_clock (h, run, f);
+  else if (f->type == SL_WIRE_END)
     run->ended = TRUE;
   else if (f->type == SL_WIRE_FATAL && run->fatal == NULL)
     {
@@ -234,7 +289,10 @@ report_end (LiveHost   *h,
   else if (run->ended)
     {
       sl_live_add_problem (self, h->hostname, h->url, "the session ended (destroyed, or the relay closed it)");
-      set_state (h, SL_LIVE_HOST_ENDED, "session ended");
+      sl_feed_hub_lock (self->hub);
+      h->session_ended = TRUE;
+      set_state_locked (h, SL_LIVE_HOST_ENDED, "session ended");
+      sl_feed_hub_unlock (self->hub);
     }
   else if (!run->committed)
     {
@@ -291,6 +349,7 @@ sl_live_attach_start_locked (SlLive   *self,
     g_thread_unref (h->thread);
   atomic_store (&h->stop, 0);
   h->running = TRUE;
+  h->session_ended = FALSE;
   h->last_progress = g_get_monotonic_time ();
   atomic_fetch_add (&self->ref_count, 1);
   h->thread = g_thread_new (name, attach_thread, h);
@@ -341,6 +400,7 @@ sl_live_attach_new_locked (SlLive     *self,
   /* the stores are read under the engine lock (sl_live_lock()) */
   h->target.store_lock = h->store != NULL ? &self->engine_lock : NULL;
   h->engine_host = SL_HOST_NONE;
+  h->segments = g_array_new (FALSE, FALSE, sizeof (LiveSegment));
   h->state = SL_LIVE_HOST_CONNECTING;
   g_ptr_array_add (self->hosts, h);
   self->hosts_changed = TRUE;
@@ -357,6 +417,14 @@ sl_live_attach_free (LiveHost *h)
   sl_decoder_target_clear (&h->target);
   if (h->store_owned)
     sl_event_store_free (h->store);
+  for (guint i = 0; i < h->segments->len; i++)
+    {
+      LiveSegment *seg = &g_array_index (h->segments, LiveSegment, i);
+
+      if (seg->store_owned)
+        sl_event_store_free (seg->store);
+    }
+  g_array_unref (h->segments);
   sl_feed_free (h->feed);
   if (h->thread != NULL)
     g_thread_unref (h->thread);

@@ -27,6 +27,16 @@ typedef struct
 
 typedef struct _LiveHost LiveHost;
 
+/* An earlier segment of a host whose clock stepped (its session created
+ * again with another clock offset): the engine host and store its events
+ * went to. */
+typedef struct
+{
+  guint         engine_host;
+  SlEventStore *store;
+  gboolean      store_owned;
+} LiveSegment;
+
 struct _LiveHost
 {
   SlLive          *live;
@@ -53,7 +63,23 @@ struct _LiveHost
   SlLiveHostState  state;
   char            *message;
   gboolean         stalled_reported;
+  /* the relay closed the session (destroyed): listed again, it is the
+   * session created again under the same name, attached again */
+  gboolean         session_ended;
+  guint            reattached;
+  /* the clock offset (ns) of the session attached last, from the
+   * decoder's first clock; a new session whose offset differs by more than
+   * SL_LIVE_STEP_TOLERANCE_NS makes a new segment (segment_wanted until
+   * the engine thread has registered it; the attachment waits) */
+  gboolean         has_clock;
+  gint64           clock_offset_ns;
+  gboolean         segment_wanted;
+  gint64           step_ns;
+  GArray          *segments;
 };
+
+/* as the folder reader's (sl-trace-group.c) */
+#define SL_LIVE_STEP_TOLERANCE_NS 1000
 
 struct _SlLive
 {

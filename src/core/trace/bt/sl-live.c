@@ -111,7 +111,7 @@ discover_relay (SlLive     *self,
   for (guint i = 0; i < list->len && !self->stopping; i++)
     {
       SlLiveSession *s = g_ptr_array_index (list, i);
-      gboolean wanted = FALSE;
+      gboolean wanted = FALSE, recreated;
       LiveHost *h;
 
       for (guint k = 0; k < self->targets->len && !wanted; k++)
@@ -120,8 +120,12 @@ discover_relay (SlLive     *self,
         continue;
 
       h = find_host_locked (self, s->url);
-      if (h != NULL && (h->running || h->state == SL_LIVE_HOST_ENDED))
+      if (h != NULL && (h->running || (h->state == SL_LIVE_HOST_ENDED && !h->session_ended)))
         continue;
+      /* The relay lists no closed session: an ended session listed again
+       * is the session created again under its name (a new session id),
+       * attached again as the same host, its history kept. */
+      recreated = h != NULL && h->session_ended;
       if (s->clients > 0)
         {
           /* Another viewer holds it: the relay allows one per session. */
@@ -142,6 +146,15 @@ discover_relay (SlLive     *self,
         }
       if (h == NULL)
         h = sl_live_attach_new_locked (self, relay, s->hostname, s->session);
+      if (recreated)
+        {
+          SlTraceProblem *p = sl_trace_problem_new (h->hostname, h->url,
+                                                    "the session was created again; attached to it");
+
+          p->transient = TRUE;
+          sl_problem_list_take (self->problems, p);
+          h->reattached++;
+        }
       sl_live_attach_start_locked (self, h);
     }
   sl_feed_hub_signal_locked (self->hub);
@@ -261,6 +274,55 @@ host_active (const LiveHost *h)
   return h->running && (h->state == SL_LIVE_HOST_STREAMING || h->state == SL_LIVE_HOST_CONNECTING);
 }
 
+/* A host whose session came back on a stepped clock: its events from now
+ * on are a segment of their own, NAME/2, NAME/3…, synchronized as a host,
+ * with their own store; the earlier segment keeps its events (engine
+ * locked). Made once everything the feed published before is fed. */
+static gboolean
+start_segment (SlLive   *self,
+               LiveHost *h)
+{
+  LiveSegment seg = { h->engine_host, h->store, h->store_owned };
+  g_autofree char *name = NULL;
+  guint e;
+
+  sl_feed_hub_lock (self->hub);
+  if (sl_feed_get_published_locked (h->feed) != sl_feed_get_fed (h->feed) + sl_feed_get_out_of_span (h->feed))
+    {
+      sl_feed_hub_unlock (self->hub);
+      return FALSE;
+    }
+  sl_feed_hub_unlock (self->hub);
+
+  name = g_strdup_printf ("%s/%u", h->hostname, h->segments->len + 2);
+  e = sl_engine_find_host (self->engine, name);
+  if (e == SL_HOST_NONE)
+    e = sl_engine_add_host (self->engine, name);
+
+  sl_feed_hub_lock (self->hub);
+  g_array_append_val (h->segments, seg);
+  if (h->store != NULL)
+    {
+      h->store = sl_event_store_new ();
+      h->store_owned = TRUE;
+      h->target.store = h->store;
+      h->target.continues = FALSE;
+    }
+  h->engine_host = e;
+  sl_feed_start_segment_locked (h->feed, e);
+  h->segment_wanted = FALSE;
+  sl_problem_list_take (self->problems,
+                        sl_trace_problem_new (h->hostname, h->url,
+                                              "the host's clock steps by %+.6f ms here (the session was created "
+                                              "again, its clock offset measured anew); what follows is segment %s, "
+                                              "synchronized as a host of its own",
+                                              (double) h->step_ns / 1e6, name));
+  self->hosts_changed = TRUE;
+  sl_feed_hub_signal_locked (self->hub);
+  sl_feed_hub_unlock (self->hub);
+  return TRUE;
+}
+
 /* Registers the hosts the engine does not know yet (engine locked). */
 static gboolean
 register_hosts (SlLive *self,
@@ -273,6 +335,8 @@ register_hosts (SlLive *self,
       LiveHost *h = g_ptr_array_index (self->hosts, i);
       guint e;
 
+      if (h->segment_wanted)
+        changed |= start_segment (self, h);
       if (h->engine_host != SL_HOST_NONE)
         continue;
       e = sl_engine_find_host (self->engine, h->hostname);
@@ -752,6 +816,9 @@ sl_live_get_event_store (SlLive *self,
 
       if (h->engine_host == engine_host)
         store = h->store;
+      for (guint k = 0; k < h->segments->len && store == NULL; k++)
+        if (g_array_index (h->segments, LiveSegment, k).engine_host == engine_host)
+          store = g_array_index (h->segments, LiveSegment, k).store;
     }
   sl_feed_hub_unlock (self->hub);
   return store;
