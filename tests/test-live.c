@@ -170,6 +170,25 @@ pred_problem (Watch   *w,
   return has_problem (w, data);
 }
 
+typedef struct
+{
+  const char *needle;
+  guint       from;
+} ProblemFrom;
+
+/* a problem with the needle among those from index @from on */
+static gboolean
+pred_problem_from (Watch   *w,
+                   gpointer data)
+{
+  ProblemFrom *pf = data;
+
+  for (guint i = pf->from; i < w->problems->len; i++)
+    if (strstr (g_ptr_array_index (w->problems, i), pf->needle) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
 static SlLiveHostState
 host_state (Watch      *w,
             const char *hostname)
@@ -461,6 +480,7 @@ test_live_faults (void)
   More more;
   StateWant want;
   gint64 t0;
+  guint stalled_from;
 
   if (!cluster_start (&c, 100))
     return;
@@ -542,13 +562,26 @@ test_live_faults (void)
   sl_harness_stall_relay (c.h, FALSE);
   g_assert_true (watch_wait (&w, pred_problem, "answers again", WAIT_S));
 
-  /* 5. stopping while the relay is stalled returns (interrupter + signal) */
+  /* 5. stopping while the relay is stalled returns (interrupter + signal),
+   * and says nothing of the relay answering again: it does not (issue 17) */
   sl_harness_stall_relay (c.h, TRUE);
-  g_usleep (300000);
+  g_mutex_lock (&w.lock);
+  stalled_from = w.problems->len;
+  g_mutex_unlock (&w.lock);
+  g_assert_true (watch_wait (&w, pred_problem_from, &(ProblemFrom) { "has not answered", stalled_from }, WAIT_S));
+  g_mutex_lock (&w.lock);
+  stalled_from = w.problems->len;
+  g_mutex_unlock (&w.lock);
   t0 = g_get_monotonic_time ();
   sl_live_stop (live);
   g_test_message ("stop with a stalled relay took %.0f ms", (g_get_monotonic_time () - t0) / 1e3);
   g_assert_true (w.final);
+  for (guint i = stalled_from; i < w.problems->len; i++)
+    {
+      g_test_message ("after the stall: %s", (char *) g_ptr_array_index (w.problems, i));
+      g_assert_null (strstr (g_ptr_array_index (w.problems, i), "answers again"));
+      g_assert_null (strstr (g_ptr_array_index (w.problems, i), "reachable again"));
+    }
   sl_harness_stall_relay (c.h, FALSE);
   sl_live_free (live);
   sl_engine_free (engine);
@@ -762,6 +795,51 @@ test_live_cli (void)
   g_assert_cmpuint (n_json, >=, 3);
   g_assert_cmpuint (n_final, ==, 1);
   run_clear (&r);
+
+  /* Ctrl-C while the relay is stalled: the stall is reported, and nothing
+   * says that the relay answers again, since it does not (issue 17) */
+  {
+    g_autofree char *err_path = g_build_filename (sl_harness_get_dir (c.h), "cli-stall.err", NULL);
+    g_autofree char *out_path = g_build_filename (sl_harness_get_dir (c.h), "cli-stall.out", NULL);
+    g_autofree char *script = g_strdup_printf ("exec \"$0\" live --stall-ms=1000 %s 2>%s",
+                                               sl_harness_get_relay_url (c.h), err_path);
+    g_autofree char *out = NULL;
+    const char *argv[] = { "sh", "-c", script, g_getenv ("SL_CLI"), NULL };
+    g_autoptr(GError) error = NULL;
+    g_autofree char *err = NULL;
+    const char *stall_at;
+    int wait_status = 0;
+    GPid cli;
+
+    cli = sl_harness_spawn (c.h, argv, out_path, &error);
+    g_assert_no_error (error);
+    /* the status line once the three hosts stream */
+    for (guint i = 0; i < 600 && (out == NULL || strstr (out, "3/3") == NULL); i++)
+      {
+        g_clear_pointer (&out, g_free);
+        g_usleep (100000);
+        g_file_get_contents (out_path, &out, NULL, NULL);
+      }
+    sl_harness_stall_relay (c.h, TRUE);
+    for (guint i = 0; i < 600 && (err == NULL || strstr (err, "has not answered") == NULL); i++)
+      {
+        g_clear_pointer (&err, g_free);
+        g_usleep (100000);
+        g_file_get_contents (err_path, &err, NULL, NULL);
+      }
+    g_assert_nonnull (strstr (err, "has not answered"));
+    kill (cli, SIGINT);
+    g_assert_true (sl_harness_wait_process (c.h, cli, 30000, &wait_status, &error));
+    sl_harness_stall_relay (c.h, FALSE);
+    g_clear_pointer (&err, g_free);
+    g_assert_true (g_file_get_contents (err_path, &err, NULL, NULL));
+    g_test_message ("live stopped while the relay is stalled:\n%s", err);
+    g_assert_true (WIFEXITED (wait_status));
+    g_assert_cmpint (WEXITSTATUS (wait_status), ==, 0);
+    stall_at = strstr (err, "has not answered");
+    g_assert_null (strstr (stall_at, "answers again"));
+    g_assert_null (strstr (stall_at, "reachable again"));
+  }
 
   cluster_finish (&c);
 }

@@ -231,6 +231,8 @@ update_cb (SlLive             *live,
                    c->b != SL_HOST_NONE ? sl_engine_get_host_name (engine, c->b) : "",
                    c->reason != NULL && *c->reason ? ": " : "", c->reason != NULL ? c->reason : "");
         }
+      /* a line as it happens, also into a pipe or a file */
+      fflush (stdout);
     }
 problems:
   for (guint i = 0; i < u->problems->len; i++)
