@@ -48,6 +48,7 @@ struct _SlSession
   guint           n_components;
   guint           n_live[SL_HOST_LIVE_N_STATES];
   gboolean        relay_stalled;
+  guint           n_passing;
 
   SlLinkItem     *selected_link;
   SlHostItem     *selected_host;
@@ -634,9 +635,12 @@ apply_snapshot (SlSession  *self,
 
       if (p->host != NULL && add_host_problem (self, p))
         changes |= SL_SESSION_CHANGE_HOSTS;
-      /* a stall and its end are the host's live state, not news */
+      /* a stall and its end are the host's live state (the relay's: the
+       * stall banner), not news */
       if (!p->transient)
         g_signal_emit (self, signals[PROBLEM], 0, p->host, p->file, p->message);
+      else
+        self->n_passing++;
     }
   /* read to the end without an event: nothing of it could be read */
   if (s->final && !s->cancelled)
@@ -2043,4 +2047,19 @@ sl_session_get_relay_stalled (SlSession *self)
   g_return_val_if_fail (SL_IS_SESSION (self), FALSE);
 
   return self->relay_stalled;
+}
+
+/**
+ * sl_session_get_n_passing_problems:
+ *
+ * Returns: how many problems were passing states of a live session (a
+ *   stall and its end, of a host or of the relay), shown as states rather
+ *   than announced with #SlSession::problem
+ */
+guint
+sl_session_get_n_passing_problems (SlSession *self)
+{
+  g_return_val_if_fail (SL_IS_SESSION (self), 0);
+
+  return self->n_passing;
 }

@@ -132,6 +132,7 @@ gboolean        sl_session_get_relay_stalled    (SlSession          *self);
 guint           sl_session_get_retention        (SlSession          *self);
 void            sl_session_set_retention        (SlSession          *self,
                                                  guint               seconds);
+guint           sl_session_get_n_passing_problems (SlSession        *self);
 double          sl_session_get_tree_margin      (SlSession          *self);
 void            sl_session_set_tree_margin      (SlSession          *self,
                                                  double              margin);

@@ -91,20 +91,35 @@ discover_relay (SlLive     *self,
 
   if (list == NULL)
     {
-      gboolean stopping;
+      gboolean stopping, attached;
 
       sl_feed_hub_lock (self->hub);
       stopping = self->stopping;
+      attached = self->hosts->len > 0;
       sl_feed_hub_unlock (self->hub);
       if (!stopping && !g_hash_table_contains (unreachable, relay))
         {
-          sl_live_add_problem (self, NULL, relay, "%s; will retry", error->message);
-          g_hash_table_add (unreachable, g_strdup (relay));
+          SlTraceProblem *p = sl_trace_problem_new (NULL, relay, "%s; will retry", error->message);
+
+          /* a relay that stalls under attachments is their stalled state
+           * (one banner in the application), not news of its own; one that
+           * refuses, or stalls before anything was attached, is */
+          p->transient = attached && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT);
+          sl_problem_list_take (self->problems, p);
+          sl_feed_hub_signal (self->hub);
+          g_hash_table_insert (unreachable, g_strdup (relay), GINT_TO_POINTER (p->transient ? 2 : 1));
         }
       return;
     }
-  if (g_hash_table_remove (unreachable, relay))
-    sl_live_add_problem (self, NULL, relay, "the relay is reachable again");
+  if (g_hash_table_contains (unreachable, relay))
+    {
+      SlTraceProblem *p = sl_trace_problem_new (NULL, relay, "the relay is reachable again");
+
+      p->transient = GPOINTER_TO_INT (g_hash_table_lookup (unreachable, relay)) == 2;
+      sl_problem_list_take (self->problems, p);
+      sl_feed_hub_signal (self->hub);
+      g_hash_table_remove (unreachable, relay);
+    }
 
   sl_feed_hub_lock (self->hub);
   self->relay_answered = TRUE;
