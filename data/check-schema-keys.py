@@ -20,6 +20,7 @@ CONTRACT = {
     "live-update-ms": ("u", "100", None, ("20", "5000")),
     "tree-margin": ("u", "25", None, ("0", "100")),
     "live-retention": ("u", "600", None, ("0", "86400")),
+    "relay-address": ("s", "'net://localhost'", None, None),
     "window-width": ("i", "1200", None, None),
     "window-height": ("i", "800", None, None),
     "window-maximized": ("b", "false", None, None),

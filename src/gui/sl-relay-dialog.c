@@ -17,6 +17,10 @@ struct _SlRelayDialog
   GCancellable  *cancellable;
   GPtrArray     *sessions;
   GPtrArray     *checks;
+  GPtrArray     *subtitles;
+  /* the running live view's attachments: rows marked, changes applied in
+   * place ("change") rather than a new view ("attach") */
+  GStrv          attached;
 
   AdwEntryRow   *url_row;
   GtkWidget     *attach_button;
@@ -27,6 +31,7 @@ struct _SlRelayDialog
 
 enum {
   ATTACH,
+  CHANGE,
   N_SIGNALS
 };
 
@@ -41,6 +46,8 @@ update_attach (SlRelayDialog *self)
 
   for (guint i = 0; i < self->checks->len; i++)
     any |= gtk_check_button_get_active (g_ptr_array_index (self->checks, i));
+  /* in a live view, unchecking detaches */
+  any |= self->attached != NULL && self->checks->len > 0;
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "relay.attach-sessions", any);
 }
 
@@ -60,9 +67,17 @@ clear_sessions (SlRelayDialog *self)
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->sessions_list))) != NULL)
     gtk_list_box_remove (self->sessions_list, child);
   g_ptr_array_set_size (self->checks, 0);
+  g_ptr_array_set_size (self->subtitles, 0);
   g_clear_pointer (&self->sessions, g_ptr_array_unref);
   gtk_widget_set_visible (GTK_WIDGET (self->sessions_list), FALSE);
   update_attach (self);
+}
+
+static gboolean
+is_attached (SlRelayDialog       *self,
+             const SlLiveSession *s)
+{
+  return self->attached != NULL && g_strv_contains ((const char * const *) self->attached, s->url);
 }
 
 static void
@@ -79,20 +94,35 @@ fill_sessions (SlRelayDialog *self,
       g_autofree char *subtitle = NULL;
       g_autofree char *streams = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u stream", "%u streams",
                                                                (gulong) s->streams), (guint) s->streams);
+      gboolean ours = is_attached (self, s);
+      /* our own attachment is one of the relay's viewers */
+      guint others = (guint) s->clients - (ours && s->clients > 0 ? 1 : 0);
       g_autofree char *viewers = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u viewer", "%u viewers",
-                                                               (gulong) s->clients), (guint) s->clients);
+                                                               (gulong) others), others);
+      g_autofree char *other_viewers = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u other viewer",
+                                                                     "%u other viewers", (gulong) others), others);
 
-      subtitle = g_strdup_printf (_("session %s · %s · %s"), s->session, streams, viewers);
+      if (ours && others > 0)
+        subtitle = g_strdup_printf (_("session %s · %s · attached in this view · %s"), s->session, streams,
+                                    other_viewers);
+      else if (ours)
+        subtitle = g_strdup_printf (_("session %s · %s · attached in this view"), s->session, streams);
+      else
+        subtitle = g_strdup_printf (_("session %s · %s · %s"), s->session, streams, viewers);
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), s->hostname);
       adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
       gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
-      /* every host of a session is usually wanted */
-      gtk_check_button_set_active (GTK_CHECK_BUTTON (check), TRUE);
+      /* every host of a session is usually wanted; in a live view, what
+       * it has */
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (check), self->attached == NULL || ours);
+      if (ours)
+        gtk_widget_add_css_class (row, "accent");
       g_signal_connect_object (check, "toggled", G_CALLBACK (update_attach), self, G_CONNECT_SWAPPED);
       adw_action_row_add_prefix (ADW_ACTION_ROW (row), check);
       adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), check);
       gtk_list_box_append (self->sessions_list, row);
       g_ptr_array_add (self->checks, check);
+      g_ptr_array_add (self->subtitles, g_steal_pointer (&subtitle));
     }
   gtk_widget_set_visible (GTK_WIDGET (self->sessions_list), sessions->len > 0);
   if (sessions->len == 0)
@@ -147,13 +177,27 @@ attach_action (GtkWidget  *widget,
   g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
   g_auto(GStrv) urls = NULL;
 
+  g_autoptr(GStrvBuilder) rb = g_strv_builder_new ();
+  g_auto(GStrv) removed = NULL;
+
   for (guint i = 0; self->sessions != NULL && i < self->checks->len; i++)
-    if (gtk_check_button_get_active (g_ptr_array_index (self->checks, i)))
-      g_strv_builder_add (b, ((SlLiveSession *) g_ptr_array_index (self->sessions, i))->url);
+    {
+      const SlLiveSession *s = g_ptr_array_index (self->sessions, i);
+      gboolean active = gtk_check_button_get_active (g_ptr_array_index (self->checks, i));
+
+      if (active && (self->attached == NULL || !is_attached (self, s)))
+        g_strv_builder_add (b, s->url);
+      else if (!active && is_attached (self, s))
+        g_strv_builder_add (rb, s->url);
+    }
   urls = g_strv_builder_end (b);
-  if (urls[0] == NULL)
+  removed = g_strv_builder_end (rb);
+  if (self->attached != NULL)
+    g_signal_emit (self, signals[CHANGE], 0, urls, removed);
+  else if (urls[0] != NULL)
+    g_signal_emit (self, signals[ATTACH], 0, urls);
+  else
     return;
-  g_signal_emit (self, signals[ATTACH], 0, urls);
   gtk_window_close (GTK_WINDOW (self));
 }
 
@@ -177,6 +221,8 @@ sl_relay_dialog_finalize (GObject *object)
   SlRelayDialog *self = (SlRelayDialog *) object;
 
   g_ptr_array_unref (self->checks);
+  g_ptr_array_unref (self->subtitles);
+  g_strfreev (self->attached);
 
   G_OBJECT_CLASS (sl_relay_dialog_parent_class)->finalize (object);
 }
@@ -197,6 +243,17 @@ sl_relay_dialog_class_init (SlRelayDialogClass *klass)
   signals[ATTACH] = g_signal_new ("attach", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRV);
 
+  /**
+   * SlRelayDialog::change:
+   * @add: the sessions checked that the live view has not attached
+   * @remove: its attachments unchecked
+   *
+   * Instead of ::attach when the dialog was given the live view's
+   * attachments (sl_relay_dialog_set_attached()).
+   */
+  signals[CHANGE] = g_signal_new ("change", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRV, G_TYPE_STRV);
+
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/syncline/Syncline/ui/sl-relay-dialog.ui");
   gtk_widget_class_bind_template_child (widget_class, SlRelayDialog, url_row);
   gtk_widget_class_bind_template_child (widget_class, SlRelayDialog, attach_button);
@@ -216,6 +273,7 @@ static void
 sl_relay_dialog_init (SlRelayDialog *self)
 {
   self->checks = g_ptr_array_new ();
+  self->subtitles = g_ptr_array_new_with_free_func (g_free);
   gtk_widget_init_template (GTK_WIDGET (self));
   set_status (self, _("Enter the relay's address and list its sessions."));
   gtk_widget_set_visible (GTK_WIDGET (self->sessions_list), FALSE);
@@ -301,4 +359,56 @@ sl_relay_dialog_get_status (SlRelayDialog *self)
 {
   g_return_val_if_fail (SL_IS_RELAY_DIALOG (self), NULL);
   return gtk_label_get_text (self->status_label);
+}
+
+/**
+ * sl_relay_dialog_set_attached:
+ * @urls: (nullable): the attachments of the live view the dialog changes
+ *
+ * With @urls, the dialog edits a running live view: its sessions are
+ * marked and checked, the others unchecked, and the choice is given by
+ * ::change (in place) instead of ::attach (a new view).
+ */
+void
+sl_relay_dialog_set_attached (SlRelayDialog      *self,
+                              const char * const *urls)
+{
+  g_return_if_fail (SL_IS_RELAY_DIALOG (self));
+
+  g_strfreev (self->attached);
+  self->attached = urls != NULL ? g_strdupv ((char **) urls) : NULL;
+  gtk_button_set_label (GTK_BUTTON (self->attach_button), urls != NULL ? _("_Apply") : _("_Attach"));
+  if (self->sessions != NULL)
+    fill_sessions (self, g_ptr_array_ref (self->sessions));
+}
+
+/* The row's subtitle: session, streams, viewers, ours. */
+const char *
+sl_relay_dialog_get_session_subtitle (SlRelayDialog *self,
+                                      guint          index)
+{
+  g_return_val_if_fail (SL_IS_RELAY_DIALOG (self), NULL);
+  g_return_val_if_fail (index < self->subtitles->len, NULL);
+
+  return g_ptr_array_index (self->subtitles, index);
+}
+
+gboolean
+sl_relay_dialog_get_session_active (SlRelayDialog *self,
+                                    guint          index)
+{
+  g_return_val_if_fail (SL_IS_RELAY_DIALOG (self), FALSE);
+  g_return_val_if_fail (index < self->checks->len, FALSE);
+
+  return gtk_check_button_get_active (g_ptr_array_index (self->checks, index));
+}
+
+const char *
+sl_relay_dialog_get_session_url (SlRelayDialog *self,
+                                 guint          index)
+{
+  g_return_val_if_fail (SL_IS_RELAY_DIALOG (self), NULL);
+  g_return_val_if_fail (self->sessions != NULL && index < self->sessions->len, NULL);
+
+  return ((SlLiveSession *) g_ptr_array_index (self->sessions, index))->url;
 }

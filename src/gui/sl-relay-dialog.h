@@ -22,6 +22,14 @@ guint          sl_relay_dialog_get_n_sessions     (SlRelayDialog *self);
 void           sl_relay_dialog_set_session_active (SlRelayDialog *self,
                                                    guint          index,
                                                    gboolean       active);
+void           sl_relay_dialog_set_attached       (SlRelayDialog      *self,
+                                                   const char * const *urls);
+const char    *sl_relay_dialog_get_session_subtitle (SlRelayDialog *self,
+                                                     guint          index);
+gboolean       sl_relay_dialog_get_session_active (SlRelayDialog *self,
+                                                   guint          index);
+const char    *sl_relay_dialog_get_session_url    (SlRelayDialog *self,
+                                                   guint          index);
 gboolean       sl_relay_dialog_get_busy           (SlRelayDialog *self);
 const char    *sl_relay_dialog_get_status         (SlRelayDialog *self);
 

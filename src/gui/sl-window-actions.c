@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "sl-live.h"
 #include "sl-relay-dialog.h"
 #include "sl-window-private.h"
 
@@ -198,14 +199,60 @@ clear_recent_action (GtkWidget  *widget,
 }
 
 static void
+remember_relay (SlWindow           *self,
+                const char * const *urls)
+{
+  g_autofree char *relay = NULL;
+
+  if (urls != NULL && urls[0] != NULL && sl_live_parse_url (urls[0], &relay, NULL, NULL, NULL))
+    g_settings_set_string (self->settings, "relay-address", relay);
+}
+
+static void
+relay_attach_cb (SlWindow           *self,
+                 const char * const *urls)
+{
+  remember_relay (self, urls);
+  sl_window_open_live (self, urls);
+}
+
+/* A running live view: attachments added and removed in place, nothing
+ * read is lost. */
+static void
+relay_change_cb (SlWindow           *self,
+                 const char * const *add,
+                 const char * const *remove)
+{
+  g_autoptr(GError) error = NULL;
+
+  remember_relay (self, add);
+  if (!sl_session_attach_live (self->session, add, remove, &error))
+    _sl_window_toast (self, error->message);
+}
+
+static void
 connect_relay_action (GtkWidget  *widget,
                       const char *action_name,
                       GVariant   *param)
 {
   SlWindow *self = SL_WINDOW (widget);
   SlRelayDialog *dialog = sl_relay_dialog_new (GTK_WINDOW (self));
+  g_auto(GStrv) attached = sl_session_dup_attached_urls (self->session);
+  g_autofree char *remembered = g_settings_get_string (self->settings, "relay-address");
+  g_autofree char *in_use = NULL;
+  const char * const *inputs = sl_session_get_inputs (self->session);
 
-  g_signal_connect_object (dialog, "attach", G_CALLBACK (sl_window_open_live), self, G_CONNECT_SWAPPED);
+  /* the relay in use, else the one attached last */
+  for (guint i = 0; sl_session_get_is_live (self->session) && inputs != NULL && inputs[i] != NULL && !in_use; i++)
+    sl_live_parse_url (inputs[i], &in_use, NULL, NULL, NULL);
+  sl_relay_dialog_set_url (dialog, in_use != NULL ? in_use : remembered);
+  g_signal_connect_object (dialog, "attach", G_CALLBACK (relay_attach_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (dialog, "change", G_CALLBACK (relay_change_cb), self, G_CONNECT_SWAPPED);
+  if (sl_session_get_is_live (self->session))
+    {
+      sl_relay_dialog_set_attached (dialog, (const char * const *) attached);
+      sl_relay_dialog_list_sessions (dialog);
+    }
   gtk_window_present (GTK_WINDOW (dialog));
 }
 

@@ -57,6 +57,12 @@ struct _SlWindow
 
   /* the hosts that could not be synchronized, as last said in the banner */
   char                 *unsynchronized_text;
+
+  /* replacing a running live view asks first: the question, and what
+   * opens on "replace" (relay URLs or paths) */
+  AdwMessageDialog     *replace_dialog;
+  GStrv                 replace_inputs;
+  gboolean              replace_live;
 };
 
 void   _sl_window_class_init_actions (GtkWidgetClass *widget_class);

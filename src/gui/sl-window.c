@@ -325,6 +325,10 @@ sl_window_dispose (GObject *object)
   if (self->timeline_view != NULL)
     sl_timeline_view_set_session (self->timeline_view, NULL);
   _sl_window_dispose_session (self);
+  if (self->replace_dialog != NULL)
+    gtk_window_destroy (GTK_WINDOW (self->replace_dialog));
+  self->replace_dialog = NULL;
+  g_clear_pointer (&self->replace_inputs, g_strfreev);
   gtk_widget_dispose_template (GTK_WIDGET (self), SL_TYPE_WINDOW);
   g_clear_object (&self->session);
   g_clear_object (&self->settings);
@@ -552,15 +556,86 @@ sl_window_dup_toasts (SlWindow *self)
 
 /* Paths: folders are trace folders, files LTTV unit-case text; URLs
  * net://… attach to a live session. */
+static void open_paths_now (SlWindow *self, const char * const *paths);
+static void open_live_now (SlWindow *self, const char * const *urls);
+
+static void
+replace_response_cb (SlWindow         *self,
+                     const char       *response,
+                     AdwMessageDialog *dialog)
+{
+  g_auto(GStrv) inputs = g_steal_pointer (&self->replace_inputs);
+
+  self->replace_dialog = NULL;
+  if (!g_str_equal (response, "replace") || inputs == NULL)
+    return;
+  if (self->replace_live)
+    open_live_now (self, (const char * const *) inputs);
+  else
+    open_paths_now (self, (const char * const *) inputs);
+}
+
+/* A running live view holds what its attachments received and nothing
+ * else does: replacing it asks first (adding attachments does not
+ * replace it: Connect to a Relay changes them in place). */
+static gboolean
+ask_replace (SlWindow           *self,
+             const char * const *inputs,
+             gboolean            live)
+{
+  AdwMessageDialog *dialog;
+
+  if (sl_session_get_state (self->session) != SL_SESSION_STATE_LIVE)
+    return FALSE;
+  if (self->replace_dialog != NULL)
+    gtk_window_destroy (GTK_WINDOW (self->replace_dialog));
+  g_strfreev (self->replace_inputs);
+  self->replace_inputs = g_strdupv ((char **) inputs);
+  self->replace_live = live;
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), _("Replace the Live View?"),
+                                                       _("The live sessions are detached and what they sent "
+                                                         "is closed. To attach more sessions to this view "
+                                                         "instead, use Connect to a Relay.")));
+  adw_message_dialog_add_responses (dialog, "cancel", _("_Cancel"), "replace", _("_Replace"), NULL);
+  adw_message_dialog_set_response_appearance (dialog, "replace", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (dialog, "cancel");
+  adw_message_dialog_set_close_response (dialog, "cancel");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (replace_response_cb), self, G_CONNECT_SWAPPED);
+  self->replace_dialog = dialog;
+  gtk_window_present (GTK_WINDOW (dialog));
+  return TRUE;
+}
+
+/**
+ * sl_window_get_replace_dialog:
+ *
+ * Returns: (transfer none) (nullable): the question asked before a
+ *   running live view is replaced, while it is asked
+ */
+AdwMessageDialog *
+sl_window_get_replace_dialog (SlWindow *self)
+{
+  g_return_val_if_fail (SL_IS_WINDOW (self), NULL);
+  return self->replace_dialog;
+}
+
 void
 sl_window_open_paths (SlWindow           *self,
                       const char * const *paths)
 {
-  g_autoptr(GPtrArray) missing = g_ptr_array_new ();
-  g_autofree char *entry = NULL;
-
   g_return_if_fail (SL_IS_WINDOW (self));
   g_return_if_fail (paths != NULL && paths[0] != NULL);
+
+  if (!ask_replace (self, paths, FALSE))
+    open_paths_now (self, paths);
+}
+
+static void
+open_paths_now (SlWindow           *self,
+                const char * const *paths)
+{
+  g_autoptr(GPtrArray) missing = g_ptr_array_new ();
+  g_autofree char *entry = NULL;
 
   /* a session file: its inputs, then where one was */
   if (paths[1] == NULL && sl_session_file_is_one (paths[0]))
@@ -573,7 +648,7 @@ sl_window_open_paths (SlWindow           *self,
     if (g_str_has_prefix (paths[i], "net://") || g_str_has_prefix (paths[i], "net4://") ||
         g_str_has_prefix (paths[i], "net6://"))
       {
-        sl_window_open_live (self, paths);
+        open_live_now (self, paths);
         return;
       }
   for (guint i = 0; paths[i] != NULL; i++)
@@ -627,10 +702,18 @@ void
 sl_window_open_live (SlWindow           *self,
                      const char * const *urls)
 {
-  g_autofree char *entry = NULL;
-
   g_return_if_fail (SL_IS_WINDOW (self));
   g_return_if_fail (urls != NULL && urls[0] != NULL);
+
+  if (!ask_replace (self, urls, TRUE))
+    open_live_now (self, urls);
+}
+
+static void
+open_live_now (SlWindow           *self,
+               const char * const *urls)
+{
+  g_autofree char *entry = NULL;
 
   hide_banner (self);
   entry = g_strjoinv ("\n", (char **) urls);

@@ -29,6 +29,7 @@ void            sl_window_open_paths         (SlWindow           *self,
 void            sl_window_open_files         (SlWindow           *self,
                                               GFile             **files,
                                               guint               n_files);
+AdwMessageDialog *sl_window_get_replace_dialog (SlWindow         *self);
 void            sl_window_open_live          (SlWindow           *self,
                                               const char * const *urls);
 gboolean        sl_window_get_action_enabled (SlWindow           *self,

@@ -1019,6 +1019,169 @@ test_live_retention (void)
   cluster_finish (&c);
 }
 
+static SlRelayDialog *
+find_relay_dialog (void)
+{
+  GListModel *tops = gtk_window_get_toplevels ();
+
+  for (guint i = g_list_model_get_n_items (tops); i-- > 0;)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (tops, i);
+
+      if (SL_IS_RELAY_DIALOG (w) && gtk_widget_get_visible (GTK_WIDGET (w)))
+        return SL_RELAY_DIALOG (w);
+    }
+  return NULL;
+}
+
+static guint64
+host_events (SlSession  *session,
+             const char *name)
+{
+  SlHostItem *item = sl_session_find_host (session, name);
+
+  return item != NULL ? sl_host_item_get_info (item)->counts.events : 0;
+}
+
+typedef struct
+{
+  SlSession  *session;
+  const char *name;
+  guint64     events;
+} EventsWait;
+
+static gboolean
+events_grew (gpointer data)
+{
+  EventsWait *w = data;
+
+  return host_events (w->session, w->name) > w->events;
+}
+
+/* The window's relay dialog, opened by its action, listed. */
+static SlRelayDialog *
+open_relay_dialog (SlWindow *window)
+{
+  SlRelayDialog *dialog;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.connect-relay", NULL));
+  dialog = find_relay_dialog ();
+  g_assert_nonnull (dialog);
+  g_assert_true (ui_wait_for (dialog_listed, dialog, 60));
+  return dialog;
+}
+
+/* Attachments added and removed in a running live view, nothing read
+ * lost; the dialog on the relay in use, our attachment marked; replacing
+ * the view asks first; a session created again comes back (issue 20). */
+static void
+test_live_attachments (void)
+{
+  Cluster c;
+  SlWindow *window;
+  SlSession *session;
+  SlRelayDialog *dialog;
+  SlHostItem *beta;
+  g_autofree char *alpha_url = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *urls[] = { NULL, NULL };
+  const char *folder[] = { g_get_tmp_dir (), NULL };
+  LiveWait alpha_streams, three_stream, beta_ended, two_stream;
+  EventsWait grew;
+  guint64 alpha_before;
+
+  if (!cluster_start (&c))
+    return;
+  window = ui_new_window (NULL, 1200, 800);
+  session = sl_window_get_session (window);
+  alpha_streams = (LiveWait) { session, SL_HOST_LIVE_STREAMING, 1, FALSE };
+  three_stream = (LiveWait) { session, SL_HOST_LIVE_STREAMING, 3, FALSE };
+  two_stream = (LiveWait) { session, SL_HOST_LIVE_STREAMING, 2, FALSE };
+  beta_ended = (LiveWait) { session, SL_HOST_LIVE_ENDED, 1, FALSE };
+
+  alpha_url = g_strdup_printf ("%s/host/%s/%s", sl_harness_get_relay_url (c.h), hosts[0].name, SESSION);
+  urls[0] = alpha_url;
+  sl_window_open_live (window, urls);
+  g_assert_null (sl_window_get_replace_dialog (window));
+  g_assert_true (ui_wait_for (live_reached, &alpha_streams, 60));
+  grew = (EventsWait) { session, hosts[0].name, 0 };
+  g_assert_true (ui_wait_for (events_grew, &grew, 60));
+
+  /* the dialog starts on the relay in use and marks our attachment alone */
+  dialog = open_relay_dialog (window);
+  g_assert_cmpstr (sl_relay_dialog_get_url (dialog), ==, sl_harness_get_relay_url (c.h));
+  g_assert_cmpuint (sl_relay_dialog_get_n_sessions (dialog), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      gboolean ours = g_str_equal (sl_relay_dialog_get_session_url (dialog, i), alpha_url);
+      const char *subtitle = sl_relay_dialog_get_session_subtitle (dialog, i);
+
+      g_test_message ("%s: %s", sl_relay_dialog_get_session_url (dialog, i), subtitle);
+      g_assert_cmpint (sl_relay_dialog_get_session_active (dialog, i), ==, ours);
+      g_assert_cmpint (strstr (subtitle, "attached in this view") != NULL, ==, ours);
+      g_assert_null (strstr (subtitle, "1 viewer"));
+      sl_relay_dialog_set_session_active (dialog, i, TRUE);
+    }
+
+  /* beta and gamma added: alpha's events stay and go on */
+  alpha_before = host_events (session, hosts[0].name);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "relay.attach-sessions", NULL));
+  g_assert_null (sl_window_get_replace_dialog (window));
+  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_LIVE);
+  g_assert_true (ui_wait_for (live_reached, &three_stream, 60));
+  g_assert_true (ui_wait_for (tree_complete, session, 90));
+  g_assert_cmpuint (host_events (session, hosts[0].name), >=, alpha_before);
+  {
+    g_autofree char *remembered = g_settings_get_string (sl_window_get_settings (window), "relay-address");
+
+    g_assert_cmpstr (remembered, ==, sl_harness_get_relay_url (c.h));
+  }
+
+  /* beta removed: detached, what it sent kept */
+  dialog = open_relay_dialog (window);
+  for (guint i = 0; i < 3; i++)
+    {
+      gboolean is_beta = strstr (sl_relay_dialog_get_session_url (dialog, i), hosts[1].name) != NULL;
+
+      g_assert_true (sl_relay_dialog_get_session_active (dialog, i));
+      g_assert_nonnull (strstr (sl_relay_dialog_get_session_subtitle (dialog, i), "attached in this view"));
+      sl_relay_dialog_set_session_active (dialog, i, !is_beta);
+    }
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "relay.attach-sessions", NULL));
+  g_assert_true (ui_wait_for (live_reached, &beta_ended, 60));
+  beta = sl_session_find_host (session, hosts[1].name);
+  g_assert_nonnull (beta);
+  g_test_message ("beta: %s, %" G_GUINT64_FORMAT " events", sl_host_item_get_status (beta),
+                  host_events (session, hosts[1].name));
+  g_assert_nonnull (strstr (sl_host_item_get_status (beta), "detached"));
+  g_assert_cmpuint (host_events (session, hosts[1].name), >, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (sl_session_get_hosts (session)), ==, 3);
+  g_assert_cmpuint (sl_session_get_n_live_hosts (session, SL_HOST_LIVE_STREAMING), ==, 2);
+
+  /* gamma's session destroyed and created again: attached again, the same host */
+  g_assert_true (sl_harness_host_destroy_session (c.host[2], SESSION, &error));
+  g_assert_no_error (error);
+  two_stream.n = 1;
+  g_assert_true (ui_wait_for (live_reached, &two_stream, 60));
+  g_assert_true (sl_harness_host_create_session (c.host[2], SESSION, TIMER_US, &error));
+  g_assert_no_error (error);
+  two_stream.n = 2;
+  g_assert_true (ui_wait_for (live_reached, &two_stream, 60));
+  g_assert_cmpuint (g_list_model_get_n_items (sl_session_get_hosts (session)), ==, 3);
+
+  /* replacing the whole view asks first; cancelled, nothing changes */
+  sl_window_open_paths (window, folder);
+  g_assert_nonnull (sl_window_get_replace_dialog (window));
+  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_LIVE);
+  adw_message_dialog_response (sl_window_get_replace_dialog (window), "cancel");
+  g_assert_null (sl_window_get_replace_dialog (window));
+  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_LIVE);
+  g_assert_cmpuint (g_list_model_get_n_items (sl_session_get_hosts (session)), ==, 3);
+
+  ui_close_window (window);
+  cluster_finish (&c);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1030,6 +1193,7 @@ main (int   argc,
   g_test_add_func ("/ui/live/history", test_live_history);
   g_test_add_func ("/ui/live/calm", test_live_calm);
   g_test_add_func ("/ui/live/retention", test_live_retention);
+  g_test_add_func ("/ui/live/attachments", test_live_attachments);
 
   return g_test_run ();
 }

@@ -760,7 +760,7 @@ run_live (SlJob *self)
   sl_live_options_init (&lo);
   lo.update_ms = self->update_ms;
   lo.keep_events = self->timeline != NULL;
-  self->live = sl_live_new (self->engine, &lo);
+  g_atomic_pointer_set (&self->live, sl_live_new (self->engine, &lo));
   if (self->timeline != NULL)
     sl_engine_set_match_func (self->engine, live_match_cb, self);
   for (guint i = 0; self->inputs[i] != NULL; i++)
@@ -1234,4 +1234,56 @@ sl_job_dup_problems (SlJob *self)
     g_ptr_array_add (ret, sl_trace_problem_copy (g_ptr_array_index (self->problems, i)));
   g_mutex_unlock (&self->lock);
   return ret;
+}
+
+/**
+ * sl_job_add_live_url:
+ * @url: a relay URL (see sl_live_add_url())
+ *
+ * Main thread, a live job that runs: attaches what @url names besides what
+ * it attached so far, keeping everything received.
+ *
+ * Returns: %FALSE with @error set when the job is not a running live job
+ *   or @url is not a relay URL
+ */
+gboolean
+sl_job_add_live_url (SlJob       *self,
+                     const char  *url,
+                     GError     **error)
+{
+  SlLive *live;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (url != NULL, FALSE);
+
+  live = g_atomic_pointer_get (&self->live);
+  if (self->kind != SL_JOB_LIVE || live == NULL || sl_job_is_done (self))
+    {
+      g_set_error (error, SL_ERROR, SL_ERROR_INVALID, _("%s: no live session runs to attach it to"), url);
+      return FALSE;
+    }
+  return sl_live_add_url (live, url, error);
+}
+
+/**
+ * sl_job_remove_live_url:
+ *
+ * Main thread, a live job that runs: detaches what @url names (see
+ * sl_live_remove_url()); what it received stays.
+ *
+ * Returns: how many attachments were detached
+ */
+guint
+sl_job_remove_live_url (SlJob      *self,
+                        const char *url)
+{
+  SlLive *live;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (url != NULL, 0);
+
+  live = g_atomic_pointer_get (&self->live);
+  if (self->kind != SL_JOB_LIVE || live == NULL || sl_job_is_done (self))
+    return 0;
+  return sl_live_remove_url (live, url);
 }

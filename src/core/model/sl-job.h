@@ -113,6 +113,11 @@ SlTraceReader *sl_job_get_reader     (SlJob               *self);
 gboolean    sl_job_update_timeline   (SlJob               *self);
 void        sl_job_set_retention     (SlJob               *self,
                                       gint64               retention_ns);
+gboolean    sl_job_add_live_url      (SlJob               *self,
+                                      const char          *url,
+                                      GError             **error);
+guint       sl_job_remove_live_url   (SlJob               *self,
+                                      const char          *url);
 void        sl_job_lock_events       (SlJob               *self);
 void        sl_job_unlock_events     (SlJob               *self);
 const SlEventStore *sl_job_get_event_store (SlJob             *self,

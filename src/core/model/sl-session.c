@@ -49,6 +49,8 @@ struct _SlSession
   guint           n_live[SL_HOST_LIVE_N_STATES];
   gboolean        relay_stalled;
   guint           n_passing;
+  /* the live attachments' URLs that are attached (not ended or failed) */
+  GPtrArray      *attached;
 
   SlLinkItem     *selected_link;
   SlHostItem     *selected_host;
@@ -385,10 +387,16 @@ apply_live_hosts (SlSession        *self,
   g_autofree const SlLiveHost **best = g_new0 (const SlLiveHost *, MAX (n, 1));
   guint counts[SL_HOST_LIVE_N_STATES] = { 0 };
 
+  if (self->attached == NULL)
+    self->attached = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_set_size (self->attached, 0);
   for (guint k = 0; k < s->live_hosts->len; k++)
     {
       const SlLiveHost *lh = g_ptr_array_index (s->live_hosts, k);
       SlHostLive live = host_live (lh->state);
+
+      if (!s->final && lh->state != SL_LIVE_HOST_ENDED && lh->state != SL_LIVE_HOST_FAILED)
+        g_ptr_array_add (self->attached, g_strdup (lh->url));
 
       if (lh->engine_host >= n)
         continue;
@@ -892,6 +900,7 @@ sl_session_finalize (GObject *object)
   g_ptr_array_unref (self->names);
   g_ptr_array_unref (self->unreadable);
   g_strfreev (self->inputs);
+  g_clear_pointer (&self->attached, g_ptr_array_unref);
   g_free (self->title);
   g_free (self->progress_text);
   g_free (self->error);
@@ -2062,4 +2071,67 @@ sl_session_get_n_passing_problems (SlSession *self)
   g_return_val_if_fail (SL_IS_SESSION (self), 0);
 
   return self->n_passing;
+}
+
+/**
+ * sl_session_dup_attached_urls:
+ *
+ * Returns: (transfer full): the URLs of the live attachments of the
+ *   running live session that are attached now (connecting, streaming,
+ *   stalled or waiting), as the last update gave them; empty otherwise
+ */
+char **
+sl_session_dup_attached_urls (SlSession *self)
+{
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+
+  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
+
+  for (guint i = 0; self->state == SL_SESSION_STATE_LIVE && self->attached != NULL && i < self->attached->len; i++)
+    g_strv_builder_add (b, g_ptr_array_index (self->attached, i));
+  return g_strv_builder_end (b);
+}
+
+/**
+ * sl_session_attach_live:
+ * @add: (nullable): relay URLs to attach besides what is attached
+ * @remove: (nullable): relay URLs to detach (what they received stays)
+ *
+ * Changes the attachments of a running live session in place: nothing
+ * read so far is lost. The inputs (reloading, saving) gain @add.
+ *
+ * Returns: %FALSE with @error set when no live session runs (nothing is
+ *   changed then) or an URL is not a relay URL
+ */
+gboolean
+sl_session_attach_live (SlSession          *self,
+                        const char * const *add,
+                        const char * const *remove,
+                        GError            **error)
+{
+  g_return_val_if_fail (SL_IS_SESSION (self), FALSE);
+
+  if (self->state != SL_SESSION_STATE_LIVE || self->job == NULL)
+    {
+      g_set_error (error, SL_ERROR, SL_ERROR_INVALID, _("No live session runs"));
+      return FALSE;
+    }
+  for (guint i = 0; remove != NULL && remove[i] != NULL; i++)
+    sl_job_remove_live_url (self->job, remove[i]);
+  for (guint i = 0; add != NULL && add[i] != NULL; i++)
+    {
+      g_autoptr(GStrvBuilder) b = NULL;
+
+      if (!sl_job_add_live_url (self->job, add[i], error))
+        return FALSE;
+      if (self->inputs != NULL && g_strv_contains ((const char * const *) self->inputs, add[i]))
+        continue;
+      b = g_strv_builder_new ();
+      if (self->inputs != NULL)
+        g_strv_builder_addv (b, (const char **) self->inputs);
+      g_strv_builder_add (b, add[i]);
+      g_strfreev (self->inputs);
+      self->inputs = g_strv_builder_end (b);
+    }
+  return TRUE;
 }

@@ -133,6 +133,11 @@ guint           sl_session_get_retention        (SlSession          *self);
 void            sl_session_set_retention        (SlSession          *self,
                                                  guint               seconds);
 guint           sl_session_get_n_passing_problems (SlSession        *self);
+char          **sl_session_dup_attached_urls    (SlSession          *self);
+gboolean        sl_session_attach_live          (SlSession          *self,
+                                                 const char * const *add,
+                                                 const char * const *remove,
+                                                 GError            **error);
 double          sl_session_get_tree_margin      (SlSession          *self);
 void            sl_session_set_tree_margin      (SlSession          *self,
                                                  double              margin);

@@ -350,6 +350,7 @@ sl_live_attach_start_locked (SlLive   *self,
   atomic_store (&h->stop, 0);
   h->running = TRUE;
   h->session_ended = FALSE;
+  h->detached = FALSE;
   h->last_progress = g_get_monotonic_time ();
   atomic_fetch_add (&self->ref_count, 1);
   h->thread = g_thread_new (name, attach_thread, h);

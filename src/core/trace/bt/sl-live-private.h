@@ -67,6 +67,9 @@ struct _LiveHost
    * session created again under the same name, attached again */
   gboolean         session_ended;
   guint            reattached;
+  /* detached on request (sl_live_remove_url()): kept, not attached again
+   * until an URL asks for it again */
+  gboolean         detached;
   /* the clock offset (ns) of the session attached last, from the
    * decoder's first clock; a new session whose offset differs by more than
    * SL_LIVE_STEP_TOLERANCE_NS makes a new segment (segment_wanted until
@@ -92,6 +95,9 @@ struct _SlLive
   /* under the hub lock */
   GPtrArray        *targets;
   GPtrArray        *hosts;
+  /* attachment URLs detached on request that a broader target still
+   * matches */
+  GHashTable       *excluded;
   /* hostname → its history's store, continued by the host's first
    * attachment (sl_live_add_history()) */
   GHashTable       *history;

@@ -54,6 +54,15 @@ target_matches (const Target        *t,
          (t->session == NULL || g_str_equal (t->session, s->session));
 }
 
+static gboolean
+host_matches (const Target   *t,
+              const LiveHost *h)
+{
+  return g_str_has_prefix (h->url, t->relay) && h->url[strlen (t->relay)] == '/' &&
+         (t->hostname == NULL || g_str_equal (t->hostname, h->hostname)) &&
+         (t->session == NULL || g_str_equal (t->session, h->session));
+}
+
 static LiveHost *
 find_host_locked (SlLive     *self,
                   const char *url)
@@ -131,11 +140,11 @@ discover_relay (SlLive     *self,
 
       for (guint k = 0; k < self->targets->len && !wanted; k++)
         wanted = target_matches (g_ptr_array_index (self->targets, k), relay, s);
-      if (!wanted)
+      if (!wanted || g_hash_table_contains (self->excluded, s->url))
         continue;
 
       h = find_host_locked (self, s->url);
-      if (h != NULL && (h->running || (h->state == SL_LIVE_HOST_ENDED && !h->session_ended)))
+      if (h != NULL && (h->running || (h->state == SL_LIVE_HOST_ENDED && !h->session_ended && !h->detached)))
         continue;
       /* The relay lists no closed session: an ended session listed again
        * is the session created again under its name (a new session id),
@@ -621,6 +630,7 @@ sl_live_new (SlEngine            *engine,
   self->targets = g_ptr_array_new_with_free_func (sl_live_target_free);
   self->hosts = g_ptr_array_new ();
   self->history = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->excluded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->journal_sent = sl_journal_get_next_seq (sl_engine_get_journal (engine));
   return self;
 }
@@ -638,6 +648,7 @@ sl_live_unref (SlLive *self)
   sl_problem_list_free (self->problems);
   sl_feed_hub_free (self->hub);
   g_hash_table_unref (self->history);
+  g_hash_table_unref (self->excluded);
   g_mutex_clear (&self->engine_lock);
   g_free (self);
 }
@@ -707,11 +718,83 @@ sl_live_add_url (SlLive      *self,
       return FALSE;
     }
   sl_feed_hub_lock (self->hub);
+  /* what was detached and this URL asks for is attached again */
+  for (guint i = 0; i < self->hosts->len; i++)
+    {
+      LiveHost *h = g_ptr_array_index (self->hosts, i);
+
+      if (host_matches (t, h))
+        g_hash_table_remove (self->excluded, h->url);
+    }
   g_ptr_array_add (self->targets, t);
   self->discover_now = TRUE;
   sl_feed_hub_signal_locked (self->hub);
   sl_feed_hub_unlock (self->hub);
   return TRUE;
+}
+
+/**
+ * sl_live_remove_url:
+ * @url: an URL as sl_live_add_url() takes
+ *
+ * Detaches the attachments @url matches, now, without waiting: what they
+ * received stays (their hosts, links and events), their state becomes
+ * ended ("detached"). The URLs given before that equal @url are forgotten,
+ * and broader ones (a whole relay, a session on every host) no longer
+ * attach these sessions; sl_live_add_url() attaches them again.
+ *
+ * Returns: how many attachments were detached
+ */
+guint
+sl_live_remove_url (SlLive     *self,
+                    const char *url)
+{
+  Target t = { 0 };
+  guint n = 0;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (url != NULL, 0);
+
+  if (!sl_live_parse_url (url, &t.relay, &t.hostname, &t.session, NULL))
+    return 0;
+  sl_feed_hub_lock (self->hub);
+  for (guint i = self->targets->len; i-- > 0;)
+    {
+      Target *o = g_ptr_array_index (self->targets, i);
+
+      if (g_str_equal (o->relay, t.relay) && g_strcmp0 (o->hostname, t.hostname) == 0 &&
+          g_strcmp0 (o->session, t.session) == 0)
+        g_ptr_array_remove_index (self->targets, i);
+    }
+  for (guint i = 0; i < self->hosts->len; i++)
+    {
+      LiveHost *h = g_ptr_array_index (self->hosts, i);
+
+      if (!host_matches (&t, h))
+        continue;
+      g_hash_table_add (self->excluded, g_strdup (h->url));
+      h->detached = TRUE;
+      if (h->running)
+        {
+          sl_live_attach_stop_locked (h);
+          n++;
+        }
+      else if (h->state != SL_LIVE_HOST_ENDED)
+        {
+          /* waiting (another viewer, a lost connection): it stops here */
+          h->state = SL_LIVE_HOST_ENDED;
+          g_free (h->message);
+          h->message = g_strdup ("detached");
+          self->hosts_changed = TRUE;
+          n++;
+        }
+    }
+  sl_feed_hub_signal_locked (self->hub);
+  sl_feed_hub_unlock (self->hub);
+  g_free (t.relay);
+  g_free (t.hostname);
+  g_free (t.session);
+  return n;
 }
 
 void

@@ -170,6 +170,8 @@ void           sl_live_add_history      (SlLive               *self,
 gboolean       sl_live_add_url          (SlLive               *self,
                                          const char           *url,
                                          GError              **error);
+guint          sl_live_remove_url       (SlLive               *self,
+                                         const char           *url);
 void           sl_live_set_update_func  (SlLive               *self,
                                          SlLiveUpdateFunc      func,
                                          gpointer              user_data);
