@@ -17,6 +17,7 @@ CONTRACT = {
     "algorithm": ("s", "'hull'", ["hull", "linreg"], None),
     "tree": ("s", "'mst'", ["mst", "shortest-path"], None),
     "pinned-reference": ("s", "''", None, None),
+    "pinned-references": ("a{ss}", "{}", None, None),
     "live-update-ms": ("u", "100", None, ("20", "5000")),
     "tree-margin": ("u", "25", None, ("0", "100")),
     "live-retention": ("u", "600", None, ("0", "86400")),

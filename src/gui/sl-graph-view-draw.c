@@ -14,6 +14,27 @@
 #include "sl-line-raster.h"
 #include "sl-plot.h"
 
+/* A pin's head, by a pinned host: a filled disc with a ring of the
+ * background, so that it reads on the reference's ring too. */
+static void
+draw_pin (cairo_t    *cr,
+          double      x,
+          double      y,
+          Rgb         bg)
+{
+  cairo_new_path (cr);
+  set_rgb (cr, bg, 1);
+  cairo_arc (cr, x, y, 6, 0, 2 * G_PI);
+  cairo_fill (cr);
+  set_rgb (cr, rgb_from_hex (SL_GRAPH_RGB_PINNED), 1);
+  cairo_arc (cr, x, y, 4.5, 0, 2 * G_PI);
+  cairo_fill (cr);
+  cairo_set_line_width (cr, 2);
+  cairo_move_to (cr, x - 2, y + 3);
+  cairo_line_to (cr, x - 6, y + 8);
+  cairo_stroke (cr);
+}
+
 static const Rgb quality_grey = { 0.55, 0.55, 0.58 };
 
 /* Drawing */
@@ -596,6 +617,8 @@ draw_hosts (SlGraphView     *self,
           cairo_arc (cr, x, y, r * 0.45, 0, 2 * G_PI);
           cairo_fill (cr);
         }
+      if (is_pinned (self, h))
+        draw_pin (cr, x + r * 0.8 + 3, y - r * 0.8 - 3, ds->bg);
     }
 }
 
@@ -747,6 +770,7 @@ draw_labels (SlGraphView     *self,
  * (device pixels, @scale per widget pixel) takes the lines and the
  * ordinary hosts; cairo (@cr) draws what is drawn once: the reference,
  * the selection, text. For export @raster is NULL and cairo draws all. */
+
 void
 draw_front (SlGraphView     *self,
             cairo_t         *cr,

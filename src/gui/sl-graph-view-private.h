@@ -54,6 +54,7 @@ struct _SlGraphView
   gulong          updated_id;
   gulong          link_id;
   gulong          host_id;
+  gulong          pin_id;
 
   GArray         *nodes;
   GArray         *unreadable;   /* Node per unreadable host, in a row below */
@@ -154,6 +155,9 @@ gboolean is_group_reference (SlGraphView *self,
 
 gboolean is_unsynchronized (SlGraphView *self,
                             guint        h);
+
+gboolean is_pinned (SlGraphView *self,
+                    guint        h);
 
 char *host_label_text (SlGraphView *self,
                        guint        h);

@@ -339,6 +339,18 @@ is_group_reference (SlGraphView *self,
   return sl_host_item_get_state (sl_session_get_host_item (self->session, host)) == SL_HOST_STATE_REFERENCE;
 }
 
+/* The host the user pinned as its group's reference (the pin is per
+ * input: sl-window.c). */
+gboolean
+is_pinned (SlGraphView *self,
+           guint        h)
+{
+  const char *pinned = sl_session_get_pinned_reference (self->session);
+
+  return pinned != NULL && pinned[0] != '\0' &&
+         g_str_equal (sl_host_item_get_name (sl_session_get_host_item (self->session, h)), pinned);
+}
+
 /* A host that was read but is on no one's clock (no accurate path to
  * another host; placed, if at all, as a best effort): drawn hollow and
  * grey, its name saying so. */
@@ -948,6 +960,7 @@ sl_graph_view_set_session (SlGraphView *self,
       g_clear_signal_handler (&self->updated_id, self->session);
       g_clear_signal_handler (&self->link_id, self->session);
       g_clear_signal_handler (&self->host_id, self->session);
+      g_clear_signal_handler (&self->pin_id, self->session);
       g_clear_object (&self->session);
     }
   g_array_set_size (self->nodes, 0);
@@ -964,6 +977,8 @@ sl_graph_view_set_session (SlGraphView *self,
                                                G_CALLBACK (selection_changed_cb), self, G_CONNECT_SWAPPED);
       self->host_id = g_signal_connect_object (session, "notify::selected-host",
                                                G_CALLBACK (selection_changed_cb), self, G_CONNECT_SWAPPED);
+      self->pin_id = g_signal_connect_object (session, "notify::pinned-reference",
+                                              G_CALLBACK (selection_changed_cb), self, G_CONNECT_SWAPPED);
       if (g_list_model_get_n_items (sl_session_get_hosts (session)) > 0)
         session_updated_cb (self, SL_SESSION_CHANGE_HOSTS, session);
     }

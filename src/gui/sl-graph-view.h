@@ -19,6 +19,8 @@ G_BEGIN_DECLS
 /* badges of live hosts that do not stream (failed: the unreadable red) */
 #define SL_GRAPH_RGB_STALLED   0xc061cb
 #define SL_GRAPH_RGB_ENDED     0x865e3c
+/* the pin by a reference the user pinned */
+#define SL_GRAPH_RGB_PINNED    0xe01b24
 
 /* A host's name as drawn: its box, in widget coordinates; @host is
  * SL_HOST_NONE for an unreadable host (@unreadable its index in the

@@ -174,6 +174,8 @@ open_demo_action (GtkWidget  *widget,
   SlWindow *self = SL_WINDOW (widget);
 
   gtk_revealer_set_reveal_child (self->banner_revealer, FALSE);
+  /* (the demo's pin is the demo's, as any input's) */
+  _sl_window_switch_pin (self, "demo");
   sl_session_open_demo (self->session);
 }
 

@@ -61,6 +61,11 @@ struct _SlWindow
   /* replacing a running live view asks first: the question, and what
    * opens on "replace" (relay URLs or paths) */
   AdwMessageDialog     *replace_dialog;
+
+  /* the input whose pinned reference pinned-reference is (its recent
+   * entry), and whether the window is setting it */
+  char                 *pin_input;
+  gboolean              switching_pin;
   GStrv                 replace_inputs;
   gboolean              replace_live;
 };
@@ -72,6 +77,8 @@ void   _sl_window_add_recent         (SlWindow       *self,
 void   _sl_window_rebuild_recent     (SlWindow       *self);
 void   _sl_window_show_banner        (SlWindow       *self,
                                       const char     *text);
+void      _sl_window_switch_pin     (SlWindow       *self,
+                                     const char     *input);
 AdwToast *_sl_window_toast           (SlWindow       *self,
                                       const char     *text);
 

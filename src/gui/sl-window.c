@@ -22,6 +22,8 @@
 
 G_DEFINE_FINAL_TYPE (SlWindow, sl_window, ADW_TYPE_APPLICATION_WINDOW)
 
+static void pinned_changed_cb (SlWindow *self);
+
 /* Once everything is read, hosts with packet events that no accurate path
  * joins to another host are named in the banner (`sync` exits with status
  * 3 then); said once for each different set, so that a dismissed banner
@@ -329,6 +331,7 @@ sl_window_dispose (GObject *object)
     gtk_window_destroy (GTK_WINDOW (self->replace_dialog));
   self->replace_dialog = NULL;
   g_clear_pointer (&self->replace_inputs, g_strfreev);
+  g_clear_pointer (&self->pin_input, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), SL_TYPE_WINDOW);
   g_clear_object (&self->session);
   g_clear_object (&self->settings);
@@ -411,6 +414,8 @@ sl_window_init (SlWindow *self)
                    G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "tree-margin", self->session, "tree-margin", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "live-retention", self->session, "retention", G_SETTINGS_BIND_DEFAULT);
+  g_signal_connect_object (self->settings, "changed::pinned-reference", G_CALLBACK (pinned_changed_cb), self,
+                           G_CONNECT_SWAPPED);
   g_signal_connect_object (self->settings, "changed::recent-inputs",
                            G_CALLBACK (_sl_window_rebuild_recent), self, G_CONNECT_SWAPPED);
 
@@ -556,6 +561,62 @@ sl_window_dup_toasts (SlWindow *self)
 
 /* Paths: folders are trace folders, files LTTV unit-case text; URLs
  * net://… attach to a live session. */
+#define MAX_PINNED_INPUTS 64
+
+/* A pinned reference belongs to its input: opening another sets the pin
+ * to that input's own, or none, never carrying a host name over. */
+void
+_sl_window_switch_pin (SlWindow   *self,
+                       const char *input)
+{
+  g_autoptr(GVariant) map = g_settings_get_value (self->settings, "pinned-references");
+  const char *pin = "";
+
+  g_variant_lookup (map, input, "&s", &pin);
+  g_free (self->pin_input);
+  self->pin_input = g_strdup (input);
+  self->switching_pin = TRUE;
+  g_settings_set_string (self->settings, "pinned-reference", pin);
+  self->switching_pin = FALSE;
+}
+
+/* The user pinned or unpinned: remembered for the input shown, the
+ * input last in the map (the oldest go first beyond MAX_PINNED_INPUTS). */
+static void
+pinned_changed_cb (SlWindow *self)
+{
+  g_autoptr(GVariant) map = NULL;
+  g_autofree char *pin = NULL;
+  g_autoptr(GPtrArray) keys = g_ptr_array_new ();
+  g_autoptr(GPtrArray) values = g_ptr_array_new ();
+  GVariantBuilder b;
+  GVariantIter iter;
+  const char *k, *v;
+  guint skip;
+
+  if (self->switching_pin || self->pin_input == NULL)
+    return;
+  map = g_settings_get_value (self->settings, "pinned-references");
+  pin = g_settings_get_string (self->settings, "pinned-reference");
+  g_variant_iter_init (&iter, map);
+  while (g_variant_iter_next (&iter, "{&s&s}", &k, &v))
+    if (!g_str_equal (k, self->pin_input))
+      {
+        g_ptr_array_add (keys, (gpointer) k);
+        g_ptr_array_add (values, (gpointer) v);
+      }
+  if (pin[0] != '\0')
+    {
+      g_ptr_array_add (keys, self->pin_input);
+      g_ptr_array_add (values, pin);
+    }
+  skip = keys->len > MAX_PINNED_INPUTS ? keys->len - MAX_PINNED_INPUTS : 0;
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a{ss}"));
+  for (guint i = skip; i < keys->len; i++)
+    g_variant_builder_add (&b, "{ss}", g_ptr_array_index (keys, i), g_ptr_array_index (values, i));
+  g_settings_set_value (self->settings, "pinned-references", g_variant_builder_end (&b));
+}
+
 static void open_paths_now (SlWindow *self, const char * const *paths);
 static void open_live_now (SlWindow *self, const char * const *urls);
 
@@ -666,6 +727,7 @@ open_paths_now (SlWindow           *self,
     }
   entry = g_strjoinv ("\n", (char **) paths);
   _sl_window_add_recent (self, entry);
+  _sl_window_switch_pin (self, entry);
   sl_session_open (self->session, paths);
 }
 
@@ -718,6 +780,7 @@ open_live_now (SlWindow           *self,
   hide_banner (self);
   entry = g_strjoinv ("\n", (char **) urls);
   _sl_window_add_recent (self, entry);
+  _sl_window_switch_pin (self, entry);
   sl_session_open_live (self->session, urls);
 }
 

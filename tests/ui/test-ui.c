@@ -380,6 +380,50 @@ test_django_pin (void)
   g_assert_cmpstr (g_settings_get_string (sl_window_get_settings (f.window), "pinned-reference"),
                    ==, "django-db");
 
+  /* the graph marks the pinned host, and it alone */
+  {
+    SlGraphView *graph = sl_window_get_graph_view (f.window);
+    UiPixels px = { 0 };
+
+    ui_wait_settled_view (f.window);
+    ui_wait_frames (GTK_WIDGET (graph), 2);
+    ui_render (f.window, GTK_WIDGET (graph), "graph-pinned.png", &px);
+    for (guint i = 0; i < g_list_model_get_n_items (sl_session_get_hosts (f.session)); i++)
+      {
+        SlHostItem *item = sl_session_get_host_item (f.session, i);
+        double x, y;
+        guint n;
+
+        g_assert_true (sl_graph_view_get_host_position (graph, sl_host_item_get_host (item), &x, &y));
+        n = ui_count_near (&px, x, y, 24, SL_GRAPH_RGB_PINNED, 24);
+        g_test_message ("%s: %u pixels of the pin", sl_host_item_get_name (item), n);
+        if (item == db)
+          g_assert_cmpuint (n, >, 20);
+        else
+          g_assert_cmpuint (n, ==, 0);
+      }
+    ui_pixels_clear (&px);
+  }
+
+  /* the pin is the input's: another input starts unpinned, and the first
+   * one gets its pin back */
+  {
+    g_autofree char *other = ui_shared_path ("traces/synctraces");
+    const char *paths[] = { other, NULL };
+    const char *django[] = { path, NULL };
+
+    g_assert_nonnull (other);
+    sl_window_open_paths (f.window, paths);
+    g_assert_cmpstr (sl_session_get_pinned_reference (f.session), ==, "");
+    ui_wait_settled (f.session);
+    g_assert_cmpstr (sl_session_get_pinned_reference (f.session), ==, "");
+    sl_window_open_paths (f.window, django);
+    g_assert_cmpstr (sl_session_get_pinned_reference (f.session), ==, "django-db");
+    ui_wait_settled (f.session);
+    db = sl_session_find_host (f.session, "django-db");
+    g_assert_true (sl_host_item_get_is_reference (db));
+  }
+
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (sl_window_get_graph_view (f.window)),
                                              "graph.unpin-reference", NULL));
   g_assert_cmpstr (sl_session_get_pinned_reference (f.session), ==, "");
@@ -1446,6 +1490,31 @@ test_relay_dialog (void)
   ui_close_window (window);
 }
 
+/* The window's size is remembered when it closes, and the next window
+ * opens at it (GSettings window-width, window-height). */
+static void
+test_window_size (void)
+{
+  SlWindow *window = sl_window_new (NULL);
+  g_autoptr(GSettings) settings = g_object_ref (sl_window_get_settings (window));
+  int width, height;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  ui_wait_mapped (GTK_WIDGET (window));
+  gtk_window_close (GTK_WINDOW (window));
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1400);
+  g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 900);
+
+  window = sl_window_new (NULL);
+  gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
+  g_assert_cmpint (width, ==, 1400);
+  g_assert_cmpint (height, ==, 900);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_settings_reset (settings, "window-width");
+  g_settings_reset (settings, "window-height");
+}
+
 /* The shortcuts window of the help overlay builds */
 
 static void
@@ -1863,6 +1932,7 @@ main (int   argc,
   g_test_add_func ("/ui/recent", test_recent);
   g_test_add_func ("/ui/preferences", test_preferences);
   g_test_add_func ("/ui/relay-dialog", test_relay_dialog);
+  g_test_add_func ("/ui/window-size", test_window_size);
   g_test_add_func ("/ui/shortcuts", test_shortcuts);
   g_test_add_func ("/ui/text-cell", test_text_cell);
   g_test_add_func ("/ui/link-table", test_link_table);

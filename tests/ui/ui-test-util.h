@@ -152,6 +152,8 @@ ui_close_window (SlWindow *window)
   gtk_window_destroy (GTK_WINDOW (window));
   g_assert_finalize_object (window);
   g_settings_reset (settings, "pinned-reference");
+  g_settings_reset (settings, "pinned-references");
+  g_settings_reset (settings, "relay-address");
   g_settings_reset (settings, "algorithm");
   g_settings_reset (settings, "tree");
   g_settings_reset (settings, "recent-inputs");
