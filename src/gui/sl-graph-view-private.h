@@ -18,6 +18,9 @@ G_BEGIN_DECLS
 #define NODE_RADIUS      7.0
 #define MOVE_MS          600
 #define FLASH_MS         1800
+/* a change undone within this long (a tree link that comes back, the
+ * reference moving back) is not news: it does not glow or pulse again */
+#define UNDO_MS          2000
 #define MAX_FLASHES      SL_GRAPH_VIEW_MAX_GLOWING
 /* the colour scale of a link's bound: 10 µs to 10 ms (log10 of ns) */
 #define BOUND_LOG_MIN    4.0
@@ -29,6 +32,7 @@ typedef struct
   SlLayoutPos from;
   SlLayoutPos to;
   double      flash;
+  gint64      ref_left;  /* when it stopped being its group's reference */
   double      label_w;   /* the name's ink at 12 px, 0 until measured */
   double      label_h;
   double      label_xb;
@@ -44,6 +48,7 @@ typedef struct
   gboolean  in_tree;
   double    bound_ns;
   gint64    flash_start;
+  gint64    left_tree;   /* when it left the tree, 0: not lately */
 } Edge;
 
 struct _SlGraphView
@@ -70,6 +75,7 @@ struct _SlGraphView
   guint           tick_id;
   gint64          flash_ref_start;
   guint           flash_ref;
+  gint64          undo_us;
 
   double          zoom;
   double          pan_x;

@@ -302,14 +302,20 @@ sync_edges (SlGraphView *self,
       gboolean was_in_tree = l < old && e->in_tree;
 
       if (l >= old)
-        e->flash_start = 0;
+        e->flash_start = e->left_tree = 0;
       e->link = l;
       e->a = sl_link_item_get_a (item);
       e->b = sl_link_item_get_b (item);
       e->quality = sl_link_item_get_quality (item);
       e->in_tree = sl_link_item_get_in_tree (item);
       e->bound_ns = sl_link_item_get_info (item)->info.bound_ns;
-      if (flash && e->in_tree && !was_in_tree)
+      if (was_in_tree && !e->in_tree)
+        {
+          /* its glow ends with it */
+          e->left_tree = now;
+          e->flash_start = 0;
+        }
+      else if (flash && e->in_tree && !was_in_tree && !(e->left_tree != 0 && now - e->left_tree < self->undo_us))
         {
           e->flash_start = now;
           joined++;
@@ -383,24 +389,42 @@ sync_references (SlGraphView *self,
                  gboolean     flash)
 {
   g_autoptr(GArray) refs = g_array_new (FALSE, FALSE, sizeof (guint));
+  gint64 now = g_get_monotonic_time ();
 
   for (guint h = 0; h < self->nodes->len; h++)
     if (is_group_reference (self, h))
       g_array_append_val (refs, h);
 
+  /* the references that stopped being one: when (their pulse ends) */
+  for (guint k = 0; k < self->refs->len; k++)
+    {
+      guint o = g_array_index (self->refs, guint, k);
+      gboolean still = FALSE;
+
+      for (guint i = 0; i < refs->len; i++)
+        still |= g_array_index (refs, guint, i) == o;
+      if (!still && o < self->nodes->len)
+        {
+          g_array_index (self->nodes, Node, o).ref_left = now;
+          if (self->flash_ref == o)
+            self->flash_ref_start = 0;
+        }
+    }
   if (flash)
     for (guint i = 0; i < refs->len; i++)
       {
         guint r = g_array_index (refs, guint, i);
+        gint64 left = g_array_index (self->nodes, Node, r).ref_left;
         gboolean known = FALSE;
 
         for (guint k = 0; k < self->refs->len; k++)
           known |= g_array_index (self->refs, guint, k) == r;
-        /* a reference that moved, not a lone host that is its own */
-        if (!known && self->refs->len > 0 && self->edges->len > 0)
+        /* a reference that moved, not a lone host that is its own, nor
+         * one that moves back (undone) */
+        if (!known && self->refs->len > 0 && self->edges->len > 0 && !(left != 0 && now - left < self->undo_us))
           {
             self->flash_ref = r;
-            self->flash_ref_start = g_get_monotonic_time ();
+            self->flash_ref_start = now;
             if (gtk_widget_get_mapped (GTK_WIDGET (self)))
               start_animation (self);
           }
@@ -440,6 +464,7 @@ session_updated_cb (SlGraphView      *self,
           Node *n = &g_array_index (self->nodes, Node, h);
           n->from = n->to = (SlLayoutPos) { 0, 0 };
           n->flash = 0;
+          n->ref_left = 0;
         }
     }
   sync_edges (self, had_nodes);
@@ -930,6 +955,7 @@ sl_graph_view_init (SlGraphView *self)
   self->label_cells = g_ptr_array_new_with_free_func (cell_free);
   self->edges = g_array_new (FALSE, TRUE, sizeof (Edge));
   self->refs = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->undo_us = UNDO_MS * 1000;
   self->canvas = sl_canvas_new ();
   self->zoom = 1;
   self->auto_fit = TRUE;
@@ -1121,6 +1147,28 @@ _sl_graph_view_count_glowing (SlGraphView *self)
   g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), 0);
 
   return count_glowing (self, self->edges->len, g_get_monotonic_time ());
+}
+
+/* The host whose reference pulse runs now, or SL_HOST_NONE. */
+guint
+_sl_graph_view_get_pulsing_reference (SlGraphView *self)
+{
+  g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), SL_HOST_NONE);
+
+  if (self->flash_ref_start == 0 || g_get_monotonic_time () - self->flash_ref_start >= FLASH_MS * 1000)
+    return SL_HOST_NONE;
+  return self->flash_ref;
+}
+
+/* How long after a change its undoing is not animated (tests: longer
+ * than a loaded machine may take between two updates). */
+void
+_sl_graph_view_set_undo_ms (SlGraphView *self,
+                            guint        undo_ms)
+{
+  g_return_if_fail (SL_IS_GRAPH_VIEW (self));
+
+  self->undo_us = (gint64) undo_ms * 1000;
 }
 
 const GArray *

@@ -76,6 +76,9 @@ gboolean    sl_graph_view_export             (SlGraphView  *self,
  * SL_GRAPH_VIEW_MAX_GLOWING at a time */
 #define SL_GRAPH_VIEW_MAX_GLOWING 8
 guint       _sl_graph_view_count_glowing     (SlGraphView  *self);
+guint       _sl_graph_view_get_pulsing_reference (SlGraphView *self);
+void        _sl_graph_view_set_undo_ms       (SlGraphView  *self,
+                                              guint         undo_ms);
 const GArray *_sl_graph_view_get_labels      (SlGraphView  *self);
 char       *_sl_graph_view_dup_label_text   (SlGraphView  *self,
                                               guint         host);

@@ -430,6 +430,56 @@ test_django_pin (void)
   ui_close_window (f.window);
 }
 
+/* A change undone soon after (the reference moved, then back) is not
+ * animated twice: the reference that comes back does not pulse again. */
+static void
+test_django_undo (void)
+{
+  g_autofree char *path = ui_shared_path ("traces/django-vote");
+  Fixture f;
+  SlGraphView *graph;
+  SlHostItem *db, *httpd;
+  gpointer data[2];
+
+  if (path == NULL)
+    {
+      g_test_skip ("../shared/data/traces/django-vote is absent");
+      return;
+    }
+  fixture_open_django (&f);
+  graph = sl_window_get_graph_view (f.window);
+  /* "soon" here: longer than a loaded machine may take between updates */
+  _sl_graph_view_set_undo_ms (graph, 600000);
+  db = sl_session_find_host (f.session, "django-db");
+  httpd = sl_session_find_host (f.session, "django-httpd");
+  g_assert_true (sl_host_item_get_is_reference (httpd));
+
+  /* pinned: the new reference pulses */
+  sl_session_set_pinned_reference (f.session, "django-db");
+  data[0] = f.session;
+  data[1] = db;
+  g_assert_true (ui_wait_for (reference_is, data, 10));
+  g_assert_cmpuint (_sl_graph_view_get_pulsing_reference (graph), ==, sl_host_item_get_host (db));
+
+  /* unpinned: httpd is the reference again, and does not pulse (nor db) */
+  sl_session_set_pinned_reference (f.session, "");
+  data[1] = httpd;
+  g_assert_true (ui_wait_for (reference_is, data, 10));
+  g_assert_cmpuint (_sl_graph_view_get_pulsing_reference (graph), ==, SL_HOST_NONE);
+
+  /* without the undo window, the same move back pulses: the window is
+   * what keeps it calm */
+  _sl_graph_view_set_undo_ms (graph, 0);
+  sl_session_set_pinned_reference (f.session, "django-db");
+  data[1] = db;
+  g_assert_true (ui_wait_for (reference_is, data, 10));
+  sl_session_set_pinned_reference (f.session, "");
+  data[1] = httpd;
+  g_assert_true (ui_wait_for (reference_is, data, 10));
+  g_assert_cmpuint (_sl_graph_view_get_pulsing_reference (graph), ==, sl_host_item_get_host (httpd));
+  ui_close_window (f.window);
+}
+
 static void
 test_django_export (void)
 {
@@ -1918,6 +1968,7 @@ main (int   argc,
   g_test_add_func ("/ui/django-vote/model", test_django_model);
   g_test_add_func ("/ui/django-vote/select", test_django_select);
   g_test_add_func ("/ui/django-vote/pin", test_django_pin);
+  g_test_add_func ("/ui/django-vote/undo", test_django_undo);
   g_test_add_func ("/ui/django-vote/export", test_django_export);
   g_test_add_func ("/ui/errors", test_errors);
   g_test_add_func ("/ui/toasts", test_toasts);
