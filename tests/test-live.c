@@ -687,7 +687,7 @@ test_live_recreated (void)
   t0 = g_get_monotonic_time ();
   g_assert_true (watch_wait (&w, pred_streaming2, names, WAIT_S));
   g_test_message ("re-attached %.0f ms after the sessions were created again", (g_get_monotonic_time () - t0) / 1e3);
-  g_assert_true (has_problem (&w, "created again"));
+  g_assert_true (watch_wait (&w, pred_problem, "created again", WAIT_S));
 
   /* alpha's new session is a segment of its own; gamma's is gamma */
   g_assert_true (watch_wait (&w, pred_goal, &(Goal) { 4, 3, 10 }, WAIT_S));

@@ -278,7 +278,15 @@ report_end (LiveHost   *h,
 {
   SlLive *self = h->live;
 
-  if (atomic_load (&h->stop))
+  if (atomic_load (&h->stop) && h->probe_failed)
+    {
+      sl_feed_hub_lock (self->hub);
+      h->probing = h->probe_failed = FALSE;
+      h->session_ended = TRUE;
+      set_state_locked (h, SL_LIVE_HOST_ENDED, "session ended");
+      sl_feed_hub_unlock (self->hub);
+    }
+  else if (atomic_load (&h->stop))
     {
       sl_feed_hub_lock (self->hub);
       if (h->state == SL_LIVE_HOST_STREAMING || h->state == SL_LIVE_HOST_CONNECTING ||
@@ -350,6 +358,8 @@ sl_live_attach_start_locked (SlLive   *self,
   atomic_store (&h->stop, 0);
   h->running = TRUE;
   h->session_ended = FALSE;
+  h->unlisted_since_end = FALSE;
+  h->probing = h->probe_failed = FALSE;
   h->detached = FALSE;
   h->last_progress = g_get_monotonic_time ();
   atomic_fetch_add (&self->ref_count, 1);

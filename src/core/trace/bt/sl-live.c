@@ -146,9 +146,14 @@ discover_relay (SlLive     *self,
       h = find_host_locked (self, s->url);
       if (h != NULL && (h->running || (h->state == SL_LIVE_HOST_ENDED && !h->session_ended && !h->detached)))
         continue;
-      /* The relay lists no closed session: an ended session listed again
+      /* An ended session listed again after the relay stopped listing it
        * is the session created again under its name (a new session id),
-       * attached again as the same host, its history kept. */
+       * attached again as the same host, its history kept. (A relay may
+       * go on listing a closed session for a while, e.g. while another
+       * viewer's reference to it lingers: attaching to that one would
+       * only wait.) */
+      if (h != NULL && h->session_ended && !h->unlisted_since_end && g_get_monotonic_time () < h->retry_at)
+        continue;
       recreated = h != NULL && h->session_ended;
       if (s->clients > 0)
         {
@@ -170,16 +175,25 @@ discover_relay (SlLive     *self,
         }
       if (h == NULL)
         h = sl_live_attach_new_locked (self, relay, s->hostname, s->session);
+      sl_live_attach_start_locked (self, h);
       if (recreated)
         {
-          SlTraceProblem *p = sl_trace_problem_new (h->hostname, h->url,
-                                                    "the session was created again; attached to it");
-
-          p->transient = TRUE;
-          sl_problem_list_take (self->problems, p);
-          h->reattached++;
+          h->probing = TRUE;
+          h->probe_start = g_get_monotonic_time ();
+          h->probe_events = sl_feed_get_events_locked (h->feed);
         }
-      sl_live_attach_start_locked (self, h);
+    }
+  /* ended sessions of this relay it no longer lists */
+  for (guint i = 0; i < self->hosts->len; i++)
+    {
+      LiveHost *h = g_ptr_array_index (self->hosts, i);
+      gboolean listed = FALSE;
+
+      if (!h->session_ended || h->running || !g_str_has_prefix (h->url, relay))
+        continue;
+      for (guint k = 0; k < list->len && !listed; k++)
+        listed = g_str_equal (((SlLiveSession *) g_ptr_array_index (list, k))->url, h->url);
+      h->unlisted_since_end |= !listed;
     }
   sl_feed_hub_signal_locked (self->hub);
   sl_feed_hub_unlock (self->hub);
@@ -196,7 +210,25 @@ check_stalls (SlLive *self)
     {
       LiveHost *h = g_ptr_array_index (self->hosts, i);
 
-      if (!h->running || h->stalled_reported)
+      if (h->probing && h->running && sl_feed_get_events_locked (h->feed) > h->probe_events)
+        {
+          /* events: the session created again */
+          h->probing = FALSE;
+          h->reattached++;
+          sl_problem_list_take (self->problems,
+                                sl_trace_problem_new (h->hostname, h->url,
+                                                      "the session was created again; attached to it"));
+          self->hosts_changed = TRUE;
+        }
+      else if (h->probing && h->running && now - h->probe_start > (gint64) self->options.stall_ms * 1000)
+        {
+          /* nothing: the closed session still listed; quietly ended again */
+          h->probe_failed = TRUE;
+          h->retry_at = now + 10 * (gint64) self->options.stall_ms * 1000;
+          sl_live_attach_stop_locked (h);
+          continue;
+        }
+      if (!h->running || h->stalled_reported || h->probing)
         continue;
       if (now - h->last_progress > (gint64) self->options.stall_ms * 1000)
         {
