@@ -5,13 +5,16 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 
 #include "sl-engine.h"
 #include "sl-export.h"
+#include "sl-generate.h"
 #include "sl-trace-reader.h"
 #include "test-util.h"
 
@@ -241,7 +244,7 @@ test_generated (void)
   gen_out = spawn (argv, TRUE);
 
   engine = load (gen, &reader);
-  g_assert_true (sl_export_traces (reader, engine, out, &error));
+  g_assert_true (sl_export_traces (reader, engine, out, NULL, &error));
   g_assert_no_error (error);
 
   before = babeltrace (gen, TRUE);
@@ -258,7 +261,7 @@ test_generated (void)
   g_assert_cmpuint (inv_after, ==, 0);
 
   /* a second export into the now non-empty folder is refused */
-  g_assert_false (sl_export_traces (reader, engine, out, &error));
+  g_assert_false (sl_export_traces (reader, engine, out, NULL, &error));
   g_assert_error (error, SL_ERROR, SL_ERROR_INVALID);
   g_assert_nonnull (strstr (error->message, out));
 
@@ -292,7 +295,7 @@ test_synctraces (void)
   out = g_build_filename (tmp, "export", NULL);
 
   engine = load (dir, &reader);
-  g_assert_true (sl_export_traces (reader, engine, out, &error));
+  g_assert_true (sl_export_traces (reader, engine, out, NULL, &error));
   g_assert_no_error (error);
 
   /* packetized metadata became text; one host's clock was rewritten */
@@ -345,6 +348,313 @@ test_synctraces (void)
   rm_rf (tmp);
 }
 
+/* One line of babeltrace2's text: its time and the rest (the event). */
+typedef struct
+{
+  gint64      t;
+  const char *rest;
+} Line;
+
+static GArray *
+split_lines (char *text)
+{
+  GArray *lines = g_array_new (FALSE, FALSE, sizeof (Line));
+  char *p = text;
+
+  while (p != NULL && *p != '\0')
+    {
+      char *nl = strchr (p, '\n');
+      Line l;
+
+      if (nl != NULL)
+        *nl = '\0';
+      if (parse_time (p, &l.t))
+        {
+          l.rest = strchr (p, ']') + 1;
+          g_array_append_val (lines, l);
+        }
+      p = nl != NULL ? nl + 1 : NULL;
+    }
+  return lines;
+}
+
+static char *
+babeltrace_plain (const char *dir)
+{
+  const char *argv[] = { g_getenv ("SL_BABELTRACE2"), "--clock-seconds", "--no-delta", dir, NULL };
+
+  return spawn (argv, TRUE);
+}
+
+/* The true time at which host @h's trace read @local (its clock is
+ * non-decreasing). */
+static gint64
+true_time (const SlGenerate *gen,
+           guint             h,
+           gint64            local)
+{
+  gint64 lo = sl_generate_get_start (gen) - G_GINT64_CONSTANT (100000000000);
+  gint64 hi = sl_generate_get_start (gen) + sl_generate_get_duration (gen) + G_GINT64_CONSTANT (100000000000);
+
+  while (hi - lo > 1)
+    {
+      gint64 mid = lo + (hi - lo) / 2;
+
+      if (sl_generate_trace_time (gen, h, mid) <= local)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* Every event of every host of the export, against the original: the same
+ * events in the same order, each exported time the host's map of its
+ * original time to the ns, and within the host's bound at that instant of
+ * the truth (the reference's clock at the event's true time). Returns the
+ * worst error over the bound. */
+static double
+check_every_event (SlTraceReader    *reader,
+                   SlEngine         *engine,
+                   const SlGenerate *gen,
+                   const char       *out,
+                   guint            *n_pieces)
+{
+  double worst = 0;
+
+  *n_pieces = 0;
+  for (guint i = 0; i < sl_trace_reader_get_n_hosts (reader); i++)
+    {
+      const char *name = sl_trace_reader_get_host_name (reader, i);
+      const char *orig = g_ptr_array_index (sl_trace_reader_get_host_traces (reader, i), 0);
+      g_autofree char *copy = g_build_filename (out, name, "kernel", NULL);
+      g_autofree char *a_text = babeltrace_plain (orig);
+      g_autofree char *b_text = babeltrace_plain (copy);
+      g_autoptr(GArray) a = split_lines (a_text);
+      g_autoptr(GArray) b = split_lines (b_text);
+      guint h = sl_trace_reader_get_engine_host (reader, i);
+      guint gh = sl_generate_find_host (gen, name);
+      SlHostInfo hi = { 0 };
+      guint gref;
+
+      sl_engine_get_host_info (engine, h, &hi);
+      gref = sl_generate_find_host (gen, sl_engine_get_host_name (engine, hi.reference));
+      g_assert_cmpuint (gh, !=, G_MAXUINT);
+      g_assert_cmpuint (gref, !=, G_MAXUINT);
+      g_assert_true (hi.synchronized);
+      *n_pieces = MAX (*n_pieces, sl_relation_get_n_pieces (hi.relation));
+      g_assert_cmpuint (a->len, >, 1000);
+      g_assert_cmpuint (b->len, ==, a->len);
+      for (guint k = 0; k < a->len; k++)
+        {
+          Line *x = &g_array_index (a, Line, k);
+          Line *y = &g_array_index (b, Line, k);
+          gint64 t_true, truth;
+          double err, bound;
+
+          /* events a map puts on one ns may come out in another order */
+          if (!g_str_equal (x->rest, y->rest))
+            for (guint j = k + 1; j < MIN (k + 16, b->len); j++)
+              {
+                Line *z = &g_array_index (b, Line, j);
+
+                if (z->t == y->t && g_str_equal (x->rest, z->rest))
+                  {
+                    Line tmp = *y;
+
+                    *y = *z;
+                    *z = tmp;
+                    break;
+                  }
+              }
+          if (!g_str_equal (x->rest, y->rest))
+            g_error ("%s, event %u: the export has “%s” where the trace has “%s”", name, k, y->rest, x->rest);
+          if (y->t != sl_relation_apply (hi.relation, x->t))
+            g_error ("%s, event %u at %" G_GINT64_FORMAT ": exported at %" G_GINT64_FORMAT ", the map gives %"
+                     G_GINT64_FORMAT, name, k, x->t, y->t, sl_relation_apply (hi.relation, x->t));
+          if (hi.reference == h)
+            continue;
+          t_true = true_time (gen, gh, x->t);
+          truth = sl_generate_local_time (gen, gref, t_true);
+          err = fabs ((double) (y->t - truth));
+          bound = sl_relation_bound_at (hi.relation, x->t);
+          /* +4 ns: timestamps are whole ticks of clocks at ≥ 1 GHz */
+          if (!(err <= bound + 4) || !(bound <= hi.bound_ns))
+            g_error ("%s, event %u at +%.3f s: %.1f ns from the truth, bound there %.1f ns (host's %.1f ns)",
+                     name, k, (double) (t_true - sl_generate_get_start (gen)) / 1e9, err, bound, hi.bound_ns);
+          worst = MAX (worst, err / MAX (bound, 1));
+        }
+      g_test_message ("%s: %u events, %u pieces, bound %.0f ns", name, a->len,
+                      sl_relation_get_n_pieces (hi.relation), hi.bound_ns);
+      sl_host_info_clear (&hi);
+    }
+  return worst;
+}
+
+static void
+check_piecewise (const char *const *gen_args,
+                 gboolean           with_step)
+{
+  const char *cli = g_getenv ("SL_CLI");
+  g_autofree char *tmp = make_tmpdir ();
+  g_autofree char *gen_dir = g_build_filename (tmp, "gen", NULL);
+  g_autofree char *out = g_build_filename (tmp, "export", NULL);
+  g_autofree char *out_arg = g_strdup_printf ("--out=%s", gen_dir);
+  g_autofree char *truth_path = g_build_filename (gen_dir, "ground-truth.json", NULL);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SlEngine) engine = NULL;
+  g_autoptr(SlTraceReader) reader = NULL;
+  g_autoptr(SlGenerate) gen = NULL;
+  g_autofree char *gen_out = NULL;
+  g_autofree char *merged = NULL;
+  guint n_pairs, n_pieces, inversions;
+  guint64 engine_inversions = 0;
+  double worst;
+
+  if (g_getenv ("SL_BABELTRACE2") == NULL)
+    {
+      g_test_skip ("babeltrace2 not found");
+      return;
+    }
+  g_assert_nonnull (cli);
+  g_ptr_array_add (argv, (char *) cli);
+  g_ptr_array_add (argv, (char *) "generate");
+  g_ptr_array_add (argv, out_arg);
+  g_ptr_array_add (argv, (char *) "--quiet");
+  for (guint i = 0; gen_args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) gen_args[i]);
+  g_ptr_array_add (argv, NULL);
+  gen_out = spawn ((const char *const *) argv->pdata, TRUE);
+  gen = sl_generate_load_truth (truth_path, &error);
+  g_assert_no_error (error);
+
+  engine = load (gen_dir, &reader);
+  g_assert_true (sl_export_traces (reader, engine, out, NULL, &error));
+  g_assert_no_error (error);
+
+  /* all hosts merged by babeltrace2: every receive after its send */
+  /* all hosts merged by babeltrace2: a receive before its send only where
+   * the engine's maps put one (at a clock step, where the step's instant
+   * is uncertain: the host's bound there covers it) */
+  for (guint l = 0; l < sl_engine_get_n_links (engine); l++)
+    {
+      SlLinkInfo li;
+
+      sl_engine_get_link_info (engine, l, &li);
+      if (li.in_tree)
+        engine_inversions += li.inversions;
+    }
+  merged = babeltrace (out, TRUE);
+  inversions = count_inversions (merged, &n_pairs);
+  g_test_message ("%u pairs, %u inversions (the engine's maps: %" G_GUINT64_FORMAT ")", n_pairs, inversions,
+                  engine_inversions);
+  g_assert_cmpuint (n_pairs, >, 1000);
+  g_assert_cmpuint (inversions, ==, engine_inversions);
+  if (!with_step)
+    g_assert_cmpuint (inversions, ==, 0);
+
+  worst = check_every_event (reader, engine, gen, out, &n_pieces);
+
+  g_test_message ("worst error %.2f of the bound; %u pieces at most", worst, n_pieces);
+  g_assert_cmpuint (n_pieces, >, 1);
+
+  rm_rf (tmp);
+}
+
+/* Wandering clocks: piecewise maps, compact (27-bit) event timestamps. */
+static void
+test_wander (void)
+{
+  static const char *args[] = { "--host=a:1000000000:2000000:3:4:200", "--host=b:2400000000:-1500000:-2:5:300",
+                                "--host=c:1500000000:700000:8:3:250", "--link=a:b:100", "--link=b:c:100",
+                                "--duration=120", "--background=20", "--cpus=2", "--event-header=compact",
+                                NULL };
+
+  check_piecewise (args, FALSE);
+}
+
+/* A clock step: the map jumps there; lttng's large event header. */
+static void
+test_step (void)
+{
+  static const char *args[] = { "--host=a:1000000000:0:5", "--host=b:3000000000:4000000:-6:2:400",
+                                "--link=a:b:100", "--step=b:60:3000000", "--duration=120", "--background=20",
+                                "--cpus=2", NULL };
+
+  check_piecewise (args, TRUE);
+}
+
+/* A stream whose last packet is cut short (a trace of a killed session):
+ * the copy of a synchronized host keeps the packets before it, says so,
+ * and babeltrace2 reads it. */
+static void
+test_partial_packet (void)
+{
+  const char *cli = g_getenv ("SL_CLI");
+  g_autofree char *tmp = make_tmpdir ();
+  g_autofree char *gen_dir = g_build_filename (tmp, "gen", NULL);
+  g_autofree char *out = g_build_filename (tmp, "export", NULL);
+  g_autofree char *out_arg = g_strdup_printf ("--out=%s", gen_dir);
+  const char *argv[] = { cli, "generate", out_arg, "--host=a:1000000000:0:5:2:30",
+                         "--host=b:2400000000:300000:-5:2:40", "--link=a:b:200", "--duration=20",
+                         "--background=20", "--cpus=2", "--quiet", NULL };
+  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SlEngine) engine = NULL;
+  g_autoptr(SlTraceReader) reader = NULL;
+  g_autofree char *gen_out = NULL;
+  g_autofree char *after = NULL;
+
+  if (g_getenv ("SL_BABELTRACE2") == NULL)
+    {
+      g_test_skip ("babeltrace2 not found");
+      return;
+    }
+  g_assert_nonnull (cli);
+  gen_out = spawn (argv, TRUE);
+  for (const char *const *h = (const char *const[]) { "a", "b", NULL }; *h != NULL; h++)
+    {
+      g_autofree char *path = g_build_filename (gen_dir, *h, "kernel", "channel0_0", NULL);
+      GStatBuf st;
+
+      g_assert_cmpint (g_stat (path, &st), ==, 0);
+      g_assert_cmpint (truncate (path, st.st_size - 1000), ==, 0);
+    }
+
+  engine = load (gen_dir, &reader);
+  g_assert_true (sl_export_traces (reader, engine, out, warnings, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (warnings->len, ==, 1);
+  g_test_message ("%s", (const char *) g_ptr_array_index (warnings, 0));
+  g_assert_nonnull (strstr (g_ptr_array_index (warnings, 0), "channel0_0: packet at byte "));
+
+  /* the reference's streams are linked as they are (babeltrace2 stops on
+   * them as on the originals); the other's copy ends before the partial
+   * packet */
+  for (guint h = 0; h < sl_engine_get_n_hosts (engine); h++)
+    {
+      SlHostInfo hi = { 0 };
+
+      sl_engine_get_host_info (engine, h, &hi);
+      if (hi.reference != h)
+        {
+          g_autofree char *copy = g_build_filename (out, sl_engine_get_host_name (engine, h), NULL);
+          g_autofree char *file = g_build_filename (sl_engine_get_host_name (engine, h), "kernel", "channel0_0",
+                                                    NULL);
+
+          g_assert_nonnull (strstr (g_ptr_array_index (warnings, 0), file));
+          g_clear_pointer (&after, g_free);
+          after = babeltrace (copy, TRUE);
+          g_assert_cmpuint (count_lines (after), >, 1000);
+        }
+      sl_host_info_clear (&hi);
+    }
+  g_assert_nonnull (after);
+
+  rm_rf (tmp);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -353,6 +663,9 @@ main (int   argc,
 
   g_test_add_func ("/export/generated", test_generated);
   g_test_add_func ("/export/synctraces", test_synctraces);
+  g_test_add_func ("/export/piecewise/wander", test_wander);
+  g_test_add_func ("/export/piecewise/step", test_step);
+  g_test_add_func ("/export/partial-packet", test_partial_packet);
 
   return g_test_run ();
 }

@@ -97,8 +97,15 @@ sl_cli_apply (int    argc,
       if (!g_hash_table_contains (found, h->name))
         g_printerr ("syncline-cli: warning: host %s: in %s but in no folder given\n", h->name, transforms);
     }
-  if (!sl_export_traces_saved (reader, set, export_dir, &error))
-    return sl_cli_fail ("--export: %s", error->message);
+  {
+    g_autoptr(GPtrArray) left_out = g_ptr_array_new_with_free_func (g_free);
+    gboolean ok = sl_export_traces_saved (reader, set, export_dir, left_out, &error);
+
+    for (guint i = 0; i < left_out->len; i++)
+      g_printerr ("syncline-cli: warning: --export: %s\n", (const char *) g_ptr_array_index (left_out, i));
+    if (!ok)
+      return sl_cli_fail ("--export: %s", error->message);
+  }
   g_print ("%u hosts, %u on another host's clock, written to %s\n", sl_trace_reader_get_n_hosts (reader), rewritten,
            export_dir);
   return 0;

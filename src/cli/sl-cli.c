@@ -634,8 +634,16 @@ sync_output_cb (SlEngine *engine,
     return;
   if (o->args->plots != NULL && !sl_plot_links (engine, o->args->plots, &o->error))
     return;
-  if (o->args->export_dir != NULL && !sl_export_traces (o->reader, engine, o->args->export_dir, &o->error))
-    return;
+  if (o->args->export_dir != NULL)
+    {
+      g_autoptr(GPtrArray) left_out = g_ptr_array_new_with_free_func (g_free);
+      gboolean ok = sl_export_traces (o->reader, engine, o->args->export_dir, left_out, &o->error);
+
+      for (guint i = 0; i < left_out->len; i++)
+        g_printerr ("syncline-cli: warning: --export: %s\n", (const char *) g_ptr_array_index (left_out, i));
+      if (!ok)
+        return;
+    }
   if (o->args->save_transforms != NULL)
     {
       g_autoptr(SlTransformSet) set = sl_transform_set_new_from_engine (engine);
@@ -813,8 +821,9 @@ cmd_sync (int    argc,
       "Say why each host and link is or is not synchronized, and what to do (the application's "
       "diagnosis): a section of the text report, a \"diagnosis\" member of each host and link in JSON", NULL },
     { "export", 0, 0, G_OPTION_ARG_FILENAME, &args.export_dir,
-      "Trace folders: write a synchronized copy of the traces to DIR (new or empty): stream "
-      "files linked or copied, each host's clock rewritten to its reference's", "DIR" },
+      "Trace folders: write a synchronized copy of the traces to DIR (new or empty): every "
+      "timestamp of a synchronized host rewritten through its map to its reference's clock (a "
+      "reference's files linked)", "DIR" },
     { "save-transforms", 0, 0, G_OPTION_ARG_FILENAME, &args.save_transforms,
       "Write each host's clock relation to its reference (exact pieces and bounds) to FILE, "
       "for `syncline-cli apply` and the application", "FILE" },

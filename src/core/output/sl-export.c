@@ -6,7 +6,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -14,7 +13,9 @@
 #include <glib/gstdio.h>
 
 #include "sl-ctf-meta.h"
+#include "sl-ctf-retime.h"
 #include "sl-export.h"
+#include "sl-safe-io.h"
 #include "sl-types.h"
 
 #define NS_PER_S             1000000000
@@ -24,9 +25,16 @@
 typedef struct
 {
   gboolean    rewrite;
-  SlTransform to_reference;
+  SlRelation *to_reference;
   const char *reference_name;
 } ClockMap;
+
+static gint64
+map_time (gint64   ns,
+          gpointer relation)
+{
+  return sl_relation_apply (relation, ns);
+}
 
 /* ---------------------------------------------------------------------- */
 /* Files                                                                   */
@@ -99,45 +107,6 @@ link_or_copy (const char  *from,
   return TRUE;
 }
 
-static gboolean
-copy_folder_files (const char  *from,
-                   const char  *to,
-                   gboolean     with_index,
-                   GError     **error)
-{
-  g_autoptr(GDir) dir = NULL;
-  g_autoptr(GError) local = NULL;
-  const char *name;
-
-  dir = g_dir_open (from, 0, &local);
-  if (dir == NULL)
-    {
-      g_set_error (error, SL_ERROR, SL_ERROR_IO, "%s: %s", from, local->message);
-      return FALSE;
-    }
-  if (!make_dir (to, error))
-    return FALSE;
-
-  while ((name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *a = g_build_filename (from, name, NULL);
-      g_autofree char *b = g_build_filename (to, name, NULL);
-
-      if (with_index && g_str_equal (name, "metadata"))
-        continue;
-      if (g_file_test (a, G_FILE_TEST_IS_DIR))
-        {
-          if (with_index && g_str_equal (name, "index") &&
-              !copy_folder_files (a, b, FALSE, error))
-            return FALSE;
-          continue;
-        }
-      if (g_file_test (a, G_FILE_TEST_IS_REGULAR) && !link_or_copy (a, b, error))
-        return FALSE;
-    }
-  return TRUE;
-}
-
 /* ---------------------------------------------------------------------- */
 /* Metadata                                                                */
 
@@ -205,72 +174,6 @@ parse_int (const char *value,
   return errno == 0 && end != NULL && *end == '\0';
 }
 
-static gint64
-floor_div (__int128 a,
-           __int128 b,
-           __int128 *rem)
-{
-  __int128 q = a / b, r = a % b;
-
-  if (r != 0 && ((r < 0) != (b < 0)))
-    {
-      q -= 1;
-      r += b;
-    }
-  *rem = r;
-  return (gint64) q;
-}
-
-/* The original clock reads t(c) = S·1e9 + (c + O)·1e9/f ns; the new one
- * must read T(t(c)) with T(t) = image + frac + s·(t − origin). With
- * f' = round(f/s), match both exactly at t = origin, where T is exact:
- * t'(c) = T(origin) + (c − c_a)·1e9/f', c_a·1e9 = (origin − S·1e9)·f − O·1e9.
- * The offset seconds carry the epoch so `offset` stays below f', which
- * babeltrace2 converts in double precision. */
-static gboolean
-transform_clock (const SlTransform *tr,
-                 guint64            f,
-                 gint64             offset_s,
-                 gint64             offset,
-                 guint64           *new_f,
-                 gint64            *new_offset_s,
-                 gint64            *new_offset)
-{
-  long double ideal = (long double) f / (1.0L + (long double) tr->drift);
-  __int128 n, r;
-  guint64 fp;
-  gint64 r_int, sp, op;
-  long double r_frac, rem;
-
-  if (!(ideal >= 1.0L && ideal < 1.8e19L))
-    return FALSE;
-  fp = (guint64) llroundl (ideal);
-
-  n = ((__int128) tr->origin - (__int128) offset_s * NS_PER_S) * (__int128) f -
-      (__int128) offset * NS_PER_S;
-  r_int = tr->image - floor_div (n, (__int128) fp, &r);
-  r_frac = (long double) tr->image_frac - (long double) r / (long double) fp;
-  if (r_frac < 0)
-    {
-      r_int -= 1;
-      r_frac += 1.0L;
-    }
-
-  sp = floor_div (r_int, NS_PER_S, &r);
-  rem = (long double) r + r_frac;
-  op = (gint64) llroundl (rem * (long double) fp / NS_PER_S);
-  if ((guint64) op >= fp)
-    {
-      sp += 1;
-      op -= (gint64) fp;
-    }
-
-  *new_f = fp;
-  *new_offset_s = sp;
-  *new_offset = op;
-  return TRUE;
-}
-
 static gboolean
 rewrite_clock_block (const char      *path,
                      const char      *body,
@@ -283,8 +186,7 @@ rewrite_clock_block (const char      *path,
   g_auto(GStrv) statements = g_strsplit (clean, ";", -1);
   g_autoptr(GString) kept = g_string_new (NULL);
   gint64 freq = NS_PER_S, offset_s = 0, offset = 0;
-  guint64 new_f;
-  gint64 new_s, new_o;
+  gint64 base_s;
 
   for (guint i = 0; statements[i] != NULL; i++)
     {
@@ -317,23 +219,23 @@ rewrite_clock_block (const char      *path,
         g_string_append_printf (kept, "\t%s;\n", st);
     }
 
-  if (!transform_clock (&map->to_reference, (guint64) freq, offset_s, offset,
-                        &new_f, &new_s, &new_o))
+  if (!sl_ctf_retime_clock_base ((guint64) freq, offset_s, (guint64) offset, map_time, map->to_reference,
+                                 &base_s))
     {
-      g_set_error (error, SL_ERROR, SL_ERROR_INVALID,
-                   "%s: the host's clock transform gives an impossible frequency", path);
+      g_set_error (error, SL_ERROR, SL_ERROR_INVALID, "%s: the clock's origin is out of range", path);
       return FALSE;
     }
 
   g_string_append (out, "clock {\n");
   g_string_append (out, kept->str);
   g_string_append_printf (out,
-                          "\t/* syncline: synchronized to %s; was freq = %" G_GINT64_FORMAT
-                          ", offset_s = %" G_GINT64_FORMAT ", offset = %" G_GINT64_FORMAT " */\n",
+                          "\t/* syncline: synchronized to %s, every timestamp of the streams rewritten in "
+                          "ns; was freq = %" G_GINT64_FORMAT ", offset_s = %" G_GINT64_FORMAT ", offset = %"
+                          G_GINT64_FORMAT " */\n",
                           map->reference_name, freq, offset_s, offset);
-  g_string_append_printf (out, "\tfreq = %" G_GUINT64_FORMAT ";\n", new_f);
-  g_string_append_printf (out, "\toffset_s = %" G_GINT64_FORMAT ";\n", new_s);
-  g_string_append_printf (out, "\toffset = %" G_GINT64_FORMAT ";\n", new_o);
+  g_string_append_printf (out, "\tfreq = %d;\n", NS_PER_S);
+  g_string_append_printf (out, "\toffset_s = %" G_GINT64_FORMAT ";\n", base_s);
+  g_string_append (out, "\toffset = 0;\n");
   g_string_append (out, "}");
   return TRUE;
 }
@@ -419,37 +321,121 @@ rewrite_clocks (const char      *path,
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
+/* A trace folder's files but the metadata: hard-linked (copied across
+ * file systems), with `index/`; with @retime, the streams copied with
+ * their times rewritten, and their indexes (an index that does not
+ * describe its stream is left out: babeltrace2 and Trace Compass read a
+ * stream without one). Streams as babeltrace2 takes them: the regular
+ * files of the folder but the metadata, hidden and empty ones. */
 static gboolean
-export_metadata (const char      *from,
-                 const char      *to,
-                 const ClockMap  *map,
-                 GError         **error)
+copy_folder_files (const char   *from,
+                   const char   *to,
+                   gboolean      with_index,
+                   SlCtfRetime  *retime,
+                   GPtrArray    *warnings,
+                   GError      **error)
+{
+  g_autoptr(GDir) dir = NULL;
+  g_autoptr(GError) local = NULL;
+  g_autofree char *index_from = g_build_filename (from, "index", NULL);
+  g_autofree char *index_to = g_build_filename (to, "index", NULL);
+  const char *name;
+
+  dir = g_dir_open (from, 0, &local);
+  if (dir == NULL)
+    {
+      g_set_error (error, SL_ERROR, SL_ERROR_IO, "%s: %s", from, local->message);
+      return FALSE;
+    }
+  if (!make_dir (to, error))
+    return FALSE;
+
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *a = g_build_filename (from, name, NULL);
+      g_autofree char *b = g_build_filename (to, name, NULL);
+      GStatBuf st;
+
+      if (with_index && g_str_equal (name, "metadata"))
+        continue;
+      if (g_file_test (a, G_FILE_TEST_IS_DIR))
+        {
+          if (with_index && retime == NULL && g_str_equal (name, "index") &&
+              !copy_folder_files (a, b, FALSE, NULL, NULL, error))
+            return FALSE;
+          continue;
+        }
+      if (!sl_safe_is_regular (a) || g_stat (a, &st) != 0)
+        continue;
+      if (retime == NULL || name[0] == '.' || st.st_size == 0)
+        {
+          if (!link_or_copy (a, b, error))
+            return FALSE;
+          continue;
+        }
+      {
+        g_autofree char *cut = NULL;
+        g_autofree char *idx = g_strconcat (name, ".idx", NULL);
+        g_autofree char *ia = g_build_filename (index_from, idx, NULL);
+        g_autofree char *ib = g_build_filename (index_to, idx, NULL);
+
+        if (!sl_ctf_retime_stream (retime, a, b, &cut, error))
+          return FALSE;
+        if (cut != NULL && warnings != NULL)
+          g_ptr_array_add (warnings, g_steal_pointer (&cut));
+        if (sl_safe_is_regular (ia) && make_dir (index_to, NULL))
+          sl_ctf_retime_index (retime, ia, ib, NULL);
+      }
+    }
+  return TRUE;
+}
+
+/* One trace: its metadata (as text, each clock rewritten when the host
+ * has a map), its stream files linked, or copied with their times
+ * rewritten. */
+static gboolean
+export_trace (const char      *from,
+              const char      *to,
+              const ClockMap  *map,
+              GPtrArray       *warnings,
+              GError         **error)
 {
   g_autoptr(GError) local = NULL;
+  g_autoptr(SlCtfRetime) retime = NULL;
+  g_autofree char *meta_in = g_build_filename (from, "metadata", NULL);
+  g_autofree char *meta_out = g_build_filename (to, "metadata", NULL);
   g_autofree char *why = NULL;
   g_autofree char *text = NULL;
   g_autofree char *result = NULL;
   gsize len;
 
   /* the reader's own way: never a FIFO, bounded, packets checked */
-  if (sl_ctf_meta_read_file (from, &text, &len, NULL, &why) != SL_CTF_META_OK)
+  if (sl_ctf_meta_read_file (meta_in, &text, &len, NULL, &why) != SL_CTF_META_OK)
     {
-      g_set_error (error, SL_ERROR, SL_ERROR_PARSE, "%s: %s", from, why);
+      g_set_error (error, SL_ERROR, SL_ERROR_PARSE, "%s: %s", meta_in, why);
       return FALSE;
     }
 
   if (map->rewrite)
     {
-      result = rewrite_clocks (from, text, map, error);
+      retime = sl_ctf_retime_new (text, len, map_time, map->to_reference, &local);
+      if (retime == NULL)
+        {
+          g_set_error (error, SL_ERROR, SL_ERROR_PARSE, "%s: %s", meta_in, local->message);
+          return FALSE;
+        }
+      result = rewrite_clocks (meta_in, text, map, error);
       if (result == NULL)
         return FALSE;
     }
   else
     result = g_steal_pointer (&text);
+  if (!copy_folder_files (from, to, TRUE, retime, warnings, error))
+    return FALSE;
 
-  if (!g_file_set_contents (to, result, -1, &local))
+  if (!g_file_set_contents (meta_out, result, -1, &local))
     {
-      g_set_error (error, SL_ERROR, SL_ERROR_IO, "%s: %s", to, local->message);
+      g_set_error (error, SL_ERROR, SL_ERROR_IO, "%s: %s", meta_out, local->message);
       return FALSE;
     }
   return TRUE;
@@ -666,6 +652,7 @@ copy_free (gpointer p)
 
   g_free (c->from);
   g_free (c->to);
+  g_clear_pointer (&c->map.to_reference, sl_relation_unref);
   g_free (c);
 }
 
@@ -674,13 +661,14 @@ static ClockMap
 saved_clock_map (const SlTransformSet *saved,
                  const char           *name)
 {
-  ClockMap map = { FALSE, { 0, 0, 0.0, 0.0 }, NULL };
+  ClockMap map = { FALSE, NULL, NULL };
   const SlSavedHost *h = name != NULL ? sl_transform_set_lookup (saved, name) : NULL;
 
-  if (h != NULL && !g_str_equal (h->reference, h->name) && !sl_transform_is_identity (&h->to_reference))
+  if (h != NULL && h->relation != NULL && !g_str_equal (h->reference, h->name) &&
+      !(sl_relation_get_n_pieces (h->relation) == 1 && sl_transform_is_identity (&h->to_reference)))
     {
       map.rewrite = TRUE;
-      map.to_reference = h->to_reference;
+      map.to_reference = sl_relation_ref (h->relation);
       map.reference_name = h->reference;
     }
   return map;
@@ -690,16 +678,17 @@ static ClockMap
 clock_map (SlEngine *engine,
            guint     host)
 {
-  ClockMap map = { FALSE, { 0, 0, 0.0, 0.0 }, NULL };
+  ClockMap map = { FALSE, NULL, NULL };
   SlHostInfo info;
 
   if (engine == NULL || host == SL_HOST_NONE || host >= sl_engine_get_n_hosts (engine))
     return map;
   sl_engine_get_host_info (engine, host, &info);
-  if (info.reference != host && info.reference != SL_HOST_NONE && !sl_transform_is_identity (&info.to_reference))
+  if (info.reference != host && info.reference != SL_HOST_NONE && info.relation != NULL &&
+      !(sl_relation_get_n_pieces (info.relation) == 1 && sl_transform_is_identity (&info.to_reference)))
     {
       map.rewrite = TRUE;
-      map.to_reference = info.to_reference;
+      map.to_reference = sl_relation_ref (info.relation);
       map.reference_name = sl_engine_get_host_name (engine, info.reference);
     }
   sl_host_info_clear (&info);
@@ -726,6 +715,8 @@ plan_host (SlTraceReader  *reader,
   ClockMap map = saved != NULL ? saved_clock_map (saved, sl_trace_reader_get_host_name (reader, index))
                                : clock_map (engine, sl_trace_reader_get_engine_host (reader, index));
 
+  g_autoptr(SlRelation) held = map.to_reference;   /* each copy takes its own reference */
+
   if (traces == NULL || traces->len == 0)
     return TRUE;
   /* two hosts whose names only differ by a '/' */
@@ -751,6 +742,8 @@ plan_host (SlTraceReader  *reader,
       c->from = g_strdup (g_ptr_array_index (real, t));
       c->to = g_canonicalize_filename (dest, NULL);
       c->map = map;
+      if (map.to_reference != NULL)
+        sl_relation_ref (map.to_reference);
       g_ptr_array_add (copies, c);
       if (!is_below (c->to, out_dir))
         {
@@ -767,6 +760,7 @@ export_traces (SlTraceReader         *reader,
                SlEngine              *engine,
                const SlTransformSet  *saved,
                const char            *out_dir,
+               GPtrArray             *warnings,
                GError               **error)
 {
   g_autoptr(GHashTable) used = NULL;
@@ -798,11 +792,8 @@ export_traces (SlTraceReader         *reader,
   for (guint i = 0; i < copies->len; i++)
     {
       const Copy *c = g_ptr_array_index (copies, i);
-      g_autofree char *meta_in = g_build_filename (c->from, "metadata", NULL);
-      g_autofree char *meta_out = g_build_filename (c->to, "metadata", NULL);
 
-      if (!copy_folder_files (c->from, c->to, TRUE, error) ||
-          !export_metadata (meta_in, meta_out, &c->map, error))
+      if (!export_trace (c->from, c->to, &c->map, warnings, error))
         return FALSE;
     }
   return TRUE;
@@ -812,6 +803,7 @@ gboolean
 sl_export_traces (SlTraceReader  *reader,
                   SlEngine       *engine,
                   const char     *out_dir,
+                  GPtrArray      *warnings,
                   GError        **error)
 {
   g_return_val_if_fail (reader != NULL, FALSE);
@@ -819,7 +811,7 @@ sl_export_traces (SlTraceReader  *reader,
   g_return_val_if_fail (out_dir != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  return export_traces (reader, engine, NULL, out_dir, error);
+  return export_traces (reader, engine, NULL, out_dir, warnings, error);
 }
 
 /**
@@ -835,6 +827,7 @@ gboolean
 sl_export_traces_saved (SlTraceReader         *reader,
                         const SlTransformSet  *saved,
                         const char            *out_dir,
+                        GPtrArray             *warnings,
                         GError               **error)
 {
   g_return_val_if_fail (reader != NULL, FALSE);
@@ -842,5 +835,5 @@ sl_export_traces_saved (SlTraceReader         *reader,
   g_return_val_if_fail (out_dir != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  return export_traces (reader, NULL, saved, out_dir, error);
+  return export_traces (reader, NULL, saved, out_dir, warnings, error);
 }

@@ -18,6 +18,9 @@ G_BEGIN_DECLS
  * @reader: a reader that has finished (%SL_TRACE_READER_DONE)
  * @engine: the engine @reader fed
  * @out_dir: folder to create; it must not exist or be empty
+ * @warnings: (nullable) (element-type utf8): where to add what was left
+ *   out (a stream of a synchronized host whose damaged or partial packet
+ *   ends its copy, as it ends what was decoded), each naming the file
  * @error: return location for a #GError naming the file at fault
  *
  * Writes every trace of every host of @reader to
@@ -25,17 +28,16 @@ G_BEGIN_DECLS
  * folder common to the host's traces (the trace folder's name when the
  * host has one trace), every path resolved first and checked to stay below
  * @out_dir (nothing is written otherwise); a host name longer than 200
- * bytes is cut and given a hash. Stream files and `index/` are hard-linked, or copied
- * when linking fails. `metadata` is written as plain text (packetized
- * metadata is unpacked) with each `clock` block rewritten so that readers
- * such as babeltrace2 and Trace Compass convert cycles to the host's
- * reference clock: with the host's transform t_ref = s·t + o, the clock
- * gets `freq = round(f / s)` and new `offset_s`/`offset`, matched exactly
- * at the transform's origin. The rounding of `freq` to an integer costs
- * at most 0.5 / freq relative, i.e. 0.5 ns per second away from the
- * origin at 1 GHz (about 1 µs over 30 minutes); the offset is exact to
- * half a cycle. Reference hosts and hosts joined to no reference keep
- * their clocks.
+ * bytes is cut and given a hash. `metadata` is written as plain text
+ * (packetized metadata is unpacked). A host placed on another host's
+ * clock has a piecewise-linear map, which a (linear) CTF clock cannot
+ * express: its clocks become 1 GHz clocks (`offset_s` the whole seconds
+ * below the map of cycle 0, `offset` 0) and every clock value of its
+ * stream files is rewritten to the map of its time (sl-ctf-retime.h), and
+ * of its `index/` files; the copy is exact to the ns at every event.
+ * Reference hosts and hosts joined to no reference keep their clocks:
+ * their stream files and `index/` are hard-linked, or copied when linking
+ * fails.
  *
  * Returns: %TRUE on success
  */
@@ -46,10 +48,12 @@ gboolean sl_export_check_target (const char         *out_dir,
 gboolean sl_export_traces (SlTraceReader  *reader,
                            SlEngine       *engine,
                            const char     *out_dir,
+                           GPtrArray      *warnings,
                            GError        **error);
 gboolean sl_export_traces_saved (SlTraceReader        *reader,
                                  const SlTransformSet *saved,
                                  const char           *out_dir,
+                                 GPtrArray            *warnings,
                                  GError              **error);
 
 G_END_DECLS

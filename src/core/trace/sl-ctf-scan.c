@@ -42,15 +42,29 @@ sl_ctf_stream_clear (SlCtfStream *s)
   g_clear_pointer (&s->offsets, g_array_unref);
 }
 
-/* A field of @size bits at @bit in CTF's bit order. */
-static guint64
-read_bits (const guint8 *buf,
-           guint64       bit,
-           guint         size,
-           gboolean      big_endian)
+/**
+ * sl_ctf_read_bits:
+ *
+ * A field of @size (1 to 64) bits at @bit of @buf, in CTF's bit order
+ * (little-endian fields from each byte's low bit, big-endian ones from
+ * its high bit). No bounds check: the caller's.
+ */
+guint64
+sl_ctf_read_bits (const guint8 *buf,
+                  guint64       bit,
+                  guint         size,
+                  gboolean      big_endian)
 {
   guint64 v = 0;
 
+  if (bit % 8 == 0 && size % 8 == 0)
+    {
+      const guint8 *p = buf + bit / 8;
+
+      for (guint i = 0; i < size / 8; i++)
+        v = big_endian ? (v << 8) | p[i] : v | (guint64) p[i] << (8 * i);
+      return v;
+    }
   for (guint i = 0; i < size; i++)
     {
       guint64 b = bit + i;
@@ -63,6 +77,29 @@ read_bits (const guint8 *buf,
         v |= (guint64) value << i;
     }
   return v;
+}
+
+/**
+ * sl_ctf_write_bits:
+ *
+ * The reverse of sl_ctf_read_bits(): the low @size bits of @value written
+ * at @bit, the other bits of the bytes kept.
+ */
+void
+sl_ctf_write_bits (guint8   *buf,
+                   guint64   bit,
+                   guint     size,
+                   gboolean  big_endian,
+                   guint64   value)
+{
+  for (guint i = 0; i < size; i++)
+    {
+      guint64 b = bit + i;
+      guint shift = big_endian ? 7 - b % 8 : b % 8;
+      guint v = big_endian ? (value >> (size - 1 - i)) & 1 : (value >> i) & 1;
+
+      buf[b / 8] = (guint8) ((buf[b / 8] & ~(1u << shift)) | (v << shift));
+    }
 }
 
 typedef struct
@@ -80,7 +117,7 @@ read_fields (const SlTsdlLayout *l,
   for (guint i = 0; i < SL_TSDL_N_FIELDS; i++)
     if (l->f[i].present && l->f[i].bit_offset >= from_bit)
       {
-        f->v[i] = read_bits (buf, l->f[i].bit_offset, l->f[i].size, l->f[i].big_endian);
+        f->v[i] = sl_ctf_read_bits (buf, l->f[i].bit_offset, l->f[i].size, l->f[i].big_endian);
         f->has[i] = TRUE;
       }
 }

@@ -53,4 +53,14 @@ gboolean sl_ctf_scan_buffer      (const SlTsdl *tsdl,
                                   gsize         len,
                                   SlCtfStream  *stream);
 
+guint64  sl_ctf_read_bits        (const guint8 *buf,
+                                  guint64       bit,
+                                  guint         size,
+                                  gboolean      big_endian);
+void     sl_ctf_write_bits       (guint8       *buf,
+                                  guint64       bit,
+                                  guint         size,
+                                  gboolean      big_endian,
+                                  guint64       value);
+
 G_END_DECLS

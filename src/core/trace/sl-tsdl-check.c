@@ -71,8 +71,8 @@ fail (Checker    *c,
   return FALSE;
 }
 
-static const char *
-strip (const char *name)
+const char *
+tsdl_strip_name (const char *name)
 {
   return name != NULL && name[0] == '_' ? name + 1 : name;
 }
@@ -97,7 +97,7 @@ member_type (const TType *compound,
     {
       const TMember *m = g_ptr_array_index (compound->members, i);
 
-      if (g_strcmp0 (m->name, name) == 0 || g_strcmp0 (strip (m->name), strip (name)) == 0)
+      if (g_strcmp0 (m->name, name) == 0 || g_strcmp0 (tsdl_strip_name (m->name), tsdl_strip_name (name)) == 0)
         return m->type;
     }
   return NULL;
@@ -211,7 +211,7 @@ static gboolean
 label_is (const TMapping *m,
           const char     *option)
 {
-  return g_strcmp0 (m->label, option) == 0 || g_strcmp0 (strip (m->label), strip (option)) == 0;
+  return g_strcmp0 (m->label, option) == 0 || g_strcmp0 (tsdl_strip_name (m->label), tsdl_strip_name (option)) == 0;
 }
 
 static gboolean
@@ -259,7 +259,7 @@ check_compound (Checker     *c,
       const TMember *m = g_ptr_array_index (t->members, i);
       Ctx inner = { ctx, t, i };
 
-      if (!g_hash_table_add (names, (gpointer) strip (m->name)))
+      if (!g_hash_table_add (names, (gpointer) tsdl_strip_name (m->name)))
         return fail (c, m->line, "“%s” is declared twice in one %s (babeltrace2 2.0.4 aborts on it)",
                      m->name, t->kind == T_STRUCT ? "structure" : "variant");
       if (!check_type (c, m->type, t->kind == T_STRUCT ? &inner : ctx, elements, depth + 1))
@@ -445,18 +445,18 @@ align_up (guint64 v,
   return a <= 1 ? v : (v + a - 1) / a * a;
 }
 
-static guint
-type_align (const TType *t)
+guint
+tsdl_type_align (const TType *t)
 {
   guint a = t->align;
 
   if (t->kind == T_ENUM && t->container != NULL)
     return t->container->align;
   if ((t->kind == T_ARRAY || t->kind == T_SEQUENCE) && t->element != NULL)
-    return type_align (t->element);
+    return tsdl_type_align (t->element);
   if (t->kind == T_STRUCT && t->members != NULL)
     for (guint i = 0; i < t->members->len; i++)
-      a = MAX (a, type_align (((TMember *) g_ptr_array_index (t->members, i))->type));
+      a = MAX (a, tsdl_type_align (((TMember *) g_ptr_array_index (t->members, i))->type));
   return MAX (a, 1);
 }
 
@@ -469,8 +469,8 @@ typedef struct
   gboolean      header;
 } Walk;
 
-static int
-clock_index (const SlTsdl *t,
+int
+tsdl_clock_index (const SlTsdl *t,
              const char   *name)
 {
   for (guint i = 0; name != NULL && i < t->clocks->len; i++)
@@ -497,7 +497,7 @@ note_field (Walk        *w,
   if (it == NULL || it->kind != T_INT)
     return;
   for (guint i = 0; i < G_N_ELEMENTS (known); i++)
-    if (known[i].header == w->header && g_strcmp0 (strip (name), known[i].name) == 0)
+    if (known[i].header == w->header && g_strcmp0 (tsdl_strip_name (name), known[i].name) == 0)
       {
         SlTsdlField *f = &w->l->f[known[i].id];
 
@@ -506,7 +506,7 @@ note_field (Walk        *w,
         f->size = it->size;
         f->is_signed = it->is_signed;
         f->big_endian = (it->byte_order ? it->byte_order : w->t->byte_order) == 2;
-        f->clock = clock_index (w->t, it->map_clock);
+        f->clock = tsdl_clock_index (w->t, it->map_clock);
       }
 }
 
@@ -517,7 +517,7 @@ walk (Walk        *w,
 {
   if (t == NULL || !w->fixed)
     return;
-  w->off = align_up (w->off, type_align (t));
+  w->off = align_up (w->off, tsdl_type_align (t));
   switch (t->kind)
     {
     case T_INT:
@@ -537,7 +537,7 @@ walk (Walk        *w,
         }
       break;
     case T_ARRAY:
-      if (w->header && g_strcmp0 (strip (name), "uuid") == 0 && t->length == 16 && t->element->kind == T_INT &&
+      if (w->header && g_strcmp0 (tsdl_strip_name (name), "uuid") == 0 && t->length == 16 && t->element->kind == T_INT &&
           t->element->size == 8)
         {
           w->l->has_uuid = TRUE;

@@ -166,5 +166,12 @@ gboolean tsdl_check        (SlTsdl  *tsdl,
                             char   **why,
                             guint   *line);
 void     tsdl_compute_layouts (SlTsdl *tsdl);
+/* a type's alignment in bits (a compound's: its members' largest) */
+guint    tsdl_type_align   (const TType *t);
+/* babeltrace2's names lose one leading '_' ("_x" and "x" are one) */
+const char *tsdl_strip_name (const char *name);
+/* a clock's index by its name, or -1 */
+int      tsdl_clock_index  (const SlTsdl *t,
+                            const char   *name);
 
 G_END_DECLS
