@@ -12,6 +12,8 @@
 
 #include <glib/gstdio.h>
 
+#include "sl-ctf-retime.h"
+#include "sl-ctf-writer.h"
 #include "sl-engine.h"
 #include "sl-export.h"
 #include "sl-generate.h"
@@ -655,12 +657,107 @@ test_partial_packet (void)
   rm_rf (tmp);
 }
 
+/* ns → ns + 5 s, and a slope of 1 + 1e-5 from 1700000000 s on */
+static gint64
+shift_map (gint64   ns,
+           gpointer data)
+{
+  return ns + G_GINT64_CONSTANT (5000000000);
+}
+
+static gint64
+stretch_map (gint64   ns,
+             gpointer data)
+{
+  gint64 origin = G_GINT64_CONSTANT (1700000000000000000);
+
+  return origin + (gint64) ((__int128) (ns - origin) * 100001 / 100000);
+}
+
+static gint64
+identity_map (gint64   ns,
+              gpointer data)
+{
+  return ns;
+}
+
+/* A compact-header stream whose gaps come within 50 ns of 2^27 ns: copied
+ * byte for byte through the identity, through a shift with its clock's
+ * offset moved, and refused (file and packet named) when a map stretches a
+ * gap past what 27 bits hold. */
+static void
+test_retime_compact (void)
+{
+  g_autofree char *tmp = make_tmpdir ();
+  g_autofree char *stream_path = g_build_filename (tmp, "channel0_0", NULL);
+  g_autofree char *copy = g_build_filename (tmp, "copy", NULL);
+  g_autoptr(GString) meta = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
+  g_autofree char *cut = NULL;
+  gsize a_len, b_len;
+  SlCtfTraceInfo info = { { 1 }, NULL, 0, "monotonic", "test", { 2 }, 1000000000, 1700000000, 0,
+                          SL_CTF_HEADER_COMPACT };
+  SlCtfStreamOptions so = { { 1 }, 0, 0, 0, 65536, SL_CTF_HEADER_COMPACT, FALSE };
+  SlCtfStream *st;
+  guint64 t = 1000;
+
+  sl_ctf_metadata_append_preamble (meta, &info);
+  sl_ctf_metadata_append_event (meta, "ev", 0, 0,
+                                "integer { size = 32; align = 8; signed = 0; encoding = none; base = 10; } _x;\n");
+  st = sl_ctf_stream_new (stream_path, &so, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < 200; i++)
+    {
+      sl_ctf_stream_begin_event (st, 0, t, 4);
+      sl_ctf_put_u32 (st, i);
+      sl_ctf_stream_end_event (st);
+      t += i % 2 == 0 ? (G_GUINT64_CONSTANT (1) << 27) - 50 : 1000;
+    }
+  g_assert_true (sl_ctf_stream_close (st, t, &error));
+  sl_ctf_stream_free (st);
+
+  for (guint k = 0; k < 3; k++)
+    {
+      SlCtfRetimeFunc funcs[] = { identity_map, shift_map, stretch_map };
+      g_autoptr(SlCtfRetime) rt = sl_ctf_retime_new (meta->str, meta->len, funcs[k], NULL, &error);
+      gint64 base_s;
+
+      g_assert_no_error (error);
+      g_assert_true (sl_ctf_retime_clock_base (1000000000, 1700000000, 0, funcs[k], NULL, &base_s));
+      g_assert_cmpint (base_s, ==, k == 1 ? 1700000005 : 1700000000);
+      g_unlink (copy);
+      if (k == 2)
+        {
+          g_assert_false (sl_ctf_retime_stream (rt, stream_path, copy, &cut, &error));
+          g_assert_error (error, SL_ERROR, SL_ERROR_PARSE);
+          g_test_message ("%s", error->message);
+          g_assert_nonnull (strstr (error->message, stream_path));
+          g_assert_nonnull (strstr (error->message, "does not fit the 27-bit field"));
+          g_assert_false (g_file_test (copy, G_FILE_TEST_EXISTS));
+          g_clear_error (&error);
+          continue;
+        }
+      g_assert_true (sl_ctf_retime_stream (rt, stream_path, copy, &cut, &error));
+      g_assert_no_error (error);
+      g_assert_null (cut);
+      g_clear_pointer (&a, g_free);
+      g_clear_pointer (&b, g_free);
+      g_assert_true (g_file_get_contents (stream_path, &a, &a_len, NULL));
+      g_assert_true (g_file_get_contents (copy, &b, &b_len, NULL));
+      g_assert_cmpmem (a, a_len, b, b_len);
+    }
+  rm_rf (tmp);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
 
+  g_test_add_func ("/export/retime-compact", test_retime_compact);
   g_test_add_func ("/export/generated", test_generated);
   g_test_add_func ("/export/synctraces", test_synctraces);
   g_test_add_func ("/export/piecewise/wander", test_wander);
