@@ -20,11 +20,11 @@
 #include "sl-trace-reader.h"
 #include "test-util.h"
 
-/* The export errs by the integer freq (0.5/freq relative: under 2 ns over
- * these 3 s traces), half a cycle of offset and babeltrace2's truncation to
- * whole ns; the hull's transform keeps matched packets at least ~tens of
- * µs apart (latency 40 µs + jitter, minus the estimate's error), so no
- * tolerance is needed: a receive before its send is a failure. */
+/* The export writes each host's map of every timestamp, in whole ns at
+ * 1 GHz (checked event by event below); the hull's transform keeps matched
+ * packets at least ~tens of µs apart (latency 40 µs + jitter, minus the
+ * estimate's error), so no tolerance is needed: a receive before its send
+ * is a failure. */
 
 typedef struct
 {

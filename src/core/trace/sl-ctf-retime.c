@@ -715,6 +715,40 @@ write_all (FILE         *out,
   return len == 0 || fwrite (data, 1, len, out) == len;
 }
 
+/* @len bytes of the file from @off into the buffer, grown as needed; the
+ * file changing size under the reader is a damaged packet. */
+static gboolean
+grow_and_read (int       fd,
+               guint8  **buf,
+               gsize    *cap,
+               guint64   off,
+               guint64   len,
+               Dec      *d)
+{
+  gsize got = 0;
+
+  if (len > G_MAXSIZE / 2)
+    return dec_fail (d, "a packet of %" G_GUINT64_FORMAT " bytes", len);
+  if (*cap < len)
+    {
+      g_free (*buf);
+      *cap = MAX (len, 65536);
+      *buf = g_malloc (*cap);
+    }
+  while (got < len)
+    {
+      gssize n = pread (fd, *buf + got, len - got, (off_t) (off + got));
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return dec_fail (d, "cannot read %" G_GUINT64_FORMAT " bytes: %s", len,
+                         n < 0 ? g_strerror (errno) : "the file is shorter");
+      got += (gsize) n;
+    }
+  return TRUE;
+}
+
 /**
  * sl_ctf_retime_stream:
  * @from: a stream file of the trace
@@ -740,11 +774,9 @@ sl_ctf_retime_stream (SlCtfRetime  *self,
                       GError      **error)
 {
   g_autoptr(GError) local = NULL;
-  g_autoptr(GMappedFile) mapped = NULL;
   g_autofree guint8 *packet = NULL;
   gsize cap = 0;
   goffset size = 0;
-  const guint8 *data;
   guint64 off = 0;
   FILE *out;
   Dec d;
@@ -762,44 +794,50 @@ sl_ctf_retime_stream (SlCtfRetime  *self,
       g_set_error (error, SL_ERROR, SL_ERROR_IO, "%s: %s", from, local->message);
       return FALSE;
     }
-  if (size > 0)
-    mapped = g_mapped_file_new_from_fd (fd, FALSE, &local);
-  close (fd);
-  if (size > 0 && mapped == NULL)
-    {
-      g_set_error (error, SL_ERROR, SL_ERROR_IO, "%s: %s", from, local->message);
-      return FALSE;
-    }
-  data = mapped != NULL ? (const guint8 *) g_mapped_file_get_contents (mapped) : NULL;
-  size = mapped != NULL ? (goffset) g_mapped_file_get_length (mapped) : 0;
 
   out = g_fopen (to, "wbx");
   if (out == NULL)
     {
       int e = errno;
 
+      close (fd);
       g_set_error (error, SL_ERROR, SL_ERROR_IO, "%s: cannot create: %s", to, g_strerror (e));
       return FALSE;
     }
 
+  /* a packet at a time: memory does not grow with the file */
   dec_init (&d, self);
   while (ok && off < (guint64) size)
     {
       Frame slots[N_ROOTS];
       guint64 left = (guint64) size - off;
-      guint64 packet_bytes;
+      guint64 head = MIN (left, 65536), packet_bytes;
       guint stream;
 
-      /* sizes first, reading the file as it is (no clock moves) */
-      d.buf = (guint8 *) data + off;
-      d.pos = 0;
-      d.end = left > G_MAXUINT64 / 8 ? G_MAXUINT64 : left * 8;
-      d.write = FALSE;
-      if (!decode_packet_start (&d, slots, &stream))
+      /* sizes first, from the packet's start (no clock moves) */
+      for (;;)
         {
-          ok = FALSE;
-          break;
+          if (!grow_and_read (fd, &packet, &cap, off, head, &d))
+            {
+              ok = FALSE;
+              break;
+            }
+          g_clear_pointer (&d.why, g_free);
+          d.buf = packet;
+          d.pos = 0;
+          d.end = head * 8;
+          d.write = FALSE;
+          if (decode_packet_start (&d, slots, &stream))
+            break;
+          if (head == left)
+            {
+              ok = FALSE;
+              break;
+            }
+          head = MIN (left, head * 4);
         }
+      if (!ok)
+        break;
       if (d.has_packet_size && (d.packet_size == 0 || d.packet_size % 8 != 0 || d.packet_size / 8 > left ||
                                 d.packet_size < d.pos))
         {
@@ -815,14 +853,12 @@ sl_ctf_retime_stream (SlCtfRetime  *self,
           break;
         }
 
-      /* then the packet, rewritten in a copy */
-      if (cap < packet_bytes)
+      /* then the packet, rewritten */
+      if (packet_bytes > head && !grow_and_read (fd, &packet, &cap, off, packet_bytes, &d))
         {
-          g_free (packet);
-          cap = MAX (packet_bytes, 4096);
-          packet = g_malloc (cap);
+          ok = FALSE;
+          break;
         }
-      memcpy (packet, data + off, packet_bytes);
       memset (&d.times, 0, sizeof d.times);
       d.times.offset = off;
       d.buf = packet;
@@ -840,6 +876,7 @@ sl_ctf_retime_stream (SlCtfRetime  *self,
           int e = errno;
 
           fclose (out);
+          close (fd);
           dec_clear (&d);
           g_set_error (error, SL_ERROR, SL_ERROR_IO, "%s: cannot write: %s", to, g_strerror (e));
           return FALSE;
@@ -849,6 +886,7 @@ sl_ctf_retime_stream (SlCtfRetime  *self,
       if (ok)
         off += packet_bytes;
     }
+  close (fd);
   if (fclose (out) != 0 && ok)
     {
       int e = errno;
