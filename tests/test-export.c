@@ -12,7 +12,9 @@
 
 #include <glib/gstdio.h>
 
+#include "sl-ctf-meta.h"
 #include "sl-ctf-retime.h"
+#include "sl-tsdl.h"
 #include "sl-ctf-writer.h"
 #include "sl-engine.h"
 #include "sl-export.h"
@@ -751,6 +753,117 @@ test_retime_compact (void)
   rm_rf (tmp);
 }
 
+static guint64
+be64 (const guint8 *p)
+{
+  guint64 v = 0;
+
+  for (guint i = 0; i < 8; i++)
+    v = (v << 8) | p[i];
+  return v;
+}
+
+/* a packet context's 64-bit, byte-aligned, little-endian field */
+static guint64
+le64_field (const guint8      *packet,
+            const SlTsdlField *f)
+{
+  guint64 v = 0;
+
+  g_assert_true (f->size == 64 && f->bit_offset % 8 == 0 && !f->big_endian);
+  for (guint i = 8; i-- > 0;)
+    v = (v << 8) | packet[f->bit_offset / 8 + i];
+  return v;
+}
+
+/* django-vote (lttng-modules 2.4, with index/): the synchronized hosts'
+ * copies have indexes whose packet times are those of the rewritten
+ * packets, and babeltrace2 reads the whole export as it reads the
+ * original. */
+static void
+test_django_index (void)
+{
+  g_autofree char *dir = sl_test_data_path ("traces", "django-vote", NULL);
+  g_autofree char *tmp = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SlEngine) engine = NULL;
+  g_autoptr(SlTraceReader) reader = NULL;
+  guint checked = 0;
+
+  if (dir == NULL)
+    return;
+  if (g_getenv ("SL_BABELTRACE2") == NULL)
+    {
+      g_test_skip ("babeltrace2 not found");
+      return;
+    }
+  tmp = make_tmpdir ();
+  out = g_build_filename (tmp, "export", NULL);
+  engine = load (dir, &reader);
+  g_assert_true (sl_export_traces (reader, engine, out, NULL, &error));
+  g_assert_no_error (error);
+
+  for (guint h = 0; h < sl_engine_get_n_hosts (engine); h++)
+    {
+      const char *name = sl_engine_get_host_name (engine, h);
+      g_autofree char *kernel = g_build_filename (out, name, "kernel", NULL);
+      g_autofree char *meta_path = g_build_filename (kernel, "metadata", NULL);
+      g_autofree char *text = NULL;
+      g_autofree char *why = NULL;
+      g_autoptr(SlTsdl) tsdl = NULL;
+      const SlTsdlLayout *l;
+      SlHostInfo hi = { 0 };
+      gsize len;
+
+      sl_engine_get_host_info (engine, h, &hi);
+      if (hi.reference == h)
+        {
+          sl_host_info_clear (&hi);
+          continue;
+        }
+      sl_host_info_clear (&hi);
+      g_assert_cmpint (sl_ctf_meta_read_file (meta_path, &text, &len, NULL, &why), ==, SL_CTF_META_OK);
+      tsdl = sl_tsdl_parse (text, len, &error);
+      g_assert_no_error (error);
+      l = sl_tsdl_get_layout (tsdl, 0);
+      g_assert_true (l->fixed && l->f[SL_TSDL_F_TS_BEGIN].present && l->f[SL_TSDL_F_TS_END].present);
+      for (guint k = 0; k < 2; k++)
+        {
+          g_autofree char *sname = g_strdup_printf ("k_%u", k);
+          g_autofree char *spath = g_build_filename (kernel, sname, NULL);
+          g_autofree char *ipath = g_strdup_printf ("%s/index/%s.idx", kernel, sname);
+          g_autofree guint8 *sd = NULL;
+          g_autofree guint8 *id = NULL;
+          gsize slen, ilen, entry;
+
+          g_assert_true (g_file_get_contents (spath, (char **) &sd, &slen, NULL));
+          g_assert_true (g_file_get_contents (ipath, (char **) &id, &ilen, NULL));
+          entry = (gsize) ((id[12] << 24) | (id[13] << 16) | (id[14] << 8) | id[15]);
+          for (gsize e = 16; e + entry <= ilen; e += entry)
+            {
+              guint64 off = be64 (id + e);
+              const SlTsdlField *b = &l->f[SL_TSDL_F_TS_BEGIN], *x = &l->f[SL_TSDL_F_TS_END];
+
+              g_assert_cmpuint (off, <, slen);
+              g_assert_cmpuint (be64 (id + e + 24), ==, le64_field (sd + off, b));
+              g_assert_cmpuint (be64 (id + e + 32), ==, le64_field (sd + off, x));
+              checked++;
+            }
+        }
+    }
+  g_test_message ("%u index entries checked", checked);
+  g_assert_cmpuint (checked, >, 100);
+
+  before = babeltrace (dir, TRUE);
+  after = babeltrace (out, TRUE);
+  g_assert_cmpuint (count_lines (after), ==, count_lines (before));
+
+  rm_rf (tmp);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -760,6 +873,7 @@ main (int   argc,
   g_test_add_func ("/export/retime-compact", test_retime_compact);
   g_test_add_func ("/export/generated", test_generated);
   g_test_add_func ("/export/synctraces", test_synctraces);
+  g_test_add_func ("/export/django-index", test_django_index);
   g_test_add_func ("/export/piecewise/wander", test_wander);
   g_test_add_func ("/export/piecewise/step", test_step);
   g_test_add_func ("/export/partial-packet", test_partial_packet);
