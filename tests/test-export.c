@@ -272,10 +272,38 @@ test_generated (void)
   rm_rf (tmp);
 }
 
+/* Shared data set @name read and exported into a new temporary folder;
+ * FALSE (the test skipped) without it or without babeltrace2. */
+static gboolean
+export_data_set (const char     *name,
+                 char          **dir,
+                 char          **tmp,
+                 char          **out,
+                 SlEngine      **engine,
+                 SlTraceReader **reader)
+{
+  g_autoptr(GError) error = NULL;
+
+  *dir = sl_test_data_path ("traces", name, NULL);
+  if (*dir == NULL)
+    return FALSE;
+  if (g_getenv ("SL_BABELTRACE2") == NULL)
+    {
+      g_test_skip ("babeltrace2 not found");
+      return FALSE;
+    }
+  *tmp = make_tmpdir ();
+  *out = g_build_filename (*tmp, "export", NULL);
+  *engine = load (*dir, reader);
+  g_assert_true (sl_export_traces (*reader, *engine, *out, NULL, &error));
+  g_assert_no_error (error);
+  return TRUE;
+}
+
 static void
 test_synctraces (void)
 {
-  g_autofree char *dir = sl_test_data_path ("traces", "synctraces", NULL);
+  g_autofree char *dir = NULL;
   g_autofree char *tmp = NULL;
   g_autofree char *out = NULL;
   g_autofree char *before = NULL;
@@ -288,19 +316,8 @@ test_synctraces (void)
   const char *name;
   guint rewritten = 0, hosts = 0;
 
-  if (dir == NULL)
+  if (!export_data_set ("synctraces", &dir, &tmp, &out, &engine, &reader))
     return;
-  if (g_getenv ("SL_BABELTRACE2") == NULL)
-    {
-      g_test_skip ("babeltrace2 not found");
-      return;
-    }
-  tmp = make_tmpdir ();
-  out = g_build_filename (tmp, "export", NULL);
-
-  engine = load (dir, &reader);
-  g_assert_true (sl_export_traces (reader, engine, out, NULL, &error));
-  g_assert_no_error (error);
 
   /* packetized metadata became text; one host's clock was rewritten */
   d = g_dir_open (out, 0, NULL);
@@ -783,7 +800,7 @@ le64_field (const guint8      *packet,
 static void
 test_django_index (void)
 {
-  g_autofree char *dir = sl_test_data_path ("traces", "django-vote", NULL);
+  g_autofree char *dir = NULL;
   g_autofree char *tmp = NULL;
   g_autofree char *out = NULL;
   g_autofree char *before = NULL;
@@ -793,18 +810,8 @@ test_django_index (void)
   g_autoptr(SlTraceReader) reader = NULL;
   guint checked = 0;
 
-  if (dir == NULL)
+  if (!export_data_set ("django-vote", &dir, &tmp, &out, &engine, &reader))
     return;
-  if (g_getenv ("SL_BABELTRACE2") == NULL)
-    {
-      g_test_skip ("babeltrace2 not found");
-      return;
-    }
-  tmp = make_tmpdir ();
-  out = g_build_filename (tmp, "export", NULL);
-  engine = load (dir, &reader);
-  g_assert_true (sl_export_traces (reader, engine, out, NULL, &error));
-  g_assert_no_error (error);
 
   for (guint h = 0; h < sl_engine_get_n_hosts (engine); h++)
     {
