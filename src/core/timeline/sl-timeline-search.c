@@ -747,40 +747,34 @@ sl_timeline_search_run (SlTimelineSearch *self,
 double
 sl_timeline_search_get_progress (SlTimelineSearch *self)
 {
-  double p;
+  g_autoptr(GMutexLocker) locker = NULL;
 
   g_return_val_if_fail (self != NULL, 0);
 
-  g_mutex_lock (&self->mutex);
-  p = self->done ? 1 : self->total > 0 ? (double) self->scanned / (double) self->total : 0;
-  g_mutex_unlock (&self->mutex);
-  return p;
+  locker = g_mutex_locker_new (&self->mutex);
+  return self->done ? 1 : self->total > 0 ? (double) self->scanned / (double) self->total : 0;
 }
 
 guint64
 sl_timeline_search_get_n_scanned (SlTimelineSearch *self)
 {
-  guint64 n;
+  g_autoptr(GMutexLocker) locker = NULL;
 
   g_return_val_if_fail (self != NULL, 0);
 
-  g_mutex_lock (&self->mutex);
-  n = self->scanned;
-  g_mutex_unlock (&self->mutex);
-  return n;
+  locker = g_mutex_locker_new (&self->mutex);
+  return self->scanned;
 }
 
 guint64
 sl_timeline_search_get_n_matches (SlTimelineSearch *self)
 {
-  guint64 n;
+  g_autoptr(GMutexLocker) locker = NULL;
 
   g_return_val_if_fail (self != NULL, 0);
 
-  g_mutex_lock (&self->mutex);
-  n = self->matches;
-  g_mutex_unlock (&self->mutex);
-  return n;
+  locker = g_mutex_locker_new (&self->mutex);
+  return self->matches;
 }
 
 GArray *

@@ -157,28 +157,24 @@ sl_problem_list_add (SlProblemList *list,
 guint
 sl_problem_list_count (SlProblemList *list)
 {
-  guint n;
+  g_autoptr(GMutexLocker) locker = NULL;
 
   g_return_val_if_fail (list != NULL, 0);
 
-  g_mutex_lock (&list->lock);
-  n = list->all->len;
-  g_mutex_unlock (&list->lock);
-  return n;
+  locker = g_mutex_locker_new (&list->lock);
+  return list->all->len;
 }
 
 /* How many sl_problem_list_take_new() would hand out now. */
 guint
 sl_problem_list_count_new (SlProblemList *list)
 {
-  guint n;
+  g_autoptr(GMutexLocker) locker = NULL;
 
   g_return_val_if_fail (list != NULL, 0);
 
-  g_mutex_lock (&list->lock);
-  n = list->all->len - list->handed_out;
-  g_mutex_unlock (&list->lock);
-  return n;
+  locker = g_mutex_locker_new (&list->lock);
+  return list->all->len - list->handed_out;
 }
 
 static GPtrArray *
@@ -196,14 +192,12 @@ dup_range (SlProblemList *list,
 GPtrArray *
 sl_problem_list_dup (SlProblemList *list)
 {
-  GPtrArray *out;
+  g_autoptr(GMutexLocker) locker = NULL;
 
   g_return_val_if_fail (list != NULL, NULL);
 
-  g_mutex_lock (&list->lock);
-  out = dup_range (list, 0);
-  g_mutex_unlock (&list->lock);
-  return out;
+  locker = g_mutex_locker_new (&list->lock);
+  return dup_range (list, 0);
 }
 
 /* Returns: (transfer full): copies of the problems added since the
