@@ -299,7 +299,7 @@ test_hostile_files (void)
   /* B's own streams are whole: nothing changes */
   assert_unchanged (parse_object (r.out, parser), all);
   sl_fuzz_result_clear (&r);
-  sl_fuzz_rm_rf (tmp);
+  rm_rf (tmp);
 }
 
 static void
@@ -319,7 +319,7 @@ test_metadata_fifo (void)
   assert_unchanged (parse_object (r.out, parser), others);
   g_assert_null (sl_fuzz_report_host (parse_object (r.out, parser), "B"));
   sl_fuzz_result_clear (&r);
-  sl_fuzz_rm_rf (tmp);
+  rm_rf (tmp);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -342,7 +342,7 @@ test_truncated_stream (void)
   g_assert_true (g_file_set_contents (stream, data, 3 * 4096 + 1000, NULL));
   good = good_part (tmp, b, "channel0_0", 3 * 4096);
   assert_salvaged (tmp, good, stream, "offset 12288", NULL);
-  sl_fuzz_rm_rf (tmp);
+  rm_rf (tmp);
 }
 
 /* An event payload damaged in a stream's last packet, in a trace of an
@@ -378,7 +378,7 @@ test_last_packet_payload (void)
   good = good_part (tmp, b, "channel0_0", last);
   offset = g_strdup_printf ("without the packets from offset %" G_GSIZE_FORMAT, last);
   assert_salvaged (tmp, good, stream, "cannot open this stream with its last packet", offset);
-  sl_fuzz_rm_rf (tmp);
+  rm_rf (tmp);
 }
 
 /* What babeltrace2 2.0.4 asserts, aborts or loops on in packet contexts,
@@ -426,7 +426,7 @@ test_packet_contexts (void)
       good = good_part (tmp, b, "channel0_1", offset);
       /* the warning names the field (or the offset) and the offset */
       assert_salvaged (tmp, good, stream, cases[i].needle, "offset 8192");
-      sl_fuzz_rm_rf (tmp);
+      rm_rf (tmp);
     }
 }
 
@@ -469,7 +469,7 @@ test_decoder_faults (void)
         }
       g_assert_cmpint (events_of (root, "B"), >, babeltrace_events (only_other));
       sl_fuzz_result_clear (&r);
-      sl_fuzz_rm_rf (tmp);
+      rm_rf (tmp);
     }
 }
 
@@ -519,7 +519,7 @@ test_tsdl_abort_classes (void)
       assert_unchanged (root, others);
       g_assert_null (sl_fuzz_report_host (root, "B"));
       sl_fuzz_result_clear (&r);
-      sl_fuzz_rm_rf (tmp);
+      rm_rf (tmp);
     }
 }
 
@@ -540,7 +540,7 @@ test_ctf2 (void)
   g_assert_null (strstr (r.err, "corrupt"));
   assert_unchanged (parse_object (r.out, parser), others);
   sl_fuzz_result_clear (&r);
-  sl_fuzz_rm_rf (tmp);
+  rm_rf (tmp);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -565,7 +565,7 @@ test_foreign_metadata (void)
   assert_warning (&r, metadata, "foreign metadata", NULL);
   assert_unchanged (parse_object (r.out, parser), others);
   sl_fuzz_result_clear (&r);
-  sl_fuzz_rm_rf (tmp);
+  rm_rf (tmp);
 }
 
 /* B twice: read once. */
@@ -585,7 +585,7 @@ test_copy (void)
   assert_warning (&r, "B", "a copy", NULL);
   assert_unchanged (parse_object (r.out, parser), all);
   sl_fuzz_result_clear (&r);
-  sl_fuzz_rm_rf (tmp);
+  rm_rf (tmp);
 }
 
 /* B recorded again by a session whose clock offset is 5 ms later (a new
@@ -640,7 +640,7 @@ test_clock_step (void)
   g_assert_true (found);
   sl_trace_reader_free (reader);
   sl_engine_free (engine);
-  sl_fuzz_rm_rf (tmp);
+  rm_rf (tmp);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -683,7 +683,7 @@ test_interrupt (void)
     sl_fuzz_result_clear (&r);
   }
   g_unsetenv ("SL_DECODER_FAULT");
-  sl_fuzz_rm_rf (tmp);
+  rm_rf (tmp);
 }
 
 /* An IPv6 relay is a relay (not "no relay host"); live that never
@@ -715,7 +715,7 @@ test_relay_urls (void)
     g_assert_null (strstr (r.err, "no relay host"));
     sl_fuzz_result_clear (&r);
   }
-  sl_fuzz_rm_rf (tmp);
+  rm_rf (tmp);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -764,7 +764,7 @@ test_export_checked_first (void)
   g_assert_false (g_file_test (inside, G_FILE_TEST_EXISTS));
   sl_fuzz_result_clear (&r);
   g_unsetenv ("SL_DECODER_FAULT");
-  sl_fuzz_rm_rf (tmp);
+  rm_rf (tmp);
 }
 
 /* A host name of 300 characters with "../" in it: exported inside the
@@ -820,7 +820,7 @@ test_export_hostile_hostname (void)
     g_assert_cmpuint (k, ==, 1);
   }
   sl_fuzz_result_clear (&r);
-  sl_fuzz_rm_rf (tmp);
+  rm_rf (tmp);
 }
 
 /* LTTV times beyond what the estimators compute with: refused with the
@@ -854,7 +854,7 @@ test_lttv_limits (void)
   fuzz_run_cli (tmp, args, NULL, 0, &r);
   g_assert_cmpint (r.status, ==, 0);
   sl_fuzz_result_clear (&r);
-  sl_fuzz_rm_rf (tmp);
+  rm_rf (tmp);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -917,7 +917,7 @@ main (int    argc,
   g_test_add_func ("/damaged/lttv-limits", test_lttv_limits);
   ret = g_test_run ();
 
-  sl_fuzz_rm_rf (tmp);
+  rm_rf (tmp);
   g_free (star);
   g_free (star_report);
   return ret;

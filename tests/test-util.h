@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <glib.h>
@@ -134,18 +135,23 @@ count_lines (const char *text)
   return n;
 }
 
+/* Removes @path and what is below it, links not followed (folders a test
+ * made unreadable included). */
 static inline void
 rm_rf (const char *path)
 {
   g_autoptr(GDir) d = NULL;
   const char *name;
+  GStatBuf st;
 
-  if (!g_file_test (path, G_FILE_TEST_IS_DIR) || g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+  if (g_lstat (path, &st) != 0)
+    return;
+  if (!S_ISDIR (st.st_mode))
     {
       g_unlink (path);
       return;
     }
-  g_chmod (path, 0755);
+  g_chmod (path, 0700);
   d = g_dir_open (path, 0, NULL);
   while (d != NULL && (name = g_dir_read_name (d)) != NULL)
     {

@@ -43,33 +43,6 @@ sl_fuzz_cmp_strings (gconstpointer a,
 }
 
 void
-sl_fuzz_rm_rf (const char *path)
-{
-  struct stat st;
-
-  if (lstat (path, &st) != 0)
-    return;
-  if (S_ISDIR (st.st_mode))
-    {
-      g_autoptr(GDir) d = NULL;
-      const char *name;
-
-      /* a folder made unreadable by a case */
-      chmod (path, 0700);
-      d = g_dir_open (path, 0, NULL);
-      while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          sl_fuzz_rm_rf (child);
-        }
-      rmdir (path);
-    }
-  else
-    unlink (path);
-}
-
-void
 sl_fuzz_copy_tree (const char *from,
                    const char *to)
 {
@@ -293,43 +266,33 @@ sl_fuzz_run (const char         *prog,
 /* ---------------------------------------------------------------------- */
 /* Damage                                                                  */
 
+/* One stream file's bytes (@fields: its packet headers and contexts at
+ * the fields' places, when the metadata gives their layout). */
 static void
 damage_stream (const char *trace,
+               gboolean    fields,
                GRand      *rand,
                GString    *what)
 {
   g_autoptr(GPtrArray) streams = streams_of (trace);
   g_autoptr(GByteArray) b = NULL;
   const char *path, *w = "";
+  gboolean done = FALSE;
 
   if (streams->len == 0)
     return;
   path = g_ptr_array_index (streams, pick (rand, streams->len));
   b = read_bytes (path);
-  sl_fuzz_bytes (b, rand, 8192, &w);
-  write_bytes (path, b);
-  g_string_append_printf (what, "%s%s: %s", what->len ? "; " : "", strrchr (path, '/') + 1, w);
-}
+  if (fields)
+    {
+      g_autofree char *meta_path = g_build_filename (trace, "metadata", NULL);
+      g_autoptr(GByteArray) meta = read_bytes (meta_path);
+      gsize text_len = 0;
+      g_autofree char *text = sl_fuzz_metadata_text (meta->data, meta->len, &text_len);
 
-static void
-damage_packets (const char *trace,
-                GRand      *rand,
-                GString    *what)
-{
-  g_autoptr(GPtrArray) streams = streams_of (trace);
-  g_autofree char *meta_path = g_build_filename (trace, "metadata", NULL);
-  g_autoptr(GByteArray) meta = read_bytes (meta_path);
-  g_autofree char *text = NULL;
-  g_autoptr(GByteArray) b = NULL;
-  gsize text_len = 0;
-  const char *path, *w = "";
-
-  if (streams->len == 0)
-    return;
-  path = g_ptr_array_index (streams, pick (rand, streams->len));
-  b = read_bytes (path);
-  text = sl_fuzz_metadata_text (meta->data, meta->len, &text_len);
-  if (text == NULL || !sl_fuzz_packets (b, text, text_len, rand, &w))
+      done = text != NULL && sl_fuzz_packets (b, text, text_len, rand, &w);
+    }
+  if (!done)
     sl_fuzz_bytes (b, rand, 8192, &w);
   write_bytes (path, b);
   g_string_append_printf (what, "%s%s: %s", what->len ? "; " : "", strrchr (path, '/') + 1, w);
@@ -396,6 +359,23 @@ damage_tsdl (const char *trace,
     g_file_set_contents (path, s->str, (gssize) s->len, NULL);
 }
 
+/* A file beside the streams that was not there: a FIFO, a link, a sparse
+ * stream. */
+#define FRESH "channel9_9"
+
+/* DIR/NAME, a symbolic link to @target. */
+static void
+link_in (const char *dir,
+         const char *name,
+         const char *target)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+
+  /* (several damages at once may make the same link twice) */
+  if (symlink (target, path) != 0 && errno != EEXIST)
+    g_printerr ("sl-fuzz: cannot link %s: %s\n", path, g_strerror (errno));
+}
+
 static void
 damage_files (const char *victim,
               const char *trace,
@@ -404,7 +384,7 @@ damage_files (const char *victim,
 {
   g_autoptr(GPtrArray) streams = streams_of (trace);
   const char *some = streams->len > 0 ? g_ptr_array_index (streams, pick (rand, streams->len)) : NULL;
-  g_autofree char *fresh = g_build_filename (trace, "channel9_9", NULL);
+  g_autofree char *fresh = g_build_filename (trace, FRESH, NULL);
   g_autofree char *meta = g_build_filename (trace, "metadata", NULL);
   guint kind = (guint) pick (rand, 12);
 
@@ -437,27 +417,17 @@ damage_files (const char *victim,
         break;
       }
     case 4:
-      {
-        g_autofree char *a = g_build_filename (trace, "loop_a", NULL);
-        g_autofree char *b = g_build_filename (trace, "loop_b", NULL);
-
-        symlink ("loop_b", a);
-        symlink ("loop_a", b);
-        g_string_append (what, "a symbolic link loop");
-        break;
-      }
+      link_in (trace, "loop_a", "loop_b");
+      link_in (trace, "loop_b", "loop_a");
+      g_string_append (what, "a symbolic link loop");
+      break;
     case 5:
-      {
-        g_autofree char *up = g_build_filename (trace, "up", NULL);
-        g_autofree char *self = g_build_filename (victim, "self", NULL);
-
-        symlink ("..", up);
-        symlink (".", self);
-        g_string_append (what, "folder links that loop (.. and .)");
-        break;
-      }
+      link_in (trace, "up", "..");
+      link_in (victim, "self", ".");
+      g_string_append (what, "folder links that loop (.. and .)");
+      break;
     case 6:
-      symlink (g_rand_boolean (rand) ? "/dev/zero" : "/dev/urandom", fresh);
+      link_in (trace, FRESH, g_rand_boolean (rand) ? "/dev/zero" : "/dev/urandom");
       g_string_append (what, "a device linked as a stream");
       break;
     case 7:
@@ -493,7 +463,7 @@ damage_files (const char *victim,
       g_string_append (what, "an empty file");
       break;
     case 10:
-      symlink (g_rand_boolean (rand) ? "/nonexistent/syncline" : "/proc/self/mem", fresh);
+      link_in (trace, FRESH, g_rand_boolean (rand) ? "/nonexistent/syncline" : "/proc/self/mem");
       g_string_append (what, "a link to nowhere or to /proc/self/mem");
       break;
     default:
@@ -502,7 +472,7 @@ damage_files (const char *victim,
           g_autofree char *index = g_build_filename (trace, "index", NULL);
 
           /* a file where the index folder is expected */
-          sl_fuzz_rm_rf (index);
+          rm_rf (index);
           g_file_set_contents (index, "not a folder", -1, NULL);
           g_string_append (what, "a file in place of the index folder");
         }
@@ -706,10 +676,10 @@ sl_fuzz_make_trace_case (const char *base,
   switch (klass)
     {
     case CLASS_STREAM_BYTES:
-      damage_stream (trace, rand, what);
+      damage_stream (trace, FALSE, rand, what);
       break;
     case CLASS_PACKETS:
-      damage_packets (trace, rand, what);
+      damage_stream (trace, TRUE, rand, what);
       break;
     case CLASS_METADATA_BYTES:
       damage_metadata_bytes (trace, rand, what);
@@ -735,9 +705,9 @@ sl_fuzz_make_trace_case (const char *base,
             if (i > 0)
               g_string_append (what, "; ");
             if (which == 0)
-              damage_stream (trace, rand, what);
+              damage_stream (trace, FALSE, rand, what);
             else if (which == 1)
-              damage_packets (trace, rand, what);
+              damage_stream (trace, TRUE, rand, what);
             else if (which == 2)
               damage_metadata_bytes (trace, rand, what);
             else if (which == 3)

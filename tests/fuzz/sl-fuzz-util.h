@@ -8,6 +8,8 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
+#include "test-util.h"
+
 G_BEGIN_DECLS
 
 typedef enum
@@ -53,7 +55,6 @@ void       sl_fuzz_run               (const char         *prog,
                                       guint               n_signals,
                                       SlFuzzResult       *r);
 void       sl_fuzz_result_clear      (SlFuzzResult      *r);
-void       sl_fuzz_rm_rf             (const char        *path);
 void       sl_fuzz_copy_tree         (const char        *from,
                                       const char        *to);
 char      *sl_fuzz_find_trace        (const char        *dir);

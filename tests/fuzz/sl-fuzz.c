@@ -207,7 +207,7 @@ run_case (Fuzz  *fz,
   c.dir = g_build_filename (fz->work, name, NULL);
   c.what = g_string_new (NULL);
   c.damaged = g_ptr_array_new_with_free_func (g_free);
-  sl_fuzz_rm_rf (c.dir);
+  rm_rf (c.dir);
   g_assert_cmpint (g_mkdir_with_parents (c.dir, 0755), ==, 0);
   c.base = pick_base (fz, c.rand);
 
@@ -276,12 +276,12 @@ run_case (Fuzz  *fz,
       g_autofree char *to = g_build_filename (fz->keep, name, NULL);
 
       g_mkdir_with_parents (fz->keep, 0755);
-      sl_fuzz_rm_rf (to);
+      rm_rf (to);
       if (g_rename (c.dir, to) != 0)
         g_printerr ("cannot keep %s: %s\n", c.dir, g_strerror (errno));
     }
   else if (!fz->verbose || fz->cases > 1)
-    sl_fuzz_rm_rf (c.dir);
+    rm_rf (c.dir);
 
   sl_fuzz_result_clear (&r);
   g_rand_free (c.rand);
@@ -314,7 +314,7 @@ baseline (Fuzz  *fz,
     }
   b->baseline = json_node_copy (json_parser_get_root (parser));
   sl_fuzz_result_clear (&r);
-  sl_fuzz_rm_rf (dir);
+  rm_rf (dir);
   return TRUE;
 }
 
@@ -552,7 +552,7 @@ main (int    argc,
   for (guint k = 0; k < N_CLASSES; k++)
     g_print ("  %-40s %6u cases, %u failed\n", class_names[k], fz.per_class[k], fz.failed_class[k]);
   if (own_work && one < 0)
-    sl_fuzz_rm_rf (fz.work);
+    rm_rf (fz.work);
   else
     g_print ("sl-fuzz: working folder %s\n", fz.work);
   g_ptr_array_unref (fz.bases);
