@@ -70,6 +70,7 @@ typedef struct
   guint      failed;
   guint      per_class[N_CLASSES];
   guint      failed_class[N_CLASSES];
+  guint      silent_class[N_CLASSES]; /* no message: the damage read as valid data */
   double     max_case_s;
   guint      decoder_deaths;
 } Fuzz;
@@ -88,22 +89,29 @@ unsynchronized (const SlFuzzResult *r)
   return r->status == 3 && strstr (r->err, "could not be synchronized") != NULL;
 }
 
-/* One line per failure, appended to @why. Returns how many decoders
- * died (babeltrace2 aborted or spun on what it was fed; salvaged). */
+/* One line per failure, appended to @why. Every warning names the host
+ * ("host NAME: FILE: …") or the file (a path in the case's folder @dir).
+ * Returns how many decoders died (babeltrace2 aborted or spun on what it
+ * was fed; salvaged). */
 static guint
 check_stderr (const SlFuzzResult *r,
-              GString      *why)
+              const char         *dir,
+              GString            *why)
 {
   g_auto(GStrv) lines = g_strsplit (r->err, "\n", -1);
   guint deaths = 0;
 
   for (guint i = 0; lines[i] != NULL; i++)
     {
+      const char *warning = g_str_has_prefix (lines[i], "syncline-cli: warning: ") ? lines[i] + 23 : NULL;
+
       if (*lines[i] != '\0' && !g_str_has_prefix (lines[i], "syncline-cli: "))
         {
           g_string_append_printf (why, "stray stderr line: %.200s\n", lines[i]);
           break;
         }
+      if (warning != NULL && !g_str_has_prefix (warning, "host ") && strstr (warning, dir) == NULL)
+        g_string_append_printf (why, "a warning that names neither host nor file: %.200s\n", lines[i]);
       if (strstr (lines[i], "the trace decoder died") != NULL || strstr (lines[i], "made no progress") != NULL)
         deaths++;
     }
@@ -249,12 +257,13 @@ run_case (Fuzz  *fz,
     }
   if (r.timed_out)
     g_string_append_printf (why, "hang: killed after %u s\n", fz->timeout_s);
-  deaths = check_stderr (&r, why);
+  deaths = check_stderr (&r, c.dir, why);
   check_sanitizers (c.dir, why);
 
   g_mutex_lock (&fz->lock);
   fz->done++;
   fz->per_class[c.klass]++;
+  fz->silent_class[c.klass] += r.err[0] == '\0';
   fz->max_case_s = MAX (fz->max_case_s, r.seconds);
   fz->decoder_deaths += deaths;
   if (why->len > 0)
@@ -550,7 +559,8 @@ main (int    argc,
            fz.first, fz.first + fz.cases - 1, fz.done, fz.failed, fz.max_case_s);
   g_print ("  decoder processes that died and were salvaged: %u\n", fz.decoder_deaths);
   for (guint k = 0; k < N_CLASSES; k++)
-    g_print ("  %-40s %6u cases, %u failed\n", class_names[k], fz.per_class[k], fz.failed_class[k]);
+    g_print ("  %-40s %6u cases, %u failed, %u without a message\n", class_names[k], fz.per_class[k],
+             fz.failed_class[k], fz.silent_class[k]);
   if (own_work && one < 0)
     rm_rf (fz.work);
   else
