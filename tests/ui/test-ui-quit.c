@@ -1,0 +1,315 @@
+/* test-ui-quit.c: the application quits while a trace decoder spins
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Runs the real `syncline` (SL_GUI) under xvfb-run (tests/ui/run-ui-test.sh)
+ * on a generated trace folder whose decoders loop forever in a packet
+ * (SL_DECODER_FAULT, as tests/test-damaged.c's /damaged/decoder-faults; the
+ * watchdog is set far beyond the test), then asks it to quit the way a user
+ * does: Ctrl+Q typed through the X server's XTEST extension, or the window
+ * manager's close request (WM_DELETE_WINDOW). The application must end and
+ * leave no decoder process behind. This test process is the processes'
+ * subreaper (PR_SET_CHILD_SUBREAPER), so that a decoder the application
+ * abandoned becomes its child and is seen here instead of vanishing under
+ * init.
+ *
+ * No time is asserted: HANG_S is what only a hang reaches (the decoders'
+ * own watchdog is set to an hour); the time taken is printed.
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <X11/Xatom.h>
+#include <X11/Xlib.h>
+#include <X11/keysym.h>
+#include <X11/extensions/XTest.h>
+
+#include "test-util.h"
+
+#define HANG_S 60
+
+static char *traces;
+/* open for the whole run: Xvfb resets when its last client goes */
+static Display *dpy;
+
+/* Processor time of @pid in clock ticks; -1 when it is gone. */
+static gint64
+cpu_ticks (pid_t pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) f = NULL;
+  const char *after;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL) || (after = strrchr (text, ')')) == NULL)
+    return -1;
+  /* after the command: state, ppid, … utime is field 14, stime 15 */
+  f = g_strsplit (after + 2, " ", 14);
+  if (g_strv_length (f) < 14)
+    return -1;
+  return g_ascii_strtoll (f[11], NULL, 10) + g_ascii_strtoll (f[12], NULL, 10);
+}
+
+/* The live (not zombie) decoder processes whose parent is @parent. */
+static GArray *
+decoders_of (pid_t parent)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (pid_t));
+  g_autoptr(GDir) d = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *stat = g_build_filename ("/proc", name, "stat", NULL);
+      g_autofree char *text = NULL;
+      const char *open, *close;
+      char state;
+      int ppid;
+
+      if (!g_ascii_isdigit (name[0]) || !g_file_get_contents (stat, &text, NULL, NULL) ||
+          (open = strchr (text, '(')) == NULL || (close = strrchr (text, ')')) == NULL ||
+          sscanf (close + 2, "%c %d", &state, &ppid) != 2)
+        continue;
+      /* the command name is cut to 15 characters */
+      if (ppid == parent && state != 'Z' && g_str_has_prefix (open + 1, "syncline-decode"))
+        {
+          pid_t pid = (pid_t) g_ascii_strtoll (name, NULL, 10);
+
+          g_array_append_val (out, pid);
+        }
+    }
+  return out;
+}
+
+/* The application's toplevel: a viewable child of the root window whose
+ * _NET_WM_PID is @pid. */
+static Window
+window_of (pid_t pid)
+{
+  Atom wm_pid = XInternAtom (dpy, "_NET_WM_PID", False);
+  Window root_ret, parent_ret, *children = NULL, found = None;
+  unsigned int n = 0;
+
+  if (!XQueryTree (dpy, DefaultRootWindow (dpy), &root_ret, &parent_ret, &children, &n))
+    return None;
+  for (unsigned int i = 0; i < n && found == None; i++)
+    {
+      XWindowAttributes attr;
+      Atom type;
+      int format;
+      unsigned long items, rest;
+      unsigned char *data = NULL;
+
+      if (XGetWindowAttributes (dpy, children[i], &attr) && attr.map_state == IsViewable &&
+          XGetWindowProperty (dpy, children[i], wm_pid, 0, 1, False, XA_CARDINAL, &type, &format, &items, &rest,
+                              &data) == Success && data != NULL && items == 1 &&
+          (pid_t) * (unsigned long *) data == pid)
+        found = children[i];
+      if (data != NULL)
+        XFree (data);
+    }
+  if (children != NULL)
+    XFree (children);
+  return found;
+}
+
+static pid_t
+start_app (void)
+{
+  const char *gui = g_getenv ("SL_GUI");
+  pid_t pid;
+
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      /* every host's first stream loops in its second packet */
+      g_setenv ("SL_DECODER_FAULT", "spin:channel0_0:1", TRUE);
+      g_setenv ("SL_DECODER_WATCHDOG_S", "3600", TRUE);
+      execl (gui, "syncline", traces, (char *) NULL);
+      _exit (127);
+    }
+  return pid;
+}
+
+static void
+quit_while_spinning (gboolean ctrl_q)
+{
+  pid_t app = start_app (), spinning = 0;
+  g_autoptr(GArray) decoders = NULL;
+  gint64 deadline = g_get_monotonic_time () + 300 * G_USEC_PER_SEC, asked, ended = 0;
+  Window window = None;
+  int status = 0;
+  guint left = 0;
+
+  /* the window is up and a decoder has spun for a second of processor
+   * time (watchdog off: it would spin for an hour) */
+  while (g_get_monotonic_time () < deadline && (window == None || spinning == 0))
+    {
+      g_assert_cmpint (waitpid (app, &status, WNOHANG), ==, 0);
+      if (window == None)
+        window = window_of (app);
+      g_clear_pointer (&decoders, g_array_unref);
+      decoders = decoders_of (app);
+      for (guint i = 0; i < decoders->len && spinning == 0; i++)
+        if (cpu_ticks (g_array_index (decoders, pid_t, i)) >= sysconf (_SC_CLK_TCK))
+          spinning = g_array_index (decoders, pid_t, i);
+      g_usleep (50000);
+    }
+  g_assert_true (window != None);
+  g_assert_cmpint (spinning, !=, 0);
+  g_test_message ("%u decoder processes, %d spinning", decoders->len, (int) spinning);
+
+  asked = g_get_monotonic_time ();
+  if (ctrl_q)
+    {
+      KeyCode control = XKeysymToKeycode (dpy, XK_Control_L), q = XKeysymToKeycode (dpy, XK_q);
+      int event, error, major, minor;
+
+      if (!XTestQueryExtension (dpy, &event, &error, &major, &minor))
+        {
+          kill (app, SIGKILL);
+          waitpid (app, &status, 0);
+          g_test_skip ("the X server has no XTEST extension to type Ctrl+Q");
+          return;
+        }
+      XRaiseWindow (dpy, window);
+      XSetInputFocus (dpy, window, RevertToParent, CurrentTime);
+      XSync (dpy, False);
+      g_usleep (200000);
+      XTestFakeKeyEvent (dpy, control, True, CurrentTime);
+      XTestFakeKeyEvent (dpy, q, True, CurrentTime);
+      XTestFakeKeyEvent (dpy, q, False, CurrentTime);
+      XTestFakeKeyEvent (dpy, control, False, CurrentTime);
+    }
+  else
+    {
+      /* what a window manager sends when its close button is clicked */
+      XEvent ev = { 0 };
+
+      ev.xclient.type = ClientMessage;
+      ev.xclient.window = window;
+      ev.xclient.message_type = XInternAtom (dpy, "WM_PROTOCOLS", False);
+      ev.xclient.format = 32;
+      ev.xclient.data.l[0] = (long) XInternAtom (dpy, "WM_DELETE_WINDOW", False);
+      ev.xclient.data.l[1] = CurrentTime;
+      XSendEvent (dpy, window, False, NoEventMask, &ev);
+    }
+  XSync (dpy, False);
+
+  while (g_get_monotonic_time () < asked + HANG_S * G_USEC_PER_SEC)
+    {
+      pid_t w = waitpid (app, &status, WNOHANG);
+
+      if (w == app)
+        {
+          ended = g_get_monotonic_time ();
+          break;
+        }
+      g_usleep (10000);
+    }
+  if (ended == 0)
+    {
+      kill (app, SIGKILL);
+      waitpid (app, &status, 0);
+      g_error ("the application did not end within %d s of %s while a decoder spun", HANG_S,
+               ctrl_q ? "Ctrl+Q" : "the close request");
+    }
+  g_test_message ("ended %.3f s after %s, status %d", (ended - asked) / 1e6, ctrl_q ? "Ctrl+Q" : "close",
+                  WIFEXITED (status) ? WEXITSTATUS (status) : -WTERMSIG (status));
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+
+  /* every decoder is gone: one the application abandoned would be ours
+   * now (subreaper), alive; the dead ones are reaped */
+  for (guint i = 0; i < decoders->len; i++)
+    waitpid (g_array_index (decoders, pid_t, i), NULL, WNOHANG);
+  {
+    g_autoptr(GArray) orphans = decoders_of (getpid ());
+
+    left = orphans->len;
+    for (guint i = 0; i < orphans->len; i++)
+      kill (g_array_index (orphans, pid_t, i), SIGKILL);
+  }
+  for (guint i = 0; i < decoders->len; i++)
+    {
+      pid_t d = g_array_index (decoders, pid_t, i);
+
+      /* a decoder ends with its parent (PR_SET_PDEATHSIG): give the
+       * signal the time to arrive, then count it left behind */
+      for (guint k = 0; k < 500 && cpu_ticks (d) >= 0 && waitpid (d, NULL, WNOHANG) == 0; k++)
+        g_usleep (10000);
+      if (cpu_ticks (d) >= 0 && waitpid (d, NULL, WNOHANG) == 0)
+        {
+          g_test_message ("decoder %d is still running", (int) d);
+          left++;
+          kill (d, SIGKILL);
+          waitpid (d, NULL, 0);
+        }
+    }
+  g_assert_cmpuint (left, ==, 0);
+}
+
+static void
+test_ctrl_q (void)
+{
+  quit_while_spinning (TRUE);
+}
+
+static void
+test_close (void)
+{
+  quit_while_spinning (FALSE);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autofree char *tmp = NULL, *out = NULL;
+  g_autofree char *err = NULL;
+  int status = 0, ret;
+
+  g_test_init (&argc, &argv, NULL);
+  if (g_getenv ("SL_GUI") == NULL || g_getenv ("SL_CLI") == NULL)
+    {
+      g_printerr ("SL_GUI and SL_CLI must be set\n");
+      return 1;
+    }
+  g_assert_cmpint (prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), ==, 0);
+  dpy = XOpenDisplay (NULL);
+  g_assert_nonnull (dpy);
+
+  tmp = make_tmpdir ();
+  traces = g_build_filename (tmp, "traces", NULL);
+  out = g_strdup_printf ("--out=%s", traces);
+  {
+    const char *argv_gen[] = {
+      g_getenv ("SL_CLI"), "generate", out, "--host=A:1000000000:0:0", "--host=B:1000000000:5000000:20",
+      "--link=A:B", "--duration=1", "--cpus=2", "--packet-size=4", "--quiet", NULL
+    };
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (g_spawn_sync (NULL, (char **) argv_gen, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, &err, &status,
+                                 &error));
+    g_assert_no_error (error);
+    g_assert_cmpint (status, ==, 0);
+  }
+
+  g_test_add_func ("/ui-quit/ctrl-q", test_ctrl_q);
+  g_test_add_func ("/ui-quit/close", test_close);
+  ret = g_test_run ();
+  XCloseDisplay (dpy);
+  rm_rf (tmp);
+  return ret;
+}
