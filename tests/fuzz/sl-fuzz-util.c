@@ -182,6 +182,41 @@ env_with_log (const char *name,
                           g_str_equal (name, "ASAN_OPTIONS") ? ":handle_abort=0" : "");
 }
 
+/* A hang's evidence: every thread's stack of each process in group @pgid
+ * (the program and its decoders), into DIR/hang-PID.txt, when gdb is
+ * installed. */
+static void
+save_stacks (pid_t       pgid,
+             const char *dir)
+{
+  g_autofree char *gdb = g_find_program_in_path ("gdb");
+  g_autoptr(GDir) d = gdb != NULL ? g_dir_open ("/proc", 0, NULL) : NULL;
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *stat = g_build_filename ("/proc", name, "stat", NULL);
+      g_autofree char *text = NULL;
+      g_autofree char *out = NULL;
+      g_autofree char *path = NULL;
+      const char *close;
+      int ppid, pgrp;
+      char state;
+
+      if (!g_ascii_isdigit (name[0]) || !g_file_get_contents (stat, &text, NULL, NULL) ||
+          (close = strrchr (text, ')')) == NULL || sscanf (close + 2, "%c %d %d", &state, &ppid, &pgrp) != 3 ||
+          pgrp != pgid)
+        continue;
+      {
+        const char *argv[] = { gdb, "-p", name, "-batch", "-ex", "thread apply all bt", NULL };
+
+        g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, NULL, NULL);
+      }
+      path = g_strdup_printf ("%s/hang-%s.txt", dir, name);
+      g_file_set_contents (path, out != NULL ? out : "", -1, NULL);
+    }
+}
+
 /**
  * sl_fuzz_run:
  * @signals: (array length=n_signals) (nullable): signals sent to the
@@ -249,6 +284,7 @@ sl_fuzz_run (const char         *prog,
       if (now > deadline && !r->timed_out)
         {
           r->timed_out = TRUE;
+          save_stacks (pid, dir);
           kill (-pid, SIGKILL);
         }
       g_usleep (2000);
