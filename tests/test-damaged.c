@@ -381,6 +381,42 @@ test_last_packet_payload (void)
   rm_rf (tmp);
 }
 
+/* Events no event class has in a packet in the middle of a stream (fuzz
+ * case 543 of seed 1: random bytes): babeltrace2 stops that stream there;
+ * the warning names the stream file, not only its trace folder. */
+static void
+test_middle_packet_events (void)
+{
+  g_autofree char *tmp = make_tmpdir ();
+  g_autofree char *b = make_case (tmp);
+  g_autofree char *stream = g_build_filename (b, "channel0_1", NULL);
+  g_autofree char *good = NULL;
+  g_autofree char *data = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonParser) undamaged = json_parser_new ();
+  JsonObject *root;
+  SlFuzzResult r;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (stream, &data, &len, NULL));
+  g_assert_cmpuint (len, >=, 3 * 4096);
+  memset (data + 4096 + 200, 0xff, 64);
+  g_assert_true (g_file_set_contents (stream, data, (gssize) len, NULL));
+  good = good_part (tmp, b, "channel0_1", 4096);
+  run_sync (tmp, NULL, 0, &r);
+  g_assert_cmpint (r.status, ==, 0);
+  assert_warning (&r, stream, "stopped in packet", "earlier packets are kept", NULL);
+  assert_no_decoder_death (&r);
+  root = parse_object (r.out, parser);
+  assert_unchanged (root, others);
+  /* the packets before it, and the events of that packet before the
+   * damage; not the rest */
+  g_assert_cmpint (events_of (root, "B"), >=, babeltrace_events (good));
+  g_assert_cmpint (events_of (root, "B"), <, events_of (parse_object (star_report, undamaged), "B"));
+  sl_fuzz_result_clear (&r);
+  rm_rf (tmp);
+}
+
 /* What babeltrace2 2.0.4 asserts, aborts or loops on in packet contexts,
  * in B's channel0_1's third packet: the first two are kept. */
 static void
@@ -904,6 +940,7 @@ main (int    argc,
   g_test_add_func ("/damaged/truncated-stream", test_truncated_stream);
   g_test_add_func ("/damaged/last-packet-payload", test_last_packet_payload);
   g_test_add_func ("/damaged/packet-contexts", test_packet_contexts);
+  g_test_add_func ("/damaged/middle-packet-events", test_middle_packet_events);
   g_test_add_func ("/damaged/decoder-faults", test_decoder_faults);
   g_test_add_func ("/damaged/tsdl-abort-classes", test_tsdl_abort_classes);
   g_test_add_func ("/damaged/ctf2", test_ctf2);

@@ -331,6 +331,8 @@ input_failed_cb (SlBtGraph  *graph,
   SlWirePosition p = { input, 0, packet };
   const char *text = why != NULL && *why != '\0' ? why : "babeltrace2 failed";
 
+  /* the file it failed in, if this step has not sent it yet */
+  put_inputs (d);
   sl_wire_put (&d->w, SL_WIRE_INPUT_FAILED, &p, sizeof p, text, strlen (text) + 1);
 }
 
