@@ -182,37 +182,80 @@ env_with_log (const char *name,
                           g_str_equal (name, "ASAN_OPTIONS") ? ":handle_abort=0" : "");
 }
 
-/* A hang's evidence: every thread's stack of each process in group @pgid
- * (the program and its decoders), into DIR/hang-PID.txt, when gdb is
- * installed. */
-static void
-save_stacks (pid_t       pgid,
-             const char *dir)
+/* The processes of group @pgid (the program and its decoders). */
+static GArray *
+group_pids (pid_t pgid)
 {
-  g_autofree char *gdb = g_find_program_in_path ("gdb");
-  g_autoptr(GDir) d = gdb != NULL ? g_dir_open ("/proc", 0, NULL) : NULL;
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (pid_t));
+  g_autoptr(GDir) d = g_dir_open ("/proc", 0, NULL);
   const char *name;
 
   while (d != NULL && (name = g_dir_read_name (d)) != NULL)
     {
       g_autofree char *stat = g_build_filename ("/proc", name, "stat", NULL);
       g_autofree char *text = NULL;
-      g_autofree char *out = NULL;
-      g_autofree char *path = NULL;
       const char *close;
       int ppid, pgrp;
       char state;
 
-      if (!g_ascii_isdigit (name[0]) || !g_file_get_contents (stat, &text, NULL, NULL) ||
-          (close = strrchr (text, ')')) == NULL || sscanf (close + 2, "%c %d %d", &state, &ppid, &pgrp) != 3 ||
-          pgrp != pgid)
-        continue;
-      {
-        const char *argv[] = { gdb, "-p", name, "-batch", "-ex", "thread apply all bt", NULL };
+      if (g_ascii_isdigit (name[0]) && g_file_get_contents (stat, &text, NULL, NULL) &&
+          (close = strrchr (text, ')')) != NULL && sscanf (close + 2, "%c %d %d", &state, &ppid, &pgrp) == 3 &&
+          pgrp == pgid)
+        {
+          pid_t pid = (pid_t) g_ascii_strtoll (name, NULL, 10);
 
-        g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, NULL, NULL);
-      }
-      path = g_strdup_printf ("%s/hang-%s.txt", dir, name);
+          g_array_append_val (out, pid);
+        }
+    }
+  return out;
+}
+
+/* The longest time (µs) one thread of group @pgid has waited, runnable,
+ * for a processor (/proc/PID/task/TID/schedstat): on a loaded machine a
+ * niced case can be starved for minutes (seen: runnable for 200 s, 0.17 s
+ * of processor time), which is not a hang. */
+static gint64
+starved_us (pid_t pgid)
+{
+  g_autoptr(GArray) pids = group_pids (pgid);
+  gint64 most = 0;
+
+  for (guint i = 0; i < pids->len; i++)
+    {
+      g_autofree char *tasks = g_strdup_printf ("/proc/%d/task", (int) g_array_index (pids, pid_t, i));
+      g_autoptr(GDir) d = g_dir_open (tasks, 0, NULL);
+      const char *tid;
+
+      while (d != NULL && (tid = g_dir_read_name (d)) != NULL)
+        {
+          g_autofree char *path = g_build_filename (tasks, tid, "schedstat", NULL);
+          g_autofree char *text = NULL;
+          unsigned long long run_ns, wait_ns;
+
+          if (g_file_get_contents (path, &text, NULL, NULL) && sscanf (text, "%llu %llu", &run_ns, &wait_ns) == 2)
+            most = MAX (most, (gint64) (wait_ns / 1000));
+        }
+    }
+  return most;
+}
+
+/* A hang's evidence: every thread's stack of each process in group @pgid
+ * into DIR/hang-PID.txt, when gdb is installed. */
+static void
+save_stacks (pid_t       pgid,
+             const char *dir)
+{
+  g_autofree char *gdb = g_find_program_in_path ("gdb");
+  g_autoptr(GArray) pids = group_pids (pgid);
+
+  for (guint i = 0; gdb != NULL && i < pids->len; i++)
+    {
+      g_autofree char *pid = g_strdup_printf ("%d", (int) g_array_index (pids, pid_t, i));
+      g_autofree char *out = NULL;
+      g_autofree char *path = g_strdup_printf ("%s/hang-%s.txt", dir, pid);
+      const char *argv[] = { gdb, "-p", pid, "-batch", "-ex", "thread apply all bt", NULL };
+
+      g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, NULL, NULL);
       g_file_set_contents (path, out != NULL ? out : "", -1, NULL);
     }
 }
@@ -224,7 +267,9 @@ save_stacks (pid_t       pgid,
  *
  * Runs @prog with @args in its own process group, its output into files
  * in @dir and its sanitizer reports (if any) into DIR/sanitizer.PID; the
- * group is killed after @timeout_s (r->timed_out) and when it ends.
+ * group is killed after @timeout_s (r->timed_out) and when it ends. The
+ * time one of its threads waited for a processor does not count (at most
+ * ten times @timeout_s in all): a hang is a wait for something else.
  */
 void
 sl_fuzz_run (const char         *prog,
@@ -241,6 +286,7 @@ sl_fuzz_run (const char         *prog,
   g_autofree char *ubsan = env_with_log ("UBSAN_OPTIONS", dir);
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   gint64 start = g_get_monotonic_time (), deadline = start + (gint64) timeout_s * G_USEC_PER_SEC;
+  gint64 next_look = deadline;
   guint next_signal = 0;
   int status = 0;
   pid_t pid;
@@ -281,11 +327,18 @@ sl_fuzz_run (const char         *prog,
           kill (pid, signals[next_signal++].signo);
           r->signal_s = (now - start) / 1e6;
         }
-      if (now > deadline && !r->timed_out)
+      if (now > next_look && !r->timed_out)
         {
-          r->timed_out = TRUE;
-          save_stacks (pid, dir);
-          kill (-pid, SIGKILL);
+          gint64 starved = starved_us (pid);
+
+          r->starved_s = starved / 1e6;
+          next_look = now + G_USEC_PER_SEC;
+          if (now - starved > deadline || now - start > 10 * (deadline - start))
+            {
+              r->timed_out = TRUE;
+              save_stacks (pid, dir);
+              kill (-pid, SIGKILL);
+            }
         }
       g_usleep (2000);
     }

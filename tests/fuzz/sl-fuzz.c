@@ -72,6 +72,8 @@ typedef struct
   guint      failed_class[N_CLASSES];
   guint      silent_class[N_CLASSES]; /* no message: the damage read as valid data */
   double     max_case_s;
+  guint      starved;     /* ran past the timeout, waiting for a processor */
+  double     max_starved_s;
   guint      decoder_deaths;
 } Fuzz;
 
@@ -256,7 +258,8 @@ run_case (Fuzz  *fz,
           g_string_append_printf (why, "no warning saying “%s”\n", c.expect.needles[k]);
     }
   if (r.timed_out)
-    g_string_append_printf (why, "hang: killed after %u s\n", fz->timeout_s);
+    g_string_append_printf (why, "hang: killed after %.0f s, %.0f s of it waiting for a processor\n", r.seconds,
+                            r.starved_s);
   deaths = check_stderr (&r, c.dir, why);
   check_sanitizers (c.dir, why);
 
@@ -265,6 +268,11 @@ run_case (Fuzz  *fz,
   fz->per_class[c.klass]++;
   fz->silent_class[c.klass] += r.err[0] == '\0';
   fz->max_case_s = MAX (fz->max_case_s, r.seconds);
+  if (!r.timed_out && r.seconds > fz->timeout_s)
+    {
+      fz->starved++;
+      fz->max_starved_s = MAX (fz->max_starved_s, r.starved_s);
+    }
   fz->decoder_deaths += deaths;
   if (why->len > 0)
     {
@@ -558,6 +566,8 @@ main (int    argc,
   g_print ("sl-fuzz: seed %" G_GUINT64_FORMAT ", cases %u to %u: %u run, %u failed (longest %.1f s)\n", fz.seed,
            fz.first, fz.first + fz.cases - 1, fz.done, fz.failed, fz.max_case_s);
   g_print ("  decoder processes that died and were salvaged: %u\n", fz.decoder_deaths);
+  g_print ("  cases past the timeout while a thread waited for a processor (not hangs): %u (longest wait %.0f s)\n",
+           fz.starved, fz.max_starved_s);
   for (guint k = 0; k < N_CLASSES; k++)
     g_print ("  %-40s %6u cases, %u failed, %u without a message\n", class_names[k], fz.per_class[k],
              fz.failed_class[k], fz.silent_class[k]);
