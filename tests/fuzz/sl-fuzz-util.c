@@ -210,12 +210,16 @@ group_pids (pid_t pgid)
   return out;
 }
 
-/* The longest time (µs) one thread of group @pgid has waited, runnable,
- * for a processor (/proc/PID/task/TID/schedstat): on a loaded machine a
- * niced case can be starved for minutes (seen: runnable for 200 s, 0.17 s
- * of processor time), which is not a hang. */
+/* How long (µs) the case was held back by the machine since the last
+ * look: the largest increase, over the threads of group @pgid, of the time
+ * they waited runnable for a processor (/proc/PID/task/TID/schedstat;
+ * @waits: TID → the last value). On a loaded machine a niced case can be
+ * starved for minutes (seen: a decoder runnable for 200 s with 0.17 s of
+ * processor time), which is not a hang. A thread first seen counts its
+ * whole wait: it began within the case. */
 static gint64
-starved_us (pid_t pgid)
+starved_us (pid_t       pgid,
+            GHashTable *waits)
 {
   g_autoptr(GArray) pids = group_pids (pgid);
   gint64 most = 0;
@@ -231,9 +235,18 @@ starved_us (pid_t pgid)
           g_autofree char *path = g_build_filename (tasks, tid, "schedstat", NULL);
           g_autofree char *text = NULL;
           unsigned long long run_ns, wait_ns;
+          gpointer key = GINT_TO_POINTER ((gint) g_ascii_strtoll (tid, NULL, 10));
+          gint64 *last;
 
-          if (g_file_get_contents (path, &text, NULL, NULL) && sscanf (text, "%llu %llu", &run_ns, &wait_ns) == 2)
-            most = MAX (most, (gint64) (wait_ns / 1000));
+          if (!g_file_get_contents (path, &text, NULL, NULL) || sscanf (text, "%llu %llu", &run_ns, &wait_ns) != 2)
+            continue;
+          if ((last = g_hash_table_lookup (waits, key)) == NULL)
+            {
+              last = g_new0 (gint64, 1);
+              g_hash_table_insert (waits, key, last);
+            }
+          most = MAX (most, (gint64) (wait_ns / 1000) - *last);
+          *last = (gint64) (wait_ns / 1000);
         }
     }
   return most;
@@ -286,7 +299,8 @@ sl_fuzz_run (const char         *prog,
   g_autofree char *ubsan = env_with_log ("UBSAN_OPTIONS", dir);
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   gint64 start = g_get_monotonic_time (), deadline = start + (gint64) timeout_s * G_USEC_PER_SEC;
-  gint64 next_look = deadline;
+  g_autoptr(GHashTable) waits = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  gint64 last_look = start, starved = 0;
   guint next_signal = 0;
   int status = 0;
   pid_t pid;
@@ -327,12 +341,11 @@ sl_fuzz_run (const char         *prog,
           kill (pid, signals[next_signal++].signo);
           r->signal_s = (now - start) / 1e6;
         }
-      if (now > next_look && !r->timed_out)
+      if (now - last_look >= G_USEC_PER_SEC && !r->timed_out)
         {
-          gint64 starved = starved_us (pid);
-
+          starved += MIN (starved_us (pid, waits), now - last_look);
+          last_look = now;
           r->starved_s = starved / 1e6;
-          next_look = now + G_USEC_PER_SEC;
           if (now - starved > deadline || now - start > 10 * (deadline - start))
             {
               r->timed_out = TRUE;

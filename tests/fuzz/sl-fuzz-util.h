@@ -37,7 +37,7 @@ typedef struct
   gboolean timed_out;
   double   seconds;      /* from the start to the end */
   double   signal_s;     /* when the last signal was sent */
-  double   starved_s;    /* past the timeout: the longest a thread waited for a processor */
+  double   starved_s;    /* how long the machine held it back (not counted in the timeout) */
   char    *out;
   char    *err;
 } SlFuzzResult;

@@ -566,7 +566,7 @@ main (int    argc,
   g_print ("sl-fuzz: seed %" G_GUINT64_FORMAT ", cases %u to %u: %u run, %u failed (longest %.1f s)\n", fz.seed,
            fz.first, fz.first + fz.cases - 1, fz.done, fz.failed, fz.max_case_s);
   g_print ("  decoder processes that died and were salvaged: %u\n", fz.decoder_deaths);
-  g_print ("  cases past the timeout while a thread waited for a processor (not hangs): %u (longest wait %.0f s)\n",
+  g_print ("  cases past the timeout, held back by the machine (not hangs): %u (held back %.0f s at most)\n",
            fz.starved, fz.max_starved_s);
   for (guint k = 0; k < N_CLASSES; k++)
     g_print ("  %-40s %6u cases, %u failed, %u without a message\n", class_names[k], fz.per_class[k],
