@@ -161,6 +161,53 @@ rm_rf (const char *path)
   g_rmdir (path);
 }
 
+/* /proc/PID/stat of process @pid: its state, parent, process group,
+ * processor time (clock ticks) and command name (cut to 15 characters);
+ * FALSE when it is gone. */
+static inline gboolean
+proc_stat (const char *pid,
+           char       *state,
+           int        *ppid,
+           int        *pgrp,
+           gint64     *cpu_ticks,
+           char      **comm)
+{
+  g_autofree char *path = g_build_filename ("/proc", pid, "stat", NULL);
+  g_autofree char *text = NULL;
+  const char *open, *close;
+  unsigned long long utime, stime;
+
+  if (!g_ascii_isdigit (pid[0]) || !g_file_get_contents (path, &text, NULL, NULL) ||
+      (open = strchr (text, '(')) == NULL || (close = strrchr (text, ')')) == NULL ||
+      sscanf (close + 2, "%c %d %d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", state, ppid, pgrp, &utime,
+              &stime) != 5)
+    return FALSE;
+  if (cpu_ticks != NULL)
+    *cpu_ticks = (gint64) (utime + stime);
+  if (comm != NULL)
+    *comm = g_strndup (open + 1, (gsize) (close - open - 1));
+  return TRUE;
+}
+
+/* The processes (pid_t) for which @keep (their /proc name, @data) is TRUE. */
+static inline GArray *
+proc_pids (gboolean (*keep) (const char *pid, gpointer data),
+           gpointer  data)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (pid_t));
+  g_autoptr(GDir) d = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    if (g_ascii_isdigit (name[0]) && keep (name, data))
+      {
+        pid_t pid = (pid_t) g_ascii_strtoll (name, NULL, 10);
+
+        g_array_append_val (out, pid);
+      }
+  return out;
+}
+
 static inline char *
 make_tmpdir (void)
 {

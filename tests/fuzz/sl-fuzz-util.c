@@ -182,32 +182,21 @@ env_with_log (const char *name,
                           g_str_equal (name, "ASAN_OPTIONS") ? ":handle_abort=0" : "");
 }
 
+static gboolean
+in_group (const char *pid,
+          gpointer    pgid)
+{
+  int ppid, pgrp;
+  char state;
+
+  return proc_stat (pid, &state, &ppid, &pgrp, NULL, NULL) && pgrp == *(pid_t *) pgid;
+}
+
 /* The processes of group @pgid (the program and its decoders). */
 static GArray *
 group_pids (pid_t pgid)
 {
-  GArray *out = g_array_new (FALSE, FALSE, sizeof (pid_t));
-  g_autoptr(GDir) d = g_dir_open ("/proc", 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *stat = g_build_filename ("/proc", name, "stat", NULL);
-      g_autofree char *text = NULL;
-      const char *close;
-      int ppid, pgrp;
-      char state;
-
-      if (g_ascii_isdigit (name[0]) && g_file_get_contents (stat, &text, NULL, NULL) &&
-          (close = strrchr (text, ')')) != NULL && sscanf (close + 2, "%c %d %d", &state, &ppid, &pgrp) == 3 &&
-          pgrp == pgid)
-        {
-          pid_t pid = (pid_t) g_ascii_strtoll (name, NULL, 10);
-
-          g_array_append_val (out, pid);
-        }
-    }
-  return out;
+  return proc_pids (in_group, &pgid);
 }
 
 /* How long (µs) the case was held back by the machine since the last

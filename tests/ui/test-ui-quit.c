@@ -46,49 +46,32 @@ static Display *dpy;
 static gint64
 cpu_ticks (pid_t pid)
 {
-  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
-  g_autofree char *text = NULL;
-  g_auto(GStrv) f = NULL;
-  const char *after;
+  g_autofree char *name = g_strdup_printf ("%d", (int) pid);
+  gint64 ticks;
+  int ppid, pgrp;
+  char state;
 
-  if (!g_file_get_contents (path, &text, NULL, NULL) || (after = strrchr (text, ')')) == NULL)
-    return -1;
-  /* after the command: state, ppid, … utime is field 14, stime 15 */
-  f = g_strsplit (after + 2, " ", 14);
-  if (g_strv_length (f) < 14)
-    return -1;
-  return g_ascii_strtoll (f[11], NULL, 10) + g_ascii_strtoll (f[12], NULL, 10);
+  return proc_stat (name, &state, &ppid, &pgrp, &ticks, NULL) ? ticks : -1;
+}
+
+static gboolean
+is_decoder_of (const char *pid,
+               gpointer    parent)
+{
+  g_autofree char *comm = NULL;
+  int ppid, pgrp;
+  char state;
+
+  /* the command name is cut to 15 characters */
+  return proc_stat (pid, &state, &ppid, &pgrp, NULL, &comm) && ppid == *(pid_t *) parent && state != 'Z' &&
+         g_str_equal (comm, "syncline-decode");
 }
 
 /* The live (not zombie) decoder processes whose parent is @parent. */
 static GArray *
 decoders_of (pid_t parent)
 {
-  GArray *out = g_array_new (FALSE, FALSE, sizeof (pid_t));
-  g_autoptr(GDir) d = g_dir_open ("/proc", 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *stat = g_build_filename ("/proc", name, "stat", NULL);
-      g_autofree char *text = NULL;
-      const char *open, *close;
-      char state;
-      int ppid;
-
-      if (!g_ascii_isdigit (name[0]) || !g_file_get_contents (stat, &text, NULL, NULL) ||
-          (open = strchr (text, '(')) == NULL || (close = strrchr (text, ')')) == NULL ||
-          sscanf (close + 2, "%c %d", &state, &ppid) != 2)
-        continue;
-      /* the command name is cut to 15 characters */
-      if (ppid == parent && state != 'Z' && g_str_has_prefix (open + 1, "syncline-decode"))
-        {
-          pid_t pid = (pid_t) g_ascii_strtoll (name, NULL, 10);
-
-          g_array_append_val (out, pid);
-        }
-    }
-  return out;
+  return proc_pids (is_decoder_of, &parent);
 }
 
 /* The application's toplevel: a viewable child of the root window whose
