@@ -389,6 +389,19 @@ test_degenerate (void)
         }
       sl_host_info_clear (&hi);
     }
+  /* pinned as the reference, b stays on its own clock and a is placed on
+   * it (b used to be placed on a's clock: fuzz case 2171 of seed 1) */
+  sl_engine_pin_reference (e, 1);
+  for (guint h = 0; h < 2; h++)
+    {
+      sl_engine_get_host_info (e, h, &hi);
+      g_assert_false (hi.synchronized);
+      g_assert_cmpint (hi.best_effort, ==, h == 0);
+      g_assert_cmpuint (hi.reference, ==, 1);
+      if (h == 0)
+        g_assert_cmpint (llabs (sl_relation_apply (hi.relation, t) - (t + 3600 * SEC)), <, 2000000);
+      sl_host_info_clear (&hi);
+    }
   sl_engine_free (e);
 
   /* a packet to oneself never makes a link */

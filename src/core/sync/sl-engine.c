@@ -92,6 +92,7 @@ struct _SlEngine
   GArray          *host_spans;
   GArray          *groups;
   guint64          groups_stamp;
+  guint            groups_pinned;
   GArray          *links;
   GHashTable      *link_by_pair;
   GArray          *dirty;
@@ -1035,13 +1036,16 @@ ensure_groups (SlEngine *self)
   g_autofree guint *order = g_new (guint, MAX (n, 1));
   g_autofree guint8 *decided = g_new0 (guint8, MAX (n, 1));
   guint64 stamp;
+  guint pinned;
 
   for (guint h = 0; h < n; h++)
     ref[h] = sl_graph_get_reference (self->graph, h);
   stamp = sl_journal_get_next_seq (self->journal) + 1;
-  if (self->groups->len == n && self->groups_stamp == stamp)
+  pinned = sl_graph_get_pinned (self->graph);
+  if (self->groups->len == n && self->groups_stamp == stamp && self->groups_pinned == pinned)
     return;
   self->groups_stamp = stamp;
+  self->groups_pinned = pinned;
   g_array_set_size (self->groups, n);
 
   for (guint h = 0; h < n; h++)
@@ -1057,6 +1061,10 @@ ensure_groups (SlEngine *self)
       decided[h] = g->size >= 2;
     }
   g_qsort_with_data (order, (gint) n, sizeof (guint), cmp_host_names, self);
+  /* a pinned reference alone stays on its own clock, and the others alone
+   * may be placed on it */
+  if (pinned < n)
+    decided[pinned] = TRUE;
 
   for (guint k = 0; k < n; k++)
     {
@@ -1064,7 +1072,7 @@ ensure_groups (SlEngine *self)
       Group *g = &g_array_index (self->groups, Group, h);
       int best_score = -1;
 
-      if (g->size >= 2)
+      if (g->size >= 2 || h == pinned)
         continue;
       for (guint li = 0; li < self->links->len; li++)
         {
