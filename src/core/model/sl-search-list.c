@@ -194,6 +194,18 @@ publish_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* The first rows at once, the rest from an idle. (Calling publish_cb()
+ * after adding its idle left the idle pending once everything was
+ * published, with publish_id cleared: dispose could not remove it and it
+ * ran on a finalized list.) */
+static void
+start_publishing (SlSearchList *self)
+{
+  g_clear_handle_id (&self->publish_id, g_source_remove);
+  if (publish_cb (self) == G_SOURCE_CONTINUE)
+    self->publish_id = g_idle_add (publish_cb, self);
+}
+
 static gboolean
 poll_cb (gpointer data)
 {
@@ -226,8 +238,7 @@ poll_cb (gpointer data)
   self->progress = 1;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCHING]);
-  self->publish_id = g_idle_add (publish_cb, self);
-  publish_cb (self);
+  start_publishing (self);
   return G_SOURCE_REMOVE;
 }
 
@@ -559,8 +570,7 @@ sl_search_list_forget_dropped (SlSearchList *self,
     set_hits (self, kept, self->n_matches - MIN (self->n_matches, removed));
     self->n_dropped = dropped;
   }
-  self->publish_id = g_idle_add (publish_cb, self);
-  publish_cb (self);
+  start_publishing (self);
   return removed;
 }
 
