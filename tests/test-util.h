@@ -77,6 +77,9 @@ run_argv (Run               *r,
   if (!WIFEXITED (wait_status))
     g_error ("%s died of signal %d; stderr: %s", prog, WTERMSIG (wait_status), r->err);
   r->status = WEXITSTATUS (wait_status);
+  /* what went wrong, for the log of a test that did not expect it */
+  if (r->status != 0 && r->err != NULL && *r->err != '\0')
+    g_test_message ("%s exited with status %d; stderr: %.4000s", prog, r->status, r->err);
 }
 
 static inline void

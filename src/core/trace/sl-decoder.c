@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,6 +23,12 @@
  * arrived, so a decoder that dies mid-step leaves nothing half delivered.
  * Its standard error is kept (the last lines: babeltrace2's message before
  * an abort, a sanitizer's report) for the problem that says why it died.
+ *
+ * Its standard input is a socket on which the reader pauses and resumes
+ * it (one byte, SL_DECODER_PAUSE or SL_DECODER_RESUME, read between two
+ * steps). Not SIGSTOP: a process stopped while it exits inside
+ * LeakSanitizer's check (which traces its own threads) never resumed, and
+ * a signal can stop it at any point, locks held.
  */
 
 #define STDERR_KEEP 2048
@@ -31,6 +38,7 @@ struct _SlDecoder
   GPid          pid;
   int           out_fd;
   int           err_fd;
+  int           control_fd;
   SlWireReader  reader;
   gsize         released;
   GString      *err_tail;
@@ -97,6 +105,8 @@ sl_decoder_spawn (const char *const  *args,
   SlDecoder *d;
   GPid pid;
   int out_fd = -1, err_fd = -1;
+  int control[2];
+  gboolean spawned;
 
   g_return_val_if_fail (args != NULL, NULL);
 
@@ -108,17 +118,30 @@ sl_decoder_spawn (const char *const  *args,
   g_ptr_array_add (argv, NULL);
   envp = g_environ_setenv (g_get_environ (), "SL_DECODER_PARENT", parent, TRUE);
 
-  if (!g_spawn_async_with_pipes_and_fds (NULL, (const char *const *) argv->pdata, (const char *const *) envp,
-                                         G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDIN_FROM_DEV_NULL |
-                                         G_SPAWN_CLOEXEC_PIPES,
-                                         NULL, NULL, -1, -1, -1, NULL, NULL, 0,
-                                         &pid, NULL, &out_fd, &err_fd, error))
-    return NULL;
+  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, control) < 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, G_SPAWN_ERROR, G_SPAWN_ERROR_FAILED, "cannot start the trace decoder: %s",
+                   g_strerror (saved));
+      return NULL;
+    }
+  spawned = g_spawn_async_with_pipes_and_fds (NULL, (const char *const *) argv->pdata, (const char *const *) envp,
+                                              G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_CLOEXEC_PIPES,
+                                              NULL, NULL, control[1], -1, -1, NULL, NULL, 0,
+                                              &pid, NULL, &out_fd, &err_fd, error);
+  close (control[1]);
+  if (!spawned)
+    {
+      close (control[0]);
+      return NULL;
+    }
 
   d = g_new0 (SlDecoder, 1);
   d->pid = pid;
   d->out_fd = out_fd;
   d->err_fd = err_fd;
+  d->control_fd = control[0];
   d->err_tail = g_string_new (NULL);
   sl_wire_reader_init (&d->reader, out_fd);
   return d;
@@ -134,15 +157,20 @@ sl_decoder_kill (SlDecoder *decoder)
     kill (decoder->pid, SIGKILL);
 }
 
-/* A paused decoder uses no processor (the folder reader's --threads). */
+/* A paused decoder uses no processor (the folder reader's --threads): it
+ * waits on its control socket after the step it is in. */
 void
 sl_decoder_pause (SlDecoder *decoder,
                   gboolean   paused)
 {
+  const char byte = paused ? SL_DECODER_PAUSE : SL_DECODER_RESUME;
+
   g_return_if_fail (decoder != NULL);
 
-  if (!decoder->reaped)
-    kill (decoder->pid, paused ? SIGSTOP : SIGCONT);
+  /* a decoder that is gone reads nothing: no SIGPIPE, no wait */
+  if (!decoder->reaped && decoder->control_fd >= 0)
+    while (send (decoder->control_fd, &byte, 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0 && errno == EINTR)
+      ;
 }
 
 /* SIGABRT makes the decoder say where it was before it dies. */
@@ -387,6 +415,7 @@ sl_decoder_free (SlDecoder *decoder)
     }
   close_fd (&decoder->out_fd);
   close_fd (&decoder->err_fd);
+  close_fd (&decoder->control_fd);
   sl_wire_reader_clear (&decoder->reader);
   g_string_free (decoder->err_tail, TRUE);
   g_free (decoder);

@@ -17,7 +17,14 @@ G_BEGIN_DECLS
  * Everything between two SL_WIRE_COMMIT frames is one step of the
  * decoder: what follows the last COMMIT of a decoder that died is not
  * taken.
+ *
+ * The other way, on the decoder's standard input, the reader sends single
+ * bytes: SL_DECODER_PAUSE makes it wait after its current step until
+ * SL_DECODER_RESUME (the last byte read wins).
  */
+
+#define SL_DECODER_PAUSE  'p'
+#define SL_DECODER_RESUME 'r'
 
 #define SL_WIRE_VERSION   5
 #define SL_WIRE_MAX_FRAME (16u << 20)

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -253,6 +254,43 @@ put_inputs (Decoder *d)
     }
 }
 
+/* Between two steps: the reader may have paused this decoder (its
+ * --threads, sl-decoder.c). A paused decoder waits here, using no
+ * processor, until it is resumed; when its standard input ends (run by
+ * hand, or the reader is gone) nobody can pause it any more. */
+static void
+obey_reader (void)
+{
+  static gboolean closed;
+  gboolean paused = FALSE;
+
+  while (!closed)
+    {
+      struct pollfd p = { STDIN_FILENO, POLLIN, 0 };
+      char buf[64];
+      ssize_t n;
+      int r = poll (&p, 1, paused ? -1 : 0);
+
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r <= 0)
+        return;
+      n = read (STDIN_FILENO, buf, sizeof buf);
+      if (n < 0 && (errno == EINTR || errno == EAGAIN))
+        continue;
+      if (n <= 0)
+        {
+          closed = TRUE;
+          return;
+        }
+      for (ssize_t i = 0; i < n; i++)
+        if (buf[i] == SL_DECODER_PAUSE || buf[i] == SL_DECODER_RESUME)
+          paused = buf[i] == SL_DECODER_PAUSE;
+      if (!paused)
+        return;
+    }
+}
+
 /* Writes what the step decoded and commits it. */
 static gboolean
 commit (Decoder    *d,
@@ -307,7 +345,10 @@ commit (Decoder    *d,
   for (guint i = 0; i < c.n_inputs; i++)
     consumed[i] = sl_bt_graph_get_consumed (d->graph, i);
   sl_wire_put (&d->w, SL_WIRE_COMMIT, &c, sizeof c, consumed, c.n_inputs * sizeof (guint64));
-  return sl_wire_flush (&d->w);
+  if (!sl_wire_flush (&d->w))
+    return FALSE;
+  obey_reader ();
+  return TRUE;
 }
 
 static int

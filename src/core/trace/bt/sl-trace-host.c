@@ -20,7 +20,7 @@
  * memory does not grow with the traces. With --threads=N, at most N
  * decoders run at once: a host holds a slot while its decoder runs, gives
  * it up when its queue is full or after SLICE_US when another host waits
- * for one, and its decoder is stopped (SIGSTOP) meanwhile.
+ * for one, and its decoder is paused meanwhile (sl_decoder_pause()).
  *
  * A host with several stream files may be decoded by several decoders at
  * once (sl_trace_host_split(): when there are more threads than hosts):
