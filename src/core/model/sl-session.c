@@ -1,6 +1,12 @@
 /* sl-session.c
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The session object: its properties and signals, the fields' setters
+ * that notify, starting and closing a job. The rest is split by concern
+ * around sl-session-internal.h: -update (snapshots applied), -items
+ * (hosts and links), -settings, -time (spans and the timeline), -live,
+ * -export.
  */
 
 #include "config.h"
@@ -9,154 +15,40 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
-#include "sl-change-list.h"
-#include "sl-diagnosis.h"
-#include "sl-format.h"
 #include "sl-model-enums.h"
-#include "sl-job.h"
 #include "sl-live.h"
-#include "sl-report.h"
-#include "sl-session-private.h"
+#include "sl-session-internal.h"
 
 #define DEMO_VERSION "2"
-#define RESORT_MS    1500
-
-struct _SlSession
-{
-  GObject         parent_instance;
-
-  SlSessionState  state;
-  SlJobKind       kind;
-  char          **inputs;
-  char           *title;
-  char           *progress_text;
-  double          progress_fraction;
-  gboolean        stopped;
-  char           *error;
-
-  SlJob          *job;
-  SlTimeline     *timeline;
-  SlSnapshot     *current;
-  GPtrArray      *names;
-  GPtrArray      *host_items;
-  GPtrArray      *unreadable;
-  GPtrArray      *link_items;
-  GListStore     *hosts;
-  GListStore     *links;
-  SlChangeList   *changes;
-  guint           n_tree_links;
-  guint           n_components;
-  guint           n_live[SL_HOST_LIVE_N_STATES];
-  gboolean        relay_stalled;
-  guint           n_passing;
-  /* the live attachments' URLs that are attached (not ended or failed) */
-  GPtrArray      *attached;
-
-  SlLinkItem     *selected_link;
-  SlHostItem     *selected_host;
-  SlPlotData     *plot;
-
-  char           *algorithm;
-  char           *tree;
-  char           *pinned;
-  guint           update_ms;
-  double          tree_margin;
-  guint           retention_s;
-
-  gboolean        synchronized;
-  gint64          time_origin;
-  gint64          time_start;
-  gint64          time_end;
-  gint64          visible_start;
-  gint64          visible_end;
-  gint64          selected_start;
-  gint64          selected_end;
-
-  GArray         *update_us;
-  GArray         *resort_us;
-  GArray         *resort_links;
-  guint8         *resort_mark;
-  gsize           resort_mark_len;
-  guint           resort_id;
-  char           *demo_dir;
-  SlGenerateOptions generate;
-  GArray         *generate_links;
-  gint64          generate_pace_us;
-};
-
-enum {
-  PROP_0,
-  PROP_STATE,
-  PROP_TITLE,
-  PROP_IS_LIVE,
-  PROP_PROGRESS_FRACTION,
-  PROP_PROGRESS_TEXT,
-  PROP_ERROR,
-  PROP_HOSTS,
-  PROP_LINKS,
-  PROP_CHANGES,
-  PROP_N_HOSTS,
-  PROP_N_LINKS,
-  PROP_N_TREE_LINKS,
-  PROP_N_COMPONENTS,
-  PROP_SELECTED_LINK,
-  PROP_SELECTED_HOST,
-  PROP_PLOT,
-  PROP_ALGORITHM,
-  PROP_TREE,
-  PROP_PINNED_REFERENCE,
-  PROP_UPDATE_INTERVAL,
-  PROP_TREE_MARGIN,
-  PROP_RETENTION,
-  PROP_SYNCHRONIZED,
-  PROP_TIME_ORIGIN,
-  PROP_TIME_START,
-  PROP_TIME_END,
-  PROP_VISIBLE_START,
-  PROP_VISIBLE_END,
-  PROP_SELECTION_START,
-  PROP_SELECTION_END,
-  PROP_CAN_EXPORT,
-  PROP_TIMELINE,
-  PROP_RELAY_STALLED,
-  N_PROPS
-};
-
-enum {
-  UPDATED,
-  PROBLEM,
-  REORDER,
-  N_SIGNALS
-};
 
 G_DEFINE_FINAL_TYPE (SlSession, sl_session, G_TYPE_OBJECT)
 
 static GParamSpec *properties[N_PROPS];
-static guint signals[N_SIGNALS];
+guint _sl_session_signals[N_SIGNALS];
 
-static void
-notify (SlSession *self,
-        guint      prop)
+void
+_sl_session_notify (SlSession *self,
+                    guint      prop)
 {
   g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
 }
 
-static void
-set_string (SlSession   *self,
-            char       **field,
-            const char  *value,
-            guint        prop)
+void
+_sl_session_set_string (SlSession   *self,
+                        char       **field,
+                        const char  *value,
+                        guint        prop)
 {
   if (g_strcmp0 (*field, value) == 0)
     return;
   g_free (*field);
   *field = g_strdup (value);
-  notify (self, prop);
+  _sl_session_notify (self, prop);
 }
 
-static void
-set_state (SlSession      *self,
-           SlSessionState  state)
+void
+_sl_session_set_state (SlSession      *self,
+                       SlSessionState  state)
 {
   gboolean was_live = sl_session_get_is_live (self);
   gboolean could_export = sl_session_get_can_export (self);
@@ -164,45 +56,45 @@ set_state (SlSession      *self,
   if (self->state == state)
     return;
   self->state = state;
-  notify (self, PROP_STATE);
+  _sl_session_notify (self, PROP_STATE);
   if (was_live != sl_session_get_is_live (self))
-    notify (self, PROP_IS_LIVE);
+    _sl_session_notify (self, PROP_IS_LIVE);
   if (could_export != sl_session_get_can_export (self))
-    notify (self, PROP_CAN_EXPORT);
+    _sl_session_notify (self, PROP_CAN_EXPORT);
 }
 
-static void
-set_progress (SlSession  *self,
-              double      fraction,
-              const char *text)
+void
+_sl_session_set_progress (SlSession  *self,
+                          double      fraction,
+                          const char *text)
 {
   if (self->progress_fraction != fraction)
     {
       self->progress_fraction = fraction;
-      notify (self, PROP_PROGRESS_FRACTION);
+      _sl_session_notify (self, PROP_PROGRESS_FRACTION);
     }
-  set_string (self, &self->progress_text, text, PROP_PROGRESS_TEXT);
+  _sl_session_set_string (self, &self->progress_text, text, PROP_PROGRESS_TEXT);
 }
 
-static void
-set_plot (SlSession  *self,
-          SlPlotData *plot)
+void
+_sl_session_set_plot (SlSession  *self,
+                      SlPlotData *plot)
 {
   if (self->plot == plot)
     return;
   g_clear_pointer (&self->plot, sl_plot_data_unref);
   self->plot = plot != NULL ? sl_plot_data_ref (plot) : NULL;
-  notify (self, PROP_PLOT);
+  _sl_session_notify (self, PROP_PLOT);
 }
 
-static void
-set_span (SlSession *self,
-          gint64    *start_field,
-          gint64    *end_field,
-          gint64     start,
-          gint64     end,
-          guint      start_prop,
-          guint      end_prop)
+void
+_sl_session_set_span (SlSession *self,
+                      gint64    *start_field,
+                      gint64    *end_field,
+                      gint64     start,
+                      gint64     end,
+                      guint      start_prop,
+                      guint      end_prop)
 {
   if (end < start)
     {
@@ -213,23 +105,23 @@ set_span (SlSession *self,
   if (*start_field != start)
     {
       *start_field = start;
-      notify (self, start_prop);
+      _sl_session_notify (self, start_prop);
     }
   if (*end_field != end)
     {
       *end_field = end;
-      notify (self, end_prop);
+      _sl_session_notify (self, end_prop);
     }
 }
 
-static void
-set_relay_stalled (SlSession *self,
-                   gboolean   stalled)
+void
+_sl_session_set_relay_stalled (SlSession *self,
+                               gboolean   stalled)
 {
   if (self->relay_stalled == stalled)
     return;
   self->relay_stalled = stalled;
-  notify (self, PROP_RELAY_STALLED);
+  _sl_session_notify (self, PROP_RELAY_STALLED);
 }
 
 static void
@@ -242,7 +134,7 @@ clear_model (SlSession *self)
 
   sl_session_set_selected_link (self, NULL);
   sl_session_set_selected_host (self, NULL);
-  set_plot (self, NULL);
+  _sl_session_set_plot (self, NULL);
   sl_change_list_clear (self->changes);
   g_clear_handle_id (&self->resort_id, g_source_remove);
   g_array_set_size (self->resort_links, 0);
@@ -256,34 +148,34 @@ clear_model (SlSession *self)
   g_ptr_array_set_size (self->names, 0);
   g_clear_pointer (&self->current, sl_snapshot_free);
   if (n_hosts > 0)
-    notify (self, PROP_N_HOSTS);
+    _sl_session_notify (self, PROP_N_HOSTS);
   if (n_links > 0)
-    notify (self, PROP_N_LINKS);
+    _sl_session_notify (self, PROP_N_LINKS);
   if (self->n_tree_links != 0)
     {
       self->n_tree_links = 0;
-      notify (self, PROP_N_TREE_LINKS);
+      _sl_session_notify (self, PROP_N_TREE_LINKS);
     }
   if (self->n_components != 0)
     {
       self->n_components = 0;
-      notify (self, PROP_N_COMPONENTS);
+      _sl_session_notify (self, PROP_N_COMPONENTS);
     }
   memset (self->n_live, 0, sizeof self->n_live);
-  set_relay_stalled (self, FALSE);
-  set_string (self, &self->error, NULL, PROP_ERROR);
-  set_progress (self, 0, NULL);
+  _sl_session_set_relay_stalled (self, FALSE);
+  _sl_session_set_string (self, &self->error, NULL, PROP_ERROR);
+  _sl_session_set_progress (self, 0, NULL);
   self->stopped = FALSE;
   self->time_origin = 0;
-  notify (self, PROP_TIME_ORIGIN);
-  set_span (self, &self->time_start, &self->time_end, 0, 0, PROP_TIME_START, PROP_TIME_END);
-  set_span (self, &self->visible_start, &self->visible_end, 0, 0, PROP_VISIBLE_START, PROP_VISIBLE_END);
-  set_span (self, &self->selected_start, &self->selected_end, 0, 0,
-            PROP_SELECTION_START, PROP_SELECTION_END);
+  _sl_session_notify (self, PROP_TIME_ORIGIN);
+  _sl_session_set_span (self, &self->time_start, &self->time_end, 0, 0, PROP_TIME_START, PROP_TIME_END);
+  _sl_session_set_span (self, &self->visible_start, &self->visible_end, 0, 0, PROP_VISIBLE_START, PROP_VISIBLE_END);
+  _sl_session_set_span (self, &self->selected_start, &self->selected_end, 0, 0,
+                        PROP_SELECTION_START, PROP_SELECTION_END);
 
   g_object_thaw_notify (G_OBJECT (self));
 
-  g_signal_emit (self, signals[UPDATED], 0, SL_SESSION_CHANGE_RESET);
+  g_signal_emit (self, _sl_session_signals[UPDATED], 0, SL_SESSION_CHANGE_RESET);
 }
 
 static void
@@ -293,447 +185,10 @@ drop_job (SlSession *self)
   if (self->timeline != NULL)
     {
       self->timeline = NULL;
-      notify (self, PROP_TIMELINE);
+      _sl_session_notify (self, PROP_TIMELINE);
     }
   if (self->job != NULL)
     sl_job_close (g_steal_pointer (&self->job));
-}
-
-static char *
-progress_line (SlSession        *self,
-               const SlSnapshot *s)
-{
-  const SlTraceProgress *p = &s->progress;
-  GString *str = g_string_new (s->phase != NULL ? s->phase : "");
-
-  if (p->scanning)
-    {
-      g_string_append_printf (str, " — %s", _("searching for traces…"));
-      return g_string_free (str, FALSE);
-    }
-  if (p->hosts > 0)
-    {
-      g_string_append (str, " — ");
-      g_string_append_printf (str, g_dngettext (GETTEXT_PACKAGE, "%u host", "%u hosts", p->hosts),
-                              p->hosts);
-      /* live: how many are not streaming, at a glance */
-      if (s->live_hosts != NULL)
-        {
-          static const SlHostLive shown[] = {
-            SL_HOST_LIVE_STALLED, SL_HOST_LIVE_ENDED, SL_HOST_LIVE_FAILED,
-            SL_HOST_LIVE_WAITING, SL_HOST_LIVE_CONNECTING,
-          };
-          const char *sep = " (";
-
-          for (guint i = 0; i < G_N_ELEMENTS (shown); i++)
-            if (self->n_live[shown[i]] > 0)
-              {
-                g_string_append_printf (str, "%s%u %s", sep, self->n_live[shown[i]],
-                                        sl_host_live_to_string (shown[i]));
-                sep = ", ";
-              }
-          if (sep[0] == ',')
-            g_string_append_c (str, ')');
-        }
-    }
-  if (p->events_per_s > 0)
-    g_string_append_printf (str, _(", %.2f M events/s"), p->events_per_s / 1e6);
-  else if (p->events > 0)
-    {
-      g_autofree char *n = sl_format_count (p->events);
-      g_string_append_printf (str, _(", %s events"), n);
-    }
-  if (p->eta_s >= 0)
-    g_string_append_printf (str, _(", %.0f s left"), ceil (p->eta_s));
-  return g_string_free (str, FALSE);
-}
-
-static SlHostLive
-host_live (SlLiveHostState state)
-{
-  switch (state)
-    {
-    case SL_LIVE_HOST_CONNECTING:
-      return SL_HOST_LIVE_CONNECTING;
-    case SL_LIVE_HOST_STREAMING:
-      return SL_HOST_LIVE_STREAMING;
-    case SL_LIVE_HOST_STALLED:
-      return SL_HOST_LIVE_STALLED;
-    case SL_LIVE_HOST_WAITING:
-      return SL_HOST_LIVE_WAITING;
-    case SL_LIVE_HOST_ENDED:
-      return SL_HOST_LIVE_ENDED;
-    case SL_LIVE_HOST_FAILED:
-    default:
-      return SL_HOST_LIVE_FAILED;
-    }
-}
-
-/* streaming first, then connecting, waiting, stalled, ended, failed */
-static guint
-live_rank (SlHostLive live)
-{
-  return live == SL_HOST_LIVE_STREAMING ? 0 : live;
-}
-
-/* Each host's live state and status, from its attachment that is the
- * furthest along (SlHostLive's order); the counts for the header; the
- * relay stalled when no host streams and one or more are stalled. */
-static void
-apply_live_hosts (SlSession        *self,
-                  const SlSnapshot *s)
-{
-  guint n = self->host_items->len;
-  g_autofree const SlLiveHost **best = g_new0 (const SlLiveHost *, MAX (n, 1));
-  guint counts[SL_HOST_LIVE_N_STATES] = { 0 };
-
-  if (self->attached == NULL)
-    self->attached = g_ptr_array_new_with_free_func (g_free);
-  g_ptr_array_set_size (self->attached, 0);
-  for (guint k = 0; k < s->live_hosts->len; k++)
-    {
-      const SlLiveHost *lh = g_ptr_array_index (s->live_hosts, k);
-      SlHostLive live = host_live (lh->state);
-
-      if (!s->final && lh->state != SL_LIVE_HOST_ENDED && lh->state != SL_LIVE_HOST_FAILED)
-        g_ptr_array_add (self->attached, g_strdup (lh->url));
-
-      if (lh->engine_host >= n)
-        continue;
-      if (best[lh->engine_host] == NULL || live_rank (live) < live_rank (host_live (best[lh->engine_host]->state)))
-        best[lh->engine_host] = lh;
-    }
-  for (guint h = 0; h < n; h++)
-    {
-      SlHostItem *item = g_ptr_array_index (self->host_items, h);
-      const SlLiveHost *lh = best[h];
-      SlHostLive live;
-      g_autofree char *status = NULL;
-
-      if (lh == NULL)
-        continue;
-      live = host_live (lh->state);
-      status = lh->message != NULL && lh->message[0] != '\0'
-        ? g_strdup_printf ("%s: %s", sl_host_live_to_string (live), lh->message)
-        : g_strdup (sl_host_live_to_string (live));
-      _sl_host_item_set_status (item, status);
-      _sl_host_item_set_live (item, live);
-      counts[live]++;
-    }
-  memcpy (self->n_live, counts, sizeof counts);
-  set_relay_stalled (self, !s->final && counts[SL_HOST_LIVE_STALLED] > 0 &&
-                           counts[SL_HOST_LIVE_STREAMING] + counts[SL_HOST_LIVE_CONNECTING] +
-                           counts[SL_HOST_LIVE_WAITING] == 0);
-}
-
-/* The last UI-thread handling times, for the benchmark and tests. */
-static void
-record_time (GArray *times,
-             gint64  us)
-{
-  if (times->len >= 4096)
-    g_array_remove_range (times, 0, 2048);
-  g_array_append_val (times, us);
-}
-
-/* Sorted views of the links are told to sort again when values they may
- * sort by changed ("reorder"): GTK's sort model then moves only the
- * items that are out of place, keeping the other rows and the
- * selection. A table that reorders ten times a second cannot be read:
- * it happens at most every RESORT_MS. New links join the store after
- * the others are in order again (a sort model inserts them by bisection,
- * which needs a sorted list). */
-static void
-resort_now (SlSession *self)
-{
-  gint64 t0 = g_get_monotonic_time (), dt;
-  guint n_store = g_list_model_get_n_items (G_LIST_MODEL (self->links));
-
-  g_clear_handle_id (&self->resort_id, g_source_remove);
-  if (self->resort_links->len > 0)
-    g_signal_emit (self, signals[REORDER], 0);
-  if (n_store < self->link_items->len)
-    g_list_store_splice (self->links, n_store, 0, self->link_items->pdata + n_store, self->link_items->len - n_store);
-  g_array_set_size (self->resort_links, 0);
-  if (self->resort_mark != NULL)
-    memset (self->resort_mark, 0, self->resort_mark_len);
-  dt = g_get_monotonic_time () - t0;
-  record_time (self->resort_us, dt);
-}
-
-static gboolean
-resort_cb (gpointer data)
-{
-  SlSession *self = data;
-
-  self->resort_id = 0;
-  resort_now (self);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-queue_resort (SlSession *self,
-              GArray    *links,
-              gboolean   now)
-{
-  if (self->resort_mark_len < self->link_items->len)
-    {
-      self->resort_mark = g_realloc (self->resort_mark, self->link_items->len);
-      memset (self->resort_mark + self->resort_mark_len, 0, self->link_items->len - self->resort_mark_len);
-      self->resort_mark_len = self->link_items->len;
-    }
-  for (guint k = 0; k < links->len; k++)
-    {
-      guint l = g_array_index (links, guint, k);
-
-      if (!self->resort_mark[l])
-        {
-          self->resort_mark[l] = 1;
-          g_array_append_val (self->resort_links, l);
-        }
-    }
-  if (self->resort_links->len == 0 &&
-      g_list_model_get_n_items (G_LIST_MODEL (self->links)) == self->link_items->len)
-    return;
-  /* the first links show at once; later ones join at the next reorder */
-  if (now || g_list_model_get_n_items (G_LIST_MODEL (self->links)) == 0)
-    resort_now (self);
-  else if (self->resort_id == 0)
-    self->resort_id = g_timeout_add_full (G_PRIORITY_DEFAULT_IDLE, RESORT_MS, resort_cb, self, NULL);
-}
-
-/* A problem of a host: its status, with those it had; a host the engine
- * does not know (its every trace was skipped) joins the hosts as
- * unreadable. Returns TRUE when a host was added. */
-static gboolean
-add_host_problem (SlSession            *self,
-                  const SlTraceProblem *p)
-{
-  SlHostItem *item = sl_session_find_host (self, p->host);
-  g_autofree char *line = g_strdup_printf ("%s: %s", p->file, p->message);
-  const char *old;
-
-  if (item == NULL)
-    {
-      item = _sl_host_item_new_unreadable (p->host, line);
-      g_ptr_array_add (self->unreadable, item);
-      g_list_store_append (self->hosts, item);
-      return TRUE;
-    }
-  old = sl_host_item_get_status (item);
-  if (old[0] == '\0' || sl_session_get_state (self) == SL_SESSION_STATE_LIVE)
-    _sl_host_item_set_status (item, line);
-  else if (strstr (old, line) == NULL)
-    {
-      g_autofree char *both = g_strdup_printf ("%s\n%s", old, line);
-
-      _sl_host_item_set_status (item, both);
-    }
-  return FALSE;
-}
-
-static void
-apply_snapshot (SlSession  *self,
-                SlSnapshot *s)
-{
-  guint changes = 0;
-  guint n_old_hosts = self->host_items->len;
-  guint n_old_links = self->link_items->len;
-  guint n_tree = 0;
-  g_autoptr(GArray) resort = g_array_new (FALSE, FALSE, sizeof (guint));
-
-  g_object_freeze_notify (G_OBJECT (self));
-
-  /* New hosts and links only ever append: indices are stable. */
-  if (s->hosts->len > n_old_hosts)
-    {
-      g_autoptr(GPtrArray) added = g_ptr_array_new ();
-
-      for (guint h = n_old_hosts; h < s->hosts->len; h++)
-        {
-          const char *name = sl_snapshot_get_host_name (s, h);
-          SlHostItem *item = _sl_host_item_new (h, name);
-          SlHostItem *was = sl_session_find_host (self, name);
-          guint pos;
-
-          /* a trace of it was skipped, another one is read */
-          if (was != NULL && sl_host_item_get_unreadable (was))
-            {
-              _sl_host_item_set_status (item, sl_host_item_get_status (was));
-              if (g_list_store_find (self->hosts, was, &pos))
-                g_list_store_remove (self->hosts, pos);
-              g_ptr_array_remove (self->unreadable, was);
-            }
-          g_ptr_array_add (self->names, g_strdup (name));
-          g_ptr_array_add (self->host_items, item);
-          g_ptr_array_add (added, item);
-        }
-      for (guint h = 0; h < s->hosts->len; h++)
-        _sl_host_item_update (g_ptr_array_index (self->host_items, h), s);
-      g_list_store_splice (self->hosts, n_old_hosts, 0, added->pdata, added->len);
-      notify (self, PROP_N_HOSTS);
-      changes |= SL_SESSION_CHANGE_HOSTS;
-    }
-  else
-    for (guint h = 0; h < s->hosts->len; h++)
-      _sl_host_item_update (g_ptr_array_index (self->host_items, h), s);
-
-  if (self->time_origin == 0 && s->time_start != 0)
-    {
-      self->time_origin = s->time_start;
-      notify (self, PROP_TIME_ORIGIN);
-      sl_change_list_set_origin (self->changes, self->time_origin);
-    }
-  /* (the visible span is the timeline's, on the reference clock: the
-   * links' spans are each on its own host's clock) */
-  if (s->time_start != 0 || s->time_end != 0)
-    set_span (self, &self->time_start, &self->time_end, s->time_start, s->time_end,
-              PROP_TIME_START, PROP_TIME_END);
-
-  for (guint l = 0; l < s->links->len; l++)
-    {
-      const SlReportLink *rl = &g_array_index (s->links, SlReportLink, l);
-      SlLinkItem *item;
-
-      if (l >= self->link_items->len)
-        g_ptr_array_add (self->link_items, _sl_link_item_new (l));
-      item = g_ptr_array_index (self->link_items, l);
-      _sl_link_item_set_relation (item, l < s->link_relations->len ? g_ptr_array_index (s->link_relations, l) : NULL);
-      if (_sl_link_item_update (item, rl, sl_snapshot_get_host_name (s, rl->a),
-                                sl_snapshot_get_host_name (s, rl->b), self->time_origin) &&
-          l < n_old_links)
-        g_array_append_val (resort, l);
-      if (rl->info.in_tree)
-        n_tree++;
-    }
-  if (s->links->len > n_old_links)
-    {
-      notify (self, PROP_N_LINKS);
-      changes |= SL_SESSION_CHANGE_LINKS;
-    }
-  if (resort->len > 0 || n_old_hosts > 0)
-    changes |= SL_SESSION_CHANGE_VALUES;
-  queue_resort (self, resort, s->final);
-
-  if (n_tree != self->n_tree_links)
-    {
-      self->n_tree_links = n_tree;
-      notify (self, PROP_N_TREE_LINKS);
-      changes |= SL_SESSION_CHANGE_TREE;
-    }
-  if (s->n_components != self->n_components)
-    {
-      self->n_components = s->n_components;
-      notify (self, PROP_N_COMPONENTS);
-      changes |= SL_SESSION_CHANGE_TREE;
-    }
-  for (guint k = 0; k < s->changes->len; k++)
-    {
-      SlChangeKind kind = g_array_index (s->changes, SlChange, k).kind;
-
-      if (kind == SL_CHANGE_TREE_EDGE_IN || kind == SL_CHANGE_TREE_EDGE_OUT ||
-          kind == SL_CHANGE_REFERENCE)
-        changes |= SL_SESSION_CHANGE_TREE;
-    }
-  sl_change_list_append (self->changes, (const SlChange *) (gpointer) s->changes->data, s->changes->len);
-
-  for (guint k = 0; k < s->problems->len; k++)
-    {
-      const SlTraceProblem *p = g_ptr_array_index (s->problems, k);
-
-      if (p->host != NULL && add_host_problem (self, p))
-        changes |= SL_SESSION_CHANGE_HOSTS;
-      /* a stall and its end are the host's live state (the relay's: the
-       * stall banner), not news */
-      if (!p->transient)
-        g_signal_emit (self, signals[PROBLEM], 0, p->host, p->file, p->message);
-      else
-        self->n_passing++;
-    }
-  /* read to the end without an event: nothing of it could be read */
-  if (s->final && !s->cancelled)
-    for (guint h = 0; h < s->hosts->len; h++)
-      {
-        SlHostItem *item = g_ptr_array_index (self->host_items, h);
-        const SlSnapHost *sh = &g_array_index (s->hosts, SlSnapHost, h);
-
-        if (sh->counts.events == 0 && sl_host_item_get_status (item)[0] != '\0' &&
-            !sl_host_item_get_unreadable (item))
-          {
-            _sl_host_item_set_unreadable (item, TRUE);
-            changes |= SL_SESSION_CHANGE_HOSTS;
-          }
-      }
-  if (s->live_hosts != NULL)
-    apply_live_hosts (self, s);
-
-  if (s->plot != NULL && self->selected_link != NULL &&
-      s->plot->link == sl_link_item_get_link (self->selected_link))
-    set_plot (self, s->plot);
-
-  /* live: the timeline grows on this thread, from what the session's
-   * threads kept (sl_job_update_timeline()) */
-  if (self->kind == SL_JOB_LIVE && self->job != NULL && sl_job_update_timeline (self->job))
-    {
-      changes |= SL_SESSION_CHANGE_TIMELINE;
-      if (self->timeline == NULL && sl_timeline_get_n_hosts (sl_job_get_timeline (self->job)) > 0)
-        {
-          self->timeline = sl_job_get_timeline (self->job);
-          notify (self, PROP_TIMELINE);
-        }
-    }
-
-  if (s->final)
-    {
-      if (self->job != NULL && self->timeline == NULL && sl_job_get_timeline (self->job) != NULL)
-        {
-          self->timeline = sl_job_get_timeline (self->job);
-          notify (self, PROP_TIMELINE);
-        }
-      set_relay_stalled (self, FALSE);
-      if (s->failed)
-        {
-          set_string (self, &self->error, s->error, PROP_ERROR);
-          set_progress (self, 0, NULL);
-          set_state (self, SL_SESSION_STATE_FAILED);
-        }
-      else
-        {
-          /* stopped early: the fraction says how much was read */
-          self->stopped = s->cancelled;
-          set_progress (self, s->cancelled ? self->progress_fraction : 1, NULL);
-          set_state (self, SL_SESSION_STATE_READY);
-        }
-    }
-  else
-    {
-      g_autofree char *line = progress_line (self, s);
-
-      set_progress (self, s->progress.fraction, line);
-    }
-
-  g_clear_pointer (&self->current, sl_snapshot_free);
-  self->current = s;
-
-  g_object_thaw_notify (G_OBJECT (self));
-
-  g_signal_emit (self, signals[UPDATED], 0, changes);
-}
-
-static void
-job_snapshot_cb (SlJob      *job,
-                 SlSnapshot *snapshot,
-                 gpointer    user_data)
-{
-  SlSession *self = user_data;
-  gint64 t0 = g_get_monotonic_time ();
-  gint64 dt;
-
-  g_assert (job == self->job);
-
-  apply_snapshot (self, snapshot);
-  dt = g_get_monotonic_time () - t0;
-  record_time (self->update_us, dt);
 }
 
 static SlJobOptions
@@ -836,32 +291,15 @@ start_job (SlSession          *self,
     o.generate_pace_us = self->generate_pace_us;
 
   self->job = sl_job_new (kind, inputs, &o);
-  sl_job_set_snapshot_func (self->job, job_snapshot_cb, self);
+  sl_job_set_snapshot_func (self->job, _sl_session_job_snapshot_cb, self);
 
   g_object_freeze_notify (G_OBJECT (self));
-  set_string (self, &self->title, title, PROP_TITLE);
-  set_progress (self, 0, kind == SL_JOB_LIVE ? _("Connecting…") : _("Starting…"));
-  set_state (self, kind == SL_JOB_LIVE ? SL_SESSION_STATE_LIVE : SL_SESSION_STATE_LOADING);
+  _sl_session_set_string (self, &self->title, title, PROP_TITLE);
+  _sl_session_set_progress (self, 0, kind == SL_JOB_LIVE ? _("Connecting…") : _("Starting…"));
+  _sl_session_set_state (self, kind == SL_JOB_LIVE ? SL_SESSION_STATE_LIVE : SL_SESSION_STATE_LOADING);
   g_object_thaw_notify (G_OBJECT (self));
 
   sl_job_start (self->job);
-}
-
-static void
-refresh_now (SlSession *self)
-{
-  SlSnapshot *s;
-
-  if (self->job == NULL)
-    return;
-  s = sl_job_capture_now (self->job);
-  if (s == NULL)
-    return;
-  /* a capture of a finished job must not change the state again */
-  s->final = self->state == SL_SESSION_STATE_READY || self->state == SL_SESSION_STATE_FAILED;
-  s->failed = self->state == SL_SESSION_STATE_FAILED;
-  s->error = g_strdup (self->error);
-  apply_snapshot (self, s);
 }
 
 static void
@@ -1158,8 +596,8 @@ sl_session_class_init (SlSessionClass *klass)
    * Emitted on the main thread after a coalesced update from the worker
    * has been applied to the items.
    */
-  signals[UPDATED] = g_signal_new ("updated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, SL_TYPE_SESSION_CHANGES);
+  _sl_session_signals[UPDATED] = g_signal_new ("updated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                               0, NULL, NULL, NULL, G_TYPE_NONE, 1, SL_TYPE_SESSION_CHANGES);
 
   /**
    * SlSession::problem:
@@ -1169,9 +607,9 @@ sl_session_class_init (SlSessionClass *klass)
    *
    * A trace, file or host could not be read completely; the rest goes on.
    */
-  signals[PROBLEM] = g_signal_new ("problem", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                                   0, NULL, NULL, NULL, G_TYPE_NONE, 3,
-                                   G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING);
+  _sl_session_signals[PROBLEM] = g_signal_new ("problem", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                               0, NULL, NULL, NULL, G_TYPE_NONE, 3,
+                                               G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING);
 
   /**
    * SlSession::reorder:
@@ -1181,8 +619,8 @@ sl_session_class_init (SlSessionClass *klass)
    * sl_session_get_hosts() sort again now (at most every 1.5 s while
    * packets arrive, so that rows do not jump about).
    */
-  signals[REORDER] = g_signal_new ("reorder", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  _sl_session_signals[REORDER] = g_signal_new ("reorder", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                               0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -1290,8 +728,8 @@ sl_session_close (SlSession *self)
   drop_job (self);
   clear_model (self);
   g_object_freeze_notify (G_OBJECT (self));
-  set_string (self, &self->title, NULL, PROP_TITLE);
-  set_state (self, SL_SESSION_STATE_EMPTY);
+  _sl_session_set_string (self, &self->title, NULL, PROP_TITLE);
+  _sl_session_set_state (self, SL_SESSION_STATE_EMPTY);
   g_object_thaw_notify (G_OBJECT (self));
 }
 
@@ -1352,626 +790,6 @@ sl_session_get_error (SlSession *self)
   return self->error;
 }
 
-GListModel *
-sl_session_get_hosts (SlSession *self)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
-  return G_LIST_MODEL (self->hosts);
-}
-
-GListModel *
-sl_session_get_links (SlSession *self)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
-  return G_LIST_MODEL (self->links);
-}
-
-GListModel *
-sl_session_get_changes (SlSession *self)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
-  return G_LIST_MODEL (self->changes);
-}
-
-/* Links known now; the sorted table (sl_session_get_links()) takes new ones
- * in at its next reorder. */
-guint
-sl_session_get_n_links (SlSession *self)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), 0);
-  return self->link_items->len;
-}
-
-guint
-sl_session_get_n_tree_links (SlSession *self)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), 0);
-  return self->n_tree_links;
-}
-
-guint
-sl_session_get_n_components (SlSession *self)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), 0);
-  return self->n_components;
-}
-
-SlHostItem *
-sl_session_get_host_item (SlSession *self,
-                          guint      host)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
-
-  if (host >= self->host_items->len)
-    return NULL;
-  return g_ptr_array_index (self->host_items, host);
-}
-
-SlLinkItem *
-sl_session_get_link_item (SlSession *self,
-                          guint      link)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
-
-  if (link >= self->link_items->len)
-    return NULL;
-  return g_ptr_array_index (self->link_items, link);
-}
-
-SlHostItem *
-sl_session_find_host (SlSession  *self,
-                      const char *name)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
-
-  for (guint h = 0; name != NULL && h < self->names->len; h++)
-    if (g_strcmp0 (g_ptr_array_index (self->names, h), name) == 0)
-      return g_ptr_array_index (self->host_items, h);
-  for (guint i = 0; name != NULL && i < self->unreadable->len; i++)
-    if (g_strcmp0 (sl_host_item_get_key (g_ptr_array_index (self->unreadable, i)), name) == 0 ||
-        g_strcmp0 (sl_host_item_get_name (g_ptr_array_index (self->unreadable, i)), name) == 0)
-      return g_ptr_array_index (self->unreadable, i);
-  return NULL;
-}
-
-/* How bad a link is, for sl_session_find_worst_link(): the quality
- * first (failed, no packet, one way, approximate, accurate). */
-static int
-quality_rank (SlQuality q)
-{
-  switch (q)
-    {
-    case SL_QUALITY_FAIL:
-      return 4;
-    case SL_QUALITY_ABSENT:
-      return 3;
-    case SL_QUALITY_INCOMPLETE:
-      return 2;
-    case SL_QUALITY_APPROXIMATE:
-      return 1;
-    default:
-      return 0;
-    }
-}
-
-/* The link most in need of a look: the worst quality, then the widest
- * bound. NULL without links. */
-SlLinkItem *
-sl_session_find_worst_link (SlSession *self)
-{
-  SlLinkItem *worst = NULL;
-  int worst_rank = -1;
-  double worst_bound = -1;
-
-  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
-
-  for (guint l = 0; l < self->link_items->len; l++)
-    {
-      SlLinkItem *item = g_ptr_array_index (self->link_items, l);
-      const SlReportLink *rl = sl_link_item_get_info (item);
-      int rank = quality_rank (rl->info.quality);
-      double bound = isfinite (rl->info.bound_ns) ? rl->info.bound_ns : G_MAXDOUBLE;
-
-      if (rank > worst_rank || (rank == worst_rank && bound > worst_bound))
-        {
-          worst = item;
-          worst_rank = rank;
-          worst_bound = bound;
-        }
-    }
-  return worst;
-}
-
-/* Hosts the engine knows (sl_session_get_host_item() takes 0 to this
- * minus 1); sl_session_get_hosts() also lists the unreadable ones. */
-guint
-sl_session_get_n_hosts (SlSession *self)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), 0);
-  return self->host_items->len;
-}
-
-/* Hosts the engine does not know because nothing of them could be read. */
-guint
-sl_session_get_n_unreadable (SlSession *self)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), 0);
-  return self->unreadable->len;
-}
-
-SlHostItem *
-sl_session_get_unreadable (SlSession *self,
-                           guint      i)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
-
-  if (i >= self->unreadable->len)
-    return NULL;
-  return g_ptr_array_index (self->unreadable, i);
-}
-
-SlLinkItem *
-sl_session_find_link_between (SlSession *self,
-                              guint      a,
-                              guint      b)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
-
-  for (guint l = 0; l < self->link_items->len; l++)
-    {
-      SlLinkItem *item = g_ptr_array_index (self->link_items, l);
-      guint ia = sl_link_item_get_a (item), ib = sl_link_item_get_b (item);
-
-      if ((ia == a && ib == b) || (ia == b && ib == a))
-        return item;
-    }
-  return NULL;
-}
-
-SlLinkItem *
-sl_session_find_link (SlSession  *self,
-                      const char *a,
-                      const char *b)
-{
-  SlHostItem *ha, *hb;
-
-  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
-
-  ha = sl_session_find_host (self, a);
-  hb = sl_session_find_host (self, b);
-  if (ha == NULL || hb == NULL)
-    return NULL;
-  return sl_session_find_link_between (self, sl_host_item_get_host (ha), sl_host_item_get_host (hb));
-}
-
-SlLinkItem *
-sl_session_get_selected_link (SlSession *self)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
-  return self->selected_link;
-}
-
-void
-sl_session_set_selected_link (SlSession  *self,
-                              SlLinkItem *link)
-{
-  g_return_if_fail (SL_IS_SESSION (self));
-  g_return_if_fail (link == NULL || SL_IS_LINK_ITEM (link));
-
-  if (!g_set_object (&self->selected_link, link))
-    return;
-  notify (self, PROP_SELECTED_LINK);
-
-  set_plot (self, NULL);
-  if (link != NULL && self->job != NULL)
-    {
-      g_autoptr(SlPlotData) plot = NULL;
-
-      sl_job_request_plot (self->job, sl_link_item_get_link (link));
-      plot = sl_job_build_plot_now (self->job, sl_link_item_get_link (link));
-      if (plot != NULL)
-        set_plot (self, plot);
-    }
-  else if (self->job != NULL)
-    sl_job_request_plot (self->job, G_MAXUINT);
-}
-
-SlHostItem *
-sl_session_get_selected_host (SlSession *self)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
-  return self->selected_host;
-}
-
-void
-sl_session_set_selected_host (SlSession  *self,
-                              SlHostItem *host)
-{
-  g_return_if_fail (SL_IS_SESSION (self));
-  g_return_if_fail (host == NULL || SL_IS_HOST_ITEM (host));
-
-  if (g_set_object (&self->selected_host, host))
-    notify (self, PROP_SELECTED_HOST);
-}
-
-SlPlotData *
-sl_session_get_plot (SlSession *self)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
-  return self->plot;
-}
-
-const char *
-sl_session_get_algorithm (SlSession *self)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
-  return self->algorithm;
-}
-
-/* The engine's estimator and tree are fixed when it is made: a change
- * reads the inputs again (a live session attaches again). */
-void
-sl_session_set_algorithm (SlSession  *self,
-                          const char *algorithm)
-{
-  SlAlgorithm a;
-
-  g_return_if_fail (SL_IS_SESSION (self));
-
-  if (!sl_algorithm_from_string (algorithm, &a) || g_strcmp0 (self->algorithm, algorithm) == 0)
-    return;
-  set_string (self, &self->algorithm, algorithm, PROP_ALGORITHM);
-  sl_session_reload (self);
-}
-
-const char *
-sl_session_get_tree (SlSession *self)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
-  return self->tree;
-}
-
-void
-sl_session_set_tree (SlSession  *self,
-                     const char *tree)
-{
-  SlTreeKind k;
-
-  g_return_if_fail (SL_IS_SESSION (self));
-
-  if (!sl_tree_kind_from_string (tree, &k) || g_strcmp0 (self->tree, tree) == 0)
-    return;
-  set_string (self, &self->tree, tree, PROP_TREE);
-  sl_session_reload (self);
-}
-
-const char *
-sl_session_get_pinned_reference (SlSession *self)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
-  return self->pinned;
-}
-
-void
-sl_session_set_pinned_reference (SlSession  *self,
-                                 const char *host)
-{
-  g_return_if_fail (SL_IS_SESSION (self));
-
-  if (host == NULL)
-    host = "";
-  if (g_strcmp0 (self->pinned, host) == 0)
-    return;
-  set_string (self, &self->pinned, host, PROP_PINNED_REFERENCE);
-  if (self->job != NULL)
-    {
-      sl_job_pin_reference (self->job, host[0] != '\0' ? host : NULL);
-      refresh_now (self);
-    }
-}
-
-guint
-sl_session_get_update_interval (SlSession *self)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), 100);
-  return self->update_ms;
-}
-
-/* Takes effect with the next input. */
-void
-sl_session_set_update_interval (SlSession *self,
-                                guint      ms)
-{
-  g_return_if_fail (SL_IS_SESSION (self));
-
-  ms = CLAMP (ms, 10, 60000);
-  if (self->update_ms == ms)
-    return;
-  self->update_ms = ms;
-  notify (self, PROP_UPDATE_INTERVAL);
-}
-
-double
-sl_session_get_tree_margin (SlSession *self)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), 0);
-  return self->tree_margin;
-}
-
-/**
- * sl_session_set_tree_margin:
- * @margin: the tree's hysteresis for live sessions (0.1: a link replaces a
- *   tree link only when its bound is 10 % lower); inputs read to their end
- *   get the exact tree
- *
- * Takes effect with the next input.
- */
-void
-sl_session_set_tree_margin (SlSession *self,
-                            double     margin)
-{
-  g_return_if_fail (SL_IS_SESSION (self));
-
-  margin = CLAMP (margin, 0.0, 10.0);
-  if (self->tree_margin == margin)
-    return;
-  self->tree_margin = margin;
-  notify (self, PROP_TREE_MARGIN);
-}
-
-guint
-sl_session_get_retention (SlSession *self)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), 0);
-  return self->retention_s;
-}
-
-/**
- * sl_session_set_retention:
- * @seconds: live sessions: the span of each host's newest events the
- *   timeline keeps (events, states and messages before it are dropped);
- *   0 keeps everything. The synchronization keeps what it needs.
- *
- * Takes effect at once on a running live session.
- */
-void
-sl_session_set_retention (SlSession *self,
-                          guint      seconds)
-{
-  g_return_if_fail (SL_IS_SESSION (self));
-
-  seconds = MIN (seconds, SL_SESSION_MAX_RETENTION_S);
-  if (self->retention_s == seconds)
-    return;
-  self->retention_s = seconds;
-  if (self->job != NULL && self->kind == SL_JOB_LIVE)
-    sl_job_set_retention (self->job, (gint64) seconds * G_GINT64_CONSTANT (1000000000));
-  notify (self, PROP_RETENTION);
-}
-
-gboolean
-sl_session_get_synchronized (SlSession *self)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), TRUE);
-  return self->synchronized;
-}
-
-void
-sl_session_set_synchronized (SlSession *self,
-                             gboolean   synchronized)
-{
-  g_return_if_fail (SL_IS_SESSION (self));
-
-  synchronized = !!synchronized;
-  if (self->synchronized == synchronized)
-    return;
-  self->synchronized = synchronized;
-  notify (self, PROP_SYNCHRONIZED);
-}
-
-gint64
-sl_session_get_time_origin (SlSession *self)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), 0);
-  return self->time_origin;
-}
-
-void
-sl_session_get_time_range (SlSession *self,
-                           gint64    *start,
-                           gint64    *end)
-{
-  g_return_if_fail (SL_IS_SESSION (self));
-
-  if (start != NULL)
-    *start = self->time_start;
-  if (end != NULL)
-    *end = self->time_end;
-}
-
-void
-sl_session_get_visible_span (SlSession *self,
-                             gint64    *start,
-                             gint64    *end)
-{
-  g_return_if_fail (SL_IS_SESSION (self));
-
-  if (start != NULL)
-    *start = self->visible_start;
-  if (end != NULL)
-    *end = self->visible_end;
-}
-
-void
-sl_session_set_visible_span (SlSession *self,
-                             gint64     start,
-                             gint64     end)
-{
-  g_return_if_fail (SL_IS_SESSION (self));
-
-  g_object_freeze_notify (G_OBJECT (self));
-  set_span (self, &self->visible_start, &self->visible_end, start, end,
-            PROP_VISIBLE_START, PROP_VISIBLE_END);
-  g_object_thaw_notify (G_OBJECT (self));
-}
-
-void
-sl_session_get_selected_span (SlSession *self,
-                              gint64    *start,
-                              gint64    *end)
-{
-  g_return_if_fail (SL_IS_SESSION (self));
-
-  if (start != NULL)
-    *start = self->selected_start;
-  if (end != NULL)
-    *end = self->selected_end;
-}
-
-void
-sl_session_set_selected_span (SlSession *self,
-                              gint64     start,
-                              gint64     end)
-{
-  g_return_if_fail (SL_IS_SESSION (self));
-
-  g_object_freeze_notify (G_OBJECT (self));
-  set_span (self, &self->selected_start, &self->selected_end, start, end,
-            PROP_SELECTION_START, PROP_SELECTION_END);
-  g_object_thaw_notify (G_OBJECT (self));
-}
-
-/* The timeline model of the input: once it is read (trace folders), or
- * as it streams (live: it grows in the ::updated emissions that carry
- * SL_SESSION_CHANGE_TIMELINE; read the event stores between
- * sl_session_lock_events() and sl_session_unlock_events()). */
-SlTimeline *
-sl_session_get_timeline (SlSession *self)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
-  return self->timeline;
-}
-
-const SlEventStore *
-sl_session_get_event_store (SlSession *self,
-                            guint      host)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
-  return self->timeline != NULL && self->job != NULL ? sl_job_get_event_store (self->job, host) : NULL;
-}
-
-/* Main thread: the live session's threads append to the event stores
- * while it streams; whoever reads them (the timeline's row events, the
- * stores' names) holds this, briefly. No-op for other inputs. */
-void
-sl_session_lock_events (SlSession *self)
-{
-  g_return_if_fail (SL_IS_SESSION (self));
-
-  if (self->timeline != NULL && self->job != NULL)
-    sl_job_lock_events (self->job);
-}
-
-void
-sl_session_unlock_events (SlSession *self)
-{
-  g_return_if_fail (SL_IS_SESSION (self));
-
-  if (self->timeline != NULL && self->job != NULL)
-    sl_job_unlock_events (self->job);
-}
-
-gboolean
-sl_session_get_can_export (SlSession *self)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), FALSE);
-  return self->state == SL_SESSION_STATE_READY || self->state == SL_SESSION_STATE_LIVE;
-}
-
-typedef struct
-{
-  SlSession *self;
-  char      *text;
-} ExportData;
-
-static void
-export_json_cb (SlEngine *engine,
-                gpointer  user_data)
-{
-  ExportData *d = user_data;
-  g_autoptr(SlJsonOut) out = sl_json_out_new_string ();
-  g_autoptr(GPtrArray) problems = NULL;
-  SlReportTiming timing;
-  SlReportJsonOptions options;
-
-  timing.elapsed_s = (double) sl_job_get_elapsed_us (d->self->job) / 1e6;
-  timing.cpu_s = sl_job_get_cpu_s (d->self->job);
-  sl_report_json_options_init (&options);
-  options.timing = &timing;
-  if (d->self->kind == SL_JOB_FOLDERS || d->self->kind == SL_JOB_DEMO || d->self->kind == SL_JOB_LIVE)
-    options.problems = problems = sl_job_dup_problems (d->self->job);
-  sl_report_write_json (engine, &options, out);
-  d->text = sl_json_out_steal_string (out);
-}
-
-/* The JSON report of `syncline-cli sync --json` (the journal summarized),
- * from the engine itself, written without a tree of nodes. */
-char *
-sl_session_dup_report_json (SlSession  *self,
-                            GError    **error)
-{
-  ExportData d = { self, NULL };
-
-  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
-
-  if (self->job == NULL || !sl_session_get_can_export (self) ||
-      !sl_job_with_engine (self->job, export_json_cb, &d))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PENDING,
-                   _("The report can be exported once the input is read"));
-      return NULL;
-    }
-  return d.text;
-}
-
-char *
-sl_session_dup_links_csv (SlSession  *self,
-                          GError    **error)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
-
-  if (self->current == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PENDING, _("Nothing to export yet"));
-      return NULL;
-    }
-  return sl_snapshot_links_to_csv (self->current);
-}
-
-char *
-sl_session_dup_link_diagnosis (SlSession  *self,
-                               SlLinkItem *link)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
-  g_return_val_if_fail (SL_IS_LINK_ITEM (link), NULL);
-
-  if (self->current == NULL || sl_link_item_get_link (link) >= self->current->links->len)
-    return g_strdup ("");
-  return sl_diagnose_link (self->current, sl_link_item_get_link (link));
-}
-
-char *
-sl_session_dup_host_diagnosis (SlSession  *self,
-                               SlHostItem *host)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
-  g_return_val_if_fail (SL_IS_HOST_ITEM (host), NULL);
-
-  if (self->current == NULL || sl_host_item_get_host (host) >= self->current->hosts->len)
-    return g_strdup ("");
-  return sl_diagnose_host (self->current, sl_host_item_get_host (host));
-}
-
 /* Private */
 
 void
@@ -2025,113 +843,4 @@ _sl_session_get_snapshot (SlSession *self)
 {
   g_return_val_if_fail (SL_IS_SESSION (self), NULL);
   return self->current;
-}
-
-/**
- * sl_session_get_n_live_hosts:
- * @live: a live state
- *
- * Returns: how many hosts of the live session are in @live
- */
-guint
-sl_session_get_n_live_hosts (SlSession  *self,
-                             SlHostLive  live)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), 0);
-  g_return_val_if_fail (live < SL_HOST_LIVE_N_STATES, 0);
-
-  return self->n_live[live];
-}
-
-/**
- * sl_session_get_relay_stalled:
- *
- * Returns: %TRUE while no host of the live session streams and one or
- *   more have not heard from the relay for the stall time: the relay (or
- *   the network to it) is stalled as a whole
- */
-gboolean
-sl_session_get_relay_stalled (SlSession *self)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), FALSE);
-
-  return self->relay_stalled;
-}
-
-/**
- * sl_session_get_n_passing_problems:
- *
- * Returns: how many problems were passing states of a live session (a
- *   stall and its end, of a host or of the relay), shown as states rather
- *   than announced with #SlSession::problem
- */
-guint
-sl_session_get_n_passing_problems (SlSession *self)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), 0);
-
-  return self->n_passing;
-}
-
-/**
- * sl_session_dup_attached_urls:
- *
- * Returns: (transfer full): the URLs of the live attachments of the
- *   running live session that are attached now (connecting, streaming,
- *   stalled or waiting), as the last update gave them; empty otherwise
- */
-char **
-sl_session_dup_attached_urls (SlSession *self)
-{
-  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
-
-  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
-
-  for (guint i = 0; self->state == SL_SESSION_STATE_LIVE && self->attached != NULL && i < self->attached->len; i++)
-    g_strv_builder_add (b, g_ptr_array_index (self->attached, i));
-  return g_strv_builder_end (b);
-}
-
-/**
- * sl_session_attach_live:
- * @add: (nullable): relay URLs to attach besides what is attached
- * @remove: (nullable): relay URLs to detach (what they received stays)
- *
- * Changes the attachments of a running live session in place: nothing
- * read so far is lost. The inputs (reloading, saving) gain @add.
- *
- * Returns: %FALSE with @error set when no live session runs (nothing is
- *   changed then) or an URL is not a relay URL
- */
-gboolean
-sl_session_attach_live (SlSession          *self,
-                        const char * const *add,
-                        const char * const *remove,
-                        GError            **error)
-{
-  g_return_val_if_fail (SL_IS_SESSION (self), FALSE);
-
-  if (self->state != SL_SESSION_STATE_LIVE || self->job == NULL)
-    {
-      g_set_error (error, SL_ERROR, SL_ERROR_INVALID, _("No live session runs"));
-      return FALSE;
-    }
-  for (guint i = 0; remove != NULL && remove[i] != NULL; i++)
-    sl_job_remove_live_url (self->job, remove[i]);
-  for (guint i = 0; add != NULL && add[i] != NULL; i++)
-    {
-      g_autoptr(GStrvBuilder) b = NULL;
-
-      if (!sl_job_add_live_url (self->job, add[i], error))
-        return FALSE;
-      if (self->inputs != NULL && g_strv_contains ((const char * const *) self->inputs, add[i]))
-        continue;
-      b = g_strv_builder_new ();
-      if (self->inputs != NULL)
-        g_strv_builder_addv (b, (const char **) self->inputs);
-      g_strv_builder_add (b, add[i]);
-      g_strfreev (self->inputs);
-      self->inputs = g_strv_builder_end (b);
-    }
-  return TRUE;
 }
