@@ -25,8 +25,10 @@ measure_label (SlGraphView *self,
                const char  *name)
 {
   cairo_text_extents_t ext;
+  guint key = g_str_hash (name);
 
-  if (n->label_w > 0)
+  /* a name changes ("· not synchronized" while reading): its box too */
+  if (n->label_w > 0 && n->label_key == key)
     return;
   if (self->measure == NULL)
     {
@@ -37,6 +39,7 @@ measure_label (SlGraphView *self,
       cairo_set_font_size (self->measure, 12);
     }
   cairo_text_extents (self->measure, name, &ext);
+  n->label_key = key;
   n->label_w = ext.width + 4;
   n->label_h = ext.height + 4;
   n->label_xb = ext.x_bearing;

@@ -34,6 +34,7 @@ typedef struct
   double      flash;
   gint64      ref_left;  /* when it stopped being its group's reference */
   double      label_w;   /* the name's ink at 12 px, 0 until measured */
+  guint       label_key; /* g_str_hash() of the name measured */
   double      label_h;
   double      label_xb;
   double      label_yb;

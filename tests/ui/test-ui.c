@@ -127,6 +127,36 @@ fixture_open_django (Fixture *f)
   ui_wait_settled_view (f->window);
 }
 
+/* Every name's box fits the name shown now: measured again, as the view
+ * measures it (cairo at 12 px). A box measured for an earlier name ("·
+ * not synchronized" while reading) hid the links and hosts under it. */
+static void
+assert_label_boxes (SlGraphView *graph)
+{
+  const GArray *labels = _sl_graph_view_get_labels (graph);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_A8, 1, 1);
+  cairo_t *cr = cairo_create (surface);
+
+  cairo_set_font_size (cr, 12);
+  g_assert_cmpuint (labels->len, >, 0);
+  for (guint i = 0; i < labels->len; i++)
+    {
+      const SlGraphLabel *l = &g_array_index (labels, SlGraphLabel, i);
+      g_autofree char *text = NULL;
+      cairo_text_extents_t ext;
+
+      if (l->host == SL_HOST_NONE)
+        continue;
+      text = _sl_graph_view_dup_label_text (graph, l->host);
+      cairo_text_extents (cr, text, &ext);
+      g_test_message ("label \"%s\": box %.1f × %.1f", text, l->w, l->h);
+      g_assert_cmpfloat_with_epsilon (l->w, ext.width + 4, 1e-9);
+      g_assert_cmpfloat_with_epsilon (l->h, ext.height + 4, 1e-9);
+    }
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
 static void
 test_django_model (void)
 {
@@ -165,6 +195,7 @@ test_django_model (void)
       g_assert_cmpint (sl_link_item_get_quality (link), ==, SL_QUALITY_ACCURATE);
       g_assert_true (sl_link_item_get_in_tree (link));
     }
+  assert_label_boxes (sl_window_get_graph_view (f.window));
 
   ui_save_screenshot (f.window, "loaded.png");
   ui_close_window (f.window);
