@@ -2,7 +2,11 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * sl-timeline-view.c: the widget, its session, clocks and rows;
+ * sl-timeline-view.c: the widget, its properties and its session;
+ * sl-timeline-view-clock.c: the hosts' clocks, their animation, following;
+ * sl-timeline-view-span.c: zoom, pan, fit, time and x;
+ * sl-timeline-view-rows.c: the rows' layout, scrolling, selection;
+ * sl-timeline-view-events.c: the Events page, message filters, search;
  * sl-timeline-view-draw.c: the canvas, per-pixel caches and textures;
  * sl-timeline-view-input.c: actions, key bindings, pointer and tooltips.
  */
@@ -298,6 +302,23 @@ _sl_tlv_screen_y (const SlTimelineView *self,
 }
 
 /* sl-timeline-view.c */
+enum {
+  PROP_0,
+  PROP_SESSION,
+  PROP_SYNCHRONIZED,
+  PROP_FOLLOW,
+  PROP_SHOW_CPUS,
+  PROP_SELECTED_ROW,
+  PROP_ANIMATING,
+  PROP_HIDE_IDLE,
+  PROP_HIDE_KERNEL,
+  PROP_ONLY_MESSAGES,
+  PROP_SORT_ROWS,
+  N_PROPS
+};
+
+extern GParamSpec *_sl_timeline_view_properties[N_PROPS];
+
 void      _sl_timeline_view_queue_update    (SlTimelineView *self);
 void      _sl_timeline_view_span_changed    (SlTimelineView *self);
 gint64    _sl_timeline_view_start           (SlTimelineView *self);
@@ -416,5 +437,45 @@ void      _sl_timeline_view_draw_request    (SlTimelineView *self,
 void      _sl_timeline_view_class_init_actions (GtkWidgetClass *widget_class);
 void      _sl_timeline_view_init_input      (SlTimelineView *self);
 void      _sl_timeline_view_update_actions  (SlTimelineView *self);
+
+guint64   _sl_timeline_view_pair_key (guint a,
+                                      guint b);
+void      _sl_timeline_view_push_clock (SlTimelineView *self,
+                                        guint           host);
+void      _sl_timeline_view_set_link_relation (SlTimelineView *self,
+                                               guint           a,
+                                               guint           b,
+                                               SlRelation     *rel);
+void      _sl_timeline_view_push_link_bounds (SlTimelineView *self);
+void      _sl_timeline_view_update_status (SlTimelineView *self);
+void      _sl_timeline_view_events_page_cb (SlTimelineView *self);
+void      _sl_timeline_view_queue_events (SlTimelineView *self);
+void      _sl_timeline_view_set_span_internal (SlTimelineView *self,
+                                               gint64          start,
+                                               gint64          end);
+gint64    _sl_timeline_view_follow_room (SlTimelineView *self,
+                                         gint64          width);
+void      _sl_timeline_view_fit_or_follow (SlTimelineView *self);
+void      _sl_timeline_view_refit_if_fitted (SlTimelineView *self);
+gboolean  _sl_timeline_view_host_open (SlTimelineView *self,
+                                       guint           host);
+void      _sl_timeline_view_rebuild_layout (SlTimelineView *self);
+void      _sl_timeline_view_reveal_row (SlTimelineView *self,
+                                        guint           row);
+void      _sl_timeline_view_rebuild_filters (SlTimelineView *self);
+void      _sl_timeline_view_rebuild_connections (SlTimelineView *self);
+void      _sl_timeline_view_update_events_label (SlTimelineView *self);
+gboolean  _sl_timeline_view_clocks_animating (SlTimelineView *self);
+void      _sl_timeline_view_step_clocks (SlTimelineView *self,
+                                         gint64          now);
+void      _sl_timeline_view_ensure_clock (SlTimelineView *self,
+                                          guint           host);
+void      _sl_timeline_view_set_host_clock (SlTimelineView    *self,
+                                            guint              host,
+                                            const SlTransform *to_reference,
+                                            guint              reference,
+                                            double             bound_ns,
+                                            gint64             now,
+                                            gboolean           stepped);
 
 G_END_DECLS
