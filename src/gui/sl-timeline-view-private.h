@@ -7,7 +7,9 @@
  * sl-timeline-view-span.c: zoom, pan, fit, time and x;
  * sl-timeline-view-rows.c: the rows' layout, scrolling, selection;
  * sl-timeline-view-events.c: the Events page, message filters, search;
- * sl-timeline-view-draw.c: the canvas, per-pixel caches and textures;
+ * sl-timeline-view-draw.c: the canvas, per-pixel caches, the frame's data;
+ * sl-timeline-view-compose.c: the messages and the plot's image;
+ * sl-timeline-view-text.c: labels, ruler, legend, placeholder;
  * sl-timeline-view-input.c: actions, key bindings, pointer and tooltips.
  */
 
@@ -477,5 +479,46 @@ void      _sl_timeline_view_set_host_clock (SlTimelineView    *self,
                                             double             bound_ns,
                                             gint64             now,
                                             gboolean           stepped);
+
+void      _sl_timeline_view_set_hex (cairo_t *cr,
+                                     guint32  rgb,
+                                     double   alpha);
+guint32   _sl_timeline_view_premul (guint32 rgb,
+                                    double  alpha);
+gboolean  _sl_timeline_view_key_equal (const SlTlvKey *a,
+                                       const SlTlvKey *b);
+void      _sl_timeline_view_current_key (SlTimelineView *self,
+                                         SlTlvKey       *key);
+GArray    *_sl_timeline_view_lines_on_screen (SlTimelineView *self,
+                                              int             scroll);
+double    _sl_timeline_view_arrow_x (SlTimelineView *self,
+                                     gint64          view_time);
+gboolean  _sl_timeline_view_ensure_plot (SlTimelineView *self,
+                                         gboolean        rows_changed);
+void      _sl_timeline_view_draw_messages (SlTimelineView *self,
+                                           cairo_t        *cr,
+                                           double          scroll);
+void      _sl_timeline_view_get_fg (GtkWidget *widget,
+                                    GdkRGBA   *fg);
+void      _sl_timeline_view_ensure_labels (SlTimelineView *self,
+                                           GtkWidget      *canvas);
+PangoLayout *_sl_timeline_view_ruler_layout (SlTimelineView *self,
+                                             GtkWidget      *canvas,
+                                             const char     *text);
+void      _sl_timeline_view_show_cached (cairo_t     *cr,
+                                         PangoLayout *layout,
+                                         double       x,
+                                         double       y,
+                                         double       valign);
+void      _sl_timeline_view_draw_ruler (SlTimelineView *self,
+                                        GtkWidget      *canvas,
+                                        cairo_t        *cr,
+                                        const GdkRGBA  *fg);
+void      _sl_timeline_view_ensure_legend (SlTimelineView *self,
+                                           GtkWidget      *canvas);
+void      _sl_timeline_view_draw_placeholder (SlTimelineView *self,
+                                              GtkSnapshot    *snapshot,
+                                              int             width,
+                                              int             height);
 
 G_END_DECLS
