@@ -100,6 +100,29 @@ typedef struct
   gboolean   link_from_b;
 } SlTlLane;
 
+typedef struct
+{
+  guint   row;
+  guint32 tid;
+  guint32 syscall;
+  gint32  cpu;
+  guint8  off_state;
+  guint8  exited;
+  guint8  dead;
+  gint64  last_switch;
+} SlTlThread;
+
+typedef struct
+{
+  guint       row;
+  guint32     tid;
+  SlTlThread *cur;
+  guint16     irq;
+  guint16     softirq;
+  guint32     irq_line;
+  guint32     vec;
+} SlTlCpu;
+
 typedef struct _SlTlHost SlTlHost;
 
 struct _SlTimeline
@@ -204,5 +227,19 @@ void     _sl_tl_fill_arrow        (const SlTimeline *self,
                                    gint64            send_view,
                                    gint64            recv_view,
                                    SlTimelineArrow  *o);
+
+guint32   _sl_tl_intern (SlTimeline *self,
+                         const char *str);
+guint32   _sl_tl_host_str (SlTimeline *self,
+                           SlTlHost   *h,
+                           guint32     sid);
+guint     _sl_tl_row_new (SlTimeline        *self,
+                          SlTimelineRowKind  kind,
+                          guint              host,
+                          guint              parent,
+                          gint64             t);
+void      _sl_tl_row_reparent (SlTimeline *self,
+                               guint       row,
+                               guint       parent);
 
 G_END_DECLS

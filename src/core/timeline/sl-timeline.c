@@ -1,4 +1,6 @@
-/* sl-timeline.c: builds the control-flow rows from the hosts' event stores
+/* sl-timeline.c: the control-flow rows of the hosts' event stores: hosts,
+ * rows, the hosts' maps to the view, a selection's events, statistics
+ * (the rows are built from the events in sl-timeline-build.c)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -9,36 +11,6 @@
 #include <string.h>
 
 #include "sl-timeline-private.h"
-
-#define TID_UNKNOWN G_MAXUINT32
-#define MAX_CPUS    4096
-
-/* lttng's prev_state: the kernel's TASK_* bits (low byte; preemption is
- * reported above it); EXIT_DEAD and EXIT_ZOMBIE mean the task is gone. */
-#define PREV_STATE_EXIT_MASK 0x30
-
-typedef struct
-{
-  guint   row;
-  guint32 tid;
-  guint32 syscall;
-  gint32  cpu;
-  guint8  off_state;
-  guint8  exited;
-  guint8  dead;
-  gint64  last_switch;
-} Thread;
-
-typedef struct
-{
-  guint    row;
-  guint32  tid;
-  Thread  *cur;
-  guint16  irq;
-  guint16  softirq;
-  guint32  irq_line;
-  guint32  vec;
-} Cpu;
 
 static const char *const state_names[SL_TIMELINE_N_STATES] = {
   [SL_TIMELINE_STATE_NONE] = "none",
@@ -56,17 +28,17 @@ static const char *const state_names[SL_TIMELINE_N_STATES] = {
 /* ---------------------------------------------------------------------- */
 /* Strings, hosts, rows                                                    */
 
-static guint32
-intern (SlTimeline *self,
-        const char *str)
+guint32
+_sl_tl_intern (SlTimeline *self,
+               const char *str)
 {
   return sl_interner_intern (self->strings, str);
 }
 
-static guint32
-host_str (SlTimeline *self,
-          SlTlHost   *h,
-          guint32     sid)
+guint32
+_sl_tl_host_str (SlTimeline *self,
+                 SlTlHost   *h,
+                 guint32     sid)
 {
   guint32 *v;
 
@@ -76,16 +48,16 @@ host_str (SlTimeline *self,
     g_array_set_size (h->str_map, sid + 1);
   v = &g_array_index (h->str_map, guint32, sid);
   if (*v == 0)
-    *v = intern (self, sl_event_store_get_string (h->store, sid));
+    *v = _sl_tl_intern (self, sl_event_store_get_string (h->store, sid));
   return *v;
 }
 
-static guint
-row_new (SlTimeline        *self,
-         SlTimelineRowKind  kind,
-         guint              host,
-         guint              parent,
-         gint64             t)
+guint
+_sl_tl_row_new (SlTimeline        *self,
+                SlTimelineRowKind  kind,
+                guint              host,
+                guint              parent,
+                gint64             t)
 {
   SlTlRow *r = g_new0 (SlTlRow, 1);
   guint id = self->rows->len;
@@ -122,10 +94,10 @@ row_free (gpointer p)
   g_free (r);
 }
 
-static void
-row_reparent (SlTimeline *self,
-              guint       row,
-              guint       parent)
+void
+_sl_tl_row_reparent (SlTimeline *self,
+                     guint       row,
+                     guint       parent)
 {
   SlTlRow *r = sl_tl_row (self, row), *p;
 
@@ -210,7 +182,7 @@ sl_timeline_set_host (SlTimeline         *self,
         {
           g_free (h->name);
           h->name = g_strdup (name);
-          sl_tl_row (self, h->row)->name = intern (self, name);
+          sl_tl_row (self, h->row)->name = _sl_tl_intern (self, name);
         }
       return;
     }
@@ -221,7 +193,7 @@ sl_timeline_set_host (SlTimeline         *self,
   h->threads = g_hash_table_new (NULL, NULL);
   h->all_threads = g_ptr_array_new_with_free_func (g_free);
   h->processes = g_hash_table_new (NULL, NULL);
-  h->cpus = g_array_new (FALSE, TRUE, sizeof (Cpu));
+  h->cpus = g_array_new (FALSE, TRUE, sizeof (SlTlCpu));
   h->str_map = g_array_new (FALSE, TRUE, sizeof (guint32));
   h->first = G_MAXINT64;
   h->kept_from = G_MININT64;
@@ -230,8 +202,8 @@ sl_timeline_set_host (SlTimeline         *self,
   sl_transform_init_identity (&h->from_view);
   h->bound_ns = NAN;
   g_ptr_array_index (self->hosts, host) = h;
-  h->row = row_new (self, SL_TIMELINE_ROW_HOST, host, SL_TIMELINE_NONE, 0);
-  sl_tl_row (self, h->row)->name = intern (self, h->name);
+  h->row = _sl_tl_row_new (self, SL_TIMELINE_ROW_HOST, host, SL_TIMELINE_NONE, 0);
+  sl_tl_row (self, h->row)->name = _sl_tl_intern (self, h->name);
 }
 
 void
@@ -257,761 +229,8 @@ sl_timeline_get_n_hosts (const SlTimeline *self)
 /* ---------------------------------------------------------------------- */
 /* Threads, processes, CPUs                                                */
 
-static Cpu *
-cpu_at (SlTimeline *self,
-        SlTlHost   *h,
-        guint       host,
-        guint       cpu)
-{
-  while (h->cpus->len <= cpu)
-    {
-      Cpu c = { 0 };
-      g_autofree char *name = g_strdup_printf ("CPU %u", h->cpus->len);
-      SlTlRow *r;
-
-      c.tid = TID_UNKNOWN;
-      c.row = row_new (self, SL_TIMELINE_ROW_CPU, host, h->row, G_MAXINT64);
-      r = sl_tl_row (self, c.row);
-      r->cpu = h->cpus->len;
-      r->name = intern (self, name);
-      g_array_append_val (h->cpus, c);
-    }
-  return &g_array_index (h->cpus, Cpu, cpu);
-}
-
-static void
-cpu_refresh (SlTimeline *self,
-             SlTlHost   *h,
-             Cpu        *c,
-             gint64      t)
-{
-  SlTlRow *r = sl_tl_row (self, c->row);
-  guint8 state;
-  guint32 detail = 0;
-
-  if (c->irq > 0)
-    state = SL_TIMELINE_STATE_IRQ, detail = c->irq_line;
-  else if (c->softirq > 0)
-    state = SL_TIMELINE_STATE_SOFTIRQ, detail = c->vec;
-  else if (c->tid == 0)
-    state = SL_TIMELINE_STATE_IDLE;
-  else if (c->tid == TID_UNKNOWN)
-    state = SL_TIMELINE_STATE_UNKNOWN;
-  else
-    {
-      state = c->cur != NULL && c->cur->syscall != 0 && !c->cur->exited ? SL_TIMELINE_STATE_SYSCALL
-                                                                          : SL_TIMELINE_STATE_USER;
-      detail = c->tid;
-    }
-  if (r->n_iv == 0)
-    r->first = t;
-  _sl_tl_row_push (r, t, state, (guint16) r->cpu, detail);
-}
-
-static void
-thread_refresh (SlTimeline *self,
-                SlTlHost   *h,
-                Thread     *th,
-                gint64      t)
-{
-  guint8 state;
-  guint16 cpu = SL_TIMELINE_NO_CPU;
-  guint32 detail = 0;
-
-  if (th->cpu >= 0)
-    {
-      const Cpu *c = &g_array_index (h->cpus, Cpu, th->cpu);
-
-      cpu = (guint16) th->cpu;
-      if (c->irq > 0)
-        state = SL_TIMELINE_STATE_IRQ, detail = c->irq_line;
-      else if (c->softirq > 0)
-        state = SL_TIMELINE_STATE_SOFTIRQ, detail = c->vec;
-      else if (th->exited)
-        state = SL_TIMELINE_STATE_EXITED;
-      else if (th->syscall != 0)
-        state = SL_TIMELINE_STATE_SYSCALL, detail = th->syscall;
-      else
-        state = SL_TIMELINE_STATE_USER;
-    }
-  else
-    {
-      state = th->off_state;
-      if (state == SL_TIMELINE_STATE_BLOCKED)
-        detail = th->syscall;
-    }
-  _sl_tl_row_push (sl_tl_row (self, th->row), t, state, cpu, detail);
-}
-
-static guint
-process_row (SlTimeline *self,
-             SlTlHost   *h,
-             guint       host,
-             guint32     pid,
-             gint64      t)
-{
-  gpointer v;
-  guint row;
-  SlTlRow *r;
-
-  if (g_hash_table_lookup_extended (h->processes, GUINT_TO_POINTER (pid), NULL, &v))
-    return GPOINTER_TO_UINT (v);
-  row = row_new (self, SL_TIMELINE_ROW_PROCESS, host, h->row, t);
-  r = sl_tl_row (self, row);
-  r->tid = pid;
-  r->pid = pid;
-  g_hash_table_insert (h->processes, GUINT_TO_POINTER (pid), GUINT_TO_POINTER (row));
-  return row;
-}
-
-/* A process's parent, also shown by its threads' rows. */
-static void
-process_set_ppid (SlTimeline *self,
-                  guint       prow,
-                  guint32     ppid)
-{
-  SlTlRow *p = sl_tl_row (self, prow);
-
-  if (ppid == 0 || p->kind != SL_TIMELINE_ROW_PROCESS)
-    return;
-  p->ppid = ppid;
-  for (guint i = 0; p->children != NULL && i < p->children->len; i++)
-    sl_tl_row (self, g_array_index (p->children, guint, i))->ppid = ppid;
-}
-
-static void
-thread_set_name (SlTimeline *self,
-                 Thread     *th,
-                 guint32     name)
-{
-  SlTlRow *r = sl_tl_row (self, th->row);
-
-  if (name == 0 || r->name == name)
-    return;
-  r->name = name;
-  if (r->pid == r->tid && r->parent != SL_TIMELINE_NONE)
-    {
-      SlTlRow *p = sl_tl_row (self, r->parent);
-      if (p->kind == SL_TIMELINE_ROW_PROCESS)
-        p->name = name;
-    }
-}
-
-static void
-thread_set_pid (SlTimeline *self,
-                SlTlHost   *h,
-                guint       host,
-                Thread     *th,
-                guint32     pid,
-                gint64      t)
-{
-  SlTlRow *r = sl_tl_row (self, th->row), *p;
-  guint prow;
-
-  if (pid == 0 || r->pid == pid)
-    return;
-  prow = process_row (self, h, host, pid, t);
-  r = sl_tl_row (self, th->row);
-  r->pid = pid;
-  row_reparent (self, th->row, prow);
-  p = sl_tl_row (self, prow);
-  r->ppid = p->ppid;
-  if (th->tid == pid)
-    {
-      p->thread_row = th->row;
-      if (r->name != 0)
-        p->name = r->name;
-    }
-  else if (p->name == 0)
-    p->name = r->name;
-}
-
-static void
-thread_off_cpu (SlTimeline *self,
-                SlTlHost   *h,
-                Thread     *th,
-                guint8      state,
-                gint64      t)
-{
-  if (th->cpu >= 0)
-    {
-      Cpu *c = &g_array_index (h->cpus, Cpu, th->cpu);
-
-      if (c->cur == th)
-        {
-          c->cur = NULL;
-          c->tid = TID_UNKNOWN;
-          cpu_refresh (self, h, c, t);
-        }
-      th->cpu = -1;
-    }
-  th->off_state = state;
-  thread_refresh (self, h, th, t);
-}
-
-static void
-thread_on_cpu (SlTimeline *self,
-               SlTlHost   *h,
-               Thread     *th,
-               guint       cpu,
-               gint64      t)
-{
-  Cpu *c = &g_array_index (h->cpus, Cpu, cpu);
-
-  if (c->cur == th && th->cpu == (gint32) cpu)
-    return;
-  if (c->cur != NULL && c->cur != th)
-    thread_off_cpu (self, h, c->cur, SL_TIMELINE_STATE_UNKNOWN, t);
-  if (th->cpu >= 0 && th->cpu != (gint32) cpu)
-    thread_off_cpu (self, h, th, SL_TIMELINE_STATE_UNKNOWN, t);
-  c->cur = th;
-  c->tid = th->tid;
-  th->cpu = (gint32) cpu;
-  thread_refresh (self, h, th, t);
-  cpu_refresh (self, h, c, t);
-}
-
-static Thread *
-thread_new (SlTimeline *self,
-            SlTlHost   *h,
-            guint       host,
-            guint32     tid,
-            guint32     pid,
-            guint32     name,
-            gint64      t,
-            guint8      state)
-{
-  Thread *th = g_new0 (Thread, 1), *old;
-  guint parent = pid != 0 ? process_row (self, h, host, pid, t) : h->row;
-  SlTlRow *r, *p;
-
-  th->tid = tid;
-  th->cpu = -1;
-  th->off_state = state;
-  th->last_switch = G_MININT64;
-
-  old = g_hash_table_lookup (h->threads, GUINT_TO_POINTER (tid));
-  if (old != NULL && !old->dead)
-    {
-      /* a new task with the tid of one whose end was not seen */
-      if (!old->exited)
-        sl_tl_row (self, old->row)->exited_at = t;
-      old->exited = old->dead = TRUE;
-      thread_off_cpu (self, h, old, SL_TIMELINE_STATE_EXITED, t);
-    }
-
-  th->row = row_new (self, SL_TIMELINE_ROW_THREAD, host, parent, t);
-  r = sl_tl_row (self, th->row);
-  r->tid = tid;
-  r->pid = pid;
-  r->name = name;
-  r->prev_same_tid = old != NULL ? old->row : SL_TIMELINE_NONE;
-  p = sl_tl_row (self, parent);
-  if (pid != 0)
-    r->ppid = p->ppid;
-  if (pid != 0 && tid == pid)
-    {
-      p->thread_row = th->row;
-      if (name != 0)
-        p->name = name;
-    }
-  else if (pid != 0 && p->name == 0)
-    p->name = name;
-  g_hash_table_insert (h->threads, GUINT_TO_POINTER (tid), th);
-  g_ptr_array_add (h->all_threads, th);
-  thread_refresh (self, h, th, t);
-  return th;
-}
-
-static Thread *
-thread_get (SlTimeline *self,
-            SlTlHost   *h,
-            guint       host,
-            guint32     tid,
-            gint64      t)
-{
-  Thread *th = g_hash_table_lookup (h->threads, GUINT_TO_POINTER (tid));
-
-  if (th != NULL && !th->dead)
-    return th;
-  return thread_new (self, h, host, tid, 0, 0, t, SL_TIMELINE_STATE_UNKNOWN);
-}
-
-/* The thread of an event recorded on @c: usually the one running there. */
-static Thread *
-cpu_thread (SlTimeline *self,
-            SlTlHost   *h,
-            guint       host,
-            Cpu        *c,
-            guint32     tid,
-            gint64      t)
-{
-  if (c != NULL && c->cur != NULL && c->cur->tid == tid)
-    return c->cur;
-  return thread_get (self, h, host, tid, t);
-}
-
-static void
-cpu_irq_changed (SlTimeline *self,
-                 SlTlHost   *h,
-                 Cpu        *c,
-                 gint64      t)
-{
-  cpu_refresh (self, h, c, t);
-  if (c->cur != NULL)
-    thread_refresh (self, h, c->cur, t);
-}
-
 /* ---------------------------------------------------------------------- */
 /* Events                                                                  */
-
-static void
-handle_switch (SlTimeline    *self,
-               SlTlHost      *h,
-               guint          host,
-               Cpu           *c,
-               const SlEvent *e)
-{
-  gint64 t = e->time;
-
-  if (e->tid != 0)
-    {
-      Thread *p = c->cur != NULL && c->cur->tid == e->tid ? c->cur
-                  : g_hash_table_lookup (h->threads, GUINT_TO_POINTER (e->tid));
-      guint8 state;
-
-      if (p == NULL)
-        p = thread_new (self, h, host, e->tid, 0, 0, t, SL_TIMELINE_STATE_UNKNOWN);
-      /* an exiting task may still be preempted before its last switch */
-      if ((e->flags & PREV_STATE_EXIT_MASK) != 0 || (p->exited && e->flags != 0))
-        p->dead = TRUE;
-      if (p->exited || p->dead)
-        state = SL_TIMELINE_STATE_EXITED;
-      else if (e->flags == 0)
-        state = SL_TIMELINE_STATE_RUNNABLE;
-      else
-        state = SL_TIMELINE_STATE_BLOCKED;
-      if (p->dead && !p->exited)
-        {
-          p->exited = TRUE;
-          sl_tl_row (self, p->row)->exited_at = t;
-        }
-      if (c->cur != NULL && c->cur != p)
-        thread_off_cpu (self, h, c->cur, SL_TIMELINE_STATE_UNKNOWN, t);
-      p->last_switch = t;
-      thread_off_cpu (self, h, p, state, t);
-    }
-  else if (c->cur != NULL)
-    thread_off_cpu (self, h, c->cur, SL_TIMELINE_STATE_UNKNOWN, t);
-
-  c->cur = NULL;
-  if (e->arg == 0)
-    {
-      c->tid = 0;
-      cpu_refresh (self, h, c, t);
-    }
-  else
-    {
-      Thread *n = thread_get (self, h, host, e->arg, t);
-
-      thread_set_name (self, n, host_str (self, h, e->str));
-      c->tid = TID_UNKNOWN;
-      thread_on_cpu (self, h, n, e->cpu, t);
-    }
-}
-
-static void
-handle_syscall (SlTimeline    *self,
-                SlTlHost      *h,
-                guint          host,
-                Cpu           *c,
-                const SlEvent *e,
-                gboolean       entry)
-{
-  Thread *th;
-
-  if (e->tid == 0)
-    return;
-  th = cpu_thread (self, h, host, c, e->tid, e->time);
-  if (entry)
-    {
-      th->syscall = host_str (self, h, e->str);
-      if (th->syscall == 0)
-        th->syscall = intern (self, "?");
-    }
-  else
-    th->syscall = 0;
-
-  /* a system call event says where the thread runs, unless it was switched
-   * out at the same nanosecond (ties between the store's streams) */
-  if (th->cpu != (gint32) e->cpu && th->last_switch != e->time && !th->dead)
-    thread_on_cpu (self, h, th, e->cpu, e->time);
-  else
-    {
-      thread_refresh (self, h, th, e->time);
-      if (th->cpu >= 0)
-        cpu_refresh (self, h, &g_array_index (h->cpus, Cpu, th->cpu), e->time);
-    }
-}
-
-/* lttng-modules' state dump reports every task that can run as WAIT_FORK or
- * WAIT_CPU, whether it is running or waiting for a CPU: ready, off CPU, until
- * a switch says otherwise. */
-static guint8
-dump_state (guint8 flags)
-{
-  if (!(flags & SL_EVENT_NAME_STATE_DUMP))
-    return SL_TIMELINE_STATE_UNKNOWN;
-  switch (flags & SL_EVENT_NAME_STATUS_MASK)
-    {
-    case SL_EVENT_TASK_WAIT_FORK:
-    case SL_EVENT_TASK_WAIT_CPU:
-    case SL_EVENT_TASK_RUN:
-      return SL_TIMELINE_STATE_RUNNABLE;
-    case SL_EVENT_TASK_WAIT:
-      return SL_TIMELINE_STATE_BLOCKED;
-    case SL_EVENT_TASK_EXIT:
-    case SL_EVENT_TASK_ZOMBIE:
-    case SL_EVENT_TASK_DEAD:
-      return SL_TIMELINE_STATE_EXITED;
-    default:
-      return SL_TIMELINE_STATE_UNKNOWN;
-    }
-}
-
-/* The state dump, a fork's parent or user-space context: a thread's
- * process and name, and from the state dump its state when no event has
- * told it yet. */
-static void
-handle_process_name (SlTimeline    *self,
-                     SlTlHost      *h,
-                     guint          host,
-                     const SlEvent *e)
-{
-  guint32 name = host_str (self, h, e->str);
-  guint8 state = dump_state (e->flags);
-  Thread *th;
-
-  if (e->tid == 0)
-    return;
-  th = g_hash_table_lookup (h->threads, GUINT_TO_POINTER (e->tid));
-  if (th == NULL || th->dead)
-    th = thread_new (self, h, host, e->tid, e->arg, name, e->time,
-                     state == SL_TIMELINE_STATE_EXITED ? SL_TIMELINE_STATE_UNKNOWN : state);
-  else
-    {
-      thread_set_pid (self, h, host, th, e->arg, e->time);
-      thread_set_name (self, th, name);
-      if (th->cpu < 0 && !th->exited && th->off_state == SL_TIMELINE_STATE_UNKNOWN &&
-          state != SL_TIMELINE_STATE_UNKNOWN && state != SL_TIMELINE_STATE_EXITED)
-        {
-          th->off_state = state;
-          thread_refresh (self, h, th, e->time);
-        }
-    }
-
-  if (e->flags & SL_EVENT_NAME_KERNEL_THREAD)
-    sl_tl_row (self, th->row)->kernel = TRUE;
-
-  if (state == SL_TIMELINE_STATE_EXITED && th->cpu < 0 && !th->exited)
-    {
-      th->exited = th->dead = TRUE;
-      th->off_state = SL_TIMELINE_STATE_EXITED;
-      sl_tl_row (self, th->row)->exited_at = e->time;
-      thread_refresh (self, h, th, e->time);
-    }
-}
-
-static void
-handle_fork (SlTimeline    *self,
-             SlTlHost      *h,
-             guint          host,
-             Cpu           *c,
-             const SlEvent *e)
-{
-  Thread *parent = e->tid != 0 ? cpu_thread (self, h, host, c, e->tid, e->time) : NULL;
-  guint32 parent_pid = parent != NULL ? sl_tl_row (self, parent->row)->pid : 0;
-  guint32 name = host_str (self, h, e->str);
-  Thread *th;
-
-  if (e->arg == 0)
-    return;
-  if (e->flags & SL_EVENT_FORK_THREAD)
-    {
-      /* a thread of the parent's process (under the host row while that
-       * process is not known) */
-      th = thread_new (self, h, host, e->arg, parent_pid, name, e->time, SL_TIMELINE_STATE_RUNNABLE);
-    }
-  else
-    {
-      /* a new process; the store's older traces do not say, and a fork is
-       * taken for one */
-      th = thread_new (self, h, host, e->arg, e->arg, name, e->time, SL_TIMELINE_STATE_RUNNABLE);
-      process_set_ppid (self, sl_tl_row (self, th->row)->parent, parent_pid != 0 ? parent_pid : e->tid);
-    }
-  if (parent != NULL && sl_tl_row (self, th->row)->name == 0)
-    thread_set_name (self, th, sl_tl_row (self, parent->row)->name);
-  /* kernel threads are started by kernel threads (kthreadd) */
-  if (parent != NULL && sl_tl_row (self, parent->row)->kernel)
-    sl_tl_row (self, th->row)->kernel = TRUE;
-}
-
-/* After events were lost on a CPU, what ran there and every thread that is
- * not seen on another CPU may have changed state: unknown until their next
- * events. Lost user-space events say nothing of scheduling. */
-static void
-handle_lost (SlTimeline    *self,
-             SlTlHost      *h,
-             Cpu           *c,
-             const SlEvent *e)
-{
-  gint64 t = e->time;
-
-  if (e->flags & SL_EVENT_LOST_USER)
-    return;
-
-  for (guint i = 0; i < h->cpus->len; i++)
-    {
-      Cpu *k = &g_array_index (h->cpus, Cpu, i);
-
-      /* a stream without a CPU number could be any CPU's */
-      if (c != NULL && k != c)
-        continue;
-      k->irq = k->softirq = 0;
-      if (k->cur != NULL)
-        thread_off_cpu (self, h, k->cur, SL_TIMELINE_STATE_UNKNOWN, t);
-      k->cur = NULL;
-      k->tid = TID_UNKNOWN;
-      cpu_refresh (self, h, k, t);
-    }
-  for (guint i = 0; i < h->all_threads->len; i++)
-    {
-      Thread *th = g_ptr_array_index (h->all_threads, i);
-
-      if (th->cpu >= 0 || th->dead || th->exited || th->off_state == SL_TIMELINE_STATE_UNKNOWN)
-        continue;
-      th->off_state = SL_TIMELINE_STATE_UNKNOWN;
-      thread_refresh (self, h, th, t);
-    }
-}
-
-static void
-handle_event (SlTimeline    *self,
-              SlTlHost      *h,
-              guint          host,
-              const SlEvent *e)
-{
-  gint64 t = e->time;
-  Cpu *c = NULL;
-  Thread *th;
-
-  if (!h->has_data)
-    h->first = t, h->has_data = TRUE;
-  h->first = MIN (h->first, t);
-  h->end = MAX (h->end, t);
-
-  /* events of streams without a CPU number say nothing about CPUs */
-  if (e->cpu < MAX_CPUS)
-    {
-      c = cpu_at (self, h, host, e->cpu);
-      if (sl_tl_row (self, c->row)->n_iv == 0)
-        cpu_refresh (self, h, c, t);
-    }
-  else if (e->kind == SL_EVENT_SCHED_SWITCH || e->kind == SL_EVENT_SYSCALL_ENTRY ||
-           e->kind == SL_EVENT_SYSCALL_EXIT || e->kind == SL_EVENT_IRQ_ENTRY || e->kind == SL_EVENT_IRQ_EXIT ||
-           e->kind == SL_EVENT_SOFTIRQ_ENTRY || e->kind == SL_EVENT_SOFTIRQ_EXIT)
-    return;
-
-  switch ((SlEventKind) e->kind)
-    {
-    case SL_EVENT_SCHED_SWITCH:
-      handle_switch (self, h, host, c, e);
-      break;
-
-    case SL_EVENT_SCHED_WAKEUP:
-      if (e->tid == 0)
-        break;
-      th = g_hash_table_lookup (h->threads, GUINT_TO_POINTER (e->tid));
-      if (th == NULL || th->dead)
-        th = thread_new (self, h, host, e->tid, 0, 0, t, SL_TIMELINE_STATE_RUNNABLE);
-      else if (th->cpu < 0 && (th->off_state == SL_TIMELINE_STATE_BLOCKED ||
-                                th->off_state == SL_TIMELINE_STATE_UNKNOWN))
-        {
-          th->off_state = SL_TIMELINE_STATE_RUNNABLE;
-          thread_refresh (self, h, th, t);
-        }
-      break;
-
-    case SL_EVENT_PROCESS_FORK:
-      handle_fork (self, h, host, c, e);
-      break;
-
-    case SL_EVENT_PROCESS_EXEC:
-      {
-        const char *file = e->str != 0 && h->store != NULL ? sl_event_store_get_string (h->store, e->str) : NULL;
-        const char *base = file != NULL ? strrchr (file, '/') : NULL;
-
-        if (e->tid == 0)
-          break;
-        th = cpu_thread (self, h, host, c, e->tid, t);
-        thread_set_name (self, th, intern (self, base != NULL ? base + 1 : file));
-      }
-      break;
-
-    case SL_EVENT_PROCESS_EXIT:
-      th = g_hash_table_lookup (h->threads, GUINT_TO_POINTER (e->tid));
-      if (th == NULL || th->exited || e->tid == 0)
-        break;
-      th->exited = TRUE;
-      th->syscall = 0;
-      sl_tl_row (self, th->row)->exited_at = t;
-      if (th->cpu < 0)
-        th->off_state = SL_TIMELINE_STATE_EXITED;
-      thread_refresh (self, h, th, t);
-      if (th->cpu >= 0)
-        cpu_refresh (self, h, &g_array_index (h->cpus, Cpu, th->cpu), t);
-      {
-        SlTlRow *r = sl_tl_row (self, th->row);
-        gpointer v;
-
-        if (r->tid == r->pid &&
-            g_hash_table_lookup_extended (h->processes, GUINT_TO_POINTER (r->pid), NULL, &v) &&
-            GPOINTER_TO_UINT (v) == r->parent)
-          g_hash_table_remove (h->processes, GUINT_TO_POINTER (r->pid));
-      }
-      break;
-
-    case SL_EVENT_PROCESS_NAME:
-      handle_process_name (self, h, host, e);
-      break;
-
-    case SL_EVENT_PROCESS_PARENT:
-      {
-        gpointer v;
-
-        if (g_hash_table_lookup_extended (h->processes, GUINT_TO_POINTER (e->tid), NULL, &v))
-          process_set_ppid (self, GPOINTER_TO_UINT (v), e->arg);
-      }
-      break;
-
-    case SL_EVENT_LOST:
-      handle_lost (self, h, c, e);
-      break;
-
-    case SL_EVENT_SYSCALL_ENTRY:
-    case SL_EVENT_SYSCALL_EXIT:
-      handle_syscall (self, h, host, c, e, e->kind == SL_EVENT_SYSCALL_ENTRY);
-      break;
-
-    case SL_EVENT_IRQ_ENTRY:
-      c->irq++;
-      c->irq_line = e->arg;
-      cpu_irq_changed (self, h, c, t);
-      break;
-
-    case SL_EVENT_IRQ_EXIT:
-      if (c->irq > 0)
-        {
-          c->irq--;
-          cpu_irq_changed (self, h, c, t);
-        }
-      break;
-
-    case SL_EVENT_SOFTIRQ_ENTRY:
-      c->softirq++;
-      c->vec = e->arg;
-      cpu_irq_changed (self, h, c, t);
-      break;
-
-    case SL_EVENT_SOFTIRQ_EXIT:
-      if (c->softirq > 0)
-        {
-          c->softirq--;
-          cpu_irq_changed (self, h, c, t);
-        }
-      break;
-
-    case SL_EVENT_PACKET_SEND:
-    case SL_EVENT_PACKET_RECV:
-      /* user-space-only hosts know their threads from these alone */
-      if (e->tid != 0)
-        {
-          th = g_hash_table_lookup (h->threads, GUINT_TO_POINTER (e->tid));
-          if (th == NULL)
-            thread_new (self, h, host, e->tid, 0, 0, t, SL_TIMELINE_STATE_UNKNOWN);
-        }
-      break;
-
-    case SL_EVENT_SOFTIRQ_RAISE:
-    case SL_EVENT_NONE:
-    case SL_EVENT_N_KINDS:
-    default:
-      break;
-    }
-}
-
-/* The store's streams are each in time order and were appended in one
- * per-host time order, so merging what is new in them is safe: later
- * appends are never earlier than what is consumed now. Ties go to the
- * scheduling stream first. */
-static gboolean
-host_update (SlTimeline *self,
-             SlTlHost   *h,
-             guint       host)
-{
-  const SlEventStore *store = h->store;
-  const SlEvent *head[SL_EVENT_N_STREAMS];
-  guint64 n[SL_EVENT_N_STREAMS];
-  guint64 before = self->events;
-
-  if (store == NULL)
-    return FALSE;
-
-  for (guint s = 0; s < SL_EVENT_N_STREAMS; s++)
-    {
-      n[s] = sl_event_store_get_n_events (store, s);
-      /* (what the store dropped before the timeline read it is not shown) */
-      h->consumed[s] = MAX (h->consumed[s], sl_event_store_get_first_index (store, s));
-      head[s] = h->consumed[s] < n[s] ? sl_event_store_get (store, s, h->consumed[s]) : NULL;
-    }
-
-  for (;;)
-    {
-      guint best = SL_EVENT_N_STREAMS;
-
-      for (guint s = 0; s < SL_EVENT_N_STREAMS; s++)
-        if (head[s] != NULL && (best == SL_EVENT_N_STREAMS || head[s]->time < head[best]->time))
-          best = s;
-      if (best == SL_EVENT_N_STREAMS)
-        break;
-
-      handle_event (self, h, host, head[best]);
-      self->events++;
-      h->consumed[best]++;
-      head[best] = h->consumed[best] < n[best] ? sl_event_store_get (store, best, h->consumed[best]) : NULL;
-    }
-  return self->events != before;
-}
-
-gboolean
-sl_timeline_update (SlTimeline *self)
-{
-  gboolean changed = FALSE;
-  guint64 arrows;
-
-  g_return_val_if_fail (self != NULL, FALSE);
-
-  for (guint i = 0; i < self->hosts->len; i++)
-    {
-      SlTlHost *h = g_ptr_array_index (self->hosts, i);
-
-      if (h != NULL)
-        changed |= host_update (self, h, i);
-    }
-  arrows = self->n_arrows;
-  _sl_tl_arrows_resolve (self);
-  return changed || arrows != self->n_arrows;
-}
 
 /* ---------------------------------------------------------------------- */
 /* Rows                                                                    */
@@ -1022,7 +241,7 @@ _sl_tl_thread_row_at (const SlTimeline *self,
                       guint32           tid,
                       gint64            t)
 {
-  Thread *th = g_hash_table_lookup (h->threads, GUINT_TO_POINTER (tid));
+  SlTlThread *th = g_hash_table_lookup (h->threads, GUINT_TO_POINTER (tid));
   guint row;
 
   if (th == NULL)
@@ -1132,7 +351,7 @@ sl_timeline_find_cpu (const SlTimeline *self,
   h = sl_tl_host (self, host);
   if (h == NULL || cpu >= h->cpus->len)
     return SL_TIMELINE_NONE;
-  return g_array_index (h->cpus, Cpu, cpu).row;
+  return g_array_index (h->cpus, SlTlCpu, cpu).row;
 }
 
 GArray *
@@ -1595,8 +814,8 @@ sl_timeline_get_stats (const SlTimeline *self,
 
       if (h == NULL)
         continue;
-      other += sizeof *h + h->all_threads->len * (sizeof (Thread) + 4 * sizeof (gpointer)) +
-               h->cpus->len * sizeof (Cpu) + h->str_map->len * sizeof (guint32) +
+      other += sizeof *h + h->all_threads->len * (sizeof (SlTlThread) + 4 * sizeof (gpointer)) +
+               h->cpus->len * sizeof (SlTlCpu) + h->str_map->len * sizeof (guint32) +
                g_hash_table_size (h->processes) * 4 * sizeof (gpointer);
     }
   other += sl_interner_get_memory_size (self->strings);
