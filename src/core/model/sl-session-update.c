@@ -173,17 +173,14 @@ add_host_problem (SlSession            *self,
   return FALSE;
 }
 
-static void
-apply_snapshot (SlSession  *self,
-                SlSnapshot *s)
+/* New hosts join the items; every host's values are updated. Returns
+ * the changes. */
+static guint
+apply_hosts (SlSession  *self,
+             SlSnapshot *s)
 {
   guint changes = 0;
   guint n_old_hosts = self->host_items->len;
-  guint n_old_links = self->link_items->len;
-  guint n_tree = 0;
-  g_autoptr(GArray) resort = g_array_new (FALSE, FALSE, sizeof (guint));
-
-  g_object_freeze_notify (G_OBJECT (self));
 
   /* New hosts and links only ever append: indices are stable. */
   if (s->hosts->len > n_old_hosts)
@@ -218,6 +215,57 @@ apply_snapshot (SlSession  *self,
   else
     for (guint h = 0; h < s->hosts->len; h++)
       _sl_host_item_update (g_ptr_array_index (self->host_items, h), s);
+  return changes;
+}
+
+/* The state at the end of the input, or the progress line before it */
+static void
+apply_progress (SlSession  *self,
+                SlSnapshot *s)
+{
+  if (s->final)
+    {
+      if (self->job != NULL && self->timeline == NULL && sl_job_get_timeline (self->job) != NULL)
+        {
+          self->timeline = sl_job_get_timeline (self->job);
+          _sl_session_notify (self, PROP_TIMELINE);
+        }
+      _sl_session_set_relay_stalled (self, FALSE);
+      if (s->failed)
+        {
+          _sl_session_set_string (self, &self->error, s->error, PROP_ERROR);
+          _sl_session_set_progress (self, 0, NULL);
+          _sl_session_set_state (self, SL_SESSION_STATE_FAILED);
+        }
+      else
+        {
+          /* stopped early: the fraction says how much was read */
+          self->stopped = s->cancelled;
+          _sl_session_set_progress (self, s->cancelled ? self->progress_fraction : 1, NULL);
+          _sl_session_set_state (self, SL_SESSION_STATE_READY);
+        }
+    }
+  else
+    {
+      g_autofree char *line = progress_line (self, s);
+
+      _sl_session_set_progress (self, s->progress.fraction, line);
+    }
+}
+
+static void
+apply_snapshot (SlSession  *self,
+                SlSnapshot *s)
+{
+  guint changes = 0;
+  guint n_old_hosts = self->host_items->len;
+  guint n_old_links = self->link_items->len;
+  guint n_tree = 0;
+  g_autoptr(GArray) resort = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  g_object_freeze_notify (G_OBJECT (self));
+
+  changes |= apply_hosts (self, s);
 
   if (self->time_origin == 0 && s->time_start != 0)
     {
@@ -324,34 +372,7 @@ apply_snapshot (SlSession  *self,
         }
     }
 
-  if (s->final)
-    {
-      if (self->job != NULL && self->timeline == NULL && sl_job_get_timeline (self->job) != NULL)
-        {
-          self->timeline = sl_job_get_timeline (self->job);
-          _sl_session_notify (self, PROP_TIMELINE);
-        }
-      _sl_session_set_relay_stalled (self, FALSE);
-      if (s->failed)
-        {
-          _sl_session_set_string (self, &self->error, s->error, PROP_ERROR);
-          _sl_session_set_progress (self, 0, NULL);
-          _sl_session_set_state (self, SL_SESSION_STATE_FAILED);
-        }
-      else
-        {
-          /* stopped early: the fraction says how much was read */
-          self->stopped = s->cancelled;
-          _sl_session_set_progress (self, s->cancelled ? self->progress_fraction : 1, NULL);
-          _sl_session_set_state (self, SL_SESSION_STATE_READY);
-        }
-    }
-  else
-    {
-      g_autofree char *line = progress_line (self, s);
-
-      _sl_session_set_progress (self, s->progress.fraction, line);
-    }
+  apply_progress (self, s);
 
   g_clear_pointer (&self->current, sl_snapshot_free);
   self->current = s;
