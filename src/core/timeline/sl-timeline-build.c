@@ -556,6 +556,55 @@ handle_lost (SlTimeline    *self,
 }
 
 static void
+handle_wakeup (SlTimeline    *self,
+               SlTlHost      *h,
+               guint          host,
+               const SlEvent *e)
+{
+  gint64 t = e->time;
+  SlTlThread *th;
+
+  if (e->tid == 0)
+    return;
+  th = g_hash_table_lookup (h->threads, GUINT_TO_POINTER (e->tid));
+  if (th == NULL || th->dead)
+    th = thread_new (self, h, host, e->tid, 0, 0, t, SL_TIMELINE_STATE_RUNNABLE);
+  else if (th->cpu < 0 && (th->off_state == SL_TIMELINE_STATE_BLOCKED ||
+                            th->off_state == SL_TIMELINE_STATE_UNKNOWN))
+    {
+      th->off_state = SL_TIMELINE_STATE_RUNNABLE;
+      thread_refresh (self, h, th, t);
+    }
+}
+
+static void
+handle_exit (SlTimeline    *self,
+             SlTlHost      *h,
+             const SlEvent *e)
+{
+  gint64 t = e->time;
+  SlTlThread *th = g_hash_table_lookup (h->threads, GUINT_TO_POINTER (e->tid));
+  SlTlRow *r;
+  gpointer v;
+
+  if (th == NULL || th->exited || e->tid == 0)
+    return;
+  th->exited = TRUE;
+  th->syscall = 0;
+  sl_tl_row (self, th->row)->exited_at = t;
+  if (th->cpu < 0)
+    th->off_state = SL_TIMELINE_STATE_EXITED;
+  thread_refresh (self, h, th, t);
+  if (th->cpu >= 0)
+    cpu_refresh (self, h, &g_array_index (h->cpus, SlTlCpu, th->cpu), t);
+  r = sl_tl_row (self, th->row);
+  if (r->tid == r->pid &&
+      g_hash_table_lookup_extended (h->processes, GUINT_TO_POINTER (r->pid), NULL, &v) &&
+      GPOINTER_TO_UINT (v) == r->parent)
+    g_hash_table_remove (h->processes, GUINT_TO_POINTER (r->pid));
+}
+
+static void
 handle_event (SlTimeline    *self,
               SlTlHost      *h,
               guint          host,
@@ -589,17 +638,7 @@ handle_event (SlTimeline    *self,
       break;
 
     case SL_EVENT_SCHED_WAKEUP:
-      if (e->tid == 0)
-        break;
-      th = g_hash_table_lookup (h->threads, GUINT_TO_POINTER (e->tid));
-      if (th == NULL || th->dead)
-        th = thread_new (self, h, host, e->tid, 0, 0, t, SL_TIMELINE_STATE_RUNNABLE);
-      else if (th->cpu < 0 && (th->off_state == SL_TIMELINE_STATE_BLOCKED ||
-                                th->off_state == SL_TIMELINE_STATE_UNKNOWN))
-        {
-          th->off_state = SL_TIMELINE_STATE_RUNNABLE;
-          thread_refresh (self, h, th, t);
-        }
+      handle_wakeup (self, h, host, e);
       break;
 
     case SL_EVENT_PROCESS_FORK:
@@ -619,26 +658,7 @@ handle_event (SlTimeline    *self,
       break;
 
     case SL_EVENT_PROCESS_EXIT:
-      th = g_hash_table_lookup (h->threads, GUINT_TO_POINTER (e->tid));
-      if (th == NULL || th->exited || e->tid == 0)
-        break;
-      th->exited = TRUE;
-      th->syscall = 0;
-      sl_tl_row (self, th->row)->exited_at = t;
-      if (th->cpu < 0)
-        th->off_state = SL_TIMELINE_STATE_EXITED;
-      thread_refresh (self, h, th, t);
-      if (th->cpu >= 0)
-        cpu_refresh (self, h, &g_array_index (h->cpus, SlTlCpu, th->cpu), t);
-      {
-        SlTlRow *r = sl_tl_row (self, th->row);
-        gpointer v;
-
-        if (r->tid == r->pid &&
-            g_hash_table_lookup_extended (h->processes, GUINT_TO_POINTER (r->pid), NULL, &v) &&
-            GPOINTER_TO_UINT (v) == r->parent)
-          g_hash_table_remove (h->processes, GUINT_TO_POINTER (r->pid));
-      }
+      handle_exit (self, h, e);
       break;
 
     case SL_EVENT_PROCESS_NAME:
