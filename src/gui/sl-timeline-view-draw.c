@@ -621,6 +621,68 @@ paint_surface (GtkSnapshot     *snapshot,
   cairo_destroy (cr);
 }
 
+static void
+draw_selected_span (SlTimelineView *self,
+                    cairo_t        *cr,
+                    int             h)
+{
+  gint64 sel_start = 0, sel_end = 0;
+
+  if (self->session != NULL)
+    sl_session_get_selected_span (self->session, &sel_start, &sel_end);
+  if (sel_end > sel_start)
+    {
+      double x0 = _sl_timeline_view_arrow_x (self, sel_start), x1 = _sl_timeline_view_arrow_x (self, sel_end);
+
+      _sl_timeline_view_set_hex (cr, SL_TIMELINE_RGB_SELECTION, 0.12);
+      cairo_rectangle (cr, x0, 0, MAX (x1 - x0, 1), h);
+      cairo_fill (cr);
+      _sl_timeline_view_set_hex (cr, SL_TIMELINE_RGB_SELECTION, 0.8);
+      cairo_rectangle (cr, floor (x0) + 0.5, -1, 0, h + 2);
+      cairo_rectangle (cr, floor (x1) + 0.5, -1, 0, h + 2);
+      cairo_set_line_width (cr, 1);
+      cairo_stroke (cr);
+    }
+}
+
+/* live with a retention: what was dropped, shaded darker */
+static void
+draw_dropped (SlTimelineView *self,
+              GtkWidget      *canvas,
+              cairo_t        *cr,
+              int             w,
+              int             h)
+{
+  gint64 kept = 0;
+  double x;
+
+  if (!sl_timeline_view_get_kept_from (self, &kept) || _sl_timeline_view_arrow_x (self, kept) <= 0)
+    return;
+  x = floor (MIN (_sl_timeline_view_arrow_x (self, kept), w)) + 0.5;
+  _sl_timeline_view_set_hex (cr, 0x5e5c64, 0.35);
+  cairo_rectangle (cr, 0, 0, x, h);
+  cairo_fill (cr);
+  _sl_timeline_view_set_hex (cr, 0x5e5c64, 1);
+  cairo_set_line_width (cr, 1);
+  cairo_move_to (cr, x, 0);
+  cairo_line_to (cr, x, h);
+  cairo_stroke (cr);
+  {
+    /* "dropped before HH:MM:SS", left of its line, at the top */
+    g_autofree char *when = sl_format_clock_time (kept, 0);
+    g_autofree char *text = g_strdup_printf (_("dropped before %s"), when);
+    PangoLayout *layout = _sl_timeline_view_ruler_layout (self, canvas, text);
+    int lw, lh;
+
+    pango_layout_get_pixel_size (layout, &lw, &lh);
+    if (x - 6 - lw >= 0)
+      {
+        _sl_timeline_view_set_hex (cr, 0x3d3846, 1);
+        _sl_timeline_view_show_cached (cr, layout, x - 6 - lw, 4, 0);
+      }
+  }
+}
+
 void
 _sl_timeline_view_snapshot_canvas (SlTimelineView *self,
                                    GtkSnapshot    *snapshot,
@@ -635,8 +697,8 @@ _sl_timeline_view_snapshot_canvas (SlTimelineView *self,
   double scroll = (int) gtk_adjustment_get_value (self->vadj);
   GdkRGBA fg;
   cairo_t *cr;
-  gint64 sel_start = 0, sel_end = 0, complete = 0, kept = 0;
-  gboolean has_complete, has_kept;
+  gint64 complete = 0;
+  gboolean has_complete;
   SlTlvKey key;
 
   /* (a live timeline's hosts may be known before their first event) */
@@ -682,51 +744,9 @@ _sl_timeline_view_snapshot_canvas (SlTimelineView *self,
       cairo_rectangle (cr, 0.5, _sl_tlv_screen_y (self, v, (int) scroll) + 0.5, w - 1, v->h - 1);
       cairo_stroke (cr);
     }
-  if (self->session != NULL)
-    sl_session_get_selected_span (self->session, &sel_start, &sel_end);
-  if (sel_end > sel_start)
-    {
-      double x0 = _sl_timeline_view_arrow_x (self, sel_start), x1 = _sl_timeline_view_arrow_x (self, sel_end);
-
-      _sl_timeline_view_set_hex (cr, SL_TIMELINE_RGB_SELECTION, 0.12);
-      cairo_rectangle (cr, x0, 0, MAX (x1 - x0, 1), h);
-      cairo_fill (cr);
-      _sl_timeline_view_set_hex (cr, SL_TIMELINE_RGB_SELECTION, 0.8);
-      cairo_rectangle (cr, floor (x0) + 0.5, -1, 0, h + 2);
-      cairo_rectangle (cr, floor (x1) + 0.5, -1, 0, h + 2);
-      cairo_set_line_width (cr, 1);
-      cairo_stroke (cr);
-    }
+  draw_selected_span (self, cr, h);
   _sl_timeline_view_draw_bookmark_lines (self, cr, h);
-  has_kept = sl_timeline_view_get_kept_from (self, &kept);
-  if (has_kept && _sl_timeline_view_arrow_x (self, kept) > 0)
-    {
-      /* live with a retention: what was dropped, shaded darker */
-      double x = floor (MIN (_sl_timeline_view_arrow_x (self, kept), w)) + 0.5;
-
-      _sl_timeline_view_set_hex (cr, 0x5e5c64, 0.35);
-      cairo_rectangle (cr, 0, 0, x, h);
-      cairo_fill (cr);
-      _sl_timeline_view_set_hex (cr, 0x5e5c64, 1);
-      cairo_set_line_width (cr, 1);
-      cairo_move_to (cr, x, 0);
-      cairo_line_to (cr, x, h);
-      cairo_stroke (cr);
-      {
-        /* "dropped before HH:MM:SS", left of its line, at the top */
-        g_autofree char *when = sl_format_clock_time (kept, 0);
-        g_autofree char *text = g_strdup_printf (_("dropped before %s"), when);
-        PangoLayout *layout = _sl_timeline_view_ruler_layout (self, canvas, text);
-        int lw, lh;
-
-        pango_layout_get_pixel_size (layout, &lw, &lh);
-        if (x - 6 - lw >= 0)
-          {
-            _sl_timeline_view_set_hex (cr, 0x3d3846, 1);
-            _sl_timeline_view_show_cached (cr, layout, x - 6 - lw, 4, 0);
-          }
-      }
-    }
+  draw_dropped (self, canvas, cr, w, h);
   has_complete = sl_timeline_view_get_complete_time (self, &complete);
   if (has_complete && _sl_timeline_view_arrow_x (self, complete) < w)
     {
