@@ -727,6 +727,66 @@ payload_str (SlBtDecoder     *d,
   return intern (d, member_string (payload, ei->m[i]));
 }
 
+/* @e: the fork; the parent's name appended before it when its pid is known */
+static void
+fork_event (SlBtDecoder     *d,
+            const EventInfo *ei,
+            const bt_field  *payload,
+            SlEvent         *e)
+{
+  guint64 parent_pid, child_pid;
+  gboolean pids = member_uint (payload, ei->m[FORK_PARENT_PID], &parent_pid) &&
+                  member_uint (payload, ei->m[FORK_CHILD_PID], &child_pid);
+
+  e->kind = SL_EVENT_PROCESS_FORK;
+  e->tid = (guint32) payload_uint (payload, ei, FORK_PARENT_TID);
+  e->arg = (guint32) payload_uint (payload, ei, FORK_CHILD_TID);
+  e->str = payload_str (d, payload, ei, FORK_CHILD_COMM);
+  /* without *_tid members, *_pid are thread ids (ftrace's layout) */
+  if (pids && e->arg != 0 && child_pid != 0)
+    e->flags = (guint32) child_pid == e->arg ? SL_EVENT_FORK_PROCESS : SL_EVENT_FORK_THREAD;
+  if (pids && e->tid != 0 && parent_pid != 0)
+    {
+      SlEvent parent = *e;
+
+      parent.kind = SL_EVENT_PROCESS_NAME;
+      parent.arg = (guint32) parent_pid;
+      parent.str = payload_str (d, payload, ei, FORK_PARENT_COMM);
+      parent.flags = SL_EVENT_NAME_FORK;
+      append (d, &parent, NULL);
+    }
+}
+
+/* @e: a thread's name from the state dump; a main thread's is appended
+ * and @e becomes its process's parent */
+static void
+statedump_event (SlBtDecoder     *d,
+                 const EventInfo *ei,
+                 const bt_field  *payload,
+                 SlEvent         *e)
+{
+  guint64 v;
+
+  e->kind = SL_EVENT_PROCESS_NAME;
+  e->tid = (guint32) payload_uint (payload, ei, DUMP_TID);
+  e->arg = (guint32) payload_uint (payload, ei, DUMP_PID);
+  e->str = payload_str (d, payload, ei, DUMP_NAME);
+  e->flags = SL_EVENT_NAME_STATE_DUMP;
+  if (member_uint (payload, ei->m[DUMP_STATUS], &v) && v <= SL_EVENT_TASK_DEAD)
+    e->flags |= (guint8) v;
+  if (member_uint (payload, ei->m[DUMP_TYPE], &v) && v == 1)
+    e->flags |= SL_EVENT_NAME_KERNEL_THREAD;
+  /* a process's parent, once: after its main thread */
+  if (e->tid != 0 && e->tid == e->arg && member_uint (payload, ei->m[DUMP_PPID], &v) && v != 0)
+    {
+      append (d, e, NULL);
+      e->kind = SL_EVENT_PROCESS_PARENT;
+      e->arg = (guint32) v;
+      e->str = 0;
+      e->flags = 0;
+    }
+}
+
 static void
 store_event (SlBtDecoder    *d,
              SlBtStreamState *st,
@@ -782,29 +842,7 @@ store_event (SlBtDecoder    *d,
       break;
 
     case EK_PROCESS_FORK:
-      {
-        guint64 parent_pid, child_pid;
-        gboolean pids = member_uint (payload, ei->m[FORK_PARENT_PID], &parent_pid) &&
-                        member_uint (payload, ei->m[FORK_CHILD_PID], &child_pid);
-
-        e.kind = SL_EVENT_PROCESS_FORK;
-        e.tid = (guint32) payload_uint (payload, ei, FORK_PARENT_TID);
-        e.arg = (guint32) payload_uint (payload, ei, FORK_CHILD_TID);
-        e.str = payload_str (d, payload, ei, FORK_CHILD_COMM);
-        /* without *_tid members, *_pid are thread ids (ftrace's layout) */
-        if (pids && e.arg != 0 && child_pid != 0)
-          e.flags = (guint32) child_pid == e.arg ? SL_EVENT_FORK_PROCESS : SL_EVENT_FORK_THREAD;
-        if (pids && e.tid != 0 && parent_pid != 0)
-          {
-            SlEvent parent = e;
-
-            parent.kind = SL_EVENT_PROCESS_NAME;
-            parent.arg = (guint32) parent_pid;
-            parent.str = payload_str (d, payload, ei, FORK_PARENT_COMM);
-            parent.flags = SL_EVENT_NAME_FORK;
-            append (d, &parent, NULL);
-          }
-      }
+      fork_event (d, ei, payload, &e);
       break;
 
     case EK_PROCESS_EXEC:
@@ -819,28 +857,7 @@ store_event (SlBtDecoder    *d,
       break;
 
     case EK_STATEDUMP_PROCESS:
-      {
-        guint64 v;
-
-        e.kind = SL_EVENT_PROCESS_NAME;
-        e.tid = (guint32) payload_uint (payload, ei, DUMP_TID);
-        e.arg = (guint32) payload_uint (payload, ei, DUMP_PID);
-        e.str = payload_str (d, payload, ei, DUMP_NAME);
-        e.flags = SL_EVENT_NAME_STATE_DUMP;
-        if (member_uint (payload, ei->m[DUMP_STATUS], &v) && v <= SL_EVENT_TASK_DEAD)
-          e.flags |= (guint8) v;
-        if (member_uint (payload, ei->m[DUMP_TYPE], &v) && v == 1)
-          e.flags |= SL_EVENT_NAME_KERNEL_THREAD;
-        /* a process's parent, once: after its main thread */
-        if (e.tid != 0 && e.tid == e.arg && member_uint (payload, ei->m[DUMP_PPID], &v) && v != 0)
-          {
-            append (d, &e, NULL);
-            e.kind = SL_EVENT_PROCESS_PARENT;
-            e.arg = (guint32) v;
-            e.str = 0;
-            e.flags = 0;
-          }
-      }
+      statedump_event (d, ei, payload, &e);
       break;
 
     case EK_SYSCALL_ENTRY:
