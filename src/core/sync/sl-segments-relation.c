@@ -11,6 +11,13 @@
 #include "sl-compare.h"
 #include "sl-segments-private.h"
 
+/* The refitted path (refit()): breakpoints from a stab through the middle
+ * twentieth of the band, none closer than 10 s apart, and none where the
+ * fitted path bends by less than 1 µs. */
+#define KNOT_INNER 0.05
+#define MIN_PIECE_NS 10e9
+#define SIMPLIFY_NS 1000.0
+
 /* The estimate path */
 
 typedef struct
@@ -58,6 +65,7 @@ stab (const SlSegments *self,
       const Check      *c,
       guint             n,
       double            y0,
+      double            inner,
       GArray           *pieces)
 {
   Piece cur = { c[0].x, y0, 1.0 };
@@ -70,7 +78,7 @@ stab (const SlSegments *self,
 
       for (guint k = i; k < n; k++)
         {
-          double mid = (c[k].lo + c[k].hi) / 2, half = (c[k].hi - c[k].lo) / 2 * INNER;
+          double mid = (c[k].lo + c[k].hi) / 2, half = (c[k].hi - c[k].lo) / 2 * inner;
           double dx = c[k].x - cur.x;
           double nlo, nhi;
 
@@ -106,6 +114,169 @@ stab (const SlSegments *self,
       i = last + 1;
     }
   g_array_append_val (pieces, cur);
+}
+
+/* The heights of a path's breakpoints refitted: the continuous
+ * piecewise-linear function through those breakpoints that is closest, in
+ * least squares, to the band's middle at every check. The middle at one
+ * check is off the truth by how unevenly the two directions' fastest
+ * packets fall near it (a few µs), and a stab only keeps the path within
+ * a fraction of the band of it; the fit averages the middles over the
+ * checks of a piece and of its neighbours. FALSE (run unchanged) unless
+ * the refitted path stays in the inner half of the band at every check
+ * and increases within the plausible slopes. */
+static gboolean
+refit_knots (const SlSegments *self,
+             const Check      *c,
+             guint             n,
+             GArray           *run)
+{
+  guint k = run->len, i = 0;
+  Piece *p = (Piece *) (gpointer) run->data;
+  g_autofree double *d = NULL, *e = NULL, *r = NULL, *y = NULL;
+  gboolean ok = TRUE;
+
+  if (k < 2 || p[k - 1].x != c[n - 1].x)
+    return FALSE;
+  /* normal equations of the heights at the k breakpoints: tridiagonal
+   * (d on the diagonal, e above it), right-hand side r */
+  d = g_new0 (double, k);
+  e = g_new0 (double, k);
+  r = g_new0 (double, k);
+  y = g_new0 (double, k);
+  for (guint j = 0; j + 1 < k; j++)
+    {
+      double x0 = p[j].x, len = p[j + 1].x - x0;
+
+      if (!(len > 0))
+        return FALSE;
+      for (; i < n && c[i].x <= p[j + 1].x; i++)
+        {
+          double t = (c[i].x - x0) / len, mid = (c[i].lo + c[i].hi) / 2 - p[0].y;
+
+          if (c[i].x < x0)
+            continue;
+          d[j] += (1 - t) * (1 - t);
+          e[j] += (1 - t) * t;
+          d[j + 1] += t * t;
+          r[j] += (1 - t) * mid;
+          r[j + 1] += t * mid;
+        }
+    }
+  /* Thomas algorithm (the matrix is symmetric positive definite: every
+   * breakpoint is a check) */
+  for (guint j = 1; j < k; j++)
+    {
+      double f = e[j - 1] / d[j - 1];
+
+      d[j] -= f * e[j - 1];
+      r[j] -= f * r[j - 1];
+      if (!(d[j] > 0))
+        return FALSE;
+    }
+  y[k - 1] = r[k - 1] / d[k - 1];
+  for (guint j = k - 1; j-- > 0;)
+    y[j] = (r[j] - e[j] * y[j + 1]) / d[j];
+  for (guint j = 0; j < k; j++)
+    y[j] += p[0].y;
+
+  for (guint j = 0; j + 1 < k && ok; j++)
+    {
+      double s = (y[j + 1] - y[j]) / (p[j + 1].x - p[j].x);
+
+      ok = isfinite (s) && s >= self->lo_slope && s <= self->hi_slope;
+    }
+  for (guint j = 0, m = 0; m < n && ok; m++)
+    {
+      double v, q = (c[m].hi - c[m].lo) / 4;
+
+      while (j + 2 < k && p[j + 1].x <= c[m].x)
+        j++;
+      if (c[m].x < p[0].x)
+        continue;
+      v = y[j] + (y[j + 1] - y[j]) * ((c[m].x - p[j].x) / (p[j + 1].x - p[j].x));
+      ok = v >= c[m].lo + q && v <= c[m].hi - q;
+    }
+  if (!ok)
+    return FALSE;
+  for (guint j = 0; j + 1 < k; j++)
+    {
+      p[j].y = y[j];
+      p[j].slope = (y[j + 1] - y[j]) / (p[j + 1].x - p[j].x);
+    }
+  p[k - 1].y = y[k - 1];
+  return TRUE;
+}
+
+/* The refitted path from a stab's breakpoints (KNOT_INNER: closer to the
+ * middle than the plain stab, so that they follow the clocks' curvature)
+ * less those closer than MIN_PIECE_NS to the previous one (such short
+ * pieces follow the middles' jitter, not the clocks); with all of them if
+ * that fails. Measured on generated links (20 packets/s, wander 1 ppm,
+ * 12 h): worst true error 3.9 µs against 7.6 µs for the plain stab, with
+ * as many pieces; a linear clock keeps a few. */
+static gboolean
+refit (const SlSegments *self,
+       const Check      *c,
+       guint             n,
+       GArray           *run)
+{
+  g_autoptr(GArray) thin = g_array_sized_new (FALSE, FALSE, sizeof (Piece), run->len);
+  const Piece *p = (const Piece *) (gpointer) run->data;
+  double min_len = MIN_PIECE_NS;
+
+  for (guint j = 0; j < run->len; j++)
+    {
+      if (thin->len > 0 && j + 1 < run->len &&
+          p[j].x - g_array_index (thin, Piece, thin->len - 1).x < min_len)
+        continue;
+      if (j + 1 == run->len && thin->len > 1 &&
+          p[j].x - g_array_index (thin, Piece, thin->len - 1).x < min_len)
+        g_array_set_size (thin, thin->len - 1);
+      g_array_append_val (thin, p[j]);
+    }
+  if (!refit_knots (self, c, n, thin))
+    {
+      g_array_set_size (thin, 0);
+      g_array_append_vals (thin, run->data, run->len);
+      if (!refit_knots (self, c, n, thin))
+        return FALSE;
+    }
+  /* breakpoints where the fitted path hardly bends go, as long as a line
+   * from the last one kept stays within SIMPLIFY_NS of the fitted path at
+   * every breakpoint it skips; the rest is fitted again */
+  {
+    g_autoptr(GArray) kept = g_array_sized_new (FALSE, FALSE, sizeof (Piece), thin->len);
+    const Piece *q = (const Piece *) (gpointer) thin->data;
+    guint a = 0;
+
+    g_array_append_val (kept, q[0]);
+    while (a + 1 < thin->len)
+      {
+        guint b = a + 1;
+
+        while (b + 1 < thin->len)
+          {
+            gboolean within = TRUE;
+
+            for (guint m = a + 1; m <= b && within; m++)
+              within = fabs (q[a].y + (q[b + 1].y - q[a].y) * ((q[m].x - q[a].x) / (q[b + 1].x - q[a].x)) - q[m].y) <= SIMPLIFY_NS;
+            if (!within)
+              break;
+            b++;
+          }
+        g_array_append_val (kept, q[b]);
+        a = b;
+      }
+    if (kept->len < thin->len && refit_knots (self, c, n, kept))
+      {
+        g_array_set_size (thin, 0);
+        g_array_append_vals (thin, kept->data, kept->len);
+      }
+  }
+  g_array_set_size (run, 0);
+  g_array_append_vals (run, thin->data, thin->len);
+  return TRUE;
 }
 
 /* The checks of one window: its ends, its band's vertices and interior
@@ -437,7 +608,12 @@ build_path (SlSegments   *self,
           !linreg_run (self, ws, acc, k0, k1, (const Check *) (gpointer) checks->data, checks->len, run))
         {
           g_array_set_size (run, 0);
-          stab (self, (const Check *) (gpointer) checks->data, checks->len, y0, run);
+          stab (self, (const Check *) (gpointer) checks->data, checks->len, y0, KNOT_INNER, run);
+          if (!refit (self, (const Check *) (gpointer) checks->data, checks->len, run))
+            {
+              g_array_set_size (run, 0);
+              stab (self, (const Check *) (gpointer) checks->data, checks->len, y0, INNER, run);
+            }
         }
       band_bisector (&g_array_index (ws, Window, g_array_index (acc, guint, k1)).band, 0, &slope1);
       g_array_index (run, Piece, run->len - 1).slope = slope1;
