@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <time.h>
 
 #include "sl-cli.h"
 #include "sl-hull.h"
@@ -90,6 +91,38 @@ stream_fill (Stream        *s,
     }
 }
 
+/* Both clocks of a timed section: the wall clock, and the thread's CPU
+ * time, which leaves out the time the thread waited for a core (the only
+ * figure that means something on a loaded machine). */
+typedef struct
+{
+  gint64 wall;
+  gint64 cpu;
+} Lap;
+
+static gint64
+cpu_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (gint64) ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void
+lap_start (Lap *l)
+{
+  l->wall -= g_get_monotonic_time () * 1000;
+  l->cpu -= cpu_ns ();
+}
+
+static void
+lap_stop (Lap *l)
+{
+  l->wall += g_get_monotonic_time () * 1000;
+  l->cpu += cpu_ns ();
+}
+
 /**
  * sl_cli_bench_hull:
  * @span_s: the stream's length in seconds (0: 10 µs between packets)
@@ -112,7 +145,8 @@ sl_cli_bench_hull (guint64  packets,
   SlSegments *seg_a = sl_segments_new (NULL), *seg_b = sl_segments_new (NULL);
   SlHull *hull_c = sl_hull_new (0);
   guint64 done = 0, matched = 0;
-  gint64 t_full = 0, t_seg = 0, t_hull = 0;
+  Lap t_full = { 0 }, t_seg = { 0 }, t_hull = { 0 };
+  double per;
   SlHullResult r;
   SlMatcherStats st;
   guint windows;
@@ -125,11 +159,9 @@ sl_cli_bench_hull (guint64  packets,
   while (done < packets)
     {
       guint n = (guint) MIN ((guint64) CHUNK, packets - done);
-      gint64 t0;
-
       stream_fill (&s, ev, m, n);
 
-      t0 = g_get_monotonic_time ();
+      lap_start (&t_full);
       for (guint i = 0; i < 2 * n; i++)
         {
           SlMatch mm;
@@ -142,9 +174,9 @@ sl_cli_bench_hull (guint64  packets,
                 sl_segments_add (seg_a, FALSE, mm.recv_time, mm.send_time);
             }
         }
-      t_full += g_get_monotonic_time () - t0;
+      lap_stop (&t_full);
 
-      t0 = g_get_monotonic_time ();
+      lap_start (&t_seg);
       for (guint i = 0; i < n; i++)
         {
           /* selects, not branches: the direction is random */
@@ -154,9 +186,9 @@ sl_cli_bench_hull (guint64  packets,
 
           sl_segments_add (seg_b, ab, ta, tb);
         }
-      t_seg += g_get_monotonic_time () - t0;
+      lap_stop (&t_seg);
 
-      t0 = g_get_monotonic_time ();
+      lap_start (&t_hull);
       for (guint i = 0; i < n; i++)
         {
           gboolean ab = m[i].send_host == 0;
@@ -165,7 +197,7 @@ sl_cli_bench_hull (guint64  packets,
 
           sl_hull_add (hull_c, ab, ta, tb);
         }
-      t_hull += g_get_monotonic_time () - t0;
+      lap_stop (&t_hull);
 
       done += n;
     }
@@ -175,28 +207,33 @@ sl_cli_bench_hull (guint64  packets,
   windows = sl_segments_get_n_windows (seg_a);
   seg_memory = sl_segments_get_memory (seg_a);
 
+  per = (double) packets;
   if (json)
     g_print ("{\"packets\": %" G_GUINT64_FORMAT ", \"span_s\": %.1f, \"ns_per_packet\": %.2f, "
              "\"estimator_only_ns_per_packet\": %.2f, \"hull_only_ns_per_packet\": %.2f, "
+             "\"cpu_ns_per_packet\": %.2f, \"estimator_only_cpu_ns_per_packet\": %.2f, "
+             "\"hull_only_cpu_ns_per_packet\": %.2f, "
              "\"peak_rss_kb\": %ld, \"windows\": %u, \"estimator_bytes\": %" G_GSIZE_FORMAT ", "
              "\"matched\": %" G_GUINT64_FORMAT ", \"accurate_packets\": %" G_GUINT64_FORMAT ", "
              "\"quality\": \"%s\", \"matcher_pending\": %" G_GSIZE_FORMAT "}\n",
-             packets, (double) (s.t - s.t0) / 1e9, (double) t_full * 1e3 / (double) packets,
-             (double) t_seg * 1e3 / (double) packets, (double) t_hull * 1e3 / (double) packets,
+             packets, (double) (s.t - s.t0) / 1e9, (double) t_full.wall / per,
+             (double) t_seg.wall / per, (double) t_hull.wall / per,
+             (double) t_full.cpu / per, (double) t_seg.cpu / per, (double) t_hull.cpu / per,
              sl_cli_peak_rss_kb (), windows, seg_memory,
              matched, r.accurate_packets, sl_quality_to_string (r.quality), st.pending);
   else
     g_print ("packets                    %" G_GUINT64_FORMAT " over %.1f s\n"
-             "matcher + estimator        %.2f ns/packet\n"
-             "estimator alone            %.2f ns/packet (%u windows, %" G_GSIZE_FORMAT " bytes)\n"
-             "plain hull alone           %.2f ns/packet\n"
+             "                           wall       CPU (ns/packet)\n"
+             "matcher + estimator        %-10.2f %.2f\n"
+             "estimator alone            %-10.2f %.2f (%u windows, %" G_GSIZE_FORMAT " bytes)\n"
+             "plain hull alone           %-10.2f %.2f\n"
              "matched                    %" G_GUINT64_FORMAT "\n"
              "accurate packets           %" G_GUINT64_FORMAT " (%s)\n"
              "matcher pending            %" G_GSIZE_FORMAT " (capacity %" G_GSIZE_FORMAT ")\n"
              "peak resident memory       %ld kB\n",
-             packets, (double) (s.t - s.t0) / 1e9, (double) t_full * 1e3 / (double) packets,
-             (double) t_seg * 1e3 / (double) packets, windows, seg_memory,
-             (double) t_hull * 1e3 / (double) packets, matched, r.accurate_packets,
+             packets, (double) (s.t - s.t0) / 1e9, (double) t_full.wall / per, (double) t_full.cpu / per,
+             (double) t_seg.wall / per, (double) t_seg.cpu / per, windows, seg_memory,
+             (double) t_hull.wall / per, (double) t_hull.cpu / per, matched, r.accurate_packets,
              sl_quality_to_string (r.quality), st.pending, st.capacity, sl_cli_peak_rss_kb ());
 
   sl_segments_free (seg_a);
