@@ -10,6 +10,7 @@
 
 #include "sl-engine.h"
 #include "sl-lttv-text.h"
+#include "sl-plot-data.h"
 #include "sl-report.h"
 #include "sl-sim.h"
 #include "test-util.h"
@@ -482,7 +483,8 @@ test_lttv_engine (void)
 
 /* Inversion counts are cached per link and extended with new points
  * only: they must equal a recount over the kept points under the current
- * transforms, through transform changes and point-store compactions. */
+ * relations (all their pieces), through transform changes and point-store
+ * compactions. */
 static guint64
 recount_inversions (SlEngine *e,
                     guint     link)
@@ -501,8 +503,8 @@ recount_inversions (SlEngine *e,
       for (guint i = 0; i < pts->len; i++)
         {
           const SlPoint *p = &g_array_index (pts, SlPoint, i);
-          gint64 xa = sl_transform_apply (&ha.to_reference, p->x);
-          gint64 yb = sl_transform_apply (&hb.to_reference, p->y);
+          gint64 xa = sl_relation_apply (ha.relation, p->x);
+          gint64 yb = sl_relation_apply (hb.relation, p->y);
 
           n += side == 0 ? yb < xa : xa < yb;
         }
@@ -591,6 +593,209 @@ test_inversion_cache (void)
   /* the test saw real inversions, so the counts were exercised */
   g_assert_cmpuint (max_seen, >, 0);
   sl_engine_free (e);
+}
+
+/* Two relations are the same bit for bit: pieces, maps and bound. */
+static void
+assert_relations_identical (const SlRelation *x,
+                            const SlRelation *y)
+{
+  g_assert_cmpuint (sl_relation_get_n_pieces (x), ==, sl_relation_get_n_pieces (y));
+  for (guint i = 0; i < sl_relation_get_n_pieces (x); i++)
+    {
+      SlTransform mx, my;
+
+      g_assert_cmpint (sl_relation_get_piece (x, i, &mx), ==, sl_relation_get_piece (y, i, &my));
+      g_assert_cmpmem (&mx, sizeof mx, &my, sizeof my);
+    }
+  g_assert_cmpmem (sl_relation_get_bounds (x), sl_relation_get_n_bounds (x) * sizeof (SlBoundPoint),
+                   sl_relation_get_bounds (y), sl_relation_get_n_bounds (y) * sizeof (SlBoundPoint));
+  g_assert_cmpint (sl_relation_get_bounded_beyond (x), ==, sl_relation_get_bounded_beyond (y));
+}
+
+/* The engine's matched points under a point retention (issue 20): a long
+ * feed of three links through two engines, one keeping every point, one
+ * with a retention of half a minute. At every flush (each second) the
+ * second's links, hosts and journal are those of the first bit for bit
+ * (the estimator never reads the points), and what it keeps of each
+ * direction is exactly the first's points from a cut that lies between
+ * the retention and an eighth more behind the link's newest point:
+ * bounded, nothing of the retention missing. Its inversion counts are
+ * those of what it keeps. */
+static void
+test_point_retention (void)
+{
+  const gint64 retention = 30 * SEC, every = SEC;
+  SlSimOptions so;
+  SlEngineOptions o;
+  g_autoptr(SlSim) sim = NULL;
+  SlEngine *full, *kept;
+  SlPacketEvent ev;
+  gint64 t, next_flush;
+  guint64 dropped = 0, seq = 0;
+  gsize most_kept = 0;
+
+  sl_sim_options_init (&so);
+  so.duration_ns = 5 * 60 * SEC;
+  so.loss = 0.003;
+  so.duplicate = 0.002;
+  so.seed = 20;
+  sim = sl_sim_new (&so);
+  sl_engine_options_init (&o);
+  full = sl_engine_new (&o);
+  o.point_retention_ns = retention;
+  kept = sl_engine_new (&o);
+  for (guint h = 0; h < 3; h++)
+    {
+      char name[8];
+
+      g_snprintf (name, sizeof name, "h%u", h);
+      sl_sim_add_host (sim, name, (gint64) h * 3 * SEC + 1234567, (h * 40.0 - 40.0) * 1e-6);
+      sl_sim_set_host_wander (sim, h, 2e-6 * (h + 1), (h + 2) * 100.0);
+      g_assert_cmpuint (sl_engine_add_host (full, name), ==, h);
+      g_assert_cmpuint (sl_engine_add_host (kept, name), ==, h);
+    }
+  sl_sim_add_link (sim, 0, 1, 200);
+  sl_sim_add_link (sim, 1, 2, 200);
+  sl_sim_add_link (sim, 0, 2, 180);
+
+  next_flush = so.start_ns + every;
+  for (gboolean more = TRUE; more;)
+    {
+      more = sl_sim_next (sim, &ev, &t);
+      if (more)
+        {
+          sl_engine_add_packet (full, &ev, t);
+          sl_engine_add_packet (kept, &ev, t);
+          if (t < next_flush)
+            continue;
+          next_flush += every;
+        }
+      sl_engine_flush (full);
+      sl_engine_flush (kept);
+
+      g_assert_cmpuint (sl_engine_get_n_links (kept), ==, sl_engine_get_n_links (full));
+      for (guint l = 0; l < sl_engine_get_n_links (full); l++)
+        {
+          SlLinkInfo fi, ki;
+          g_autoptr(SlRelation) fr = sl_engine_get_link_relation (full, l);
+          g_autoptr(SlRelation) kr = sl_engine_get_link_relation (kept, l);
+          g_autoptr(GArray) fp0 = sl_engine_get_link_points (full, l, TRUE);
+          g_autoptr(GArray) fp1 = sl_engine_get_link_points (full, l, FALSE);
+          GArray *fp[2] = { fp0, fp1 };
+          gint64 newest = G_MININT64;
+
+          sl_engine_get_link_info (full, l, &fi);
+          sl_engine_get_link_info (kept, l, &ki);
+          /* the estimate and bounds, bit for bit */
+          g_assert_cmpint (fi.quality, ==, ki.quality);
+          g_assert_cmpmem (&fi.estimate, sizeof fi.estimate, &ki.estimate, sizeof ki.estimate);
+          g_assert_cmpmem (&fi.alpha_min, sizeof (double), &ki.alpha_min, sizeof (double));
+          g_assert_cmpmem (&fi.alpha_max, sizeof (double), &ki.alpha_max, sizeof (double));
+          g_assert_cmpmem (&fi.bound_ns, sizeof (double), &ki.bound_ns, sizeof (double));
+          g_assert_cmpmem (&fi.band_ns, sizeof (double), &ki.band_ns, sizeof (double));
+          g_assert_cmpmem (&fi.weight, sizeof (double), &ki.weight, sizeof (double));
+          g_assert_cmpint (fi.span_start, ==, ki.span_start);
+          g_assert_cmpint (fi.span_end, ==, ki.span_end);
+          g_assert_cmpint (fi.in_tree, ==, ki.in_tree);
+          g_assert_cmpuint (fi.hull_points[0], ==, ki.hull_points[0]);
+          g_assert_cmpuint (fi.hull_points[1], ==, ki.hull_points[1]);
+          g_assert_cmpuint (fi.points_dropped[0] + fi.points_dropped[1], ==, 0);
+          g_assert_true ((fr == NULL) == (kr == NULL));
+          if (fr != NULL)
+            assert_relations_identical (fr, kr);
+          /* counted over what is kept; not exact once some was dropped */
+          g_assert_cmpint (ki.inversions_known, ==, fi.inversions_known);
+          if (ki.inversions_known)
+            {
+              g_assert_cmpuint (ki.inversions, ==, recount_inversions (kept, l));
+              g_assert_cmpuint (ki.inversions, <=, fi.inversions);
+              g_assert_cmpint (ki.inversions_exact, ==, ki.points_dropped[0] + ki.points_dropped[1] == 0);
+            }
+
+          for (int d = 0; d < 2; d++)
+            for (guint i = 0; i < fp[d]->len; i++)
+              newest = MAX (newest, g_array_index (fp[d], SlPoint, i).x);
+          for (int d = 0; d < 2; d++)
+            {
+              g_autoptr(GArray) kp = sl_engine_get_link_points (kept, l, d == 0);
+              gint64 cut = newest - retention;
+              guint j = 0;
+
+              for (guint i = 0; i < kp->len; i++)
+                cut = MIN (cut, g_array_index (kp, SlPoint, i).x);
+              g_assert_cmpint (cut, >=, newest - retention - retention / 8);
+              for (guint i = 0; i < fp[d]->len; i++)
+                {
+                  const SlPoint *p = &g_array_index (fp[d], SlPoint, i);
+
+                  if (p->x < cut)
+                    continue;
+                  g_assert_cmpuint (j, <, kp->len);
+                  g_assert_cmpint (p->x, ==, g_array_index (kp, SlPoint, j).x);
+                  g_assert_cmpint (p->y, ==, g_array_index (kp, SlPoint, j).y);
+                  j++;
+                }
+              g_assert_cmpuint (j, ==, kp->len);
+              g_assert_cmpuint (kp->len + ki.points_dropped[d], ==, fp[d]->len);
+              dropped += ki.points_dropped[d];
+              most_kept = MAX (most_kept, kp->len);
+            }
+        }
+      for (guint h = 0; h < 3; h++)
+        {
+          SlHostInfo fh = { 0 }, kh = { 0 };
+
+          sl_engine_get_host_info (full, h, &fh);
+          sl_engine_get_host_info (kept, h, &kh);
+          g_assert_cmpuint (fh.reference, ==, kh.reference);
+          g_assert_cmpmem (&fh.bound_ns, sizeof (double), &kh.bound_ns, sizeof (double));
+          assert_relations_identical (fh.relation, kh.relation);
+          sl_host_info_clear (&fh);
+          sl_host_info_clear (&kh);
+        }
+      {
+        SlJournal *fj = sl_engine_get_journal (full), *kj = sl_engine_get_journal (kept);
+
+        g_assert_cmpuint (sl_journal_get_next_seq (fj), ==, sl_journal_get_next_seq (kj));
+        /* the new entries at each flush (values set later: all at the end) */
+        if (!more)
+          seq = sl_journal_get_first_seq (fj);
+        for (; seq < sl_journal_get_next_seq (fj); seq++)
+          {
+            const SlChange *fc = sl_journal_get (fj, seq), *kc = sl_journal_get (kj, seq);
+
+            g_assert_nonnull (kc);
+            g_assert_cmpint (fc->input_time, ==, kc->input_time);
+            g_assert_cmpint (fc->kind, ==, kc->kind);
+            g_assert_cmpuint (fc->a, ==, kc->a);
+            g_assert_cmpuint (fc->b, ==, kc->b);
+            g_assert_cmpint (fc->quality, ==, kc->quality);
+            g_assert_cmpmem (&fc->value, sizeof (double), &kc->value, sizeof (double));
+            g_assert_cmpstr (fc->reason, ==, kc->reason);
+          }
+      }
+    }
+  /* the hull plot shows what is kept and counts what is not */
+  for (guint l = 0; l < sl_engine_get_n_links (kept); l++)
+    {
+      g_autoptr(SlPlotData) fd = sl_plot_data_build (full, l);
+      g_autoptr(SlPlotData) kd = sl_plot_data_build (kept, l);
+
+      for (int d = 0; d < 2; d++)
+        {
+          g_assert_cmpuint (fd->n_dropped[d], ==, 0);
+          g_assert_cmpuint (kd->n_dropped[d], >, 0);
+          g_assert_cmpuint (kd->n_points[d] + kd->n_dropped[d], ==, fd->n_points[d]);
+        }
+    }
+  /* the feed was long enough to drop, and a direction keeps about half a
+   * minute of its ~100 points/s */
+  g_assert_cmpuint (dropped, >, 0);
+  g_assert_cmpuint (most_kept, <=, 100 * 34 * 1.2);
+  g_test_message ("most points kept in a direction: %" G_GSIZE_FORMAT, most_kept);
+  sl_engine_free (full);
+  sl_engine_free (kept);
 }
 
 /* No host passes for a reference when it is not one: a host joined only by
@@ -712,6 +917,7 @@ main (int    argc,
   g_test_add_func ("/engine/thousand-hosts", test_thousand_hosts);
   g_test_add_func ("/engine/lttv", test_lttv_engine);
   g_test_add_func ("/engine/inversion-cache", test_inversion_cache);
+  g_test_add_func ("/engine/point-retention", test_point_retention);
 
   return g_test_run ();
 }

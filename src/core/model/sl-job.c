@@ -145,6 +145,9 @@ sl_job_new (SlJobKind            kind,
   self->n_threads = options->n_threads;
   self->any_text = options->any_text;
   self->retention_ns = MAX (options->retention_ns, 0);
+  /* the hull plot shows the matched points of the span the timeline keeps */
+  if (kind == SL_JOB_LIVE && self->keep_events)
+    self->engine_options.point_retention_ns = self->retention_ns;
   self->links = g_array_new (FALSE, FALSE, sizeof (SlGenerateLink));
   if (options->generate_links != NULL)
     g_array_append_vals (self->links, options->generate_links, options->n_generate_links);
@@ -1156,6 +1159,8 @@ sl_job_update_timeline (SlJob *self)
           continue;
         sl_timeline_drop_before (self->timeline, h, store, last - self->retention_ns);
       }
+  /* (the engine's points follow a change of the retention from here) */
+  sl_engine_set_point_retention (self->engine, self->retention_ns);
   sl_live_unlock (self->live);
   return changed;
 }
@@ -1166,8 +1171,9 @@ sl_job_update_timeline (SlJob *self)
  *   timeline keeps behind each host's newest event; older ones are dropped
  *   at the next sl_job_update_timeline() (0: all are kept)
  *
- * The synchronization is not concerned: the engine keeps what its bounds
- * need whatever this says.
+ * The synchronization keeps what its bounds need whatever this says; the
+ * engine's matched points (inversion counts, the hull plot) follow it
+ * (sl_engine_set_point_retention()).
  */
 void
 sl_job_set_retention (SlJob  *self,

@@ -37,6 +37,9 @@ enum
  * @points: matched packets of each direction (0: sent by a), x in s,
  *   y = t_b - t_a - @ref_ns in µs, at most %SL_PLOT_MAX_POINTS each
  * @n_points: points of each direction before thinning
+ * @n_dropped: points of each direction the engine no longer keeps (the
+ *   live retention: the older ones; its cap: those far from the band),
+ *   which @points cannot show (the legend says how many)
  * @hull: hull vertices of each direction, same units
  * @has_line, @line_y: Lmin, Lmax and the estimate at x = 0 and x = @x_end
  * @x_end: last point's x
@@ -64,6 +67,7 @@ typedef struct
   double       ref_ns;
   GArray      *points[2];
   guint64      n_points[2];
+  guint64      n_dropped[2];
   GArray      *hull[2];
   gboolean     has_line[SL_PLOT_N_LINES];
   double       line_y[SL_PLOT_N_LINES][2];

@@ -386,6 +386,7 @@ sl_plot_data_build (SlEngine *engine,
       gboolean a_to_b = rl.flipped ? d == 1 : d == 0;
 
       raw_pts[d] = sl_engine_get_link_points (engine, link, a_to_b);
+      self->n_dropped[d] = rl.info.points_dropped[a_to_b ? 0 : 1];
       raw_hull[d] = sl_hull_get_hull (hull, a_to_b);
     }
   raw_x_span (raw_pts, raw_hull, rl.flipped, &x0, &x1);
@@ -921,10 +922,16 @@ sl_plot_legend_items (const SlPlotData *data,
 
   g_return_val_if_fail (data != NULL && name_a != NULL && name_b != NULL && items != NULL, 0);
 
-  items[n++] = (SlPlotLegendItem) { SL_PLOT_RGB_AB, SL_PLOT_LEGEND_DOT,
-    g_strdup_printf ("%s \u2192 %s packets", name_a, name_b) };
-  items[n++] = (SlPlotLegendItem) { SL_PLOT_RGB_BA, SL_PLOT_LEGEND_DOT,
-    g_strdup_printf ("%s \u2192 %s packets", name_b, name_a) };
+  for (guint d = 0; d < 2; d++)
+    {
+      const char *from = d == 0 ? name_a : name_b, *to = d == 0 ? name_b : name_a;
+
+      items[n++] = (SlPlotLegendItem) { d == 0 ? SL_PLOT_RGB_AB : SL_PLOT_RGB_BA, SL_PLOT_LEGEND_DOT,
+        data->n_dropped[d] == 0
+          ? g_strdup_printf ("%s \u2192 %s packets", from, to)
+          : g_strdup_printf ("%s \u2192 %s packets (%" G_GUINT64_FORMAT " no longer kept)", from, to,
+                             data->n_dropped[d]) };
+    }
   if (data->n_windows > 1)
     {
       items[n++] = (SlPlotLegendItem) { SL_PLOT_RGB_ESTIMATE, SL_PLOT_LEGEND_THICK,

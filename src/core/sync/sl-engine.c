@@ -15,12 +15,16 @@
 
 /* Matched points of one direction, kept for inversion counts and plots.
  * Past max_points the half farthest from the band is dropped: those can
- * only be inverted by a correction that is off by more than their slack. */
+ * only be inverted by a correction that is off by more than their slack.
+ * With a point retention, those older than it are dropped too (the
+ * estimator never reads them: its windows keep what the bounds need).
+ * min_x: the oldest kept point's x (G_MAXINT64 when empty). */
 typedef struct
 {
   SlPoint *pts;
   gsize    len;
   gsize    cap;
+  gint64   min_x;
   guint64  dropped;
   guint64  compactions;
 } PointStore;
@@ -58,6 +62,7 @@ typedef struct
   gboolean    queued;
   gint64      last_change;
   PointStore  points[2];
+  gint64      newest_x;
   InversionCache inv;
   SlRelation *rel;
 } Link;
@@ -123,6 +128,7 @@ sl_engine_options_init (SlEngineOptions *options)
   options->match_window_ns = 10 * G_GINT64_CONSTANT (1000000000);
   options->max_pending = 1 << 18;
   options->max_points = 1 << 20;
+  options->point_retention_ns = 0;
   options->journal_size = 1 << 20;
   options->tree_margin = 0.0;
 }
@@ -401,6 +407,8 @@ get_link (SlEngine *self,
     l.linreg = sl_linreg_new (0.0);
   l.quality = SL_QUALITY_ABSENT;
   l.accuracy = INFINITY;
+  l.points[0].min_x = l.points[1].min_x = G_MAXINT64;
+  l.newest_x = G_MININT64;
   g_array_append_val (self->links, l);
   g_hash_table_insert (self->link_by_pair, pair_key (a, b),
                        GUINT_TO_POINTER (self->links->len - 1));
@@ -412,6 +420,49 @@ static void link_estimate (SlEngine   *self,
                            SlLinkInfo *info);
 
 static void
+points_update_min (PointStore *s)
+{
+  s->min_x = G_MAXINT64;
+  for (gsize i = 0; i < s->len; i++)
+    s->min_x = MIN (s->min_x, s->pts[i].x);
+}
+
+/* The point retention: the points of a direction older than it behind
+ * the link's newest (x, a's clock) are dropped, in batches: only once the
+ * oldest is an eighth of the retention further back, so that the
+ * inversion counts the drop invalidates (a recount of what is kept) are
+ * redone rarely. */
+static void
+points_retain (SlEngine *self,
+               Link     *l,
+               int       side)
+{
+  PointStore *s = &l->points[side];
+  gint64 r = self->options.point_retention_ns;
+  gint64 cut;
+  gsize kept = 0;
+
+  if (r <= 0 || s->len == 0 || l->newest_x < G_MININT64 + r + r / 8)
+    return;
+  cut = l->newest_x - r;
+  if (s->min_x >= cut - r / 8)
+    return;
+  for (gsize i = 0; i < s->len; i++)
+    if (s->pts[i].x >= cut)
+      s->pts[kept++] = s->pts[i];
+  s->dropped += s->len - kept;
+  s->compactions++;
+  s->len = kept;
+  points_update_min (s);
+  /* give back what a longer retention (or none) had grown */
+  if (s->cap > 64 && s->len < s->cap / 4)
+    {
+      s->cap = MAX (64, s->cap / 2);
+      s->pts = g_renew (SlPoint, s->pts, s->cap);
+    }
+}
+
+static void
 store_point (SlEngine *self,
              Link     *l,
              int       side,
@@ -421,6 +472,10 @@ store_point (SlEngine *self,
 
   if (self->options.max_points == 0)
     return;
+
+  l->newest_x = MAX (l->newest_x, p.x);
+  points_retain (self, l, 0);
+  points_retain (self, l, 1);
 
   if (s->len == self->options.max_points)
     {
@@ -447,6 +502,7 @@ store_point (SlEngine *self,
       s->dropped += s->len - kept;
       s->compactions++;
       s->len = kept;
+      points_update_min (s);
       g_free (slack);
       g_free (sorted);
     }
@@ -457,6 +513,7 @@ store_point (SlEngine *self,
       s->pts = g_renew (SlPoint, s->pts, s->cap);
     }
   s->pts[s->len++] = p;
+  s->min_x = MIN (s->min_x, p.x);
 }
 
 /* The link's estimate a → b with its bound at every instant: the bands'
@@ -846,6 +903,8 @@ link_estimate (SlEngine   *self,
   info->n_ab = l->n[0];
   info->n_ba = l->n[1];
   info->last_change = l->last_change;
+  info->points_dropped[0] = l->points[0].dropped;
+  info->points_dropped[1] = l->points[1].dropped;
   info->e_r_ns = NAN;
   info->se_slope = NAN;
   info->se_offset_ns = NAN;
@@ -1346,6 +1405,23 @@ sl_engine_get_link_points (const SlEngine *self,
   ret = g_array_sized_new (FALSE, FALSE, sizeof (SlPoint), s->len);
   g_array_append_vals (ret, s->pts, s->len);
   return ret;
+}
+
+/**
+ * sl_engine_set_point_retention:
+ * @retention_ns: see #SlEngineOptions's point_retention_ns (0: none)
+ *
+ * Applies from the next matched point of each link and direction. Live
+ * sessions set it to their timeline's retention: the hull plot then shows
+ * the points of the span the timeline keeps.
+ */
+void
+sl_engine_set_point_retention (SlEngine *self,
+                               gint64    retention_ns)
+{
+  g_return_if_fail (self != NULL);
+
+  self->options.point_retention_ns = MAX (retention_ns, 0);
 }
 
 const char *

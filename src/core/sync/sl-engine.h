@@ -38,6 +38,10 @@ typedef enum
  * @max_pending: matcher entries kept at most
  * @max_points: matched points kept per link and direction for inversion
  *   counts and plots; past it, the points farthest from the band are dropped
+ * @point_retention_ns: when positive, a link's matched points older than
+ *   this behind its newest (on a's clock) are dropped too, in batches of an
+ *   eighth of it (sl_engine_set_point_retention()); 0 (the default) keeps
+ *   them up to @max_points. The estimates and bounds never read them.
  * @journal_size: journal entries kept
  * @tree_margin: hysteresis of the tree (sl_graph_set_margin()): a link
  *   replaces a tree link only when its weight is lower by this fraction;
@@ -53,6 +57,7 @@ typedef struct
   gint64      match_window_ns;
   gsize       max_pending;
   gsize       max_points;
+  gint64      point_retention_ns;
   gsize       journal_size;
   double      tree_margin;
 } SlEngineOptions;
@@ -67,7 +72,9 @@ typedef struct
  * weighted fit of round trips inside the bands: @bound_ns and @band_ns stay
  * the bands' guarantees; @n_round_trips, @e_r_ns, @se_slope, @se_offset_ns
  * and @statistical_bound_ns (2 SE) describe the fits: statistics, not
- * guarantees.
+ * guarantees. @points_dropped (0: a → b, 1: b → a): matched points no
+ * longer kept (@max_points, @point_retention_ns), which inversion counts
+ * (then not exact) and plots do not see.
  */
 typedef struct
 {
@@ -98,6 +105,7 @@ typedef struct
   gboolean     inversions_known;
   gboolean     inversions_exact;
   guint64      inversions;
+  guint64      points_dropped[2];
   guint        n_round_trips;
   double       e_r_ns;
   double       se_slope;
@@ -242,6 +250,8 @@ SlSegments      *sl_engine_get_link_segments (SlEngine             *self,
 GArray          *sl_engine_get_link_points  (const SlEngine        *self,
                                              guint                  link,
                                              gboolean               a_to_b);
+void             sl_engine_set_point_retention (SlEngine           *self,
+                                                gint64              retention_ns);
 
 const char      *sl_algorithm_to_string     (SlAlgorithm            algorithm);
 gboolean         sl_algorithm_from_string   (const char            *str,
