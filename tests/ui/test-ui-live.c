@@ -1014,6 +1014,31 @@ test_live_retention (void)
   sl_timeline_view_set_span (view, kept - 5 * G_GINT64_CONSTANT (1000000000), kept + 5 * G_GINT64_CONSTANT (1000000000));
   g_assert_true (ui_wait_for (view_settled, view, 20));
   ui_save_screenshot (window, "live-timeline-retention.png");
+  /* the engine's matched points follow the retention too (not its
+   * bounds): a link's hull plot shows about the retention's span of them and counts the others */
+  {
+    g_autoptr(SlLinkItem) link = g_list_model_get_item (G_LIST_MODEL (sl_session_get_links (session)), 0);
+    const SlPlotData *plot;
+
+    g_assert_nonnull (link);
+    sl_session_set_selected_link (session, link);
+    plot = sl_session_get_plot (session);
+    g_assert_nonnull (plot);
+    for (guint d = 0; d < 2; d++)
+      {
+        const GArray *pts = plot->points[d];
+        double span;
+
+        g_assert_cmpuint (pts->len, >, 1);
+        span = g_array_index (pts, SlPlotPoint, pts->len - 1).x - g_array_index (pts, SlPlotPoint, 0).x;
+        g_test_message ("link %u direction %u: %" G_GUINT64_FORMAT " points over %.1f s kept, %" G_GUINT64_FORMAT
+                        " no longer", plot->link, d, plot->n_points[d], span, plot->n_dropped[d]);
+        g_assert_cmpuint (plot->n_dropped[d], >, 0);
+        g_assert_cmpfloat (span, <=, retention_s * 1.125 + 2);
+        g_assert_cmpfloat (span, >=, retention_s - 2);
+      }
+    sl_session_set_selected_link (session, NULL);
+  }
 
   ui_close_window (window);
   cluster_finish (&c);
