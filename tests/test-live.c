@@ -844,6 +844,57 @@ test_live_cli (void)
   cluster_finish (&c);
 }
 
+/* A live view's inputs once an attachment is detached: what the view
+ * still attaches, nothing that would attach the detached one again. */
+static void
+test_live_urls_after_detach (void)
+{
+  const char *attached[] = { "net://relay:5344/host/alpha/s", "net://relay:5344/host/beta/s",
+                             "net://relay:5344/host/beta/t", "net://other:5344/host/alpha/s", NULL };
+  struct
+  {
+    const char *inputs[4];
+    const char *removed;
+    const char *expected;
+  } cases[] = {
+    /* an explicit attachment goes, the others and a folder stay */
+    { { "/traces/a", "net://relay/host/alpha/s", "net://relay/host/beta/s", NULL },
+      "net://relay:5344/host/beta/s", "/traces/a net://relay/host/alpha/s" },
+    /* a whole relay: the sessions it still attaches there */
+    { { "net://relay", "/traces/a", NULL }, "net://relay/host/beta/s",
+      "net://relay:5344/host/alpha/s net://relay:5344/host/beta/t /traces/a" },
+    /* a session on every host, one host's detached */
+    { { "net://relay/session/s", NULL }, "net://relay/host/alpha/s", "net://relay:5344/host/beta/s" },
+    /* a whole session detached from a whole relay */
+    { { "net://relay", NULL }, "net://relay/session/s", "net://relay:5344/host/beta/t" },
+    /* another relay, another session: untouched */
+    { { "net://other", "net://relay/session/t", NULL }, "net://relay/host/alpha/s",
+      "net://other net://relay/session/t" },
+    /* the relay itself detached: nothing of it is left */
+    { { "net://relay/host/alpha/s", "net://relay/session/t", "net://other", NULL }, "net://relay",
+      "net://other" },
+    /* an explicit input also listed among the replacements: once */
+    { { "net://relay:5344/host/alpha/s", "net://relay", NULL }, "net://relay/host/beta/s",
+      "net://relay:5344/host/alpha/s net://relay:5344/host/beta/t" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(GStrv) out = sl_live_urls_after_detach (cases[i].inputs, cases[i].removed, attached);
+      g_autofree char *joined = g_strjoinv (" ", out);
+
+      g_test_message ("case %u: %s", i, joined);
+      g_assert_cmpstr (joined, ==, cases[i].expected);
+    }
+  /* not a relay URL: nothing is removed */
+  {
+    const char *inputs[] = { "net://relay", NULL };
+    g_auto(GStrv) out = sl_live_urls_after_detach (inputs, "/traces/a", attached);
+
+    g_assert_cmpstrv (out, inputs);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -854,5 +905,6 @@ main (int    argc,
   g_test_add_func ("/live/faults", test_live_faults);
   g_test_add_func ("/live/recreated", test_live_recreated);
   g_test_add_func ("/live/cli", test_live_cli);
+  g_test_add_func ("/live/urls-after-detach", test_live_urls_after_detach);
   return g_test_run ();
 }

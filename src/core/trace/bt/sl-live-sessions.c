@@ -165,6 +165,103 @@ sl_live_parse_url (const char  *url,
   return TRUE;
 }
 
+/* A relay URL's parts, or %FALSE (not a relay URL) */
+typedef struct
+{
+  char *relay;
+  char *hostname;
+  char *session;
+} UrlParts;
+
+static gboolean
+url_parts (const char *url,
+           UrlParts   *p)
+{
+  return sl_live_parse_url (url, &p->relay, &p->hostname, &p->session, NULL);
+}
+
+static void
+url_parts_clear (UrlParts *p)
+{
+  g_clear_pointer (&p->relay, g_free);
+  g_clear_pointer (&p->hostname, g_free);
+  g_clear_pointer (&p->session, g_free);
+}
+
+/* Every session @narrow can attach, @broad attaches too. */
+static gboolean
+url_covers (const UrlParts *broad,
+            const UrlParts *narrow)
+{
+  return g_str_equal (broad->relay, narrow->relay) &&
+         (broad->hostname == NULL || g_strcmp0 (broad->hostname, narrow->hostname) == 0) &&
+         (broad->session == NULL || g_strcmp0 (broad->session, narrow->session) == 0);
+}
+
+/* Some session can be attached by both. */
+static gboolean
+url_overlaps (const UrlParts *x,
+              const UrlParts *y)
+{
+  return g_str_equal (x->relay, y->relay) &&
+         (x->hostname == NULL || y->hostname == NULL || g_str_equal (x->hostname, y->hostname)) &&
+         (x->session == NULL || y->session == NULL || g_str_equal (x->session, y->session));
+}
+
+/**
+ * sl_live_urls_after_detach:
+ * @inputs: a live view's inputs (relay URLs; others, such as trace
+ *   folders, are kept as they are)
+ * @removed: the relay URL detached (sl_live_remove_url())
+ * @attached: (nullable): the URLs of the view's attachments
+ *   (`net://RELAY/host/HOSTNAME/SESSION`); those @removed matches are left
+ *   out whether or not they were detached yet
+ *
+ * The inputs that attach what the view still attaches: an input that
+ * @removed covers goes; a broader one (a whole relay, a session on every
+ * host) that also attaches what @removed detached is replaced by the
+ * attachments of @attached it covers, so that sessions appearing later
+ * there are no longer included. Reloading and saving a live view use them.
+ *
+ * Returns: (transfer full): the new inputs, in their order
+ */
+char **
+sl_live_urls_after_detach (const char * const *inputs,
+                           const char         *removed,
+                           const char * const *attached)
+{
+  g_autoptr(GPtrArray) out = g_ptr_array_new_null_terminated (8, g_free, TRUE);
+  UrlParts r = { 0 };
+  gboolean is_relay;
+
+  g_return_val_if_fail (removed != NULL, NULL);
+
+  is_relay = url_parts (removed, &r);
+  for (guint i = 0; inputs != NULL && inputs[i] != NULL; i++)
+    {
+      UrlParts in = { 0 };
+
+      if (!is_relay || !url_parts (inputs[i], &in) || !url_overlaps (&in, &r))
+        {
+          if (!g_ptr_array_find_with_equal_func (out, inputs[i], g_str_equal, NULL))
+            g_ptr_array_add (out, g_strdup (inputs[i]));
+        }
+      else if (!url_covers (&r, &in))
+        for (guint k = 0; attached != NULL && attached[k] != NULL; k++)
+          {
+            UrlParts a = { 0 };
+
+            if (url_parts (attached[k], &a) && url_covers (&in, &a) && !url_covers (&r, &a) &&
+                !g_ptr_array_find_with_equal_func (out, attached[k], g_str_equal, NULL))
+              g_ptr_array_add (out, g_strdup (attached[k]));
+            url_parts_clear (&a);
+          }
+      url_parts_clear (&in);
+    }
+  url_parts_clear (&r);
+  return (char **) g_ptr_array_free (g_steal_pointer (&out), FALSE);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Session lists                                                           */
 

@@ -44,6 +44,9 @@ gboolean    sl_live_parse_url             (const char           *url,
                                            char                **hostname,
                                            char                **session,
                                            GError              **error);
+char      **sl_live_urls_after_detach     (const char * const   *inputs,
+                                           const char           *removed,
+                                           const char * const   *attached);
 void        sl_live_list_sessions_async   (const char           *url,
                                            GCancellable         *cancellable,
                                            GAsyncReadyCallback   callback,
