@@ -391,6 +391,15 @@ live_reached (gpointer data)
          sl_session_get_relay_stalled (w->session) == w->relay_stalled;
 }
 
+/* live_reached(), and no other host in the view */
+static gboolean
+live_reached_alone (gpointer data)
+{
+  LiveWait *w = data;
+
+  return live_reached (data) && g_list_model_get_n_items (sl_session_get_hosts (w->session)) == w->n;
+}
+
 /* Pixels of a state's badge colour on and around @host in the graph. */
 static guint
 badge_pixels (SlWindow   *window,
@@ -1182,6 +1191,18 @@ test_live_attachments (void)
   g_assert_cmpuint (host_events (session, hosts[1].name), >, 0);
   g_assert_cmpuint (g_list_model_get_n_items (sl_session_get_hosts (session)), ==, 3);
   g_assert_cmpuint (sl_session_get_n_live_hosts (session, SL_HOST_LIVE_STREAMING), ==, 2);
+  /* reloading and saving use what is attached now: alpha and gamma */
+  {
+    const char * const *inputs = sl_session_get_inputs (session);
+
+    g_assert_cmpuint (g_strv_length ((char **) inputs), ==, 2);
+    g_assert_true (g_strv_contains (inputs, alpha_url));
+    for (guint i = 0; inputs[i] != NULL; i++)
+      {
+        g_test_message ("input after the detach: %s", inputs[i]);
+        g_assert_null (strstr (inputs[i], hosts[1].name));
+      }
+  }
 
   /* gamma's session destroyed and created again: attached again, the same host */
   g_assert_true (sl_harness_host_destroy_session (c.host[2], SESSION, &error));
@@ -1202,6 +1223,12 @@ test_live_attachments (void)
   g_assert_null (sl_window_get_replace_dialog (window));
   g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_LIVE);
   g_assert_cmpuint (g_list_model_get_n_items (sl_session_get_hosts (session)), ==, 3);
+
+  /* reloaded: alpha and gamma attached again, not beta */
+  sl_session_reload (session);
+  two_stream.n = 2;
+  g_assert_true (ui_wait_for (live_reached_alone, &two_stream, 60));
+  g_assert_null (sl_session_find_host (session, hosts[1].name));
 
   ui_close_window (window);
   cluster_finish (&c);

@@ -163,7 +163,9 @@ sl_session_dup_attached_urls (SlSession *self)
  * @remove: (nullable): relay URLs to detach (what they received stays)
  *
  * Changes the attachments of a running live session in place: nothing
- * read so far is lost. The inputs (reloading, saving) gain @add.
+ * read so far is lost. The inputs (reloading, saving) gain @add and lose
+ * what @remove detaches (sl_live_urls_after_detach(): a broader URL that
+ * covered it becomes the attachments it still has).
  *
  * Returns: %FALSE with @error set when no live session runs (nothing is
  *   changed then) or an URL is not a relay URL
@@ -182,7 +184,18 @@ sl_session_attach_live (SlSession          *self,
       return FALSE;
     }
   for (guint i = 0; remove != NULL && remove[i] != NULL; i++)
-    sl_job_remove_live_url (self->job, remove[i]);
+    {
+      g_auto(GStrv) attached = sl_session_dup_attached_urls (self);
+      char **inputs;
+
+      sl_job_remove_live_url (self->job, remove[i]);
+      /* reloading and saving attach what the view attaches now, not the
+       * detached sessions again */
+      inputs = sl_live_urls_after_detach ((const char * const *) self->inputs, remove[i],
+                                          (const char * const *) attached);
+      g_strfreev (self->inputs);
+      self->inputs = inputs;
+    }
   for (guint i = 0; add != NULL && add[i] != NULL; i++)
     {
       g_autoptr(GStrvBuilder) b = NULL;
