@@ -330,6 +330,7 @@ job_capture (SlJob    *self,
 {
   SlSnapshot *snapshot = sl_snapshot_new ();
   gint64 t = g_get_monotonic_time ();
+  gint64 cpu = sl_thread_cpu_us ();
   guint plot_link;
   gint64 plot_version;
   gboolean plot_force;
@@ -363,6 +364,7 @@ job_capture (SlJob    *self,
 
   self->last_capture = g_get_monotonic_time ();
   self->capture_cost = self->last_capture - t;
+  snapshot->capture_cpu_us = sl_thread_cpu_us () - cpu;
   return snapshot;
 }
 

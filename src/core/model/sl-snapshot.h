@@ -64,6 +64,7 @@ typedef struct
  * @final: the worker is done: the engine is the main thread's now
  * @cancelled: the worker stopped early on request (with @final)
  * @failed: nothing could be read; @error says why
+ * @capture_cpu_us: the worker's CPU time spent capturing this snapshot
  */
 typedef struct
 {
@@ -89,6 +90,7 @@ typedef struct
   gboolean         cancelled;
   gboolean         failed;
   char            *error;
+  gint64           capture_cpu_us;
 } SlSnapshot;
 
 SlSnapshot *sl_snapshot_new             (void);

@@ -22,6 +22,17 @@ sl_cpu_time_seconds (void)
   return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
 }
 
+/* CPU time of the calling thread, in µs (0 if the clock cannot be read) */
+gint64
+sl_thread_cpu_us (void)
+{
+  struct timespec ts;
+
+  if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+    return 0;
+  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
+
 /* The process's peak resident memory so far, in kB. */
 glong
 sl_peak_rss_kb (void)

@@ -14,7 +14,6 @@ void  _sl_benchmark_add_stats  (JsonBuilder *b,
                                 const char  *name,
                                 GArray      *us,
                                 const char  *max_key);
-gint64 _sl_benchmark_thread_cpu_us (void);
 gint64 _sl_benchmark_steal_ms  (void);
 void  _sl_benchmark_add_machine (JsonBuilder *b,
                                  GtkWidget   *widget);

@@ -509,7 +509,7 @@ before_paint_cb (GdkFrameClock *clock,
                  Bench         *b)
 {
   b->frame_start = g_get_monotonic_time ();
-  b->frame_cpu_start = _sl_benchmark_thread_cpu_us ();
+  b->frame_cpu_start = sl_thread_cpu_us ();
   _sl_benchmark_phases_begin (&b->phases, b->frame_cpu_start);
   if (b->t_set != 0 && b->first_complete_ms > 0 && !b->step_pending && b->step < b->steps->len)
     {
@@ -557,7 +557,7 @@ after_paint_cb (GdkFrameClock *clock,
       const char *phase = g_array_index (b->steps, Step, b->step).phase;
       GArray *per_phase = g_hash_table_lookup (b->phase_frames, phase);
       gint64 prep = (gint64) (st.prepare_ms * 1000);
-      gint64 cpu = _sl_benchmark_thread_cpu_us () - b->frame_cpu_start;
+      gint64 cpu = sl_thread_cpu_us () - b->frame_cpu_start;
 
       g_array_append_val (b->frame_us, dt);
       g_array_append_val (b->frame_cpu_us, cpu);

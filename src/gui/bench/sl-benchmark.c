@@ -18,6 +18,7 @@
 #include "sl-benchmark.h"
 #include "sl-benchmark-private.h"
 #include "sl-compare.h"
+#include "sl-cpu-time.h"
 #include "sl-graph-layout.h"
 #include "sl-link-plot.h"
 #include "sl-session-private.h"
@@ -65,6 +66,7 @@ typedef struct
   guint           stall_id;
   gint64          stall_last;
   gint64          stall_max;
+  GArray         *captures;
 } Bench;
 
 /* While the session streams in, a high-priority timeout every
@@ -121,17 +123,6 @@ cpu_model (void)
         return g_strstrip (g_strdup (colon != NULL ? colon + 1 : lines[i]));
       }
   return g_strdup ("unknown");
-}
-
-/* CPU time of the calling thread, in µs. */
-gint64
-_sl_benchmark_thread_cpu_us (void)
-{
-  struct timespec ts;
-
-  if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-    return 0;
-  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
 }
 
 /* Time the hypervisor gave to other guests while this machine's
@@ -204,14 +195,14 @@ static void
 phases_after_update_cb (GdkFrameClock *clock,
                         SlBenchPhases *p)
 {
-  p->update_end = p->layout_end = _sl_benchmark_thread_cpu_us ();
+  p->update_end = p->layout_end = sl_thread_cpu_us ();
 }
 
 static void
 phases_after_layout_cb (GdkFrameClock *clock,
                         SlBenchPhases *p)
 {
-  p->layout_end = _sl_benchmark_thread_cpu_us ();
+  p->layout_end = sl_thread_cpu_us ();
 }
 
 void
@@ -309,6 +300,8 @@ finish (Bench *b)
   json_builder_set_member_name (jb, "layout_ms");
   json_builder_add_double_value (jb, b->layout_ms);
   _sl_benchmark_add_stats (jb, "update_handling", updates, "max_ms");
+  /* the worker's CPU time capturing each snapshot that was applied */
+  _sl_benchmark_add_stats (jb, "capture_cpu", b->captures, "max_ms");
   json_builder_set_member_name (jb, "longest_stall_while_streaming_ms");
   json_builder_add_double_value (jb, b->stall_max / 1000.0);
   _sl_benchmark_add_stats (jb, "table_reorder", _sl_session_get_resort_times (b->session), "max_ms");
@@ -354,6 +347,7 @@ finish (Bench *b)
       g_array_unref (b->frames[i]);
       g_array_unref (b->frames_cpu[i]);
     }
+  g_array_unref (b->captures);
   g_application_release (G_APPLICATION (b->app));
   g_free (b);
 }
@@ -388,7 +382,7 @@ before_paint_cb (GdkFrameClock *clock,
                  Bench         *b)
 {
   b->frame_start = g_get_monotonic_time ();
-  b->frame_cpu_start = _sl_benchmark_thread_cpu_us ();
+  b->frame_cpu_start = sl_thread_cpu_us ();
   _sl_benchmark_phases_begin (&b->phases, b->frame_cpu_start);
 }
 
@@ -404,7 +398,7 @@ after_paint_cb (GdkFrameClock *clock,
   if (b->phase < PHASE_GRAPH || b->phase > PHASE_PLOT || b->frame_start == 0)
     return;
   dt = g_get_monotonic_time () - b->frame_start;
-  cpu = _sl_benchmark_thread_cpu_us () - b->frame_cpu_start;
+  cpu = sl_thread_cpu_us () - b->frame_cpu_start;
   /* the first frame of a phase includes switching pages */
   if (b->frame_no++ > 0)
     {
@@ -638,9 +632,19 @@ start (Bench *b)
   b->stall_last = b->t_open;
   b->stall_id = g_timeout_add_full (G_PRIORITY_HIGH, STALL_TICK_MS, stall_tick_cb, b, NULL);
   g_array_set_size (_sl_session_get_update_times (b->session), 0);
+  g_array_set_size (b->captures, 0);
   g_array_set_size (_sl_session_get_resort_times (b->session), 0);
   _sl_session_open_generated (b->session, &o, (const SlGenerateLink *) (gpointer) links->data, links->len,
                               (gint64) WALL_SECONDS * G_USEC_PER_SEC / SIM_SECONDS);
+}
+
+static void
+updated_cb (Bench *b)
+{
+  const SlSnapshot *snapshot = _sl_session_get_snapshot (b->session);
+
+  if (snapshot != NULL)
+    g_array_append_val (b->captures, snapshot->capture_cpu_us);
 }
 
 static void
@@ -666,8 +670,10 @@ sl_benchmark_run (GtkApplication *application,
       b->frames[i] = g_array_new (FALSE, FALSE, sizeof (gint64));
       b->frames_cpu[i] = g_array_new (FALSE, FALSE, sizeof (gint64));
     }
+  b->captures = g_array_new (FALSE, FALSE, sizeof (gint64));
   b->window = sl_window_new (application);
   b->session = sl_window_get_session (b->window);
+  g_signal_connect_swapped (b->session, "updated", G_CALLBACK (updated_cb), b);
   /* the views measure the input as it is, with the automatic reference */
   sl_session_set_pinned_reference (b->session, "");
   g_signal_connect_swapped (b->session, "notify::state", G_CALLBACK (state_cb), b);
