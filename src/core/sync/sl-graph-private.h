@@ -49,6 +49,8 @@ typedef struct
   SlTransform to_ref;
   double      bound;
   SlRelation *rel;
+  /* what composing rel kept, to compose its next version incrementally */
+  SlComposeMemo *memo;
   guint64     changed;
   guint64     stamp;
   guint64     verified;

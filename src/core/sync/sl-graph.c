@@ -581,6 +581,7 @@ ensure_cache (SlGraph *self,
               sl_transform_init_identity (&C[y].to_ref);
               C[y].bound = 0.0;
               g_clear_pointer (&C[y].rel, sl_relation_unref);
+              g_clear_pointer (&C[y].memo, sl_compose_memo_free);
               C[y].ref = y;
               C[y].stamp = self->epoch;
             }
@@ -598,13 +599,14 @@ ensure_cache (SlGraph *self,
               sl_transform_compose (&C[p].to_ref, &link, &C[y].to_ref);
               C[y].bound = C[p].bound +
                            fabs (sl_transform_get_slope (&C[p].to_ref)) * E->bound;
+              g_clear_pointer (&C[y].memo, sl_compose_memo_free);
             }
           else
             {
               g_autoptr(SlRelation) up = C[p].rel != NULL ? sl_relation_ref (C[p].rel)
                                                           : sl_relation_new_linear (&C[p].to_ref, C[p].bound);
 
-              C[y].rel = sl_relation_compose (up, edge_link_relation (E, y));
+              C[y].rel = sl_relation_compose_update (up, edge_link_relation (E, y), &C[y].memo);
               sl_relation_get_piece (C[y].rel, 0, &C[y].to_ref);
               C[y].bound = sl_relation_bound_at (C[y].rel, C[y].to_ref.origin);
             }
@@ -690,7 +692,10 @@ sl_graph_free (SlGraph *self)
     return;
 
   for (guint v = 0; v < self->n_nodes; v++)
-    g_clear_pointer (&self->cache[v].rel, sl_relation_unref);
+    {
+      g_clear_pointer (&self->cache[v].rel, sl_relation_unref);
+      g_clear_pointer (&self->cache[v].memo, sl_compose_memo_free);
+    }
   for (guint e = 0; e < self->n_edges; e++)
     {
       g_clear_pointer (&self->edges[e].rel, sl_relation_unref);

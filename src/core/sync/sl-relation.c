@@ -321,15 +321,85 @@ find_bound (const SlRelation *self,
   return lo;
 }
 
-double
-sl_relation_bound_at (const SlRelation *self,
-                      gint64            x)
+/* The last index of a strictly increasing sequence of instants (n of them,
+ * `stride` bytes apart) at or before x, -1 before the first; the search
+ * starts from *hint and leaves the answer there. Compositions look up
+ * instants in order: a gallop from the previous answer is a step or two
+ * where a binary search over a long relation is ten cache misses, and the
+ * answer is the same. */
+static int
+search_near (const void *base,
+             gsize       stride,
+             int         n,
+             gint64      x,
+             int        *hint)
 {
-  int i;
+#define AT(i) (*(const gint64 *) (gconstpointer) ((const char *) base + (gsize) (i) * stride))
+  int lo, hi, h = CLAMP (*hint, -1, n - 1);
+  int step = 1;
 
-  g_return_val_if_fail (self != NULL, INFINITY);
+  /* invariant: lo == -1 or AT(lo) <= x; hi == n or AT(hi) > x */
+  if (h >= 0 && AT (h) > x)
+    {
+      hi = h;
+      lo = h - 1;
+      while (lo >= 0 && AT (lo) > x)
+        {
+          hi = lo;
+          lo -= step;
+          step *= 2;
+        }
+      lo = MAX (lo, -1);
+    }
+  else
+    {
+      lo = h;
+      hi = h + 1;
+      while (hi < n && AT (hi) <= x)
+        {
+          lo = hi;
+          hi += step;
+          step *= 2;
+        }
+      hi = MIN (hi, n);
+    }
+  while (hi - lo > 1)
+    {
+      int mid = lo + (hi - lo) / 2;
 
-  i = find_bound (self, x);
+      if (AT (mid) <= x)
+        lo = mid;
+      else
+        hi = mid;
+    }
+#undef AT
+  *hint = lo;
+  return lo;
+}
+
+static inline guint
+find_piece_near (const SlRelation *self,
+                 gint64            x,
+                 int              *hint)
+{
+  /* starts[0] is G_MININT64: never -1 */
+  return (guint) MAX (search_near (self->starts, sizeof (gint64), (int) self->n_pieces, x, hint), 0);
+}
+
+static inline int
+find_bound_near (const SlRelation *self,
+                 gint64            x,
+                 int              *hint)
+{
+  return search_near (&self->bounds[0].x, sizeof (SlBoundPoint), (int) self->n_bounds, x, hint);
+}
+
+/* The bound at x, with i = find_bound (self, x). */
+static double
+bound_at_index (const SlRelation *self,
+                gint64            x,
+                int               i)
+{
   if (i < 0)
     return self->bounded_beyond ? self->bounds[0].bound : INFINITY;
   if (i == (int) self->n_bounds - 1)
@@ -339,6 +409,15 @@ sl_relation_bound_at (const SlRelation *self,
       return INFINITY;
     }
   return lerp_bound (&self->bounds[i], &self->bounds[i + 1], x);
+}
+
+double
+sl_relation_bound_at (const SlRelation *self,
+                      gint64            x)
+{
+  g_return_val_if_fail (self != NULL, INFINITY);
+
+  return bound_at_index (self, x, find_bound (self, x));
 }
 
 /* The bound is linear between its points: its largest value over
@@ -450,15 +529,13 @@ sl_relation_profile (const SlRelation *self,
 
 /* Slopes and jumps of a map over [y0, y1] of its source. */
 static void
-map_stats (const SlRelation *self,
-           gint64            y0,
-           gint64            y1,
-           double           *max_slope,
-           double           *min_slope,
-           double           *jumps)
+map_stats_range (const SlRelation *self,
+                 guint             i0,
+                 guint             i1,
+                 double           *max_slope,
+                 double           *min_slope,
+                 double           *jumps)
 {
-  guint i0 = sl_relation_find_piece (self, y0), i1 = sl_relation_find_piece (self, y1);
-
   *max_slope = 0;
   *min_slope = INFINITY;
   *jumps = 0;
@@ -474,6 +551,18 @@ map_stats (const SlRelation *self,
     }
 }
 
+static void
+map_stats (const SlRelation *self,
+           gint64            y0,
+           gint64            y1,
+           double           *max_slope,
+           double           *min_slope,
+           double           *jumps)
+{
+  map_stats_range (self, sl_relation_find_piece (self, y0), sl_relation_find_piece (self, y1),
+                   max_slope, min_slope, jumps);
+}
+
 /* How much the bound can grow between two instants of [y0, y1]: at most
  * lip per ns along its gentle segments, plus the rise of its steep ones
  * (slope above STEEP: where two windows meet, across a clock step), which
@@ -481,14 +570,12 @@ map_stats (const SlRelation *self,
 #define STEEP 0.05
 
 static void
-bound_variation (const SlRelation *self,
-                 gint64            y0,
-                 gint64            y1,
-                 double           *lip,
-                 double           *rise)
+bound_variation_range (const SlRelation *self,
+                       int               i0,
+                       int               i1,
+                       double           *lip,
+                       double           *rise)
 {
-  int i0 = find_bound (self, y0), i1 = find_bound (self, y1);
-
   /* Beyond its points the bound is constant or infinite: either way the
    * variation that matters for instants inside is that of the segments
    * there (an instant beyond has an infinite bound of its own). */
@@ -510,6 +597,16 @@ bound_variation (const SlRelation *self,
       else
         *lip = MAX (*lip, m);
     }
+}
+
+static void
+bound_variation (const SlRelation *self,
+                 gint64            y0,
+                 gint64            y1,
+                 double           *lip,
+                 double           *rise)
+{
+  bound_variation_range (self, find_bound (self, y0), find_bound (self, y1), lip, rise);
 }
 
 static void
@@ -564,17 +661,175 @@ simplify_bounds (SlRelation *self)
   self->n_bounds = k;
 }
 
-SlRelation *
-sl_relation_compose (const SlRelation *outer,
-                     const SlRelation *inner)
+/* What a composition keeps for the next one with the same place in a
+ * chain (sl_relation_compose_update()): its inputs, the instants its bound
+ * was computed at, and each interval's two values with the farthest
+ * instant of outer they read. */
+struct _SlComposeMemo
 {
-  g_autoptr(GArray) cuts = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g_autoptr(GArray) xs = NULL;
-  SlRelation *self;
-  double *left, *right;
-  gboolean empty;
+  SlRelation *outer;
+  SlRelation *inner;
+  gboolean    bounded_beyond;
+  gboolean    empty;
+  guint       n;
+  gint64     *xs;
+  double     *va;
+  double     *vb;
+  gint64     *reach;
+};
 
-  g_return_val_if_fail (outer != NULL && inner != NULL, NULL);
+void
+sl_compose_memo_free (SlComposeMemo *memo)
+{
+  if (memo == NULL)
+    return;
+  sl_relation_unref (memo->outer);
+  sl_relation_unref (memo->inner);
+  g_free (memo->xs);
+  g_free (memo->va);
+  g_free (memo->vb);
+  g_free (memo->reach);
+  g_free (memo);
+}
+
+/* Two versions of a relation agree at every instant below `below`: their
+ * pieces (with the lookups that find them) and their bound's points (with
+ * the segments that interpolate them). */
+typedef struct
+{
+  gboolean all;
+  gint64   below;
+} Agreement;
+
+static gboolean
+agrees (const Agreement *a,
+        gint64           x)
+{
+  return a->all || x < a->below;
+}
+
+static void
+agreement (const SlRelation *old,
+           const SlRelation *cur,
+           Agreement        *pieces,
+           Agreement        *bounds)
+{
+  guint n = MIN (old->n_pieces, cur->n_pieces), j = 0;
+
+  while (j < n && old->starts[j] == cur->starts[j] &&
+         memcmp (&old->maps[j], &cur->maps[j], sizeof (SlTransform)) == 0)
+    j++;
+  pieces->all = j == old->n_pieces && j == cur->n_pieces;
+  pieces->below = MIN (j < old->n_pieces ? old->starts[j] : G_MAXINT64,
+                       j < cur->n_pieces ? cur->starts[j] : G_MAXINT64);
+  if (j == 0)
+    pieces->below = G_MININT64;
+
+  /* a lookup between points j-2 and j-1 reads j-1 at most */
+  n = MIN (old->n_bounds, cur->n_bounds);
+  j = 0;
+  while (j < n && memcmp (&old->bounds[j], &cur->bounds[j], sizeof (SlBoundPoint)) == 0)
+    j++;
+  bounds->all = j == old->n_bounds && j == cur->n_bounds && old->bounded_beyond == cur->bounded_beyond;
+  bounds->below = j > 0 && old->bounded_beyond == cur->bounded_beyond ? old->bounds[j - 1].x : G_MININT64;
+}
+
+/* Where the previous interval's lookups ended, to start the next ones
+ * from (search_near()). */
+typedef struct
+{
+  int inner_piece[2];
+  int inner_bound[2];
+  int outer_piece[2];
+  int outer_bound[4];
+} Hints;
+
+/* Interval k of the composition's bound, [xs[k], xs[k+1]] (the last one a
+ * single instant): its linear upper bound's values at both ends, and the
+ * farthest instant of outer that they read (G_MININT64 when none). */
+static void
+compose_interval (const SlRelation *outer,
+                  const SlRelation *inner,
+                  const gint64     *xs,
+                  guint             n,
+                  guint             k,
+                  gboolean          bounded_beyond,
+                  Hints            *h,
+                  double           *va_out,
+                  double           *vb_out,
+                  gint64           *reach)
+{
+  gint64 a = xs[k];
+  gint64 b = k + 1 < n ? xs[k + 1] : a;
+  double ba = bound_at_index (inner, a, find_bound_near (inner, a, &h->inner_bound[0]));
+  double bb = bound_at_index (inner, b, find_bound_near (inner, b, &h->inner_bound[1]));
+  double beta = MAX (ba, bb);
+  double s, smin, jumps, lip, rise, va, vb;
+  gint64 ya = sl_transform_apply (&inner->maps[find_piece_near (inner, a, &h->inner_piece[0])], a);
+  gint64 yb = sl_transform_apply (&inner->maps[find_piece_near (inner, b, &h->inner_piece[1])], b);
+
+  *reach = G_MININT64;
+  if (!isfinite (beta))
+    va = vb = INFINITY;
+  else
+    {
+      /* a constant bound beyond the ends meets all of outer's pieces
+       * out there */
+      gint64 z0 = k == 0 && bounded_beyond ? G_MININT64 : sat_add (MIN (ya, yb), -beta - 1);
+      gint64 z1 = k + 1 == n && bounded_beyond ? G_MAXINT64 : sat_add (MAX (ya, yb), beta + 1);
+
+      map_stats_range (outer, find_piece_near (outer, z0, &h->outer_piece[0]),
+                       find_piece_near (outer, z1, &h->outer_piece[1]), &s, &smin, &jumps);
+      bound_variation_range (outer, find_bound_near (outer, z0, &h->outer_bound[0]),
+                             find_bound_near (outer, z1, &h->outer_bound[1]), &lip, &rise);
+      va = (s + lip) * ba + jumps + rise +
+           bound_at_index (outer, ya, find_bound_near (outer, ya, &h->outer_bound[2]));
+      vb = (s + lip) * bb + jumps + rise +
+           bound_at_index (outer, yb, find_bound_near (outer, yb, &h->outer_bound[3]));
+      if (isnan (va))
+        va = INFINITY;
+      if (isnan (vb))
+        vb = INFINITY;
+      *reach = MAX (z1, MAX (ya, yb));
+    }
+  *va_out = va;
+  *vb_out = vb;
+}
+
+/* Interval k of the previous composition gives the same values when its
+ * instants are the same and neither input changed where it read them
+ * (the last interval of either reads for ever). */
+static gboolean
+interval_reusable (const SlComposeMemo *memo,
+                   const gint64        *xs,
+                   guint                n,
+                   guint                same_xs,
+                   guint                k,
+                   const Agreement     *inner_p,
+                   const Agreement     *inner_b,
+                   const Agreement     *outer_p,
+                   const Agreement     *outer_b)
+{
+  gint64 b;
+
+  if (k + 1 >= MIN (n, memo->n) || k + 1 >= same_xs)
+    return FALSE;
+  b = xs[k + 1];
+  if (!agrees (inner_p, b) || !agrees (inner_b, b))
+    return FALSE;
+  return memo->reach[k] == G_MININT64 ||
+         (agrees (outer_p, memo->reach[k]) && agrees (outer_b, memo->reach[k]));
+}
+
+/* The composition's piece starts (cuts) and the instants its bound is
+ * computed at (xs); FALSE when the two bounds hold nowhere together. */
+static gboolean
+compose_instants (const SlRelation *outer,
+                  const SlRelation *inner,
+                  GArray           *cuts,
+                  GArray           *xs)
+{
+  gboolean empty;
 
   /* pieces */
   for (guint i = 1; i < inner->n_pieces; i++)
@@ -589,7 +844,6 @@ sl_relation_compose (const SlRelation *outer,
   while (cuts->len > 0 && g_array_index (cuts, gint64, 0) == G_MININT64)
     g_array_remove_index (cuts, 0);
 
-  xs = g_array_new (FALSE, FALSE, sizeof (gint64));
   for (guint i = 0; i < inner->n_bounds; i++)
     g_array_append_val (xs, inner->bounds[i].x);
   for (guint j = 0; j < outer->n_bounds; j++)
@@ -633,6 +887,29 @@ sl_relation_compose (const SlRelation *outer,
     empty = lo > hi;
   }
 
+  return !empty;
+}
+
+static SlRelation *
+compose (const SlRelation  *outer,
+         const SlRelation  *inner,
+         SlComposeMemo    **memo)
+{
+  g_autoptr(GArray) cuts = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) xs = NULL;
+  SlComposeMemo *old = memo != NULL ? *memo : NULL;
+  SlComposeMemo *next = NULL;
+  Agreement inner_p = { FALSE, G_MININT64 }, inner_b = inner_p, outer_p = inner_p, outer_b = inner_p;
+  SlRelation *self;
+  double *left, *right, *va, *vb;
+  gint64 *reach;
+  guint same_xs = 0;
+  Hints hints = { { 0 } };
+  gboolean empty;
+
+  xs = g_array_new (FALSE, FALSE, sizeof (gint64));
+  empty = !compose_instants (outer, inner, cuts, xs);
+
   self = relation_alloc (cuts->len + 1, xs->len);
   for (guint m = 0; m <= cuts->len; m++)
     {
@@ -652,44 +929,59 @@ sl_relation_compose (const SlRelation *outer,
   self->bounded_beyond = inner->bounded_beyond && outer->bounded_beyond;
   relation_finish (self);
 
+  if (memo != NULL)
+    {
+      next = g_new0 (SlComposeMemo, 1);
+      next->outer = sl_relation_ref ((SlRelation *) outer);
+      next->inner = sl_relation_ref ((SlRelation *) inner);
+      next->bounded_beyond = self->bounded_beyond;
+      next->empty = empty;
+      next->n = xs->len;
+      next->xs = g_memdup2 (xs->data, xs->len * sizeof (gint64));
+      next->va = g_new (double, xs->len);
+      next->vb = g_new (double, xs->len);
+      next->reach = g_new (gint64, xs->len);
+    }
+  va = next != NULL ? next->va : g_new (double, xs->len);
+  vb = next != NULL ? next->vb : g_new (double, xs->len);
+  reach = next != NULL ? next->reach : g_new (gint64, xs->len);
+
+  if (old != NULL && !old->empty && !empty && old->bounded_beyond == self->bounded_beyond)
+    {
+      const gint64 *x = (const gint64 *) (gpointer) xs->data;
+
+      agreement (old->inner, inner, &inner_p, &inner_b);
+      agreement (old->outer, outer, &outer_p, &outer_b);
+      while (same_xs < MIN (xs->len, old->n) && old->xs[same_xs] == x[same_xs])
+        same_xs++;
+    }
+
   /* bounds: each interval's linear upper bound, the larger of the two at
    * every point */
-  left = g_new (double, xs->len);
-  right = g_new (double, xs->len);
-  for (guint k = 0; k < xs->len; k++)
-    left[k] = right[k] = 0;
   for (guint k = 0; k < xs->len; k++)
     {
-      gint64 a = g_array_index (xs, gint64, k);
-      gint64 b = k + 1 < xs->len ? g_array_index (xs, gint64, k + 1) : a;
-      double ba = sl_relation_bound_at (inner, a), bb = sl_relation_bound_at (inner, b);
-      double beta = MAX (ba, bb);
-      double s, smin, jumps, lip, rise, va, vb;
-      gint64 ya = sl_relation_apply (inner, a), yb = sl_relation_apply (inner, b);
-
-      if (!isfinite (beta))
-        va = vb = INFINITY;
-      else
+      if (same_xs > 0 &&
+          interval_reusable (old, (const gint64 *) (gpointer) xs->data, xs->len, same_xs, k,
+                             &inner_p, &inner_b, &outer_p, &outer_b))
         {
-          /* a constant bound beyond the ends meets all of outer's pieces
-           * out there */
-          gint64 z0 = k == 0 && self->bounded_beyond ? G_MININT64 : sat_add (MIN (ya, yb), -beta - 1);
-          gint64 z1 = k + 1 == xs->len && self->bounded_beyond ? G_MAXINT64 : sat_add (MAX (ya, yb), beta + 1);
-
-          map_stats (outer, z0, z1, &s, &smin, &jumps);
-          bound_variation (outer, z0, z1, &lip, &rise);
-          va = (s + lip) * ba + jumps + rise + sl_relation_bound_at (outer, ya);
-          vb = (s + lip) * bb + jumps + rise + sl_relation_bound_at (outer, yb);
-          if (isnan (va))
-            va = INFINITY;
-          if (isnan (vb))
-            vb = INFINITY;
+          va[k] = old->va[k];
+          vb[k] = old->vb[k];
+          reach[k] = old->reach[k];
         }
-      left[k] = MAX (left[k], va);
-      if (k + 1 < xs->len)
-        right[k + 1] = MAX (right[k + 1], vb);
       else
-        left[k] = MAX (left[k], vb);
+        compose_interval (outer, inner, (const gint64 *) (gpointer) xs->data, xs->len, k,
+                          self->bounded_beyond, &hints, &va[k], &vb[k], &reach[k]);
+    }
+
+  left = g_new0 (double, xs->len);
+  right = g_new0 (double, xs->len);
+  for (guint k = 0; k < xs->len; k++)
+    {
+      left[k] = MAX (left[k], va[k]);
+      if (k + 1 < xs->len)
+        right[k + 1] = MAX (right[k + 1], vb[k]);
+      else
+        left[k] = MAX (left[k], vb[k]);
     }
   for (guint k = 0; k < xs->len; k++)
     {
@@ -698,8 +990,49 @@ sl_relation_compose (const SlRelation *outer,
     }
   g_free (left);
   g_free (right);
+  if (next == NULL)
+    {
+      g_free (va);
+      g_free (vb);
+      g_free (reach);
+    }
+  else
+    {
+      sl_compose_memo_free (old);
+      *memo = next;
+    }
   simplify_bounds (self);
   return self;
+}
+
+SlRelation *
+sl_relation_compose (const SlRelation *outer,
+                     const SlRelation *inner)
+{
+  g_return_val_if_fail (outer != NULL && inner != NULL, NULL);
+
+  return compose (outer, inner, NULL);
+}
+
+/**
+ * sl_relation_compose_update:
+ * @memo: (inout) (nullable): what the previous composition at this place
+ *   of a chain kept, replaced by this one's
+ *
+ * The same relation as sl_relation_compose(), bit for bit, computing again
+ * only the intervals of the bound where @outer or @inner differ from the
+ * previous inputs kept in @memo (a live link's relation changes in its
+ * tail). Free the memo with sl_compose_memo_free().
+ */
+SlRelation *
+sl_relation_compose_update (const SlRelation  *outer,
+                            const SlRelation  *inner,
+                            SlComposeMemo    **memo)
+{
+  g_return_val_if_fail (outer != NULL && inner != NULL, NULL);
+  g_return_val_if_fail (memo != NULL, NULL);
+
+  return compose (outer, inner, memo);
 }
 
 SlRelation *

@@ -40,6 +40,9 @@ typedef struct
  */
 typedef struct _SlRelation SlRelation;
 
+/* What sl_relation_compose_update() keeps between compositions. */
+typedef struct _SlComposeMemo SlComposeMemo;
+
 SlRelation  *sl_relation_new_identity   (void);
 SlRelation  *sl_relation_new_linear     (const SlTransform  *map,
                                          double              bound_ns);
@@ -87,6 +90,10 @@ GArray      *sl_relation_profile        (const SlRelation   *self,
 SlRelation  *sl_relation_invert         (const SlRelation   *self);
 SlRelation  *sl_relation_compose        (const SlRelation   *outer,
                                          const SlRelation   *inner);
+SlRelation  *sl_relation_compose_update (const SlRelation   *outer,
+                                         const SlRelation   *inner,
+                                         SlComposeMemo     **memo);
+void         sl_compose_memo_free       (SlComposeMemo      *memo);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlRelation, sl_relation_unref)
 
