@@ -83,14 +83,42 @@ copy_prefix (const char  *from,
   return TRUE;
 }
 
+/* Where the views go: a file system in memory when there is one (the
+ * session's runtime folder, else /dev/shm). A view is a link per stream
+ * file and the checked metadata: on a busy disk, making and removing
+ * thousands of them took seconds at 200 hosts, and removing them is what
+ * Ctrl-C waits for. Only a damaged stream's kept packets are copied. */
+static const char *
+view_parent (void)
+{
+  const char *runtime = g_getenv ("XDG_RUNTIME_DIR");
+
+  if (runtime != NULL && g_path_is_absolute (runtime) && g_file_test (runtime, G_FILE_TEST_IS_DIR) &&
+      access (runtime, W_OK | X_OK) == 0)
+    return runtime;
+  if (g_file_test ("/dev/shm", G_FILE_TEST_IS_DIR) && access ("/dev/shm", W_OK | X_OK) == 0)
+    return "/dev/shm";
+  return g_get_tmp_dir ();
+}
+
 static gboolean
 ensure_root (SlTraceReader  *self,
              GError        **error)
 {
+  g_autofree char *root = NULL;
+  int e;
+
   if (self->view_root != NULL)
     return TRUE;
-  self->view_root = g_dir_make_tmp ("syncline-XXXXXX", error);
-  return self->view_root != NULL;
+  root = g_build_filename (view_parent (), "syncline-XXXXXX", NULL);
+  if (g_mkdtemp (root) != NULL)
+    {
+      self->view_root = g_steal_pointer (&root);
+      return TRUE;
+    }
+  e = errno;
+  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e), "%s: %s", root, g_strerror (e));
+  return FALSE;
 }
 
 /**
