@@ -367,6 +367,66 @@ run_job (SlJobKind          kind,
   return s.last;
 }
 
+/* Cancelled once its hosts are known (the decoders spin in a packet, so
+ * the read cannot end first): a job that discards (the CLI's Ctrl-C)
+ * posts a final snapshot with nothing of the engine, which it neither
+ * flushed nor read; one that does not (the application's Stop) shows what
+ * was read. */
+static SlSnapshot *
+run_job_cancelled (const char *const *inputs,
+                   gboolean           discard)
+{
+  SlJobOptions o;
+  g_autoptr(SlJob) job = NULL;
+  Snapshots s = { 0 };
+  gboolean cancelled = FALSE;
+
+  sl_job_options_init (&o);
+  o.update_ms = 10;
+  o.n_threads = 1;
+  o.discard_cancelled = discard;
+  job = sl_job_new (SL_JOB_FOLDERS, inputs, &o);
+  sl_job_set_snapshot_func (job, snapshot_cb, &s);
+  sl_job_start (job);
+  while (s.last == NULL || !s.last->final)
+    {
+      g_main_context_iteration (NULL, TRUE);
+      if (!cancelled && s.last != NULL && !s.last->final && s.last->hosts->len > 0)
+        {
+          sl_job_cancel (job);
+          cancelled = TRUE;
+        }
+    }
+  sl_job_set_snapshot_func (job, NULL, NULL);
+  g_assert_true (cancelled);
+  g_assert_true (s.last->cancelled);
+  return s.last;
+}
+
+static void
+test_job_cancel (void)
+{
+  g_autofree char *tmp = make_tmpdir ();
+  g_autofree char *dir = g_build_filename (tmp, "traces", NULL);
+  g_autoptr(SlGenerate) gen = generate_traces (dir, 3, 1, 7);
+  const char *inputs[] = { dir, NULL };
+  g_autoptr(SlSnapshot) discarded = NULL;
+  g_autoptr(SlSnapshot) shown = NULL;
+
+  /* every host's first stream loops in its second packet */
+  g_setenv ("SL_DECODER_FAULT", "spin:channel0_0:1", TRUE);
+  g_setenv ("SL_DECODER_WATCHDOG_S", "3600", TRUE);
+  discarded = run_job_cancelled (inputs, TRUE);
+  shown = run_job_cancelled (inputs, FALSE);
+  g_unsetenv ("SL_DECODER_FAULT");
+  g_unsetenv ("SL_DECODER_WATCHDOG_S");
+
+  g_assert_cmpuint (discarded->hosts->len, ==, 0);
+  g_assert_cmpuint (discarded->links->len, ==, 0);
+  g_assert_cmpuint (shown->hosts->len, ==, sl_generate_get_n_hosts (gen));
+  rm_rf (tmp);
+}
+
 static void
 test_job (void)
 {
@@ -470,6 +530,7 @@ main (int    argc,
   g_test_add_func ("/model/generated", test_generated);
   g_test_add_func ("/model/failed", test_failed);
   g_test_add_func ("/model/job", test_job);
+  g_test_add_func ("/model/job-cancel", test_job_cancel);
   g_test_add_func ("/model/entry-checks", test_entry_checks);
   return g_test_run ();
 }

@@ -903,6 +903,7 @@ cmd_sync (int    argc,
   job_options.n_threads = (guint) threads;
   job_options.keep_events = timeline && n_folders > 0;
   job_options.no_timeline = TRUE;
+  job_options.discard_cancelled = TRUE;
   job_options.any_text = g_strcmp0 (args.input_format, "lttv-text") == 0;
   if (no_progress)
     progress = FALSE;

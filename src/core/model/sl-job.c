@@ -39,6 +39,7 @@ struct _SlJob
   gboolean           no_timeline;
   guint              n_threads;
   gboolean           any_text;
+  gboolean           discard_cancelled;
   SlTimeline        *timeline;
 
   /* live timeline: matches wait here (engine thread, live engine lock
@@ -144,6 +145,7 @@ sl_job_new (SlJobKind            kind,
   self->no_timeline = options->no_timeline;
   self->n_threads = options->n_threads;
   self->any_text = options->any_text;
+  self->discard_cancelled = options->discard_cancelled;
   self->retention_ns = MAX (options->retention_ns, 0);
   /* the hull plot shows the matched points of the span the timeline keeps */
   if (kind == SL_JOB_LIVE && self->keep_events)
@@ -458,8 +460,11 @@ run_reader (SlJob      *self,
       if (st == SL_TRACE_READER_AGAIN)
         sl_trace_reader_wait (self->reader, STEP_BUDGET_US);
     }
-  sl_engine_set_flush_on_input (self->engine, FALSE);
-  sl_engine_flush (self->engine);
+  if (st == SL_TRACE_READER_DONE || !self->discard_cancelled)
+    {
+      sl_engine_set_flush_on_input (self->engine, FALSE);
+      sl_engine_flush (self->engine);
+    }
   /* A cancelled reader's decoders may still be filling the event stores:
    * no timeline then (the window says to read again for it). */
   if (self->timeline != NULL && st != SL_TRACE_READER_DONE)
@@ -486,10 +491,18 @@ static void
 finish_reader (SlJob    *self,
                gboolean  completed)
 {
-  SlSnapshot *snapshot = job_capture (self, self->engine);
+  SlSnapshot *snapshot;
   guint64 events = 0;
   guint n_hosts = sl_trace_reader_get_n_hosts (self->reader);
 
+  if (!completed && self->discard_cancelled)
+    {
+      snapshot = sl_snapshot_new ();
+      snapshot->cancelled = TRUE;
+      job_finish (self, snapshot);
+      return;
+    }
+  snapshot = job_capture (self, self->engine);
   reader_progress (self, snapshot);
   for (guint i = 0; i < n_hosts; i++)
     {

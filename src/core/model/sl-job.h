@@ -55,6 +55,9 @@ typedef enum
  * @any_text: SL_JOB_LTTV_TEXT: parse files that do not look like LTTV text
  *   too (the CLI's --input-format=lttv-text), so that the error is the
  *   parser's, naming the line
+ * @discard_cancelled: trace folders: once cancelled, the final snapshot
+ *   holds nothing of the engine, which is neither flushed nor read (the
+ *   CLI prints nothing then: Ctrl-C costs no synchronization work)
  */
 typedef struct
 {
@@ -71,6 +74,7 @@ typedef struct
   guint                    n_threads;
   gboolean                 any_text;
   gint64                   retention_ns;
+  gboolean                 discard_cancelled;
 } SlJobOptions;
 
 typedef struct _SlJob SlJob;
