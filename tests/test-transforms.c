@@ -34,6 +34,8 @@ packet_cb (const SlPacketEvent *event,
 
   g_array_append_val (t->times, event->time);
   g_array_append_val (t->hosts, host);
+  if (t->engine != NULL)
+    sl_engine_add_packet (t->engine, event, key);
 }
 
 static SlEngine *
@@ -125,6 +127,67 @@ assert_same_as_engine (const SlTransformSet *saved,
       g_assert_cmpuint (checked, >, 100);
       sl_host_info_clear (&info);
     }
+}
+
+/* Opening with saved transforms (the application's --transforms): an
+ * engine given the file's relations (sl_engine_fix_host(), as the job does
+ * by name) reports them exactly, at every packet event of a second read,
+ * and synchronizes none of the hosts again (no link). */
+static void
+test_fixed (void)
+{
+  g_autofree char *tmp = make_tmpdir ();
+  g_autofree char *gen = g_build_filename (tmp, "gen", NULL);
+  g_autofree char *file = g_build_filename (tmp, "transforms.txt", NULL);
+  const char *extra[] = { "--host=a:1000000000:0:10:5:4", "--host=b:1000000000:5000000:-20:5:4",
+                          "--host=c:250000000:-7200000000000:33", "--step=b:2:300000",
+                          "--duration=6", "--background=200", "--cpus=2", NULL };
+  g_autoptr(SlEngine) engine = NULL;
+  g_autoptr(SlEngine) fixed = sl_engine_new (NULL);
+  g_autoptr(SlTransformSet) set = NULL;
+  g_autoptr(SlTransformSet) loaded = NULL;
+  g_autoptr(SlTraceReader) reader = NULL;
+  g_autoptr(GError) error = NULL;
+  SlTraceReaderOptions ro;
+  Times times = { NULL, g_array_new (FALSE, FALSE, sizeof (gint64)), g_array_new (FALSE, FALSE, sizeof (guint)) };
+  guint n_pieces = 0;
+
+  run_generate (gen, extra);
+  engine = sync_folder (gen, NULL);
+  set = sl_transform_set_new_from_engine (engine);
+  g_assert_true (sl_transform_set_save (set, file, &error));
+  g_assert_no_error (error);
+  loaded = sl_transform_set_load (file, &error);
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < sl_transform_set_get_n_hosts (loaded); i++)
+    {
+      const SlSavedHost *h = sl_transform_set_get_host (loaded, i);
+
+      sl_engine_fix_host (fixed, h->name, h->reference, h->relation, &h->to_reference, h->synchronized,
+                          h->best_effort, "transforms.txt");
+    }
+  sl_trace_reader_options_init (&ro);
+  ro.packet_func = packet_cb;
+  ro.packet_data = &times;
+  times.engine = fixed;
+  reader = sl_trace_reader_new (fixed, &ro);
+  sl_trace_reader_add_folder (reader, gen);
+  g_assert_cmpint (sl_trace_reader_run (reader), ==, SL_TRACE_READER_DONE);
+
+  g_assert_cmpuint (sl_engine_get_n_links (fixed), ==, 0);
+  g_assert_cmpuint (sl_engine_get_n_matches (fixed), >, 1000);
+  for (guint i = 0; i < sl_engine_get_n_hosts (fixed); i++)
+    {
+      g_assert_cmpstr (sl_engine_get_host_fixed (fixed, i), ==, "transforms.txt");
+      g_assert_true (sl_engine_host_is_synchronized (fixed, i));
+    }
+  assert_same_as_engine (loaded, fixed, &times, &n_pieces);
+  g_test_message ("%u packet events checked, up to %u pieces", times.times->len, n_pieces);
+  g_assert_cmpuint (n_pieces, >, 1);
+  g_array_unref (times.times);
+  g_array_unref (times.hosts);
+  rm_rf (tmp);
 }
 
 static void
@@ -406,6 +469,7 @@ main (int    argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/transforms/round-trip", test_round_trip);
+  g_test_add_func ("/transforms/fixed", test_fixed);
   g_test_add_func ("/transforms/bad-files", test_bad_files);
   g_test_add_func ("/transforms/apply/generated", test_apply_generated);
   g_test_add_func ("/transforms/apply/synctraces", test_apply_synctraces);

@@ -19,6 +19,7 @@ struct _SlApplication
   AdwApplication  parent_instance;
 
   char           *screenshot;
+  char           *transforms;
   int             exit_status;
   guint           screenshot_timeout;
   guint           screenshot_settle;
@@ -140,6 +141,25 @@ sl_application_open (GApplication  *app,
   g_autoptr(GStrvBuilder) urls = g_strv_builder_new ();
   g_autoptr(GPtrArray) local = g_ptr_array_new ();
 
+  /* --transforms=FILE FOLDER…: the folders' hosts keep the file's relations */
+  if (self->transforms != NULL)
+    {
+      g_autoptr(GPtrArray) folders = g_ptr_array_new_with_free_func (g_free);
+
+      for (int i = 0; i < n_files; i++)
+        {
+          char *path = g_file_get_path (files[i]);
+
+          if (path != NULL)
+            g_ptr_array_add (folders, path);
+        }
+      g_ptr_array_add (folders, NULL);
+      if (folders->len > 1)
+        sl_window_open_with_transforms (window, (const char * const *) folders->pdata, self->transforms);
+      present (self, window);
+      return;
+    }
+
   for (int i = 0; i < n_files; i++)
     {
       g_autofree char *scheme = g_file_get_uri_scheme (files[i]);
@@ -195,6 +215,15 @@ sl_application_handle_local_options (GApplication *app,
       return 0;
     }
   g_variant_dict_lookup (options, "screenshot", "^ay", &self->screenshot);
+  if (g_variant_dict_lookup (options, "transforms", "^ay", &self->transforms))
+    {
+      char *absolute = g_canonicalize_filename (self->transforms, NULL);
+
+      g_free (self->transforms);
+      self->transforms = absolute;
+      /* the option is this process's: it runs on its own */
+      g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
+    }
   /* a screenshot runs on its own, never in another instance */
   if (self->screenshot != NULL)
     g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
@@ -219,6 +248,7 @@ sl_application_finalize (GObject *object)
   SlApplication *self = (SlApplication *) object;
 
   g_free (self->screenshot);
+  g_free (self->transforms);
 
   G_OBJECT_CLASS (sl_application_parent_class)->finalize (object);
 }
@@ -305,6 +335,9 @@ sl_application_init (SlApplication *self)
   const GOptionEntry options[] = {
     { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
       N_("Write a PNG picture of the window once the inputs are read, then quit"), N_("FILE") },
+    { "transforms", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+      N_("Open the trace folders with the hosts' relations of FILE (syncline-cli sync --save-transforms) "
+         "instead of synchronizing them again"), N_("FILE") },
     { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and quit"), NULL },
     { NULL }
   };

@@ -144,26 +144,97 @@ open_chooser_response_cb (SlWindow             *self,
     g_clear_object (&self->chooser);
 }
 
+/* The window's one open chooser, replacing any other. */
 static void
-open_folders_action (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *param)
+show_chooser (SlWindow             *self,
+              const char           *title,
+              GtkFileChooserAction  action,
+              const char           *accept,
+              GCallback             response_cb)
 {
-  SlWindow *self = SL_WINDOW (widget);
   GtkFileChooserNative *chooser;
 
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
 
-  chooser = gtk_file_chooser_native_new (_("Open Trace Folders"), GTK_WINDOW (self),
-                                         GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Open"), _("_Cancel"));
+  chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self), action, accept, _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
-  g_signal_connect_object (chooser, "response", G_CALLBACK (open_chooser_response_cb),
-                           self, G_CONNECT_SWAPPED);
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), action == GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER);
+  g_signal_connect_object (chooser, "response", response_cb, self, G_CONNECT_SWAPPED);
   self->chooser = chooser;
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+open_folders_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  show_chooser (SL_WINDOW (widget), _("Open Trace Folders"), GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Open"),
+                G_CALLBACK (open_chooser_response_cb));
+}
+
+/* Open with Saved Transforms: the file, then the folders it applies to */
+static void
+transforms_folders_response_cb (SlWindow             *self,
+                                int                   response,
+                                GtkFileChooserNative *chooser)
+{
+  g_autoptr(GListModel) files = NULL;
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *transforms = g_steal_pointer (&self->open_transforms);
+
+  if (response == GTK_RESPONSE_ACCEPT && transforms != NULL)
+    {
+      files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser));
+      for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+        {
+          g_autoptr(GFile) file = g_list_model_get_item (files, i);
+          char *path = g_file_get_path (file);
+
+          if (path != NULL)
+            g_ptr_array_add (paths, path);
+        }
+      g_ptr_array_add (paths, NULL);
+      if (paths->len > 1)
+        sl_window_open_with_transforms (self, (const char * const *) paths->pdata, transforms);
+    }
+  gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (chooser));
+  if (self->chooser == chooser)
+    g_clear_object (&self->chooser);
+}
+
+static void
+transforms_file_response_cb (SlWindow             *self,
+                             int                   response,
+                             GtkFileChooserNative *chooser)
+{
+  g_autoptr(GFile) file = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT && (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser))) != NULL)
+    {
+      g_free (self->open_transforms);
+      self->open_transforms = g_file_get_path (file);
+    }
+  gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (chooser));
+  if (self->chooser == chooser)
+    g_clear_object (&self->chooser);
+  if (self->open_transforms != NULL)
+    show_chooser (self, _("Open the Trace Folders the Transforms Apply To"), GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                  _("_Open"), G_CALLBACK (transforms_folders_response_cb));
+}
+
+static void
+open_transforms_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *param)
+{
+  SlWindow *self = SL_WINDOW (widget);
+
+  g_clear_pointer (&self->open_transforms, g_free);
+  show_chooser (self, _("Open Saved Transforms"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Next"),
+                G_CALLBACK (transforms_file_response_cb));
 }
 
 static void
@@ -508,6 +579,7 @@ _sl_window_class_init_actions (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.open-folders", NULL, open_folders_action);
   gtk_widget_class_install_action (widget_class, "win.open-demo", NULL, open_demo_action);
+  gtk_widget_class_install_action (widget_class, "win.open-transforms", NULL, open_transforms_action);
   gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
   gtk_widget_class_install_action (widget_class, "win.clear-recent", NULL, clear_recent_action);
   gtk_widget_class_install_action (widget_class, "win.connect-relay", NULL, connect_relay_action);

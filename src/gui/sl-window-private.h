@@ -68,6 +68,8 @@ struct _SlWindow
   gboolean              switching_pin;
   GStrv                 replace_inputs;
   gboolean              replace_live;
+  /* Open with Saved Transforms: the file chosen, while the folders are */
+  char                 *open_transforms;
 };
 
 void   _sl_window_class_init_actions (GtkWidgetClass *widget_class);

@@ -651,6 +651,7 @@ ask_replace (SlWindow           *self,
   if (self->replace_dialog != NULL)
     gtk_window_destroy (GTK_WINDOW (self->replace_dialog));
   g_strfreev (self->replace_inputs);
+  g_free (self->open_transforms);
   self->replace_inputs = g_strdupv ((char **) inputs);
   self->replace_live = live;
   dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), _("Replace the Live View?"),
@@ -729,6 +730,37 @@ open_paths_now (SlWindow           *self,
   _sl_window_add_recent (self, entry);
   _sl_window_switch_pin (self, entry);
   sl_session_open (self->session, paths);
+}
+
+/**
+ * sl_window_open_with_transforms:
+ * @folders: trace folders
+ * @transforms: a file of `syncline-cli sync --save-transforms`
+ *
+ * Opens the full traces of hosts synchronized elsewhere (on their
+ * extracts): the hosts the file names keep its relations and bounds,
+ * shown as coming from it (sl_session_open_with_transforms()).
+ */
+void
+sl_window_open_with_transforms (SlWindow           *self,
+                                const char * const *folders,
+                                const char         *transforms)
+{
+  g_return_if_fail (SL_IS_WINDOW (self));
+  g_return_if_fail (folders != NULL && folders[0] != NULL);
+  g_return_if_fail (transforms != NULL);
+
+  hide_banner (self);
+  for (guint i = 0; folders[i] != NULL; i++)
+    if (!g_file_test (folders[i], G_FILE_TEST_IS_DIR))
+      {
+        g_autofree char *text = g_strdup_printf (_("%s: no such folder"), folders[i]);
+
+        sl_session_close (self->session);
+        _sl_window_show_banner (self, text);
+        return;
+      }
+  sl_session_open_with_transforms (self->session, folders, transforms);
 }
 
 void

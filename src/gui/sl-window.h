@@ -24,6 +24,9 @@ GSettings      *sl_window_get_settings       (SlWindow           *self);
 SlGraphView    *sl_window_get_graph_view     (SlWindow           *self);
 SlQualityPanel *sl_window_get_quality_panel  (SlWindow           *self);
 SlTimelineView *sl_window_get_timeline_view  (SlWindow           *self);
+void            sl_window_open_with_transforms (SlWindow         *self,
+                                                const char * const *folders,
+                                                const char       *transforms);
 void            sl_window_open_paths         (SlWindow           *self,
                                               const char * const *paths);
 void            sl_window_open_files         (SlWindow           *self,

@@ -466,6 +466,15 @@ update_status_text (SlHostItem *self)
       : g_strdup_printf (_("Not synchronized: %s"), self->info.reason);
   else
     text = g_strdup (self->status != NULL ? self->status : "");
+  /* saved transforms: the relation shown was read, not found here */
+  if (self->valid && self->info.fixed_from[0] != '\0')
+    {
+      char *from = *text != '\0' ? g_strdup_printf (_("From %s · %s"), self->info.fixed_from, text)
+                                 : g_strdup_printf (_("From %s"), self->info.fixed_from);
+
+      g_free (text);
+      text = from;
+    }
   if (g_strcmp0 (text, self->status_text) == 0)
     return;
   g_free (self->status_text);

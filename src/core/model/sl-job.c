@@ -15,6 +15,7 @@
 #include "sl-live.h"
 #include "sl-lttv-text.h"
 #include "sl-trace-reader.h"
+#include "sl-transforms-file.h"
 
 #define STEP_BUDGET_US 20000
 
@@ -40,6 +41,7 @@ struct _SlJob
   guint              n_threads;
   gboolean           any_text;
   gboolean           discard_cancelled;
+  char              *transforms;
   SlTimeline        *timeline;
 
   /* live timeline: matches wait here (engine thread, live engine lock
@@ -146,6 +148,7 @@ sl_job_new (SlJobKind            kind,
   self->n_threads = options->n_threads;
   self->any_text = options->any_text;
   self->discard_cancelled = options->discard_cancelled;
+  self->transforms = g_strdup (options->transforms);
   self->retention_ns = MAX (options->retention_ns, 0);
   /* the hull plot shows the matched points of the span the timeline keeps */
   if (kind == SL_JOB_LIVE && self->keep_events)
@@ -200,6 +203,7 @@ sl_job_unref (SlJob *self)
   g_ptr_array_unref (self->problems);
   g_array_unref (self->links);
   g_strfreev (self->inputs);
+  g_free (self->transforms);
   g_free (self->demo_dir);
   g_free (self->pin_name);
   g_mutex_clear (&self->lock);
@@ -528,11 +532,44 @@ finish_reader (SlJob    *self,
   job_finish (self, snapshot);
 }
 
+/* --transforms: the file's hosts keep its relations (the engine matches
+ * them by name as the reader adds them). */
+static gboolean
+fix_hosts (SlJob   *self,
+           GError **error)
+{
+  g_autoptr(SlTransformSet) set = sl_transform_set_load (self->transforms, error);
+  g_autofree char *source = NULL;
+
+  if (set == NULL)
+    return FALSE;
+  source = g_path_get_basename (self->transforms);
+  for (guint i = 0; i < sl_transform_set_get_n_hosts (set); i++)
+    {
+      const SlSavedHost *h = sl_transform_set_get_host (set, i);
+
+      sl_engine_fix_host (self->engine, h->name, h->reference, h->relation, &h->to_reference,
+                          h->synchronized, h->best_effort, source);
+    }
+  return TRUE;
+}
+
 static void
 run_folders (SlJob *self)
 {
-  gboolean completed = run_reader (self, (const char *const *) self->inputs, _("Reading traces"));
+  g_autoptr(GError) error = NULL;
+  gboolean completed;
 
+  if (self->transforms != NULL && !fix_hosts (self, &error))
+    {
+      SlSnapshot *snapshot = sl_snapshot_new ();
+
+      snapshot->failed = TRUE;
+      snapshot->error = g_strdup (error->message);
+      job_finish (self, snapshot);
+      return;
+    }
+  completed = run_reader (self, (const char *const *) self->inputs, _("Reading traces"));
   finish_reader (self, completed);
 }
 

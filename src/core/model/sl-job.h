@@ -58,6 +58,9 @@ typedef enum
  * @discard_cancelled: trace folders: once cancelled, the final snapshot
  *   holds nothing of the engine, which is neither flushed nor read (the
  *   CLI prints nothing then: Ctrl-C costs no synchronization work)
+ * @transforms: trace folders: a saved transforms file
+ *   (`--save-transforms`) whose hosts keep its relations
+ *   (sl_engine_fix_host()) instead of being synchronized again
  */
 typedef struct
 {
@@ -75,6 +78,7 @@ typedef struct
   gboolean                 any_text;
   gint64                   retention_ns;
   gboolean                 discard_cancelled;
+  const char              *transforms;
 } SlJobOptions;
 
 typedef struct _SlJob SlJob;

@@ -21,6 +21,8 @@ struct _SlSession
   SlSessionState  state;
   SlJobKind       kind;
   char          **inputs;
+  /* sl_session_open_with_transforms(), kept for reloading */
+  char           *transforms;
   char           *title;
   char           *progress_text;
   double          progress_fraction;

@@ -289,6 +289,8 @@ start_job (SlSession          *self,
     }
   if (kind == SL_JOB_GENERATED)
     o.generate_pace_us = self->generate_pace_us;
+  if (kind == SL_JOB_FOLDERS)
+    o.transforms = self->transforms;
 
   self->job = sl_job_new (kind, inputs, &o);
   sl_job_set_snapshot_func (self->job, _sl_session_job_snapshot_cb, self);
@@ -338,6 +340,7 @@ sl_session_finalize (GObject *object)
   g_ptr_array_unref (self->names);
   g_ptr_array_unref (self->unreadable);
   g_strfreev (self->inputs);
+  g_free (self->transforms);
   g_clear_pointer (&self->attached, g_ptr_array_unref);
   g_free (self->title);
   g_free (self->progress_text);
@@ -675,7 +678,33 @@ sl_session_open (SlSession          *self,
   for (guint i = 0; paths[i] != NULL; i++)
     if (g_file_test (paths[i], G_FILE_TEST_IS_REGULAR))
       files = TRUE;
+  g_clear_pointer (&self->transforms, g_free);
   start_job (self, files ? SL_JOB_LTTV_TEXT : SL_JOB_FOLDERS, paths);
+}
+
+/**
+ * sl_session_open_with_transforms:
+ * @folders: trace folders
+ * @transforms: a file of `syncline-cli sync --save-transforms`
+ *
+ * Reads @folders as sl_session_open() does, but the hosts @transforms names
+ * keep its relations and bounds (marked as coming from it) instead of being
+ * synchronized again: the full traces of a set whose extracts were
+ * synchronized elsewhere. The job fails with the file's error if it cannot
+ * be read.
+ */
+void
+sl_session_open_with_transforms (SlSession          *self,
+                                 const char * const *folders,
+                                 const char         *transforms)
+{
+  g_return_if_fail (SL_IS_SESSION (self));
+  g_return_if_fail (folders != NULL && folders[0] != NULL);
+  g_return_if_fail (transforms != NULL);
+
+  g_free (self->transforms);
+  self->transforms = g_strdup (transforms);
+  start_job (self, SL_JOB_FOLDERS, folders);
 }
 
 void

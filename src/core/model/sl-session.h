@@ -65,6 +65,9 @@ SlSession      *sl_session_new                  (void);
 
 void            sl_session_open                 (SlSession          *self,
                                                  const char * const *paths);
+void            sl_session_open_with_transforms (SlSession          *self,
+                                                 const char * const *folders,
+                                                 const char         *transforms);
 void            sl_session_open_demo            (SlSession          *self);
 void            sl_session_open_live            (SlSession          *self,
                                                  const char * const *urls);

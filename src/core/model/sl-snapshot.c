@@ -98,6 +98,13 @@ sl_snapshot_capture_engine (SlSnapshot *self,
       /* compared with memcmp: no stale bytes after the text */
       memset (sh->reason, 0, sizeof sh->reason);
       g_utf8_strncpy (sh->reason, hi.reason, g_utf8_strlen (hi.reason, sizeof sh->reason / 4 - 1));
+      memset (sh->fixed_from, 0, sizeof sh->fixed_from);
+      if (sl_engine_get_host_fixed (engine, h) != NULL)
+        {
+          const char *from = sl_engine_get_host_fixed (engine, h);
+
+          g_utf8_strncpy (sh->fixed_from, from, g_utf8_strlen (from, sizeof sh->fixed_from / 4 - 1));
+        }
       sl_engine_get_host_counts (engine, h, &sh->counts);
       sh->path_start = self->path_nodes->len;
       sh->path_len = hi.path != NULL ? hi.path->len : 0;

@@ -20,7 +20,9 @@ G_BEGIN_DECLS
 
 /* @group_size: hosts on @reference's clock, this one included;
  * @data_start: where its synchronized data starts on its own clock, or
- *   G_MAXINT64 (sl_report_host_starts()) */
+ *   G_MAXINT64 (sl_report_host_starts())
+ * @fixed_from: the file its relation was read from (sl_engine_fix_host()),
+ *   or "" */
 typedef struct
 {
   guint        host;
@@ -37,6 +39,7 @@ typedef struct
   gboolean     synchronized;
   gboolean     best_effort;
   char         reason[160];
+  char         fixed_from[64];
 } SlSnapHost;
 
 

@@ -87,6 +87,16 @@ typedef struct
   guint place_on;
 } Group;
 
+/* A host whose relation was found elsewhere (sl_engine_fix_host()). */
+typedef struct
+{
+  char        *reference;
+  SlRelation  *relation;
+  SlTransform  to_reference;
+  gboolean     synchronized;
+  gboolean     best_effort;
+} Fixed;
+
 struct _SlEngine
 {
   SlEngineOptions  options;
@@ -113,6 +123,10 @@ struct _SlEngine
   gint64           flush_next;
   SlEngineMatchFunc match_func;
   gpointer         match_data;
+  /* sl_engine_fix_host(): by name, and each host's (or NULL) */
+  GHashTable      *fixed;
+  GPtrArray       *host_fixed;
+  char            *fixed_source;
 };
 
 void
@@ -131,6 +145,16 @@ sl_engine_options_init (SlEngineOptions *options)
   options->point_retention_ns = 0;
   options->journal_size = 1 << 20;
   options->tree_margin = 0.0;
+}
+
+static void
+fixed_free (gpointer data)
+{
+  Fixed *f = data;
+
+  g_free (f->reference);
+  sl_relation_unref (f->relation);
+  g_free (f);
 }
 
 SlEngine *
@@ -156,6 +180,8 @@ sl_engine_new (const SlEngineOptions *options)
   self->graph = sl_graph_new (self->options.tree, self->journal);
   self->rt_z = sl_linreg_confidence_to_z (self->options.linreg_confidence);
   sl_graph_set_margin (self->graph, self->options.tree_margin);
+  self->fixed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, fixed_free);
+  self->host_fixed = g_ptr_array_new ();
   return self;
 }
 
@@ -199,6 +225,9 @@ sl_engine_free (SlEngine *self)
   sl_matcher_free (self->matcher);
   sl_graph_free (self->graph);
   sl_journal_free (self->journal);
+  g_ptr_array_unref (self->host_fixed);
+  g_hash_table_destroy (self->fixed);
+  g_free (self->fixed_source);
   g_free (self);
 }
 
@@ -235,7 +264,72 @@ sl_engine_add_host (SlEngine   *self,
   g_array_index (self->host_spans, Span, id).held_first = G_MAXINT64;
   g_array_index (self->host_spans, Span, id).held_last = G_MININT64;
   sl_graph_add_node (self->graph);
+  g_ptr_array_add (self->host_fixed, g_hash_table_lookup (self->fixed, name));
   return id;
+}
+
+/**
+ * sl_engine_fix_host:
+ * @name: a host, present or to come (sl_engine_add_host())
+ * @reference: the host @relation maps to (@name itself for a reference)
+ * @relation: @name's clock → @reference's, with its bound
+ * @to_reference: the piece of @relation shown as the host's transform
+ * @source: where the relation comes from (a file's name), for the views
+ *
+ * Gives the host a relation found elsewhere (`--save-transforms`): its
+ * packets are still matched (the timeline's arrows) but no match of it goes
+ * to a link, so it is not synchronized again; sl_engine_get_host_info()
+ * gives this relation while @reference is one of the engine's hosts.
+ * Call before the host's first packet.
+ */
+void
+sl_engine_fix_host (SlEngine          *self,
+                    const char        *name,
+                    const char        *reference,
+                    SlRelation        *relation,
+                    const SlTransform *to_reference,
+                    gboolean           synchronized,
+                    gboolean           best_effort,
+                    const char        *source)
+{
+  Fixed *f;
+  guint h;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (name != NULL && reference != NULL && relation != NULL && to_reference != NULL);
+  g_return_if_fail (source != NULL);
+
+  f = g_new0 (Fixed, 1);
+  f->reference = g_strdup (reference);
+  f->relation = sl_relation_ref (relation);
+  f->to_reference = *to_reference;
+  f->synchronized = synchronized;
+  f->best_effort = best_effort;
+  g_hash_table_replace (self->fixed, g_strdup (name), f);
+  h = sl_engine_find_host (self, name);
+  if (h != SL_HOST_NONE)
+    g_ptr_array_index (self->host_fixed, h) = f;
+  if (g_strcmp0 (self->fixed_source, source) != 0)
+    {
+      g_free (self->fixed_source);
+      self->fixed_source = g_strdup (source);
+    }
+}
+
+/**
+ * sl_engine_get_host_fixed:
+ *
+ * Returns: (nullable): where the host's relation comes from when it was
+ * fixed (sl_engine_fix_host()), else %NULL
+ */
+const char *
+sl_engine_get_host_fixed (const SlEngine *self,
+                          guint           host)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (host < self->host_fixed->len, NULL);
+
+  return g_ptr_array_index (self->host_fixed, host) != NULL ? self->fixed_source : NULL;
 }
 
 guint
@@ -682,6 +776,16 @@ add_match (SlEngine            *self,
   g_array_index (self->host_counts, SlHostCounts, match->send_host).matched++;
   g_array_index (self->host_counts, SlHostCounts, match->recv_host).matched++;
 
+  /* a fixed host keeps the relation it was given: its matches are only
+   * shown */
+  if (g_ptr_array_index (self->host_fixed, match->send_host) != NULL ||
+      g_ptr_array_index (self->host_fixed, match->recv_host) != NULL)
+    {
+      if (self->match_func != NULL)
+        self->match_func (match, event, self->match_data);
+      input_flush (self, now);
+      return;
+    }
   lo = MIN (match->send_host, match->recv_host);
   hi = MAX (match->send_host, match->recv_host);
   l = get_link (self, lo, hi);
@@ -1171,6 +1275,16 @@ sl_engine_host_is_synchronized (SlEngine *self,
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (host < self->host_names->len, FALSE);
 
+  if (g_ptr_array_index (self->host_fixed, host) != NULL)
+    {
+      SlHostInfo info = { 0 };
+      gboolean synchronized;
+
+      sl_engine_get_host_info (self, host, &info);
+      synchronized = info.synchronized;
+      sl_host_info_clear (&info);
+      return synchronized;
+    }
   query_flush (self);
   ensure_groups (self);
   return g_array_index (self->groups, Group, host).size >= 2;
@@ -1255,12 +1369,46 @@ place_host (SlEngine   *self,
   sl_host_info_clear (&on);
 }
 
+/* A fixed host: its saved relation to its saved reference, when that
+ * host is here; else it stays on its own clock (the graph's, as it has no
+ * link). */
+static void
+fixed_host_info (SlEngine    *self,
+                 guint        host,
+                 const Fixed *fixed,
+                 SlHostInfo  *info)
+{
+  guint ref = sl_engine_find_host (self, fixed->reference);
+
+  if (ref == SL_HOST_NONE)
+    {
+      info->synchronized = FALSE;
+      info->reason = g_strdup_printf ("its reference in %s, %s, is not among the traces", self->fixed_source,
+                                      fixed->reference);
+      return;
+    }
+  info->synchronized = fixed->synchronized;
+  info->best_effort = fixed->best_effort;
+  info->reason = g_strdup (fixed->synchronized ? "" : fixed->best_effort
+                           ? "placed as a best effort, unbounded, in the saved transforms"
+                           : "not synchronized in the saved transforms");
+  if (ref == host)
+    return;
+  info->reference = ref;
+  g_clear_pointer (&info->relation, sl_relation_unref);
+  info->relation = sl_relation_ref (fixed->relation);
+  g_array_set_size (info->path, 0);
+  g_array_append_val (info->path, host);
+  g_array_append_val (info->path, ref);
+}
+
 void
 sl_engine_get_host_info (SlEngine   *self,
                          guint       host,
                          SlHostInfo *info)
 {
   const Group *g;
+  const Fixed *fixed;
 
   g_return_if_fail (self != NULL);
   g_return_if_fail (host < self->host_names->len);
@@ -1276,14 +1424,23 @@ sl_engine_get_host_info (SlEngine   *self,
   info->path = sl_graph_get_path (self->graph, host);
   info->synchronized = g->size >= 2;
   info->best_effort = FALSE;
-  if (!info->synchronized && g->place_on != SL_HOST_NONE)
-    place_host (self, host, info);
-  info->reason = info->synchronized ? g_strdup ("") : unsynchronized_reason (self, host);
+  fixed = g_ptr_array_index (self->host_fixed, host);
+  if (fixed != NULL)
+    fixed_host_info (self, host, fixed, info);
+  else
+    {
+      if (!info->synchronized && g->place_on != SL_HOST_NONE)
+        place_host (self, host, info);
+      info->reason = info->synchronized ? g_strdup ("") : unsynchronized_reason (self, host);
+    }
   info->has_span = sl_engine_get_host_span (self, host, &info->first, &info->last);
   if (info->has_span)
     {
       info->bound_ns = sl_relation_max_bound (info->relation, info->first, info->last, &info->bound_at);
-      info->to_reference = *longest_piece (info->relation, info->first, info->last);
+      if (fixed != NULL && info->reference != host)
+        info->to_reference = fixed->to_reference;
+      else
+        info->to_reference = *longest_piece (info->relation, info->first, info->last);
       if (info->synchronized && !isfinite (info->bound_ns))
         {
           g_free (info->reason);

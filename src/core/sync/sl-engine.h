@@ -200,6 +200,16 @@ const char      *sl_engine_get_host_name    (const SlEngine        *self,
                                              guint                  host);
 void             sl_engine_pin_reference    (SlEngine              *self,
                                              guint                  host);
+void             sl_engine_fix_host         (SlEngine              *self,
+                                             const char            *name,
+                                             const char            *reference,
+                                             SlRelation            *relation,
+                                             const SlTransform     *to_reference,
+                                             gboolean               synchronized,
+                                             gboolean               best_effort,
+                                             const char            *source);
+const char      *sl_engine_get_host_fixed   (const SlEngine        *self,
+                                             guint                  host);
 void             sl_engine_get_host_counts  (const SlEngine        *self,
                                              guint                  host,
                                              SlHostCounts          *counts);
