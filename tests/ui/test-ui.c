@@ -21,6 +21,7 @@
 #include "sl-relay-dialog.h"
 #include "sl-session-private.h"
 #include "sl-text-cell.h"
+#include "sl-transforms-file.h"
 #include "sl-window-private.h"
 #include "ui-test-util.h"
 
@@ -843,6 +844,82 @@ test_cancel_midway (void)
   ui_wait_settled (session);
   g_assert_false (sl_session_get_stopped (session));
   g_assert_nonnull (sl_session_get_timeline (session));
+  ui_close_window (window);
+  remove_tree (parent);
+}
+
+/* Open with Saved Transforms: the file `sync --save-transforms` wrote (the
+ * maps `apply` writes into the traces, tests/test-transforms.c) is what
+ * every host item, so the timeline, maps each of its packet events
+ * through, bound included; each host says where its relation comes from,
+ * and no link is estimated. */
+static void
+test_saved_transforms (void)
+{
+  g_autofree char *traces = generate_traces ("--host=a:1000000000:0:10:5:4 --host=b:1000000000:5000000:-20:5:4 "
+                                             "--host=c:250000000:-7200000000000:33 --step=b:2:300000 "
+                                             "--duration=6 --background=200 --cpus=2");
+  g_autofree char *parent = g_path_get_dirname (traces);
+  g_autofree char *file = g_build_filename (parent, "transforms.txt", NULL);
+  g_autofree char *cmd = g_strdup_printf ("%s sync --no-progress --save-transforms=%s %s", g_getenv ("SL_CLI"),
+                                          file, traces);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SlTransformSet) set = NULL;
+  g_autofree char *out = NULL;
+  const char *paths[] = { traces, NULL };
+  SlWindow *window = NULL;
+  SlSession *session;
+  GListModel *hosts;
+  guint64 checked = 0;
+  int status = 0;
+
+  /* its report kept off the TAP stream */
+  g_assert_true (g_spawn_command_line_sync (cmd, &out, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  set = sl_transform_set_load (file, &error);
+  g_assert_no_error (error);
+
+  window = ui_new_window (NULL, 1200, 800);
+  session = sl_window_get_session (window);
+  hosts = sl_session_get_hosts (session);
+  sl_window_open_with_transforms (window, paths, file);
+  ui_wait_settled (session);
+  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_READY);
+  g_assert_cmpuint (g_list_model_get_n_items (hosts), ==, 3);
+  g_assert_cmpuint (sl_session_get_n_links (session), ==, 0);
+  ui_wait_frames (GTK_WIDGET (window), 2);
+  for (guint i = 0; i < g_list_model_get_n_items (hosts); i++)
+    {
+      g_autoptr(SlHostItem) item = g_list_model_get_item (hosts, i);
+      const SlSavedHost *saved = sl_transform_set_lookup (set, sl_host_item_get_name (item));
+      SlRelation *rel = sl_host_item_get_relation (item);
+      const SlEventStore *store = sl_session_get_event_store (session, sl_host_item_get_host (item));
+      guint64 n;
+
+      g_assert_nonnull (saved);
+      g_assert_nonnull (store);
+      g_assert_true (g_str_has_prefix (sl_host_item_get_status (item), "From transforms.txt"));
+      g_assert_cmpint (sl_host_item_get_info (item)->synchronized, ==, saved->synchronized);
+      n = sl_event_store_get_n_events (store, SL_EVENT_STREAM_NET);
+      g_assert_cmpuint (n, >, 100);
+      for (guint64 e = 0; e < n; e++)
+        {
+          const SlEvent *ev = sl_event_store_get (store, SL_EVENT_STREAM_NET, e);
+          gint64 wa, wb;
+          double fa, fb;
+
+          if (ev == NULL)
+            continue;
+          sl_relation_apply_split (saved->relation, ev->time, &wa, &fa);
+          sl_relation_apply_split (rel, ev->time, &wb, &fb);
+          g_assert_cmpint (wa, ==, wb);
+          g_assert_cmpfloat (fa, ==, fb);
+          g_assert_cmpfloat (sl_relation_bound_at (saved->relation, ev->time), ==, sl_relation_bound_at (rel, ev->time));
+          checked++;
+        }
+    }
+  g_test_message ("%" G_GUINT64_FORMAT " packet events checked", checked);
   ui_close_window (window);
   remove_tree (parent);
 }
@@ -2006,6 +2083,7 @@ main (int   argc,
   g_test_add_func ("/ui/demo", test_demo);
   g_test_add_func ("/ui/cancel", test_cancel);
   g_test_add_func ("/ui/cancel/midway", test_cancel_midway);
+  g_test_add_func ("/ui/saved-transforms", test_saved_transforms);
   g_test_add_func ("/ui/tables", test_tables);
   g_test_add_func ("/ui/unreadable", test_unreadable);
   g_test_add_func ("/ui/unsynchronized", test_unsynchronized);
