@@ -75,6 +75,9 @@ typedef struct
   guint      starved;     /* ran past the timeout, waiting for a processor */
   double     max_starved_s;
   guint      decoder_deaths;
+  guint      crashes;     /* the CLI killed by a signal it did not get from us */
+  guint      hangs;
+  guint      sanitized;   /* cases with a sanitizer report (a leak included) */
 } Fuzz;
 
 /* ---------------------------------------------------------------------- */
@@ -120,12 +123,14 @@ check_stderr (const SlFuzzResult *r,
   return deaths;
 }
 
-static void
+/* Returns how many reports the case's processes wrote. */
+static guint
 check_sanitizers (const char *dir,
                   GString    *why)
 {
   g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
   const char *name;
+  guint n = 0;
 
   while (d != NULL && (name = g_dir_read_name (d)) != NULL)
     if (g_str_has_prefix (name, "sanitizer"))
@@ -135,7 +140,9 @@ check_sanitizers (const char *dir,
 
         g_file_get_contents (path, &text, NULL, NULL);
         g_string_append_printf (why, "sanitizer report %s:\n%.2000s\n", name, text != NULL ? text : "");
+        n++;
       }
+  return n;
 }
 
 static void
@@ -210,7 +217,7 @@ run_case (Fuzz  *fz,
   g_autoptr(GString) why = g_string_new (NULL);
   g_autofree char *name = g_strdup_printf ("case-%06u", index);
   g_autoptr(JsonParser) parser = json_parser_new ();
-  guint deaths;
+  guint deaths, reports;
   SlFuzzResult r;
 
   c.rand = g_rand_new_with_seed_array (seeds, G_N_ELEMENTS (seeds));
@@ -260,8 +267,10 @@ run_case (Fuzz  *fz,
   if (r.timed_out)
     g_string_append_printf (why, "hang: killed after %.0f s, %.0f s of it waiting for a processor\n", r.seconds,
                             r.starved_s);
+  else if (r.status < 0)
+    g_string_append_printf (why, "crash: killed by signal %d\n", -r.status);
   deaths = check_stderr (&r, c.dir, why);
-  check_sanitizers (c.dir, why);
+  reports = check_sanitizers (c.dir, why);
 
   g_mutex_lock (&fz->lock);
   fz->done++;
@@ -274,6 +283,9 @@ run_case (Fuzz  *fz,
       fz->max_starved_s = MAX (fz->max_starved_s, r.starved_s);
     }
   fz->decoder_deaths += deaths;
+  fz->crashes += r.status < 0 && !r.timed_out;
+  fz->hangs += r.timed_out;
+  fz->sanitized += reports > 0;
   if (why->len > 0)
     {
       fz->failed++;
@@ -565,6 +577,7 @@ main (int    argc,
 
   g_print ("sl-fuzz: seed %" G_GUINT64_FORMAT ", cases %u to %u: %u run, %u failed (longest %.1f s)\n", fz.seed,
            fz.first, fz.first + fz.cases - 1, fz.done, fz.failed, fz.max_case_s);
+  g_print ("  crashes %u, hangs %u, cases with a sanitizer report %u\n", fz.crashes, fz.hangs, fz.sanitized);
   g_print ("  decoder processes that died and were salvaged: %u\n", fz.decoder_deaths);
   g_print ("  cases past the timeout, held back by the machine (not hangs): %u (held back %.0f s at most)\n",
            fz.starved, fz.max_starved_s);
