@@ -296,6 +296,9 @@ run_case (Fuzz  *fz,
   else if (fz->verbose)
     g_printerr ("ok case %u (base %s, %s: %s) %.2f s\n%s", index, c.base->name, class_names[c.klass],
                 c.what->str, r.seconds, r.err);
+  else if (r.err[0] == '\0')
+    /* for the campaign's triage: the damage was read as valid data? */
+    g_printerr ("no message: case %u (base %s, %s: %s)\n", index, c.base->name, class_names[c.klass], c.what->str);
   if (fz->done % 100 == 0 && !fz->verbose)
     g_printerr ("%u cases, %u failed\n", fz->done, fz->failed);
   g_mutex_unlock (&fz->lock);
