@@ -42,6 +42,8 @@ typedef struct
   char    *err;
 } SlFuzzResult;
 
+/* @after_ms counts from the program's first child (its first decoder):
+ * by then its signal handlers are in, however slowly it started. */
 typedef struct
 {
   guint after_ms;
