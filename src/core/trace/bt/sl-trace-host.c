@@ -665,7 +665,7 @@ salvage (Host       *h,
     bytes = 0;
   if (bytes >= st->good_bytes && st->good_bytes > 0)
     bytes = k > 0 ? g_array_index (st->offsets, guint64, k - 1) : 0;
-  if (bytes >= st->good_bytes || !sl_trace_view_cut (t, st, bytes, &error))
+  if (bytes >= st->good_bytes || !sl_trace_view_cut (h->reader, t, st, bytes, &error))
     return FALSE;
   sl_trace_reader_add_problem (h->reader, h->name, st->path,
                                "the trace decoder %s in packet %" G_GUINT64_FORMAT " of the stream (%s); decoding "

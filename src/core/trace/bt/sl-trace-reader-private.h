@@ -152,6 +152,9 @@ struct _SlTraceReader
   atomic_int            cancelled;
   gint64                start_time;
   char                 *view_root;
+  /* damaged streams' good parts, on disk (sl-trace-view.c) */
+  char                 *copy_root;
+  guint                 n_copies;
 
   /* sized to the number of hosts (sl-trace-reader.c: size_queues()) */
   guint                 queue_max;
@@ -182,7 +185,8 @@ gboolean   sl_trace_view_make        (SlTraceReader *self,
                                       TraceDir      *t,
                                       guint          index,
                                       GError       **error);
-gboolean   sl_trace_view_cut         (TraceDir      *t,
+gboolean   sl_trace_view_cut         (SlTraceReader *self,
+                                      TraceDir      *t,
                                       SlCtfStream   *s,
                                       guint64        bytes,
                                       GError       **error);

@@ -202,7 +202,7 @@ cut_last (Host        *h,
   g_autoptr(GError) error = NULL;
   g_autofree char *reason = sl_trace_view_unmap (h, why != NULL && *why ? why : "no reason given");
 
-  if (!sl_trace_view_cut (t, s, bytes, &error))
+  if (!sl_trace_view_cut (h->reader, t, s, bytes, &error))
     return;
   if (bytes == 0)
     sl_trace_reader_add_problem (h->reader, h->name, s->path,

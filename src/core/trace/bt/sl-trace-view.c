@@ -87,7 +87,8 @@ copy_prefix (const char  *from,
  * session's runtime folder, else /dev/shm). A view is a link per stream
  * file and the checked metadata: on a busy disk, making and removing
  * thousands of them took seconds at 200 hosts, and removing them is what
- * Ctrl-C waits for. Only a damaged stream's kept packets are copied. */
+ * Ctrl-C waits for. Only a damaged stream's kept packets are copied, to
+ * disk (copy_for_view()). */
 static const char *
 view_parent (void)
 {
@@ -119,6 +120,64 @@ ensure_root (SlTraceReader  *self,
   e = errno;
   g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e), "%s: %s", root, g_strerror (e));
   return FALSE;
+}
+
+/* A stream's first @bytes for a view (@to): copied into a folder on disk,
+ * the temporary folder's, and linked from the view. The views may be in
+ * memory, and a truncated stream's good part can be gigabytes. */
+static gboolean
+copy_for_view (SlTraceReader  *self,
+               const char     *from,
+               const char     *to,
+               guint64         bytes,
+               GError        **error)
+{
+  static GMutex lock;
+  g_autofree char *base = g_path_get_basename (from);
+  g_autofree char *name = NULL;
+  g_autofree char *copy = NULL;
+
+  g_mutex_lock (&lock);
+  if (self->copy_root == NULL)
+    self->copy_root = g_dir_make_tmp ("syncline-copies-XXXXXX", error);
+  if (self->copy_root != NULL)
+    {
+      name = g_strdup_printf ("%u-%s", self->n_copies++, base);
+      copy = g_build_filename (self->copy_root, name, NULL);
+    }
+  g_mutex_unlock (&lock);
+  if (copy == NULL || !copy_prefix (from, copy, bytes, error))
+    return FALSE;
+  if (symlink (copy, to) != 0)
+    {
+      int e = errno;
+
+      g_unlink (copy);
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e), "%s: %s", to, g_strerror (e));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Removes @to from a view, and the copy it links to if it is one. */
+static gboolean
+unlink_from_view (SlTraceReader  *self,
+                  const char     *to,
+                  GError        **error)
+{
+  g_autofree char *target = g_file_read_link (to, NULL);
+
+  if (target != NULL && self->copy_root != NULL && g_str_has_prefix (target, self->copy_root) &&
+      target[strlen (self->copy_root)] == G_DIR_SEPARATOR)
+    g_unlink (target);
+  if (g_unlink (to) != 0 && errno != ENOENT)
+    {
+      int e = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e), "%s: %s", to, g_strerror (e));
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /**
@@ -166,7 +225,7 @@ sl_trace_view_make (SlTraceReader  *self,
               return FALSE;
             }
         }
-      else if (!copy_prefix (s->path, to, s->good_bytes, error))
+      else if (!copy_for_view (self, s->path, to, s->good_bytes, error))
         return FALSE;
     }
   t->view = g_steal_pointer (&dir);
@@ -180,22 +239,18 @@ sl_trace_view_make (SlTraceReader  *self,
  * Replaces @s in @t's view with its first @bytes.
  */
 gboolean
-sl_trace_view_cut (TraceDir     *t,
-                   SlCtfStream  *s,
-                   guint64       bytes,
-                   GError      **error)
+sl_trace_view_cut (SlTraceReader  *self,
+                   TraceDir       *t,
+                   SlCtfStream    *s,
+                   guint64         bytes,
+                   GError        **error)
 {
   g_autofree char *base = g_path_get_basename (s->path);
   g_autofree char *to = g_build_filename (t->view, base, NULL);
 
-  if (g_unlink (to) != 0 && errno != ENOENT)
-    {
-      int e = errno;
-
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e), "%s: %s", to, g_strerror (e));
-      return FALSE;
-    }
-  if (bytes > 0 && !copy_prefix (s->path, to, bytes, error))
+  if (!unlink_from_view (self, to, error))
+    return FALSE;
+  if (bytes > 0 && !copy_for_view (self, s->path, to, bytes, error))
     return FALSE;
   s->good_bytes = bytes;
   while (s->offsets->len > 0 && g_array_index (s->offsets, guint64, s->offsets->len - 1) >= bytes)
@@ -233,6 +288,9 @@ sl_trace_view_remove_all (SlTraceReader *self)
   if (self->view_root != NULL)
     remove_tree (self->view_root, 0);
   g_clear_pointer (&self->view_root, g_free);
+  if (self->copy_root != NULL)
+    remove_tree (self->copy_root, 0);
+  g_clear_pointer (&self->copy_root, g_free);
 }
 
 /* A decoder's message with the views' paths put back to the traces'. */
