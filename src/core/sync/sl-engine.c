@@ -9,125 +9,10 @@
 #include <string.h>
 
 #include "sl-compare.h"
-#include "sl-engine.h"
+#include "sl-engine-private.h"
 #include "sl-linreg.h"
 #include "sl-segments.h"
 
-/* Matched points of one direction, kept for inversion counts and plots.
- * Past max_points the half farthest from the band is dropped: those can
- * only be inverted by a correction that is off by more than their slack.
- * With a point retention, those older than it are dropped too (the
- * estimator never reads them: its windows keep what the bounds need).
- * min_x: the oldest kept point's x (G_MAXINT64 when empty). */
-typedef struct
-{
-  SlPoint *pts;
-  gsize    len;
-  gsize    cap;
-  gint64   min_x;
-  guint64  dropped;
-  guint64  compactions;
-} PointStore;
-
-/* Inversion counts of a link under the hosts' relations they were counted
- * with (the graph keeps a relation until it changes): points are only
- * appended between compactions, so while the relations stay the same only
- * the new points are counted. */
-typedef struct
-{
-  gboolean    valid;
-  SlRelation *ra;
-  SlRelation *rb;
-  guint64     compactions[2];
-  gsize       counted[2];
-  guint64     inversions;
-} InversionCache;
-
-typedef struct
-{
-  guint       a;
-  guint       b;
-  SlSegments *seg;
-  SlLinreg   *linreg;
-  guint64     rt_n;
-  double      rt_mean;
-  double      rt_m2;
-  guint64     matches;
-  guint64     n[2];
-  guint64     seg_version;
-  gint64      change_time;
-  SlQuality   quality;
-  double      accuracy;
-  gboolean    in_graph;
-  gboolean    queued;
-  gint64      last_change;
-  PointStore  points[2];
-  gint64      newest_x;
-  InversionCache inv;
-  SlRelation *rel;
-} Link;
-
-/* The host's events seen so far, on its own clock; held: what readers
- * reported while flushes follow the input (sl_engine_set_flush_on_input()),
- * taken in at the next sl_engine_flush(). */
-typedef struct
-{
-  gint64 first;
-  gint64 last;
-  gint64 held_first;
-  gint64 held_last;
-} Span;
-
-/* A host's group: the size of its tree component, and for a host alone,
- * the non-accurate link that places it on another host's clock. */
-typedef struct
-{
-  guint size;
-  guint place_link;
-  guint place_on;
-} Group;
-
-/* A host whose relation was found elsewhere (sl_engine_fix_host()). */
-typedef struct
-{
-  char        *reference;
-  SlRelation  *relation;
-  SlTransform  to_reference;
-  gboolean     synchronized;
-  gboolean     best_effort;
-} Fixed;
-
-struct _SlEngine
-{
-  SlEngineOptions  options;
-  double           rt_z;
-  GPtrArray       *host_names;
-  GHashTable      *host_by_name;
-  GArray          *host_counts;
-  GArray          *host_spans;
-  GArray          *groups;
-  guint64          groups_stamp;
-  guint            groups_pinned;
-  GArray          *links;
-  GHashTable      *link_by_pair;
-  GArray          *dirty;
-  SlMatcher       *matcher;
-  SlGraph         *graph;
-  SlJournal       *journal;
-  guint64          n_matches;
-  gint64           now;
-  /* sl_engine_set_flush_on_input(): flushes at input times only */
-  gboolean         flush_on_input;
-  gboolean         spans_held;
-  gint64           flush_first;
-  gint64           flush_next;
-  SlEngineMatchFunc match_func;
-  gpointer         match_data;
-  /* sl_engine_fix_host(): by name, and each host's (or NULL) */
-  GHashTable      *fixed;
-  GPtrArray       *host_fixed;
-  char            *fixed_source;
-};
 
 void
 sl_engine_options_init (SlEngineOptions *options)
@@ -509,10 +394,6 @@ get_link (SlEngine *self,
   return &g_array_index (self->links, Link, self->links->len - 1);
 }
 
-static void link_estimate (SlEngine   *self,
-                           Link       *l,
-                           SlLinkInfo *info);
-
 static void
 points_update_min (PointStore *s)
 {
@@ -579,7 +460,7 @@ store_point (SlEngine *self,
       double cut;
       gsize kept = 0;
 
-      link_estimate (self, l, &info);
+      _sl_engine_link_estimate (self, l, &info);
       for (gsize i = 0; i < s->len; i++)
         {
           double est = info.has_estimate
@@ -676,7 +557,7 @@ refresh_link (SlEngine *self,
   SlLinkInfo info;
   double w;
 
-  link_estimate (self, l, &info);
+  _sl_engine_link_estimate (self, l, &info);
 
   if (info.quality != l->quality || info.accuracy != l->accuracy)
     {
@@ -706,8 +587,8 @@ refresh_link (SlEngine *self,
 
 static void flush_links (SlEngine *self);
 
-static void
-query_flush (SlEngine *self)
+void
+_sl_engine_query_flush (SlEngine *self)
 {
   if (!self->flush_on_input)
     sl_engine_flush (self);
@@ -995,8 +876,8 @@ fill_from_linreg (SlEngine   *self,
     }
 }
 
-static void
-link_estimate (SlEngine   *self,
+void
+_sl_engine_link_estimate (SlEngine   *self,
                Link       *l,
                SlLinkInfo *info)
 {
@@ -1091,10 +972,10 @@ sl_engine_get_link_info (SlEngine   *self,
   g_return_if_fail (link < self->links->len);
   g_return_if_fail (info != NULL);
 
-  query_flush (self);
+  _sl_engine_query_flush (self);
 
   l = &g_array_index (self->links, Link, link);
-  link_estimate (self, l, info);
+  _sl_engine_link_estimate (self, l, info);
   info->weight = link_weight (self, l, info);
   info->in_tree = l->in_graph && sl_graph_edge_in_tree (self->graph, l->a, l->b);
   link_bounds_in_time (self, l, info);
@@ -1130,342 +1011,6 @@ sl_engine_get_link_info (SlEngine   *self,
     }
 }
 
-/* The piece that covers most of [first, last]: the host's transform when
- * one line is shown. */
-static const SlTransform *
-longest_piece (const SlRelation *rel,
-               gint64            first,
-               gint64            last)
-{
-  guint i0 = sl_relation_find_piece (rel, first), i1 = sl_relation_find_piece (rel, last), best = i0;
-  gint64 best_len = -1;
-
-  for (guint i = i0; i <= i1; i++)
-    {
-      gint64 s = MAX (sl_relation_get_piece (rel, i, NULL), first);
-      gint64 e = i + 1 < sl_relation_get_n_pieces (rel) ? MIN (sl_relation_get_piece (rel, i + 1, NULL), last) : last;
-
-      if (e - s > best_len)
-        {
-          best_len = e - s;
-          best = i;
-        }
-    }
-  return sl_relation_piece_at (rel, MAX (sl_relation_get_piece (rel, best, NULL), first));
-}
-
-static int
-quality_rank (SlQuality q)
-{
-  switch (q)
-    {
-    case SL_QUALITY_ACCURATE:
-      return 4;
-    case SL_QUALITY_APPROXIMATE:
-      return 3;
-    case SL_QUALITY_FAIL:
-      return 2;
-    case SL_QUALITY_INCOMPLETE:
-      return 1;
-    case SL_QUALITY_ABSENT:
-    default:
-      return 0;
-    }
-}
-
-static int
-cmp_host_names (gconstpointer a,
-                gconstpointer b,
-                gpointer      data)
-{
-  SlEngine *self = data;
-
-  return strcmp (g_ptr_array_index (self->host_names, *(const guint *) a),
-                 g_ptr_array_index (self->host_names, *(const guint *) b));
-}
-
-/* Component sizes from the tree; then each host alone is placed, in name
- * order, through its best link that has an estimate: to a synchronized
- * host if it can (the largest group first), else to a host alone that
- * comes earlier by name (so that a group of hosts alone shares the clock
- * of its first host). Recomputed when the journal moved (every change of
- * a link's quality and of the tree is journaled). */
-static void
-ensure_groups (SlEngine *self)
-{
-  guint n = self->host_names->len;
-  g_autofree guint *ref = g_new (guint, MAX (n, 1));
-  g_autofree guint *count = g_new0 (guint, MAX (n, 1));
-  g_autofree guint *order = g_new (guint, MAX (n, 1));
-  g_autofree guint8 *decided = g_new0 (guint8, MAX (n, 1));
-  guint64 stamp;
-  guint pinned;
-
-  for (guint h = 0; h < n; h++)
-    ref[h] = sl_graph_get_reference (self->graph, h);
-  stamp = sl_journal_get_next_seq (self->journal) + 1;
-  pinned = sl_graph_get_pinned (self->graph);
-  if (self->groups->len == n && self->groups_stamp == stamp && self->groups_pinned == pinned)
-    return;
-  self->groups_stamp = stamp;
-  self->groups_pinned = pinned;
-  g_array_set_size (self->groups, n);
-
-  for (guint h = 0; h < n; h++)
-    count[ref[h]]++;
-  for (guint h = 0; h < n; h++)
-    {
-      Group *g = &g_array_index (self->groups, Group, h);
-
-      g->size = count[ref[h]];
-      g->place_link = G_MAXUINT;
-      g->place_on = SL_HOST_NONE;
-      order[h] = h;
-      decided[h] = g->size >= 2;
-    }
-  g_qsort_with_data (order, (gint) n, sizeof (guint), cmp_host_names, self);
-  /* a pinned reference alone stays on its own clock, and the others alone
-   * may be placed on it */
-  if (pinned < n)
-    decided[pinned] = TRUE;
-
-  for (guint k = 0; k < n; k++)
-    {
-      guint h = order[k];
-      Group *g = &g_array_index (self->groups, Group, h);
-      int best_score = -1;
-
-      if (g->size >= 2 || h == pinned)
-        continue;
-      for (guint li = 0; li < self->links->len; li++)
-        {
-          Link *l = &g_array_index (self->links, Link, li);
-          guint o;
-          int score;
-
-          if (l->a != h && l->b != h)
-            continue;
-          o = l->a == h ? l->b : l->a;
-          if (!decided[o] || l->rel == NULL)
-            continue;
-          /* synchronized targets first, larger groups, better links */
-          score = (g_array_index (self->groups, Group, o).size >= 2 ? 1 << 28 : 0) +
-                  (int) MIN (g_array_index (self->groups, Group, o).size, 4095u) * 16 +
-                  quality_rank (l->quality);
-          if (score > best_score)
-            {
-              best_score = score;
-              g->place_link = li;
-              g->place_on = o;
-            }
-        }
-      decided[h] = TRUE;
-    }
-}
-
-/**
- * sl_engine_host_is_synchronized:
- *
- * Returns: whether an accurate path joins @host to at least one other host
- */
-gboolean
-sl_engine_host_is_synchronized (SlEngine *self,
-                                guint     host)
-{
-  g_return_val_if_fail (self != NULL, FALSE);
-  g_return_val_if_fail (host < self->host_names->len, FALSE);
-
-  if (g_ptr_array_index (self->host_fixed, host) != NULL)
-    {
-      SlHostInfo info = { 0 };
-      gboolean synchronized;
-
-      sl_engine_get_host_info (self, host, &info);
-      synchronized = info.synchronized;
-      sl_host_info_clear (&info);
-      return synchronized;
-    }
-  query_flush (self);
-  ensure_groups (self);
-  return g_array_index (self->groups, Group, host).size >= 2;
-}
-
-static const char *
-host_name (const SlEngine *self,
-           guint           h)
-{
-  return g_ptr_array_index (self->host_names, h);
-}
-
-static char *
-unsynchronized_reason (SlEngine *self,
-                       guint     host)
-{
-  const SlHostCounts *c = &g_array_index (self->host_counts, SlHostCounts, host);
-  const Group *g = &g_array_index (self->groups, Group, host);
-  const Link *best = NULL;
-  guint n_links = 0;
-  GString *s;
-
-  if (c->packet_events == 0 && c->matched == 0)
-    return g_strdup ("no TCP packet event in its traces");
-  if (c->matched == 0)
-    return g_strdup_printf ("none of its %" G_GUINT64_FORMAT " packet events matched a packet of another host",
-                            c->packet_events);
-
-  for (guint li = 0; li < self->links->len; li++)
-    {
-      const Link *l = &g_array_index (self->links, Link, li);
-
-      if (l->a != host && l->b != host)
-        continue;
-      n_links++;
-      if (best == NULL || quality_rank (l->quality) > quality_rank (best->quality) ||
-          (quality_rank (l->quality) == quality_rank (best->quality) && l->matches > best->matches))
-        best = l;
-    }
-  s = g_string_new (NULL);
-  if (best != NULL)
-    {
-      SlLinkInfo info;
-
-      link_estimate (self, (Link *) best, &info);
-      g_string_append_printf (s, "no accurate link: the link with %s is %s",
-                              host_name (self, best->a == host ? best->b : best->a),
-                              info.quality == SL_QUALITY_FAIL ? "failed" : sl_quality_to_string (info.quality));
-      if (info.reason != NULL && *info.reason != '\0')
-        g_string_append_printf (s, ": %s", info.reason);
-      if (n_links > 1)
-        g_string_append_printf (s, "; its %u other links are not accurate either", n_links - 1);
-    }
-  else
-    g_string_append (s, "no link to another host");
-  if (g->place_on != SL_HOST_NONE)
-    g_string_append_printf (s, "; placed on %s's clock through its link with it as a best effort, unbounded",
-                            host_name (self, g->place_on));
-  return g_string_free (s, FALSE);
-}
-
-/* The relation of a host placed through a non-accurate link: that link's
- * estimate (its bound infinite) composed with where the other host is. */
-static void
-place_host (SlEngine   *self,
-            guint       host,
-            SlHostInfo *info)
-{
-  const Group *g = &g_array_index (self->groups, Group, host);
-  Link *l = &g_array_index (self->links, Link, g->place_link);
-  SlHostInfo on = { 0 };
-  g_autoptr(SlRelation) hop = NULL;
-
-  sl_engine_get_host_info (self, g->place_on, &on);
-  hop = l->a == host ? sl_relation_ref (l->rel) : sl_relation_invert (l->rel);
-  g_clear_pointer (&info->relation, sl_relation_unref);
-  info->relation = sl_relation_compose (on.relation, hop);
-  info->reference = on.reference;
-  g_array_set_size (info->path, 1);
-  g_array_append_vals (info->path, on.path->data, on.path->len);
-  info->best_effort = TRUE;
-  sl_host_info_clear (&on);
-}
-
-/* A fixed host: its saved relation to its saved reference, when that
- * host is here; else it stays on its own clock (the graph's, as it has no
- * link). */
-static void
-fixed_host_info (SlEngine    *self,
-                 guint        host,
-                 const Fixed *fixed,
-                 SlHostInfo  *info)
-{
-  guint ref = sl_engine_find_host (self, fixed->reference);
-
-  if (ref == SL_HOST_NONE)
-    {
-      info->synchronized = FALSE;
-      info->reason = g_strdup_printf ("its reference in %s, %s, is not among the traces", self->fixed_source,
-                                      fixed->reference);
-      return;
-    }
-  info->synchronized = fixed->synchronized;
-  info->best_effort = fixed->best_effort;
-  info->reason = g_strdup (fixed->synchronized ? "" : fixed->best_effort
-                           ? "placed as a best effort, unbounded, in the saved transforms"
-                           : "not synchronized in the saved transforms");
-  if (ref == host)
-    return;
-  info->reference = ref;
-  g_clear_pointer (&info->relation, sl_relation_unref);
-  info->relation = sl_relation_ref (fixed->relation);
-  g_array_set_size (info->path, 0);
-  g_array_append_val (info->path, host);
-  g_array_append_val (info->path, ref);
-}
-
-void
-sl_engine_get_host_info (SlEngine   *self,
-                         guint       host,
-                         SlHostInfo *info)
-{
-  const Group *g;
-  const Fixed *fixed;
-
-  g_return_if_fail (self != NULL);
-  g_return_if_fail (host < self->host_names->len);
-  g_return_if_fail (info != NULL);
-
-  query_flush (self);
-  ensure_groups (self);
-  g = &g_array_index (self->groups, Group, host);
-
-  info->host = host;
-  info->reference = sl_graph_get_reference (self->graph, host);
-  info->relation = sl_graph_get_relation (self->graph, host);
-  info->path = sl_graph_get_path (self->graph, host);
-  info->synchronized = g->size >= 2;
-  info->best_effort = FALSE;
-  fixed = g_ptr_array_index (self->host_fixed, host);
-  if (fixed != NULL)
-    fixed_host_info (self, host, fixed, info);
-  else
-    {
-      if (!info->synchronized && g->place_on != SL_HOST_NONE)
-        place_host (self, host, info);
-      info->reason = info->synchronized ? g_strdup ("") : unsynchronized_reason (self, host);
-    }
-  info->has_span = sl_engine_get_host_span (self, host, &info->first, &info->last);
-  if (info->has_span)
-    {
-      info->bound_ns = sl_relation_max_bound (info->relation, info->first, info->last, &info->bound_at);
-      if (fixed != NULL && info->reference != host)
-        info->to_reference = fixed->to_reference;
-      else
-        info->to_reference = *longest_piece (info->relation, info->first, info->last);
-      if (info->synchronized && !isfinite (info->bound_ns))
-        {
-          g_free (info->reason);
-          info->reason = g_strdup_printf ("no bound from %" G_GINT64_FORMAT " ns on its clock: a link of its path "
-                                          "has none there (its packets contradict each other, as with two clock "
-                                          "steps close together, or they stop too far away)", info->bound_at);
-        }
-    }
-  else
-    {
-      sl_relation_get_piece (info->relation, 0, &info->to_reference);
-      info->bound_at = info->to_reference.origin;
-      info->bound_ns = sl_relation_bound_at (info->relation, info->bound_at);
-    }
-}
-
-void
-sl_host_info_clear (SlHostInfo *info)
-{
-  g_return_if_fail (info != NULL);
-
-  g_clear_pointer (&info->path, g_array_unref);
-  g_clear_pointer (&info->relation, sl_relation_unref);
-  g_clear_pointer (&info->reason, g_free);
-}
 
 /**
  * sl_engine_get_link_relation:
@@ -1482,13 +1027,13 @@ sl_engine_get_link_relation (SlEngine *self,
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (link < self->links->len, NULL);
 
-  query_flush (self);
+  _sl_engine_query_flush (self);
   l = &g_array_index (self->links, Link, link);
   if (l->rel == NULL)
     {
       SlLinkInfo info;
 
-      link_estimate (self, l, &info);
+      _sl_engine_link_estimate (self, l, &info);
       if (info.has_estimate)
         l->rel = link_relation (self, l, &info);
     }

@@ -1,0 +1,135 @@
+/* sl-engine-private.h: the engine's state, shared by its files
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "sl-engine.h"
+#include "sl-linreg.h"
+#include "sl-segments.h"
+
+G_BEGIN_DECLS
+
+/* Matched points of one direction, kept for inversion counts and plots.
+ * Past max_points the half farthest from the band is dropped: those can
+ * only be inverted by a correction that is off by more than their slack.
+ * With a point retention, those older than it are dropped too (the
+ * estimator never reads them: its windows keep what the bounds need).
+ * min_x: the oldest kept point's x (G_MAXINT64 when empty). */
+typedef struct
+{
+  SlPoint *pts;
+  gsize    len;
+  gsize    cap;
+  gint64   min_x;
+  guint64  dropped;
+  guint64  compactions;
+} PointStore;
+
+/* Inversion counts of a link under the hosts' relations they were counted
+ * with (the graph keeps a relation until it changes): points are only
+ * appended between compactions, so while the relations stay the same only
+ * the new points are counted. */
+typedef struct
+{
+  gboolean    valid;
+  SlRelation *ra;
+  SlRelation *rb;
+  guint64     compactions[2];
+  gsize       counted[2];
+  guint64     inversions;
+} InversionCache;
+
+typedef struct
+{
+  guint       a;
+  guint       b;
+  SlSegments *seg;
+  SlLinreg   *linreg;
+  guint64     rt_n;
+  double      rt_mean;
+  double      rt_m2;
+  guint64     matches;
+  guint64     n[2];
+  guint64     seg_version;
+  gint64      change_time;
+  SlQuality   quality;
+  double      accuracy;
+  gboolean    in_graph;
+  gboolean    queued;
+  gint64      last_change;
+  PointStore  points[2];
+  gint64      newest_x;
+  InversionCache inv;
+  SlRelation *rel;
+} Link;
+
+/* The host's events seen so far, on its own clock; held: what readers
+ * reported while flushes follow the input (sl_engine_set_flush_on_input()),
+ * taken in at the next sl_engine_flush(). */
+typedef struct
+{
+  gint64 first;
+  gint64 last;
+  gint64 held_first;
+  gint64 held_last;
+} Span;
+
+/* A host's group: the size of its tree component, and for a host alone,
+ * the non-accurate link that places it on another host's clock. */
+typedef struct
+{
+  guint size;
+  guint place_link;
+  guint place_on;
+} Group;
+
+/* A host whose relation was found elsewhere (sl_engine_fix_host()). */
+typedef struct
+{
+  char        *reference;
+  SlRelation  *relation;
+  SlTransform  to_reference;
+  gboolean     synchronized;
+  gboolean     best_effort;
+} Fixed;
+
+struct _SlEngine
+{
+  SlEngineOptions  options;
+  double           rt_z;
+  GPtrArray       *host_names;
+  GHashTable      *host_by_name;
+  GArray          *host_counts;
+  GArray          *host_spans;
+  GArray          *groups;
+  guint64          groups_stamp;
+  guint            groups_pinned;
+  GArray          *links;
+  GHashTable      *link_by_pair;
+  GArray          *dirty;
+  SlMatcher       *matcher;
+  SlGraph         *graph;
+  SlJournal       *journal;
+  guint64          n_matches;
+  gint64           now;
+  /* sl_engine_set_flush_on_input(): flushes at input times only */
+  gboolean         flush_on_input;
+  gboolean         spans_held;
+  gint64           flush_first;
+  gint64           flush_next;
+  SlEngineMatchFunc match_func;
+  gpointer         match_data;
+  /* sl_engine_fix_host(): by name, and each host's (or NULL) */
+  GHashTable      *fixed;
+  GPtrArray       *host_fixed;
+  char            *fixed_source;
+};
+
+void  _sl_engine_query_flush   (SlEngine   *self);
+void  _sl_engine_link_estimate (SlEngine   *self,
+                                Link       *l,
+                                SlLinkInfo *info);
+
+G_END_DECLS
