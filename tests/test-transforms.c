@@ -129,9 +129,16 @@ assert_same_as_engine (const SlTransformSet *saved,
     }
 }
 
+/* A clock step and wandering rates: several pieces per host. */
+static const char *const piecewise_set[] = {
+  "--host=a:1000000000:0:10:5:4", "--host=b:1000000000:5000000:-20:5:4",
+  "--host=c:250000000:-7200000000000:33", "--step=b:2:300000",
+  "--duration=6", "--background=200", "--cpus=2", NULL
+};
+
 /* Opening with saved transforms (the application's --transforms): an
- * engine given the file's relations (sl_engine_fix_host(), as the job does
- * by name) reports them exactly, at every packet event of a second read,
+ * engine given the file's relations (sl_transform_set_fix_engine(), as the
+ * job does) reports them exactly, at every packet event of a second read,
  * and synchronizes none of the hosts again (no link). */
 static void
 test_fixed (void)
@@ -139,9 +146,6 @@ test_fixed (void)
   g_autofree char *tmp = make_tmpdir ();
   g_autofree char *gen = g_build_filename (tmp, "gen", NULL);
   g_autofree char *file = g_build_filename (tmp, "transforms.txt", NULL);
-  const char *extra[] = { "--host=a:1000000000:0:10:5:4", "--host=b:1000000000:5000000:-20:5:4",
-                          "--host=c:250000000:-7200000000000:33", "--step=b:2:300000",
-                          "--duration=6", "--background=200", "--cpus=2", NULL };
   g_autoptr(SlEngine) engine = NULL;
   g_autoptr(SlEngine) fixed = sl_engine_new (NULL);
   g_autoptr(SlTransformSet) set = NULL;
@@ -152,7 +156,7 @@ test_fixed (void)
   Times times = { NULL, g_array_new (FALSE, FALSE, sizeof (gint64)), g_array_new (FALSE, FALSE, sizeof (guint)) };
   guint n_pieces = 0;
 
-  run_generate (gen, extra);
+  run_generate (gen, piecewise_set);
   engine = sync_folder (gen, NULL);
   set = sl_transform_set_new_from_engine (engine);
   g_assert_true (sl_transform_set_save (set, file, &error));
@@ -160,13 +164,7 @@ test_fixed (void)
   loaded = sl_transform_set_load (file, &error);
   g_assert_no_error (error);
 
-  for (guint i = 0; i < sl_transform_set_get_n_hosts (loaded); i++)
-    {
-      const SlSavedHost *h = sl_transform_set_get_host (loaded, i);
-
-      sl_engine_fix_host (fixed, h->name, h->reference, h->relation, &h->to_reference, h->synchronized,
-                          h->best_effort, "transforms.txt");
-    }
+  sl_transform_set_fix_engine (loaded, fixed, "transforms.txt");
   sl_trace_reader_options_init (&ro);
   ro.packet_func = packet_cb;
   ro.packet_data = &times;
@@ -196,10 +194,6 @@ test_round_trip (void)
   g_autofree char *tmp = make_tmpdir ();
   g_autofree char *gen = g_build_filename (tmp, "gen", NULL);
   g_autofree char *file = g_build_filename (tmp, "transforms.txt", NULL);
-  /* a clock step and wandering rates: several pieces per host */
-  const char *extra[] = { "--host=a:1000000000:0:10:5:4", "--host=b:1000000000:5000000:-20:5:4",
-                          "--host=c:250000000:-7200000000000:33", "--step=b:2:300000",
-                          "--duration=6", "--background=200", "--cpus=2", NULL };
   g_autoptr(SlEngine) engine = NULL;
   g_autoptr(SlEngine) again = NULL;
   g_autoptr(SlTransformSet) set = NULL;
@@ -210,7 +204,7 @@ test_round_trip (void)
   Times times = { NULL, g_array_new (FALSE, FALSE, sizeof (gint64)), g_array_new (FALSE, FALSE, sizeof (guint)) };
   guint n_pieces = 0;
 
-  run_generate (gen, extra);
+  run_generate (gen, piecewise_set);
   engine = sync_folder (gen, NULL);
   set = sl_transform_set_new_from_engine (engine);
   g_assert_true (sl_transform_set_save (set, file, &error));

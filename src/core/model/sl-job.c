@@ -544,13 +544,7 @@ fix_hosts (SlJob   *self,
   if (set == NULL)
     return FALSE;
   source = g_path_get_basename (self->transforms);
-  for (guint i = 0; i < sl_transform_set_get_n_hosts (set); i++)
-    {
-      const SlSavedHost *h = sl_transform_set_get_host (set, i);
-
-      sl_engine_fix_host (self->engine, h->name, h->reference, h->relation, &h->to_reference,
-                          h->synchronized, h->best_effort, source);
-    }
+  sl_transform_set_fix_engine (set, self->engine, source);
   return TRUE;
 }
 

@@ -103,6 +103,31 @@ sl_transform_set_new_from_engine (SlEngine *engine)
   return self;
 }
 
+/**
+ * sl_transform_set_fix_engine:
+ * @source: what the engine names as the relations' origin (the file's name)
+ *
+ * The inverse of sl_transform_set_new_from_engine(): @engine keeps this
+ * set's relation for each of its hosts (sl_engine_fix_host(), matched by
+ * name as they are added), never synchronizing them again.
+ */
+void
+sl_transform_set_fix_engine (const SlTransformSet *self,
+                             SlEngine             *engine,
+                             const char           *source)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (engine != NULL);
+
+  for (guint i = 0; i < self->hosts->len; i++)
+    {
+      const SlSavedHost *h = g_ptr_array_index (self->hosts, i);
+
+      sl_engine_fix_host (engine, h->name, h->reference, h->relation, &h->to_reference, h->synchronized,
+                          h->best_effort, source);
+    }
+}
+
 guint
 sl_transform_set_get_n_hosts (const SlTransformSet *self)
 {

@@ -38,6 +38,9 @@ typedef struct
 typedef struct _SlTransformSet SlTransformSet;
 
 SlTransformSet    *sl_transform_set_new_from_engine (SlEngine             *engine);
+void               sl_transform_set_fix_engine      (const SlTransformSet *self,
+                                                     SlEngine             *engine,
+                                                     const char           *source);
 SlTransformSet    *sl_transform_set_load            (const char           *path,
                                                      GError              **error);
 gboolean           sl_transform_set_save            (const SlTransformSet *self,
