@@ -579,6 +579,34 @@ test_ctf2 (void)
   rm_rf (tmp);
 }
 
+/* A damaged attribute name, which babeltrace2 ignores (the field is then
+ * read in the native byte order): B is read, and the line is named. */
+static void
+test_tsdl_unknown_attribute (void)
+{
+  g_autofree char *tmp = make_tmpdir ();
+  g_autofree char *b = make_case (tmp);
+  g_autofree char *metadata = g_build_filename (b, "metadata", NULL);
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *orig = read_text (metadata);
+  JsonObject *root;
+  SlFuzzResult r;
+
+  g_string_assign (text, orig);
+  g_assert_cmpuint (g_string_replace (text, "byte_order = be; } _checksum;", "byr = be; } _checksum;", 1), ==, 1);
+  write_text (metadata, text->str);
+
+  run_sync (tmp, NULL, 0, &r);
+  g_assert_cmpint (r.status, ==, 0);
+  assert_warning (&r, metadata, "metadata line ", "unknown integer attribute “byr”", NULL);
+  root = parse_object (r.out, parser);
+  assert_unchanged (root, others);
+  g_assert_nonnull (sl_fuzz_report_host (root, "B"));
+  sl_fuzz_result_clear (&r);
+  rm_rf (tmp);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Identity                                                                */
 
@@ -943,6 +971,7 @@ main (int    argc,
   g_test_add_func ("/damaged/middle-packet-events", test_middle_packet_events);
   g_test_add_func ("/damaged/decoder-faults", test_decoder_faults);
   g_test_add_func ("/damaged/tsdl-abort-classes", test_tsdl_abort_classes);
+  g_test_add_func ("/damaged/tsdl-unknown-attribute", test_tsdl_unknown_attribute);
   g_test_add_func ("/damaged/ctf2", test_ctf2);
   g_test_add_func ("/damaged/foreign-metadata", test_foreign_metadata);
   g_test_add_func ("/damaged/copy", test_copy);

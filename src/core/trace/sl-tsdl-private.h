@@ -160,6 +160,7 @@ struct _SlTsdl
   GPtrArray   *events;   /* TEvent */
   SlTsdlLayout header_layout;
   guint64      max_static_bytes;
+  GPtrArray   *warnings; /* char *, "line N: …": read, but maybe not as meant */
 };
 
 gboolean tsdl_check        (SlTsdl  *tsdl,

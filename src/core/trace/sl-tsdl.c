@@ -121,6 +121,38 @@ fail (Parser     *p,
       const char *fmt,
       ...) G_GNUC_PRINTF (2, 3);
 
+#define MAX_WARNINGS 8
+
+/* Text babeltrace2 reads without a word but perhaps not as its writer
+ * meant (a damaged attribute name): said, not refused. */
+static void
+warn (Parser     *p,
+      guint       line,
+      const char *fmt,
+      ...) G_GNUC_PRINTF (3, 4);
+
+static void
+warn (Parser     *p,
+      guint       line,
+      const char *fmt,
+      ...)
+{
+  g_autofree char *what = NULL;
+  va_list args;
+
+  if (p->t->warnings->len > MAX_WARNINGS)
+    return;
+  if (p->t->warnings->len == MAX_WARNINGS)
+    {
+      g_ptr_array_add (p->t->warnings, g_strdup_printf ("line %u: more of the same kind not listed", line));
+      return;
+    }
+  va_start (args, fmt);
+  what = g_strdup_vprintf (fmt, args);
+  va_end (args);
+  g_ptr_array_add (p->t->warnings, g_strdup_printf ("line %u: %s", line, what));
+}
+
 static gboolean
 fail (Parser     *p,
       const char *fmt,
@@ -446,6 +478,10 @@ parse_number_attributes (Parser *p,
             return FALSE;
           t->mant_dig = (guint) n;
         }
+      else if (!g_str_equal (key->text, "base") && !g_str_equal (key->text, "encoding"))
+        warn (p, key->line, "unknown %s attribute “%s”, ignored as babeltrace2 does: the field "
+              "may not be read as it was written", t->kind == T_INT ? "integer" : "floating point",
+              key->text);
     }
   if (t->kind == T_INT && !has_size)
     return fail (p, "an integer without a size");
@@ -1235,6 +1271,7 @@ sl_tsdl_free (SlTsdl *tsdl)
   g_ptr_array_unref (tsdl->clocks);
   g_ptr_array_unref (tsdl->streams);
   g_ptr_array_unref (tsdl->events);
+  g_ptr_array_unref (tsdl->warnings);
   g_free (tsdl);
 }
 
@@ -1263,6 +1300,7 @@ sl_tsdl_parse (const char  *text,
   t->clocks = g_ptr_array_new_with_free_func (clock_free);
   t->streams = g_ptr_array_new_with_free_func (stream_free);
   t->events = g_ptr_array_new_with_free_func (event_free);
+  t->warnings = g_ptr_array_new_with_free_func (g_free);
 
   if (!tsdl_lex (text, len, &tokens, &why, &line))
     {
@@ -1295,6 +1333,20 @@ sl_tsdl_get_env (const SlTsdl *tsdl,
   g_return_val_if_fail (tsdl != NULL, NULL);
 
   return g_hash_table_lookup (tsdl->env, key);
+}
+
+/**
+ * sl_tsdl_get_warnings:
+ *
+ * Returns: (transfer none): "line N: …" for text read, but perhaps not as
+ *   its writer meant (at most a few), or %NULL when there is none
+ */
+const GPtrArray *
+sl_tsdl_get_warnings (const SlTsdl *tsdl)
+{
+  g_return_val_if_fail (tsdl != NULL, NULL);
+
+  return tsdl->warnings->len > 0 ? tsdl->warnings : NULL;
 }
 
 gboolean

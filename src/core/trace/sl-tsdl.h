@@ -80,6 +80,7 @@ SlTsdl            *sl_tsdl_parse             (const char    *text,
 void               sl_tsdl_free              (SlTsdl        *tsdl);
 const char        *sl_tsdl_get_env           (const SlTsdl  *tsdl,
                                               const char    *key);
+const GPtrArray   *sl_tsdl_get_warnings      (const SlTsdl  *tsdl);
 gboolean           sl_tsdl_get_uuid          (const SlTsdl  *tsdl,
                                               guint8        *uuid);
 guint              sl_tsdl_get_n_clocks      (const SlTsdl  *tsdl);
