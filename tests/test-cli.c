@@ -329,6 +329,9 @@ test_bench_json (void)
   g_assert_cmpint (json_object_get_int_member (root, "packets"), ==, 200000);
   g_assert_true (json_object_has_member (root, "ns_per_packet"));
   g_assert_true (json_object_has_member (root, "hull_only_ns_per_packet"));
+  g_assert_true (json_object_has_member (root, "matcher_only_cpu_ns_per_packet"));
+  g_assert_cmpint (json_object_get_int_member (root, "matched"), ==, 200000);
+  g_assert_null (strstr (r.err, "disagree"));
   g_assert_true (json_object_has_member (root, "peak_rss_kb"));
   g_assert_cmpstr (json_object_get_string_member (root, "quality"), ==, "accurate");
   run_clear (&r);

@@ -142,10 +142,11 @@ sl_cli_bench_hull (guint64  packets,
   SlMatch *m = g_new (SlMatch, CHUNK);
   Stream s = { 0 };
   SlMatcher *matcher = sl_matcher_new (G_GINT64_CONSTANT (2000000000), 1 << 16);
+  SlMatcher *matcher_d = sl_matcher_new (G_GINT64_CONSTANT (2000000000), 1 << 16);
   SlSegments *seg_a = sl_segments_new (NULL), *seg_b = sl_segments_new (NULL);
   SlHull *hull_c = sl_hull_new (0);
-  guint64 done = 0, matched = 0;
-  Lap t_full = { 0 }, t_seg = { 0 }, t_hull = { 0 };
+  guint64 done = 0, matched = 0, matched_d = 0;
+  Lap t_full = { 0 }, t_match = { 0 }, t_seg = { 0 }, t_hull = { 0 };
   double per;
   SlHullResult r;
   SlMatcherStats st;
@@ -176,6 +177,14 @@ sl_cli_bench_hull (guint64  packets,
         }
       lap_stop (&t_full);
 
+      lap_start (&t_match);
+      for (guint i = 0; i < 2 * n; i++)
+        {
+          SlMatch mm;
+          matched_d += sl_matcher_push (matcher_d, &ev[i], ev[i].time, &mm);
+        }
+      lap_stop (&t_match);
+
       lap_start (&t_seg);
       for (guint i = 0; i < n; i++)
         {
@@ -202,6 +211,9 @@ sl_cli_bench_hull (guint64  packets,
       done += n;
     }
 
+  if (matched_d != matched)
+    g_printerr ("the two matchers disagree: %" G_GUINT64_FORMAT " against %" G_GUINT64_FORMAT " matches\n",
+                matched_d, matched);
   sl_segments_get_result (seg_b, &r);
   sl_matcher_get_stats (matcher, &st);
   windows = sl_segments_get_n_windows (seg_a);
@@ -210,21 +222,25 @@ sl_cli_bench_hull (guint64  packets,
   per = (double) packets;
   if (json)
     g_print ("{\"packets\": %" G_GUINT64_FORMAT ", \"span_s\": %.1f, \"ns_per_packet\": %.2f, "
+             "\"matcher_only_ns_per_packet\": %.2f, "
              "\"estimator_only_ns_per_packet\": %.2f, \"hull_only_ns_per_packet\": %.2f, "
-             "\"cpu_ns_per_packet\": %.2f, \"estimator_only_cpu_ns_per_packet\": %.2f, "
+             "\"cpu_ns_per_packet\": %.2f, \"matcher_only_cpu_ns_per_packet\": %.2f, "
+             "\"estimator_only_cpu_ns_per_packet\": %.2f, "
              "\"hull_only_cpu_ns_per_packet\": %.2f, "
              "\"peak_rss_kb\": %ld, \"windows\": %u, \"estimator_bytes\": %" G_GSIZE_FORMAT ", "
              "\"matched\": %" G_GUINT64_FORMAT ", \"accurate_packets\": %" G_GUINT64_FORMAT ", "
              "\"quality\": \"%s\", \"matcher_pending\": %" G_GSIZE_FORMAT "}\n",
              packets, (double) (s.t - s.t0) / 1e9, (double) t_full.wall / per,
-             (double) t_seg.wall / per, (double) t_hull.wall / per,
-             (double) t_full.cpu / per, (double) t_seg.cpu / per, (double) t_hull.cpu / per,
+             (double) t_match.wall / per, (double) t_seg.wall / per, (double) t_hull.wall / per,
+             (double) t_full.cpu / per, (double) t_match.cpu / per, (double) t_seg.cpu / per,
+             (double) t_hull.cpu / per,
              sl_cli_peak_rss_kb (), windows, seg_memory,
              matched, r.accurate_packets, sl_quality_to_string (r.quality), st.pending);
   else
     g_print ("packets                    %" G_GUINT64_FORMAT " over %.1f s\n"
              "                           wall       CPU (ns/packet)\n"
              "matcher + estimator        %-10.2f %.2f\n"
+             "matcher alone              %-10.2f %.2f\n"
              "estimator alone            %-10.2f %.2f (%u windows, %" G_GSIZE_FORMAT " bytes)\n"
              "plain hull alone           %-10.2f %.2f\n"
              "matched                    %" G_GUINT64_FORMAT "\n"
@@ -232,6 +248,7 @@ sl_cli_bench_hull (guint64  packets,
              "matcher pending            %" G_GSIZE_FORMAT " (capacity %" G_GSIZE_FORMAT ")\n"
              "peak resident memory       %ld kB\n",
              packets, (double) (s.t - s.t0) / 1e9, (double) t_full.wall / per, (double) t_full.cpu / per,
+             (double) t_match.wall / per, (double) t_match.cpu / per,
              (double) t_seg.wall / per, (double) t_seg.cpu / per, windows, seg_memory,
              (double) t_hull.wall / per, (double) t_hull.cpu / per, matched, r.accurate_packets,
              sl_quality_to_string (r.quality), st.pending, st.capacity, sl_cli_peak_rss_kb ());
@@ -240,6 +257,7 @@ sl_cli_bench_hull (guint64  packets,
   sl_segments_free (seg_b);
   sl_hull_free (hull_c);
   sl_matcher_free (matcher);
+  sl_matcher_free (matcher_d);
   g_rand_free (s.rand);
   g_free (ev);
   g_free (m);
