@@ -67,6 +67,7 @@ G_STATIC_ASSERT (G_STRUCT_OFFSET (SlPacketEvent, dport) ==
 #define EMPTY           0x80
 #define BYTES(b)        ((b) * G_GUINT64_CONSTANT (0x0101010101010101))
 #define N_RECENT        256
+#define PREFETCH_AHEAD  8
 
 typedef struct
 {
@@ -510,6 +511,10 @@ insert (SlMatcher           *self,
   e->host = event->host;
   e->state = event->dir == SL_PACKET_SEND ? SEEN_SEND : SEEN_RECV;
 
+  /* entries are appended in order: ask for a later one's line now, so
+   * that its store does not wait for it */
+  __builtin_prefetch (&cur->entries[cur->count + PREFETCH_AHEAD], 1);
+
   r = recent_for (self, hash);
   if (r->pending)
     recent_flush (self, r);
@@ -620,6 +625,10 @@ push_family (SlMatcher           *self,
   key_init (&key, event, family);
   hash = key_hash (self, &key, family);
   cur = &self->gen[self->cur];
+  pair = &self->ctrl[2 * (hash & self->group_mask)];
+  /* a miss in the recent array needs these words: their line is on its
+   * way while the recent array is looked at */
+  __builtin_prefetch (pair);
 
   /* Any live entry with this key is the one: keys are unique across both
    * generations. */
@@ -632,7 +641,6 @@ push_family (SlMatcher           *self,
         return settle (self, cur, e, event, match);
     }
 
-  pair = &self->ctrl[2 * (hash & self->group_mask)];
   wc = pair[self->cur];
   wo = pair[self->cur ^ 1];
   tags = hash_tags (hash);
@@ -712,7 +720,8 @@ sl_matcher_new (gint64 window_ns,
   for (guint i = 0; i < G_N_ELEMENTS (self->gen); i++)
     {
       self->gen[i].index = g_new0 (guint32, n_slots);
-      self->gen[i].entries = g_aligned_alloc (self->gen_limit, sizeof (Entry), 64);
+      /* the prefetch in insert() reaches past the last entry */
+      self->gen[i].entries = g_aligned_alloc (self->gen_limit + PREFETCH_AHEAD, sizeof (Entry), 64);
     }
 
   for (guint i = 0; i < G_N_ELEMENTS (self->seed); i++)
