@@ -772,19 +772,6 @@ sl_link_plot_get_range (SlLinkPlot *self,
     *x1 = self->range_x1;
 }
 
-void
-sl_link_plot_get_view (SlLinkPlot *self,
-                       double     *x0,
-                       double     *x1)
-{
-  g_return_if_fail (SL_IS_LINK_PLOT (self));
-
-  if (x0 != NULL)
-    *x0 = self->vx0;
-  if (x1 != NULL)
-    *x1 = self->vx1;
-}
-
 /* For the tests: the last frame drawn (widget pixels) and its data
  * ranges. */
 void

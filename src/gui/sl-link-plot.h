@@ -56,9 +56,6 @@ void            sl_link_plot_set_range  (SlLinkPlot  *self,
 void            sl_link_plot_get_range  (SlLinkPlot  *self,
                                          double      *x0,
                                          double      *x1);
-void            sl_link_plot_get_view   (SlLinkPlot  *self,
-                                         double      *x0,
-                                         double      *x1);
 
 void        _sl_link_plot_get_frame (SlLinkPlot *self,
                                      double     *box,
