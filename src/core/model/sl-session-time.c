@@ -10,6 +10,19 @@
 
 #include "sl-session-internal.h"
 
+/* The spans' getters: either end may be NULL. */
+static void
+get_span (gint64  from,
+          gint64  to,
+          gint64 *start,
+          gint64 *end)
+{
+  if (start != NULL)
+    *start = from;
+  if (end != NULL)
+    *end = to;
+}
+
 gint64
 sl_session_get_time_origin (SlSession *self)
 {
@@ -24,10 +37,7 @@ sl_session_get_time_range (SlSession *self,
 {
   g_return_if_fail (SL_IS_SESSION (self));
 
-  if (start != NULL)
-    *start = self->time_start;
-  if (end != NULL)
-    *end = self->time_end;
+  get_span (self->time_start, self->time_end, start, end);
 }
 
 void
@@ -37,10 +47,7 @@ sl_session_get_visible_span (SlSession *self,
 {
   g_return_if_fail (SL_IS_SESSION (self));
 
-  if (start != NULL)
-    *start = self->visible_start;
-  if (end != NULL)
-    *end = self->visible_end;
+  get_span (self->visible_start, self->visible_end, start, end);
 }
 
 void
@@ -50,10 +57,8 @@ sl_session_set_visible_span (SlSession *self,
 {
   g_return_if_fail (SL_IS_SESSION (self));
 
-  g_object_freeze_notify (G_OBJECT (self));
   _sl_session_set_span (self, &self->visible_start, &self->visible_end, start, end,
                         PROP_VISIBLE_START, PROP_VISIBLE_END);
-  g_object_thaw_notify (G_OBJECT (self));
 }
 
 void
@@ -63,10 +68,7 @@ sl_session_get_selected_span (SlSession *self,
 {
   g_return_if_fail (SL_IS_SESSION (self));
 
-  if (start != NULL)
-    *start = self->selected_start;
-  if (end != NULL)
-    *end = self->selected_end;
+  get_span (self->selected_start, self->selected_end, start, end);
 }
 
 void
@@ -76,10 +78,8 @@ sl_session_set_selected_span (SlSession *self,
 {
   g_return_if_fail (SL_IS_SESSION (self));
 
-  g_object_freeze_notify (G_OBJECT (self));
   _sl_session_set_span (self, &self->selected_start, &self->selected_end, start, end,
                         PROP_SELECTION_START, PROP_SELECTION_END);
-  g_object_thaw_notify (G_OBJECT (self));
 }
 
 /* The timeline model of the input: once it is read (trace folders), or

@@ -102,6 +102,8 @@ _sl_session_set_span (SlSession *self,
       start = end;
       end = t;
     }
+  /* both ends set before either is notified */
+  g_object_freeze_notify (G_OBJECT (self));
   if (*start_field != start)
     {
       *start_field = start;
@@ -112,6 +114,7 @@ _sl_session_set_span (SlSession *self,
       *end_field = end;
       _sl_session_notify (self, end_prop);
     }
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 void
