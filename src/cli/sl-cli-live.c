@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "sl-cli.h"
+#include "sl-json.h"
 #include "sl-live.h"
 #include "sl-plot.h"
 #include "sl-report.h"
@@ -56,18 +57,12 @@ sl_cli_sessions (int    argc,
           SlLiveSession *s = g_ptr_array_index (list, i);
 
           json_builder_begin_object (b);
-          json_builder_set_member_name (b, "hostname");
-          json_builder_add_string_value (b, s->hostname);
-          json_builder_set_member_name (b, "session");
-          json_builder_add_string_value (b, s->session);
-          json_builder_set_member_name (b, "streams");
-          json_builder_add_int_value (b, (gint64) s->streams);
-          json_builder_set_member_name (b, "viewers");
-          json_builder_add_int_value (b, (gint64) s->clients);
-          json_builder_set_member_name (b, "live_timer_us");
-          json_builder_add_int_value (b, (gint64) s->timer_us);
-          json_builder_set_member_name (b, "url");
-          json_builder_add_string_value (b, s->url);
+          sl_json_add_string (b, "hostname", s->hostname);
+          sl_json_add_string (b, "session", s->session);
+          sl_json_add_int (b, "streams", (gint64) s->streams);
+          sl_json_add_int (b, "viewers", (gint64) s->clients);
+          sl_json_add_int (b, "live_timer_us", (gint64) s->timer_us);
+          sl_json_add_string (b, "url", s->url);
           json_builder_end_object (b);
         }
       json_builder_end_array (b);
@@ -114,16 +109,12 @@ live_json (const SlLiveUpdate *u)
   JsonNode *root;
 
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "wall_time");
-  json_builder_add_string_value (b, stamp);
-  json_builder_set_member_name (b, "wall_time_us");
-  json_builder_add_int_value (b, u->wall_time);
+  sl_json_add_string (b, "wall_time", stamp);
+  sl_json_add_int (b, "wall_time_us", u->wall_time);
   json_builder_set_member_name (b, "final");
   json_builder_add_boolean_value (b, u->final);
-  json_builder_set_member_name (b, "packets");
-  json_builder_add_int_value (b, (gint64) u->packets);
-  json_builder_set_member_name (b, "events");
-  json_builder_add_int_value (b, (gint64) u->events);
+  sl_json_add_int (b, "packets", (gint64) u->packets);
+  sl_json_add_int (b, "events", (gint64) u->events);
   json_builder_set_member_name (b, "added_latency_ms");
   if (u->first_arrival != 0)
     json_builder_add_double_value (b, (u->made - u->first_arrival) / 1000.0);
@@ -136,18 +127,13 @@ live_json (const SlLiveUpdate *u)
       const SlLiveHost *h = g_ptr_array_index (u->hosts, i);
 
       json_builder_begin_object (b);
-      json_builder_set_member_name (b, "host");
-      json_builder_add_string_value (b, h->hostname);
-      json_builder_set_member_name (b, "url");
-      json_builder_add_string_value (b, h->url);
-      json_builder_set_member_name (b, "state");
-      json_builder_add_string_value (b, sl_live_host_state_to_string (h->state));
+      sl_json_add_string (b, "host", h->hostname);
+      sl_json_add_string (b, "url", h->url);
+      sl_json_add_string (b, "state", sl_live_host_state_to_string (h->state));
       json_builder_set_member_name (b, "message");
       h->message != NULL ? (void) json_builder_add_string_value (b, h->message) : (void) json_builder_add_null_value (b);
-      json_builder_set_member_name (b, "events");
-      json_builder_add_int_value (b, (gint64) h->events);
-      json_builder_set_member_name (b, "packets");
-      json_builder_add_int_value (b, (gint64) h->packets);
+      sl_json_add_int (b, "events", (gint64) h->events);
+      sl_json_add_int (b, "packets", (gint64) h->packets);
       json_builder_set_member_name (b, "last_fed_ns");
       h->last_fed != G_MININT64 ? (void) json_builder_add_int_value (b, h->last_fed) : (void) json_builder_add_null_value (b);
       json_builder_end_object (b);
