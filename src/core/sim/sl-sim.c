@@ -49,6 +49,8 @@ struct _SlSim
 void
 sl_sim_options_init (SlSimOptions *options)
 {
+  g_return_if_fail (options != NULL);
+
   options->start_ns = G_GINT64_CONSTANT (1700000000000000000);
   options->duration_ns = 60 * G_GINT64_CONSTANT (1000000000);
   options->min_latency_ns = 40000;
@@ -61,8 +63,11 @@ sl_sim_options_init (SlSimOptions *options)
 SlSim *
 sl_sim_new (const SlSimOptions *options)
 {
-  SlSim *self = g_new0 (SlSim, 1);
+  SlSim *self;
 
+  g_return_val_if_fail (options != NULL, NULL);
+
+  self = g_new0 (SlSim, 1);
   self->options = *options;
   self->hosts = g_array_new (FALSE, TRUE, sizeof (SlSimHost));
   self->conns = g_array_new (FALSE, TRUE, sizeof (Conn));
@@ -90,8 +95,12 @@ sl_sim_add_host (SlSim      *self,
                  gint64      offset_ns,
                  double      drift)
 {
-  SlSimHost h = { g_strdup (name), offset_ns, drift, 0.0, 1.0, 0, 0 };
+  SlSimHost h = { NULL, offset_ns, drift, 0.0, 1.0, 0, 0 };
 
+  g_return_val_if_fail (self != NULL, G_MAXUINT);
+  g_return_val_if_fail (name != NULL, G_MAXUINT);
+
+  h.name = g_strdup (name);
   g_array_append_val (self->hosts, h);
   return self->hosts->len - 1;
 }
@@ -104,6 +113,7 @@ sl_sim_set_host_wander (SlSim  *self,
 {
   SlSimHost *h;
 
+  g_return_if_fail (self != NULL);
   g_return_if_fail (host < self->hosts->len);
   g_return_if_fail (wander >= 0 && period_s > 0);
 
@@ -120,6 +130,7 @@ sl_sim_set_host_step (SlSim  *self,
 {
   SlSimHost *h;
 
+  g_return_if_fail (self != NULL);
   g_return_if_fail (host < self->hosts->len);
 
   h = &g_array_index (self->hosts, SlSimHost, host);
@@ -137,6 +148,7 @@ sl_sim_add_link_span (SlSim  *self,
 {
   Conn c = { { a, b, packets_per_s, start_ns, end_ns }, { 1000, 5000 } };
 
+  g_return_if_fail (self != NULL);
   g_return_if_fail (a < self->hosts->len && b < self->hosts->len && a != b);
   g_return_if_fail (packets_per_s > 0);
   g_return_if_fail (start_ns <= end_ns);
@@ -155,6 +167,7 @@ sl_sim_add_link (SlSim  *self,
 guint
 sl_sim_get_n_hosts (const SlSim *self)
 {
+  g_return_val_if_fail (self != NULL, 0);
   return self->hosts->len;
 }
 
@@ -162,6 +175,8 @@ const SlSimHost *
 sl_sim_get_host (const SlSim *self,
                  guint        host)
 {
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (host < self->hosts->len, NULL);
   return &g_array_index (self->hosts, SlSimHost, host);
 }
 
@@ -170,9 +185,14 @@ sl_sim_local_time (const SlSim *self,
                    guint        host,
                    gint64       true_time)
 {
-  const SlSimHost *h = sl_sim_get_host (self, host);
-  double d = (double) (true_time - self->options.start_ns);
-  double w = 0;
+  const SlSimHost *h;
+  double d, w = 0;
+
+  g_return_val_if_fail (self != NULL, true_time);
+  g_return_val_if_fail (host < self->hosts->len, true_time);
+
+  h = sl_sim_get_host (self, host);
+  d = (double) (true_time - self->options.start_ns);
 
   if (h->wander > 0)
     {
@@ -190,9 +210,16 @@ sl_sim_true_transform (const SlSim *self,
                        guint        to,
                        SlTransform *out)
 {
-  const SlSimHost *f = sl_sim_get_host (self, from), *t = sl_sim_get_host (self, to);
+  const SlSimHost *f, *t;
   SlTransform lf, lt, inv;
-  gint64 s = self->options.start_ns;
+  gint64 s;
+
+  g_return_if_fail (self != NULL && out != NULL);
+  g_return_if_fail (from < self->hosts->len && to < self->hosts->len);
+
+  f = sl_sim_get_host (self, from);
+  t = sl_sim_get_host (self, to);
+  s = self->options.start_ns;
 
   sl_transform_init (&lf, s, s + f->offset_ns, 0.0, f->drift);
   sl_transform_init (&lt, s, s + t->offset_ns, 0.0, t->drift);
@@ -295,7 +322,11 @@ sl_sim_next (SlSim         *self,
              SlPacketEvent *event,
              gint64        *true_time)
 {
-  gint64 end = self->options.start_ns + self->options.duration_ns;
+  gint64 end;
+
+  g_return_val_if_fail (self != NULL && event != NULL && true_time != NULL, FALSE);
+
+  end = self->options.start_ns + self->options.duration_ns;
 
   if (!self->started)
     start (self);

@@ -875,5 +875,6 @@ sl_hull_get_hull (const SlHull *self,
 guint64
 sl_hull_get_version (const SlHull *self)
 {
+  g_return_val_if_fail (self != NULL, 0);
   return self->version;
 }

@@ -119,6 +119,7 @@ sl_event_store_get_string (const SlEventStore *self,
 guint
 sl_event_store_get_n_strings (const SlEventStore *self)
 {
+  g_return_val_if_fail (self != NULL, 0);
   return sl_interner_get_length (self->strings) - 1;
 }
 

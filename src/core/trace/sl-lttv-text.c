@@ -35,6 +35,8 @@ sl_parse_seconds_ns (const char *str,
   int frac_digits = 0, digits = 0;
   gboolean round_up = FALSE;
 
+  g_return_val_if_fail (str != NULL && ns != NULL, FALSE);
+
   if (*p == '-' || *p == '+')
     neg = *p++ == '-';
 

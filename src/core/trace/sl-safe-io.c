@@ -63,6 +63,8 @@ sl_safe_is_regular (const char *path)
 {
   struct stat st;
 
+  g_return_val_if_fail (path != NULL, FALSE);
+
   return stat (path, &st) == 0 && S_ISREG (st.st_mode);
 }
 
@@ -121,10 +123,13 @@ sl_safe_read_file (const char  *path,
                    GError     **error)
 {
   goffset size = 0;
-  int fd = sl_safe_open_regular (path, &size, error);
+  int fd;
   gsize got = 0;
   guint8 *buf;
 
+  g_return_val_if_fail (path != NULL && data != NULL && len != NULL, FALSE);
+
+  fd = sl_safe_open_regular (path, &size, error);
   *data = NULL;
   *len = 0;
   if (fd < 0)

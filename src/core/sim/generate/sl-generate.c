@@ -61,6 +61,8 @@ gboolean
 sl_generate_variant_from_string (const char        *str,
                                  SlGenerateVariant *variant)
 {
+  g_return_val_if_fail (variant != NULL, FALSE);
+
   if (g_strcmp0 (str, "modern") == 0)
     *variant = SL_GENERATE_VARIANT_MODERN;
   else if (g_strcmp0 (str, "legacy") == 0)
@@ -89,6 +91,8 @@ gboolean
 sl_generate_ip_from_string (const char   *str,
                             SlGenerateIp *ip)
 {
+  g_return_val_if_fail (ip != NULL, FALSE);
+
   if (g_strcmp0 (str, "4") == 0 || g_strcmp0 (str, "ipv4") == 0)
     *ip = SL_GENERATE_IP_4;
   else if (g_strcmp0 (str, "6") == 0 || g_strcmp0 (str, "ipv6") == 0)
@@ -132,6 +136,7 @@ parse_double (const char *str,
 void
 sl_generate_host_clear (SlGenerateHost *host)
 {
+  g_return_if_fail (host != NULL);
   g_clear_pointer (&host->name, g_free);
 }
 
@@ -294,6 +299,7 @@ sl_generate_free (SlGenerate *self)
 const SlGenerateOptions *
 sl_generate_get_options (const SlGenerate *self)
 {
+  g_return_val_if_fail (self != NULL, NULL);
   return &self->options;
 }
 
@@ -467,9 +473,15 @@ sl_generate_add_link_spec (SlGenerate  *self,
                            const char  *spec,
                            GError     **error)
 {
-  g_auto(GStrv) parts = g_strsplit (spec, ":", -1);
-  guint n = g_strv_length (parts);
+  g_auto(GStrv) parts = NULL;
+  guint n;
   double rate = 0;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (spec != NULL, FALSE);
+
+  parts = g_strsplit (spec, ":", -1);
+  n = g_strv_length (parts);
 
   if (n < 2 || n > 3)
     {
@@ -506,6 +518,7 @@ sl_generate_set_packet_func (SlGenerate           *self,
 guint
 sl_generate_get_n_hosts (const SlGenerate *self)
 {
+  g_return_val_if_fail (self != NULL, 0);
   return self->hosts->len;
 }
 
@@ -513,6 +526,7 @@ const SlGenerateHost *
 sl_generate_get_host (const SlGenerate *self,
                       guint             host)
 {
+  g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (host < self->hosts->len, NULL);
   return &host_at (self, host)->pub;
 }
@@ -520,6 +534,7 @@ sl_generate_get_host (const SlGenerate *self,
 guint
 sl_generate_get_n_links (const SlGenerate *self)
 {
+  g_return_val_if_fail (self != NULL, 0);
   return self->links->len;
 }
 
@@ -527,6 +542,7 @@ const SlGenerateLink *
 sl_generate_get_link (const SlGenerate *self,
                       guint             link)
 {
+  g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (link < self->links->len, NULL);
   return &link_at (self, link)->pub;
 }
@@ -534,12 +550,14 @@ sl_generate_get_link (const SlGenerate *self,
 gint64
 sl_generate_get_start (const SlGenerate *self)
 {
+  g_return_val_if_fail (self != NULL, 0);
   return self->options.start_ns;
 }
 
 gint64
 sl_generate_get_duration (const SlGenerate *self)
 {
+  g_return_val_if_fail (self != NULL, 0);
   return self->options.duration_ns;
 }
 

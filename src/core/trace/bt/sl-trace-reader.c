@@ -65,6 +65,9 @@ sl_trace_reader_add_problem (SlTraceReader *self,
 {
   va_list args;
 
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (fmt != NULL);
+
   va_start (args, fmt);
   sl_problem_list_take (self->problems, sl_trace_problem_new_va (host, file, fmt, args));
   va_end (args);
@@ -969,8 +972,11 @@ sl_trace_reader_get_host_identity (SlTraceReader  *self,
                                    const char    **hostname,
                                    const char    **clock_uuid)
 {
-  Host *h = get_host (self, index);
+  Host *h;
 
+  g_return_if_fail (hostname != NULL && clock_uuid != NULL);
+
+  h = get_host (self, index);
   *hostname = h != NULL ? h->hostname : NULL;
   *clock_uuid = h != NULL ? h->clock_uuid : NULL;
 }
