@@ -86,17 +86,6 @@ widget_style (SlPlotStyle   *st,
 }
 
 static void
-extend (double *lo,
-        double *hi,
-        double  v)
-{
-  if (!isfinite (v))
-    return;
-  *lo = MIN (*lo, v);
-  *hi = MAX (*hi, v);
-}
-
-static void
 pad_range (double *lo,
            double *hi)
 {
@@ -130,20 +119,20 @@ hull_bounds (const SlPlotData *p,
   for (guint d = 0; d < 2; d++)
     {
       for (guint i = 0; i < p->points[d]->len; i++)
-        extend (y0, y1, g_array_index (p->points[d], SlPlotPoint, i).y);
+        sl_plot_range_extend (y0, y1, g_array_index (p->points[d], SlPlotPoint, i).y);
       for (guint i = 0; i < p->hull[d]->len; i++)
-        extend (y0, y1, g_array_index (p->hull[d], SlPlotPoint, i).y);
+        sl_plot_range_extend (y0, y1, g_array_index (p->hull[d], SlPlotPoint, i).y);
     }
   if (p->has_line[SL_PLOT_LINE_ESTIMATE])
     {
-      extend (y0, y1, p->line_y[SL_PLOT_LINE_ESTIMATE][0]);
-      extend (y0, y1, p->line_y[SL_PLOT_LINE_ESTIMATE][1]);
+      sl_plot_range_extend (y0, y1, p->line_y[SL_PLOT_LINE_ESTIMATE][0]);
+      sl_plot_range_extend (y0, y1, p->line_y[SL_PLOT_LINE_ESTIMATE][1]);
     }
   for (guint i = 0; p->n_windows > 1 && p->path != NULL && i < p->path->len; i++)
     {
-      extend (y0, y1, g_array_index (p->path, SlPlotPoint, i).y);
-      extend (y0, y1, g_array_index (p->band_lo, SlPlotPoint, i).y);
-      extend (y0, y1, g_array_index (p->band_hi, SlPlotPoint, i).y);
+      sl_plot_range_extend (y0, y1, g_array_index (p->path, SlPlotPoint, i).y);
+      sl_plot_range_extend (y0, y1, g_array_index (p->band_lo, SlPlotPoint, i).y);
+      sl_plot_range_extend (y0, y1, g_array_index (p->band_hi, SlPlotPoint, i).y);
     }
   pad_range (y0, y1);
 }
@@ -168,14 +157,14 @@ range_bounds (const SlPlotData *p,
           const SlPlotPoint *q = &g_array_index (p->points[d], SlPlotPoint, i);
 
           if (q->x >= rx0 && q->x <= rx1)
-            extend (&lo, &hi, q->y);
+            sl_plot_range_extend (&lo, &hi, q->y);
         }
       for (guint i = 0; i < p->hull[d]->len; i++)
         {
           const SlPlotPoint *q = &g_array_index (p->hull[d], SlPlotPoint, i);
 
           if (q->x >= rx0 && q->x <= rx1)
-            extend (&lo, &hi, q->y);
+            sl_plot_range_extend (&lo, &hi, q->y);
         }
     }
   if (lo > hi)
@@ -314,9 +303,9 @@ draw_band (SlLinkPlot    *self,
     {
       const SlPlotPoint *q = &g_array_index (p->accuracy, SlPlotPoint, i);
 
-      extend (&bx0, &bx1, q->x);
+      sl_plot_range_extend (&bx0, &bx1, q->x);
       if (isfinite (q->y) && q->y > 0)
-        extend (&alo, &ahi, log10 (q->y));
+        sl_plot_range_extend (&alo, &ahi, log10 (q->y));
     }
   if (bx0 >= bx1)
     {
@@ -351,10 +340,10 @@ draw_band (SlLinkPlot    *self,
   for (guint k = SL_PLOT_LINE_LMIN; has_est && k <= SL_PLOT_LINE_LMAX; k++)
     if (p->has_line[k])
       {
-        extend (&ylo, &yhi, band_at (p, k, 0));
-        extend (&ylo, &yhi, band_at (p, k, 1));
+        sl_plot_range_extend (&ylo, &yhi, band_at (p, k, 0));
+        sl_plot_range_extend (&ylo, &yhi, band_at (p, k, 1));
       }
-  extend (&ylo, &yhi, 0);
+  sl_plot_range_extend (&ylo, &yhi, 0);
   pad_range (&ylo, &yhi);
   top.ymin = ylo;
   top.ymax = yhi;

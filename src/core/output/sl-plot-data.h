@@ -9,6 +9,7 @@
 #pragma once
 
 #include <glib.h>
+#include <math.h>
 
 #include "sl-engine.h"
 
@@ -95,6 +96,19 @@ gint64      sl_plot_data_link_version   (SlEngine      *engine,
  * @range; shared with the GUI's plots. */
 double      sl_plot_nice_step           (double         range,
                                          int            n);
+
+/* [*lo, *hi] widened to take @v in; a NaN or infinite @v is left out.
+ * The ranges of the core's panels and of the GUI's plot. */
+static inline void
+sl_plot_range_extend (double *lo,
+                      double *hi,
+                      double  v)
+{
+  if (!isfinite (v))
+    return;
+  *lo = MIN (*lo, v);
+  *hi = MAX (*hi, v);
+}
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlPlotData, sl_plot_data_unref)
 

@@ -657,17 +657,6 @@ clip_panel (cairo_t           *cr,
   cairo_clip (cr);
 }
 
-static void
-extend (double *lo,
-        double *hi,
-        double  v)
-{
-  if (!isfinite (v))
-    return;
-  *lo = MIN (*lo, v);
-  *hi = MAX (*hi, v);
-}
-
 /* The guaranteed band around a piecewise estimate, the failures, the
  * windows' ends. */
 static void
@@ -1104,20 +1093,20 @@ hull_panel_range (const SlPlotData *data,
 
   for (guint d = 0; d < 2; d++)
     for (guint i = 0; i < data->hull[d]->len; i++)
-      extend (&ylo, &yhi, g_array_index (data->hull[d], SlPlotPoint, i).y);
+      sl_plot_range_extend (&ylo, &yhi, g_array_index (data->hull[d], SlPlotPoint, i).y);
   for (guint k = 0; k < SL_PLOT_N_LINES; k++)
     if (data->has_line[k])
       {
-        extend (&ylo, &yhi, data->line_y[k][0]);
-        extend (&ylo, &yhi, data->line_y[k][1]);
+        sl_plot_range_extend (&ylo, &yhi, data->line_y[k][0]);
+        sl_plot_range_extend (&ylo, &yhi, data->line_y[k][1]);
       }
   for (guint i = 0; data->path != NULL && i < data->path->len; i++)
     {
-      extend (&ylo, &yhi, g_array_index (data->path, SlPlotPoint, i).y);
+      sl_plot_range_extend (&ylo, &yhi, g_array_index (data->path, SlPlotPoint, i).y);
       if (isfinite (g_array_index (data->band_lo, SlPlotPoint, i).y))
         {
-          extend (&ylo, &yhi, g_array_index (data->band_lo, SlPlotPoint, i).y);
-          extend (&ylo, &yhi, g_array_index (data->band_hi, SlPlotPoint, i).y);
+          sl_plot_range_extend (&ylo, &yhi, g_array_index (data->band_lo, SlPlotPoint, i).y);
+          sl_plot_range_extend (&ylo, &yhi, g_array_index (data->band_hi, SlPlotPoint, i).y);
         }
     }
   clo = ylo;
@@ -1129,7 +1118,7 @@ hull_panel_range (const SlPlotData *data,
         double y = g_array_index (data->points[d], SlPlotPoint, i).y;
 
         if (!(clo <= chi) || (y >= clo - reach && y <= chi + reach))
-          extend (&ylo, &yhi, y);
+          sl_plot_range_extend (&ylo, &yhi, y);
       }
   if (!(ylo <= yhi))
     ylo = yhi = 0;
@@ -1170,10 +1159,10 @@ draw_accuracy_panel (cairo_t           *cr,
     {
       const SlPlotPoint *q = &g_array_index (p->data->accuracy, SlPlotPoint, i);
 
-      extend (&xlo, &xhi, q->x);
+      sl_plot_range_extend (&xlo, &xhi, q->x);
       if (isfinite (q->y))
         {
-          extend (&ylo, &yhi, log10 (q->y));
+          sl_plot_range_extend (&ylo, &yhi, log10 (q->y));
           any = TRUE;
         }
     }
