@@ -80,8 +80,9 @@ published_cb (SlFeed   *feed,
   SlLive *self = h->live;
 
   h->last_progress = g_get_monotonic_time ();
-  /* what a stopping attachment publishes last says nothing of the relay */
-  if (atomic_load (&h->stop))
+  /* what a stopping attachment publishes last says nothing of the relay;
+   * an attachment on probation shows nothing before its first event */
+  if (atomic_load (&h->stop) || h->probing)
     return;
   if (h->state == SL_LIVE_HOST_STALLED || h->state == SL_LIVE_HOST_CONNECTING)
     {
@@ -278,15 +279,23 @@ report_end (LiveHost   *h,
 {
   SlLive *self = h->live;
 
-  if (atomic_load (&h->stop) && h->probe_failed)
+  gboolean probing;
+
+  sl_feed_hub_lock (self->hub);
+  probing = h->probing;
+  h->probing = FALSE;
+  if (probing)
     {
-      sl_feed_hub_lock (self->hub);
-      h->probing = h->probe_failed = FALSE;
+      /* no event came: still the ended session, whatever ended this try
+       * (the next session list that shows it again tries again) */
       h->session_ended = TRUE;
       set_state_locked (h, SL_LIVE_HOST_ENDED, "session ended");
-      sl_feed_hub_unlock (self->hub);
     }
-  else if (atomic_load (&h->stop))
+  sl_feed_hub_unlock (self->hub);
+  if (probing)
+    return;
+
+  if (atomic_load (&h->stop))
     {
       sl_feed_hub_lock (self->hub);
       if (h->state == SL_LIVE_HOST_STREAMING || h->state == SL_LIVE_HOST_CONNECTING ||
@@ -330,8 +339,9 @@ attach_thread (gpointer data)
 
   sl_feed_hub_lock (self->hub);
   h->last_progress = g_get_monotonic_time ();
+  if (!h->probing)
+    set_state_locked (h, SL_LIVE_HOST_CONNECTING, NULL);
   sl_feed_hub_unlock (self->hub);
-  set_state (h, SL_LIVE_HOST_CONNECTING, NULL);
 
   how = run_decoder (h, &run);
   sl_feed_publish (h->feed, SL_FEED_FLUSH_ALL);
@@ -340,6 +350,7 @@ attach_thread (gpointer data)
 
   sl_feed_hub_lock (self->hub);
   h->running = FALSE;
+  h->ended_at = g_get_monotonic_time ();
   sl_feed_hub_signal_locked (self->hub);
   sl_feed_hub_unlock (self->hub);
   sl_live_unref (self);
@@ -358,8 +369,7 @@ sl_live_attach_start_locked (SlLive   *self,
   atomic_store (&h->stop, 0);
   h->running = TRUE;
   h->session_ended = FALSE;
-  h->unlisted_since_end = FALSE;
-  h->probing = h->probe_failed = FALSE;
+  h->probing = FALSE;
   h->detached = FALSE;
   h->last_progress = g_get_monotonic_time ();
   atomic_fetch_add (&self->ref_count, 1);

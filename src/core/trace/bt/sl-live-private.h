@@ -66,16 +66,16 @@ struct _LiveHost
   /* the relay closed the session (destroyed): listed again, it is the
    * session created again under the same name, attached again */
   gboolean         session_ended;
-  gboolean         unlisted_since_end;
   guint            reattached;
-  /* attached again to a session listed after it ended: until its first
-   * event it may be the closed session a relay still lists, given up
-   * (quietly) after stall_ms and tried again after retry_at */
+  /* when the attachment's thread last finished (monotonic): a session list
+   * asked for before that may still show the session it read, its own
+   * viewer among the clients */
+  gint64           ended_at;
+  /* attached again to an ended session listed again: the host stays
+   * "ended", without a word, until the attachment's first event says
+   * that the session was created again */
   gboolean         probing;
-  gboolean         probe_failed;
-  gint64           probe_start;
   guint64          probe_events;
-  gint64           retry_at;
   /* detached on request (sl_live_remove_url()): kept, not attached again
    * until an URL asks for it again */
   gboolean         detached;

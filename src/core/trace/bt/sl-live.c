@@ -96,6 +96,7 @@ discover_relay (SlLive     *self,
                 GHashTable *unreachable)
 {
   g_autoptr(GError) error = NULL;
+  gint64 asked = g_get_monotonic_time ();
   g_autoptr(GPtrArray) list = sl_live_query_sessions (relay, self->options.stall_ms, stopping_abort, self, &error);
 
   if (list == NULL)
@@ -146,14 +147,16 @@ discover_relay (SlLive     *self,
       h = find_host_locked (self, s->url);
       if (h != NULL && (h->running || (h->state == SL_LIVE_HOST_ENDED && !h->session_ended && !h->detached)))
         continue;
-      /* An ended session listed again after the relay stopped listing it
-       * is the session created again under its name (a new session id),
-       * attached again as the same host, its history kept. (A relay may
-       * go on listing a closed session for a while, e.g. while another
-       * viewer's reference to it lingers: attaching to that one would
-       * only wait.) */
-      if (h != NULL && h->session_ended && !h->unlisted_since_end && g_get_monotonic_time () < h->retry_at)
+      /* A list asked for before the host's attachment ended may show the
+       * session it read, its own viewer among the clients (the query is a
+       * process of its own, which a loaded machine or the sanitizers slow
+       * down): that is neither another viewer nor the session created
+       * again. The next list says. */
+      if (h != NULL && h->ended_at >= asked)
         continue;
+      /* The relay lists no closed session: an ended session listed again
+       * is the session created again under its name (a new session id),
+       * attached again as the same host, its history kept. */
       recreated = h != NULL && h->session_ended;
       if (s->clients > 0)
         {
@@ -178,22 +181,12 @@ discover_relay (SlLive     *self,
       sl_live_attach_start_locked (self, h);
       if (recreated)
         {
+          /* still "ended" until its first event (check_stalls()): should
+           * the relay list a closed session after all, a user sees no
+           * host coming back, only one that really does */
           h->probing = TRUE;
-          h->probe_start = g_get_monotonic_time ();
           h->probe_events = sl_feed_get_events_locked (h->feed);
         }
-    }
-  /* ended sessions of this relay it no longer lists */
-  for (guint i = 0; i < self->hosts->len; i++)
-    {
-      LiveHost *h = g_ptr_array_index (self->hosts, i);
-      gboolean listed = FALSE;
-
-      if (!h->session_ended || h->running || !g_str_has_prefix (h->url, relay))
-        continue;
-      for (guint k = 0; k < list->len && !listed; k++)
-        listed = g_str_equal (((SlLiveSession *) g_ptr_array_index (list, k))->url, h->url);
-      h->unlisted_since_end |= !listed;
     }
   sl_feed_hub_signal_locked (self->hub);
   sl_feed_hub_unlock (self->hub);
@@ -215,18 +208,13 @@ check_stalls (SlLive *self)
           /* events: the session created again */
           h->probing = FALSE;
           h->reattached++;
+          h->last_progress = now;
+          h->state = SL_LIVE_HOST_STREAMING;
+          g_clear_pointer (&h->message, g_free);
           sl_problem_list_take (self->problems,
                                 sl_trace_problem_new (h->hostname, h->url,
                                                       "the session was created again; attached to it"));
           self->hosts_changed = TRUE;
-        }
-      else if (h->probing && h->running && now - h->probe_start > (gint64) self->options.stall_ms * 1000)
-        {
-          /* nothing: the closed session still listed; quietly ended again */
-          h->probe_failed = TRUE;
-          h->retry_at = now + 10 * (gint64) self->options.stall_ms * 1000;
-          sl_live_attach_stop_locked (h);
-          continue;
         }
       if (!h->running || h->stalled_reported || h->probing)
         continue;
