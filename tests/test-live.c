@@ -13,7 +13,7 @@
 #include <math.h>
 #include <signal.h>
 
-#include "live/live-harness.h"
+#include "live/live-cluster.h"
 #include "sl-live.h"
 #include "sl-report.h"
 #include "test-util.h"
@@ -285,20 +285,7 @@ pred_more_packets (Watch   *w,
 
 /* ---------------------------------------------------------------------- */
 
-typedef struct
-{
-  SlHarness     *h;
-  SlHarnessHost *host[3];
-  GPid           peer[3];
-  guint          port[3];
-} Cluster;
-
-static const struct
-{
-  const char *name;
-  gint64      wall_error_ns;
-  gint64      drift_ppb;
-} cluster_hosts[] = {
+static const SlClusterHost cluster_hosts[] = {
   { "sl-alpha", 3000000, 40000 },
   { "sl-beta", -4000000, -25000 },
   { "sl-gamma", 0, 0 },
@@ -306,49 +293,10 @@ static const struct
 
 /* alpha → beta, beta → gamma: request/reply both ways on each link. */
 static gboolean
-cluster_start (Cluster *c,
-               guint    rate)
+cluster_start (SlCluster *c,
+               guint      rate)
 {
-  g_autoptr(GError) error = NULL;
-
-  memset (c, 0, sizeof *c);
-  c->h = sl_harness_new_for_test ();
-  if (c->h == NULL)
-    return FALSE;
-
-  for (guint i = 0; i < 3; i++)
-    {
-      c->host[i] = sl_harness_add_host (c->h, cluster_hosts[i].name, cluster_hosts[i].wall_error_ns,
-                                        cluster_hosts[i].drift_ppb, &error);
-      if (c->host[i] == NULL)
-        g_error ("host %s: %s", cluster_hosts[i].name, error->message);
-      if (!sl_harness_host_create_session (c->host[i], SESSION, TIMER_US, &error))
-        g_error ("session on %s: %s", cluster_hosts[i].name, error->message);
-      c->port[i] = sl_harness_free_port ();
-    }
-
-  /* gamma first, so each peer's port is open when the next connects */
-  for (guint k = 3; k-- > 0;)
-    {
-      g_autofree char *listen = g_strdup_printf ("--listen=%u", c->port[k]);
-      g_autofree char *rate_s = g_strdup_printf ("--rate=%u", rate);
-      g_autofree char *connect = k + 1 < 3 ? g_strdup_printf ("--connect=%u", c->port[k + 1]) : NULL;
-      const char *args[] = { listen, rate_s, connect, NULL };
-
-      c->peer[k] = sl_harness_host_spawn_peer (c->host[k], args, &error);
-      if (c->peer[k] == 0)
-        g_error ("peer on %s: %s", cluster_hosts[k].name, error->message);
-    }
-  return TRUE;
-}
-
-static void
-cluster_finish (Cluster *c)
-{
-  g_autoptr(GString) problems = g_string_new (NULL);
-
-  if (!sl_harness_free_and_check_clean (c->h, problems))
-    g_error ("the harness left things behind:\n%s", problems->str);
+  return sl_cluster_start (c, cluster_hosts, SESSION, TIMER_US, rate, SL_CLUSTER_CHAIN);
 }
 
 static guint
@@ -365,8 +313,8 @@ engine_host (SlEngine   *engine,
  * link's span, the true time on b for a's timestamp must lie within the
  * estimate ± the link's bound. */
 static void
-check_truth (Cluster  *c,
-             SlEngine *engine)
+check_truth (SlCluster *c,
+             SlEngine  *engine)
 {
   guint n_links = sl_engine_get_n_links (engine);
   guint checked = 0;
@@ -416,7 +364,7 @@ check_truth (Cluster  *c,
 static void
 test_live_sync (void)
 {
-  Cluster c;
+  SlCluster c;
   Watch w;
   SlEngine *engine;
   SlLive *live;
@@ -497,7 +445,7 @@ test_live_sync (void)
   sl_live_free (live);
   sl_engine_free (engine);
   watch_clear (&w);
-  cluster_finish (&c);
+  sl_cluster_finish (&c);
 }
 
 /* Relay not reachable, another viewer, session destroyed, relay stalled
@@ -505,7 +453,7 @@ test_live_sync (void)
 static void
 test_live_faults (void)
 {
-  Cluster c;
+  SlCluster c;
   Watch w, w2;
   SlEngine *engine, *engine2;
   SlLive *live, *live2;
@@ -652,7 +600,7 @@ test_live_faults (void)
   sl_live_free (live);
   sl_engine_free (engine);
   watch_clear (&w);
-  cluster_finish (&c);
+  sl_cluster_finish (&c);
 }
 
 static gboolean
@@ -706,7 +654,7 @@ store_packets (const SlEventStore *store)
 static void
 test_live_recreated (void)
 {
-  Cluster c;
+  SlCluster c;
   Watch w;
   SlEngine *engine;
   SlLive *live;
@@ -796,7 +744,7 @@ test_live_recreated (void)
   sl_live_free (live);
   sl_engine_free (engine);
   watch_clear (&w);
-  cluster_finish (&c);
+  sl_cluster_finish (&c);
 }
 
 /* syncline-cli sessions and live --json-lines, and folder (the relay's
@@ -804,7 +752,7 @@ test_live_recreated (void)
 static void
 test_live_cli (void)
 {
-  Cluster c;
+  SlCluster c;
   Run r = { 0 };
   g_autofree char *out_dir = NULL;
   g_auto(GStrv) lines = NULL;
@@ -909,7 +857,7 @@ test_live_cli (void)
     g_assert_null (strstr (stall_at, "reachable again"));
   }
 
-  cluster_finish (&c);
+  sl_cluster_finish (&c);
 }
 
 /* A live view's inputs once an attachment is detached: what the view

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "live/live-harness.h"
+#include "live/live-cluster.h"
 #include "sl-change-list.h"
 #include "sl-graph.h"
 #include "sl-relay-dialog.h"
@@ -26,94 +26,27 @@
 #define SESSION  "uilive"
 #define TIMER_US 100000
 
-static const struct
-{
-  const char *name;
-  gint64      wall_error_ns;
-  gint64      drift_ppb;
-} hosts[] = {
+static const SlClusterHost hosts[] = {
   { "ui-alpha", 2000000, 30000 },
   { "ui-beta", -3000000, -20000 },
   { "ui-gamma", 0, 0 },
 };
 
-typedef struct
-{
-  SlHarness     *h;
-  SlHarnessHost *host[3];
-  guint          port[3];
-} Cluster;
-
-/* The hosts stream SESSION; with @ring, each host also talks to the one
+/* The hosts stream @session; with @ring, each host also talks to the one
  * before it (three links of the same kind: loopback, same rate), else
  * alpha → beta → gamma. */
 static gboolean
-cluster_start_full (Cluster    *c,
+cluster_start_full (SlCluster  *c,
                     const char *session,
                     gboolean    ring)
 {
-  g_autoptr(GError) error = NULL;
-
-  memset (c, 0, sizeof *c);
-  c->h = sl_harness_new_for_test ();
-  if (c->h == NULL)
-    return FALSE;
-  for (guint i = 0; i < 3; i++)
-    {
-      c->host[i] = sl_harness_add_host (c->h, hosts[i].name, hosts[i].wall_error_ns, hosts[i].drift_ppb, &error);
-      if (c->host[i] == NULL)
-        g_error ("host %s: %s", hosts[i].name, error->message);
-      if (!sl_harness_host_create_session (c->host[i], session, TIMER_US, &error))
-        g_error ("session on %s: %s", hosts[i].name, error->message);
-      c->port[i] = sl_harness_free_port ();
-    }
-  if (ring)
-    {
-      /* every host listens first, then talks to the next one */
-      for (guint k = 0; k < 3; k++)
-        {
-          g_autofree char *listen = g_strdup_printf ("--listen=%u", c->port[k]);
-          const char *args[] = { listen, NULL };
-
-          if (sl_harness_host_spawn_peer (c->host[k], args, &error) == 0)
-            g_error ("peer on %s: %s", hosts[k].name, error->message);
-        }
-      for (guint k = 0; k < 3; k++)
-        {
-          g_autofree char *connect = g_strdup_printf ("--connect=%u", c->port[(k + 1) % 3]);
-          const char *args[] = { connect, "--rate=200", NULL };
-
-          if (sl_harness_host_spawn_peer (c->host[k], args, &error) == 0)
-            g_error ("peer on %s: %s", hosts[k].name, error->message);
-        }
-      return TRUE;
-    }
-  /* alpha → beta → gamma, gamma first so that each port is open */
-  for (guint k = 3; k-- > 0;)
-    {
-      g_autofree char *listen = g_strdup_printf ("--listen=%u", c->port[k]);
-      g_autofree char *connect = k + 1 < 3 ? g_strdup_printf ("--connect=%u", c->port[k + 1]) : NULL;
-      const char *args[] = { listen, "--rate=200", connect, NULL };
-
-      if (sl_harness_host_spawn_peer (c->host[k], args, &error) == 0)
-        g_error ("peer on %s: %s", hosts[k].name, error->message);
-    }
-  return TRUE;
+  return sl_cluster_start (c, hosts, session, TIMER_US, 200, ring ? SL_CLUSTER_RING : SL_CLUSTER_CHAIN);
 }
 
 static gboolean
-cluster_start (Cluster *c)
+cluster_start (SlCluster *c)
 {
   return cluster_start_full (c, SESSION, FALSE);
-}
-
-static void
-cluster_finish (Cluster *c)
-{
-  g_autoptr(GString) problems = g_string_new (NULL);
-
-  if (!sl_harness_free_and_check_clean (c->h, problems))
-    g_error ("the harness left things behind:\n%s", problems->str);
 }
 
 static gboolean
@@ -441,8 +374,8 @@ passing_reached (gpointer data)
  * it answers again; every host drawn and listed as stalled meanwhile, the
  * header counting them. */
 static void
-check_relay_stall (Cluster  *c,
-                   SlWindow *window)
+check_relay_stall (SlCluster *c,
+                   SlWindow  *window)
 {
   SlSession *session = sl_window_get_session (window);
   LiveWait stalled = { session, SL_HOST_LIVE_STALLED, 3, TRUE };
@@ -495,7 +428,7 @@ check_relay_stall (Cluster  *c,
 
 /* A host whose session is destroyed: ended, drawn so, counted. */
 static void
-check_host_ended (Cluster    *c,
+check_host_ended (SlCluster  *c,
                   SlWindow   *window,
                   const char *session_name)
 {
@@ -530,7 +463,7 @@ check_host_ended (Cluster    *c,
 static void
 test_live_panel (void)
 {
-  Cluster c;
+  SlCluster c;
   SlWindow *window;
   SlSession *session;
   SlRelayDialog *dialog;
@@ -547,11 +480,7 @@ test_live_panel (void)
   if (!cluster_start (&c))
     return;
 
-  window = sl_window_new (NULL);
-  g_object_ref (window);
-  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
-  gtk_window_present (GTK_WINDOW (window));
-  ui_wait_mapped (GTK_WIDGET (window));
+  window = ui_new_window (NULL, 1200, 800);
   session = sl_window_get_session (window);
   panel = sl_window_get_quality_panel (window);
 
@@ -651,7 +580,7 @@ test_live_panel (void)
 
   gtk_window_destroy (GTK_WINDOW (window));
   g_assert_finalize_object (window);
-  cluster_finish (&c);
+  sl_cluster_finish (&c);
 }
 
 static gboolean
@@ -669,7 +598,7 @@ live_past (gpointer data)
 static void
 test_live_history (void)
 {
-  Cluster c;
+  SlCluster c;
   SlWindow *window;
   SlSession *session;
   SlTimeline *tl;
@@ -684,11 +613,7 @@ test_live_history (void)
   g_usleep (3 * G_USEC_PER_SEC);
   out_dir = sl_harness_get_output_dir (c.h);
 
-  window = sl_window_new (NULL);
-  g_object_ref (window);
-  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
-  gtk_window_present (GTK_WINDOW (window));
-  ui_wait_mapped (GTK_WIDGET (window));
+  window = ui_new_window (NULL, 1200, 800);
   session = sl_window_get_session (window);
   attach_mono = sl_harness_monotonic_ns ();
   {
@@ -762,7 +687,7 @@ test_live_history (void)
   g_assert_true (ui_wait_for (session_stopped, session, 30));
   gtk_window_destroy (GTK_WINDOW (window));
   g_assert_finalize_object (window);
-  cluster_finish (&c);
+  sl_cluster_finish (&c);
 }
 
 static guint
@@ -790,7 +715,7 @@ count_changes (SlSession    *session,
 static void
 test_live_calm (void)
 {
-  Cluster c;
+  SlCluster c;
   SlWindow *window;
   SlSession *session;
   g_autofree char *url = NULL;
@@ -843,7 +768,7 @@ test_live_calm (void)
   check_host_ended (&c, window, "calm");
 
   ui_close_window (window);
-  cluster_finish (&c);
+  sl_cluster_finish (&c);
 }
 
 static gboolean
@@ -906,7 +831,7 @@ rss_kb (void)
 static void
 test_live_retention (void)
 {
-  Cluster c;
+  SlCluster c;
   SlWindow *window;
   SlSession *session;
   SlTimelineView *view;
@@ -1050,7 +975,7 @@ test_live_retention (void)
   }
 
   ui_close_window (window);
-  cluster_finish (&c);
+  sl_cluster_finish (&c);
 }
 
 static SlRelayDialog *
@@ -1111,7 +1036,7 @@ open_relay_dialog (SlWindow *window)
 static void
 test_live_attachments (void)
 {
-  Cluster c;
+  SlCluster c;
   SlWindow *window;
   SlSession *session;
   SlRelayDialog *dialog;
@@ -1231,7 +1156,7 @@ test_live_attachments (void)
   g_assert_null (sl_session_find_host (session, hosts[1].name));
 
   ui_close_window (window);
-  cluster_finish (&c);
+  sl_cluster_finish (&c);
 }
 
 int
