@@ -238,6 +238,7 @@ run_decoder (LiveHost *h,
   SlLive *self = h->live;
   g_autoptr(GError) error = NULL;
   SlDecoder *d = spawn (h, &error);
+  gboolean mid_step = FALSE;
   char *how;
 
   if (d == NULL)
@@ -252,14 +253,25 @@ run_decoder (LiveHost *h,
   sl_feed_hub_unlock (self->hub);
   sl_decoder_target_reset (&h->target);
 
-  while (!atomic_load (&h->stop) && !run->ended)
+  /* A step is read whole, even when stopping: its frames are all there
+   * (the reader hands a step out once its commit came), and stopping
+   * between its packet events and its events would give the engine
+   * packet events that the host's store does not have. */
+  while ((mid_step || !atomic_load (&h->stop)) && !run->ended)
     {
       SlWireFrame f;
       SlDecoderStatus st = sl_decoder_next (d, &f, POLL_US);
 
-      if (st == SL_DECODER_EOF)
+      if (st == SL_DECODER_EOF || (st != SL_DECODER_FRAME && atomic_load (&h->stop)))
         break;
-      if (st == SL_DECODER_FRAME && !on_frame (h, run, &f))
+      if (st != SL_DECODER_FRAME)
+        continue;
+      if (f.type == SL_WIRE_PACKETS || f.type == SL_WIRE_STRING || f.type == SL_WIRE_PACKET_INFO ||
+          f.type == SL_WIRE_EVENTS)
+        mid_step = TRUE;
+      else if (f.type == SL_WIRE_COMMIT || f.type == SL_WIRE_END || f.type == SL_WIRE_FATAL)
+        mid_step = FALSE;
+      if (!on_frame (h, run, &f))
         break;
     }
 
