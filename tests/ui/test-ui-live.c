@@ -12,7 +12,9 @@
 
 #include "config.h"
 
+#include <malloc.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -822,6 +824,30 @@ rss_kb (void)
   return resident * (sysconf (_SC_PAGESIZE) / 1024);
 }
 
+/* glibc's view of the heap, to tell a growing resident size apart: bytes
+ * in use (a leak or a cache), bytes free in its arenas (fragmentation),
+ * mapped blocks, and how many arenas the threads made. */
+static char *
+malloc_parts (void)
+{
+  struct mallinfo2 mi = mallinfo2 ();
+  char *xml = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream (&xml, &len);
+  guint arenas = 0;
+
+  if (f != NULL)
+    {
+      malloc_info (0, f);
+      fclose (f);
+      for (const char *p = xml; p != NULL && (p = strstr (p, "<heap nr=")) != NULL; p++)
+        arenas++;
+      free (xml);
+    }
+  return g_strdup_printf ("malloc in use %zu kB, free in arenas %zu kB (top %zu kB), mapped %zu kB, %u arenas",
+                          mi.uordblks / 1024, mi.fordblks / 1024, mi.keepcost / 1024, mi.hblkhd / 1024, arenas);
+}
+
 /* A short retention: once it is full, what the timeline holds stays flat
  * (within 10 %) while the hosts stream on, the view still follows the end
  * and shows where the kept data begins, and a search's hits on dropped
@@ -893,12 +919,14 @@ test_live_retention (void)
   for (guint i = 0; i < samples; i++)
     {
       g_autofree char *parts = NULL;
+      g_autofree char *heap = NULL;
       gsize bytes;
       glong rss;
 
       ui_wait_ms (period_s * 1000);
       bytes = timeline_bytes (session, &held, &parts);
       rss = rss_kb ();
+      heap = malloc_parts ();
       held_lo = MIN (held_lo, held);
       held_hi = MAX (held_hi, held);
       held_sum += held;
@@ -907,8 +935,8 @@ test_live_retention (void)
       sum += bytes;
       rss_lo = MIN (rss_lo, rss);
       rss_hi = MAX (rss_hi, rss);
-      g_test_message ("sample %u s: timeline and stores %zu bytes (%s), RSS %ld kB", (i + 1) * period_s, bytes,
-                      parts, rss);
+      g_test_message ("sample %u s: timeline and stores %zu bytes (%s), RSS %ld kB; %s", (i + 1) * period_s, bytes,
+                      parts, rss, heap);
     }
   rss1 = rss_kb ();
   g_test_message ("retention %u s, measured %u s once full: timeline and stores %zu to %zu bytes allocated "
