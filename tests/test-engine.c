@@ -299,6 +299,95 @@ test_pinned_reference (void)
   g_rand_free (rand);
 }
 
+/* The journal's ring against every entry written (issue 20): a ring of
+ * at most 300 entries that grows and shrinks as it fills and empties,
+ * without a retention, then with a long one, then a short one, over input
+ * times in random steps. After each entry: every entry kept is the one
+ * written under its number (values set since too), at most 300 are kept,
+ * all within the retention behind the newest, and the one before the
+ * first kept was out of it or the ring full. */
+static void
+test_journal_ring (void)
+{
+  const gint64 retentions[3] = { 0, 5000, 700 };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20);
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (SlChange));
+  SlJournal *j = sl_journal_new (300);
+  gint64 t = G_GINT64_CONSTANT (1700000000000000000);
+  guint64 most = 0, fewest_dropped = G_MAXUINT64;
+
+  for (guint phase = 0; phase < 3; phase++)
+    {
+      sl_journal_set_retention (j, retentions[phase]);
+      for (guint i = 0; i < 4000; i++)
+        {
+          SlChange w = { 0 };
+          guint64 first, next;
+
+          /* bursts of equal times and gaps */
+          t += g_rand_int_range (rand, 0, 4) == 0 ? g_rand_int_range (rand, 0, 200) : 0;
+          sl_journal_set_time (j, t);
+          w.seq = all->len;
+          w.input_time = t;
+          w.kind = (SlChangeKind) g_rand_int_range (rand, 0, SL_CHANGE_TRANSFORM + 1);
+          w.a = g_rand_int_range (rand, 0, 50);
+          w.b = g_rand_int_range (rand, 0, 50);
+          w.value = g_rand_double (rand);
+          sl_journal_add (j, w.kind, w.a, w.b, SL_QUALITY_ACCURATE, w.value, NULL);
+          g_array_append_val (all, w);
+          first = sl_journal_get_first_seq (j);
+          next = sl_journal_get_next_seq (j);
+          g_assert_cmpuint (next, ==, all->len);
+          g_assert_cmpuint (next - first, >=, 1);
+          g_assert_cmpuint (next - first, <=, 300);
+          g_assert_cmpuint (sl_journal_get_n_dropped (j), ==, first);
+          g_assert_null (sl_journal_get (j, next));
+          if (first > 0)
+            {
+              g_assert_null (sl_journal_get (j, first - 1));
+              g_assert_true (next - first == 300 ||
+                             (retentions[phase] > 0 &&
+                              g_array_index (all, SlChange, first - 1).input_time < t - retentions[phase]));
+            }
+          /* a value set late, on an entry kept and on one no longer kept */
+          if (g_rand_int_range (rand, 0, 8) == 0)
+            {
+              guint64 s = first + g_rand_int_range (rand, 0, (gint32) (next - first));
+
+              g_array_index (all, SlChange, s).value = -g_rand_double (rand);
+              sl_journal_set_value (j, s, g_array_index (all, SlChange, s).value);
+              if (first > 0)
+                sl_journal_set_value (j, first - 1, 1e9);
+            }
+          for (guint64 s = first; s < next; s++)
+            {
+              const SlChange *c = sl_journal_get (j, s);
+              const SlChange *e = &g_array_index (all, SlChange, s);
+
+              g_assert_nonnull (c);
+              g_assert_cmpuint (c->seq, ==, s);
+              g_assert_cmpint (c->input_time, ==, e->input_time);
+              g_assert_cmpint (c->kind, ==, e->kind);
+              g_assert_cmpuint (c->a, ==, e->a);
+              g_assert_cmpuint (c->b, ==, e->b);
+              g_assert_cmpfloat (c->value, ==, e->value);
+              if (retentions[phase] > 0)
+                g_assert_cmpint (c->input_time, >=, t - retentions[phase]);
+            }
+          most = MAX (most, next - first);
+          if (phase == 2 && i > 100)
+            fewest_dropped = MIN (fewest_dropped, first);
+        }
+      g_test_message ("retention %" G_GINT64_FORMAT ": %" G_GUINT64_FORMAT " entries kept at the end",
+                      retentions[phase], sl_journal_get_next_seq (j) - sl_journal_get_first_seq (j));
+    }
+  /* the ring was full, and the short retention kept far fewer */
+  g_assert_cmpuint (most, ==, 300);
+  g_assert_cmpuint (sl_journal_get_next_seq (j) - sl_journal_get_first_seq (j), <, 100);
+  g_assert_cmpuint (fewest_dropped, >, 8000);
+  sl_journal_free (j);
+}
+
 static void
 test_journal (void)
 {
@@ -617,7 +706,8 @@ assert_relations_identical (const SlRelation *x,
  * feed of three links through two engines, one keeping every point, one
  * with a retention of half a minute. At every flush (each second) the
  * second's links, hosts and journal are those of the first bit for bit
- * (the estimator never reads the points), and what it keeps of each
+ * (the estimator never reads the points; the journal from the retention's
+ * cut behind its newest entry), and what it keeps of each
  * direction is exactly the first's points from a cut that lies between
  * the retention and an eighth more behind the link's newest point:
  * bounded, nothing of the retention missing. Its inversion counts are
@@ -757,15 +847,24 @@ test_point_retention (void)
       {
         SlJournal *fj = sl_engine_get_journal (full), *kj = sl_engine_get_journal (kept);
 
-        g_assert_cmpuint (sl_journal_get_next_seq (fj), ==, sl_journal_get_next_seq (kj));
-        /* the new entries at each flush (values set later: all at the end) */
+        guint64 next = sl_journal_get_next_seq (fj);
+        gint64 cut = next > 0 ? sl_journal_get (fj, next - 1)->input_time - retention : G_MININT64;
+
+        g_assert_cmpuint (next, ==, sl_journal_get_next_seq (kj));
+        g_assert_cmpuint (sl_journal_get_first_seq (fj), ==, 0);
+        /* the new entries at each flush (values set later: all at the end);
+         * the journal follows the retention too: it keeps exactly the
+         * entries from the cut behind the newest one's input time */
         if (!more)
           seq = sl_journal_get_first_seq (fj);
-        for (; seq < sl_journal_get_next_seq (fj); seq++)
+        for (; seq < next; seq++)
           {
             const SlChange *fc = sl_journal_get (fj, seq), *kc = sl_journal_get (kj, seq);
 
-            g_assert_nonnull (kc);
+            g_assert_cmpint (kc == NULL, ==, fc->input_time < cut);
+            g_assert_cmpint (kc == NULL, ==, seq < sl_journal_get_first_seq (kj));
+            if (kc == NULL)
+              continue;
             g_assert_cmpint (fc->input_time, ==, kc->input_time);
             g_assert_cmpint (fc->kind, ==, kc->kind);
             g_assert_cmpuint (fc->a, ==, kc->a);
@@ -793,7 +892,12 @@ test_point_retention (void)
    * minute of its ~100 points/s */
   g_assert_cmpuint (dropped, >, 0);
   g_assert_cmpuint (most_kept, <=, 100 * 34 * 1.2);
-  g_test_message ("most points kept in a direction: %" G_GSIZE_FORMAT, most_kept);
+  g_assert_cmpuint (sl_journal_get_n_dropped (sl_engine_get_journal (kept)), >, 0);
+  g_test_message ("most points kept in a direction: %" G_GSIZE_FORMAT "; journal entries %" G_GUINT64_FORMAT
+                  ", the last %" G_GUINT64_FORMAT " kept", most_kept,
+                  sl_journal_get_next_seq (sl_engine_get_journal (full)),
+                  sl_journal_get_next_seq (sl_engine_get_journal (kept)) -
+                  sl_journal_get_first_seq (sl_engine_get_journal (kept)));
   sl_engine_free (full);
   sl_engine_free (kept);
 }
@@ -912,6 +1016,7 @@ main (int    argc,
   g_test_add_func ("/engine/clusters-variants", test_clusters_variants);
   g_test_add_func ("/engine/pinned-reference", test_pinned_reference);
   g_test_add_func ("/engine/journal", test_journal);
+  g_test_add_func ("/engine/journal-ring", test_journal_ring);
   g_test_add_func ("/engine/degenerate", test_degenerate);
   g_test_add_func ("/engine/unsynchronized", test_unsynchronized);
   g_test_add_func ("/engine/thousand-hosts", test_thousand_hosts);

@@ -62,6 +62,7 @@ sl_engine_new (const SlEngineOptions *options)
   self->dirty = g_array_new (FALSE, FALSE, sizeof (guint));
   self->matcher = sl_matcher_new (self->options.match_window_ns, self->options.max_pending);
   self->journal = sl_journal_new (self->options.journal_size);
+  sl_journal_set_retention (self->journal, MAX (self->options.point_retention_ns, 0));
   self->graph = sl_graph_new (self->options.tree, self->journal);
   self->rt_z = sl_linreg_confidence_to_z (self->options.linreg_confidence);
   sl_graph_set_margin (self->graph, self->options.tree_margin);
@@ -1113,9 +1114,11 @@ sl_engine_get_link_points (const SlEngine *self,
  * sl_engine_set_point_retention:
  * @retention_ns: see #SlEngineOptions's point_retention_ns (0: none)
  *
- * Applies from the next matched point of each link and direction. Live
- * sessions set it to their timeline's retention: the hull plot then shows
- * the points of the span the timeline keeps.
+ * Applies from the next matched point of each link and direction, and
+ * to the journal from its next entry (entries more than this behind the
+ * newest input time are dropped and counted). Live sessions set it to
+ * their timeline's retention: the hull plot then shows the points of the
+ * span the timeline keeps, and neither grows with the hours watched.
  */
 void
 sl_engine_set_point_retention (SlEngine *self,
@@ -1124,6 +1127,7 @@ sl_engine_set_point_retention (SlEngine *self,
   g_return_if_fail (self != NULL);
 
   self->options.point_retention_ns = MAX (retention_ns, 0);
+  sl_journal_set_retention (self->journal, self->options.point_retention_ns);
 }
 
 const char *

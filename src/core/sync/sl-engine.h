@@ -42,7 +42,9 @@ typedef enum
  *   this behind its newest (on a's clock) are dropped too, in batches of an
  *   eighth of it (sl_engine_set_point_retention()); 0 (the default) keeps
  *   them up to @max_points. The estimates and bounds never read them.
- * @journal_size: journal entries kept
+ *   The journal keeps the entries of this span behind the newest input
+ *   time too (counted as dropped, like those past @journal_size).
+ * @journal_size: journal entries kept at most
  * @tree_margin: hysteresis of the tree (sl_graph_set_margin()): a link
  *   replaces a tree link only when its weight is lower by this fraction;
  *   0 (the default) keeps the exact tree, %SL_GRAPH_LIVE_MARGIN is live's

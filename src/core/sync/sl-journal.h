@@ -50,6 +50,8 @@ typedef struct _SlJournal SlJournal;
 
 SlJournal      *sl_journal_new            (gsize           max_entries);
 void            sl_journal_free           (SlJournal      *self);
+void            sl_journal_set_retention  (SlJournal      *self,
+                                           gint64          retention_ns);
 void            sl_journal_set_time       (SlJournal      *self,
                                            gint64          input_time);
 gint64          sl_journal_get_time       (const SlJournal *self);
