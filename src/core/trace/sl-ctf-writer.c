@@ -250,7 +250,16 @@ sl_ctf_stream_new (const char               *path,
   self->writes = path != NULL;
   self->path = g_strdup (path != NULL ? path : "(discarded)");
   self->options = *options;
-  if (!options->keep_closed)
+  if (path != NULL)
+    self->options.scratch = NULL;
+  else if (options->scratch != NULL)
+    {
+      /* nothing to write: the shared buffer stays for every packet */
+      self->options.keep_closed = FALSE;
+      self->buf = options->scratch;
+      self->end = self->buf + options->packet_size;
+    }
+  if (!self->options.keep_closed && self->buf == NULL)
     {
       self->buf = g_malloc (options->packet_size);
       self->end = self->buf + options->packet_size;
@@ -457,7 +466,8 @@ sl_ctf_stream_free (SlCtfStream *self)
     return;
   if (self->fd >= 0)
     close (self->fd);
-  g_free (self->buf);
+  if (self->buf != self->options.scratch)
+    g_free (self->buf);
   g_free (self->path);
   g_free (self);
 }

@@ -89,6 +89,10 @@ typedef struct
  * @keep_closed: do not hold the file open (nor a packet buffer) between
  *   packets: it is opened to append each packet, so that a writer can have
  *   more streams than the process may open files
+ * @scratch: (nullable): for a discarded stream (%NULL path), a buffer of
+ *   @packet_size bytes, owned by the caller and outliving the stream, in
+ *   which its packets are built; nothing reads it back, so any number of
+ *   discarded streams can share one instead of a packet buffer each
  */
 typedef struct
 {
@@ -99,6 +103,7 @@ typedef struct
   gsize       packet_size;
   SlCtfHeader header;
   gboolean    keep_closed;
+  guint8     *scratch;
 } SlCtfStreamOptions;
 
 /**

@@ -301,6 +301,9 @@ struct _SlGenerate
   guint64              bg_events;
   guint64              bg_activities;
   double               other_rate;
+  /* run without files: the one buffer every discarded stream builds its
+   * packets in */
+  guint8              *scratch;
 };
 
 static inline Host *
