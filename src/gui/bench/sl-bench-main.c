@@ -19,8 +19,9 @@
 
 typedef struct
 {
-  const char *name;
-  const char *screenshot;
+  const char         *name;
+  const char         *screenshot;
+  const char * const *inputs;
 } BenchArgs;
 
 static void
@@ -32,7 +33,7 @@ activate_cb (GApplication *app,
   if (g_str_equal (args->name, "timeline"))
     sl_benchmark_timeline_run (GTK_APPLICATION (app));
   else
-    sl_benchmark_run (GTK_APPLICATION (app), args->name, args->screenshot);
+    sl_benchmark_run (GTK_APPLICATION (app), args->name, args->screenshot, args->inputs);
 }
 
 int
@@ -42,10 +43,10 @@ main (int   argc,
   g_autofree char *screenshot = NULL;
   GOptionEntry entries[] = {
     { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, &screenshot,
-      "views: also write a PNG of the window at the end", "FILE" },
+      "views, open: also write a PNG of the window at the end", "FILE" },
     { NULL }
   };
-  g_autoptr(GOptionContext) ctx = g_option_context_new ("views|timeline — measure the desktop views");
+  g_autoptr(GOptionContext) ctx = g_option_context_new ("views|timeline|open [FOLDER…] — measure the desktop views");
   g_autoptr(GError) error = NULL;
   g_autoptr(GSettingsSchema) schema = NULL;
   g_autoptr(AdwApplication) app = NULL;
@@ -63,15 +64,26 @@ main (int   argc,
     "views: 200 hosts and 2000 links generated in memory and streamed like a live session, then "
     "frames of the graph, the tables and the hull plot.\n"
     "timeline: 64 hosts, 10 M state intervals and 1 M messages in the timeline view, then scripted "
-    "zooms, pans and scrolls.");
+    "zooms, pans and scrolls.\n"
+    "open FOLDER…: the application's window opens the trace folders; the time to the first graph "
+    "and to the end of reading, then the frames of views.");
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     {
       g_printerr ("syncline-bench: %s\n", error->message);
       return 2;
     }
-  if (argc != 2 || (!g_str_equal (argv[1], "views") && !g_str_equal (argv[1], "timeline")))
+  if (argc >= 2 && g_str_equal (argv[1], "open"))
     {
-      g_printerr ("syncline-bench: expected views or timeline (see --help)\n");
+      if (argc < 3)
+        {
+          g_printerr ("syncline-bench: open needs at least one trace folder\n");
+          return 2;
+        }
+      args.inputs = (const char * const *) argv + 2;
+    }
+  else if (argc != 2 || (!g_str_equal (argv[1], "views") && !g_str_equal (argv[1], "timeline")))
+    {
+      g_printerr ("syncline-bench: expected views, timeline or open FOLDER… (see --help)\n");
       return 2;
     }
   args.name = argv[1];

@@ -5,7 +5,10 @@
  * `syncline-bench views`: a window fed with a generated cluster of
  * 200 hosts and 2000 links, streamed like a live session (one coalesced
  * update per refresh interval), then frames of each view while it is
- * zoomed or scrolled. Prints one JSON object on stdout.
+ * zoomed or scrolled. `syncline-bench open FOLDER…`: the same window
+ * opens trace folders as the application does (File › Open), and the
+ * times to the first graph and to the end of reading come first. Prints
+ * one JSON object on stdout.
  */
 
 #include "config.h"
@@ -67,6 +70,11 @@ typedef struct
   gint64          stall_last;
   gint64          stall_max;
   GArray         *captures;
+  /* `open`: the folders, and when the graph was first on screen */
+  char          **inputs;
+  gulong          first_paint_id;
+  gint64          t_first_graph;
+  guint           first_graph_hosts;
 } Bench;
 
 /* While the session streams in, a high-priority timeout every
@@ -281,7 +289,7 @@ finish (Bench *b)
 
   json_builder_begin_object (jb);
   json_builder_set_member_name (jb, "benchmark");
-  json_builder_add_string_value (jb, "views");
+  json_builder_add_string_value (jb, b->inputs != NULL ? "open" : "views");
   json_builder_set_member_name (jb, "hosts");
   json_builder_add_int_value (jb, g_list_model_get_n_items (sl_session_get_hosts (b->session)));
   json_builder_set_member_name (jb, "links");
@@ -297,6 +305,15 @@ finish (Bench *b)
   json_builder_end_array (jb);
   json_builder_set_member_name (jb, "open_s");
   json_builder_add_double_value (jb, (b->t_ready - b->t_open) / 1e6);
+  if (b->inputs != NULL)
+    {
+      /* from sl_session_open() to the end of the first frame that drew
+       * the graph with at least one host */
+      json_builder_set_member_name (jb, "first_graph_s");
+      json_builder_add_double_value (jb, b->t_first_graph > 0 ? (b->t_first_graph - b->t_open) / 1e6 : -1);
+      json_builder_set_member_name (jb, "first_graph_hosts");
+      json_builder_add_int_value (jb, b->first_graph_hosts);
+    }
   json_builder_set_member_name (jb, "layout_ms");
   json_builder_add_double_value (jb, b->layout_ms);
   _sl_benchmark_add_stats (jb, "update_handling", updates, "max_ms");
@@ -348,6 +365,7 @@ finish (Bench *b)
       g_array_unref (b->frames_cpu[i]);
     }
   g_array_unref (b->captures);
+  g_strfreev (b->inputs);
   g_application_release (G_APPLICATION (b->app));
   g_free (b);
 }
@@ -464,7 +482,8 @@ drive_cb (GtkWidget     *widget,
             if (GTK_IS_LIST_VIEW (c))
               list = c;
         if (list != NULL)
-          gtk_widget_activate_action (list, "list.scroll-to-item", "u", (b->frame_no * 37) % N_LINKS);
+          gtk_widget_activate_action (list, "list.scroll-to-item", "u",
+                                      (b->frame_no * 37) % MAX (sl_session_get_n_links (b->session), 1));
         break;
       }
     case PHASE_PLOT:
@@ -595,6 +614,18 @@ stall_tick_cb (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+/* The clock of the open starts, with the stall ticks and empty samples. */
+static void
+begin_open (Bench *b)
+{
+  b->t_open = g_get_monotonic_time ();
+  b->stall_last = b->t_open;
+  b->stall_id = g_timeout_add_full (G_PRIORITY_HIGH, STALL_TICK_MS, stall_tick_cb, b, NULL);
+  g_array_set_size (_sl_session_get_update_times (b->session), 0);
+  g_array_set_size (b->captures, 0);
+  g_array_set_size (_sl_session_get_resort_times (b->session), 0);
+}
+
 static void
 start (Bench *b)
 {
@@ -628,14 +659,38 @@ start (Bench *b)
       g_array_append_val (links, l);
     }
 
-  b->t_open = g_get_monotonic_time ();
-  b->stall_last = b->t_open;
-  b->stall_id = g_timeout_add_full (G_PRIORITY_HIGH, STALL_TICK_MS, stall_tick_cb, b, NULL);
-  g_array_set_size (_sl_session_get_update_times (b->session), 0);
-  g_array_set_size (b->captures, 0);
-  g_array_set_size (_sl_session_get_resort_times (b->session), 0);
+  begin_open (b);
   _sl_session_open_generated (b->session, &o, (const SlGenerateLink *) (gpointer) links->data, links->len,
                               (gint64) WALL_SECONDS * G_USEC_PER_SEC / SIM_SECONDS);
+}
+
+/* `open`: the first frame in which the content page shows the graph
+ * with hosts in it */
+static void
+first_paint_cb (GdkFrameClock *clock,
+                Bench         *b)
+{
+  GtkWidget *graph = GTK_WIDGET (sl_window_get_graph_view (b->window));
+  guint n = g_list_model_get_n_items (sl_session_get_hosts (b->session));
+  double x, y;
+
+  if (n == 0 || !gtk_widget_get_mapped (graph) ||
+      g_strcmp0 (sl_window_get_page (b->window), "content") != 0 ||
+      !sl_graph_view_get_host_position (SL_GRAPH_VIEW (graph), 0, &x, &y))
+    return;
+  b->t_first_graph = g_get_monotonic_time ();
+  b->first_graph_hosts = n;
+  g_clear_signal_handler (&b->first_paint_id, clock);
+}
+
+static void
+start_open (Bench *b)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (b->window));
+
+  b->first_paint_id = g_signal_connect (clock, "after-paint", G_CALLBACK (first_paint_cb), b);
+  begin_open (b);
+  sl_session_open (b->session, (const char * const *) b->inputs);
 }
 
 static void
@@ -651,18 +706,25 @@ static void
 mapped_cb (Bench *b)
 {
   g_signal_handlers_disconnect_by_func (b->window, mapped_cb, b);
-  start (b);
+  if (b->inputs != NULL)
+    start_open (b);
+  else
+    start (b);
 }
 
+/* @inputs: the folders of `open` (%NULL for `views`) */
 void
-sl_benchmark_run (GtkApplication *application,
-                  const char     *name,
-                  const char     *screenshot)
+sl_benchmark_run (GtkApplication     *application,
+                  const char         *name,
+                  const char         *screenshot,
+                  const char * const *inputs)
 {
-  Bench *b = g_new0 (Bench, 1);
+  Bench *b;
 
-  g_return_if_fail (g_strcmp0 (name, "views") == 0);
+  g_return_if_fail (g_strcmp0 (name, "views") == 0 || (g_strcmp0 (name, "open") == 0 && inputs != NULL));
 
+  b = g_new0 (Bench, 1);
+  b->inputs = g_strdupv ((char **) inputs);
   b->app = application;
   b->screenshot = g_strdup (screenshot);
   for (guint i = 0; i < G_N_ELEMENTS (b->frames); i++)

@@ -1,4 +1,4 @@
-/* sl-benchmark.h: `syncline-bench views`
+/* sl-benchmark.h: `syncline-bench views` and `open`
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -9,8 +9,9 @@
 
 G_BEGIN_DECLS
 
-void sl_benchmark_run (GtkApplication *application,
-                       const char     *name,
-                       const char     *screenshot);
+void sl_benchmark_run (GtkApplication     *application,
+                       const char         *name,
+                       const char         *screenshot,
+                       const char * const *inputs);
 
 G_END_DECLS
