@@ -118,11 +118,47 @@ test_synctraces (void)
   check_same (path, 2);
 }
 
-/* The report of the engine fed by the folder reader with @spill. */
+/* Every event of every host's store (@keep_events), in order. */
+static char *
+stores_digest (SlTraceReader *reader)
+{
+  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+
+  for (guint h = 0; h < sl_trace_reader_get_n_hosts (reader); h++)
+    {
+      const SlEventStore *store = sl_trace_reader_get_event_store (reader, h);
+
+      g_assert_nonnull (store);
+      for (guint s = 0; s < SL_EVENT_N_STREAMS; s++)
+        {
+          guint64 n = sl_event_store_get_n_events (store, s);
+
+          g_checksum_update (sum, (const guchar *) &n, sizeof n);
+          for (guint64 i = 0; i < n; i++)
+            {
+              const SlEvent *e = sl_event_store_get (store, s, i);
+              const char *str = sl_event_store_get_string (store, e->str);
+
+              g_checksum_update (sum, (const guchar *) &e->time, sizeof e->time);
+              g_checksum_update (sum, (const guchar *) &e->tid, sizeof e->tid);
+              g_checksum_update (sum, (const guchar *) &e->arg, sizeof e->arg);
+              g_checksum_update (sum, (const guchar *) &e->cpu, sizeof e->cpu);
+              g_checksum_update (sum, &e->kind, 1);
+              g_checksum_update (sum, &e->flags, 1);
+              g_checksum_update (sum, (const guchar *) (str != NULL ? str : ""), -1);
+            }
+        }
+    }
+  return g_strdup (g_checksum_get_string (sum));
+}
+
+/* The report of the engine fed by the folder reader with @spill, and
+ * with @keep_events the digest of the hosts' event stores after it. */
 static char *
 reader_report (const char   *folder,
                SlTraceSpill  spill,
-               guint         threads)
+               guint         threads,
+               gboolean      keep_events)
 {
   g_autoptr(SlEngine) engine = sl_engine_new (NULL);
   SlTraceReaderOptions ro;
@@ -134,6 +170,7 @@ reader_report (const char   *folder,
   sl_trace_reader_options_init (&ro);
   ro.spill = spill;
   ro.n_threads = threads;
+  ro.keep_events = keep_events;
   reader = sl_trace_reader_new (engine, &ro);
   sl_trace_reader_add_folder (reader, folder);
   g_assert_cmpint (sl_trace_reader_run (reader), ==, SL_TRACE_READER_DONE);
@@ -142,11 +179,19 @@ reader_report (const char   *folder,
   sl_report_json_options_init (&options);
   options.journal = SL_JOURNAL_FULL;
   sl_report_write_json (engine, &options, out);
+  if (keep_events)
+    {
+      g_autofree char *report = sl_json_out_steal_string (out);
+      g_autofree char *digest = stores_digest (reader);
+
+      return g_strconcat (report, "\nevents ", digest, NULL);
+    }
   return sl_json_out_steal_string (out);
 }
 
 /* Hosts decoded one after the other into temporary files give the same
- * report as hosts decoded side by side, and the files go away. */
+ * report as hosts decoded side by side, and the files go away; with the
+ * events kept (the application's timeline), the same events too. */
 static void
 test_spill (void)
 {
@@ -162,13 +207,21 @@ test_spill (void)
   g_assert_cmpint (r.status, ==, 0);
   run_clear (&r);
 
-  never = reader_report (set, SL_TRACE_SPILL_NEVER, 2);
+  never = reader_report (set, SL_TRACE_SPILL_NEVER, 2, FALSE);
   for (guint threads = 1; threads <= 3; threads++)
     {
-      g_autofree char *spilled = reader_report (set, SL_TRACE_SPILL_ALWAYS, threads);
+      g_autofree char *spilled = reader_report (set, SL_TRACE_SPILL_ALWAYS, threads, FALSE);
 
       g_assert_cmpstr (spilled, ==, never);
     }
+  {
+    g_autofree char *kept = reader_report (set, SL_TRACE_SPILL_NEVER, 2, TRUE);
+    g_autofree char *kept_spilled = reader_report (set, SL_TRACE_SPILL_ALWAYS, 2, TRUE);
+
+    g_assert_true (g_str_has_prefix (kept, never));
+    g_assert_cmpuint (strlen (kept), >, strlen (never));
+    g_assert_cmpstr (kept_spilled, ==, kept);
+  }
   rm_rf (tmp);
   /* only the reader's folders were made there, and they are gone */
   d = g_dir_open (spill_tmp, 0, NULL);

@@ -396,8 +396,7 @@ set_up_spill (SlTraceReader *self)
 {
   g_autoptr(GError) error = NULL;
   gboolean spill = self->options.spill == SL_TRACE_SPILL_ALWAYS ||
-                   (self->options.spill == SL_TRACE_SPILL_AUTO && !self->options.keep_events &&
-                    self->hosts->len > SPILL_HOSTS);
+                   (self->options.spill == SL_TRACE_SPILL_AUTO && self->hosts->len > SPILL_HOSTS);
 
   if (!spill)
     return;

@@ -16,7 +16,9 @@ G_BEGIN_DECLS
 
 /**
  * SlTraceSpill:
- * @SL_TRACE_SPILL_AUTO: spill beyond 256 hosts, unless @keep_events
+ * @SL_TRACE_SPILL_AUTO: spill beyond 256 hosts (with @keep_events too:
+ *   a decoder left open per host, paused while others have the threads,
+ *   made 1 000 hosts' reading wait on 1 000 processes' wake-ups)
  * @SL_TRACE_SPILL_NEVER: every host's decoder stays open until the merge
  *   has taken its events (results come while reading)
  * @SL_TRACE_SPILL_ALWAYS: each host is decoded from start to end and its
