@@ -594,6 +594,8 @@ state_cb (Bench *b)
   if (state != SL_SESSION_STATE_READY)
     return;
   b->t_ready = g_get_monotonic_time ();
+  if (b->inputs != NULL)
+    g_printerr ("syncline-bench open: read after %.2f s\n", (b->t_ready - b->t_open) / 1e6);
   g_clear_handle_id (&b->stall_id, g_source_remove);
   b->phase = PHASE_SETTLING;
   g_timeout_add (100, settled_cb, b);
@@ -680,6 +682,9 @@ first_paint_cb (GdkFrameClock *clock,
     return;
   b->t_first_graph = g_get_monotonic_time ();
   b->first_graph_hosts = n;
+  /* at once, for runs that take long */
+  g_printerr ("syncline-bench open: first graph after %.2f s (%u hosts)\n",
+              (b->t_first_graph - b->t_open) / 1e6, n);
   g_clear_signal_handler (&b->first_paint_id, clock);
 }
 
