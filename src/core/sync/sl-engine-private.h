@@ -41,6 +41,29 @@ typedef struct
   guint64     inversions;
 } InversionCache;
 
+/* The link's row (sl_engine_get_link_info()) with everything it was made
+ * from: while none of it changes, the row is the same, bit for bit. The
+ * relations are held, so an address is never that of another one. */
+typedef struct
+{
+  gboolean    valid;
+  SlRelation *rel;
+  SlRelation *ra;
+  SlRelation *rb;
+  guint64     seg_version;
+  guint64     matches;
+  guint64     n[2];
+  gint64      last_change;
+  gsize       len[2];
+  guint64     dropped[2];
+  guint64     compactions[2];
+  gint64      span[4];
+  gboolean    has_span[2];
+  gboolean    in_tree;
+  gboolean    same_reference;
+  SlLinkInfo  info;
+} RowCache;
+
 typedef struct
 {
   guint       a;
@@ -62,6 +85,7 @@ typedef struct
   PointStore  points[2];
   gint64      newest_x;
   InversionCache inv;
+  RowCache    row;
   SlRelation *rel;
 } Link;
 
@@ -128,6 +152,9 @@ struct _SlEngine
 };
 
 void  _sl_engine_query_flush   (SlEngine   *self);
+void  _sl_engine_get_link_info_from_scratch (SlEngine   *self,
+                                             guint       link,
+                                             SlLinkInfo *info);
 void  _sl_engine_link_estimate (SlEngine   *self,
                                 Link       *l,
                                 SlLinkInfo *info);

@@ -81,6 +81,8 @@ pair_key (guint a,
   return key;
 }
 
+static void row_cache_clear (RowCache *c);
+
 void
 sl_engine_free (SlEngine *self)
 {
@@ -98,6 +100,7 @@ sl_engine_free (SlEngine *self)
       g_clear_pointer (&l->rel, sl_relation_unref);
       g_clear_pointer (&l->inv.ra, sl_relation_unref);
       g_clear_pointer (&l->inv.rb, sl_relation_unref);
+      row_cache_clear (&l->row);
     }
 
   g_hash_table_destroy (self->link_by_pair);
@@ -569,9 +572,19 @@ refresh_link (SlEngine *self,
                       isfinite (info.accuracy) ? info.accuracy : NAN, info.reason);
     }
 
-  g_clear_pointer (&l->rel, sl_relation_unref);
-  if (info.has_estimate)
-    l->rel = link_relation (self, l, &info);
+  /* the same relation keeps its address: the graph then keeps its
+   * inverse and the hosts' compositions, and the link row its cache */
+  {
+    SlRelation *rel = info.has_estimate ? link_relation (self, l, &info) : NULL;
+
+    if (rel != NULL && l->rel != NULL && sl_relation_equal (rel, l->rel))
+      g_clear_pointer (&rel, sl_relation_unref);
+    else
+      {
+        g_clear_pointer (&l->rel, sl_relation_unref);
+        l->rel = rel;
+      }
+  }
 
   w = link_weight (self, l, &info);
   if (!isnan (w))
@@ -962,30 +975,82 @@ link_bounds_in_time (SlEngine   *self,
     }
 }
 
-void
-sl_engine_get_link_info (SlEngine   *self,
-                         guint       link,
-                         SlLinkInfo *info)
+static void
+row_cache_clear (RowCache *c)
 {
-  Link *l;
+  g_clear_pointer (&c->rel, sl_relation_unref);
+  g_clear_pointer (&c->ra, sl_relation_unref);
+  g_clear_pointer (&c->rb, sl_relation_unref);
+  c->valid = FALSE;
+}
 
-  g_return_if_fail (self != NULL);
-  g_return_if_fail (link < self->links->len);
-  g_return_if_fail (info != NULL);
+/* What a link's row is made of, besides the hosts' relations. */
+static void
+row_key (SlEngine   *self,
+         const Link *l,
+         RowCache   *k)
+{
+  k->rel = l->rel;
+  k->seg_version = sl_segments_get_version (l->seg);
+  k->matches = l->matches;
+  k->n[0] = l->n[0];
+  k->n[1] = l->n[1];
+  k->last_change = l->last_change;
+  for (int side = 0; side < 2; side++)
+    {
+      k->len[side] = l->points[side].len;
+      k->dropped[side] = l->points[side].dropped;
+      k->compactions[side] = l->points[side].compactions;
+    }
+  k->has_span[0] = sl_engine_get_host_span (self, l->a, &k->span[0], &k->span[1]);
+  k->has_span[1] = sl_engine_get_host_span (self, l->b, &k->span[2], &k->span[3]);
+  if (!k->has_span[0])
+    k->span[0] = k->span[1] = 0;
+  if (!k->has_span[1])
+    k->span[2] = k->span[3] = 0;
+  k->in_tree = l->in_graph && sl_graph_edge_in_tree (self->graph, l->a, l->b);
+}
 
-  _sl_engine_query_flush (self);
+static gboolean
+row_key_equal (const RowCache *c,
+               const RowCache *k)
+{
+  return c->valid && c->rel == k->rel && c->ra == k->ra && c->rb == k->rb &&
+         c->seg_version == k->seg_version && c->matches == k->matches &&
+         c->n[0] == k->n[0] && c->n[1] == k->n[1] && c->last_change == k->last_change &&
+         memcmp (c->len, k->len, sizeof c->len) == 0 &&
+         memcmp (c->dropped, k->dropped, sizeof c->dropped) == 0 &&
+         memcmp (c->compactions, k->compactions, sizeof c->compactions) == 0 &&
+         memcmp (c->span, k->span, sizeof c->span) == 0 &&
+         memcmp (c->has_span, k->has_span, sizeof c->has_span) == 0 &&
+         c->in_tree == k->in_tree && c->same_reference == k->same_reference;
+}
 
-  l = &g_array_index (self->links, Link, link);
+/* The row from its inputs; @inv NULL counts every inversion again. */
+static void
+link_info_compute (SlEngine       *self,
+                   Link           *l,
+                   SlRelation     *ra,
+                   SlRelation     *rb,
+                   gboolean        in_tree,
+                   InversionCache *inv,
+                   SlLinkInfo     *info)
+{
   _sl_engine_link_estimate (self, l, info);
   info->weight = link_weight (self, l, info);
-  info->in_tree = l->in_graph && sl_graph_edge_in_tree (self->graph, l->a, l->b);
+  info->in_tree = in_tree;
   link_bounds_in_time (self, l, info);
 
-  if (sl_graph_get_reference (self->graph, l->a) == sl_graph_get_reference (self->graph, l->b))
+  if (ra != NULL && inv == NULL)
     {
-      g_autoptr(SlRelation) ra = sl_graph_get_relation (self->graph, l->a);
-      g_autoptr(SlRelation) rb = sl_graph_get_relation (self->graph, l->b);
-
+      info->inversions = 0;
+      for (int side = 0; side < 2; side++)
+        info->inversions += count_inversions (&l->points[side], 0, side, ra, rb);
+      info->inversions_known = TRUE;
+      info->inversions_exact = l->points[0].dropped == 0 && l->points[1].dropped == 0;
+    }
+  else if (ra != NULL)
+    {
       if (!l->inv.valid || l->inv.ra != ra || l->inv.rb != rb ||
           l->inv.compactions[0] != l->points[0].compactions || l->inv.compactions[1] != l->points[1].compactions)
         {
@@ -1010,6 +1075,84 @@ sl_engine_get_link_info (SlEngine   *self,
       info->inversions = l->inv.inversions;
       info->inversions_exact = l->points[0].dropped == 0 && l->points[1].dropped == 0;
     }
+}
+
+/* Inversions are counted while both hosts have the same reference. */
+static void
+link_host_relations (SlEngine    *self,
+                     const Link  *l,
+                     SlRelation **ra,
+                     SlRelation **rb)
+{
+  *ra = *rb = NULL;
+  if (sl_graph_get_reference (self->graph, l->a) == sl_graph_get_reference (self->graph, l->b))
+    {
+      *ra = sl_graph_get_relation (self->graph, l->a);
+      *rb = sl_graph_get_relation (self->graph, l->b);
+    }
+}
+
+/* A capture asks for every row: a link whose inputs did not change since
+ * the previous one gives the same row without computing it again (its
+ * bounds over the hosts' spans, its weight, and above all its inversions,
+ * counted again over all of its points whenever a host's relation
+ * changed). */
+void
+sl_engine_get_link_info (SlEngine   *self,
+                         guint       link,
+                         SlLinkInfo *info)
+{
+  Link *l;
+  RowCache key = { 0 };
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (link < self->links->len);
+  g_return_if_fail (info != NULL);
+
+  _sl_engine_query_flush (self);
+
+  l = &g_array_index (self->links, Link, link);
+  link_host_relations (self, l, &key.ra, &key.rb);
+  key.same_reference = key.ra != NULL;
+  row_key (self, l, &key);
+  if (!row_key_equal (&l->row, &key))
+    {
+      row_cache_clear (&l->row);
+      link_info_compute (self, l, key.ra, key.rb, key.in_tree, &l->inv, &key.info);
+      key.valid = TRUE;
+      if (key.rel != NULL)
+        sl_relation_ref (key.rel);
+      memcpy (&l->row, &key, sizeof key);
+    }
+  else
+    {
+      g_clear_pointer (&key.ra, sl_relation_unref);
+      g_clear_pointer (&key.rb, sl_relation_unref);
+    }
+  /* memcpy: the padding too, as a row computed now has it */
+  memcpy (info, &l->row.info, sizeof *info);
+}
+
+/* The row computed again from the link and the graph, the caches neither
+ * read nor written: what sl_engine_get_link_info() must give (tests). */
+void
+_sl_engine_get_link_info_from_scratch (SlEngine   *self,
+                                       guint       link,
+                                       SlLinkInfo *info)
+{
+  g_autoptr(SlRelation) ra = NULL;
+  g_autoptr(SlRelation) rb = NULL;
+  Link *l;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (link < self->links->len);
+  g_return_if_fail (info != NULL);
+
+  _sl_engine_query_flush (self);
+  l = &g_array_index (self->links, Link, link);
+  link_host_relations (self, l, &ra, &rb);
+  link_info_compute (self, l, ra, rb, l->in_graph && sl_graph_edge_in_tree (self->graph, l->a, l->b),
+                     NULL, info);
 }
 
 

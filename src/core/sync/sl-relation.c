@@ -133,6 +133,27 @@ sl_relation_unref (SlRelation *self)
   g_free (self);
 }
 
+/**
+ * sl_relation_equal:
+ *
+ * Returns: whether @a and @b are the same relation bit for bit: pieces,
+ *   bound points and what holds beyond them
+ */
+gboolean
+sl_relation_equal (const SlRelation *a,
+                   const SlRelation *b)
+{
+  g_return_val_if_fail (a != NULL && b != NULL, FALSE);
+
+  if (a == b)
+    return TRUE;
+  return a->n_pieces == b->n_pieces && a->n_bounds == b->n_bounds &&
+         a->bounded_beyond == b->bounded_beyond &&
+         memcmp (a->starts, b->starts, a->n_pieces * sizeof (gint64)) == 0 &&
+         memcmp (a->maps, b->maps, a->n_pieces * sizeof (SlTransform)) == 0 &&
+         memcmp (a->bounds, b->bounds, a->n_bounds * sizeof (SlBoundPoint)) == 0;
+}
+
 guint
 sl_relation_get_n_pieces (const SlRelation *self)
 {
@@ -527,14 +548,27 @@ sl_relation_profile (const SlRelation *self,
   return out;
 }
 
-/* Slopes and jumps of a map over [y0, y1] of its source. */
+/* |value after − value before| at each piece's start (0 at piece 0). */
+static long double
+piece_jump (const SlRelation *self,
+            guint             i)
+{
+  if (i == 0)
+    return 0;
+  return fabsl (piece_value (&self->maps[i], self->starts[i]) -
+                piece_value (&self->maps[i - 1], self->starts[i]));
+}
+
+/* Slopes and jumps of a map over [y0, y1] of its source; @jumps_at: the
+ * pieces' jumps computed beforehand (piece_jump()), or NULL. */
 static void
-map_stats_range (const SlRelation *self,
-                 guint             i0,
-                 guint             i1,
-                 double           *max_slope,
-                 double           *min_slope,
-                 double           *jumps)
+map_stats_range (const SlRelation  *self,
+                 guint              i0,
+                 guint              i1,
+                 const long double *jumps_at,
+                 double            *max_slope,
+                 double            *min_slope,
+                 double            *jumps)
 {
   *max_slope = 0;
   *min_slope = INFINITY;
@@ -546,8 +580,7 @@ map_stats_range (const SlRelation *self,
       *max_slope = MAX (*max_slope, s);
       *min_slope = MIN (*min_slope, s);
       if (i > i0)
-        *jumps += fabsl (piece_value (&self->maps[i], self->starts[i]) -
-                         piece_value (&self->maps[i - 1], self->starts[i]));
+        *jumps += jumps_at != NULL ? jumps_at[i] : piece_jump (self, i);
     }
 }
 
@@ -559,7 +592,7 @@ map_stats (const SlRelation *self,
            double           *min_slope,
            double           *jumps)
 {
-  map_stats_range (self, sl_relation_find_piece (self, y0), sl_relation_find_piece (self, y1),
+  map_stats_range (self, sl_relation_find_piece (self, y0), sl_relation_find_piece (self, y1), NULL,
                    max_slope, min_slope, jumps);
 }
 
@@ -569,19 +602,43 @@ map_stats (const SlRelation *self,
  * count once whatever the distance. */
 #define STEEP 0.05
 
+/* The last variation summed, from i0 up to i1: a range that starts at
+ * i0 too and ends later continues the sum in the same order (a
+ * composition's far intervals all reach back to outer's first point). */
+typedef struct
+{
+  gboolean valid;
+  gboolean stopped;
+  int      i0;
+  int      i1;
+  double   lip;
+  double   rise;
+} VaryMemo;
+
 static void
 bound_variation_range (const SlRelation *self,
                        int               i0,
                        int               i1,
+                       VaryMemo         *memo,
                        double           *lip,
                        double           *rise)
 {
+  int from = i0;
+  gboolean stopped = FALSE;
+
   /* Beyond its points the bound is constant or infinite: either way the
    * variation that matters for instants inside is that of the segments
    * there (an instant beyond has an infinite bound of its own). */
   *lip = 0;
   *rise = 0;
-  for (int i = MAX (i0, 0); i <= i1 && i + 1 < (int) self->n_bounds; i++)
+  if (memo != NULL && memo->valid && memo->i0 == i0 && memo->i1 <= i1)
+    {
+      *lip = memo->lip;
+      *rise = memo->rise;
+      stopped = memo->stopped;
+      from = memo->i1 + 1;
+    }
+  for (int i = MAX (from, 0); !stopped && i <= i1 && i + 1 < (int) self->n_bounds; i++)
     {
       const SlBoundPoint *p = &self->bounds[i], *q = &self->bounds[i + 1];
       double d = fabs (q->bound - p->bound), m;
@@ -589,7 +646,8 @@ bound_variation_range (const SlRelation *self,
       if (!isfinite (p->bound) || !isfinite (q->bound))
         {
           *rise = INFINITY;
-          return;
+          stopped = TRUE;
+          break;
         }
       m = d / (double) (q->x - p->x);
       if (m > STEEP)
@@ -597,6 +655,8 @@ bound_variation_range (const SlRelation *self,
       else
         *lip = MAX (*lip, m);
     }
+  if (memo != NULL)
+    *memo = (VaryMemo) { TRUE, stopped, i0, i1, *lip, *rise };
 }
 
 static void
@@ -606,7 +666,7 @@ bound_variation (const SlRelation *self,
                  double           *lip,
                  double           *rise)
 {
-  bound_variation_range (self, find_bound (self, y0), find_bound (self, y1), lip, rise);
+  bound_variation_range (self, find_bound (self, y0), find_bound (self, y1), NULL, lip, rise);
 }
 
 static void
@@ -619,6 +679,44 @@ sort_unique (GArray *xs)
     if (k == 0 || g_array_index (xs, gint64, i) != g_array_index (xs, gint64, k - 1))
       g_array_index (xs, gint64, k++) = g_array_index (xs, gint64, i);
   g_array_set_size (xs, k);
+}
+
+static gboolean
+sorted_run (const gint64 *x,
+            guint         n)
+{
+  for (guint i = 1; i < n; i++)
+    if (x[i] < x[i - 1])
+      return FALSE;
+  return TRUE;
+}
+
+/* sort_unique() of xs whose first `mid` and remaining elements are each
+ * sorted, as a merge (a composition's instants are a few such runs). */
+static void
+merge_unique (GArray *xs,
+              guint   mid)
+{
+  const gint64 *x = (const gint64 *) (gpointer) xs->data;
+  gint64 *out;
+  guint i = 0, j = mid, k = 0;
+
+  if (!sorted_run (x, mid) || !sorted_run (x + mid, xs->len - mid))
+    {
+      sort_unique (xs);
+      return;
+    }
+  out = g_new (gint64, MAX (xs->len, 1));
+  while (i < mid || j < xs->len)
+    {
+      gint64 v = j >= xs->len || (i < mid && x[i] <= x[j]) ? x[i++] : x[j++];
+
+      if (k == 0 || out[k - 1] != v)
+        out[k++] = v;
+    }
+  memcpy (xs->data, out, k * sizeof (gint64));
+  g_array_set_size (xs, k);
+  g_free (out);
 }
 
 static gint64
@@ -742,6 +840,17 @@ typedef struct
   int inner_bound[2];
   int outer_piece[2];
   int outer_bound[4];
+  /* interval k's far end is interval k+1's near end: its values, computed
+   * once (the same calls with the same arguments) */
+  gboolean end_valid;
+  gboolean end_outer_valid;
+  gint64   end_x;
+  double   end_inner_bound;
+  gint64   end_y;
+  double   end_outer_bound;
+  /* outer's piece jumps (|value after − value before| at each start) */
+  const long double *jumps;
+  VaryMemo vary;
 } Hints;
 
 /* Interval k of the composition's bound, [xs[k], xs[k+1]] (the last one a
@@ -761,13 +870,23 @@ compose_interval (const SlRelation *outer,
 {
   gint64 a = xs[k];
   gint64 b = k + 1 < n ? xs[k + 1] : a;
-  double ba = bound_at_index (inner, a, find_bound_near (inner, a, &h->inner_bound[0]));
+  gboolean a_known = h->end_valid && h->end_x == a;
+  gboolean a_outer_known = a_known && h->end_outer_valid;
+  double a_outer = a_outer_known ? h->end_outer_bound : 0;
+  double ba = a_known ? h->end_inner_bound
+                      : bound_at_index (inner, a, find_bound_near (inner, a, &h->inner_bound[0]));
   double bb = bound_at_index (inner, b, find_bound_near (inner, b, &h->inner_bound[1]));
   double beta = MAX (ba, bb);
   double s, smin, jumps, lip, rise, va, vb;
-  gint64 ya = sl_transform_apply (&inner->maps[find_piece_near (inner, a, &h->inner_piece[0])], a);
+  gint64 ya = a_known ? h->end_y
+                      : sl_transform_apply (&inner->maps[find_piece_near (inner, a, &h->inner_piece[0])], a);
   gint64 yb = sl_transform_apply (&inner->maps[find_piece_near (inner, b, &h->inner_piece[1])], b);
 
+  h->end_valid = TRUE;
+  h->end_outer_valid = FALSE;
+  h->end_x = b;
+  h->end_inner_bound = bb;
+  h->end_y = yb;
   *reach = G_MININT64;
   if (!isfinite (beta))
     va = vb = INFINITY;
@@ -778,14 +897,19 @@ compose_interval (const SlRelation *outer,
       gint64 z0 = k == 0 && bounded_beyond ? G_MININT64 : sat_add (MIN (ya, yb), -beta - 1);
       gint64 z1 = k + 1 == n && bounded_beyond ? G_MAXINT64 : sat_add (MAX (ya, yb), beta + 1);
 
+      double b_outer;
+
       map_stats_range (outer, find_piece_near (outer, z0, &h->outer_piece[0]),
-                       find_piece_near (outer, z1, &h->outer_piece[1]), &s, &smin, &jumps);
+                       find_piece_near (outer, z1, &h->outer_piece[1]), h->jumps, &s, &smin, &jumps);
       bound_variation_range (outer, find_bound_near (outer, z0, &h->outer_bound[0]),
-                             find_bound_near (outer, z1, &h->outer_bound[1]), &lip, &rise);
-      va = (s + lip) * ba + jumps + rise +
-           bound_at_index (outer, ya, find_bound_near (outer, ya, &h->outer_bound[2]));
-      vb = (s + lip) * bb + jumps + rise +
-           bound_at_index (outer, yb, find_bound_near (outer, yb, &h->outer_bound[3]));
+                             find_bound_near (outer, z1, &h->outer_bound[1]), &h->vary, &lip, &rise);
+      if (!a_outer_known)
+        a_outer = bound_at_index (outer, ya, find_bound_near (outer, ya, &h->outer_bound[2]));
+      b_outer = bound_at_index (outer, yb, find_bound_near (outer, yb, &h->outer_bound[3]));
+      h->end_outer_valid = TRUE;
+      h->end_outer_bound = b_outer;
+      va = (s + lip) * ba + jumps + rise + a_outer;
+      vb = (s + lip) * bb + jumps + rise + b_outer;
       if (isnan (va))
         va = INFINITY;
       if (isnan (vb))
@@ -830,16 +954,18 @@ compose_instants (const SlRelation *outer,
                   GArray           *xs)
 {
   gboolean empty;
+  guint mid;
 
   /* pieces */
   for (guint i = 1; i < inner->n_pieces; i++)
     g_array_append_val (cuts, inner->starts[i]);
+  mid = cuts->len;
   for (guint j = 1; j < outer->n_pieces; j++)
     {
       gint64 x = sl_relation_preimage (inner, outer->starts[j]);
       g_array_append_val (cuts, x);
     }
-  sort_unique (cuts);
+  merge_unique (cuts, mid);
   /* a cut at G_MININT64 would duplicate piece 0 */
   while (cuts->len > 0 && g_array_index (cuts, gint64, 0) == G_MININT64)
     g_array_remove_index (cuts, 0);
@@ -851,8 +977,10 @@ compose_instants (const SlRelation *outer,
       gint64 x = sl_relation_preimage (inner, outer->bounds[j].x);
       g_array_append_val (xs, x);
     }
+  merge_unique (xs, inner->n_bounds);
+  mid = xs->len;
   g_array_append_vals (xs, cuts->data, cuts->len);
-  sort_unique (xs);
+  merge_unique (xs, mid);
 
   /* Beyond the instants where either bound ends (when it does not hold
    * beyond) the result is unbounded: points there would only make the
@@ -905,10 +1033,14 @@ compose (const SlRelation  *outer,
   gint64 *reach;
   guint same_xs = 0;
   Hints hints = { { 0 } };
+  g_autofree long double *jumps = g_new (long double, outer->n_pieces);
   gboolean empty;
 
   xs = g_array_new (FALSE, FALSE, sizeof (gint64));
   empty = !compose_instants (outer, inner, cuts, xs);
+  for (guint i = 0; i < outer->n_pieces; i++)
+    jumps[i] = piece_jump (outer, i);
+  hints.jumps = jumps;
 
   self = relation_alloc (cuts->len + 1, xs->len);
   for (guint m = 0; m <= cuts->len; m++)

@@ -55,6 +55,8 @@ SlRelation  *sl_relation_new            (const gint64       *starts,
 SlRelation  *sl_relation_ref            (SlRelation         *self);
 void         sl_relation_unref          (SlRelation         *self);
 
+gboolean     sl_relation_equal          (const SlRelation   *a,
+                                         const SlRelation   *b);
 guint        sl_relation_get_n_pieces   (const SlRelation   *self);
 gint64       sl_relation_get_piece      (const SlRelation   *self,
                                          guint               i,
