@@ -59,6 +59,8 @@ struct _SlJob
   guint              problems_sent;
   gint64             last_capture;
   gint64             capture_cost;
+  gint64             capture_wait;
+  gint64             wait_checked;
 
   GMutex             lock;
   GCond              cond;
@@ -369,19 +371,43 @@ job_capture (SlJob    *self,
     }
 
   self->last_capture = g_get_monotonic_time ();
-  self->capture_cost = self->last_capture - t;
   snapshot->capture_cpu_us = sl_thread_cpu_us () - cpu;
+  self->capture_cost = snapshot->capture_cpu_us > 0 ? snapshot->capture_cpu_us : self->last_capture - t;
+  self->capture_wait = sl_thread_wait_us ();
+  self->wait_checked = self->last_capture;
   return snapshot;
 }
 
-/* Capturing costs O(links + points); never spend more than a fifth of the
- * worker's time on it. */
+/* A capture is due --update-ms after the previous one, unless that one
+ * cost more than a fifth of the worker's own time since: its processor
+ * time against the time the worker ran or chose to wait (for input, or
+ * pacing), that is the wall time less the time it waited, runnable, for a
+ * processor that other programs held. Wall time alone gave a loaded
+ * machine fewer updates (a capture's wall time grows with the load, and
+ * so did the pause after it) without giving the input more of the
+ * worker; processor time alone would capture nonstop on a machine that
+ * gives the worker a sliver (which still gets one at the latest ten
+ * update intervals late). Without the kernel's figure, the wall time. */
 static gboolean
 job_capture_due (SlJob *self)
 {
-  gint64 interval = MAX ((gint64) self->update_ms * 1000, 4 * self->capture_cost);
+  gint64 now = g_get_monotonic_time ();
+  gint64 elapsed = now - self->last_capture;
+  gint64 need = 4 * self->capture_cost;
+  gint64 waited = 0, w;
 
-  return g_get_monotonic_time () - self->last_capture >= interval;
+  if (elapsed < MAX ((gint64) self->update_ms * 1000, need))
+    return FALSE;
+  if (elapsed >= need + (gint64) self->update_ms * 1000 * 10 || self->capture_wait < 0)
+    return TRUE;
+  /* /proc is read at most every millisecond (this runs per packet) */
+  if (now - self->wait_checked < 1000)
+    return FALSE;
+  self->wait_checked = now;
+  w = sl_thread_wait_us ();
+  if (w >= self->capture_wait)
+    waited = w - self->capture_wait;
+  return elapsed - waited >= need;
 }
 
 static void
@@ -642,6 +668,7 @@ generate_packet_cb (const SlPacketEvent *event,
         {
           snapshot = sl_snapshot_new ();
           self->last_capture = g_get_monotonic_time ();
+          self->capture_wait = sl_thread_wait_us ();
         }
       snapshot->phase = g_strdup (run->feed ? _("Synchronizing") : _("Generating demo traces"));
       snapshot->progress.fraction = run->duration_ns > 0

@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <stdio.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -31,6 +32,23 @@ sl_thread_cpu_us (void)
   if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
     return 0;
   return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
+
+/* How long the calling thread has waited, runnable, for a processor, in
+ * µs (Linux's schedstat); -1 when the kernel does not say. */
+gint64
+sl_thread_wait_us (void)
+{
+  char buf[128];
+  FILE *f = fopen ("/proc/thread-self/schedstat", "re");
+  unsigned long long run_ns, wait_ns;
+  gboolean ok;
+
+  if (f == NULL)
+    return -1;
+  ok = fgets (buf, sizeof buf, f) != NULL && sscanf (buf, "%llu %llu", &run_ns, &wait_ns) == 2;
+  fclose (f);
+  return ok ? (gint64) (wait_ns / 1000) : -1;
 }
 
 /* The process's peak resident memory so far, in kB. */
