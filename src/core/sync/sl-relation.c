@@ -701,6 +701,8 @@ merge_unique (GArray *xs,
   gint64 *out;
   guint i = 0, j = mid, k = 0;
 
+  if (xs->len == 0)
+    return;
   if (!sorted_run (x, mid) || !sorted_run (x + mid, xs->len - mid))
     {
       sort_unique (xs);
@@ -714,7 +716,8 @@ merge_unique (GArray *xs,
       if (k == 0 || out[k - 1] != v)
         out[k++] = v;
     }
-  memcpy (xs->data, out, k * sizeof (gint64));
+  if (k > 0)
+    memcpy (xs->data, out, k * sizeof (gint64));
   g_array_set_size (xs, k);
   g_free (out);
 }
