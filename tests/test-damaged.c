@@ -257,6 +257,19 @@ write_text (const char *path,
   g_assert_true (g_file_set_contents (path, text, -1, NULL));
 }
 
+/* @from, which must stand once in the file, replaced by @to */
+static void
+edit_text (const char *path,
+           const char *from,
+           const char *to)
+{
+  g_autofree char *orig = read_text (path);
+  g_autoptr(GString) text = g_string_new (orig);
+
+  g_assert_cmpuint (g_string_replace (text, from, to, 1), ==, 1);
+  write_text (path, text->str);
+}
+
 /* ---------------------------------------------------------------------- */
 /* File-system oddities                                                    */
 
@@ -358,16 +371,13 @@ test_last_packet_payload (void)
   g_autofree char *b = make_case (tmp);
   g_autofree char *stream = g_build_filename (b, "channel0_0", NULL);
   g_autofree char *metadata = g_build_filename (b, "metadata", NULL);
-  g_autofree char *text = read_text (metadata);
   g_autofree char *good = NULL;
   g_autofree char *data = NULL;
   g_autofree char *offset = NULL;
-  g_autoptr(GString) old = g_string_new (text);
   gsize len, last;
 
-  g_assert_cmpuint (g_string_replace (old, "tracer_minor = 12;", "tracer_minor = 10;", 1), ==, 1);
-  g_assert_cmpuint (g_string_replace (old, "tracer_patchlevel = 14;", "tracer_patchlevel = 0;", 1), ==, 1);
-  write_text (metadata, old->str);
+  edit_text (metadata, "tracer_minor = 12;", "tracer_minor = 10;");
+  edit_text (metadata, "tracer_patchlevel = 14;", "tracer_patchlevel = 0;");
   g_assert_true (g_file_get_contents (stream, &data, &len, NULL));
   g_assert_cmpuint (len % 4096, ==, 0);
   g_assert_cmpuint (len, >=, 3 * 4096);
@@ -536,16 +546,12 @@ test_tsdl_abort_classes (void)
       g_autofree char *tmp = make_tmpdir ();
       g_autofree char *b = make_case (tmp);
       g_autofree char *metadata = g_build_filename (b, "metadata", NULL);
-      g_autoptr(GString) text = g_string_new (NULL);
       g_autoptr(JsonParser) parser = json_parser_new ();
-      g_autofree char *orig = read_text (metadata);
       JsonObject *root;
       SlFuzzResult r;
 
       g_test_message ("%s", edits[i].what);
-      g_string_assign (text, orig);
-      g_assert_cmpuint (g_string_replace (text, edits[i].from, edits[i].to, 1), ==, 1);
-      write_text (metadata, text->str);
+      edit_text (metadata, edits[i].from, edits[i].to);
 
       run_sync (tmp, NULL, 0, &r);
       g_assert_cmpint (r.status, ==, 0);
@@ -587,15 +593,11 @@ test_tsdl_unknown_attribute (void)
   g_autofree char *tmp = make_tmpdir ();
   g_autofree char *b = make_case (tmp);
   g_autofree char *metadata = g_build_filename (b, "metadata", NULL);
-  g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autofree char *orig = read_text (metadata);
   JsonObject *root;
   SlFuzzResult r;
 
-  g_string_assign (text, orig);
-  g_assert_cmpuint (g_string_replace (text, "byte_order = be; } _checksum;", "byr = be; } _checksum;", 1), ==, 1);
-  write_text (metadata, text->str);
+  edit_text (metadata, "byte_order = be; } _checksum;", "byr = be; } _checksum;");
 
   run_sync (tmp, NULL, 0, &r);
   g_assert_cmpint (r.status, ==, 0);
@@ -842,8 +844,6 @@ test_export_hostile_hostname (void)
   g_autofree char *traces = g_build_filename (tmp, "traces", NULL);
   g_autofree char *target = g_build_filename (tmp, "out", "x", NULL);
   g_autofree char *export = g_strdup_printf ("--export=%s", target);
-  g_autofree char *orig = read_text (metadata);
-  g_autoptr(GString) text = g_string_new (orig);
   g_autoptr(GString) name = g_string_new ("../../../../");
   g_autofree char *env = NULL;
   g_autoptr(GDir) d = NULL;
@@ -854,8 +854,7 @@ test_export_hostile_hostname (void)
   while (name->len < 300)
     g_string_append (name, "very-long-host-name.");
   env = g_strdup_printf ("hostname = \"%s\";", name->str);
-  g_assert_cmpuint (g_string_replace (text, "hostname = \"B\";", env, 1), ==, 1);
-  write_text (metadata, text->str);
+  edit_text (metadata, "hostname = \"B\";", env);
   {
     const char *args[] = { "sync", export, traces, NULL };
 
