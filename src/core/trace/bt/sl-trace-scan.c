@@ -323,6 +323,7 @@ scan_trace (Scan       *scan,
   g_autoptr(GError) error = NULL;
   g_autoptr(SlTsdl) tsdl = NULL;
   g_autoptr(GPtrArray) foreign = g_ptr_array_new_with_free_func (stream_free);
+  const GPtrArray *warnings;
   guint damaged;
   SlCtfMetaStatus st;
   TraceDir *t;
@@ -350,13 +351,9 @@ scan_trace (Scan       *scan,
       sl_trace_reader_add_problem (self, t->hostname, metadata, "the trace environment has no hostname; "
                                    "the trace is a host of its own");
     }
-  if (sl_tsdl_get_warnings (tsdl) != NULL)
-    {
-      const GPtrArray *warnings = sl_tsdl_get_warnings (tsdl);
-
-      for (guint i = 0; i < warnings->len; i++)
-        sl_trace_reader_add_problem (self, t->hostname, metadata, "metadata %s", (const char *) warnings->pdata[i]);
-    }
+  warnings = sl_tsdl_get_warnings (tsdl);
+  for (guint i = 0; warnings != NULL && i < warnings->len; i++)
+    sl_trace_reader_add_problem (self, t->hostname, metadata, "metadata %s", (const char *) warnings->pdata[i]);
   damaged = scan_streams (scan, t, tsdl, foreign);
   report_foreign (scan, t, foreign);
   if (t->streams->len == 0 && foreign->len == 0 && damaged > 0)
