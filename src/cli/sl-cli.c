@@ -10,6 +10,7 @@
 #include <locale.h>
 #include <math.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -72,9 +73,12 @@ sl_cli_peak_rss_kb (void)
  * readers kill their decoder processes, so that is quick whatever they
  * do. A second one ends the process at once (the decoders die with it).
  * The handler only counts and writes to a pipe the main loop watches.
+ * Two signals can be handled at once by two threads: the count is an
+ * atomic (lock-free, so safe in a handler), or both would read 0 and the
+ * second request would be lost.
  */
 
-static volatile sig_atomic_t stop_requests;
+static atomic_int stop_requests;
 static int stop_pipe[2] = { -1, -1 };
 
 static void
@@ -83,7 +87,7 @@ on_stop_signal (int signo)
   static const char msg[] = "syncline-cli: interrupted again; stopping at once\n";
   int saved = errno;
 
-  if (++stop_requests > 1)
+  if (atomic_fetch_add (&stop_requests, 1) > 0)
     {
       if (write (STDERR_FILENO, msg, sizeof msg - 1) < 0)
         {
@@ -133,7 +137,7 @@ sl_cli_catch_stop (GSourceFunc first,
 
   if (stop_pipe[0] < 0 && g_unix_open_pipe (stop_pipe, FD_CLOEXEC, NULL))
     g_unix_set_fd_nonblocking (stop_pipe[0], TRUE, NULL);
-  stop_requests = 0;
+  atomic_store (&stop_requests, 0);
   w->first = first;
   w->data = data;
   sa.sa_handler = on_stop_signal;
