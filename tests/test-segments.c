@@ -474,6 +474,76 @@ test_mismatch (void)
   sl_sim_free (sim);
 }
 
+/* Beyond the data the bound is the estimate's distance to the far edge of
+ * the last (first) window's relaxed band: linear edges plus the
+ * relaxation's parabola. The relation's few tail points are a guarantee
+ * (never under that bound, at every instant tried, 1 µs to 36 years out
+ * on either side) and close to it from 1 ms out (within 3 % up to a day
+ * out, within 57 % beyond). */
+static void
+test_tails (void)
+{
+  static const struct
+  {
+    double wander_ppm;
+    gint64 duration;
+    double rate;
+  } cases[] = {
+    { 0.0, 30 * SEC, 3 },
+    { 1.0, 30 * SEC, 30 },
+    { 0.5, 3600 * SEC, 50 },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      SlSegmentsOptions so;
+      Link l = { 0 };
+      g_autoptr(SlRelation) rel = NULL;
+      double worst_over[2] = { 0, 0 };
+      guint tried = 0, n_tail = 0;
+
+      sl_segments_options_init (&so);
+      link_run (&l, &so, 20 + c, cases[c].duration, cases[c].rate, cases[c].wander_ppm * 1e-6,
+                cases[c].wander_ppm * 1e-6, 600, FALSE);
+      rel = sl_segments_get_relation (l.seg);
+      for (int dir = -1; dir <= 1; dir += 2)
+        {
+          gint64 from = sl_sim_local_time (l.sim, 0, dir > 0 ? l.end : l.start);
+
+          for (double d = 1e3; d < (double) (G_GINT64_CONSTANT (1) << 60); d *= 1.03)
+            {
+              gint64 x = from + dir * (gint64) d, whole;
+              double frac, lo, hi, est, exact, b;
+
+              g_assert_true (sl_segments_get_band (l.seg, x, &lo, &hi));
+              sl_relation_apply_split (rel, x, &whole, &frac);
+              est = (double) (whole - x) + frac;
+              exact = MAX (est - lo, hi - est);
+              b = sl_relation_bound_at (rel, x);
+              if (!(b >= exact * (1 - 1e-9) - 1))
+                g_error ("case %u, %+.3g ns from the data: bound %.6g ns under the exact %.6g ns",
+                         c, dir * d, b, exact);
+              /* nearer, the window's own point at the data's end holds */
+              if (d >= 1e6)
+                worst_over[d > 86400e9] = MAX (worst_over[d > 86400e9], b / exact - 1);
+              tried++;
+            }
+        }
+      for (guint i = 0; i < sl_relation_get_n_bounds (rel); i++)
+        {
+          gint64 bx = sl_relation_get_bounds (rel)[i].x;
+
+          n_tail += bx < sl_sim_local_time (l.sim, 0, l.start) || bx > sl_sim_local_time (l.sim, 0, l.end);
+        }
+      g_test_message ("case %u: %u tail instants, %u bound points (%u beyond the data); wider than exact by at most "
+                      "%.2f %% up to a day out, %.1f %% beyond", c, tried, sl_relation_get_n_bounds (rel), n_tail,
+                      100 * worst_over[0], 100 * worst_over[1]);
+      g_assert_cmpfloat (worst_over[0], <=, 0.03 + 1e-6);
+      g_assert_cmpfloat (worst_over[1], <=, 0.57);
+      link_clear (&l);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -487,6 +557,7 @@ main (int    argc,
   g_test_add_func ("/segments/close-steps", test_close_steps);
   g_test_add_func ("/segments/linreg-robust", test_linreg_robust);
   g_test_add_func ("/segments/mismatch", test_mismatch);
+  g_test_add_func ("/segments/tails", test_tails);
 
   return g_test_run ();
 }

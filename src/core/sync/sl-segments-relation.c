@@ -354,9 +354,39 @@ add_point (GArray *pts,
   g_array_append_val (pts, p);
 }
 
+/* Where the estimate and both edges of band b are linear (and stay so
+ * outwards): beyond (dir 1) or before (dir -1) every vertex and every
+ * breakpoint of the path. */
+static double
+tail_start (const Band   *b,
+            const GArray *pieces,
+            int           dir)
+{
+  const Piece *p = (const Piece *) (gpointer) pieces->data;
+
+  if (dir > 0)
+    return MAX (MAX ((double) b->v, p[pieces->len - 1].x),
+                MAX (b->hi[b->n_hi - 1].x, b->lo[b->n_lo - 1].x));
+  return MIN (MIN ((double) b->u, pieces->len > 1 ? p[1].x : (double) b->u),
+              MIN (b->hi[0].x, b->lo[0].x));
+}
+
+/* The tail's bound relative tolerance: the chords between two tail points
+ * exceed the exact bound by at most TAIL_TOL of it up to TAIL_NEAR_NS from
+ * the data, and by at most 56 % beyond (the points there 4 times further
+ * out each). */
+#define TAIL_TOL 0.03
+#define TAIL_NEAR_NS 86400e9
+
 /* Bound points outside the windows, beyond window b's end (dir 1) or
- * before its start (dir -1): the band's lines and the relaxation grow
- * convexly, so chords between samples are above them. */
+ * before its start (dir -1). From tail_start() on, the bound is the larger
+ * of two linear functions (the estimate's distances to the band's edges)
+ * plus the relaxation, a parabola of curvature kappa: convex, so chords
+ * between points are above it, and a chord of length d exceeds it by at
+ * most kappa·d²/8 if no kink of the linear part lies inside it. Points at
+ * the kink, 1 ms out, and spaced so that kappa·d²/8 stays within TAIL_TOL
+ * of the bound: near the data the bound is nearly linear and a few points
+ * cover hours; further out they grow geometrically (about 35 % apart). */
 static void
 tail_points (const SlSegments *self,
              const Band       *b,
@@ -365,18 +395,57 @@ tail_points (const SlSegments *self,
              GArray           *pts)
 {
   double from = dir > 0 ? (double) b->v : (double) b->u;
+  double start = tail_start (b, pieces, dir);
+  double kink = -1, d, d0, d1;
 
-  if (self->kappa == 0)
+  if (self->kappa == 0 || b->kappa == 0)
     {
       double x = from + dir * (double) FAR_NS;
       add_point (pts, self->x0, x, bound_core (b, pieces, x));
       return;
     }
-  for (double d = 1e6; d <= (double) FAR_NS; d *= SQRT2)
+  /* up to where the path and the edges are linear (rarely beyond the
+   * band's end), as densely as before */
+  for (d = 1e6; dir * (start - from) > 0 && d < dir * (start - from); d *= SQRT2)
     {
       double x = from + dir * d;
       add_point (pts, self->x0, x, bound_core (b, pieces, x) + band_eps (b, x));
     }
+  /* the kink: where the distances to the two edges are equal */
+  d0 = band_hi (b, start) + band_lo (b, start) - 2 * path_at (pieces, start);
+  d1 = band_hi (b, start + dir * 1e9) + band_lo (b, start + dir * 1e9) - 2 * path_at (pieces, start + dir * 1e9);
+  if (d0 != d1)
+    kink = d0 / (d0 - d1) * 1e9;
+  if (!(kink > 0 && kink < (double) FAR_NS))
+    kink = -1;
+
+  d = 0;
+  while (d < (double) FAR_NS)
+    {
+      double x = start + dir * d;
+      double v = bound_core (b, pieces, x) + band_eps (b, x);
+      double step = sqrt (8 * TAIL_TOL * v / b->kappa);
+
+      add_point (pts, self->x0, x, v);
+      /* the last window's own point at its end carries the relaxation's
+       * largest value over the check before it: a point 1 ms out keeps
+       * that margin from spreading over the first step */
+      if (d == 0)
+        {
+          d = 1e6;
+          continue;
+        }
+      if (d > TAIL_NEAR_NS)
+        step = MAX (step, 3 * d);
+      step = MAX (step, 1e6);
+      if (kink > d && kink < d + step)
+        step = kink - d;
+      d = MIN (d + step, (double) FAR_NS);
+    }
+  {
+    double x = start + dir * d;
+    add_point (pts, self->x0, x, bound_core (b, pieces, x) + band_eps (b, x));
+  }
 }
 
 static int
