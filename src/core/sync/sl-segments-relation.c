@@ -431,13 +431,17 @@ tail_points (const SlSegments *self,
        * largest value over the check before it: a point 1 ms out keeps
        * that margin from spreading over the first step */
       if (d == 0)
+        step = 1e6;
+      else
         {
-          d = 1e6;
-          continue;
+          /* the parabola alone makes the step at least 0.35·d (also
+           * when v is not a number: the loop ends) */
+          if (!(step >= 0.3 * d))
+            step = 0.3 * d;
+          if (d > TAIL_NEAR_NS)
+            step = MAX (step, 3 * d);
+          step = MAX (step, 1e6);
         }
-      if (d > TAIL_NEAR_NS)
-        step = MAX (step, 3 * d);
-      step = MAX (step, 1e6);
       if (kink > d && kink < d + step)
         step = kink - d;
       d = MIN (d + step, (double) FAR_NS);
