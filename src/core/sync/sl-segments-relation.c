@@ -807,13 +807,20 @@ gap_bound_points (SlSegments   *self,
 }
 
 /* Sorted; the same instant from two windows: the larger value holds on
- * both sides. */
+ * both sides. They come mostly in order (the gaps' second halves and
+ * the first tail go backwards): sorted only when needed. */
 static void
 merge_bound_points (GArray *pts)
 {
+  const SlBoundPoint *in = (const SlBoundPoint *) (gpointer) pts->data;
   guint k = 0;
 
-  g_array_sort (pts, cmp_bound_point);
+  for (guint i = 1; i < pts->len; i++)
+    if (in[i].x < in[i - 1].x)
+      {
+        g_array_sort (pts, cmp_bound_point);
+        break;
+      }
   for (guint i = 0; i < pts->len; i++)
     {
       SlBoundPoint *p = &g_array_index (pts, SlBoundPoint, i);
@@ -890,14 +897,22 @@ build_relation (SlSegments *self)
   yield_at_steps (self, ws, acc);
   build_path (self, ws, acc, pieces);
 
-  /* bound points: the windows', then the gaps between them and the tails */
+  /* bound points: the first tail (outwards, so reversed), the windows',
+   * the gaps between them and the last tail */
+  tail_points (self, &g_array_index (ws, Window, g_array_index (acc, guint, 0)).band, pieces, -1, pts);
+  for (guint i = 0, j = pts->len; i + 1 < j; i++, j--)
+    {
+      SlBoundPoint t = g_array_index (pts, SlBoundPoint, i);
+
+      g_array_index (pts, SlBoundPoint, i) = g_array_index (pts, SlBoundPoint, j - 1);
+      g_array_index (pts, SlBoundPoint, j - 1) = t;
+    }
   for (guint k = 0; k < acc->len; k++)
     {
       window_bound_points (self, &g_array_index (ws, Window, g_array_index (acc, guint, k)), pieces, pts);
       if (k + 1 < acc->len)
         gap_bound_points (self, ws, acc, k, pieces, pts);
     }
-  tail_points (self, &g_array_index (ws, Window, g_array_index (acc, guint, 0)).band, pieces, -1, pts);
   tail_points (self, &g_array_index (ws, Window, g_array_index (acc, guint, acc->len - 1)).band, pieces, 1, pts);
   merge_bound_points (pts);
 
