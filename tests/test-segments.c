@@ -273,6 +273,58 @@ check_truth_sim (SlSim      *sim,
     }
 }
 
+/* Beyond the data the bound is the estimate's distance to the far edge of
+ * the last (first) window's relaxed band: linear edges plus the
+ * relaxation's parabola. The relation's few tail points are a guarantee
+ * (never under that bound, at every instant tried, 1 µs to 36 years out
+ * on either side of [lo, hi], the data's extent on a's clock) and close
+ * to it from 1 ms out (within 3 % up to a day out, within 57 % beyond). */
+static void
+check_tails (SlSegments *seg,
+             SlRelation *rel,
+             gint64      lo,
+             gint64      hi,
+             const char *what)
+{
+  double worst_over[2] = { 0, 0 };
+  guint tried = 0, n_tail = 0;
+
+  for (int dir = -1; dir <= 1; dir += 2)
+    {
+      gint64 from = dir > 0 ? hi : lo;
+
+      for (double d = 1e3; d < (double) (G_GINT64_CONSTANT (1) << 60); d *= 1.03)
+        {
+          gint64 x = from + dir * (gint64) d, whole;
+          double frac, band_lo, band_hi, est, exact, b;
+
+          g_assert_true (sl_segments_get_band (seg, x, &band_lo, &band_hi));
+          sl_relation_apply_split (rel, x, &whole, &frac);
+          est = (double) (whole - x) + frac;
+          exact = MAX (est - band_lo, band_hi - est);
+          b = sl_relation_bound_at (rel, x);
+          if (!(b >= exact * (1 - 1e-9) - 1))
+            g_error ("%s, %+.3g ns from the data: bound %.6g ns under the exact %.6g ns",
+                     what, dir * d, b, exact);
+          /* nearer, the window's own point at the data's end holds */
+          if (d >= 1e6)
+            worst_over[d > 86400e9] = MAX (worst_over[d > 86400e9], b / exact - 1);
+          tried++;
+        }
+    }
+  for (guint i = 0; i < sl_relation_get_n_bounds (rel); i++)
+    {
+      gint64 bx = sl_relation_get_bounds (rel)[i].x;
+
+      n_tail += bx < lo || bx > hi;
+    }
+  g_test_message ("%s: %u tail instants, %u bound points (%u beyond the data); wider than exact by at most "
+                  "%.2f %% up to a day out, %.1f %% beyond", what, tried, sl_relation_get_n_bounds (rel), n_tail,
+                  100 * worst_over[0], 100 * worst_over[1]);
+  g_assert_cmpfloat (worst_over[0], <=, 0.03 + 1e-6);
+  g_assert_cmpfloat (worst_over[1], <=, 0.57);
+}
+
 /* A clock step, forward or back, on either host: reported once, as a step,
  * between the packets around it; the bound holds before, around and after
  * it. */
@@ -322,6 +374,8 @@ test_steps (void)
       g_assert_cmpint (f.to, >=, sl_sim_local_time (sim, 0, at - 1));
       g_assert_cmpint (f.to - f.from, <, 200000000);
       check_truth_sim (sim, rel, o.start_ns, o.start_ns + 600 * SEC, 20000);
+      check_tails (seg, rel, sl_sim_local_time (sim, 0, o.start_ns), sl_sim_local_time (sim, 0, o.start_ns + 600 * SEC),
+                   "tails of a link with a step");
       /* densely around the step */
       check_truth_sim (sim, rel, at - 50000000, at + 50000000, 20000);
       sl_segments_free (seg);
@@ -474,12 +528,6 @@ test_mismatch (void)
   sl_sim_free (sim);
 }
 
-/* Beyond the data the bound is the estimate's distance to the far edge of
- * the last (first) window's relaxed band: linear edges plus the
- * relaxation's parabola. The relation's few tail points are a guarantee
- * (never under that bound, at every instant tried, 1 µs to 36 years out
- * on either side) and close to it from 1 ms out (within 3 % up to a day
- * out, within 57 % beyond). */
 static void
 test_tails (void)
 {
@@ -499,47 +547,14 @@ test_tails (void)
       SlSegmentsOptions so;
       Link l = { 0 };
       g_autoptr(SlRelation) rel = NULL;
-      double worst_over[2] = { 0, 0 };
-      guint tried = 0, n_tail = 0;
+      g_autofree char *what = g_strdup_printf ("wander %.1f ppm over %.0f s", cases[c].wander_ppm,
+                                               cases[c].duration / 1e9);
 
       sl_segments_options_init (&so);
       link_run (&l, &so, 20 + c, cases[c].duration, cases[c].rate, cases[c].wander_ppm * 1e-6,
                 cases[c].wander_ppm * 1e-6, 600, FALSE);
       rel = sl_segments_get_relation (l.seg);
-      for (int dir = -1; dir <= 1; dir += 2)
-        {
-          gint64 from = sl_sim_local_time (l.sim, 0, dir > 0 ? l.end : l.start);
-
-          for (double d = 1e3; d < (double) (G_GINT64_CONSTANT (1) << 60); d *= 1.03)
-            {
-              gint64 x = from + dir * (gint64) d, whole;
-              double frac, lo, hi, est, exact, b;
-
-              g_assert_true (sl_segments_get_band (l.seg, x, &lo, &hi));
-              sl_relation_apply_split (rel, x, &whole, &frac);
-              est = (double) (whole - x) + frac;
-              exact = MAX (est - lo, hi - est);
-              b = sl_relation_bound_at (rel, x);
-              if (!(b >= exact * (1 - 1e-9) - 1))
-                g_error ("case %u, %+.3g ns from the data: bound %.6g ns under the exact %.6g ns",
-                         c, dir * d, b, exact);
-              /* nearer, the window's own point at the data's end holds */
-              if (d >= 1e6)
-                worst_over[d > 86400e9] = MAX (worst_over[d > 86400e9], b / exact - 1);
-              tried++;
-            }
-        }
-      for (guint i = 0; i < sl_relation_get_n_bounds (rel); i++)
-        {
-          gint64 bx = sl_relation_get_bounds (rel)[i].x;
-
-          n_tail += bx < sl_sim_local_time (l.sim, 0, l.start) || bx > sl_sim_local_time (l.sim, 0, l.end);
-        }
-      g_test_message ("case %u: %u tail instants, %u bound points (%u beyond the data); wider than exact by at most "
-                      "%.2f %% up to a day out, %.1f %% beyond", c, tried, sl_relation_get_n_bounds (rel), n_tail,
-                      100 * worst_over[0], 100 * worst_over[1]);
-      g_assert_cmpfloat (worst_over[0], <=, 0.03 + 1e-6);
-      g_assert_cmpfloat (worst_over[1], <=, 0.57);
+      check_tails (l.seg, rel, sl_sim_local_time (l.sim, 0, l.start), sl_sim_local_time (l.sim, 0, l.end), what);
       link_clear (&l);
     }
 }
