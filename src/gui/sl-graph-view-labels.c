@@ -144,11 +144,25 @@ label_fits (SlGraphView        *self,
   return TRUE;
 }
 
+/* @l moved inside the @width × @height widget; FALSE if it is larger. */
+static gboolean
+clamp_into (SlGraphLabel *l,
+            int           width,
+            int           height)
+{
+  if (l->w > width || l->h > height)
+    return FALSE;
+  l->x = CLAMP (l->x, 0, width - l->w);
+  l->y = CLAMP (l->y, 0, height - l->h);
+  return TRUE;
+}
+
 /* Names where they cover neither one another nor a host: the references
  * first, then the selected host, the unreadable ones, then the busiest
- * (most matched packets); each below its host, else above, right or left;
- * the rest go without a name until zoomed in. O(n log n) in the hosts on
- * screen (a grid of cells finds the neighbours). */
+ * (most matched packets); each below its host, else above, right or left,
+ * moved along the edge it would cross to stay inside the widget; the rest
+ * go without a name until zoomed in. O(n log n) in the hosts on screen (a
+ * grid of cells finds the neighbours). */
 void
 place_labels (SlGraphView     *self,
               int              width,
@@ -223,16 +237,22 @@ place_labels (SlGraphView     *self,
       const double dx[] = { -n->label_w / 2, -n->label_w / 2, r + 4, -r - 4 - n->label_w };
       const double dy[] = { r + 4, -r - 4 - n->label_h, -n->label_h / 2, -n->label_h / 2 };
 
+      SlGraphLabel own;
+
       to_screen (self, w->host != SL_HOST_NONE ? node_pos (self, w->host, ds->t) : n->to, &x, &y);
+      if (x < 0 || y < 0 || x > width || y > height)
+        continue;
+      own = (SlGraphLabel) { SL_HOST_NONE, 0, x - r - 1, y - r - 1, 2 * r + 2, 2 * r + 2 };
       /* the references, the selection and the unreadable hosts are named
-       * even if their name must cover a host */
+       * even if their name must cover another host */
       for (guint k = 0; k < 2 * G_N_ELEMENTS (dx); k++)
         {
           guint p = k % G_N_ELEMENTS (dx);
           gboolean over_hosts = k >= G_N_ELEMENTS (dx);
           SlGraphLabel l = { w->host, w->unreadable, x + dx[p], y + dy[p], n->label_w, n->label_h };
 
-          if ((over_hosts && w->rank > 2) || !label_fits (self, &l, over_hosts, cols, rows))
+          if ((over_hosts && w->rank > 2) || !clamp_into (&l, width, height) || boxes_meet (&l, &own) ||
+              !label_fits (self, &l, over_hosts, cols, rows))
             continue;
           g_array_append_val (self->labels, l);
           grid_add (self, &l, self->labels->len - 1, cols, rows);

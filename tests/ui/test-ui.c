@@ -1353,6 +1353,16 @@ check_labels (SlGraphView *graph,
 
   g_test_message ("%u names placed for %u hosts", labels->len, sl_session_get_n_hosts (session));
   g_assert_cmpuint (labels->len, >=, at_least);
+  /* inside the graph: a name cut at its edge reads as another name */
+  for (guint i = 0; i < labels->len; i++)
+    {
+      const SlGraphLabel *l = &g_array_index (labels, SlGraphLabel, i);
+
+      if (l->x < 0 || l->y < 0 || l->x + l->w > gtk_widget_get_width (GTK_WIDGET (graph)) ||
+          l->y + l->h > gtk_widget_get_height (GTK_WIDGET (graph)))
+        g_error ("the name of host %u (%.1f, %.1f, %.1f × %.1f) leaves the %d × %d graph", l->host, l->x, l->y,
+                 l->w, l->h, gtk_widget_get_width (GTK_WIDGET (graph)), gtk_widget_get_height (GTK_WIDGET (graph)));
+    }
   for (guint i = 0; i < labels->len; i++)
     for (guint j = i + 1; j < labels->len; j++)
       if (labels_meet (&g_array_index (labels, SlGraphLabel, i), &g_array_index (labels, SlGraphLabel, j)))
