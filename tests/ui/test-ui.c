@@ -1075,6 +1075,124 @@ test_tables (void)
   ui_close_window (window);
 }
 
+/* The quality panel's tabs: the one drawn selected is the page shown,
+ * however the page changed (its action, a key, the API, a click), at once
+ * and in every frame after. */
+
+static GtkWidget *
+find_descendant (GtkWidget *widget,
+                 GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_descendant (c, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The grey of @button's ground in @px (rendered from @origin): the
+ * commonest grey inside it. */
+static guint
+button_grey (const UiPixels *px,
+             GtkWidget      *origin,
+             GtkWidget      *button)
+{
+  graphene_rect_t r;
+  guint counts[256] = { 0 }, best = 0;
+
+  g_assert_true (gtk_widget_compute_bounds (button, origin, &r));
+  for (int y = (int) (r.origin.y + 3); y < r.origin.y + r.size.height - 3; y++)
+    for (int x = (int) (r.origin.x + 3); x < r.origin.x + r.size.width - 3; x++)
+      {
+        guint32 c = ui_pixel (px, x, y);
+
+        counts[(((c >> 16) & 0xff) + ((c >> 8) & 0xff) + (c & 0xff)) / 3]++;
+      }
+  for (guint g = 1; g < 256; g++)
+    if (counts[g] > counts[best])
+      best = g;
+  return best;
+}
+
+static void
+check_tabs (SlWindow       *window,
+            SlQualityPanel *panel,
+            const char     *page,
+            gboolean        now)
+{
+  GtkWidget *switcher = find_descendant (GTK_WIDGET (panel), ADW_TYPE_VIEW_SWITCHER);
+  AdwViewStack *stack = ADW_VIEW_STACK (find_descendant (GTK_WIDGET (panel), ADW_TYPE_VIEW_STACK));
+  g_autoptr(GtkSelectionModel) pages = adw_view_stack_get_pages (stack);
+  g_autofree char *shot = g_strdup_printf ("tabs-%s%s.png", page, now ? "-now" : "");
+  UiPixels px = { 0 };
+  guint selected = 0, darkest_other = 255;
+  guint i = 0;
+
+  g_assert_cmpstr (sl_quality_panel_get_page (panel), ==, page);
+  ui_wait_frames (GTK_WIDGET (window), now ? 1 : 2);
+  ui_render (window, GTK_WIDGET (window), shot, &px);
+  for (GtkWidget *b = gtk_widget_get_first_child (switcher); b != NULL; b = gtk_widget_get_next_sibling (b), i++)
+    {
+      g_autoptr(AdwViewStackPage) p = g_list_model_get_item (G_LIST_MODEL (pages), i);
+      gboolean shown = g_strcmp0 (adw_view_stack_page_get_name (p), page) == 0;
+      guint grey;
+
+      g_assert_true (GTK_IS_TOGGLE_BUTTON (b));
+      g_assert_cmpint (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (b)), ==, shown);
+      g_assert_cmpint (!!(gtk_widget_get_state_flags (b) & GTK_STATE_FLAG_CHECKED), ==, shown);
+      grey = button_grey (&px, GTK_WIDGET (window), b);
+      g_test_message ("%s tab %s: grey %u%s", page, adw_view_stack_page_get_name (p), grey,
+                      shown ? " (shown)" : "");
+      if (shown)
+        selected = grey;
+      else
+        darkest_other = MIN (darkest_other, grey);
+    }
+  g_assert_cmpuint (i, ==, g_list_model_get_n_items (G_LIST_MODEL (pages)));
+  /* Adwaita draws the checked tab on a darker ground */
+  g_assert_cmpuint (selected + 2, <, darkest_other);
+  ui_pixels_clear (&px);
+}
+
+static void
+test_panel_tabs (void)
+{
+  g_autofree char *path = ui_shared_path ("traces/django-vote");
+  const char *order[] = { "details", "links", "hosts", "changes", "links", "details", "links" };
+  g_autoptr(GtkCssProvider) style = gtk_css_provider_new ();
+  SlQualityPanel *panel;
+  Fixture f;
+
+  if (path == NULL)
+    {
+      g_test_skip ("../shared/data/traces/django-vote is absent");
+      return;
+    }
+  /* the application's style sheet, as AdwApplication loads it */
+  gtk_css_provider_load_from_resource (style, "/io/github/syncline/Syncline/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (style),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  fixture_open_django (&f);
+  panel = sl_window_get_quality_panel (f.window);
+  check_tabs (f.window, panel, "links", FALSE);
+  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+    {
+      sl_quality_panel_set_page (panel, order[i]);
+      check_tabs (f.window, panel, order[i], TRUE);
+      check_tabs (f.window, panel, order[i], FALSE);
+    }
+  /* and through the panel's action, as Alt+1…4 */
+  gtk_widget_activate_action (GTK_WIDGET (panel), "panel.show-page", "s", "hosts");
+  check_tabs (f.window, panel, "hosts", TRUE);
+  ui_close_window (f.window);
+  gtk_style_context_remove_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (style));
+}
+
 static gboolean
 has_unreadable (gpointer data)
 {
@@ -2095,6 +2213,7 @@ main (int   argc,
   g_test_add_func ("/ui/cancel/midway", test_cancel_midway);
   g_test_add_func ("/ui/saved-transforms", test_saved_transforms);
   g_test_add_func ("/ui/tables", test_tables);
+  g_test_add_func ("/ui/panel-tabs", test_panel_tabs);
   g_test_add_func ("/ui/unreadable", test_unreadable);
   g_test_add_func ("/ui/unsynchronized", test_unsynchronized);
   g_test_add_func ("/ui/graph/100-hosts", test_graph_100);
