@@ -2062,10 +2062,16 @@ test_session_file (void)
   g_unlink (path);
   g_rmdir (dir);
 
-  /* a broken file says what is wrong, naming it */
+  /* a broken file says what is wrong, naming it (in a folder of this
+   * run's own: two runs at once must not share it) */
   {
-    g_autofree char *bad = g_build_filename (g_get_tmp_dir (), "broken" SL_SESSION_FILE_SUFFIX, NULL);
-    const char *paths[] = { bad, NULL };
+    g_autofree char *own = g_dir_make_tmp ("syncline-broken-XXXXXX", &error);
+    g_autofree char *bad = NULL;
+    const char *paths[] = { NULL, NULL };
+
+    g_assert_no_error (error);
+    bad = g_build_filename (own, "broken" SL_SESSION_FILE_SUFFIX, NULL);
+    paths[0] = bad;
 
     g_assert_true (g_file_set_contents (bad, "[Session]\nInputs=/nowhere\n[View]\nHost=a\nStart=soon\n", -1, NULL));
     window = ui_new_window (NULL, 800, 600);
@@ -2076,6 +2082,7 @@ test_session_file (void)
     g_assert_nonnull (strstr (sl_window_get_banner_text (window), "“soon” is not a number"));
     ui_close_window (window);
     g_unlink (bad);
+    g_rmdir (own);
   }
 }
 

@@ -38,33 +38,6 @@ open_django (const char *path)
   return window;
 }
 
-static GtkWidget *
-find_descendant (GtkWidget *widget,
-                 gboolean (*match) (GtkWidget *, gconstpointer),
-                 gconstpointer data)
-{
-  if (match (widget, data))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_descendant (child, match, data);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static gboolean
-is_type (GtkWidget     *widget,
-         gconstpointer  type_name)
-{
-  GType type = g_type_from_name (type_name);
-
-  return type != 0 && g_type_is_a (G_OBJECT_TYPE (widget), type);
-}
-
 /* A menu item (GtkModelButton) by its label, mnemonic left out. */
 static gboolean
 has_text (GtkWidget     *widget,
@@ -72,7 +45,7 @@ has_text (GtkWidget     *widget,
 {
   g_autofree char *label = NULL;
 
-  if (!is_type (widget, "GtkModelButton"))
+  if (!ui_is_type (widget, "GtkModelButton"))
     return FALSE;
   g_object_get (widget, "text", &label, NULL);
   return g_strcmp0 (label, text) == 0;
@@ -294,7 +267,7 @@ test_context_menu (void)
 
   menu = graph_context_menu (graph);
   g_assert_nonnull (menu);
-  item = find_descendant (menu, has_text, "Use as Reference");
+  item = ui_find_widget (menu, has_text, "Use as Reference");
   g_assert_nonnull (item);
   g_assert_false (gtk_widget_get_mapped (menu));
   /* nothing right-clicked yet: “Use as Reference” is off */
@@ -370,9 +343,9 @@ tooltip_text (GtkWidget *window)
 {
   for (GtkWidget *child = gtk_widget_get_first_child (window); child != NULL;
        child = gtk_widget_get_next_sibling (child))
-    if (is_type (child, "GtkTooltipWindow") && gtk_widget_get_mapped (child))
+    if (ui_is_type (child, "GtkTooltipWindow") && gtk_widget_get_mapped (child))
       {
-        GtkWidget *label = find_descendant (child, is_type, "GtkLabel");
+        GtkWidget *label = ui_find_widget (child, ui_is_type, "GtkLabel");
 
         if (label != NULL && gtk_widget_get_visible (label))
           return gtk_label_get_text (GTK_LABEL (label));
@@ -386,7 +359,7 @@ save_tooltip (SlWindow   *window,
 {
   for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (window)); child != NULL;
        child = gtk_widget_get_next_sibling (child))
-    if (is_type (child, "GtkTooltipWindow") && gtk_widget_get_mapped (child))
+    if (ui_is_type (child, "GtkTooltipWindow") && gtk_widget_get_mapped (child))
       {
         UiPixels px = { 0 };
 

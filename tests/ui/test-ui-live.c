@@ -18,6 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <glib/gstdio.h>
+
 #include "live/live-cluster.h"
 #include "sl-change-list.h"
 #include "sl-graph.h"
@@ -1072,7 +1074,8 @@ test_live_attachments (void)
   g_autofree char *alpha_url = NULL;
   g_autoptr(GError) error = NULL;
   const char *urls[] = { NULL, NULL };
-  const char *folder[] = { g_get_tmp_dir (), NULL };
+  g_autofree char *own = NULL;
+  const char *folder[] = { NULL, NULL };
   LiveWait alpha_streams, three_stream, beta_ended, two_stream;
   EventsWait grew;
   guint64 alpha_before;
@@ -1169,6 +1172,9 @@ test_live_attachments (void)
   g_assert_cmpuint (g_list_model_get_n_items (sl_session_get_hosts (session)), ==, 3);
 
   /* replacing the whole view asks first; cancelled, nothing changes */
+  own = g_dir_make_tmp ("sl-test-replace-XXXXXX", &error);
+  g_assert_no_error (error);
+  folder[0] = own;
   sl_window_open_paths (window, folder);
   g_assert_nonnull (sl_window_get_replace_dialog (window));
   g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_LIVE);
@@ -1185,6 +1191,7 @@ test_live_attachments (void)
 
   ui_close_window (window);
   sl_cluster_finish (&c);
+  g_rmdir (own);
 }
 
 int

@@ -33,8 +33,10 @@ test_empty (void)
   SlWindow *window = ui_new_window (NULL, 1200, 800);
   SlSession *session = sl_window_get_session (window);
   g_autoptr(GError) error = NULL;
-  g_autoptr(GFile) file = g_file_new_build_filename (g_get_tmp_dir (), "sl-empty-report.json", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("sl-test-empty-XXXXXX", NULL);
+  g_autoptr(GFile) file = g_file_new_build_filename (dir, "sl-empty-report.json", NULL);
 
+  g_assert_nonnull (dir);
   g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_EMPTY);
   g_assert_cmpstr (sl_window_get_page (window), ==, "empty");
   g_assert_false (sl_window_get_banner_visible (window));
@@ -48,6 +50,7 @@ test_empty (void)
 
   ui_save_screenshot (window, "empty.png");
   g_file_delete (file, NULL, NULL);
+  g_rmdir (dir);
   ui_close_window (window);
 }
 
@@ -970,22 +973,13 @@ check_offsets (SlSession *session)
   g_assert_nonnull (strstr (exact, "· t"));
 }
 
-/* The first cell of @root's descendants showing @property, mapped. */
-static GtkWidget *
-find_cell (GtkWidget  *root,
-           const char *property)
+/* ui_find_widget()'s match for a mapped cell showing @property. */
+static gboolean
+is_cell_of (GtkWidget     *widget,
+            gconstpointer  property)
 {
-  if (SL_IS_TEXT_CELL (root) && gtk_widget_get_mapped (root) &&
-      g_strcmp0 (sl_text_cell_get_property_name (SL_TEXT_CELL (root)), property) == 0)
-    return root;
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_cell (c, property);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return SL_IS_TEXT_CELL (widget) && gtk_widget_get_mapped (widget) &&
+         g_strcmp0 (sl_text_cell_get_property_name (SL_TEXT_CELL (widget)), property) == 0;
 }
 
 /* The columns that matter show whole in the default window, the others
@@ -1005,7 +999,7 @@ check_columns_fit (GtkWidget          *view,
   g_assert_cmpint (gtk_widget_get_height (bar), >, 0);
   for (guint i = 0; properties[i] != NULL; i++)
     {
-      GtkWidget *cell = find_cell (view, properties[i]);
+      GtkWidget *cell = ui_find_widget (view, is_cell_of, properties[i]);
       graphene_rect_t b;
 
       g_assert_nonnull (cell);
@@ -1079,22 +1073,6 @@ test_tables (void)
  * however the page changed (its action, a key, the API, a click), at once
  * and in every frame after. */
 
-static GtkWidget *
-find_descendant (GtkWidget *widget,
-                 GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_descendant (c, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* The grey of @button's ground in @px (rendered from @origin): the
  * commonest grey inside it. */
 static guint
@@ -1125,8 +1103,8 @@ check_tabs (SlWindow       *window,
             const char     *page,
             gboolean        now)
 {
-  GtkWidget *switcher = find_descendant (GTK_WIDGET (panel), ADW_TYPE_VIEW_SWITCHER);
-  AdwViewStack *stack = ADW_VIEW_STACK (find_descendant (GTK_WIDGET (panel), ADW_TYPE_VIEW_STACK));
+  GtkWidget *switcher = ui_find_widget (GTK_WIDGET (panel), ui_is_type, "AdwViewSwitcher");
+  AdwViewStack *stack = ADW_VIEW_STACK (ui_find_widget (GTK_WIDGET (panel), ui_is_type, "AdwViewStack"));
   g_autoptr(GtkSelectionModel) pages = adw_view_stack_get_pages (stack);
   g_autofree char *shot = g_strdup_printf ("tabs-%s%s.png", page, now ? "-now" : "");
   UiPixels px = { 0 };

@@ -396,6 +396,35 @@ ui_graph_still (gpointer data)
   return !sl_graph_view_get_animating (data);
 }
 
+/* The first of @widget and its descendants, depth first, that @match. */
+static G_GNUC_UNUSED GtkWidget *
+ui_find_widget (GtkWidget *widget,
+                gboolean (*match) (GtkWidget *, gconstpointer),
+                gconstpointer data)
+{
+  if (match (widget, data))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = ui_find_widget (child, match, data);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* ui_find_widget()'s match for a type, by name (@type_name). */
+static G_GNUC_UNUSED gboolean
+ui_is_type (GtkWidget     *widget,
+            gconstpointer  type_name)
+{
+  GType type = g_type_from_name (type_name);
+
+  return type != 0 && g_type_is_a (G_OBJECT_TYPE (widget), type);
+}
+
 /* Waits for the graph's animations and the revealers' transitions. */
 static G_GNUC_UNUSED void
 ui_wait_settled_view (SlWindow *window)
