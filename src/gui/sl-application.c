@@ -5,14 +5,20 @@
 
 #include "config.h"
 
+#include <signal.h>
 #include <glib/gi18n.h>
+#include <glib-unix.h>
 
 #include "sl-application.h"
+#include "sl-job.h"
 #include "sl-preferences-window.h"
+#include "sl-trace-reader.h"
 #include "sl-window.h"
 
 #define SCREENSHOT_SETTLE_MS 900
 #define SCREENSHOT_TIMEOUT_S 300
+/* what quitting waits for the readers to stop, at most */
+#define JOBS_STOP_S          20
 
 struct _SlApplication
 {
@@ -23,6 +29,7 @@ struct _SlApplication
   int             exit_status;
   guint           screenshot_timeout;
   guint           screenshot_settle;
+  guint           signal_sources[3];
 };
 
 G_DEFINE_FINAL_TYPE (SlApplication, sl_application, ADW_TYPE_APPLICATION)
@@ -230,16 +237,59 @@ sl_application_handle_local_options (GApplication *app,
   return -1;
 }
 
+/* SIGTERM, SIGINT, SIGHUP (a logout, Ctrl+C in a terminal, `kill`): the
+ * application quits as through its menu, and its readers remove their
+ * temporary folders and stop their decoders before the process ends. */
+static gboolean
+quit_signal_cb (gpointer data)
+{
+  g_action_group_activate_action (G_ACTION_GROUP (data), "quit", NULL);
+  return G_SOURCE_CONTINUE;
+}
+
+static gpointer
+remove_stale_thread (gpointer data)
+{
+  sl_trace_reader_remove_stale ();
+  return NULL;
+}
+
 static void
 sl_application_startup (GApplication *app)
 {
   static const char *quit_accels[] = { "<Control>q", NULL };
   static const char *prefs_accels[] = { "<Control>comma", NULL };
+  static const int signals[] = { SIGTERM, SIGINT, SIGHUP };
+  SlApplication *self = SL_APPLICATION (app);
 
   G_APPLICATION_CLASS (sl_application_parent_class)->startup (app);
 
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.preferences", prefs_accels);
+  G_STATIC_ASSERT (G_N_ELEMENTS (signals) == G_N_ELEMENTS (self->signal_sources));
+  for (guint i = 0; i < G_N_ELEMENTS (signals); i++)
+    self->signal_sources[i] = g_unix_signal_add (signals[i], quit_signal_cb, app);
+  /* what killed runs left behind, without holding up the window */
+  g_thread_unref (g_thread_new ("sl-stale", remove_stale_thread, NULL));
+}
+
+static void
+sl_application_shutdown (GApplication *app)
+{
+  SlApplication *self = SL_APPLICATION (app);
+  GList *windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
+
+  for (guint i = 0; i < G_N_ELEMENTS (self->signal_sources); i++)
+    g_clear_handle_id (&self->signal_sources[i], g_source_remove);
+  /* closing a window stops its reading; its worker finishes on its own */
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_destroy (l->data);
+  g_list_free (windows);
+  if (!sl_job_wait_all (JOBS_STOP_S * G_USEC_PER_SEC))
+    g_printerr ("syncline: the reading did not stop within %d s; its temporary folders are removed the next "
+                "time Syncline reads traces\n", JOBS_STOP_S);
+
+  G_APPLICATION_CLASS (sl_application_parent_class)->shutdown (app);
 }
 
 static void
@@ -263,6 +313,7 @@ sl_application_class_init (SlApplicationClass *klass)
   app_class->activate = sl_application_activate;
   app_class->open = sl_application_open;
   app_class->startup = sl_application_startup;
+  app_class->shutdown = sl_application_shutdown;
   app_class->handle_local_options = sl_application_handle_local_options;
 }
 

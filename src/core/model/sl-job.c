@@ -82,6 +82,12 @@ struct _SlJob
   double             cpu1;
 };
 
+/* Jobs not yet freed: an application waits for their workers, which
+ * remove the readers' temporary folders, before its process ends. */
+static GMutex jobs_lock;
+static GCond jobs_freed;
+static guint n_jobs;
+
 typedef struct
 {
   SlMatch       match;
@@ -132,6 +138,9 @@ sl_job_new (SlJobKind            kind,
 
   self = g_new0 (SlJob, 1);
   g_atomic_ref_count_init (&self->ref_count);
+  g_mutex_lock (&jobs_lock);
+  n_jobs++;
+  g_mutex_unlock (&jobs_lock);
   self->kind = kind;
   self->inputs = g_strdupv ((char **) inputs);
   self->engine_options = options->engine;
@@ -211,6 +220,35 @@ sl_job_unref (SlJob *self)
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);
   g_free (self);
+
+  g_mutex_lock (&jobs_lock);
+  n_jobs--;
+  g_cond_broadcast (&jobs_freed);
+  g_mutex_unlock (&jobs_lock);
+}
+
+/**
+ * sl_job_wait_all:
+ * @timeout_us: how long to wait at most
+ *
+ * Waits until every job is freed: closed jobs' workers finish on their
+ * own (sl_job_close()), and a process that ended before them would leave
+ * their readers' temporary folders and decoders behind.
+ *
+ * Returns: whether every job was freed in time
+ */
+gboolean
+sl_job_wait_all (gint64 timeout_us)
+{
+  gint64 end = g_get_monotonic_time () + timeout_us;
+  gboolean all;
+
+  g_mutex_lock (&jobs_lock);
+  while (n_jobs > 0 && g_cond_wait_until (&jobs_freed, &jobs_lock, end))
+    ;
+  all = n_jobs == 0;
+  g_mutex_unlock (&jobs_lock);
+  return all;
 }
 
 SlJobKind

@@ -102,6 +102,7 @@ void        sl_job_set_snapshot_func (SlJob               *self,
 void        sl_job_start             (SlJob               *self);
 void        sl_job_cancel            (SlJob               *self);
 void        sl_job_close             (SlJob               *self);
+gboolean    sl_job_wait_all          (gint64               timeout_us);
 void        sl_job_request_plot      (SlJob               *self,
                                       guint                link);
 void        sl_job_pin_reference     (SlJob               *self,

@@ -191,6 +191,9 @@ gboolean   sl_trace_view_cut         (SlTraceReader *self,
                                       guint64        bytes,
                                       GError       **error);
 void       sl_trace_view_remove_all  (SlTraceReader *self);
+char      *sl_trace_tmp_make         (const char    *parent,
+                                      const char    *kind,
+                                      GError       **error);
 guint64    sl_trace_host_memory_limit (Host         *h);
 gboolean   sl_trace_repair           (Host          *h,
                                       TraceDir      *t);

@@ -400,7 +400,7 @@ set_up_spill (SlTraceReader *self)
 
   if (!spill)
     return;
-  self->spill_dir = g_dir_make_tmp ("syncline-spill-XXXXXX", &error);
+  self->spill_dir = sl_trace_tmp_make (g_get_tmp_dir (), "spill", &error);
   if (self->spill_dir == NULL)
     {
       sl_trace_reader_add_problem (self, NULL, g_get_tmp_dir (), "cannot make a folder for temporary files "

@@ -94,6 +94,7 @@ typedef void (*SlTraceReaderWakeup) (gpointer user_data);
 
 typedef struct _SlTraceReader SlTraceReader;
 
+void                 sl_trace_reader_remove_stale    (void);
 void                 sl_trace_reader_options_init    (SlTraceReaderOptions       *options);
 SlTraceReader       *sl_trace_reader_new             (SlEngine                   *engine,
                                                       const SlTraceReaderOptions *options);

@@ -7,7 +7,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -106,20 +108,9 @@ static gboolean
 ensure_root (SlTraceReader  *self,
              GError        **error)
 {
-  g_autofree char *root = NULL;
-  int e;
-
-  if (self->view_root != NULL)
-    return TRUE;
-  root = g_build_filename (view_parent (), "syncline-XXXXXX", NULL);
-  if (g_mkdtemp (root) != NULL)
-    {
-      self->view_root = g_steal_pointer (&root);
-      return TRUE;
-    }
-  e = errno;
-  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e), "%s: %s", root, g_strerror (e));
-  return FALSE;
+  if (self->view_root == NULL)
+    self->view_root = sl_trace_tmp_make (view_parent (), "views", error);
+  return self->view_root != NULL;
 }
 
 /* A stream's first @bytes for a view (@to): copied into a folder on disk,
@@ -139,7 +130,7 @@ copy_for_view (SlTraceReader  *self,
 
   g_mutex_lock (&lock);
   if (self->copy_root == NULL)
-    self->copy_root = g_dir_make_tmp ("syncline-copies-XXXXXX", error);
+    self->copy_root = sl_trace_tmp_make (g_get_tmp_dir (), "copies", error);
   if (self->copy_root != NULL)
     {
       name = g_strdup_printf ("%u-%s", self->n_copies++, base);
@@ -280,6 +271,118 @@ remove_tree (const char *path,
       return;
     }
   g_unlink (path);
+}
+
+/* Temporary folders */
+
+/* The process's pid namespace (0 if unknown): a process id names a
+ * process only there (a Flatpak's or a container's processes may share
+ * the temporary folder with the host's). */
+static guint64
+pid_namespace (void)
+{
+  struct stat st;
+
+  return stat ("/proc/self/ns/pid", &st) == 0 ? (guint64) st.st_ino : 0;
+}
+
+/* Whether @name, in @parent, is the folder of a reader of one of our
+ * processes that ended without removing it (killed). */
+static gboolean
+is_stale (const char *parent,
+          const char *name,
+          guint64     ns)
+{
+  static const char *kinds[] = { "views-", "spill-", "copies-" };
+  g_autofree char *path = NULL;
+  const char *p = name + strlen ("syncline-");
+  guint64 pid = 0, their_ns = 0;
+  char *end;
+  struct stat st;
+
+  if (!g_str_has_prefix (name, "syncline-"))
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    if (g_str_has_prefix (p, kinds[i]))
+      {
+        p += strlen (kinds[i]);
+        break;
+      }
+  if (p == name + strlen ("syncline-") || !g_ascii_isdigit (*p))
+    return FALSE;
+  pid = g_ascii_strtoull (p, &end, 10);
+  if (*end != '.' || !g_ascii_isdigit (end[1]))
+    return FALSE;
+  their_ns = g_ascii_strtoull (end + 1, &end, 10);
+  if (*end != '-' || strlen (end + 1) != 6 || their_ns != ns || pid == 0 || pid > G_MAXINT ||
+      (pid_t) pid == getpid ())
+    return FALSE;
+  /* alive, or not ours to ask about: in use */
+  if (kill ((pid_t) pid, 0) == 0 || errno != ESRCH)
+    return FALSE;
+  path = g_build_filename (parent, name, NULL);
+  return lstat (path, &st) == 0 && S_ISDIR (st.st_mode) && st.st_uid == getuid ();
+}
+
+/**
+ * sl_trace_reader_remove_stale:
+ *
+ * Removes the temporary folders that readers of this user's processes
+ * made and could not remove because their process was killed (SIGKILL, a
+ * crash): their names carry the process's id and pid namespace, and that
+ * process no longer runs. Done once per process, the first time a reader
+ * makes a folder; an application may call it when it starts.
+ */
+void
+sl_trace_reader_remove_stale (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done))
+    {
+      const char *parents[] = { view_parent (), "/dev/shm", g_get_tmp_dir () };
+      guint64 ns = pid_namespace ();
+
+      for (guint i = 0; ns != 0 && i < G_N_ELEMENTS (parents); i++)
+        {
+          g_autoptr(GDir) d = NULL;
+          const char *name;
+          gboolean seen = FALSE;
+
+          for (guint k = 0; k < i; k++)
+            seen |= g_strcmp0 (parents[k], parents[i]) == 0;
+          d = seen ? NULL : g_dir_open (parents[i], 0, NULL);
+          while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+            if (is_stale (parents[i], name, ns))
+              {
+                g_autofree char *path = g_build_filename (parents[i], name, NULL);
+
+                remove_tree (path, 0);
+              }
+        }
+      g_once_init_leave (&done, 1);
+    }
+}
+
+/* A new private folder in @parent for a reader's @kind of files, named
+ * so that the next run can tell it was left behind (see
+ * sl_trace_reader_remove_stale()). */
+char *
+sl_trace_tmp_make (const char  *parent,
+                   const char  *kind,
+                   GError     **error)
+{
+  g_autofree char *path = NULL;
+  int e;
+
+  sl_trace_reader_remove_stale ();
+  path = g_strdup_printf ("%s/syncline-%s-%d.%" G_GUINT64_FORMAT "-XXXXXX", parent, kind, (int) getpid (),
+                          pid_namespace ());
+  if (g_mkdtemp (path) != NULL)
+    return g_steal_pointer (&path);
+  e = errno;
+  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e), "%s: %s", path, g_strerror (e));
+  return NULL;
 }
 
 void
