@@ -431,7 +431,7 @@ test_degenerate (void)
   SlEngine *e;
   SlHostInfo hi = { 0 };
   SlLinkInfo li;
-  SlMatch m;
+  SlMatch m = { 0 };
   gint64 t = G_GINT64_CONSTANT (1700000000000000000);
 
   sl_engine_options_init (&o);
@@ -627,7 +627,7 @@ test_inversion_cache (void)
           gint64 ab = 20000 + g_rand_int_range (rand, 0, 20000);
           gint64 bc = 500 + g_rand_int_range (rand, 0, 500);
           gint64 ac = 1000 + g_rand_int_range (rand, 0, 4000);
-          SlMatch m;
+          SlMatch m = { 0 };
 
           /* a–c (c = a − 2 ms) always; a–b (b = a + 1 ms, 20–40 µs)
            * until round 40; from round 20 b–c (c = b − 3.35 ms, 350 µs

@@ -341,6 +341,22 @@ parse_tcp_events (char      **lines,
       ev.ack_seq = (guint32) v;
       g_assert_true (field_u64 (l, "flags = ", &v));
       ev.flags = (guint16) v;
+      /* the TCP payload: the IP header's length less its own header
+       * (IPv4; IPv6's counts without it) and the TCP header's 32 bytes */
+      ev.has_length = TRUE;
+      if (family == 4)
+        {
+          guint64 ihl = 0;
+
+          g_assert_true (field_u64 (l, "tot_len = ", &v));
+          g_assert_true (field_u64 (l, "ihl = ", &ihl));
+          ev.length = (guint16) (v - 4 * ihl - 32);
+        }
+      else
+        {
+          g_assert_true (field_u64 (l, "payload_len = ", &v));
+          ev.length = (guint16) (v - 32);
+        }
       g_array_append_val (list, ev);
     }
   return list;
@@ -692,10 +708,10 @@ test_decode (gconstpointer data)
           const SlPacketEvent *y = &g_array_index (written, SlPacketEvent, k);
 
           if (packet_cmp (x, y) != 0 || x->family != y->family || x->dport != y->dport ||
-              memcmp (x->daddr, y->daddr, 16) != 0)
-            g_error ("%s: TCP event %u decodes as seq %u at %" G_GINT64_FORMAT
-                     ", but seq %u at %" G_GINT64_FORMAT " was written",
-                     name, k, x->seq, x->time, y->seq, y->time);
+              memcmp (x->daddr, y->daddr, 16) != 0 || !y->has_length || x->length != y->length)
+            g_error ("%s: TCP event %u decodes as seq %u at %" G_GINT64_FORMAT " (%u bytes)"
+                     ", but seq %u at %" G_GINT64_FORMAT " (%u bytes) was written",
+                     name, k, x->seq, x->time, x->length, y->seq, y->time, y->length);
         }
 
       check_samples (host, start, json_int (truth, "duration_ns"), lines);

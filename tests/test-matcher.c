@@ -1153,6 +1153,57 @@ test_matcher_bad_args (void)
   g_test_trap_assert_stderr ("*max_pending >= 2*");
 }
 
+/* A match carries the payload length: the send's, else the receive's,
+ * whichever comes first. */
+static void
+test_matcher_length (void)
+{
+  SlMatcher *m = sl_matcher_new (0, 64);
+  SlPacketEvent ev;
+  SlMatch match;
+
+  /* send first, with a length; receive without */
+  ev = make_event (0, SL_PACKET_SEND, 1000, 1);
+  ev.has_length = TRUE;
+  ev.length = 1448;
+  g_assert_false (sl_matcher_push (m, &ev, 1000, &match));
+  ev = make_event (1, SL_PACKET_RECV, 5000, 1);
+  g_assert_true (sl_matcher_push (m, &ev, 1001, &match));
+  g_assert_true (match.has_length);
+  g_assert_cmpuint (match.length, ==, 1448);
+
+  /* receive first, with a length; send with another: the send's */
+  ev = make_event (1, SL_PACKET_RECV, 6000, 2);
+  ev.has_length = TRUE;
+  ev.length = 7;
+  g_assert_false (sl_matcher_push (m, &ev, 1002, &match));
+  ev = make_event (0, SL_PACKET_SEND, 2000, 2);
+  ev.has_length = TRUE;
+  ev.length = 0;
+  g_assert_true (sl_matcher_push (m, &ev, 1003, &match));
+  g_assert_true (match.has_length);
+  g_assert_cmpuint (match.length, ==, 0);
+
+  /* receive first, with a length; send without: the receive's */
+  ev = make_event (1, SL_PACKET_RECV, 7000, 3);
+  ev.has_length = TRUE;
+  ev.length = 65535;
+  g_assert_false (sl_matcher_push (m, &ev, 1004, &match));
+  ev = make_event (0, SL_PACKET_SEND, 3000, 3);
+  g_assert_true (sl_matcher_push (m, &ev, 1005, &match));
+  g_assert_true (match.has_length);
+  g_assert_cmpuint (match.length, ==, 65535);
+
+  /* neither */
+  ev = make_event (0, SL_PACKET_SEND, 4000, 4);
+  g_assert_false (sl_matcher_push (m, &ev, 1006, &match));
+  ev = make_event (1, SL_PACKET_RECV, 8000, 4);
+  g_assert_true (sl_matcher_push (m, &ev, 1007, &match));
+  g_assert_false (match.has_length);
+
+  sl_matcher_free (m);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1160,6 +1211,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/matcher/no-addresses", test_matcher_no_addresses);
+  g_test_add_func ("/matcher/length", test_matcher_length);
   g_test_add_func ("/matcher/receive-first", test_matcher_receive_first);
   g_test_add_func ("/matcher/ipv4-keys", test_matcher_ipv4_keys);
   g_test_add_func ("/matcher/ipv6-keys", test_matcher_ipv6_keys);

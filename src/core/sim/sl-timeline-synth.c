@@ -178,7 +178,7 @@ sl_timeline_synth_new (guint   n_hosts,
           Flight *f = &g_array_index (flights, Flight, head++);
           SynHost *r = &hosts[f->to];
           guint c = (guint) g_rand_int_range (rand, 0, 8);
-          SlMatch m;
+          SlMatch m = { 0 };
 
           syn_put (r, t0, t, SL_EVENT_PACKET_RECV, c, r->cpu[c].running, r->seq++, 0, 0);
           m.send_host = f->from;

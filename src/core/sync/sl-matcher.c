@@ -45,12 +45,14 @@ typedef struct
 
 enum
 {
-  SEEN_SEND = 1 << 0,
-  SEEN_RECV = 1 << 1,
-  MATCHED   = 1 << 2,
+  SEEN_SEND  = 1 << 0,
+  SEEN_RECV  = 1 << 1,
+  MATCHED    = 1 << 2,
+  HAS_LENGTH = 1 << 3,
 };
 
-/* One cache line. @time and @host are those of the first event stored. */
+/* One cache line. @time and @host are those of the first event stored;
+ * @state's upper 16 bits its payload length (with HAS_LENGTH). */
 typedef struct
 {
   Key     key;
@@ -472,6 +474,17 @@ settle (SlMatcher           *self,
 
   if (match != NULL)
     {
+      /* the send's length, else the receive's */
+      if ((side == SEEN_RECV || !event->has_length) && (e->state & HAS_LENGTH))
+        {
+          match->has_length = TRUE;
+          match->length = (guint16) (e->state >> 16);
+        }
+      else
+        {
+          match->has_length = event->has_length != 0;
+          match->length = event->has_length ? event->length : 0;
+        }
       if (side == SEEN_RECV)
         {
           match->send_host = e->host;
@@ -509,7 +522,8 @@ insert (SlMatcher           *self,
     e->key.w[i] = key->w[i];
   e->time = event->time;
   e->host = event->host;
-  e->state = event->dir == SL_PACKET_SEND ? SEEN_SEND : SEEN_RECV;
+  e->state = (event->dir == SL_PACKET_SEND ? SEEN_SEND : SEEN_RECV) |
+             (event->has_length ? HAS_LENGTH | (guint32) event->length << 16 : 0);
 
   /* entries are appended in order: ask for a later one's line now, so
    * that its store does not wait for it */

@@ -22,6 +22,8 @@ typedef enum
  * @time: host-local timestamp (ns)
  * @family: 4 or 6 when @saddr, @daddr, @sport and @dport are known, 0 when
  *   the event carries no addresses (the old inet_sock_local_* events)
+ * @has_length: whether @length is known
+ * @length: TCP payload bytes (clamped to 65535), when @has_length
  *
  * One TCP packet event, reduced to what identifies the packet on the wire
  * (REFERENCE §4). Big-endian header copies are already converted to host
@@ -33,21 +35,33 @@ typedef struct
   SlPacketDir dir;
   gint64      time;
   guint8      family;
+  guint8      has_length;
   guint16     sport;
   guint16     dport;
   guint32     seq;
   guint32     ack_seq;
   guint16     flags;
+  guint16     length;
   guint8      saddr[16];
   guint8      daddr[16];
 } SlPacketEvent;
 
+/**
+ * SlMatch:
+ * @has_length: whether @length is known
+ * @length: the packet's TCP payload bytes (the send event's, else the
+ *   receive's), when @has_length
+ *
+ * One packet seen by its sender and its receiver.
+ */
 typedef struct
 {
   guint32 send_host;
   guint32 recv_host;
   gint64  send_time;
   gint64  recv_time;
+  guint16 length;
+  guint8  has_length;
 } SlMatch;
 
 typedef struct

@@ -30,7 +30,9 @@ static const char *const events[] = {
 };
 
 /* README, Instrumenting your own programs; and the old out-of-tree
- * lttng-modules events, for packet events without addresses. */
+ * lttng-modules events, for packet events without addresses. Both end
+ * with the TCP payload length (UINT32_MAX: not known), which the
+ * estimate uses and extracts before it lack. */
 static const char tcp_fields[] =
   "uint8_t family;\n"
   "uint8_t saddr[16];\n"
@@ -39,11 +41,13 @@ static const char tcp_fields[] =
   "uint16_t dport;\n"
   "uint32_t seq;\n"
   "uint32_t ack_seq;\n"
-  "uint16_t flags;\n";
+  "uint16_t flags;\n"
+  "uint32_t length;\n";
 static const char inet_fields[] =
   "uint32_t seq;\n"
   "uint32_t ack_seq;\n"
-  "uint16_t flags;\n";
+  "uint16_t flags;\n"
+  "uint32_t length;\n";
 
 struct _SlExtract
 {
@@ -216,6 +220,7 @@ sl_extract_add (SlExtract           *self,
   sl_ctf_put_u32 (self->stream, e->seq);
   sl_ctf_put_u32 (self->stream, e->ack_seq);
   sl_ctf_put_u16 (self->stream, e->flags);
+  sl_ctf_put_u32 (self->stream, e->has_length ? e->length : G_MAXUINT32);
   sl_ctf_stream_end_event (self->stream);
 
   self->n++;

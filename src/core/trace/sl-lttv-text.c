@@ -327,7 +327,7 @@ sl_lttv_text_load_data (SlEngine    *engine,
   for (guint i = 0; lines[i] != NULL; i++)
     {
       char *line = strip_comment (lines[i]);
-      SlMatch m;
+      SlMatch m = { 0 };
 
       if (*line == '\0')
         continue;

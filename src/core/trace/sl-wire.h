@@ -26,7 +26,7 @@ G_BEGIN_DECLS
 #define SL_DECODER_PAUSE  'p'
 #define SL_DECODER_RESUME 'r'
 
-#define SL_WIRE_VERSION   5
+#define SL_WIRE_VERSION   6
 #define SL_WIRE_MAX_FRAME (16u << 20)
 
 typedef enum

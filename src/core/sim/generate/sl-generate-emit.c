@@ -354,6 +354,9 @@ _sl_gen_emit_net (SlGenerate *self,
       ev.seq = w->seq;
       ev.ack_seq = w->ack;
       ev.flags = w->flags;
+      /* what a reader takes from the IP and TCP headers written above */
+      ev.has_length = TRUE;
+      ev.length = w->payload;
       memcpy (ev.saddr, w->saddr, 16);
       memcpy (ev.daddr, w->daddr, 16);
       self->packet_func (&ev, t, self->packet_data);

@@ -42,7 +42,7 @@ enum
   OPT_TCP,
 };
 
-#define CACHE_MAX_MEMBERS 8
+#define CACHE_MAX_MEMBERS 9
 
 /* What a structure member is, found once from the structure's class:
  * field classes do not change for the life of a trace, and a field is an
@@ -373,8 +373,8 @@ read_address (const bt_field *st,
 enum { NET_NH, NET_TID };
 enum { IP_SADDR, IP_DADDR, IP_TH, IP_TOT_LEN, IP_IHL, IP_PAYLOAD_LEN };
 enum { TCP_SPORT, TCP_DPORT, TCP_SEQ, TCP_ACK, TCP_FLAGS, TCP_DOFF };
-enum { INET_SEQ, INET_ACK, INET_FLAGS };
-enum { UST_FAMILY, UST_SADDR, UST_DADDR, UST_SPORT, UST_DPORT, UST_SEQ, UST_ACK, UST_FLAGS };
+enum { INET_SEQ, INET_ACK, INET_FLAGS, INET_LENGTH };
+enum { UST_FAMILY, UST_SADDR, UST_DADDR, UST_SPORT, UST_DPORT, UST_SEQ, UST_ACK, UST_FLAGS, UST_LENGTH };
 
 enum { FORK_PARENT_TID, FORK_CHILD_TID, FORK_CHILD_COMM, FORK_PARENT_PID, FORK_CHILD_PID, FORK_PARENT_COMM };
 enum { DUMP_TID, DUMP_PID, DUMP_NAME, DUMP_PPID, DUMP_STATUS, DUMP_TYPE };
@@ -397,12 +397,12 @@ static const struct
   { "netif_receive_skb", EK_NET_RECV, { "network_header" } },
   { "net_if_rx", EK_NET_RECV, { "network_header" } },
   { "netif_rx", EK_NET_RECV, { "network_header" } },
-  { "inet_sock_local_out", EK_INET_SEND, { "seq", "ack_seq", "flags" } },
-  { "inet_sock_local_in", EK_INET_RECV, { "seq", "ack_seq", "flags" } },
+  { "inet_sock_local_out", EK_INET_SEND, { "seq", "ack_seq", "flags", "length" } },
+  { "inet_sock_local_in", EK_INET_RECV, { "seq", "ack_seq", "flags", "length" } },
   { "syncline_net:tcp_send", EK_UST_SEND,
-    { "family", "saddr", "daddr", "sport|source_port", "dport|dest_port", "seq", "ack_seq", "flags" } },
+    { "family", "saddr", "daddr", "sport|source_port", "dport|dest_port", "seq", "ack_seq", "flags", "length" } },
   { "syncline_net:tcp_recv", EK_UST_RECV,
-    { "family", "saddr", "daddr", "sport|source_port", "dport|dest_port", "seq", "ack_seq", "flags" } },
+    { "family", "saddr", "daddr", "sport|source_port", "dport|dest_port", "seq", "ack_seq", "flags", "length" } },
   { "sched_switch", EK_SCHED_SWITCH, { "prev_tid", "next_tid", "next_comm", "prev_state" } },
   { "sched_wakeup", EK_SCHED_WAKEUP, { "tid", "target_cpu" } },
   { "sched_wakeup_new", EK_SCHED_WAKEUP, { "tid", "target_cpu" } },
@@ -624,11 +624,25 @@ decode_net (EventInfo      *ei,
   return TRUE;
 }
 
+/* The payload length that syncline-cli extract writes since it carries
+ * it (G_MAXUINT32: not known), which older extracts lack. */
+static guint32
+optional_length (const bt_field *payload,
+                 Member          m)
+{
+  guint64 len;
+
+  if (!member_uint (payload, m, &len) || len >= G_MAXUINT32)
+    return SL_EVENT_NO_LENGTH;
+  return (guint32) MIN (len, G_MAXUINT16);
+}
+
 /* The old out-of-tree inet_sock_local_* events: no addresses. */
 static gboolean
 decode_inet (EventInfo      *ei,
              const bt_field *payload,
-             SlPacketEvent  *pe)
+             SlPacketEvent  *pe,
+             guint32        *length)
 {
   guint64 seq, ack, flags;
 
@@ -644,6 +658,7 @@ decode_inet (EventInfo      *ei,
   pe->seq = (guint32) seq;
   pe->ack_seq = (guint32) ack;
   pe->flags = (guint16) flags;
+  *length = optional_length (payload, ei->m[INET_LENGTH]);
   return TRUE;
 }
 
@@ -651,7 +666,8 @@ decode_inet (EventInfo      *ei,
 static gboolean
 decode_ust (EventInfo      *ei,
             const bt_field *payload,
-            SlPacketEvent  *pe)
+            SlPacketEvent  *pe,
+            guint32        *length)
 {
   guint64 family, sport, dport, seq, ack, flags;
   guint8 addr[16];
@@ -686,6 +702,8 @@ decode_ust (EventInfo      *ei,
   pe->seq = (guint32) seq;
   pe->ack_seq = (guint32) ack;
   pe->flags = (guint16) flags;
+  /* optional (extracts since they carry it) */
+  *length = optional_length (payload, ei->m[UST_LENGTH]);
   return TRUE;
 }
 
@@ -1065,11 +1083,11 @@ sl_bt_decoder_event (SlBtDecoder      *d,
       break;
     case EK_INET_SEND:
     case EK_INET_RECV:
-      ok = decode_inet (ei, payload, pe);
+      ok = decode_inet (ei, payload, pe, &length);
       pe->dir = ei->kind == EK_INET_SEND ? SL_PACKET_SEND : SL_PACKET_RECV;
       break;
     default:
-      ok = decode_ust (ei, payload, pe);
+      ok = decode_ust (ei, payload, pe, &length);
       pe->dir = ei->kind == EK_UST_SEND ? SL_PACKET_SEND : SL_PACKET_RECV;
       break;
     }
@@ -1078,6 +1096,8 @@ sl_bt_decoder_event (SlBtDecoder      *d,
 
   pe->host = engine_host;
   pe->time = time;
+  pe->has_length = length != SL_EVENT_NO_LENGTH;
+  pe->length = pe->has_length ? (guint16) MIN (length, G_MAXUINT16) : 0;
   if (d->keep)
     store_event (d, st, ei, ev, payload, time, pe, length);
   return SL_BT_EVENT_PACKET;
