@@ -81,13 +81,16 @@ def main():
             continue
         c, r = clocks[h["name"]], clocks[h["reference"]]
         span = h["bound_span"]
-        err_max, ratio_max = 0.0, 0.0
+        err_max, ratio_max, err_sum, n = 0.0, 0.0, 0.0, 0
         for k in range(samples + 1):
             t = start + duration * k // samples
             x = local_ns(c, t)
             if x < span["start_ns"] or x > span["end_ns"]:
                 continue
-            err = abs(float(apply_pieces(h["pieces"], x) - Decimal(local_ns(r, t))))
+            signed = float(apply_pieces(h["pieces"], x) - Decimal(local_ns(r, t)))
+            err = abs(signed)
+            err_sum += signed
+            n += 1
             b = profile_at(h["bound_profile"], x)
             # 2 ns: both readings are rounded to the ns
             if not err <= b + 2:
@@ -96,6 +99,7 @@ def main():
             ratio_max = max(ratio_max, err / b if b > 0 else 0)
         hosts.append({"name": h["name"], "reference": h["reference"], "bound_ns": h["bound_ns"],
                       "worst_error_ns": err_max, "worst_error_over_bound": ratio_max,
+                      "mean_error_ns": err_sum / n if n else None,
                       "pieces": len(h["pieces"])})
         bounds.append(h["bound_ns"] if h["bound_ns"] is not None else math.inf)
         worst = max(worst, err_max)

@@ -693,7 +693,10 @@ add_match (SlEngine            *self,
   l->matches++;
   l->n[a_to_b ? 0 : 1]++;
   store_point (self, l, a_to_b ? 0 : 1, (SlPoint) { t_a, t_b });
-  sl_segments_add (l->seg, a_to_b, t_a, t_b);
+  if (match->has_length)
+    sl_segments_add_sized (l->seg, a_to_b, t_a, t_b, match->length);
+  else
+    sl_segments_add (l->seg, a_to_b, t_a, t_b);
 
   /* Links are refreshed (relation, graph, journal) at flush time: building
    * a piecewise relation costs its windows, not O(1). */

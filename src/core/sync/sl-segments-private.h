@@ -51,6 +51,15 @@ typedef struct
   long double x, d, xx, xd, dd;
 } Moments;
 
+/* A window's payload-corrected offsets (sl-segments-payload.c): how many,
+ * and the sums of their x and d (as Moments'). */
+typedef struct
+{
+  guint64 n;
+  double  x;
+  double  d;
+} PlSums;
+
 typedef struct
 {
   Band         band;
@@ -66,7 +75,11 @@ typedef struct
   gint64       valid_end;
   guint        hull_points[2];
   Moments      lr;
+  PlSums       pl;
 } Window;
+
+/* The payload correction of the estimate (sl-segments-payload.c). */
+typedef struct _Payload Payload;
 
 /* A packet that contradicts its window: the window closes before it and
  * the next one starts with it; the next PROBE packets tell a step (they
@@ -104,6 +117,9 @@ struct _SlSegments
   SlHull      *first_raw;
   Moments      lr;
   Moments      lr_suffix;
+  PlSums       pl;
+  PlSums       pl_suffix;
+  Payload     *payload;
   guint64      n[2];
   double       beta;
   gint64       next_check;
@@ -179,6 +195,30 @@ void window_init_from (SlSegments   *self,
                        gint64        v,
                        const SlHull *raw,
                        const guint64 n[2]);
+
+void band_compute (Band          *b,
+                   const SlChain *above,
+                   const SlChain *below,
+                   gint64         u,
+                   gint64         v,
+                   double         kappa);
+
+void window_payload_add (SlSegments *self,
+                         double      x,
+                         double      d);
+
+/* sl-segments-payload.c */
+
+void payload_add (SlSegments *self,
+                  int         side,
+                  SlPoint     p,
+                  guint       length);
+
+void payload_free (Payload *pl);
+
+gsize payload_memory (const Payload *pl);
+
+double window_payload_shift (const Window *w);
 
 /* sl-segments-result.c */
 

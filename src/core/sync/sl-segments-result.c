@@ -113,6 +113,7 @@ all_windows (SlSegments *self)
       window_init_from (self, &w, merged, self->u, self->last_x, self->raw, self->n);
       w.valid_start = MAX (w.valid_start, self->valid_start);
       w.lr = self->lr;
+      w.pl = self->pl;
       g_array_append_val (ws, w);
       chains_clear (merged);
     }

@@ -113,7 +113,7 @@ hull_in_place (DPt  *p,
   return k;
 }
 
-static void
+void
 band_compute (Band          *b,
               const SlChain *above,
               const SlChain *below,
@@ -273,6 +273,16 @@ moments_add (Moments *m,
 }
 
 static void
+pl_merge (PlSums       *m,
+          const PlSums *o,
+          int           sign)
+{
+  m->n += sign > 0 ? o->n : -o->n;
+  m->x += sign * o->x;
+  m->d += sign * o->d;
+}
+
+static void
 moments_merge (Moments       *m,
                const Moments *o,
                int            sign)
@@ -415,6 +425,7 @@ sl_segments_free (SlSegments *self)
   sl_hull_free (self->raw);
   sl_hull_free (self->raw_snap);
   sl_hull_free (self->first_raw);
+  payload_free (self->payload);
   g_clear_pointer (&self->rel, sl_relation_unref);
   g_free (self);
 }
@@ -504,8 +515,12 @@ start_window (SlSegments    *self,
    * starts from the previous window's suffix (or its own probation) keeps
    * what close_window() carried over */
   if (chains == NULL)
-    memset (&self->lr, 0, sizeof self->lr);
+    {
+      memset (&self->lr, 0, sizeof self->lr);
+      memset (&self->pl, 0, sizeof self->pl);
+    }
   memset (&self->lr_suffix, 0, sizeof self->lr_suffix);
+  memset (&self->pl_suffix, 0, sizeof self->pl_suffix);
   /* The first window also runs the plain incremental hull: a link that
    * stays one window gives its numbers (accurate packets, hull points, the
    * bisector) exactly as without windows. Later windows skip it. */
@@ -564,6 +579,9 @@ close_window (SlSegments *self,
   w.lr = self->lr;
   moments_merge (&w.lr, &self->lr_suffix, -1);
   self->lr = self->lr_suffix;
+  w.pl = self->pl;
+  pl_merge (&w.pl, &self->pl_suffix, -1);
+  self->pl = self->pl_suffix;
   g_array_append_val (self->windows, w);
   self->version++;
 }
@@ -632,6 +650,7 @@ checkpoint (SlSegments *self)
           memset (merged, 0, sizeof merged);
           self->suffix_n[0] = self->suffix_n[1] = 0;
           memset (&self->lr_suffix, 0, sizeof self->lr_suffix);
+          memset (&self->pl_suffix, 0, sizeof self->pl_suffix);
           sl_hull_free (self->raw_snap);
           self->raw_snap = self->raw != NULL ? _sl_hull_copy (self->raw) : NULL;
           close_window (self, last, TRUE);
@@ -662,6 +681,7 @@ checkpoint (SlSegments *self)
       chains_clear (self->suffix);
       self->suffix_n[0] = self->suffix_n[1] = 0;
       memset (&self->lr_suffix, 0, sizeof self->lr_suffix);
+      memset (&self->pl_suffix, 0, sizeof self->pl_suffix);
       self->suffix_u = self->last_x;
       self->beta = beta;
       band_clear (&self->guard);
@@ -801,6 +821,7 @@ start_probation (SlSegments *self,
   chains_clear (self->suffix);
   self->suffix_n[0] = self->suffix_n[1] = 0;
   memset (&self->lr_suffix, 0, sizeof self->lr_suffix);
+  memset (&self->pl_suffix, 0, sizeof self->pl_suffix);
   sl_hull_free (self->raw_snap);
   self->raw_snap = self->raw != NULL ? _sl_hull_copy (self->raw) : NULL;
   close_window (self, p.x, TRUE);
@@ -847,6 +868,7 @@ reopen (SlSegments *self)
   probe_chains (self, chains, n);
   band_clear (&w->band);
   moments_merge (&self->lr, &w->lr, 1);
+  pl_merge (&self->pl, &w->pl, 1);
   g_array_set_size (self->windows, self->windows->len - 1);
   start_window (self, self->prev_u, chains, n, last);
   self->step = self->prev_step;
@@ -1072,6 +1094,46 @@ sl_segments_add (SlSegments *self,
     }
 }
 
+/* The closed window that holds x (relative), or the first. */
+static Window *
+closed_window_at (SlSegments *self,
+                  gint64      x)
+{
+  guint lo = 0, hi = self->windows->len;
+
+  while (hi - lo > 1)
+    {
+      guint mid = (lo + hi) / 2;
+
+      if (g_array_index (self->windows, Window, mid).band.u <= x)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return &g_array_index (self->windows, Window, lo);
+}
+
+/**
+ * sl_segments_add_sized:
+ * @length: the packet's TCP payload bytes
+ *
+ * sl_segments_add() for a packet whose size is known: the sizes move the
+ * estimate off the band's middle by what serialization delays make of it
+ * (sl-segments-payload.c), never the band.
+ */
+void
+sl_segments_add_sized (SlSegments *self,
+                       gboolean    a_to_b,
+                       gint64      t_a,
+                       gint64      t_b,
+                       guint       length)
+{
+  g_return_if_fail (self != NULL);
+
+  sl_segments_add (self, a_to_b, t_a, t_b);
+  payload_add (self, a_to_b ? ABOVE : BELOW, (SlPoint) { t_a - self->x0, t_b - self->y0 }, length);
+}
+
 /**
  * sl_segments_add_round_trip:
  * @t_a, @t_b: a round trip's instant on a's clock and b's reading then
@@ -1104,24 +1166,39 @@ sl_segments_add_round_trip (SlSegments *self,
         moments_add (&self->lr_suffix, x, d, w);
     }
   else if (self->windows->len > 0)
-    {
-      /* late: the closed window that holds it */
-      guint lo = 0, hi = self->windows->len;
-
-      while (hi - lo > 1)
-        {
-          guint mid = (lo + hi) / 2;
-
-          if (g_array_index (self->windows, Window, mid).band.u <= t_a - self->x0)
-            lo = mid;
-          else
-            hi = mid;
-        }
-      moments_add (&g_array_index (self->windows, Window, lo).lr, x, d, w);
-    }
+    moments_add (&closed_window_at (self, t_a - self->x0)->lr, x, d, w);
   else
     return;
   if (self->o.linreg)
+    self->version++;
+}
+
+/* A payload-corrected offset (sl-segments-payload.c) into the window
+ * that holds x, as a round trip. */
+void
+window_payload_add (SlSegments *self,
+                    double      x,
+                    double      d)
+{
+  gint64 xi = (gint64) floor (x);
+  PlSums *to[2] = { NULL, NULL };
+
+  if (self->open && xi >= self->u)
+    {
+      to[0] = &self->pl;
+      if (self->suffix_n[0] + self->suffix_n[1] > 0 && xi >= self->suffix_u)
+        to[1] = &self->pl_suffix;
+    }
+  else if (self->windows->len > 0)
+    to[0] = &closed_window_at (self, xi)->pl;
+  for (int i = 0; i < 2; i++)
+    if (to[i] != NULL)
+      {
+        to[i]->n++;
+        to[i]->x += x;
+        to[i]->d += d;
+      }
+  if (to[0] != NULL)
     self->version++;
 }
 
@@ -1139,5 +1216,5 @@ sl_segments_get_memory (const SlSegments *self)
     }
   for (int side = 0; side < 2; side++)
     m += (self->full[side].cap + self->suffix[side].cap) * sizeof (SlPoint);
-  return m;
+  return m + payload_memory (self->payload);
 }

@@ -125,6 +125,11 @@ void         sl_segments_add            (SlSegments              *self,
                                          gboolean                 a_to_b,
                                          gint64                   t_a,
                                          gint64                   t_b);
+void         sl_segments_add_sized      (SlSegments              *self,
+                                         gboolean                 a_to_b,
+                                         gint64                   t_a,
+                                         gint64                   t_b,
+                                         guint                    length);
 void         sl_segments_add_round_trip (SlSegments              *self,
                                          gint64                   t_a,
                                          gint64                   t_b,
