@@ -488,6 +488,65 @@ test_job (void)
   rm_rf (tmp);
 }
 
+static void
+count_cb (GObject    *object,
+          GParamSpec *pspec,
+          guint      *count)
+{
+  (*count)++;
+}
+
+/* The session's spans: boxed SlTimeSpans, ordered, one notification a
+ * change and none without one, readable and writable as properties. */
+static void
+test_spans (void)
+{
+  g_autoptr(SlSession) session = sl_session_new ();
+  g_autoptr(SlTimeSpan) got = NULL;
+  guint n_visible = 0, n_selected = 0;
+  const SlTimeSpan *sel;
+
+  g_signal_connect (session, "notify::visible-span", G_CALLBACK (count_cb), &n_visible);
+  g_signal_connect (session, "notify::selected-span", G_CALLBACK (count_cb), &n_selected);
+  g_assert_true (sl_time_span_is_empty (*sl_session_get_time_span (session)));
+  g_assert_true (sl_time_span_is_empty (*sl_session_get_visible_span (session)));
+  g_assert_true (sl_time_span_is_empty (*sl_session_get_selected_span (session)));
+
+  /* the ends in either order; timestamps near 1.7e18 ns kept to the ns */
+  sl_session_set_selected_span (session, &(SlTimeSpan) { 1700000000000000007, 1700000000000000001 });
+  sel = sl_session_get_selected_span (session);
+  g_assert_cmpint (sel->begin, ==, 1700000000000000001);
+  g_assert_cmpint (sel->end, ==, 1700000000000000007);
+  g_assert_cmpint (sl_time_span_duration (*sel), ==, 6);
+  g_assert_cmpuint (n_selected, ==, 1);
+  sl_session_set_selected_span (session, &(SlTimeSpan) { 1700000000000000001, 1700000000000000007 });
+  g_assert_cmpuint (n_selected, ==, 1);
+  g_assert_cmpuint (n_visible, ==, 0);
+
+  g_object_set (session, "visible-span", &(SlTimeSpan) { -5, 5 }, NULL);
+  g_assert_cmpuint (n_visible, ==, 1);
+  g_object_get (session, "visible-span", &got, NULL);
+  g_assert_true (got != sl_session_get_visible_span (session));
+  g_assert_true (sl_time_span_equal (*got, (SlTimeSpan) { -5, 5 }));
+  g_assert_true (sl_time_span_contains (*got, -5) && sl_time_span_contains (*got, 5));
+  g_assert_false (sl_time_span_contains (*got, 6));
+
+  /* NULL selects nothing */
+  g_object_set (session, "selected-span", NULL, NULL);
+  g_assert_cmpuint (n_selected, ==, 2);
+  g_assert_true (sl_time_span_equal (*sl_session_get_selected_span (session), (SlTimeSpan) { 0, 0 }));
+
+  /* closing empties them, once each */
+  sl_session_close (session);
+  g_assert_cmpuint (n_visible, ==, 2);
+  g_assert_cmpuint (n_selected, ==, 2);
+  g_assert_true (sl_time_span_is_empty (*sl_session_get_visible_span (session)));
+
+  /* durations that do not fit a gint64 saturate */
+  g_assert_cmpint (sl_time_span_duration (sl_time_span_new (G_MAXINT64, G_MININT64)), ==, G_MAXINT64);
+  g_assert_cmpint (sl_time_span_duration ((SlTimeSpan) { 3, 1 }), ==, 0);
+}
+
 /* Public entry points refuse what they cannot use, with a critical
  * naming the check, instead of crashing. */
 static void
@@ -532,5 +591,6 @@ main (int    argc,
   g_test_add_func ("/model/job", test_job);
   g_test_add_func ("/model/job-cancel", test_job_cancel);
   g_test_add_func ("/model/entry-checks", test_entry_checks);
+  g_test_add_func ("/model/spans", test_spans);
   return g_test_run ();
 }

@@ -313,16 +313,16 @@ update_plot_range (SlQualityPanel *self)
 {
   SlPlotData *plot = self->session != NULL ? sl_session_get_plot (self->session) : NULL;
   SlHostItem *a = plot != NULL ? sl_session_get_host_item (self->session, plot->a) : NULL;
-  gint64 s0 = 0, s1 = 0;
+  gint64 s0, s1;
   SlTransform inv;
 
-  if (self->session != NULL)
-    sl_session_get_selected_span (self->session, &s0, &s1);
-  if (a == NULL || s1 <= s0)
+  if (a == NULL || sl_time_span_is_empty (*sl_session_get_selected_span (self->session)))
     {
       sl_link_plot_set_range (self->hull_plot, NAN, NAN);
       return;
     }
+  s0 = sl_session_get_selected_span (self->session)->begin;
+  s1 = sl_session_get_selected_span (self->session)->end;
   if (sl_session_get_synchronized (self->session))
     {
       sl_transform_invert (&sl_host_item_get_info (a)->to_reference, &inv);
@@ -784,9 +784,7 @@ sl_quality_panel_set_session (SlQualityPanel *self,
                                G_CALLBACK (session_updated_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (session, "reorder",
                                G_CALLBACK (session_reorder_cb), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (session, "notify::selection-start",
-                               G_CALLBACK (update_plot_range), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (session, "notify::selection-end",
+      g_signal_connect_object (session, "notify::selected-span",
                                G_CALLBACK (update_plot_range), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (session, "notify::plot",
                                G_CALLBACK (update_plot_range), self, G_CONNECT_SWAPPED);

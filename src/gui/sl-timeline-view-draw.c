@@ -626,13 +626,11 @@ draw_selected_span (SlTimelineView *self,
                     cairo_t        *cr,
                     int             h)
 {
-  gint64 sel_start = 0, sel_end = 0;
+  SlTimeSpan sel = _sl_timeline_view_selection (self);
 
-  if (self->session != NULL)
-    sl_session_get_selected_span (self->session, &sel_start, &sel_end);
-  if (sel_end > sel_start)
+  if (!sl_time_span_is_empty (sel))
     {
-      double x0 = _sl_timeline_view_arrow_x (self, sel_start), x1 = _sl_timeline_view_arrow_x (self, sel_end);
+      double x0 = _sl_timeline_view_arrow_x (self, sel.begin), x1 = _sl_timeline_view_arrow_x (self, sel.end);
 
       _sl_timeline_view_set_hex (cr, SL_TIMELINE_RGB_SELECTION, 0.12);
       cairo_rectangle (cr, x0, 0, MAX (x1 - x0, 1), h);

@@ -164,7 +164,8 @@ _sl_timeline_view_update_events_label (SlTimelineView *self)
 void
 _sl_timeline_view_update_events (SlTimelineView *self)
 {
-  gint64 start, end, sel_start = 0, sel_end = 0;
+  gint64 start, end;
+  SlTimeSpan sel;
   SlTimelineRowInfo ri;
 
   g_clear_handle_id (&self->events_id, g_source_remove);
@@ -187,13 +188,12 @@ _sl_timeline_view_update_events (SlTimelineView *self)
     }
   start = _sl_timeline_view_start (self);
   end = _sl_timeline_view_end (self);
-  if (self->session != NULL)
-    sl_session_get_selected_span (self->session, &sel_start, &sel_end);
-  self->events_selected = sel_end > sel_start;
+  sel = _sl_timeline_view_selection (self);
+  self->events_selected = !sl_time_span_is_empty (sel);
   if (self->events_selected)
     {
-      start = sel_start;
-      end = sel_end;
+      start = sel.begin;
+      end = sel.end;
     }
   sl_timeline_get_row_info (self->timeline, self->selected_row, &ri);
   sl_event_list_set_row (self->events, self->selected_row, sl_timeline_from_view (self->timeline, ri.host, start),
@@ -207,7 +207,7 @@ _sl_timeline_view_set_selected_span (SlTimelineView *self,
                                      gint64          end)
 {
   if (self->session != NULL)
-    sl_session_set_selected_span (self->session, start, end);
+    sl_session_set_selected_span (self->session, &(SlTimeSpan) { start, end });
   _sl_timeline_view_queue_events (self);
   _sl_timeline_view_update_status (self);
   _sl_timeline_view_state_changed (self);

@@ -193,12 +193,10 @@ zoom_selection_action (GtkWidget  *widget,
                        GVariant   *param)
 {
   SlTimelineView *self = SL_TIMELINE_VIEW (widget);
-  gint64 start = 0, end = 0;
+  SlTimeSpan sel = _sl_timeline_view_selection (self);
 
-  if (self->session != NULL)
-    sl_session_get_selected_span (self->session, &start, &end);
-  if (end > start)
-    sl_timeline_view_set_span (self, start, end);
+  if (!sl_time_span_is_empty (sel))
+    sl_timeline_view_set_span (self, sel.begin, sel.end);
 }
 
 static void

@@ -272,22 +272,21 @@ guint
 _sl_timeline_view_add_bookmark_here (SlTimelineView *self,
                                      const char     *name)
 {
-  gint64 t, s = 0, e = 0, local, start, end;
+  gint64 t, local;
+  SlTimeSpan shown, sel;
   guint host = 0, index;
 
   if (self->timeline == NULL)
     return G_MAXUINT;
-  start = _sl_timeline_view_start (self);
-  end = _sl_timeline_view_end (self);
-  if (self->session != NULL)
-    sl_session_get_selected_span (self->session, &s, &e);
+  shown = _sl_timeline_view_span (self);
+  sel = _sl_timeline_view_selection (self);
   /* what is marked and on screen */
-  if (self->has_cursor && self->cursor_time >= start && self->cursor_time <= end)
+  if (self->has_cursor && sl_time_span_contains (shown, self->cursor_time))
     t = self->cursor_time;
-  else if (e > s && s >= start && s <= end)
-    t = s;
+  else if (!sl_time_span_is_empty (sel) && sl_time_span_contains (shown, sel.begin))
+    t = sel.begin;
   else
-    t = start + (end - start) / 2;
+    t = shown.begin + sl_time_span_duration (shown) / 2;
   if (self->selected_row != SL_TIMELINE_NONE)
     {
       SlTimelineRowInfo ri;

@@ -172,7 +172,7 @@ struct _SlTimelineView
   GtkStringList     *connection_list;
 
   SlSession         *session;
-  gulong             session_ids[9];
+  gulong             session_ids[7];
 
   SlTimeline        *timeline;
   gboolean           from_session;
@@ -325,6 +325,8 @@ void      _sl_timeline_view_queue_update    (SlTimelineView *self);
 void      _sl_timeline_view_span_changed    (SlTimelineView *self);
 gint64    _sl_timeline_view_start           (SlTimelineView *self);
 gint64    _sl_timeline_view_end             (SlTimelineView *self);
+SlTimeSpan _sl_timeline_view_span           (SlTimelineView *self);
+SlTimeSpan _sl_timeline_view_selection      (SlTimelineView *self);
 void      _sl_timeline_view_zoom            (SlTimelineView *self,
                                              double          factor,
                                              double          plot_x);

@@ -148,14 +148,13 @@ sl_timeline_view_follow_request (SlTimelineView *self)
   else if (self->selected_row != SL_TIMELINE_NONE)
     {
       SlTimelineRowInfo ri;
-      gint64 t = _sl_timeline_view_start (self), s = 0, e = 0;
+      gint64 t = _sl_timeline_view_start (self);
+      SlTimeSpan sel = _sl_timeline_view_selection (self);
 
-      if (self->session != NULL)
-        sl_session_get_selected_span (self->session, &s, &e);
       if (self->has_cursor)
         t = self->cursor_time;
-      else if (e > s)
-        t = s;
+      else if (!sl_time_span_is_empty (sel))
+        t = sel.begin;
       sl_timeline_get_row_info (self->timeline, self->selected_row, &ri);
       if (ri.kind == SL_TIMELINE_ROW_THREAD || ri.kind == SL_TIMELINE_ROW_PROCESS)
         steps = sl_timeline_follow_thread (self->timeline, self->selected_row,

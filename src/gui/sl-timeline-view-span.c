@@ -30,6 +30,20 @@ _sl_timeline_view_end (SlTimelineView *self)
   return self->origin + (gint64) floor ((double) (self->col0 + self->plot_w) * self->px_ns);
 }
 
+/* what is shown */
+SlTimeSpan
+_sl_timeline_view_span (SlTimelineView *self)
+{
+  return (SlTimeSpan) { _sl_timeline_view_start (self), _sl_timeline_view_end (self) };
+}
+
+/* the session's selection; empty without a session */
+SlTimeSpan
+_sl_timeline_view_selection (SlTimelineView *self)
+{
+  return self->session != NULL ? *sl_session_get_selected_span (self->session) : (SlTimeSpan) { 0, 0 };
+}
+
 void
 _sl_timeline_view_update_status (SlTimelineView *self)
 {
@@ -64,7 +78,8 @@ _sl_timeline_view_span_changed (SlTimelineView *self)
   if (self->session != NULL && self->timeline != NULL && !self->pushing_span)
     {
       self->pushing_span = TRUE;
-      sl_session_set_visible_span (self->session, _sl_timeline_view_start (self), _sl_timeline_view_end (self));
+      sl_session_set_visible_span (self->session, &(SlTimeSpan) { _sl_timeline_view_start (self),
+                                                                  _sl_timeline_view_end (self) });
       self->pushing_span = FALSE;
     }
   _sl_timeline_view_update_status (self);

@@ -37,7 +37,7 @@ void
 sl_timeline_view_save_state (SlTimelineView *self,
                              SlSessionFile  *out)
 {
-  gint64 s = 0, e = 0;
+  SlTimeSpan sel;
 
   g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
   g_return_if_fail (out != NULL);
@@ -50,13 +50,12 @@ sl_timeline_view_save_state (SlTimelineView *self,
   out->span_host = host_name (self, 0);
   out->span_start = sl_timeline_from_view (self->timeline, 0, _sl_timeline_view_start (self));
   out->span_end = sl_timeline_from_view (self->timeline, 0, _sl_timeline_view_end (self));
-  if (self->session != NULL)
-    sl_session_get_selected_span (self->session, &s, &e);
+  sel = _sl_timeline_view_selection (self);
   out->selection_start = out->selection_end = 0;
-  if (e > s)
+  if (!sl_time_span_is_empty (sel))
     {
-      out->selection_start = sl_timeline_from_view (self->timeline, 0, s);
-      out->selection_end = sl_timeline_from_view (self->timeline, 0, e);
+      out->selection_start = sl_timeline_from_view (self->timeline, 0, sel.begin);
+      out->selection_end = sl_timeline_from_view (self->timeline, 0, sel.end);
     }
   out->filters = self->row_filter;
   g_clear_pointer (&out->tree_host, g_free);

@@ -46,14 +46,12 @@ measured_span (SlTimelineView *self,
                gint64         *t0,
                gint64         *t1)
 {
-  gint64 s = 0, e = 0;
+  SlTimeSpan sel = _sl_timeline_view_selection (self);
 
-  if (self->session != NULL)
-    sl_session_get_selected_span (self->session, &s, &e);
-  if (e > s)
+  if (!sl_time_span_is_empty (sel))
     {
-      *t0 = s;
-      *t1 = e;
+      *t0 = sel.begin;
+      *t1 = sel.end;
       return TRUE;
     }
   *t0 = _sl_timeline_view_start (self);

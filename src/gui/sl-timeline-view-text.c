@@ -267,18 +267,17 @@ _sl_timeline_view_draw_ruler (SlTimelineView *self,
                               const GdkRGBA  *fg)
 {
   gint64 start = _sl_timeline_view_start (self), end = _sl_timeline_view_end (self);
-  gint64 step, first, sel_start = 0, sel_end = 0;
+  gint64 step, first;
+  SlTimeSpan sel = _sl_timeline_view_selection (self);
   int decimals = _sl_timeline_view_ruler_step (self->px_ns, &step);
   g_autofree char *label = NULL;
 
   cairo_save (cr);
   cairo_rectangle (cr, SL_TLV_LABEL_W, 0, self->plot_w, SL_TLV_RULER_H);
   cairo_clip (cr);
-  if (self->session != NULL)
-    sl_session_get_selected_span (self->session, &sel_start, &sel_end);
-  if (sel_end > sel_start)
+  if (!sl_time_span_is_empty (sel))
     {
-      double x0 = sl_timeline_view_time_to_x (self, sel_start), x1 = sl_timeline_view_time_to_x (self, sel_end);
+      double x0 = sl_timeline_view_time_to_x (self, sel.begin), x1 = sl_timeline_view_time_to_x (self, sel.end);
 
       _sl_timeline_view_set_hex (cr, SL_TIMELINE_RGB_SELECTION, 0.35);
       cairo_rectangle (cr, x0, SL_TLV_RULER_H - 10, MAX (x1 - x0, 1), 10);

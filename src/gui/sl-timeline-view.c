@@ -254,15 +254,15 @@ session_sync_cb (SlTimelineView *self)
 static void
 session_visible_cb (SlTimelineView *self)
 {
-  gint64 start, end;
+  SlTimeSpan span;
 
   if (self->pushing_span || self->timeline == NULL)
     return;
-  sl_session_get_visible_span (self->session, &start, &end);
-  if (end <= start || (start == _sl_timeline_view_start (self) && end == _sl_timeline_view_end (self)))
+  span = *sl_session_get_visible_span (self->session);
+  if (sl_time_span_is_empty (span) || sl_time_span_equal (span, _sl_timeline_view_span (self)))
     return;
   self->pushing_span = TRUE;
-  _sl_timeline_view_set_span_internal (self, start, end);
+  _sl_timeline_view_set_span_internal (self, span.begin, span.end);
   self->pushing_span = FALSE;
 }
 
@@ -809,15 +809,11 @@ sl_timeline_view_set_session (SlTimelineView *self,
                                                        G_CALLBACK (session_link_cb), self);
       self->session_ids[3] = g_signal_connect_swapped (session, "notify::synchronized",
                                                        G_CALLBACK (session_sync_cb), self);
-      self->session_ids[4] = g_signal_connect_swapped (session, "notify::visible-start",
+      self->session_ids[4] = g_signal_connect_swapped (session, "notify::visible-span",
                                                        G_CALLBACK (session_visible_cb), self);
-      self->session_ids[5] = g_signal_connect_swapped (session, "notify::visible-end",
-                                                       G_CALLBACK (session_visible_cb), self);
-      self->session_ids[6] = g_signal_connect_swapped (session, "notify::selection-start",
+      self->session_ids[5] = g_signal_connect_swapped (session, "notify::selected-span",
                                                        G_CALLBACK (session_selection_cb), self);
-      self->session_ids[7] = g_signal_connect_swapped (session, "notify::selection-end",
-                                                       G_CALLBACK (session_selection_cb), self);
-      self->session_ids[8] = g_signal_connect_swapped (session, "notify::state",
+      self->session_ids[6] = g_signal_connect_swapped (session, "notify::state",
                                                        G_CALLBACK (gtk_widget_queue_draw), self->canvas);
       session_updated_cb (self, 0);
       session_link_cb (self);

@@ -544,11 +544,10 @@ test_django (void)
   g_assert_true (sl_timeline_get_view_range (tl, &lo, &hi));
   activate (view, "timeline.select-span", g_variant_new ("(xx)", lo + (hi - lo) / 4, lo + (hi - lo) / 2));
   {
-    gint64 s, e;
+    const SlTimeSpan *sel = sl_session_get_selected_span (session);
 
-    sl_session_get_selected_span (session, &s, &e);
-    g_assert_cmpint (s, ==, lo + (hi - lo) / 4);
-    g_assert_cmpint (e, ==, lo + (hi - lo) / 2);
+    g_assert_cmpint (sel->begin, ==, lo + (hi - lo) / 4);
+    g_assert_cmpint (sel->end, ==, lo + (hi - lo) / 2);
   }
   activate (view, "timeline.zoom-selection", NULL);
   {
@@ -1916,7 +1915,8 @@ where_get (SlTimelineView *view,
     w->pins[i] = g_array_index (pins, guint, i);
   w->has_msg = sl_timeline_view_get_selected_message (view, &w->msg);
   sl_timeline_view_get_span (view, &w->span[0], &w->span[1]);
-  sl_session_get_selected_span (sl_timeline_view_get_session (view), &w->sel[0], &w->sel[1]);
+  w->sel[0] = sl_session_get_selected_span (sl_timeline_view_get_session (view))->begin;
+  w->sel[1] = sl_session_get_selected_span (sl_timeline_view_get_session (view))->end;
   w->n_marks = MIN (sl_timeline_view_get_n_bookmarks (view), 4);
   for (guint i = 0; i < w->n_marks; i++)
     {

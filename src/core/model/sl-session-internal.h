@@ -60,12 +60,9 @@ struct _SlSession
 
   gboolean        synchronized;
   gint64          time_origin;
-  gint64          time_start;
-  gint64          time_end;
-  gint64          visible_start;
-  gint64          visible_end;
-  gint64          selected_start;
-  gint64          selected_end;
+  SlTimeSpan      time_span;
+  SlTimeSpan      visible_span;
+  SlTimeSpan      selected_span;
 
   GArray         *update_us;
   GArray         *resort_us;
@@ -105,12 +102,9 @@ enum {
   PROP_RETENTION,
   PROP_SYNCHRONIZED,
   PROP_TIME_ORIGIN,
-  PROP_TIME_START,
-  PROP_TIME_END,
-  PROP_VISIBLE_START,
-  PROP_VISIBLE_END,
-  PROP_SELECTION_START,
-  PROP_SELECTION_END,
+  PROP_TIME_SPAN,
+  PROP_VISIBLE_SPAN,
+  PROP_SELECTED_SPAN,
   PROP_CAN_EXPORT,
   PROP_TIMELINE,
   PROP_RELAY_STALLED,
@@ -140,12 +134,9 @@ void     _sl_session_set_progress       (SlSession        *self,
 void     _sl_session_set_plot           (SlSession        *self,
                                          SlPlotData       *plot);
 void     _sl_session_set_span           (SlSession        *self,
-                                         gint64           *start_field,
-                                         gint64           *end_field,
-                                         gint64            start,
-                                         gint64            end,
-                                         guint             start_prop,
-                                         guint             end_prop);
+                                         SlTimeSpan       *field,
+                                         SlTimeSpan        span,
+                                         guint             prop);
 void     _sl_session_set_relay_stalled  (SlSession        *self,
                                          gboolean          stalled);
 void     _sl_session_apply_live_hosts   (SlSession        *self,

@@ -10,19 +10,6 @@
 
 #include "sl-session-internal.h"
 
-/* The spans' getters: either end may be NULL. */
-static void
-get_span (gint64  from,
-          gint64  to,
-          gint64 *start,
-          gint64 *end)
-{
-  if (start != NULL)
-    *start = from;
-  if (end != NULL)
-    *end = to;
-}
-
 gint64
 sl_session_get_time_origin (SlSession *self)
 {
@@ -30,56 +17,52 @@ sl_session_get_time_origin (SlSession *self)
   return self->time_origin;
 }
 
-void
-sl_session_get_time_range (SlSession *self,
-                           gint64    *start,
-                           gint64    *end)
+/* What the input spans on the reference clock (empty before the first
+ * snapshot). */
+const SlTimeSpan *
+sl_session_get_time_span (SlSession *self)
 {
-  g_return_if_fail (SL_IS_SESSION (self));
-
-  get_span (self->time_start, self->time_end, start, end);
+  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
+  return &self->time_span;
 }
 
-void
-sl_session_get_visible_span (SlSession *self,
-                             gint64    *start,
-                             gint64    *end)
+/* What the timeline shows, on the reference clock; the view sets it. */
+const SlTimeSpan *
+sl_session_get_visible_span (SlSession *self)
 {
-  g_return_if_fail (SL_IS_SESSION (self));
-
-  get_span (self->visible_start, self->visible_end, start, end);
+  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
+  return &self->visible_span;
 }
 
+/* @span: its ends in either order; NULL empties the span */
 void
-sl_session_set_visible_span (SlSession *self,
-                             gint64     start,
-                             gint64     end)
+sl_session_set_visible_span (SlSession        *self,
+                             const SlTimeSpan *span)
 {
   g_return_if_fail (SL_IS_SESSION (self));
 
-  _sl_session_set_span (self, &self->visible_start, &self->visible_end, start, end,
-                        PROP_VISIBLE_START, PROP_VISIBLE_END);
+  _sl_session_set_span (self, &self->visible_span, span != NULL ? *span : (SlTimeSpan) { 0, 0 },
+                        PROP_VISIBLE_SPAN);
 }
 
-void
-sl_session_get_selected_span (SlSession *self,
-                              gint64    *start,
-                              gint64    *end)
+/* The selection on the timeline, on the reference clock: empty when
+ * nothing is selected. */
+const SlTimeSpan *
+sl_session_get_selected_span (SlSession *self)
 {
-  g_return_if_fail (SL_IS_SESSION (self));
-
-  get_span (self->selected_start, self->selected_end, start, end);
+  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
+  return &self->selected_span;
 }
 
+/* @span: its ends in either order; NULL (or { 0, 0 }) selects nothing */
 void
-sl_session_set_selected_span (SlSession *self,
-                              gint64     start,
-                              gint64     end)
+sl_session_set_selected_span (SlSession        *self,
+                              const SlTimeSpan *span)
 {
   g_return_if_fail (SL_IS_SESSION (self));
 
-  _sl_session_set_span (self, &self->selected_start, &self->selected_end, start, end,
-                        PROP_SELECTION_START, PROP_SELECTION_END);
+  _sl_session_set_span (self, &self->selected_span, span != NULL ? *span : (SlTimeSpan) { 0, 0 },
+                        PROP_SELECTED_SPAN);
 }
 
 /* The timeline model of the input: once it is read (trace folders), or

@@ -276,8 +276,7 @@ apply_snapshot (SlSession  *self,
   /* (the visible span is the timeline's, on the reference clock: the
    * links' spans are each on its own host's clock) */
   if (s->time_start != 0 || s->time_end != 0)
-    _sl_session_set_span (self, &self->time_start, &self->time_end, s->time_start, s->time_end,
-                          PROP_TIME_START, PROP_TIME_END);
+    _sl_session_set_span (self, &self->time_span, (SlTimeSpan) { s->time_start, s->time_end }, PROP_TIME_SPAN);
 
   for (guint l = 0; l < s->links->len; l++)
     {

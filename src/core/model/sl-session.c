@@ -87,34 +87,18 @@ _sl_session_set_plot (SlSession  *self,
   _sl_session_notify (self, PROP_PLOT);
 }
 
+/* @span is ordered here: the setters take the ends in either order */
 void
-_sl_session_set_span (SlSession *self,
-                      gint64    *start_field,
-                      gint64    *end_field,
-                      gint64     start,
-                      gint64     end,
-                      guint      start_prop,
-                      guint      end_prop)
+_sl_session_set_span (SlSession  *self,
+                      SlTimeSpan *field,
+                      SlTimeSpan  span,
+                      guint       prop)
 {
-  if (end < start)
-    {
-      gint64 t = start;
-      start = end;
-      end = t;
-    }
-  /* both ends set before either is notified */
-  g_object_freeze_notify (G_OBJECT (self));
-  if (*start_field != start)
-    {
-      *start_field = start;
-      _sl_session_notify (self, start_prop);
-    }
-  if (*end_field != end)
-    {
-      *end_field = end;
-      _sl_session_notify (self, end_prop);
-    }
-  g_object_thaw_notify (G_OBJECT (self));
+  span = sl_time_span_new (span.begin, span.end);
+  if (sl_time_span_equal (*field, span))
+    return;
+  *field = span;
+  _sl_session_notify (self, prop);
 }
 
 void
@@ -171,10 +155,9 @@ clear_model (SlSession *self)
   self->stopped = FALSE;
   self->time_origin = 0;
   _sl_session_notify (self, PROP_TIME_ORIGIN);
-  _sl_session_set_span (self, &self->time_start, &self->time_end, 0, 0, PROP_TIME_START, PROP_TIME_END);
-  _sl_session_set_span (self, &self->visible_start, &self->visible_end, 0, 0, PROP_VISIBLE_START, PROP_VISIBLE_END);
-  _sl_session_set_span (self, &self->selected_start, &self->selected_end, 0, 0,
-                        PROP_SELECTION_START, PROP_SELECTION_END);
+  _sl_session_set_span (self, &self->time_span, (SlTimeSpan) { 0, 0 }, PROP_TIME_SPAN);
+  _sl_session_set_span (self, &self->visible_span, (SlTimeSpan) { 0, 0 }, PROP_VISIBLE_SPAN);
+  _sl_session_set_span (self, &self->selected_span, (SlTimeSpan) { 0, 0 }, PROP_SELECTED_SPAN);
 
   g_object_thaw_notify (G_OBJECT (self));
 
@@ -444,23 +427,14 @@ sl_session_get_property (GObject    *object,
     case PROP_TIME_ORIGIN:
       g_value_set_int64 (value, self->time_origin);
       break;
-    case PROP_TIME_START:
-      g_value_set_int64 (value, self->time_start);
+    case PROP_TIME_SPAN:
+      g_value_set_boxed (value, &self->time_span);
       break;
-    case PROP_TIME_END:
-      g_value_set_int64 (value, self->time_end);
+    case PROP_VISIBLE_SPAN:
+      g_value_set_boxed (value, &self->visible_span);
       break;
-    case PROP_VISIBLE_START:
-      g_value_set_int64 (value, self->visible_start);
-      break;
-    case PROP_VISIBLE_END:
-      g_value_set_int64 (value, self->visible_end);
-      break;
-    case PROP_SELECTION_START:
-      g_value_set_int64 (value, self->selected_start);
-      break;
-    case PROP_SELECTION_END:
-      g_value_set_int64 (value, self->selected_end);
+    case PROP_SELECTED_SPAN:
+      g_value_set_boxed (value, &self->selected_span);
       break;
     case PROP_CAN_EXPORT:
       g_value_set_boolean (value, sl_session_get_can_export (self));
@@ -514,17 +488,11 @@ sl_session_set_property (GObject      *object,
     case PROP_SYNCHRONIZED:
       sl_session_set_synchronized (self, g_value_get_boolean (value));
       break;
-    case PROP_VISIBLE_START:
-      sl_session_set_visible_span (self, g_value_get_int64 (value), self->visible_end);
+    case PROP_VISIBLE_SPAN:
+      sl_session_set_visible_span (self, g_value_get_boxed (value));
       break;
-    case PROP_VISIBLE_END:
-      sl_session_set_visible_span (self, self->visible_start, g_value_get_int64 (value));
-      break;
-    case PROP_SELECTION_START:
-      sl_session_set_selected_span (self, g_value_get_int64 (value), self->selected_end);
-      break;
-    case PROP_SELECTION_END:
-      sl_session_set_selected_span (self, self->selected_start, g_value_get_int64 (value));
+    case PROP_SELECTED_SPAN:
+      sl_session_set_selected_span (self, g_value_get_boxed (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -577,18 +545,10 @@ sl_session_class_init (SlSessionClass *klass)
   properties[PROP_SYNCHRONIZED] = g_param_spec_boolean ("synchronized", NULL, NULL, TRUE, rw);
   properties[PROP_TIME_ORIGIN] =
     g_param_spec_int64 ("time-origin", NULL, NULL, G_MININT64, G_MAXINT64, 0, ro);
-  properties[PROP_TIME_START] =
-    g_param_spec_int64 ("time-start", NULL, NULL, G_MININT64, G_MAXINT64, 0, ro);
-  properties[PROP_TIME_END] =
-    g_param_spec_int64 ("time-end", NULL, NULL, G_MININT64, G_MAXINT64, 0, ro);
-  properties[PROP_VISIBLE_START] =
-    g_param_spec_int64 ("visible-start", NULL, NULL, G_MININT64, G_MAXINT64, 0, rw);
-  properties[PROP_VISIBLE_END] =
-    g_param_spec_int64 ("visible-end", NULL, NULL, G_MININT64, G_MAXINT64, 0, rw);
-  properties[PROP_SELECTION_START] =
-    g_param_spec_int64 ("selection-start", NULL, NULL, G_MININT64, G_MAXINT64, 0, rw);
-  properties[PROP_SELECTION_END] =
-    g_param_spec_int64 ("selection-end", NULL, NULL, G_MININT64, G_MAXINT64, 0, rw);
+  /* SlTimeSpans, on the reference clock; setting NULL empties a span */
+  properties[PROP_TIME_SPAN] = g_param_spec_boxed ("time-span", NULL, NULL, SL_TYPE_TIME_SPAN, ro);
+  properties[PROP_VISIBLE_SPAN] = g_param_spec_boxed ("visible-span", NULL, NULL, SL_TYPE_TIME_SPAN, rw);
+  properties[PROP_SELECTED_SPAN] = g_param_spec_boxed ("selected-span", NULL, NULL, SL_TYPE_TIME_SPAN, rw);
   properties[PROP_CAN_EXPORT] = g_param_spec_boolean ("can-export", NULL, NULL, FALSE, ro);
   properties[PROP_TIMELINE] = g_param_spec_pointer ("timeline", NULL, NULL, ro);
   properties[PROP_RELAY_STALLED] = g_param_spec_boolean ("relay-stalled", NULL, NULL, FALSE, ro);

@@ -10,6 +10,7 @@
 #include "sl-host-item.h"
 #include "sl-link-item.h"
 #include "sl-snapshot.h"
+#include "sl-time-span.h"
 #include "sl-timeline.h"
 
 G_BEGIN_DECLS
@@ -148,21 +149,13 @@ gboolean        sl_session_get_synchronized     (SlSession          *self);
 void            sl_session_set_synchronized     (SlSession          *self,
                                                  gboolean            synchronized);
 gint64          sl_session_get_time_origin      (SlSession          *self);
-void            sl_session_get_time_range       (SlSession          *self,
-                                                 gint64             *start,
-                                                 gint64             *end);
-void            sl_session_get_visible_span     (SlSession          *self,
-                                                 gint64             *start,
-                                                 gint64             *end);
+const SlTimeSpan *sl_session_get_time_span     (SlSession          *self);
+const SlTimeSpan *sl_session_get_visible_span  (SlSession          *self);
 void            sl_session_set_visible_span     (SlSession          *self,
-                                                 gint64              start,
-                                                 gint64              end);
-void            sl_session_get_selected_span    (SlSession          *self,
-                                                 gint64             *start,
-                                                 gint64             *end);
+                                                 const SlTimeSpan   *span);
+const SlTimeSpan *sl_session_get_selected_span (SlSession          *self);
 void            sl_session_set_selected_span    (SlSession          *self,
-                                                 gint64              start,
-                                                 gint64              end);
+                                                 const SlTimeSpan   *span);
 
 gboolean        sl_session_get_can_export       (SlSession          *self);
 SlTimeline     *sl_session_get_timeline         (SlSession          *self);
