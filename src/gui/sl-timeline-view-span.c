@@ -14,12 +14,14 @@
 #include "sl-format.h"
 #include "sl-timeline-view-private.h"
 
+/* (to the nearest ns: px_ns is the span divided by the width, and the
+ * product floored lost a ns of a span set exactly) */
 gint64
 _sl_timeline_view_start (SlTimelineView *self)
 {
   if (!self->has_span || self->plot_w <= 0)
     return self->pending_start;
-  return self->origin + (gint64) floor ((double) self->col0 * self->px_ns);
+  return self->origin + (gint64) round ((double) self->col0 * self->px_ns);
 }
 
 gint64
@@ -27,7 +29,7 @@ _sl_timeline_view_end (SlTimelineView *self)
 {
   if (!self->has_span || self->plot_w <= 0)
     return self->pending_end;
-  return self->origin + (gint64) floor ((double) (self->col0 + self->plot_w) * self->px_ns);
+  return self->origin + (gint64) round ((double) (self->col0 + self->plot_w) * self->px_ns);
 }
 
 /* what is shown */
