@@ -2308,6 +2308,50 @@ test_clocks (void)
   g_assert_finalize_object (window);
 }
 
+/* Whether a message's line passes within @r px of @x between heights
+ * @y0 and @y1 (lines are drawn from end to end; a row out of the layout
+ * draws its messages on its parent's line) */
+static gboolean
+near_message_line (SlTimelineView *view,
+                   GArray         *arrows,
+                   double          x,
+                   double          y0,
+                   double          y1,
+                   double          r)
+{
+  SlTimeline *tl = sl_timeline_view_get_timeline (view);
+
+  for (guint i = 0; i < arrows->len; i++)
+    {
+      const SlTimelineArrow *c = &g_array_index (arrows, SlTimelineArrow, i);
+      guint rows[2] = { c->send_row, c->recv_row };
+      double ys[2], xs[2], xa, xb;
+      gboolean shown = TRUE;
+
+      for (guint e = 0; e < 2; e++)
+        {
+          SlTimelineRowInfo ri;
+          guint depth = 0;
+
+          while (!sl_timeline_view_get_row_y (view, rows[e], &ys[e]) && depth++ < 3)
+            {
+              sl_timeline_get_row_info (tl, rows[e], &ri);
+              rows[e] = ri.parent;
+            }
+          shown &= depth <= 3;
+        }
+      if (!shown || ys[0] == ys[1] || MAX (ys[0], ys[1]) < y0 || MIN (ys[0], ys[1]) > y1)
+        continue;
+      xs[0] = sl_timeline_view_host_time_to_x (view, c->send_host, c->send_time);
+      xs[1] = sl_timeline_view_host_time_to_x (view, c->recv_host, c->recv_time);
+      xa = xs[0] + (xs[1] - xs[0]) * (CLAMP (y0, MIN (ys[0], ys[1]), MAX (ys[0], ys[1])) - ys[0]) / (ys[1] - ys[0]);
+      xb = xs[0] + (xs[1] - xs[0]) * (CLAMP (y1, MIN (ys[0], ys[1]), MAX (ys[0], ys[1])) - ys[0]) / (ys[1] - ys[0]);
+      if (x >= MIN (xa, xb) - r && x <= MAX (xa, xb) + r)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* A host whose map to the view is piecewise (a clock that stepped by
  * 3 ms halfway): its states and its messages' ends are drawn through
  * that map, the same one, not through its representative linear piece.
@@ -2404,9 +2448,9 @@ test_piecewise_host (void)
       sl_timeline_get_interval (tl, a.recv_row, k, &iv);
       xs = sl_timeline_view_time_to_x (view, sl_relation_apply (rel, iv.start));
       xe = sl_timeline_view_time_to_x (view, sl_relation_apply (rel, iv.end));
-      /* (away from the marked end and from the message's line) */
+      /* (away from the marked end and from the messages' lines) */
       if (xs > cx - 4 || xe < cx + 4 || fabs (cx - xr) < 10 || iv.state == SL_TIMELINE_STATE_NONE ||
-          iv.state == SL_TIMELINE_STATE_EXITED)
+          iv.state == SL_TIMELINE_STATE_EXITED || near_message_line (view, arrows, cx, y - 5, y - 1, 3))
         continue;
       if (ui_count_near (&p, cx, y - 3, 2, sl_timeline_view_state_rgb (iv.state), 6) < 15)
         g_test_message ("column %.0f: %s from %.1f to %.1f", cx, sl_timeline_state_to_string (iv.state), xs, xe);
