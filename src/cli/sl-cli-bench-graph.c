@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sl-graph.h"
+#include "sl-rng.h"
 
 /* Generates `ops` random link operations on `nodes` hosts, times the
  * incremental graph on them, then a from-scratch recomputation (Kruskal +
@@ -61,7 +62,7 @@ pair_hash (gconstpointer key)
 static BenchOp *
 generate_ops (guint    nodes,
               guint64  n_ops,
-              GRand   *rand,
+              SlRng   *rng,
               guint   *n_edges_out)
 {
   BenchOp *ops = g_new (BenchOp, n_ops);
@@ -72,20 +73,20 @@ generate_ops (guint    nodes,
     {
       BenchOp *op = &ops[i];
 
-      if (edges->len < nodes || g_rand_int_range (rand, 0, 100) < 60)
+      if (edges->len < nodes || sl_rng_below (rng, 100) < 60)
         {
-          guint a = g_rand_int_range (rand, 0, nodes);
+          guint a = sl_rng_below (rng, nodes);
           guint b;
           gpointer key;
           gpointer found;
 
           do
-            b = g_rand_int_range (rand, 0, nodes);
+            b = sl_rng_below (rng, nodes);
           while (b == a);
           key = GSIZE_TO_POINTER (((gsize) MIN (a, b) << 32) | MAX (a, b));
           op->a = a;
           op->b = b;
-          op->weight = g_rand_double (rand);
+          op->weight = sl_rng_double (rng);
 
           if (g_hash_table_lookup_extended (index, key, NULL, &found))
             {
@@ -107,10 +108,10 @@ generate_ops (guint    nodes,
         }
       else
         {
-          guint k = g_rand_int_range (rand, 0, edges->len);
+          guint k = sl_rng_below (rng, edges->len);
           BenchEdge *e = &g_array_index (edges, BenchEdge, k);
 
-          e->weight *= g_rand_double_range (rand, 0.5, 1.0);
+          e->weight *= sl_rng_double_range (rng, 0.5, 1.0);
           op->a = e->a;
           op->b = e->b;
           op->edge = k;
@@ -398,8 +399,7 @@ sl_cli_bench_graph (guint    nodes,
                     guint64  seed,
                     gboolean json)
 {
-  guint32 seed_words[2] = { (guint32) seed, (guint32) (seed >> 32) };
-  GRand *rand;
+  SlRng rng;
   BenchOp *list;
   guint n_edges;
   guint *queries;
@@ -425,11 +425,11 @@ sl_cli_bench_graph (guint    nodes,
       return EXIT_FAILURE;
     }
 
-  rand = g_rand_new_with_seed_array (seed_words, 2);
-  list = generate_ops (nodes, ops, rand, &n_edges);
+  sl_rng_init (&rng, seed, 0);
+  list = generate_ops (nodes, ops, &rng, &n_edges);
   queries = g_new (guint, ops / QUERY_EVERY + 1);
   for (guint64 i = 0; i <= ops / QUERY_EVERY; i++)
-    queries[i] = g_rand_int_range (rand, 0, nodes);
+    queries[i] = sl_rng_below (&rng, nodes);
 
   /* incremental: tree, reference and propagation marks per operation, a
    * transform query now and then */
@@ -518,6 +518,5 @@ sl_cli_bench_graph (guint    nodes,
   g_free (check_edges);
   g_free (queries);
   g_free (list);
-  g_rand_free (rand);
   return status;
 }

@@ -11,6 +11,7 @@
 #include "sl-cli.h"
 #include "sl-hull.h"
 #include "sl-matcher.h"
+#include "sl-rng.h"
 #include "sl-segments.h"
 
 #define CHUNK 65536
@@ -21,7 +22,7 @@
  * Events are made a chunk at a time outside the timed sections. */
 typedef struct
 {
-  GRand  *rand;
+  SlRng   rng;
   gint64  t;
   gint64  t0;
   double  gap_ns;
@@ -47,8 +48,8 @@ stream_fill (Stream        *s,
 {
   for (guint i = 0; i < n; i++)
     {
-      int dir = g_rand_boolean (s->rand) ? 1 : 0;
-      gint64 lat = 30000 + (gint64) (-log1p (-g_rand_double (s->rand)) * 20000.0);
+      int dir = (int) sl_rng_below (&s->rng, 2);
+      gint64 lat = 30000 + sl_rng_exp (&s->rng, 20000.0);
       gint64 send_true = s->t, recv_true = s->t + lat;
       gint64 local[2][2];
       SlPacketEvent *snd = &ev[2 * i], *rcv = &ev[2 * i + 1];
@@ -74,7 +75,7 @@ stream_fill (Stream        *s,
       snd->seq = s->seq[dir];
       snd->ack_seq = s->seq[1 - dir];
       snd->flags = 0x18;
-      s->seq[dir] += 1 + (guint32) g_rand_int_range (s->rand, 0, 1448);
+      s->seq[dir] += 1 + sl_rng_below (&s->rng, 1448);
 
       *rcv = *snd;
       rcv->host = (guint32) (1 - dir);
@@ -86,7 +87,7 @@ stream_fill (Stream        *s,
       m[i].send_time = snd->time;
       m[i].recv_time = rcv->time;
 
-      s->t += (gint64) (s->gap_ns * (0.5 + g_rand_double (s->rand)));
+      s->t += (gint64) (s->gap_ns * (0.5 + sl_rng_double (&s->rng)));
       s->n++;
     }
 }
@@ -153,7 +154,7 @@ sl_cli_bench_hull (guint64  packets,
   guint windows;
   gsize seg_memory;
 
-  s.rand = g_rand_new_with_seed ((guint32) seed);
+  sl_rng_init (&s.rng, seed, 0);
   s.t = s.t0 = G_GINT64_CONSTANT (1700000000000000000);
   s.gap_ns = span_s > 0 ? span_s * 1e9 / (double) packets : 10000;
 
@@ -258,7 +259,6 @@ sl_cli_bench_hull (guint64  packets,
   sl_hull_free (hull_c);
   sl_matcher_free (matcher);
   sl_matcher_free (matcher_d);
-  g_rand_free (s.rand);
   g_free (ev);
   g_free (m);
   return 0;

@@ -7,6 +7,7 @@
 
 
 #include "sl-cpu-time.h"
+#include "sl-rng.h"
 #include "sl-timeline-synth.h"
 
 typedef struct
@@ -69,22 +70,22 @@ syn_put (SynHost    *h,
 /* Thread i (of 64) is pid 1000 + 8 (i / 8), tid 1000 + i, homed on CPU i % 8. */
 static gint64
 syn_step (SynHost *h,
-          GRand   *rand,
+          SlRng   *rng,
           gint64   t0,
           gint64   t)
 {
-  guint c = (guint) g_rand_int_range (rand, 0, 8);
+  guint c = sl_rng_below (rng, 8);
   SynCpu *cpu = &h->cpu[c];
-  double u = g_rand_double (rand);
+  double u = sl_rng_double (rng);
 
   if (cpu->running == 0 || u < 0.15)
     {
-      guint i = c + 8 * (guint) g_rand_int_range (rand, 0, 8);
+      guint i = c + 8 * sl_rng_below (rng, 8);
       guint32 next = 1000 + i;
-      gboolean block = g_rand_boolean (rand);
+      gboolean block = sl_rng_below (rng, 2);
 
       if (next == cpu->running)
-        next = g_rand_double (rand) < 0.2 ? 0 : 1000 + ((i + 8) % 64);
+        next = sl_rng_double (rng) < 0.2 ? 0 : 1000 + ((i + 8) % 64);
       if (cpu->running != 0 && block && !cpu->in_syscall)
         {
           syn_put (h, t0, t, SL_EVENT_SYSCALL_ENTRY, c, cpu->running, 0, h->calls[4], 0);
@@ -98,7 +99,7 @@ syn_step (SynHost *h,
   else if (u < 0.5)
     {
       syn_put (h, t0, t, cpu->in_syscall ? SL_EVENT_SYSCALL_EXIT : SL_EVENT_SYSCALL_ENTRY, c, cpu->running, 0,
-               h->calls[g_rand_int_range (rand, 0, 4)], 0);
+               h->calls[sl_rng_below (rng, 4)], 0);
       cpu->in_syscall = !cpu->in_syscall;
     }
   else if (u < 0.6)
@@ -114,7 +115,7 @@ syn_step (SynHost *h,
       syn_put (h, t0, t, SL_EVENT_SOFTIRQ_EXIT, c, cpu->running, 3, 0, 0);
     }
   else
-    syn_put (h, t0, t, SL_EVENT_SCHED_WAKEUP, c, 1000 + (guint32) g_rand_int_range (rand, 0, 64), c, 0, 0);
+    syn_put (h, t0, t, SL_EVENT_SCHED_WAKEUP, c, 1000 + sl_rng_below (rng, 64), c, 0, 0);
   return t;
 }
 
@@ -127,7 +128,7 @@ sl_timeline_synth_new (guint   n_hosts,
   static const char *const names[] = { "nginx", "java", "postgres", "redis", "worker", "python", "envoy", "kafka" };
   static const char *const calls[] = { "read", "write", "sendto", "recvfrom", "futex", "epoll_wait" };
   SlTimelineSynth *synth = g_new0 (SlTimelineSynth, 1);
-  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  SlRng rng;
   g_autoptr(GArray) flights = g_array_new (FALSE, FALSE, sizeof (Flight));
   SynHost *hosts = g_new0 (SynHost, n_hosts);
   gint64 t0 = G_GINT64_CONSTANT (1700000000000000000), t = t0;
@@ -139,6 +140,7 @@ sl_timeline_synth_new (guint   n_hosts,
 
   g_return_val_if_fail (n_hosts >= 2 && n_hosts < 65535, NULL);
 
+  sl_rng_init (&rng, seed, 0);
   synth->n_hosts = n_hosts;
   synth->timeline = sl_timeline_new ();
   synth->stores = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_event_store_free);
@@ -152,8 +154,8 @@ sl_timeline_synth_new (guint   n_hosts,
       h->store = sl_event_store_new ();
       g_ptr_array_add (synth->stores, h->store);
       /* clocks a few milliseconds apart, drifting by up to 20 ppm */
-      h->offset = i == 0 ? 0 : (gint64) g_rand_int_range (rand, -20000, 20000) * 1000;
-      h->drift = i == 0 ? 0 : g_rand_double_range (rand, -20e-6, 20e-6);
+      h->offset = i == 0 ? 0 : sl_rng_range (&rng, -20000, 19999) * 1000;
+      h->drift = i == 0 ? 0 : sl_rng_double_range (&rng, -20e-6, 20e-6);
       sl_transform_init (&tr, t0 + h->offset, t0, 0, 1 / (1 + h->drift) - 1);
       g_array_append_val (synth->to_reference, tr);
       for (guint k = 0; k < G_N_ELEMENTS (names); k++)
@@ -163,21 +165,21 @@ sl_timeline_synth_new (guint   n_hosts,
       for (guint k = 0; k < 64; k++)
         syn_put (h, t0, t, SL_EVENT_PROCESS_NAME, 0, 1000 + k, 1000 + 8 * (k / 8), h->names[k / 8], 0);
       for (guint k = 0; k < G_N_ELEMENTS (h->peers); k++)
-        h->peers[k] = (i + 1 + (guint) g_rand_int_range (rand, 0, (gint32) n_hosts - 1)) % n_hosts;
+        h->peers[k] = (i + 1 + sl_rng_below (&rng, n_hosts - 1)) % n_hosts;
       sl_timeline_set_host (synth->timeline, i, name, h->store);
     }
 
   for (guint64 s = 0; s < steps; s++)
     {
-      guint hi = (guint) g_rand_int_range (rand, 0, (gint32) n_hosts);
+      guint hi = sl_rng_below (&rng, n_hosts);
       SynHost *h = &hosts[hi];
 
-      t += 1 + g_rand_int_range (rand, 0, 2000);
+      t += 1 + sl_rng_below (&rng, 2000);
       while (head < flights->len && g_array_index (flights, Flight, head).due <= t)
         {
           Flight *f = &g_array_index (flights, Flight, head++);
           SynHost *r = &hosts[f->to];
-          guint c = (guint) g_rand_int_range (rand, 0, 8);
+          guint c = sl_rng_below (&rng, 8);
           SlMatch m = { 0 };
 
           syn_put (r, t0, t, SL_EVENT_PACKET_RECV, c, r->cpu[c].running, r->seq++, 0, 0);
@@ -192,20 +194,20 @@ sl_timeline_synth_new (guint   n_hosts,
           g_array_remove_range (flights, 0, (guint) head);
           head = 0;
         }
-      if (g_rand_double (rand) < arrow_rate)
+      if (sl_rng_double (&rng) < arrow_rate)
         {
-          guint c = (guint) g_rand_int_range (rand, 0, 8);
+          guint c = sl_rng_below (&rng, 8);
           Flight f;
 
-          f.due = t + 30000 + g_rand_int_range (rand, 0, 50000);
+          f.due = t + 30000 + sl_rng_below (&rng, 50000);
           f.from = hi;
-          f.to = h->peers[g_rand_int_range (rand, 0, G_N_ELEMENTS (h->peers))];
+          f.to = h->peers[sl_rng_below (&rng, G_N_ELEMENTS (h->peers))];
           f.send_local = syn_local (h, t0, t);
           syn_put (h, t0, t, SL_EVENT_PACKET_SEND, c, h->cpu[c].running, h->seq++, 0, 0);
           g_array_append_val (flights, f);
         }
       else
-        t = syn_step (h, rand, t0, t);
+        t = syn_step (h, &rng, t0, t);
     }
   w1 = g_get_monotonic_time ();
   c1 = sl_cpu_time_seconds ();

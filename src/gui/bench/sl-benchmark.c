@@ -23,6 +23,7 @@
 #include "sl-compare.h"
 #include "sl-cpu-time.h"
 #include "sl-graph-layout.h"
+#include "sl-rng.h"
 #include "sl-link-plot.h"
 #include "sl-session-private.h"
 #include "sl-window.h"
@@ -634,8 +635,9 @@ start (Bench *b)
   SlGenerateOptions o;
   g_autoptr(GArray) links = g_array_new (FALSE, FALSE, sizeof (SlGenerateLink));
   g_autoptr(GHashTable) pairs = g_hash_table_new (NULL, NULL);
-  g_autoptr(GRand) rand = g_rand_new_with_seed (42);
+  SlRng rng;
 
+  sl_rng_init (&rng, 42, 0);
   sl_generate_options_init (&o);
   o.n_hosts = N_HOSTS;
   o.duration_ns = SIM_SECONDS * G_GINT64_CONSTANT (1000000000);
@@ -650,8 +652,8 @@ start (Bench *b)
   while (links->len < N_LINKS)
     {
       guint n = links->len;
-      guint a = n < N_HOSTS - 1 ? n + 1 : (guint) g_rand_int_range (rand, 0, N_HOSTS);
-      guint c = (guint) g_rand_int_range (rand, 0, n < N_HOSTS - 1 ? (gint32) n + 1 : N_HOSTS);
+      guint a = n < N_HOSTS - 1 ? n + 1 : sl_rng_below (&rng, N_HOSTS);
+      guint c = sl_rng_below (&rng, n < N_HOSTS - 1 ? n + 1 : N_HOSTS);
       SlGenerateLink l = { MIN (a, c), MAX (a, c), 6 };
       gpointer key = GSIZE_TO_POINTER ((gsize) l.a * N_HOSTS + l.b + 1);
 
