@@ -74,21 +74,42 @@ boxes_meet (const SlGraphLabel *a,
   return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h;
 }
 
-/* The grid cells a box covers (@width × @height widget, cells of
- * LABEL_CELL pixels, clamped to the grid). */
-static void
-cell_range (const SlGraphLabel *l,
-            int                 cols,
-            int                 rows,
-            int                *c0,
-            int                *c1,
-            int                *r0,
-            int                *r1)
+typedef gboolean (*CellFunc) (SlGraphView *self,
+                              GArray     **cell,
+                              gpointer     data);
+
+/* Calls @func on each grid cell a box covers (@cols × @rows cells of
+ * LABEL_CELL pixels, the box clamped to the grid) until it returns FALSE;
+ * FALSE if it did. */
+static gboolean
+each_cell (SlGraphView        *self,
+           const SlGraphLabel *l,
+           int                 cols,
+           int                 rows,
+           CellFunc            func,
+           gpointer            data)
 {
-  *c0 = CLAMP ((int) floor (l->x / LABEL_CELL), 0, cols - 1);
-  *c1 = CLAMP ((int) floor ((l->x + l->w) / LABEL_CELL), 0, cols - 1);
-  *r0 = CLAMP ((int) floor (l->y / LABEL_CELL), 0, rows - 1);
-  *r1 = CLAMP ((int) floor ((l->y + l->h) / LABEL_CELL), 0, rows - 1);
+  int c0 = CLAMP ((int) floor (l->x / LABEL_CELL), 0, cols - 1);
+  int c1 = CLAMP ((int) floor ((l->x + l->w) / LABEL_CELL), 0, cols - 1);
+  int r0 = CLAMP ((int) floor (l->y / LABEL_CELL), 0, rows - 1);
+  int r1 = CLAMP ((int) floor ((l->y + l->h) / LABEL_CELL), 0, rows - 1);
+
+  for (int r = r0; r <= r1; r++)
+    for (int c = c0; c <= c1; c++)
+      if (!func (self, (GArray **) &g_ptr_array_index (self->label_cells, r * cols + c), data))
+        return FALSE;
+  return TRUE;
+}
+
+static gboolean
+cell_add (SlGraphView *self,
+          GArray     **cell,
+          gpointer     data)
+{
+  if (*cell == NULL)
+    *cell = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_array_append_val (*cell, *(guint *) data);
+  return TRUE;
 }
 
 static void
@@ -98,18 +119,36 @@ grid_add (SlGraphView        *self,
           int                 cols,
           int                 rows)
 {
-  int c0, c1, r0, r1;
+  each_cell (self, l, cols, rows, cell_add, &idx);
+}
 
-  cell_range (l, cols, rows, &c0, &c1, &r0, &r1);
-  for (int r = r0; r <= r1; r++)
-    for (int c = c0; c <= c1; c++)
-      {
-        GArray **cell = (GArray **) &g_ptr_array_index (self->label_cells, r * cols + c);
+typedef struct
+{
+  const SlGraphLabel *l;
+  gboolean            over_hosts;
+} FitCheck;
 
-        if (*cell == NULL)
-          *cell = g_array_new (FALSE, FALSE, sizeof (guint));
-        g_array_append_val (*cell, idx);
-      }
+/* FALSE if a box in @cell meets the label */
+static gboolean
+cell_free_for (SlGraphView *self,
+               GArray     **cell,
+               gpointer     data)
+{
+  const FitCheck *fc = data;
+
+  for (guint k = 0; *cell != NULL && k < (*cell)->len; k++)
+    {
+      guint idx = g_array_index (*cell, guint, k);
+      const SlGraphLabel *o;
+
+      if (fc->over_hosts && (idx & OBSTACLE))
+        continue;
+      o = idx & OBSTACLE ? &g_array_index (self->obstacles, SlGraphLabel, idx & ~OBSTACLE)
+                         : &g_array_index (self->labels, SlGraphLabel, idx);
+      if (boxes_meet (fc->l, o))
+        return FALSE;
+    }
+  return TRUE;
 }
 
 static gboolean
@@ -119,29 +158,9 @@ label_fits (SlGraphView        *self,
             int                 cols,
             int                 rows)
 {
-  int c0, c1, r0, r1;
+  FitCheck fc = { l, over_hosts };
 
-  cell_range (l, cols, rows, &c0, &c1, &r0, &r1);
-  for (int r = r0; r <= r1; r++)
-    for (int c = c0; c <= c1; c++)
-      {
-        GArray *cell = g_ptr_array_index (self->label_cells, r * cols + c);
-
-        for (guint k = 0; cell != NULL && k < cell->len; k++)
-          {
-            guint idx = g_array_index (cell, guint, k);
-            const SlGraphLabel *o;
-
-            if (over_hosts && (idx & OBSTACLE))
-              continue;
-            o = idx & OBSTACLE ? &g_array_index (self->obstacles, SlGraphLabel, idx & ~OBSTACLE)
-                               : &g_array_index (self->labels, SlGraphLabel, idx);
-
-            if (boxes_meet (l, o))
-              return FALSE;
-          }
-      }
-  return TRUE;
+  return each_cell (self, l, cols, rows, cell_free_for, &fc);
 }
 
 /* @l moved inside the @width × @height widget; FALSE if it is larger. */
