@@ -23,15 +23,6 @@
 #include "sl-timeline-view-private.h"
 #include "ui-test-util.h"
 
-static gboolean
-view_settled (gpointer data)
-{
-  SlTimelineViewStats st;
-
-  sl_timeline_view_get_stats (data, &st);
-  return !sl_timeline_view_get_animating (data) && st.complete;
-}
-
 /* Settled for three frames in a row: the window's revealers may still be
  * resizing the canvas. */
 static void
@@ -45,7 +36,7 @@ settle (SlTimelineView *view)
     {
       g_assert_cmpint (g_get_monotonic_time (), <, end);
       ui_wait_frames (canvas, 1);
-      still = view_settled (view) ? still + 1 : 0;
+      still = ui_timeline_settled (view) ? still + 1 : 0;
     }
 }
 

@@ -158,15 +158,6 @@ host_of (SlSession  *session,
   return 0;
 }
 
-static gboolean
-view_settled (gpointer data)
-{
-  SlTimelineViewStats st;
-
-  sl_timeline_view_get_stats (data, &st);
-  return !sl_timeline_view_get_animating (data) && st.complete;
-}
-
 /* A message between alpha and beta, highlighted (its receiving row
  * selected): its line is drawn in the highlight colour near its ends. */
 static void
@@ -194,9 +185,9 @@ check_message_drawn (SlWindow       *window,
                                                                     MAX (a.send_view, a.recv_view) + w)));
   g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (view), "timeline.select-row",
                                                      g_variant_new_uint32 (a.recv_row)));
-  g_assert_true (ui_wait_for (view_settled, view, 10));
+  g_assert_true (ui_wait_for (ui_timeline_settled, view, 10));
   ui_wait_frames (sl_timeline_view_get_canvas (view), 3);
-  g_assert_true (ui_wait_for (view_settled, view, 10));
+  g_assert_true (ui_wait_for (ui_timeline_settled, view, 10));
   ui_render (window, sl_timeline_view_get_canvas (view), "live-timeline.png", &p);
   xs = sl_timeline_view_host_time_to_x (view, a.send_host, a.send_time);
   xr = sl_timeline_view_host_time_to_x (view, a.recv_host, a.recv_time);
@@ -976,7 +967,7 @@ test_live_retention (void)
   /* and it is drawn: a frame with the dropped part's mark in view */
   sl_timeline_view_set_follow (view, FALSE);
   sl_timeline_view_set_span (view, kept - 5 * G_GINT64_CONSTANT (1000000000), kept + 5 * G_GINT64_CONSTANT (1000000000));
-  g_assert_true (ui_wait_for (view_settled, view, 20));
+  g_assert_true (ui_wait_for (ui_timeline_settled, view, 20));
   ui_save_screenshot (window, "live-timeline-retention.png");
   /* the engine's matched points follow the retention too (not its
    * bounds): a link's hull plot shows about the retention's span of them and counts the others */

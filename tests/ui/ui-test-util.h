@@ -433,3 +433,14 @@ ui_wait_settled_view (SlWindow *window)
   ui_wait_ms (400);
   ui_wait_frames (GTK_WIDGET (window), 2);
 }
+
+/* The timeline view has drawn everything it shows (UiCondition on an
+ * SlTimelineView): no clock animation left, every row's summary done. */
+static G_GNUC_UNUSED gboolean
+ui_timeline_settled (gpointer data)
+{
+  SlTimelineViewStats st;
+
+  sl_timeline_view_get_stats (data, &st);
+  return !sl_timeline_view_get_animating (data) && st.complete;
+}
