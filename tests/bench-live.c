@@ -26,6 +26,7 @@
 #include <stdio.h>
 
 #include "live/live-harness.h"
+#include "live/live-watch.h"
 #include "sl-compare.h"
 #include "sl-live.h"
 #include "sl-trace-reader.h"
@@ -38,29 +39,27 @@ typedef struct
   gint64 last_fed;
 } Sample;
 
+/* the watch's hook data: under the watch's lock */
 typedef struct
 {
-  GMutex         lock;
   GArray        *samples;
   GArray        *e2e_ms;
   GArray        *added_ms;
   SlHarnessHost *ref_host;
   const char    *ref_name;
-  guint64        packets;
   gint64         first_packet_at;
   gint64         last_update_at;
   gint64         mono_offset;
 } Bench;
 
 static void
-update_cb (SlLive             *live,
-           SlEngine           *engine,
-           const SlLiveUpdate *u,
-           gpointer            data)
+update_hook (SlLiveWatch        *w,
+             SlEngine           *engine,
+             const SlLiveUpdate *u,
+             gpointer            data)
 {
   Bench *b = data;
 
-  g_mutex_lock (&b->lock);
   if (u->first_arrival != 0 && !u->final)
     {
       double added = (u->made - u->first_arrival) / 1000.0;
@@ -82,9 +81,7 @@ update_cb (SlLive             *live,
       if (b->first_packet_at == 0)
         b->first_packet_at = u->made;
     }
-  b->packets = u->packets;
   b->last_update_at = u->made;
-  g_mutex_unlock (&b->lock);
 }
 
 static void
@@ -148,6 +145,7 @@ main (int    argc,
   SlLive *live;
   SlLiveOptions lo;
   Bench b = { 0 };
+  SlLiveWatch w;
   gint64 t0, t1;
   guint64 written, fed;
   double cpu0, cpu1;
@@ -177,7 +175,6 @@ main (int    argc,
       ports[i] = sl_harness_free_port ();
     }
 
-  g_mutex_init (&b.lock);
   b.e2e_ms = g_array_new (FALSE, FALSE, sizeof (double));
   b.samples = g_array_new (FALSE, FALSE, sizeof (Sample));
   b.added_ms = g_array_new (FALSE, FALSE, sizeof (double));
@@ -188,12 +185,14 @@ main (int    argc,
   sl_live_options_init (&lo);
   if (hold_ms >= 0)
     lo.hold_ms = (guint) hold_ms;
-  live = sl_live_new (engine, &lo);
   url = g_strdup_printf ("%s/session/%s", sl_harness_get_relay_url (h), SESSION);
-  if (!sl_live_add_url (live, url, &error))
+  sl_live_watch_init (&w);
+  w.quiet = TRUE;
+  w.hook = update_hook;
+  w.hook_data = &b;
+  live = sl_live_watch_start (&w, engine, &lo, url, &error);
+  if (live == NULL)
     g_error ("%s", error->message);
-  sl_live_set_update_func (live, update_cb, &b);
-  sl_live_start (live);
   g_usleep (2 * G_USEC_PER_SEC);
 
   cpu0 = (double) clock () / CLOCKS_PER_SEC;
@@ -217,7 +216,9 @@ main (int    argc,
   t1 = g_get_monotonic_time ();
   cpu1 = (double) clock () / CLOCKS_PER_SEC;
   sl_live_stop (live);
-  fed = b.packets;
+  g_mutex_lock (&w.lock);
+  fed = w.packets;
+  g_mutex_unlock (&w.lock);
   for (guint i = 0; i < b.samples->len; i++)
     {
       const Sample *smp = &g_array_index (b.samples, Sample, i);
@@ -253,6 +254,6 @@ main (int    argc,
   g_array_unref (b.e2e_ms);
   g_array_unref (b.samples);
   g_array_unref (b.added_ms);
-  g_mutex_clear (&b.lock);
+  sl_live_watch_clear (&w);
   return 0;
 }

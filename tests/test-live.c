@@ -14,6 +14,7 @@
 #include <signal.h>
 
 #include "live/live-cluster.h"
+#include "live/live-watch.h"
 #include "sl-live.h"
 #include "sl-report.h"
 #include "test-util.h"
@@ -22,137 +23,9 @@
 #define TIMER_US       100000
 #define WAIT_S         60
 
-typedef struct
-{
-  GMutex     lock;
-  GCond      cond;
-  guint      updates;
-  guint      accurate_updates;
-  gboolean   final;
-  guint64    packets;
-  guint64    last_accurate_total;
-  gint64     first_packets_at;
-  gint64     first_estimate_at;
-  GPtrArray *problems;
-  GPtrArray *hosts;
-  guint      accurate_links;
-  guint      n_links;
-  guint      n_engine_hosts;
-  gint64     started;
-  /* updates in which a host left "ended" before it said that its session
-   * was created again */
-  guint      left_ended;
-} Watch;
-
-static void
-watch_init (Watch *w)
-{
-  memset (w, 0, sizeof *w);
-  g_mutex_init (&w->lock);
-  g_cond_init (&w->cond);
-  w->problems = g_ptr_array_new_with_free_func (g_free);
-  w->started = g_get_monotonic_time ();
-}
-
-static void
-watch_clear (Watch *w)
-{
-  g_ptr_array_unref (w->problems);
-  g_clear_pointer (&w->hosts, g_ptr_array_unref);
-  g_mutex_clear (&w->lock);
-  g_cond_clear (&w->cond);
-}
-
-static void
-update_cb (SlLive             *live,
-           SlEngine           *engine,
-           const SlLiveUpdate *u,
-           gpointer            data)
-{
-  Watch *w = data;
-  guint64 accurate_total = 0;
-  guint accurate = 0;
-  gboolean estimate = FALSE;
-
-  for (guint i = 0; i < sl_engine_get_n_links (engine); i++)
-    {
-      SlLinkInfo info;
-
-      sl_engine_get_link_info (engine, i, &info);
-      accurate += info.quality == SL_QUALITY_ACCURATE;
-      accurate_total += info.accurate_packets;
-      estimate |= info.has_estimate;
-    }
-
-  g_mutex_lock (&w->lock);
-  w->updates++;
-  w->final |= u->final;
-  w->packets = u->packets;
-  if (u->packets > 0 && w->first_packets_at == 0)
-    w->first_packets_at = u->made;
-  if (estimate && w->first_estimate_at == 0)
-    w->first_estimate_at = u->made;
-  if (accurate_total > w->last_accurate_total)
-    {
-      w->accurate_updates++;
-      w->last_accurate_total = accurate_total;
-    }
-  w->accurate_links = accurate;
-  w->n_links = sl_engine_get_n_links (engine);
-  w->n_engine_hosts = sl_engine_get_n_hosts (engine);
-  for (guint i = 0; i < u->problems->len; i++)
-    {
-      char *p = sl_trace_problem_to_string (g_ptr_array_index (u->problems, i));
-
-      g_test_message ("%.3f s: problem: %s", (u->made - w->started) / 1e6, p);
-      g_ptr_array_add (w->problems, p);
-    }
-  /* every state change of a host, as an update shows it (issue 20: a
-   * state that lasts less than an update is not seen) */
-  for (guint i = 0; i < u->hosts->len; i++)
-    {
-      const SlLiveHost *h = g_ptr_array_index (u->hosts, i);
-      const SlLiveHost *was = NULL;
-
-      for (guint k = 0; w->hosts != NULL && k < w->hosts->len && was == NULL; k++)
-        if (g_str_equal (((SlLiveHost *) g_ptr_array_index (w->hosts, k))->url, h->url))
-          was = g_ptr_array_index (w->hosts, k);
-      if (was != NULL && was->state == SL_LIVE_HOST_ENDED && h->state != SL_LIVE_HOST_ENDED)
-        {
-          g_autofree char *host = g_strdup_printf ("host %s:", h->hostname);
-          gboolean back = FALSE;
-
-          for (guint k = 0; k < w->problems->len && !back; k++)
-            back = strstr (g_ptr_array_index (w->problems, k), host) != NULL &&
-                   strstr (g_ptr_array_index (w->problems, k), "created again; attached") != NULL;
-          w->left_ended += !back;
-        }
-      if (was == NULL || was->state != h->state || g_strcmp0 (was->message, h->message) != 0)
-        g_test_message ("%.3f s: %s (%s): %s -> %s%s%s", (u->made - w->started) / 1e6, h->hostname, h->url,
-                        was != NULL ? sl_live_host_state_to_string (was->state) : "new",
-                        sl_live_host_state_to_string (h->state), h->message != NULL ? ": " : "",
-                        h->message != NULL ? h->message : "");
-    }
-  g_clear_pointer (&w->hosts, g_ptr_array_unref);
-  w->hosts = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_live_host_free);
-  for (guint i = 0; i < u->hosts->len; i++)
-    {
-      const SlLiveHost *h = g_ptr_array_index (u->hosts, i);
-      SlLiveHost *c = g_new0 (SlLiveHost, 1);
-
-      *c = *h;
-      c->hostname = g_strdup (h->hostname);
-      c->url = g_strdup (h->url);
-      c->message = g_strdup (h->message);
-      g_ptr_array_add (w->hosts, c);
-    }
-  g_cond_broadcast (&w->cond);
-  g_mutex_unlock (&w->lock);
-}
-
 /* A live reader on @url, started, its updates watched by @w. */
 static SlLive *
-watch_live (Watch               *w,
+watch_live (SlLiveWatch         *w,
             SlEngine            *engine,
             const SlLiveOptions *lo,
             const char          *url)
@@ -160,37 +33,14 @@ watch_live (Watch               *w,
   g_autoptr(GError) error = NULL;
   SlLive *live;
 
-  watch_init (w);
-  live = sl_live_new (engine, lo);
-  g_assert_true (sl_live_add_url (live, url, &error));
+  sl_live_watch_init (w);
+  live = sl_live_watch_start (w, engine, lo, url, &error);
   g_assert_no_error (error);
-  sl_live_set_update_func (live, update_cb, w);
-  sl_live_start (live);
   return live;
 }
 
-typedef gboolean (*WatchPredicate) (Watch *w, gpointer data);
-
-/* Waits (bounded) until @pred holds; the bound only keeps a broken run
- * from hanging, it is not what is tested. */
 static gboolean
-watch_wait (Watch          *w,
-            WatchPredicate  pred,
-            gpointer        data,
-            guint           seconds)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) seconds * G_USEC_PER_SEC;
-  gboolean ok;
-
-  g_mutex_lock (&w->lock);
-  while (!(ok = pred (w, data)) && g_get_monotonic_time () < end)
-    g_cond_wait_until (&w->cond, &w->lock, MIN (end, g_get_monotonic_time () + 200000));
-  g_mutex_unlock (&w->lock);
-  return ok;
-}
-
-static gboolean
-has_problem (Watch      *w,
+has_problem (SlLiveWatch      *w,
              const char *needle)
 {
   for (guint i = 0; i < w->problems->len; i++)
@@ -200,7 +50,7 @@ has_problem (Watch      *w,
 }
 
 static gboolean
-pred_problem (Watch   *w,
+pred_problem (SlLiveWatch   *w,
               gpointer data)
 {
   return has_problem (w, data);
@@ -214,7 +64,7 @@ typedef struct
 
 /* a problem with the needle among those from index @from on */
 static gboolean
-pred_problem_from (Watch   *w,
+pred_problem_from (SlLiveWatch   *w,
                    gpointer data)
 {
   ProblemFrom *pf = data;
@@ -226,7 +76,7 @@ pred_problem_from (Watch   *w,
 }
 
 static SlLiveHostState
-host_state (Watch      *w,
+host_state (SlLiveWatch      *w,
             const char *hostname)
 {
   for (guint i = 0; w->hosts != NULL && i < w->hosts->len; i++)
@@ -246,7 +96,7 @@ typedef struct
 } StateWant;
 
 static gboolean
-pred_state (Watch   *w,
+pred_state (SlLiveWatch   *w,
             gpointer data)
 {
   StateWant *sw = data;
@@ -262,7 +112,7 @@ typedef struct
 } Goal;
 
 static gboolean
-pred_goal (Watch   *w,
+pred_goal (SlLiveWatch   *w,
            gpointer data)
 {
   Goal *g = data;
@@ -277,7 +127,7 @@ typedef struct
 } More;
 
 static gboolean
-pred_more_packets (Watch   *w,
+pred_more_packets (SlLiveWatch   *w,
                    gpointer data)
 {
   return w->packets > ((More *) data)->packets;
@@ -365,7 +215,7 @@ static void
 test_live_sync (void)
 {
   SlCluster c;
-  Watch w;
+  SlLiveWatch w;
   SlEngine *engine;
   SlLive *live;
   SlLiveOptions lo;
@@ -386,7 +236,7 @@ test_live_sync (void)
 
   /* every host found, every link accurate, and accurate packets keep
    * coming in separate updates */
-  if (!watch_wait (&w, pred_goal, &(Goal) { 3, 2, 20 }, WAIT_S))
+  if (!sl_live_watch_wait (&w, pred_goal, &(Goal) { 3, 2, 20 }, WAIT_S))
     {
       for (guint i = 0; i < w.problems->len; i++)
         g_test_message ("problem: %s", (char *) g_ptr_array_index (w.problems, i));
@@ -417,7 +267,7 @@ test_live_sync (void)
     g_assert_no_error (error);
     g_assert_cmpint (sl_harness_host_spawn_peer (delta, args, &error), >, 0);
     g_assert_no_error (error);
-    g_assert_true (watch_wait (&w, pred_goal, &(Goal) { 4, 3, 21 }, WAIT_S));
+    g_assert_true (sl_live_watch_wait (&w, pred_goal, &(Goal) { 4, 3, 21 }, WAIT_S));
   }
 
   sl_live_stop (live);
@@ -444,7 +294,7 @@ test_live_sync (void)
 
   sl_live_free (live);
   sl_engine_free (engine);
-  watch_clear (&w);
+  sl_live_watch_clear (&w);
   sl_cluster_finish (&c);
 }
 
@@ -454,7 +304,7 @@ static void
 test_live_faults (void)
 {
   SlCluster c;
-  Watch w, w2;
+  SlLiveWatch w, w2;
   SlEngine *engine, *engine2;
   SlLive *live, *live2;
   SlLiveOptions lo;
@@ -474,17 +324,13 @@ test_live_faults (void)
   lo.discover_ms = 300;
 
   /* 1. nobody listens */
-  watch_init (&w2);
   engine2 = sl_engine_new (NULL);
-  live2 = sl_live_new (engine2, &lo);
   dead = g_strdup_printf ("net://127.0.0.1:%u", sl_harness_free_port ());
-  g_assert_true (sl_live_add_url (live2, dead, &error));
-  sl_live_set_update_func (live2, update_cb, &w2);
-  sl_live_start (live2);
-  g_assert_true (watch_wait (&w2, pred_problem, "not reachable", WAIT_S));
+  live2 = watch_live (&w2, engine2, &lo, dead);
+  g_assert_true (sl_live_watch_wait (&w2, pred_problem, "not reachable", WAIT_S));
   sl_live_free (live2);
   sl_engine_free (engine2);
-  watch_clear (&w2);
+  sl_live_watch_clear (&w2);
 
   /* 2. another viewer holds gamma's session */
   viewer_url = g_strdup_printf ("%s/host/%s/%s", sl_harness_get_relay_url (c.h), cluster_hosts[2].name, SESSION);
@@ -511,40 +357,36 @@ test_live_faults (void)
       g_usleep (100000);
     }
 
-  watch_init (&w);
   engine = sl_engine_new (NULL);
-  live = sl_live_new (engine, &lo);
   url = g_strdup_printf ("%s/session/%s", sl_harness_get_relay_url (c.h), SESSION);
-  g_assert_true (sl_live_add_url (live, url, &error));
-  sl_live_set_update_func (live, update_cb, &w);
-  sl_live_start (live);
+  live = watch_live (&w, engine, &lo, url);
 
-  g_assert_true (watch_wait (&w, pred_problem, "another viewer", WAIT_S));
+  g_assert_true (sl_live_watch_wait (&w, pred_problem, "another viewer", WAIT_S));
   want = (StateWant) { cluster_hosts[0].name, SL_LIVE_HOST_STREAMING };
-  g_assert_true (watch_wait (&w, pred_state, &want, WAIT_S));
+  g_assert_true (sl_live_watch_wait (&w, pred_state, &want, WAIT_S));
   more.packets = w.packets;
-  g_assert_true (watch_wait (&w, pred_more_packets, &more, WAIT_S));
+  g_assert_true (sl_live_watch_wait (&w, pred_more_packets, &more, WAIT_S));
 
   /* the other viewer leaves: Syncline attaches on its own */
   g_assert_true (sl_harness_stop_process (c.h, viewer, 5000, NULL, &error));
   want = (StateWant) { cluster_hosts[2].name, SL_LIVE_HOST_STREAMING };
-  g_assert_true (watch_wait (&w, pred_state, &want, WAIT_S));
-  g_assert_true (watch_wait (&w, pred_goal, &(Goal) { 3, 2, 1 }, WAIT_S));
+  g_assert_true (sl_live_watch_wait (&w, pred_state, &want, WAIT_S));
+  g_assert_true (sl_live_watch_wait (&w, pred_goal, &(Goal) { 3, 2, 1 }, WAIT_S));
 
   /* 3. gamma's session is destroyed: reported, the others go on */
   g_assert_true (sl_harness_host_destroy_session (c.host[2], SESSION, &error));
   g_assert_no_error (error);
   want = (StateWant) { cluster_hosts[2].name, SL_LIVE_HOST_ENDED };
-  g_assert_true (watch_wait (&w, pred_state, &want, WAIT_S));
+  g_assert_true (sl_live_watch_wait (&w, pred_state, &want, WAIT_S));
   g_assert_true (has_problem (&w, "session ended"));
   more.packets = w.packets;
-  g_assert_true (watch_wait (&w, pred_more_packets, &more, WAIT_S));
+  g_assert_true (sl_live_watch_wait (&w, pred_more_packets, &more, WAIT_S));
 
   /* 4. the relay stalls: reported; it answers again: reported */
   sl_harness_stall_relay (c.h, TRUE);
-  g_assert_true (watch_wait (&w, pred_problem, "has not answered", WAIT_S));
+  g_assert_true (sl_live_watch_wait (&w, pred_problem, "has not answered", WAIT_S));
   sl_harness_stall_relay (c.h, FALSE);
-  g_assert_true (watch_wait (&w, pred_problem, "answers again", WAIT_S));
+  g_assert_true (sl_live_watch_wait (&w, pred_problem, "answers again", WAIT_S));
 
   /* 5. stopping while the relay is stalled returns (interrupter + signal),
    * and says nothing of the relay answering again: it does not (issue 17) */
@@ -552,7 +394,7 @@ test_live_faults (void)
   g_mutex_lock (&w.lock);
   stalled_from = w.problems->len;
   g_mutex_unlock (&w.lock);
-  g_assert_true (watch_wait (&w, pred_problem_from, &(ProblemFrom) { "has not answered", stalled_from }, WAIT_S));
+  g_assert_true (sl_live_watch_wait (&w, pred_problem_from, &(ProblemFrom) { "has not answered", stalled_from }, WAIT_S));
   g_mutex_lock (&w.lock);
   stalled_from = w.problems->len;
   g_mutex_unlock (&w.lock);
@@ -569,19 +411,19 @@ test_live_faults (void)
   sl_harness_stall_relay (c.h, FALSE);
   sl_live_free (live);
   sl_engine_free (engine);
-  watch_clear (&w);
+  sl_live_watch_clear (&w);
 
   /* 6. the relay is cut (killed) under a viewer, comes back, and the
    * sessions are made again: reported, then attached again */
   engine = sl_engine_new (NULL);
   live = watch_live (&w, engine, &lo, url);
   want = (StateWant) { cluster_hosts[1].name, SL_LIVE_HOST_STREAMING };
-  g_assert_true (watch_wait (&w, pred_state, &want, WAIT_S));
+  g_assert_true (sl_live_watch_wait (&w, pred_state, &want, WAIT_S));
   sl_harness_kill_relay (c.h);
-  g_assert_true (watch_wait (&w, pred_problem, "lost the session", WAIT_S));
+  g_assert_true (sl_live_watch_wait (&w, pred_problem, "lost the session", WAIT_S));
   g_assert_true (sl_harness_restart_relay (c.h, &error));
   g_assert_no_error (error);
-  g_assert_true (watch_wait (&w, pred_problem, "reachable again", WAIT_S) ||
+  g_assert_true (sl_live_watch_wait (&w, pred_problem, "reachable again", WAIT_S) ||
                  has_problem (&w, "lost the session"));
   for (guint i = 0; i < 2; i++)
     {
@@ -593,18 +435,18 @@ test_live_faults (void)
     }
   sl_live_reconnect (live);
   want = (StateWant) { cluster_hosts[1].name, SL_LIVE_HOST_STREAMING };
-  g_assert_true (watch_wait (&w, pred_state, &want, WAIT_S));
+  g_assert_true (sl_live_watch_wait (&w, pred_state, &want, WAIT_S));
   more.packets = w.packets;
-  g_assert_true (watch_wait (&w, pred_more_packets, &more, WAIT_S));
+  g_assert_true (sl_live_watch_wait (&w, pred_more_packets, &more, WAIT_S));
 
   sl_live_free (live);
   sl_engine_free (engine);
-  watch_clear (&w);
+  sl_live_watch_clear (&w);
   sl_cluster_finish (&c);
 }
 
 static gboolean
-pred_streaming2 (Watch   *w,
+pred_streaming2 (SlLiveWatch   *w,
                  gpointer data)
 {
   const char **names = data;
@@ -616,7 +458,7 @@ pred_streaming2 (Watch   *w,
  * new session gave events (streaming alone may be an attachment that has
  * not read anything yet). */
 static gboolean
-pred_created_again2 (Watch   *w,
+pred_created_again2 (SlLiveWatch   *w,
                      gpointer data)
 {
   const char **names = data;
@@ -655,7 +497,7 @@ static void
 test_live_recreated (void)
 {
   SlCluster c;
-  Watch w;
+  SlLiveWatch w;
   SlEngine *engine;
   SlLive *live;
   SlLiveOptions lo;
@@ -673,14 +515,14 @@ test_live_recreated (void)
   sl_live_options_init (&lo);
   lo.keep_events = TRUE;
   live = watch_live (&w, engine, &lo, sl_harness_get_relay_url (c.h));
-  g_assert_true (watch_wait (&w, pred_goal, &(Goal) { 3, 2, 5 }, WAIT_S));
+  g_assert_true (sl_live_watch_wait (&w, pred_goal, &(Goal) { 3, 2, 5 }, WAIT_S));
 
   for (guint i = 0; i < 2; i++)
     g_assert_true (sl_harness_host_destroy_session (c.host[i * 2], SESSION, &error));
   for (guint i = 0; i < 2; i++)
     {
       want = (StateWant) { names[i], SL_LIVE_HOST_ENDED };
-      g_assert_true (watch_wait (&w, pred_state, &want, WAIT_S));
+      g_assert_true (sl_live_watch_wait (&w, pred_state, &want, WAIT_S));
     }
 
   sl_live_lock (live);
@@ -695,9 +537,9 @@ test_live_recreated (void)
   for (guint i = 0; i < 2; i++)
     g_assert_true (sl_harness_host_create_session (c.host[i * 2], SESSION, TIMER_US, &error));
   t0 = g_get_monotonic_time ();
-  g_assert_true (watch_wait (&w, pred_streaming2, names, WAIT_S));
+  g_assert_true (sl_live_watch_wait (&w, pred_streaming2, names, WAIT_S));
   g_test_message ("re-attached %.0f ms after the sessions were created again", (g_get_monotonic_time () - t0) / 1e3);
-  g_assert_true (watch_wait (&w, pred_created_again2, names, WAIT_S));
+  g_assert_true (sl_live_watch_wait (&w, pred_created_again2, names, WAIT_S));
   /* what a user saw: each host ended, and stayed so until its session
    * came back; nothing took our own ended viewer for another one */
   g_mutex_lock (&w.lock);
@@ -706,7 +548,7 @@ test_live_recreated (void)
   g_mutex_unlock (&w.lock);
 
   /* alpha's new session is a segment of its own; gamma's is gamma */
-  g_assert_true (watch_wait (&w, pred_goal, &(Goal) { 4, 3, 10 }, WAIT_S));
+  g_assert_true (sl_live_watch_wait (&w, pred_goal, &(Goal) { 4, 3, 10 }, WAIT_S));
   g_assert_true (has_problem (&w, "clock steps"));
   for (guint i = 0; i < w.problems->len; i++)
     {
@@ -743,7 +585,7 @@ test_live_recreated (void)
 
   sl_live_free (live);
   sl_engine_free (engine);
-  watch_clear (&w);
+  sl_live_watch_clear (&w);
   sl_cluster_finish (&c);
 }
 
