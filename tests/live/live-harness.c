@@ -393,6 +393,19 @@ lookup_child (SlHarness *h,
   return g_hash_table_lookup (h->children, GINT_TO_POINTER (pid));
 }
 
+/* The harness's child @pid, else NULL with an error saying so */
+static Child *
+find_child (SlHarness *h,
+            GPid       pid,
+            GError   **error)
+{
+  Child *c = lookup_child (h, pid);
+
+  if (c == NULL)
+    g_set_error (error, SL_HARNESS_ERROR, SL_HARNESS_ERROR_FAILED, "process %d is not the harness's", (int) pid);
+  return c;
+}
+
 /* TRUE once reaped (status in c->status). */
 static gboolean
 poll_child (Child *c)
@@ -1804,12 +1817,9 @@ sl_harness_wait_process (SlHarness *h,
   Child *c;
 
   g_return_val_if_fail (h != NULL, FALSE);
-  c = lookup_child (h, pid);
+  c = find_child (h, pid, error);
   if (c == NULL)
-    {
-      g_set_error (error, SL_HARNESS_ERROR, SL_HARNESS_ERROR_FAILED, "process %d is not the harness's", (int) pid);
-      return FALSE;
-    }
+    return FALSE;
   if (!wait_child (c, timeout_ms))
     {
       g_autofree char *tail = file_tail (c->log, LOG_TAIL_LINES);
@@ -1833,12 +1843,9 @@ sl_harness_stop_process (SlHarness *h,
   Child *c;
 
   g_return_val_if_fail (h != NULL, FALSE);
-  c = lookup_child (h, pid);
+  c = find_child (h, pid, error);
   if (c == NULL)
-    {
-      g_set_error (error, SL_HARNESS_ERROR, SL_HARNESS_ERROR_FAILED, "process %d is not the harness's", (int) pid);
-      return FALSE;
-    }
+    return FALSE;
   if (!poll_child (c))
     {
       kill (pid, SIGCONT);
