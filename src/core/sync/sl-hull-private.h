@@ -69,6 +69,10 @@ void     _sl_chain_copy   (SlChain       *dst,
                            const SlChain *src);
 void     _sl_chain_clear  (SlChain       *c);
 SlHull  *_sl_hull_copy    (const SlHull  *src);
+guint64  _sl_hull_add_version (SlHull    *self,
+                               int        side,
+                               gint64     t_a,
+                               gint64     t_b);
 gboolean _sl_hull_is_crossed (const SlHull *self);
 
 G_END_DECLS

@@ -442,6 +442,18 @@ sl_hull_add (SlHull   *self,
   return add_vertex (self, side, p);
 }
 
+/* sl_hull_add() for the windowed estimator's first window: the version
+ * after it. */
+guint64
+_sl_hull_add_version (SlHull *self,
+                      int     side,
+                      gint64  t_a,
+                      gint64  t_b)
+{
+  sl_hull_add (self, side == ABOVE, t_a, t_b);
+  return self->version;
+}
+
 static void
 line_transform (const SlHull *self,
                 SlPoint       p1,

@@ -81,6 +81,15 @@ typedef struct
 /* The payload correction of the estimate (sl-segments-payload.c). */
 typedef struct _Payload Payload;
 
+/* The newest vertex of a suffix chain for the fast path's implied():
+ * a.x and a.y − a.x; @ok when there is one, within ±2^61. */
+typedef struct
+{
+  gint64   x;
+  gint64   d;
+  gboolean ok;
+} Newest;
+
 /* A packet that contradicts its window: the window closes before it and
  * the next one starts with it; the next PROBE packets tell a step (they
  * agree with it) from a bad match (they agree with the closed window). */
@@ -106,6 +115,8 @@ struct _SlSegments
 
   /* the open window */
   gboolean     open;
+  gboolean     fast;
+  Newest       newest[2];
   gint64       u;
   gint64       last_x;
   SlChain      full[2];
@@ -170,8 +181,6 @@ double poly_at (const DPt *p,
                 double     left_slope,
                 double     right_slope);
 
-gboolean band_ok (const Band *b);
-
 double band_bisector (const Band *b,
                       double      x,
                       double     *slope);
@@ -225,6 +234,13 @@ double window_payload_shift (const Window *w);
 GArray *all_windows (SlSegments *self);
 
 void windows_free (GArray *ws);
+
+/* Inline: the fast path screens packets with the guard band. */
+static inline gboolean
+band_ok (const Band *b)
+{
+  return b->has_lmin && b->has_lmax && !b->crossed && b->n_hi > 0 && b->n_lo > 0;
+}
 
 static inline double
 band_eps (const Band *b,

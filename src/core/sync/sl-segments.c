@@ -79,12 +79,6 @@ poly_at (const DPt *p,
   return p[lo].y + (p[hi].y - p[lo].y) * ((x - p[lo].x) / (p[hi].x - p[lo].x));
 }
 
-gboolean
-band_ok (const Band *b)
-{
-  return b->has_lmin && b->has_lmax && !b->crossed && b->n_hi > 0 && b->n_lo > 0;
-}
-
 static double
 cross_ld (DPt o,
           DPt a,
@@ -730,6 +724,34 @@ chains_quality (SlSegments    *self,
   return q;
 }
 
+/* Times 73 years from the link's first packet (hostile input) could
+ * overflow in implied_by(): such packets are kept (keeping one is always
+ * safe). */
+static inline gboolean
+far_point (SlPoint p)
+{
+  const guint64 half = G_GUINT64_CONSTANT (1) << 61;
+
+  return ((((guint64) p.x + half) | ((guint64) p.y + half)) >> 62) != 0;
+}
+
+/* implied() with the chain's newest vertex a given as a.x and a.y − a.x,
+ * both points within ±2^61. */
+static inline gboolean
+implied_by (const SlSegments *self,
+            int               side,
+            SlPoint           p,
+            gint64            ax,
+            gint64            ad)
+{
+  gint64 dx = p.x - ax, dy = (p.y - p.x) - ad;
+
+  if (side != ABOVE)
+    dy = -dy;
+  /* 1 ns for the product's rounding */
+  return (double) dy >= self->o.max_drift * (double) (dx >= 0 ? dx : -dx) + 1.0;
+}
+
 /* Whether p's constraint follows from the chain's newest vertex a and the
  * bound on the clocks' relative rate (in [1/(1+m), 1+m]): sent a → b,
  * t_b(recv_p) ≥ t_b(recv_a) + (1+m)·(x_p − x_a) past a and
@@ -744,24 +766,41 @@ implied (const SlSegments *self,
          int               side,
          SlPoint           p)
 {
-  const guint64 half = G_GUINT64_CONSTANT (1) << 61;
   SlPoint a;
-  gint64 dx, dy;
 
   if (c->len == 0)
     return FALSE;
   a = c->pts[c->len - 1];
-  /* times 73 years from the link's first packet (hostile input) could
-   * overflow below: such packets are kept (keeping one is always safe) */
-  if (G_UNLIKELY ((((guint64) p.x + half) | ((guint64) p.y + half) | ((guint64) a.x + half) |
-                   ((guint64) a.y + half)) >> 62))
+  if (G_UNLIKELY (far_point (p) || far_point (a)))
     return FALSE;
-  dx = p.x - a.x;
-  dy = (p.y - a.y) - dx;
-  if (side != ABOVE)
-    dy = -dy;
-  /* 1 ns for the product's rounding */
-  return (double) dy >= self->o.max_drift * (double) (dx >= 0 ? dx : -dx) + 1.0;
+  return implied_by (self, side, p, a.x, a.y - a.x);
+}
+
+/* The newest vertex of a suffix chain, as implied_fast() reads it. */
+static inline void
+newest_update (SlSegments *self,
+               int         side)
+{
+  const SlChain *c = &self->suffix[side];
+  Newest *a = &self->newest[side];
+
+  a->ok = c->len > 0 && !far_point (c->pts[c->len - 1]);
+  if (a->ok)
+    {
+      a->x = c->pts[c->len - 1].x;
+      a->d = c->pts[c->len - 1].y - a->x;
+    }
+}
+
+/* implied() of p for the suffix chain of its side. */
+static inline gboolean
+implied_fast (const SlSegments *self,
+              int               side,
+              SlPoint           p)
+{
+  const Newest *a = &self->newest[side];
+
+  return a->ok && !far_point (p) && implied_by (self, side, p, a->x, a->d);
 }
 
 static inline SlChain *
@@ -973,22 +1012,72 @@ contradicts (SlSegments *self,
   return ret;
 }
 
-/**
- * sl_segments_add:
- * @a_to_b: %TRUE for a packet sent by a (at @t_a) and received by b (at
- *   @t_b); %FALSE for one sent by b at @t_b and received by a at @t_a
- */
-void
-sl_segments_add (SlSegments *self,
-                 gboolean    a_to_b,
-                 gint64      t_a,
-                 gint64      t_b)
+/* p joins the open window, counted, implied() decided and the raw hull
+ * fed: a suspect packet first goes through the relaxed band's verdict. */
+static G_GNUC_NO_INLINE void
+add_join (SlSegments *self,
+          int         side,
+          SlPoint     p,
+          gboolean    skip,
+          gboolean    suspect)
 {
-  int side = a_to_b ? ABOVE : BELOW;
+  if (G_UNLIKELY (suspect))
+    {
+      /* a step, a bad match, or only curvature: the relaxed band
+       * decides, before p joins the chains */
+      self->raw_crossed_seen = TRUE;
+      if (self->probing)
+        {
+          /* on probation: was it the first probation point? */
+          SlChain chains[2] = { { 0 } };
+          guint64 n[2] = { 0, 0 };
+          gboolean first_bad;
+
+          probe_chains (self, chains, n);
+          _sl_chain_insert (&chains[side], side, p);
+          n[side]++;
+          first_bad = self->n_probe > 0 &&
+                      chains_quality (self, chains, self->u, MAX (self->last_x, p.x), n) != SL_QUALITY_FAIL;
+          chains_clear (chains);
+          if (first_bad)
+            {
+              self->n[side]--;
+              self->probe[self->n_probe++] = (Probe) { p, side };
+              end_probation (self, TRUE);
+              return;
+            }
+          end_probation (self, FALSE);
+        }
+      if (contradicts (self, side, p))
+        {
+          self->n[side]--;
+          start_probation (self, side, p);
+          self->n[side]++;
+          raw_add (self, self->raw, side, p);
+          if (self->raw != NULL)
+            self->raw_version = sl_hull_get_version (self->raw);
+        }
+      skip = implied (self, target_chain (self, side, p), side, p);
+    }
+  insert_point (self, side, p, skip);
+
+  if (self->probing)
+    {
+      self->probe[self->n_probe++] = (Probe) { p, side };
+      if (self->n_probe > PROBE || p.x >= self->next_check)
+        end_probation (self, FALSE);
+    }
+}
+
+/* Every case of sl_segments_add(); add_fast() takes the common one. */
+static G_GNUC_NO_INLINE void
+add_slow (SlSegments *self,
+          int         side,
+          gint64      t_a,
+          gint64      t_b)
+{
   gboolean suspect = FALSE, skip;
   SlPoint p;
-
-  g_return_if_fail (self != NULL);
 
   if (G_UNLIKELY (!self->has_origin))
     {
@@ -1045,53 +1134,124 @@ sl_segments_add (SlSegments *self,
       self->version++;
       suspect = !skip && guard_flags (self, side, p);
     }
+  add_join (self, side, p, skip, suspect);
+}
 
-  if (G_UNLIKELY (suspect))
+/* Whether the next packet may take add_fast(): an open window, not on
+ * probation, with packets of both directions (none is the first of its
+ * side) and a suffix that is not empty (suffix_min_x <= suffix_u, so that
+ * a packet past suffix_u leaves it alone), whose raw hull, if it runs
+ * one, has not crossed; and the suffix chains' newest vertices for
+ * implied_fast(). */
+static void
+update_fast (SlSegments *self)
+{
+  for (int side = 0; side < 2; side++)
+    newest_update (self, side);
+  self->fast = self->open && !self->probing && self->n[0] > 0 && self->n[1] > 0 &&
+               self->suffix_n[0] + self->suffix_n[1] > 0 &&
+               !(self->raw != NULL && self->raw_crossed_seen);
+}
+
+/* add_slow() for a packet in the suffix (p.x >= suffix_u >= u), before
+ * the next checkpoint, of an open window that update_fast() cleared. */
+static G_GNUC_NO_INLINE void
+add_fast (SlSegments *self,
+          int         side,
+          SlPoint     p,
+          gboolean    skip)
+{
+  self->total[side]++;
+  self->n[side]++;
+  if (self->raw != NULL)
     {
-      /* a step, a bad match, or only curvature: the relaxed band
-       * decides, before p joins the chains */
-      self->raw_crossed_seen = TRUE;
-      if (self->probing)
-        {
-          /* on probation: was it the first probation point? */
-          SlChain chains[2] = { { 0 } };
-          guint64 n[2] = { 0, 0 };
-          gboolean first_bad;
+      guint64 v = _sl_hull_add_version (self->raw, side, self->x0 + p.x, self->y0 + p.y);
 
-          probe_chains (self, chains, n);
-          _sl_chain_insert (&chains[side], side, p);
-          n[side]++;
-          first_bad = self->n_probe > 0 &&
-                      chains_quality (self, chains, self->u, MAX (self->last_x, p.x), n) != SL_QUALITY_FAIL;
-          chains_clear (chains);
-          if (first_bad)
+      if (G_UNLIKELY (v != self->raw_version))
+        {
+          self->raw_version = v;
+          self->version++;
+          if (_sl_hull_is_crossed (self->raw))
             {
-              self->n[side]--;
-              self->probe[self->n_probe++] = (Probe) { p, side };
-              end_probation (self, TRUE);
+              add_join (self, side, p, skip, TRUE);
+              update_fast (self);
               return;
             }
-          end_probation (self, FALSE);
         }
-      if (contradicts (self, side, p))
-        {
-          self->n[side]--;
-          start_probation (self, side, p);
-          self->n[side]++;
-          raw_add (self, self->raw, side, p);
-          if (self->raw != NULL)
-            self->raw_version = sl_hull_get_version (self->raw);
-        }
-      skip = implied (self, target_chain (self, side, p), side, p);
     }
-  insert_point (self, side, p, skip);
-
-  if (self->probing)
+  else
     {
-      self->probe[self->n_probe++] = (Probe) { p, side };
-      if (self->n_probe > PROBE || p.x >= self->next_check)
-        end_probation (self, FALSE);
+      self->version++;
+      if (G_UNLIKELY (!skip && guard_flags (self, side, p)))
+        {
+          add_join (self, side, p, skip, TRUE);
+          update_fast (self);
+          return;
+        }
     }
+
+  /* insert_point() */
+  if (!skip)
+    {
+      _sl_chain_add (&self->suffix[side], side, p);
+      newest_update (self, side);
+    }
+  self->suffix_n[side]++;
+  self->last_x = MAX (self->last_x, p.x);
+  self->last_side_x[side] = MAX (self->last_side_x[side], p.x);
+}
+
+static G_GNUC_NO_INLINE void
+add_slow_fast (SlSegments *self,
+               int         side,
+               gint64      t_a,
+               gint64      t_b)
+{
+  add_slow (self, side, t_a, t_b);
+  update_fast (self);
+}
+
+/**
+ * sl_segments_add:
+ * @a_to_b: %TRUE for a packet sent by a (at @t_a) and received by b (at
+ *   @t_b); %FALSE for one sent by b at @t_b and received by a at @t_a
+ */
+void
+sl_segments_add (SlSegments *self,
+                 gboolean    a_to_b,
+                 gint64      t_a,
+                 gint64      t_b)
+{
+  int side = a_to_b ? ABOVE : BELOW;
+  gboolean skip;
+  SlPoint p;
+
+  g_return_if_fail (self != NULL);
+
+  p.x = t_a - self->x0;
+  p.y = t_b - self->y0;
+  if (G_UNLIKELY (!self->fast || p.x < self->suffix_u || p.x >= self->next_check))
+    {
+      add_slow_fast (self, side, t_a, t_b);
+      return;
+    }
+
+  skip = implied_fast (self, side, p);
+  if (G_UNLIKELY (!skip || self->raw != NULL))
+    {
+      add_fast (self, side, p, skip);
+      return;
+    }
+
+  /* Most packets of a busy link: add_fast() for a later window's packet
+   * that implied() leaves out of the chains. A leaf, so that it saves no
+   * registers. */
+  self->total[side]++;
+  self->n[side]++;
+  self->version++;
+  self->suffix_n[side]++;
+  self->last_x = MAX (self->last_x, p.x);
+  self->last_side_x[side] = MAX (self->last_side_x[side], p.x);
 }
 
 /* The closed window that holds x (relative), or the first. */
