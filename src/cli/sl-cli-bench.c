@@ -92,6 +92,23 @@ stream_fill (Stream        *s,
     }
 }
 
+/* A match as the engine hands it to its link (host 0 is a): a → b or
+ * b → a, with a's and b's times. Without a branch: the direction is
+ * random, and a branch here would be mispredicted every other packet and
+ * counted against the estimator. */
+static inline gboolean
+orient (const SlMatch *m,
+        gint64        *t_a,
+        gint64        *t_b)
+{
+  const gint64 t[2] = { m->send_time, m->recv_time };
+  guint ab = m->send_host == 0;
+
+  *t_a = t[ab ^ 1];
+  *t_b = t[ab];
+  return ab;
+}
+
 /* Both clocks of a timed section: the wall clock, and the thread's CPU
  * time, which leaves out the time the thread waited for a core (the only
  * figure that means something on a loaded machine). */
@@ -167,13 +184,14 @@ sl_cli_bench_hull (guint64  packets,
       for (guint i = 0; i < 2 * n; i++)
         {
           SlMatch mm;
+          gint64 ta, tb;
+
           if (sl_matcher_push (matcher, &ev[i], ev[i].time, &mm))
             {
+              gboolean ab = orient (&mm, &ta, &tb);
+
               matched++;
-              if (mm.send_host == 0)
-                sl_segments_add (seg_a, TRUE, mm.send_time, mm.recv_time);
-              else
-                sl_segments_add (seg_a, FALSE, mm.recv_time, mm.send_time);
+              sl_segments_add (seg_a, ab, ta, tb);
             }
         }
       lap_stop (&t_full);
@@ -189,10 +207,8 @@ sl_cli_bench_hull (guint64  packets,
       lap_start (&t_seg);
       for (guint i = 0; i < n; i++)
         {
-          /* selects, not branches: the direction is random */
-          gboolean ab = m[i].send_host == 0;
-          gint64 ta = ab ? m[i].send_time : m[i].recv_time;
-          gint64 tb = ab ? m[i].recv_time : m[i].send_time;
+          gint64 ta, tb;
+          gboolean ab = orient (&m[i], &ta, &tb);
 
           sl_segments_add (seg_b, ab, ta, tb);
         }
@@ -201,9 +217,8 @@ sl_cli_bench_hull (guint64  packets,
       lap_start (&t_hull);
       for (guint i = 0; i < n; i++)
         {
-          gboolean ab = m[i].send_host == 0;
-          gint64 ta = ab ? m[i].send_time : m[i].recv_time;
-          gint64 tb = ab ? m[i].recv_time : m[i].send_time;
+          gint64 ta, tb;
+          gboolean ab = orient (&m[i], &ta, &tb);
 
           sl_hull_add (hull_c, ab, ta, tb);
         }
