@@ -216,6 +216,83 @@ test_linear_few_pieces (void)
   link_clear (&l);
 }
 
+typedef struct
+{
+  gboolean ab;
+  gint64   x;
+  gint64   y;
+} Pt;
+
+static int
+cmp_pt_x (gconstpointer a,
+          gconstpointer b)
+{
+  gint64 x = ((const Pt *) a)->x, y = ((const Pt *) b)->x;
+
+  return (x > y) - (x < y);
+}
+
+/* Each window's packets of each direction, counted again from the packets
+ * (in a's time order, so none is late): the estimator counts most of them
+ * on its short path and the rest on its general one. */
+static void
+test_window_counts (void)
+{
+  GRand *rand = g_rand_new_with_seed (14);
+  GArray *pts = g_array_new (FALSE, FALSE, sizeof (Pt));
+  const gint64 t0 = G_GINT64_CONSTANT (1700000000000000000);
+  SlSegments *seg = sl_segments_new (NULL);
+  guint64 sum = 0;
+  guint nw;
+
+  for (gint64 t = 0; t < 600 * SEC; t += 2000000)
+    {
+      gint64 lat = 40000 + (gint64) (-log1p (-g_rand_double (rand)) * 30000);
+      gboolean ab = g_rand_boolean (rand);
+      /* b: 3 ms ahead, 20 ppm fast, wandering by 2 ppm over 10 minutes */
+      gint64 ts = t, tr = t + lat;
+      gint64 ta = ab ? ts : tr, tb = ab ? tr : ts;
+      double w = sin (G_PI * (double) tb / 600e9);
+      Pt p = { ab, t0 + ta, t0 + tb + 3000000 + (gint64) ((double) tb * 20e-6 + 2e-6 * 600e9 / G_PI * w * w) };
+
+      g_array_append_val (pts, p);
+    }
+  g_array_sort (pts, cmp_pt_x);
+  for (guint i = 0; i < pts->len; i++)
+    {
+      const Pt *p = &g_array_index (pts, Pt, i);
+
+      sl_segments_add (seg, p->ab, p->x, p->y);
+    }
+
+  nw = sl_segments_get_n_windows (seg);
+  g_test_message ("%u windows", nw);
+  g_assert_cmpuint (nw, >=, 3);
+  g_assert_cmpuint (sl_segments_get_n_late (seg), ==, 0);
+  for (guint k = 0; k < nw; k++)
+    {
+      SlWindowInfo info;
+      guint64 n[2] = { 0, 0 };
+
+      sl_segments_get_window (seg, k, &info);
+      for (guint i = 0; i < pts->len; i++)
+        {
+          const Pt *p = &g_array_index (pts, Pt, i);
+
+          if (p->x >= info.start && (p->x < info.end || k == nw - 1))
+            n[p->ab ? 0 : 1]++;
+        }
+      g_assert_cmpuint (info.n_ab, ==, n[0]);
+      g_assert_cmpuint (info.n_ba, ==, n[1]);
+      sum += info.n_ab + info.n_ba;
+    }
+  g_assert_cmpuint (sum, ==, pts->len);
+
+  sl_segments_free (seg);
+  g_array_unref (pts);
+  g_rand_free (rand);
+}
+
 /* Points straight from the simulated clocks (no matcher): a packet every
  * 1/rate s of true time, either way, 40 µs + exponential latency. An
  * optional bad match at true time bad_at (its receive 2 ms before its
@@ -645,6 +722,7 @@ main (int    argc,
   g_test_add_func ("/segments/mismatch", test_mismatch);
   g_test_add_func ("/segments/tails", test_tails);
   g_test_add_func ("/segments/payload", test_payload);
+  g_test_add_func ("/segments/window-counts", test_window_counts);
 
   return g_test_run ();
 }
