@@ -461,6 +461,31 @@ test_search (void)
     g_assert_cmpuint (check_search (&g, q, p_tid_cpu, &w, 1000000), >, 0);
   }
 
+  /* host 1 shown through a piecewise map (its clock stepped 3 ms forward
+   * halfway): the hits' view times are the timeline's, through that map */
+  {
+    const SlEventStore *store = host_store (&g.l, 1);
+    guint64 n = sl_event_store_get_n_events (store, SL_EVENT_STREAM_SYSCALL);
+    gint64 first = sl_event_store_get (store, SL_EVENT_STREAM_SYSCALL, 0)->time;
+    gint64 last = sl_event_store_get (store, SL_EVENT_STREAM_SYSCALL, n - 1)->time;
+    gint64 starts[2] = { G_MININT64, first + (last - first) / 2 };
+    SlBoundPoint b[2] = { { first, 1000 }, { last, 1000 } };
+    SlHostInfo hi = { 0 };
+    SlTransform maps[2];
+    g_autoptr(SlRelation) rel = NULL;
+
+    sl_engine_get_host_info (g.l.engine, 1, &hi);
+    maps[0] = hi.to_reference;
+    maps[1] = hi.to_reference;
+    maps[1].image += 3000000;
+    rel = sl_relation_new (starts, maps, 2, b, 2, TRUE);
+    sl_timeline_set_host_relation (g.l.tl, 1, rel, &maps[0]);
+    sl_host_info_clear (&hi);
+    g_assert_cmpint (sl_timeline_to_view (g.l.tl, 1, last), ==, sl_transform_apply (&maps[1], last));
+    w.text = "sendto";
+    g_assert_cmpuint (check_search (&g, "syscall = sendto", p_syscall, &w, 1000000), >, 100);
+  }
+
   /* a cancelled search stops */
   {
     const SlEventStore *stores[3] = { host_store (&g.l, 0), host_store (&g.l, 1), host_store (&g.l, 2) };

@@ -535,6 +535,10 @@ typedef struct
   char               *name;
   SlTransform         to_view;
   gboolean            has_view;
+  /* a host shown through a piecewise map: view = anim ∘ rel (as
+   * sl_timeline_to_view() maps it when the search starts) */
+  SlRelation         *rel;
+  SlTransform         anim;
 } Host;
 
 struct _SlTimelineSearch
@@ -557,7 +561,19 @@ struct _SlTimelineSearch
 static void
 host_clear (gpointer p)
 {
+  g_clear_pointer (&((Host *) p)->rel, sl_relation_unref);
   g_free (((Host *) p)->name);
+}
+
+/* The same view time as sl_timeline_to_view() gives when the search
+ * starts (the search runs on its own thread, without the timeline) */
+static gint64
+host_to_view (const Host *host,
+              gint64      local)
+{
+  if (host->rel != NULL)
+    return sl_transform_apply (&host->anim, sl_relation_apply (host->rel, local));
+  return host->has_view ? sl_transform_apply (&host->to_view, local) : local;
 }
 
 SlTimelineSearch *
@@ -591,6 +607,11 @@ sl_timeline_search_new (const SlTimeline           *timeline,
           host.name = g_strdup (th->name);
           host.to_view = th->to_view;
           host.has_view = th->has_view;
+          if (piecewise_view (th))
+            {
+              host.rel = sl_relation_ref (th->bound_rel);
+              host.anim = th->anim;
+            }
         }
       g_array_append_val (self->hosts, host);
     }
@@ -714,7 +735,7 @@ sl_timeline_search_run (SlTimelineSearch *self,
                                              sl_event_store_get_packet (host->store, k) : NULL))
                     continue;
                   matches++;
-                  hit.view_time = host->has_view ? sl_transform_apply (&host->to_view, e->time) : e->time;
+                  hit.view_time = host_to_view (host, e->time);
                   /* only the first hits in time are kept */
                   if (hit.view_time > cutoff)
                     continue;
