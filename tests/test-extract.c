@@ -189,6 +189,42 @@ reader_report (const char   *folder,
   return sl_json_out_steal_string (out);
 }
 
+/* Cancelled while a host decodes and the six others wait for the one
+ * slot (each on a condition of its own): every thread sees it, the reader
+ * ends and frees (a host left waiting would hang the free). */
+static void
+cancel_while_queued (const char *folder)
+{
+  g_autoptr(SlEngine) engine = sl_engine_new (NULL);
+  SlTraceReaderOptions ro;
+  SlTraceReader *reader;
+  SlTraceReaderStatus st;
+  SlTraceProgress p = { 0 };
+
+  sl_trace_reader_options_init (&ro);
+  ro.spill = SL_TRACE_SPILL_ALWAYS;
+  ro.n_threads = 1;
+  reader = sl_trace_reader_new (engine, &ro);
+  sl_trace_reader_add_folder (reader, folder);
+  sl_trace_reader_start (reader);
+  do
+    {
+      st = sl_trace_reader_step (reader, 1000);
+      sl_trace_reader_get_progress (reader, &p);
+      if (st == SL_TRACE_READER_AGAIN)
+        sl_trace_reader_wait (reader, 10000);
+    }
+  while (p.events == 0 && st != SL_TRACE_READER_DONE);
+  g_assert_cmpint (st, !=, SL_TRACE_READER_DONE);
+  sl_trace_reader_cancel (reader);
+  while ((st = sl_trace_reader_step (reader, 1000)) != SL_TRACE_READER_CANCELLED)
+    {
+      g_assert_cmpint (st, !=, SL_TRACE_READER_DONE);
+      sl_trace_reader_wait (reader, 10000);
+    }
+  sl_trace_reader_free (reader);
+}
+
 /* Hosts decoded one after the other into temporary files give the same
  * report as hosts decoded side by side, and the files go away; with the
  * events kept (the application's timeline), the same events too. */
@@ -214,6 +250,7 @@ test_spill (void)
 
       g_assert_cmpstr (spilled, ==, never);
     }
+  cancel_while_queued (set);
   {
     g_autofree char *kept = reader_report (set, SL_TRACE_SPILL_NEVER, 2, TRUE);
     g_autofree char *kept_spilled = reader_report (set, SL_TRACE_SPILL_ALWAYS, 2, TRUE);

@@ -50,6 +50,7 @@ sl_trace_host_new (SlTraceReader *self,
   h->input_traces = g_array_new (FALSE, FALSE, sizeof (guint));
   h->consumed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   h->segment_start_ns = G_MAXINT64;
+  g_cond_init (&h->slot_cond);
   h->extract_first = G_MAXINT64;
   h->extract_last = G_MININT64;
   atomic_init (&h->range_begin, G_MAXINT64);
@@ -76,6 +77,7 @@ sl_trace_host_free (Host *h)
   sl_decoder_target_clear (&h->target);
   sl_feed_free (h->feed);
   sl_event_store_free (h->store);
+  g_cond_clear (&h->slot_cond);
   g_free (h);
 }
 

@@ -78,12 +78,24 @@ uses_slots (SlTraceReader *self)
   return self->options.n_threads < self->n_decoders;
 }
 
+/* Wakes the first host of the slot queue when a slot is free (hub
+ * locked). Each waiting host has its own condition: with a thousand hosts
+ * queued, waking them all at every published batch was most of the
+ * reader's processor time (the kernel's). */
+static void
+slot_wake_head_locked (SlTraceReader *self)
+{
+  Host *head = g_queue_peek_head (&self->slot_queue);
+
+  if (head != NULL && self->free_slots > 0)
+    g_cond_signal (&head->slot_cond);
+}
+
 static gboolean
 slot_acquire (Host *h,
               Run  *run)
 {
   SlTraceReader *self = h->reader;
-  GCond *cond = sl_feed_hub_get_cond (self->hub);
   GMutex *mutex = sl_feed_hub_get_mutex (self->hub);
 
   if (h->has_slot || !uses_slots (self))
@@ -92,7 +104,7 @@ slot_acquire (Host *h,
   sl_feed_hub_lock (self->hub);
   g_queue_push_tail (&self->slot_queue, h);
   while ((g_queue_peek_head (&self->slot_queue) != h || self->free_slots == 0) && !atomic_load (&self->cancelled))
-    g_cond_wait (cond, mutex);
+    g_cond_wait (&h->slot_cond, mutex);
   g_queue_remove (&self->slot_queue, h);
   if (!atomic_load (&self->cancelled))
     {
@@ -102,6 +114,7 @@ slot_acquire (Host *h,
       /* the watchdog counts from now */
       run->step_time = h->slot_since;
     }
+  slot_wake_head_locked (self);
   sl_feed_hub_broadcast_locked (self->hub);
   sl_feed_hub_unlock (self->hub);
   if (h->has_slot && run->decoder != NULL)
@@ -122,7 +135,16 @@ slot_release_locked (Host *h,
     sl_decoder_pause (run->decoder, TRUE);
   h->has_slot = FALSE;
   self->free_slots++;
+  slot_wake_head_locked (self);
   sl_feed_hub_broadcast_locked (self->hub);
+}
+
+/* Cancelling: every host waiting for a slot sees it (hub locked). */
+void
+sl_trace_host_wake_slot_queue_locked (SlTraceReader *self)
+{
+  for (GList *l = self->slot_queue.head; l != NULL; l = l->next)
+    g_cond_signal (&((Host *) l->data)->slot_cond);
 }
 
 /* A part of a host waits while its queue is full, on its host's hub

@@ -98,6 +98,9 @@ struct _Host
   gboolean         stopped;
   gboolean         has_slot;
   gint64           slot_since;
+  /* waited on (hub lock) while in the slot queue: woken alone when it
+   * is the queue's head and a slot is free, not with every batch */
+  GCond            slot_cond;
 
   /* read by any thread */
   _Atomic gint64   range_begin;
@@ -204,6 +207,7 @@ guint    sl_trace_host_split         (Host          *h,
                                       guint          n_parts);
 void     sl_trace_host_start         (Host          *h);
 void     sl_trace_host_kill_locked   (Host          *h);
+void     sl_trace_host_wake_slot_queue_locked (SlTraceReader *self);
 void     sl_trace_host_join          (Host          *h);
 
 G_END_DECLS

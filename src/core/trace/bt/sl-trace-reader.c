@@ -845,6 +845,7 @@ sl_trace_reader_cancel (SlTraceReader *self)
   /* the hosts array is swapped in under the hub lock */
   for (guint i = 0; i < self->hosts->len; i++)
     sl_trace_host_kill_locked (g_ptr_array_index (self->hosts, i));
+  sl_trace_host_wake_slot_queue_locked (self);
   sl_feed_hub_broadcast_locked (self->hub);
   sl_feed_hub_unlock (self->hub);
   sl_feed_hub_signal (self->hub);
