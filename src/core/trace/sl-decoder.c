@@ -3,12 +3,16 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+/* posix_spawn_file_actions_addclosefrom_np(), pipe2() */
+#define _GNU_SOURCE
+
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -90,6 +94,75 @@ sl_decoder_get_program (GError **error)
 /* ---------------------------------------------------------------------- */
 /* Process                                                                 */
 
+/* A descriptor of ours at 0, 1 or 2 (a parent started with them closed)
+ * is moved above them, so that placing the child's would not clobber it. */
+static gboolean
+fd_above_stdio (int *fd)
+{
+  int moved;
+
+  if (*fd > 2)
+    return TRUE;
+  moved = fcntl (*fd, F_DUPFD_CLOEXEC, 3);
+  if (moved < 0)
+    return FALSE;
+  close (*fd);
+  *fd = moved;
+  return TRUE;
+}
+
+/* posix_spawn(), not fork(): glibc's starts the child in our address
+ * space (clone with CLONE_VM | CLONE_VFORK), where fork() copied the page
+ * tables of a process that may hold gigabytes of events, once per host,
+ * and made every thread of ours fault on the pages it then wrote. The
+ * child gets @fds as its standard input, output and error, nothing else
+ * of ours, and the default signal actions and mask. */
+static gboolean
+spawn_process (const char *const *argv,
+               const char *const *envp,
+               int                fds[3],
+               GPid              *pid,
+               GError           **error)
+{
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attr;
+  sigset_t mask;
+  int rc;
+
+  for (guint i = 0; i < 3; i++)
+    if (!fd_above_stdio (&fds[i]))
+      {
+        int saved = errno;
+
+        g_set_error (error, G_SPAWN_ERROR, G_SPAWN_ERROR_FAILED, "%s", g_strerror (saved));
+        return FALSE;
+      }
+  posix_spawn_file_actions_init (&actions);
+  posix_spawnattr_init (&attr);
+  for (guint i = 0; i < 3; i++)
+    posix_spawn_file_actions_adddup2 (&actions, fds[i], (int) i);
+  posix_spawn_file_actions_addclosefrom_np (&actions, 3);
+  sigemptyset (&mask);
+  posix_spawnattr_setsigmask (&attr, &mask);
+  sigaddset (&mask, SIGPIPE);
+  sigaddset (&mask, SIGCHLD);
+  sigaddset (&mask, SIGINT);
+  sigaddset (&mask, SIGTERM);
+  sigaddset (&mask, SIGHUP);
+  posix_spawnattr_setsigdefault (&attr, &mask);
+  posix_spawnattr_setflags (&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  rc = posix_spawn (pid, argv[0], &actions, &attr, (char *const *) argv, (char *const *) envp);
+  posix_spawnattr_destroy (&attr);
+  posix_spawn_file_actions_destroy (&actions);
+  if (rc != 0)
+    {
+      g_set_error (error, G_SPAWN_ERROR, rc == ENOENT ? G_SPAWN_ERROR_NOENT : G_SPAWN_ERROR_FAILED, "cannot run %s: %s", argv[0],
+                   g_strerror (rc));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /**
  * sl_decoder_spawn:
  * @args: the decoder's arguments (mode first), %NULL-terminated
@@ -104,8 +177,8 @@ sl_decoder_spawn (const char *const  *args,
   g_autofree char *parent = g_strdup_printf ("%d", (int) getpid ());
   SlDecoder *d;
   GPid pid;
-  int out_fd = -1, err_fd = -1;
-  int control[2];
+  int control[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
+  int child[3];
   gboolean spawned;
 
   g_return_val_if_fail (args != NULL, NULL);
@@ -118,32 +191,41 @@ sl_decoder_spawn (const char *const  *args,
   g_ptr_array_add (argv, NULL);
   envp = g_environ_setenv (g_get_environ (), "SL_DECODER_PARENT", parent, TRUE);
 
-  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, control) < 0)
+  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, control) < 0 || pipe2 (out, O_CLOEXEC) < 0 ||
+      pipe2 (err, O_CLOEXEC) < 0)
     {
       int saved = errno;
+      int *all[] = { control, out, err };
 
+      for (guint i = 0; i < G_N_ELEMENTS (all); i++)
+        for (guint j = 0; j < 2; j++)
+          if (all[i][j] >= 0)
+            close (all[i][j]);
       g_set_error (error, G_SPAWN_ERROR, G_SPAWN_ERROR_FAILED, "cannot start the trace decoder: %s",
                    g_strerror (saved));
       return NULL;
     }
-  spawned = g_spawn_async_with_pipes_and_fds (NULL, (const char *const *) argv->pdata, (const char *const *) envp,
-                                              G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_CLOEXEC_PIPES,
-                                              NULL, NULL, control[1], -1, -1, NULL, NULL, 0,
-                                              &pid, NULL, &out_fd, &err_fd, error);
-  close (control[1]);
+  child[0] = control[1];
+  child[1] = out[1];
+  child[2] = err[1];
+  spawned = spawn_process ((const char *const *) argv->pdata, (const char *const *) envp, child, &pid, error);
+  for (guint i = 0; i < 3; i++)
+    close (child[i]);
   if (!spawned)
     {
       close (control[0]);
+      close (out[0]);
+      close (err[0]);
       return NULL;
     }
 
   d = g_new0 (SlDecoder, 1);
   d->pid = pid;
-  d->out_fd = out_fd;
-  d->err_fd = err_fd;
+  d->out_fd = out[0];
+  d->err_fd = err[0];
   d->control_fd = control[0];
   d->err_tail = g_string_new (NULL);
-  sl_wire_reader_init (&d->reader, out_fd);
+  sl_wire_reader_init (&d->reader, out[0]);
   return d;
 }
 
