@@ -23,6 +23,19 @@ sl_cpu_time_seconds (void)
   return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
 }
 
+/* CPU seconds (user and system) of the child processes that ended and
+ * were waited for: the trace decoders */
+double
+sl_children_cpu_seconds (void)
+{
+  struct rusage ru;
+
+  if (getrusage (RUSAGE_CHILDREN, &ru) != 0)
+    return 0;
+  return (double) (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+         (double) (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
 /* CPU time of the calling thread, in µs (0 if the clock cannot be read) */
 gint64
 sl_thread_cpu_us (void)

@@ -74,8 +74,14 @@ typedef struct
   /* `open`: the folders, and when the graph was first on screen */
   char          **inputs;
   gulong          first_paint_id;
+  gulong          paint_count_id;
+  guint           paints_while_reading;
   gint64          t_first_graph;
   guint           first_graph_hosts;
+  /* CPU seconds at the open and at the end of reading: the process, its
+   * decoders (children waited for), the main thread */
+  double          cpu_open[3];
+  double          cpu_ready[3];
 } Bench;
 
 /* While the session streams in, a high-priority timeout every
@@ -315,6 +321,20 @@ finish (Bench *b)
       json_builder_set_member_name (jb, "first_graph_hosts");
       json_builder_add_int_value (jb, b->first_graph_hosts);
     }
+  /* processor time from the open to the end of reading, to set against
+   * `/usr/bin/time syncline-cli sync` (which counts its decoders too) */
+  json_builder_set_member_name (jb, "open_cpu_s");
+  json_builder_begin_object (jb);
+  json_builder_set_member_name (jb, "process");
+  json_builder_add_double_value (jb, b->cpu_ready[0] - b->cpu_open[0]);
+  json_builder_set_member_name (jb, "decoders");
+  json_builder_add_double_value (jb, b->cpu_ready[1] - b->cpu_open[1]);
+  json_builder_set_member_name (jb, "main_thread");
+  json_builder_add_double_value (jb, b->cpu_ready[2] - b->cpu_open[2]);
+  json_builder_end_object (jb);
+  /* the window's frames from the open to the end of reading */
+  json_builder_set_member_name (jb, "frames_while_reading");
+  json_builder_add_int_value (jb, b->paints_while_reading);
   json_builder_set_member_name (jb, "layout_ms");
   json_builder_add_double_value (jb, b->layout_ms);
   _sl_benchmark_add_stats (jb, "update_handling", updates, "max_ms");
@@ -579,6 +599,14 @@ settled_cb (gpointer data)
 }
 
 static void
+read_cpu (double cpu[3])
+{
+  cpu[0] = sl_cpu_time_seconds ();
+  cpu[1] = sl_children_cpu_seconds ();
+  cpu[2] = sl_thread_cpu_us () / 1e6;
+}
+
+static void
 state_cb (Bench *b)
 {
   SlSessionState state = sl_session_get_state (b->session);
@@ -595,6 +623,9 @@ state_cb (Bench *b)
   if (state != SL_SESSION_STATE_READY)
     return;
   b->t_ready = g_get_monotonic_time ();
+  read_cpu (b->cpu_ready);
+  if (b->paint_count_id != 0)
+    g_clear_signal_handler (&b->paint_count_id, gtk_widget_get_frame_clock (GTK_WIDGET (b->window)));
   if (b->inputs != NULL)
     g_printerr ("syncline-bench open: read after %.2f s\n", (b->t_ready - b->t_open) / 1e6);
   g_clear_handle_id (&b->stall_id, g_source_remove);
@@ -622,6 +653,7 @@ static void
 begin_open (Bench *b)
 {
   b->t_open = g_get_monotonic_time ();
+  read_cpu (b->cpu_open);
   b->stall_last = b->t_open;
   b->stall_id = g_timeout_add_full (G_PRIORITY_HIGH, STALL_TICK_MS, stall_tick_cb, b, NULL);
   g_array_set_size (_sl_session_get_update_times (b->session), 0);
@@ -691,11 +723,19 @@ first_paint_cb (GdkFrameClock *clock,
 }
 
 static void
+count_paint_cb (GdkFrameClock *clock,
+                Bench         *b)
+{
+  b->paints_while_reading++;
+}
+
+static void
 start_open (Bench *b)
 {
   GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (b->window));
 
   b->first_paint_id = g_signal_connect (clock, "after-paint", G_CALLBACK (first_paint_cb), b);
+  b->paint_count_id = g_signal_connect (clock, "after-paint", G_CALLBACK (count_paint_cb), b);
   begin_open (b);
   sl_session_open (b->session, (const char * const *) b->inputs);
 }
