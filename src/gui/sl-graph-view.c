@@ -225,6 +225,7 @@ relayout (SlGraphView *self,
   g_autofree guint *reference = g_new (guint, MAX (n, 1));
   g_autofree SlLayoutPos *pos = g_new0 (SlLayoutPos, MAX (n, 1));
   double t = move_progress (self);
+  gboolean moved = FALSE;
 
   for (guint h = 0; h < n; h++)
     {
@@ -272,8 +273,12 @@ relayout (SlGraphView *self,
 
       node->from = animate ? node_pos (self, h, t) : pos[h];
       node->to = pos[h];
+      moved |= node->from.x != node->to.x || node->from.y != node->to.y;
     }
-  if (animate && gtk_widget_get_mapped (GTK_WIDGET (self)))
+  /* a host's news that moves nothing (while hosts are read, every update)
+   * animates nothing: 600 ms of frames at the screen's rate for each was
+   * most of the main thread's time opening a thousand hosts */
+  if (animate && moved && gtk_widget_get_mapped (GTK_WIDGET (self)))
     {
       self->move_start = g_get_monotonic_time ();
       start_animation (self);
