@@ -300,6 +300,85 @@ test_generated (void)
   rm_rf (tmp);
 }
 
+/* Every row of @a as @b has it, in the same order: kind, place, names,
+ * span and every interval. */
+static void
+assert_same_rows (SlTimeline *a,
+                  SlTimeline *b)
+{
+  g_assert_cmpuint (sl_timeline_get_n_rows (a), ==, sl_timeline_get_n_rows (b));
+  for (guint r = 0; r < sl_timeline_get_n_rows (a); r++)
+    {
+      SlTimelineRowInfo x, y;
+
+      sl_timeline_get_row_info (a, r, &x);
+      sl_timeline_get_row_info (b, r, &y);
+      g_assert_cmpint (x.kind, ==, y.kind);
+      g_assert_cmpuint (x.host, ==, y.host);
+      g_assert_cmpuint (x.parent, ==, y.parent);
+      g_assert_cmpuint (x.tid, ==, y.tid);
+      g_assert_cmpuint (x.pid, ==, y.pid);
+      g_assert_cmpuint (x.ppid, ==, y.ppid);
+      g_assert_cmpuint (x.cpu, ==, y.cpu);
+      g_assert_cmpstr (x.name, ==, y.name);
+      g_assert_cmpint (x.first, ==, y.first);
+      g_assert_cmpint (x.last, ==, y.last);
+      g_assert_cmpuint (x.thread_row, ==, y.thread_row);
+      g_assert_cmpuint (x.n_children, ==, y.n_children);
+      g_assert_cmpuint (x.n_intervals, ==, y.n_intervals);
+      for (guint64 i = 0; i < x.n_intervals; i++)
+        {
+          SlTimelineInterval u, v;
+
+          sl_timeline_get_interval (a, r, i, &u);
+          sl_timeline_get_interval (b, r, i, &v);
+          g_assert_cmpint (u.start, ==, v.start);
+          g_assert_cmpint (u.end, ==, v.end);
+          g_assert_cmpuint (u.state, ==, v.state);
+          g_assert_cmpuint (u.cpu, ==, v.cpu);
+          g_assert_cmpuint (u.detail, ==, v.detail);
+        }
+    }
+}
+
+/* The timeline the job builds while it reads (each host's rows on a
+ * thread of their own once the host is decoded, while other hosts are
+ * decoded and merged) is the one built from the finished stores. */
+static void
+test_timeline_while_reading (void)
+{
+  g_autofree char *tmp = make_tmpdir ();
+  g_autofree char *dir = g_build_filename (tmp, "traces", NULL);
+  g_autoptr(SlGenerate) gen = generate_traces (dir, 9, 1, 23);
+  g_autoptr(SlSession) session = sl_session_new ();
+  g_autoptr(GArray) states = open_and_wait (session, dir);
+  SlTimeline *built = sl_session_get_timeline (session);
+  SlTimeline *whole = sl_timeline_new ();
+  guint n_hosts = g_list_model_get_n_items (sl_session_get_hosts (session));
+  guint64 events = 0;
+
+  g_assert_cmpint (last_state (states), ==, SL_SESSION_STATE_READY);
+  g_assert_cmpuint (n_hosts, ==, 9);
+  g_assert_nonnull (built);
+  for (guint h = 0; h < n_hosts; h++)
+    {
+      const SlEventStore *store = sl_session_get_event_store (session, h);
+
+      g_assert_nonnull (store);
+      for (guint s = 0; s < SL_EVENT_N_STREAMS; s++)
+        events += sl_event_store_get_n_events (store, s);
+      sl_timeline_set_host (whole, h, sl_host_item_get_name (sl_session_get_host_item (session, h)), store);
+    }
+  g_assert_cmpuint (events, >, 10000);
+  sl_timeline_update (whole);
+  assert_same_rows (built, whole);
+  g_assert_cmpuint (sl_timeline_get_n_arrows (built), >, 0);
+
+  sl_timeline_free (whole);
+  g_clear_object (&session);
+  rm_rf (tmp);
+}
+
 /* Nothing readable: the session fails with a message naming the input,
  * and keeps no host. */
 static void
@@ -587,6 +666,7 @@ main (int    argc,
 
   g_test_add_func ("/model/django-vote", test_django);
   g_test_add_func ("/model/generated", test_generated);
+  g_test_add_func ("/model/timeline-while-reading", test_timeline_while_reading);
   g_test_add_func ("/model/failed", test_failed);
   g_test_add_func ("/model/job", test_job);
   g_test_add_func ("/model/job-cancel", test_job_cancel);

@@ -14,6 +14,7 @@
 #include "sl-job.h"
 #include "sl-live.h"
 #include "sl-lttv-text.h"
+#include "sl-timeline-builder.h"
 #include "sl-trace-reader.h"
 #include "sl-transforms-file.h"
 
@@ -485,6 +486,7 @@ run_reader (SlJob      *self,
   SlTraceReaderOptions ro;
   SlTraceReaderStatus st;
   gboolean cancel_sent = FALSE;
+  SlTimelineBuilder *builder = NULL;
 
   sl_trace_reader_options_init (&ro);
   ro.keep_events = self->keep_events;
@@ -510,6 +512,11 @@ run_reader (SlJob      *self,
       st = sl_trace_reader_step (self->reader, STEP_BUDGET_US);
       if (self->live != NULL)
         sl_live_unlock (self->live);
+      /* the hosts' rows are built on a thread as their decoding ends */
+      if (self->timeline != NULL && builder == NULL && sl_trace_reader_get_n_hosts (self->reader) > 0)
+        builder = sl_timeline_builder_new (self->timeline, self->reader);
+      if (builder != NULL)
+        sl_timeline_builder_poll (builder);
       if (st == SL_TRACE_READER_DONE || st == SL_TRACE_READER_CANCELLED)
         break;
       if (!cancel_sent && job_cancelled (self))
@@ -533,6 +540,8 @@ run_reader (SlJob      *self,
       sl_engine_set_flush_on_input (self->engine, FALSE);
       sl_engine_flush (self->engine);
     }
+  if (builder != NULL)
+    sl_timeline_builder_finish (builder, st != SL_TRACE_READER_DONE);
   /* A cancelled reader's decoders may still be filling the event stores:
    * no timeline then (the window says to read again for it). */
   if (self->timeline != NULL && st != SL_TRACE_READER_DONE)
@@ -540,8 +549,9 @@ run_reader (SlJob      *self,
       sl_engine_set_match_func (self->engine, NULL, NULL);
       g_clear_pointer (&self->timeline, sl_timeline_free);
     }
-  /* the timeline model is built here, off the main thread, before the
-   * final snapshot hands everything over (live: on the main thread) */
+  /* the timeline model is finished here, off the main thread, before the
+   * final snapshot hands everything over (live: on the main thread): what
+   * the builder did not build yet, and the arrows */
   if (self->timeline != NULL && self->kind != SL_JOB_LIVE)
     {
       SlSnapshot *snapshot = job_capture (self, self->engine);
@@ -549,7 +559,8 @@ run_reader (SlJob      *self,
       reader_progress (self, snapshot);
       snapshot->phase = g_strdup (_("Building the timeline"));
       job_post (self, snapshot);
-      sl_timeline_add_reader_hosts (self->timeline, self->reader);
+      if (builder == NULL)
+        sl_timeline_add_reader_hosts (self->timeline, self->reader);
       sl_timeline_update (self->timeline);
     }
   return st == SL_TRACE_READER_DONE;

@@ -774,6 +774,19 @@ host_update (SlTimeline *self,
 }
 
 gboolean
+sl_timeline_update_host (SlTimeline *self,
+                         guint       host)
+{
+  SlTlHost *h;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (host < self->hosts->len, FALSE);
+
+  h = g_ptr_array_index (self->hosts, host);
+  return h != NULL && host_update (self, h, host);
+}
+
+gboolean
 sl_timeline_update (SlTimeline *self)
 {
   gboolean changed = FALSE;

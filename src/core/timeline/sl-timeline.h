@@ -341,6 +341,22 @@ void           sl_timeline_add_match           (SlTimeline               *self,
  * Returns: whether rows or arrows changed
  */
 gboolean       sl_timeline_update              (SlTimeline               *self);
+/**
+ * sl_timeline_update_host:
+ * @host: a host declared with sl_timeline_set_host()
+ *
+ * Consumes what is new in @host's store only, without resolving arrows
+ * (the next sl_timeline_update() does). It touches the host's rows, the
+ * rows' array and the names, never the matches: one thread may run it
+ * while another adds matches (sl_timeline_add_match(), the engine's
+ * match function), nothing else using the timeline meanwhile.
+ * Hosts built in the order of their indices make the rows
+ * sl_timeline_update() makes.
+ *
+ * Returns: whether rows changed
+ */
+gboolean       sl_timeline_update_host         (SlTimeline               *self,
+                                                guint                     host);
 
 /* Clocks */
 

@@ -989,15 +989,27 @@ sl_trace_reader_host_failed (SlTraceReader *self,
   return h != NULL && h->decode_failed;
 }
 
-/* The store is complete once the reader is DONE. */
+/* The store is complete, and may be read, once the reader is DONE or
+ * sl_trace_reader_host_decoded() says so; until then its host's thread
+ * appends to it. */
 const SlEventStore *
 sl_trace_reader_get_event_store (SlTraceReader *self,
                                  guint          index)
 {
   Host *h = get_host (self, index);
 
-  g_return_val_if_fail (self->state == STATE_DONE, NULL);
   return h != NULL ? h->store : NULL;
+}
+
+/* TRUE once the host's decoding is over: nothing appends to its event
+ * store any more (the merge may still be taking its packet events). */
+gboolean
+sl_trace_reader_host_decoded (SlTraceReader *self,
+                              guint          index)
+{
+  Host *h = get_host (self, index);
+
+  return h != NULL && (atomic_load (&h->thread_over) != 0 || self->state == STATE_DONE);
 }
 
 gint64

@@ -129,6 +129,8 @@ gboolean             sl_trace_reader_host_failed     (SlTraceReader             
                                                       guint                       index);
 const SlEventStore  *sl_trace_reader_get_event_store (SlTraceReader              *self,
                                                       guint                       index);
+gboolean             sl_trace_reader_host_decoded    (SlTraceReader              *self,
+                                                      guint                       index);
 gint64               sl_trace_reader_get_merge_hint  (SlTraceReader              *self,
                                                       guint                       index);
 gboolean             sl_trace_reader_get_segment     (SlTraceReader              *self,
