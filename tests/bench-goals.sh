@@ -28,7 +28,7 @@ hosts () {
     for (i = 1; i <= n; i++) {
       off = int((rand() * 2 - 1) * 1e12); drift = (rand() * 2 - 1) * 50;
       w = wlo + rand() * (whi - wlo); p = 600 + rand() * 6600;
-      printf "--host=h%02d:1000000000:%d:%.4f:%.4f:%.1f\n", i, off, drift, w, p;
+      printf "--host=h%02d:1000000000:%.0f:%.4f:%.4f:%.1f\n", i, off, drift, w, p;
     }
   }'
 }
