@@ -172,6 +172,24 @@ scroll_to (GtkColumnView *view,
       }
 }
 
+/* GTK's list views keep the item of the first row shown in view when their
+ * model changes: a reorder that moved it, or rows sorted in before it,
+ * took the view down with it, and a 100-host folder's Links table opened
+ * a quarter of the way down. A table at its top stays there (its first
+ * rows are what a sorted table is for); a table the user has scrolled
+ * keeps its rows in view. The adjustment still holds the last layout's
+ * place: the view moves its anchor now and lays out later. */
+static void
+keep_at_top (GtkColumnView *view)
+{
+  GtkAdjustment *adj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view));
+  GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (view));
+
+  if (adj != NULL && gtk_adjustment_get_value (adj) <= gtk_adjustment_get_lower (adj) &&
+      model != NULL && g_list_model_get_n_items (model) > 0)
+    scroll_to (view, 0);
+}
+
 static gboolean
 reveal_tick_cb (GtkWidget     *view,
                 GdkFrameClock *clock,
@@ -527,6 +545,7 @@ session_reorder_cb (SlQualityPanel *self)
 static void
 links_items_changed_cb (SlQualityPanel *self)
 {
+  keep_at_top (self->links_view);
   update_empty (self);
   if (self->session != NULL)
     follow_selection (self, self->links_selection, sl_session_get_selected_link (self->session));
@@ -535,6 +554,7 @@ links_items_changed_cb (SlQualityPanel *self)
 static void
 hosts_items_changed_cb (SlQualityPanel *self)
 {
+  keep_at_top (self->hosts_view);
   update_empty (self);
   if (self->session != NULL)
     follow_selection (self, self->hosts_selection, sl_session_get_selected_host (self->session));
