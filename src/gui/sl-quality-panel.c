@@ -90,10 +90,10 @@ static GParamSpec *properties[N_PROPS];
  * a scrollbar that is always shown. Every cell's tooltip is its row's
  * summary: rates in ppm, the exact maps. */
 static const SlTextColumn text_columns[] = {
-  { "link_hosts_column", "hosts", 0, 22, "summary" },
+  { "link_hosts_column", "hosts", 0, 28, "summary" },
   { "link_quality_column", "quality-text", 0, 12, "summary" },
   { "link_bound_column", "bound-text", 1, 9, "summary" },
-  { "link_offset_column", "offset-text", 0, 21, "summary" },
+  { "link_offset_column", "offset-text", 0, 28, "summary" },
   { "link_drift_column", "drift-text", 1, 11, "summary" },
   { "link_tree_column", "in-tree-text", 0.5, 4, "summary" },
   { "link_matches_column", "matches", 1, 8, "summary" },
@@ -106,7 +106,7 @@ static const SlTextColumn text_columns[] = {
   { "host_name_column", "name", 0, 13, "summary" },
   { "host_state_column", "state-text", 0, 16, "summary" },
   { "host_live_column", "live-text", 0, 10, "status" },
-  { "host_offset_column", "offset-text", 0, 20, "summary" },
+  { "host_offset_column", "offset-text", 0, 28, "summary" },
   { "host_drift_column", "drift-text", 1, 11, "summary" },
   { "host_bound_column", "bound-text", 1, 9, "summary" },
   { "host_reference_column", "reference-name", 0, 12, "summary" },

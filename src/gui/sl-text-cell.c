@@ -61,6 +61,7 @@ struct _SlTextCell
   PangoLayout *layout;
   PangoFont   *font;
   gboolean     drew_glyphs;
+  gboolean     cut;
   gulong       changed_id;
   gboolean     dirty;
   float        xalign;
@@ -307,6 +308,7 @@ snapshot_glyphs (SlTextCell  *self,
         total -= glyphs->glyphs[--i].geometry.width;
       set_glyph (glyphs, i, dots, glyphs->log_clusters[MAX (i - 1, 0)]);
       glyphs->num_glyphs = ++i;
+      self->cut = TRUE;
     }
   else
     glyphs->num_glyphs = i;
@@ -340,6 +342,7 @@ sl_text_cell_snapshot (GtkWidget   *widget,
   if (self->text == NULL || self->text[0] == '\0')
     return;
   gtk_style_context_get_color (gtk_widget_get_style_context (widget), &color);
+  self->cut = FALSE;
   self->drew_glyphs = snapshot_glyphs (self, snapshot, width, height, &color);
   if (self->drew_glyphs)
     return;
@@ -350,6 +353,7 @@ sl_text_cell_snapshot (GtkWidget   *widget,
     }
   pango_layout_set_width (self->layout, width * PANGO_SCALE);
   pango_layout_get_pixel_extents (self->layout, NULL, &logical);
+  self->cut = pango_layout_is_ellipsized (self->layout);
   x = logical.width < width ? (width - logical.width) * self->xalign : 0;
   gtk_snapshot_save (snapshot);
   gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x, (height - logical.height) / 2.0));
@@ -726,4 +730,13 @@ _sl_text_cell_drew_glyphs (SlTextCell *self)
 {
   g_return_val_if_fail (SL_IS_TEXT_CELL (self), FALSE);
   return self->drew_glyphs;
+}
+
+/* For the tests: whether the last drawing cut the text short (an
+ * ellipsis at its end). */
+gboolean
+_sl_text_cell_was_cut (SlTextCell *self)
+{
+  g_return_val_if_fail (SL_IS_TEXT_CELL (self), FALSE);
+  return self->cut;
 }

@@ -45,5 +45,6 @@ void        sl_text_cell_set_factories (GtkWidget          *widget,
                                         guint               n_columns);
 
 gboolean    _sl_text_cell_drew_glyphs (SlTextCell *self);
+gboolean    _sl_text_cell_was_cut     (SlTextCell *self);
 
 G_END_DECLS
