@@ -369,9 +369,7 @@ gboolean
 is_unsynchronized (SlGraphView *self,
                    guint        h)
 {
-  SlHostItem *item = sl_session_get_host_item (self->session, h);
-
-  return !sl_host_item_get_unreadable (item) && sl_host_item_get_state (item) == SL_HOST_STATE_UNSYNCHRONIZED;
+  return sl_host_item_get_unsynchronized (sl_session_get_host_item (self->session, h));
 }
 
 /* The name drawn by a host, with its state when it is not synchronized. */
@@ -379,14 +377,7 @@ char *
 host_label_text (SlGraphView *self,
                  guint        h)
 {
-  SlHostItem *item = sl_session_get_host_item (self->session, h);
-
-  if (!is_unsynchronized (self, h))
-    return g_strdup (sl_host_item_get_name (item));
-  if (sl_host_item_get_info (item)->best_effort)
-    /* Translators: a host placed on another's clock through a link that gives no bound */
-    return g_strdup_printf (_("%s · best effort, unbounded"), sl_host_item_get_name (item));
-  return g_strdup_printf (_("%s · not synchronized"), sl_host_item_get_name (item));
+  return sl_host_item_dup_label (sl_session_get_host_item (self->session, h));
 }
 
 static void

@@ -275,6 +275,7 @@ struct _SlTimelineView
   cairo_surface_t   *labels_surface;
   SlTlvKey           labels_key;
   guint              labels_sel;
+  guint              labels_unsynchronized;
   cairo_surface_t   *legend_surface;
   GHashTable        *ruler_layouts;
   int                legend_w;
@@ -322,6 +323,8 @@ enum {
 extern GParamSpec *_sl_timeline_view_properties[N_PROPS];
 
 void      _sl_timeline_view_queue_update    (SlTimelineView *self);
+char     *_sl_timeline_view_dup_host_label  (SlTimelineView *self,
+                                             guint           host);
 void      _sl_timeline_view_span_changed    (SlTimelineView *self);
 gint64    _sl_timeline_view_start           (SlTimelineView *self);
 gint64    _sl_timeline_view_end             (SlTimelineView *self);

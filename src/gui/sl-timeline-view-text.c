@@ -41,6 +41,32 @@ layout_text (cairo_t     *cr,
   pango_cairo_show_layout (cr, layout);
 }
 
+/* The session's item of the timeline's host @host, or NULL. */
+static SlHostItem *
+host_item (SlTimelineView *self,
+           guint           host)
+{
+  if (!self->from_session || self->session == NULL || host >= sl_session_get_n_hosts (self->session))
+    return NULL;
+  return sl_session_get_host_item (self->session, host);
+}
+
+/* A hash of which hosts are not synchronized: their headers say so. */
+static guint
+unsynchronized_hash (SlTimelineView *self)
+{
+  guint hash = 0;
+
+  for (guint h = 0; self->timeline != NULL && h < sl_timeline_get_n_hosts (self->timeline); h++)
+    {
+      SlHostItem *item = host_item (self, h);
+
+      if (item != NULL && sl_host_item_get_unsynchronized (item))
+        hash = hash * 31 + h + 1 + (sl_host_item_get_info (item)->best_effort ? 0x10000 : 0);
+    }
+  return hash;
+}
+
 static char *
 row_label (SlTimelineView  *self,
            const SlTlvRow  *v,
@@ -61,7 +87,13 @@ row_label (SlTimelineView  *self,
   switch (v->kind)
     {
     case SL_TIMELINE_ROW_HOST:
-      return g_strdup (ri->name != NULL ? ri->name : "?");
+      {
+        SlHostItem *item = host_item (self, v->host);
+
+        if (item != NULL)
+          return sl_host_item_dup_label (item);
+        return g_strdup (ri->name != NULL ? ri->name : "?");
+      }
     case SL_TIMELINE_ROW_CPU:
       return g_strdup_printf (_("CPU %u"), ri->cpu);
     case SL_TIMELINE_ROW_PROCESS:
@@ -69,6 +101,20 @@ row_label (SlTimelineView  *self,
     default:
       return g_strdup_printf ("%s (%u)", ri->name != NULL ? ri->name : "?", ri->tid);
     }
+}
+
+/* For the tests: the header of @host's rows as drawn. */
+char *
+_sl_timeline_view_dup_host_label (SlTimelineView *self,
+                                  guint           host)
+{
+  SlTlvRow v = { .host = host, .kind = SL_TIMELINE_ROW_HOST };
+  SlTimelineRowInfo ri;
+
+  g_return_val_if_fail (self->timeline != NULL, NULL);
+  v.row = sl_timeline_get_host_row (self->timeline, host);
+  sl_timeline_get_row_info (self->timeline, v.row, &ri);
+  return row_label (self, &v, &ri);
 }
 
 void
@@ -84,7 +130,7 @@ _sl_timeline_view_ensure_labels (SlTimelineView *self,
   PangoFontDescription *bold;
   GdkRGBA fg;
   g_autoptr(GArray) lines = NULL;
-  guint sel, sticky = SL_TIMELINE_NONE;
+  guint sel, sticky = SL_TIMELINE_NONE, unsynchronized;
   int sticky_y = 0;
 
   memset (&key, 0, sizeof key);
@@ -93,7 +139,9 @@ _sl_timeline_view_ensure_labels (SlTimelineView *self,
   key.width = scale;
   key.layout_version = self->layout_version;
   key.data_version = self->data_version;
-  if (self->labels_surface != NULL && _sl_timeline_view_key_equal (&key, &self->labels_key) && self->labels_sel == self->selected_row)
+  unsynchronized = unsynchronized_hash (self);
+  if (self->labels_surface != NULL && _sl_timeline_view_key_equal (&key, &self->labels_key) &&
+      self->labels_sel == self->selected_row && self->labels_unsynchronized == unsynchronized)
     return;
   g_clear_pointer (&self->labels_surface, cairo_surface_destroy);
   if (h <= 0 || self->timeline == NULL)
@@ -166,7 +214,10 @@ _sl_timeline_view_ensure_labels (SlTimelineView *self,
         }
       pango_layout_set_font_description (layout, v->kind == SL_TIMELINE_ROW_HOST ? bold : NULL);
       text = row_label (self, v, &ri);
-      if (v->kind == SL_TIMELINE_ROW_CPU || (ri.kind == SL_TIMELINE_ROW_THREAD && ri.n_intervals == 0))
+      /* (a host on its own clock: dimmed, as in the graph) */
+      if (v->kind == SL_TIMELINE_ROW_CPU || (ri.kind == SL_TIMELINE_ROW_THREAD && ri.n_intervals == 0) ||
+          (v->kind == SL_TIMELINE_ROW_HOST && host_item (self, v->host) != NULL &&
+           sl_host_item_get_unsynchronized (host_item (self, v->host))))
         gdk_cairo_set_source_rgba (cr, &(GdkRGBA) { fg.red, fg.green, fg.blue, fg.alpha * 0.6f });
       layout_text (cr, layout, text, x + 14, yc, 0, 0.5);
       cairo_restore (cr);
@@ -185,6 +236,7 @@ _sl_timeline_view_ensure_labels (SlTimelineView *self,
   self->labels_surface = surface;
   self->labels_key = key;
   self->labels_sel = self->selected_row;
+  self->labels_unsynchronized = unsynchronized;
 }
 
 /* Ticks: a step of 1, 2 or 5 × 10^k ns, labels at least 130 px apart;

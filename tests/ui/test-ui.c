@@ -21,6 +21,7 @@
 #include "sl-relay-dialog.h"
 #include "sl-session-private.h"
 #include "sl-text-cell.h"
+#include "sl-timeline-view-private.h"
 #include "sl-transforms-file.h"
 #include "sl-window-private.h"
 #include "ui-test-util.h"
@@ -1354,6 +1355,14 @@ test_unreadable (void)
   remove_tree (parent);
 }
 
+static gboolean
+timeline_has_hosts (gpointer data)
+{
+  SlTimelineView *view = data;
+
+  return view->timeline != NULL && sl_timeline_get_n_hosts (view->timeline) >= 4;
+}
+
 /* A host with packet events that no accurate link joins to another (c
  * talks to untraced hosts only) looks different from the synchronized ones:
  * a hollow grey node whose name says "not synchronized", the reason in the
@@ -1438,6 +1447,27 @@ test_unsynchronized (void)
   g_assert_cmpstr (bound_d, ==, "unbounded");
   sl_session_set_selected_host (session, d);
   g_assert_nonnull (strstr (sl_quality_panel_get_host_message (panel), "on a’s clock as a best effort"));
+
+  /* the timeline: their rows' headers say so too (they are on their own
+   * clock, or on a's unbounded), the others' do not */
+  {
+    SlTimelineView *tl = sl_window_get_timeline_view (window);
+    AdwViewStack *stack = ADW_VIEW_STACK (gtk_widget_get_ancestor (GTK_WIDGET (tl), ADW_TYPE_VIEW_STACK));
+    g_autofree char *tl_a = NULL, *tl_c = NULL, *tl_d = NULL;
+
+    adw_view_stack_set_visible_child_name (stack, "timeline");
+    g_assert_true (ui_wait_for (timeline_has_hosts, tl, 30));
+    tl_a = _sl_timeline_view_dup_host_label (tl, sl_host_item_get_host (a));
+    tl_c = _sl_timeline_view_dup_host_label (tl, sl_host_item_get_host (c));
+    tl_d = _sl_timeline_view_dup_host_label (tl, sl_host_item_get_host (d));
+    g_test_message ("timeline headers: %s / %s / %s", tl_a, tl_c, tl_d);
+    g_assert_cmpstr (tl_a, ==, "a");
+    g_assert_cmpstr (tl_c, ==, label_c);
+    g_assert_cmpstr (tl_d, ==, label_d);
+    ui_wait_frames (GTK_WIDGET (window), 2);
+    ui_save_screenshot (window, "unsynchronized-timeline.png");
+    adw_view_stack_set_visible_child_name (stack, "sync");
+  }
 
   /* the banner names both */
   g_assert_true (sl_window_get_banner_visible (window));

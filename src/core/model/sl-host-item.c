@@ -359,6 +359,31 @@ sl_host_item_get_unreadable (SlHostItem *self)
   return self->unreadable;
 }
 
+/* Whether the host has events but no accurate path to another (an
+ * unreadable host is in the state too, but says so otherwise). */
+gboolean
+sl_host_item_get_unsynchronized (SlHostItem *self)
+{
+  g_return_val_if_fail (SL_IS_HOST_ITEM (self), FALSE);
+  return !self->unreadable && sl_host_item_get_state (self) == SL_HOST_STATE_UNSYNCHRONIZED;
+}
+
+/* The host's name as the graph and the timeline show it: with its state
+ * when it is not synchronized, so that it never passes for a host on the
+ * reference's clock. */
+char *
+sl_host_item_dup_label (SlHostItem *self)
+{
+  g_return_val_if_fail (SL_IS_HOST_ITEM (self), NULL);
+
+  if (!sl_host_item_get_unsynchronized (self))
+    return g_strdup (self->name);
+  if (sl_host_item_get_info (self)->best_effort)
+    /* Translators: a host placed on another's clock through a link that gives no bound */
+    return g_strdup_printf (_("%s · best effort, unbounded"), self->name);
+  return g_strdup_printf (_("%s · not synchronized"), self->name);
+}
+
 const char *
 sl_host_state_to_string (SlHostState state)
 {

@@ -67,6 +67,8 @@ const SlSnapHost *sl_host_item_get_info     (SlHostItem *self);
 const char  *sl_host_item_get_status        (SlHostItem *self);
 SlHostState  sl_host_item_get_state         (SlHostItem *self);
 gboolean     sl_host_item_get_unreadable    (SlHostItem *self);
+gboolean     sl_host_item_get_unsynchronized (SlHostItem *self);
+char        *sl_host_item_dup_label         (SlHostItem *self);
 SlHostLive   sl_host_item_get_live          (SlHostItem *self);
 const char  *sl_host_live_to_string         (SlHostLive  live);
 char        *sl_host_item_dup_summary       (SlHostItem *self);
