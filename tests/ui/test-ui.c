@@ -14,6 +14,7 @@
 #include <libglib-testing/signal-logger.h>
 
 #include "sl-change-list.h"
+#include "sl-graph-view-private.h"
 #include "sl-link-item.h"
 #include "sl-link-plot.h"
 #include "sl-preferences-window.h"
@@ -277,6 +278,19 @@ test_django_select (void)
     bg = ui_pixel (&px, (int) (dx + (bx - dx) / 3 + 20 * ny), (int) (dy + (by - dy) / 3 - 20 * nx));
     g_assert_cmpuint (ui_count_near (&px, dx + (bx - dx) / 3, dy + (by - dy) / 3, 1, bg, 20), <, 9);
     g_assert_cmpuint (ui_count_bluish_near (&px, dx + (bx - dx) / 3, dy + (by - dy) / 3, 4), ==, 0);
+    /* coloured by the bound the tables show (time units on the legend's
+     * scale), not by the rate band: ±955 µs over 0.27 s is orange, not red */
+    {
+      const SlLinkInfo *info = &sl_link_item_get_info (other)->info;
+      Rgb c = bound_color (bound_t ((double) info->bound_ns));
+      guint32 want = (guint32) lround (c.r * 255) << 16 | (guint32) lround (c.g * 255) << 8 |
+                     (guint32) lround (c.b * 255);
+      guint32 red = 0xc01c28;
+
+      g_test_message ("db–httpd: bound %.1f µs, colour %06x", info->bound_ns / 1e3, want);
+      g_assert_cmpuint (ui_count_near (&px, dx + (bx - dx) / 3, dy + (by - dy) / 3, 1, want, 24), >, 0);
+      g_assert_cmpuint (ui_count_near (&px, dx + (bx - dx) / 3, dy + (by - dy) / 3, 1, red, 24), ==, 0);
+    }
   }
   ui_pixels_clear (&px);
 
