@@ -69,7 +69,7 @@ screenshot_settled_cb (gpointer data)
   SlWindow *window = data;
 
   self->screenshot_settle = 0;
-  if (sl_graph_view_get_animating (sl_window_get_graph_view (window)))
+  if (sl_window_get_animating (window))
     {
       self->screenshot_settle = g_timeout_add (100, screenshot_settled_cb, window);
       return G_SOURCE_REMOVE;

@@ -907,6 +907,19 @@ sl_window_render_texture (SlWindow  *self,
   return gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
 }
 
+/* Whether something is still moving: the graph's hosts, or the progress
+ * bar sliding in or out (under a slow renderer it is still half shown
+ * well after the reading ended). */
+gboolean
+sl_window_get_animating (SlWindow *self)
+{
+  g_return_val_if_fail (SL_IS_WINDOW (self), FALSE);
+
+  return sl_graph_view_get_animating (self->graph_view) ||
+         gtk_revealer_get_child_revealed (self->progress_revealer) !=
+         gtk_revealer_get_reveal_child (self->progress_revealer);
+}
+
 gboolean
 sl_window_save_screenshot (SlWindow    *self,
                            const char  *path,

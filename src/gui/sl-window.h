@@ -68,6 +68,7 @@ gboolean        sl_window_save_graph         (SlWindow           *self,
                                               GError            **error);
 GdkTexture     *sl_window_render_texture     (SlWindow           *self,
                                               GtkWidget          *widget);
+gboolean        sl_window_get_animating      (SlWindow           *self);
 gboolean        sl_window_save_screenshot    (SlWindow           *self,
                                               const char         *path,
                                               GError            **error);
