@@ -1123,6 +1123,19 @@ test_tables (void)
           }
       }
     g_test_message ("longest offset: %s", longest);
+    /* the last updates are times into the input (10 s of it), whatever
+     * the hosts' clocks */
+    for (guint i = 0; i < sl_session_get_n_links (session); i++)
+      {
+        g_autoptr(SlLinkItem) link = g_list_model_get_item (sl_session_get_links (session), i);
+        g_autofree char *text = NULL;
+        gint64 since = sl_link_item_get_info (link)->info.last_change - sl_session_get_time_origin (session);
+
+        g_object_get (link, "last-change-text", &text, NULL);
+        g_test_message ("last update %s (%.3f s)", text, since / 1e9);
+        g_assert_cmpint (since, >=, 0);
+        g_assert_cmpint (since, <=, 11 * G_GINT64_CONSTANT (1000000000));
+      }
     g_assert_nonnull (strstr (longest, " h "));
     check_columns_fit (GTK_WIDGET (_sl_quality_panel_get_links_view (panel)), link_columns);
     sl_quality_panel_set_page (panel, "hosts");
