@@ -1491,8 +1491,6 @@ test_unsynchronized (void)
     g_assert_cmpstr (tl_a, ==, "a");
     g_assert_cmpstr (tl_c, ==, label_c);
     g_assert_cmpstr (tl_d, ==, label_d);
-    ui_wait_frames (GTK_WIDGET (window), 2);
-    ui_save_screenshot (window, "unsynchronized-timeline.png");
     adw_view_stack_set_visible_child_name (stack, "sync");
   }
 
