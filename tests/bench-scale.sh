@@ -70,7 +70,7 @@ for n in $hosts; do
           > "$tmp/out.json" 2> "$tmp/err" || true
         read -r wall user sys rss < "$tmp/time"
         tree=$(awk '/^tree_peak_kB/ { print $2 }' "$tmp/err")
-        events=$(grep -o '"events" : [0-9]*' "$tmp/out.json" | awk '{ s += $3 } END { print s + 0 }')
+        events=$(grep -o '"events" *: *[0-9]*' "$tmp/out.json" | tr -d ' ' | awk -F: '{ s += $2 } END { print s + 0 }')
         size=$(stat -c %s "$tmp/out.json")
         if [ -z "$base_rss" ] || [ "$n" = "$base_hosts" ]; then
           base_rss=$rss

@@ -161,7 +161,7 @@ test_json_schema (void)
   if (path == NULL)
     return;
 
-  run_cli (&r, "sync", "--json", "--journal=full", "--max-drift-ppm=500000", "--reference=0", path, NULL);
+  run_cli (&r, "sync", "--json", "--journal=full", "--profiles=full", "--max-drift-ppm=500000", "--reference=0", path, NULL);
   g_assert_cmpint (r.status, ==, 0);
   root = parse_object (r.out, parser);
 
@@ -227,6 +227,11 @@ test_json_schema (void)
     g_assert_false (json_object_has_member (root, "journal"));
     summary = json_object_get_object_member (root, "journal_summary");
     g_assert_cmpint (json_object_get_int_member (summary, "entries"), ==, json_array_get_length (journal));
+    /* and the profiles are compact, without the windows */
+    link = json_array_get_object_element (json_object_get_array_member (root, "links"), 0);
+    g_assert_false (json_object_has_member (link, "windows"));
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (link, "bound_profile")), <=,
+                      8 /* SL_REPORT_COMPACT_POINTS */);
     run_clear (&r);
 
     run_cli (&r, "sync", "--json", "--journal=none", "--max-drift-ppm=500000", path, NULL);
@@ -239,6 +244,9 @@ test_json_schema (void)
 
     run_cli (&r, "sync", "--json", "--journal=all", path, NULL);
     assert_clean_error (&r, "--journal");
+    run_clear (&r);
+    run_cli (&r, "sync", "--json", "--profiles=exact", path, NULL);
+    assert_clean_error (&r, "--profiles");
     run_clear (&r);
   }
 

@@ -18,28 +18,15 @@ static const char *const names[] = {
   "plain", "quo\"te", "back\\slash", "new\nline", "tab\tand\rcr", "ctl\x01\x1e", "ünïcödé ✓", "lonely",
 };
 
-static SlEngine *
-make_engine (void)
+/* @sim's packets, flushed every simulated second as the readers do: links
+ * are refreshed (and journaled) at flushes. Frees @sim. */
+static void
+feed (SlEngine *engine,
+      SlSim    *sim)
 {
-  SlEngine *engine = sl_engine_new (NULL);
-  SlSimOptions options;
-  SlSim *sim;
   SlPacketEvent ev;
   gint64 t;
 
-  sl_sim_options_init (&options);
-  options.seed = 7;
-  options.duration_ns = 20 * G_GINT64_CONSTANT (1000000000);
-  sim = sl_sim_new (&options);
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    {
-      sl_sim_add_host (sim, names[i], (gint64) i * 123456789, (double) i * 3e-6);
-      sl_engine_add_host (engine, names[i]);
-    }
-  for (guint i = 0; i + 2 < G_N_ELEMENTS (names); i++)
-    sl_sim_add_link (sim, i, i + 1, 50);
-  /* flushed every simulated second, as the readers do: links are
-   * refreshed (and journaled) at flushes */
   for (gint64 next = G_MININT64; sl_sim_next (sim, &ev, &t);)
     {
       if (next == G_MININT64)
@@ -52,6 +39,28 @@ make_engine (void)
       sl_engine_add_packet (engine, &ev, t);
     }
   sl_sim_free (sim);
+  sl_engine_flush (engine);
+}
+
+static SlEngine *
+make_engine (void)
+{
+  SlEngine *engine = sl_engine_new (NULL);
+  SlSimOptions options;
+  SlSim *sim;
+
+  sl_sim_options_init (&options);
+  options.seed = 7;
+  options.duration_ns = 40 * G_GINT64_CONSTANT (1000000000);
+  sim = sl_sim_new (&options);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      sl_sim_add_host (sim, names[i], (gint64) i * 123456789, (double) i * 3e-6);
+      sl_engine_add_host (engine, names[i]);
+    }
+  for (guint i = 0; i + 2 < G_N_ELEMENTS (names); i++)
+    sl_sim_add_link (sim, i, i + 1, 50);
+  feed (engine, sim);
   return engine;
 }
 
@@ -75,7 +84,7 @@ write_builder (SlEngine                  *engine,
 
   sl_report_write_json (engine, options, out);
   root = sl_json_out_steal_root (out);
-  return json_to_string (root, TRUE);
+  return json_to_string (root, FALSE);
 }
 
 static void
@@ -95,7 +104,7 @@ extra_members_cb (SlJsonOut *out,
   sl_json_out_end_object (out);
 }
 
-/* The text is json-glib's pretty layout byte for byte, in every mode and
+/* The text is json-glib's compact layout byte for byte, in every mode and
  * with every kind of value, and a stream gets the same bytes. */
 static void
 test_same_as_json_glib (void)
@@ -117,6 +126,7 @@ test_same_as_json_glib (void)
         options.journal = mode;
         if (extras)
           {
+            options.profiles = SL_PROFILES_FULL;
             options.timing = &timing;
             options.problems = problems;
             options.host_members = extra_members_cb;
@@ -214,14 +224,183 @@ test_journal_modes (void)
 
     options.journal = SL_JOURNAL_FULL;
     t = write_text (engine, &options);
-    r = json_to_string (full_root, TRUE);
+    r = json_to_string (full_root, FALSE);
     g_assert_cmpstr (t, ==, r);
   }
   sl_engine_free (engine);
 }
 
+/* The bound at @x by linear interpolation of a [[t, bound]…] profile,
+ * +inf outside it and where a point is null. */
+static double
+profile_at (JsonArray *prof,
+            gint64     x)
+{
+  guint n = json_array_get_length (prof);
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonArray *p = json_array_get_array_element (prof, i);
+      gint64 x0 = json_array_get_int_element (p, 0);
+      JsonArray *q;
+      gint64 x1;
+      double b0, b1;
+
+      if (x < x0)
+        return INFINITY;
+      if (json_array_get_null_element (p, 1))
+        b0 = INFINITY;
+      else
+        b0 = json_array_get_double_element (p, 1);
+      if (x == x0 || i + 1 == n)
+        {
+          if (x == x0)
+            return b0;
+          continue;
+        }
+      q = json_array_get_array_element (prof, i + 1);
+      x1 = json_array_get_int_element (q, 0);
+      if (x >= x1)
+        continue;
+      b1 = json_array_get_null_element (q, 1) ? INFINITY : json_array_get_double_element (q, 1);
+      if (isinf (b0) || isinf (b1))
+        return INFINITY;
+      return b0 + (b1 - b0) * (double) (x - x0) / (double) (x1 - x0);
+    }
+  return INFINITY;
+}
+
+/* Both profiles are linear between their points, so the compact one is
+ * above the full one everywhere when it is at each point of both (and, as
+ * a check of the reading, at instants in between). */
+static guint
+check_envelope (JsonArray  *compact,
+                JsonArray  *full,
+                const char *what)
+{
+  guint nc = json_array_get_length (compact), nf = json_array_get_length (full);
+  g_autoptr(GArray) xs = g_array_new (FALSE, FALSE, sizeof (gint64));
+  double full_max = 0, compact_max = 0;
+
+  g_assert_cmpuint (nc, <=, SL_REPORT_COMPACT_POINTS);
+  g_assert_cmpuint (nc > 0, ==, nf > 0);
+  if (nf == 0)
+    return 0;
+  /* the same span */
+  g_assert_cmpint (json_array_get_int_element (json_array_get_array_element (compact, 0), 0), ==,
+                   json_array_get_int_element (json_array_get_array_element (full, 0), 0));
+  g_assert_cmpint (json_array_get_int_element (json_array_get_array_element (compact, nc - 1), 0), ==,
+                   json_array_get_int_element (json_array_get_array_element (full, nf - 1), 0));
+  for (guint i = 0; i < nc; i++)
+    {
+      gint64 x = json_array_get_int_element (json_array_get_array_element (compact, i), 0);
+      g_array_append_val (xs, x);
+    }
+  for (guint i = 0; i < nf; i++)
+    {
+      gint64 x = json_array_get_int_element (json_array_get_array_element (full, i), 0);
+      g_array_append_val (xs, x);
+      if (i + 1 < nf)
+        {
+          gint64 x1 = json_array_get_int_element (json_array_get_array_element (full, i + 1), 0);
+
+          x += (x1 - x) / 3;
+          g_array_append_val (xs, x);
+        }
+    }
+  for (guint i = 0; i < xs->len; i++)
+    {
+      gint64 x = g_array_index (xs, gint64, i);
+      double c = profile_at (compact, x), f = profile_at (full, x);
+
+      if (!(c >= f))
+        g_error ("%s: the compact profile is below the bound at %" G_GINT64_FORMAT ": %.3f < %.3f ns",
+                 what, x, c, f);
+      full_max = MAX (full_max, f);
+      compact_max = MAX (compact_max, c);
+    }
+  /* the largest value is kept (rounded up to the ns) */
+  if (isfinite (full_max))
+    g_assert_cmpfloat (compact_max, ==, ceil (full_max));
+  return nf;
+}
+
+/* The default report's profiles: at most SL_REPORT_COMPACT_POINTS points,
+ * never below the exact bound (--profiles=full) at any instant; links'
+ * windows only in full. Clocks that wander give bounds of many points. */
+static void
+test_compact_profiles (void)
+{
+  SlEngine *engine = sl_engine_new (NULL);
+  SlSimOptions options;
+  SlSim *sim;
+  SlReportJsonOptions ro;
+  g_autofree char *compact = NULL, *full = NULL;
+  g_autoptr(JsonParser) pc = json_parser_new ();
+  g_autoptr(JsonParser) pf = json_parser_new ();
+  JsonObject *rc, *rf;
+  guint longer = 0;
+
+  sl_sim_options_init (&options);
+  options.seed = 11;
+  options.duration_ns = 600 * G_GINT64_CONSTANT (1000000000);
+  sim = sl_sim_new (&options);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("h%u", i);
+
+      sl_sim_add_host (sim, name, (gint64) i * 987654321, (double) i * 4e-6);
+      sl_sim_set_host_wander (sim, i, 2e-6 * i, 120.0 + 60 * i);
+      sl_engine_add_host (engine, name);
+    }
+  for (guint i = 0; i + 2 < 4; i++)
+    sl_sim_add_link (sim, i, i + 1, 20);
+  /* the last link only for the first minute: extrapolated after */
+  sl_sim_add_link_span (sim, 2, 3, 20, 0, 60 * G_GINT64_CONSTANT (1000000000));
+  feed (engine, sim);
+
+  sl_report_json_options_init (&ro);
+  g_assert_cmpint (ro.profiles, ==, SL_PROFILES_COMPACT);
+  compact = write_text (engine, &ro);
+  ro.profiles = SL_PROFILES_FULL;
+  full = write_text (engine, &ro);
+  g_assert_true (json_parser_load_from_data (pc, compact, -1, NULL));
+  g_assert_true (json_parser_load_from_data (pf, full, -1, NULL));
+  rc = json_node_get_object (json_parser_get_root (pc));
+  rf = json_node_get_object (json_parser_get_root (pf));
+
+  for (guint k = 0; k < 2; k++)
+    {
+      const char *member = k == 0 ? "hosts" : "links";
+      JsonArray *ac = json_object_get_array_member (rc, member);
+      JsonArray *af = json_object_get_array_member (rf, member);
+
+      g_assert_cmpuint (json_array_get_length (ac), ==, json_array_get_length (af));
+      for (guint i = 0; i < json_array_get_length (ac); i++)
+        {
+          JsonObject *oc = json_array_get_object_element (ac, i);
+          JsonObject *of = json_array_get_object_element (af, i);
+          g_autofree char *what = g_strdup_printf ("%s %u", member, i);
+
+          if (!json_object_has_member (of, "bound_profile"))
+            continue;
+          if (check_envelope (json_object_get_array_member (oc, "bound_profile"),
+                              json_object_get_array_member (of, "bound_profile"), what) > SL_REPORT_COMPACT_POINTS)
+            longer++;
+          g_assert_cmpint (json_object_has_member (oc, "windows"), ==, FALSE);
+          g_assert_cmpint (json_object_has_member (of, "windows"), ==, k == 1);
+          g_assert_cmpfloat (json_object_get_double_member (oc, "bound_ns"), ==,
+                             json_object_get_double_member (of, "bound_ns"));
+        }
+    }
+  /* the check is not vacuous: some exact profiles are longer than the
+   * compact ones */
+  g_assert_cmpuint (longer, >=, 3);
+  sl_engine_free (engine);
+}
+
 /* Every control character is escaped (json-glib 1.6 leaves 0x1f raw,
- * which is not JSON), an empty object is {} (json-glib pads it). */
+ * which is not JSON), an empty object is {}. */
 static void
 test_escapes (void)
 {
@@ -234,7 +413,7 @@ test_escapes (void)
   sl_json_out_end_object (out);
   sl_json_out_end_array (out);
   text = sl_json_out_steal_string (out);
-  g_assert_cmpstr (text, ==, "[\n  \"a\\u001f\x7f\\\"\",\n  {}\n]");
+  g_assert_cmpstr (text, ==, "[\"a\\u001f\x7f\\\"\",{}]");
 }
 
 static void
@@ -260,6 +439,7 @@ main (int    argc,
   g_test_add_func ("/report/same-as-json-glib", test_same_as_json_glib);
   g_test_add_func ("/report/journal-modes", test_journal_modes);
   g_test_add_func ("/report/escapes", test_escapes);
+  g_test_add_func ("/report/compact-profiles", test_compact_profiles);
   g_test_add_func ("/report/mode-strings", test_modes_strings);
   return g_test_run ();
 }

@@ -190,6 +190,9 @@ sl_cli_engine_entries (SyncArgs *args)
     { "journal", 0, 0, G_OPTION_ARG_STRING, &args->journal,
       "With --json: the journal of changes as a summary (default: entries by kind and key times), "
       "in full (every entry) or not at all", "summary|full|none" },
+    { "profiles", 0, 0, G_OPTION_ARG_STRING, &args->profiles,
+      "With --json: each bound over time as at most 8 points never below it (compact, default) "
+      "or as its exact breakpoints with each link's windows (full)", "compact|full" },
     { "max-drift-ppm", 0, 0, G_OPTION_ARG_DOUBLE, &args->max_drift_ppm,
       "Largest plausible relative clock rate error in ppm (default 10000)", "PPM" },
     { "max-drift-change", 0, 0, G_OPTION_ARG_STRING, &args->max_drift_change,
@@ -216,6 +219,7 @@ sl_cli_sync_args_clear (SyncArgs *args)
   g_free (args->export_dir);
   g_free (args->save_transforms);
   g_free (args->journal);
+  g_free (args->profiles);
   g_free (args->max_drift_change);
 }
 
@@ -280,6 +284,17 @@ sl_cli_engine_options (const SyncArgs   *args,
           return FALSE;
         }
     }
+  if (args->profiles != NULL)
+    {
+      SlProfilesMode mode;
+
+      if (!sl_profiles_mode_from_string (args->profiles, &mode))
+        {
+          g_set_error (error, SL_ERROR, SL_ERROR_INVALID,
+                       "--profiles: “%s” is not compact or full", args->profiles);
+          return FALSE;
+        }
+    }
   if (!(args->tree_margin_pct >= 0 && args->tree_margin_pct <= 1000))
     {
       g_set_error (error, SL_ERROR, SL_ERROR_INVALID,
@@ -313,6 +328,8 @@ sl_cli_print_json (SlEngine            *engine,
   g_autoptr(SlJsonOut) out = sl_json_out_new_stream (stream);
 
   options->journal = sl_cli_journal_mode (args);
+  if (args->profiles != NULL)
+    sl_profiles_mode_from_string (args->profiles, &options->profiles);
   fflush (stdout);
   sl_report_write_json (engine, options, out);
   return sl_json_out_finish (out, error) &&

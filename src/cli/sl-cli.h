@@ -27,6 +27,7 @@ typedef struct
   char     *export_dir;
   char     *save_transforms;
   char     *journal;
+  char     *profiles;
 } SyncArgs;
 
 GOptionEntry *sl_cli_engine_entries   (SyncArgs         *args);

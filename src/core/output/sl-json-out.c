@@ -158,8 +158,10 @@ append_escaped (GString    *s,
   g_string_append_c (s, '"');
 }
 
-/* Starts a value in json-glib's pretty layout: a new line indented two
- * spaces per level, "name" : */
+/* Starts a value in json-glib's compact layout (json_to_string (node,
+ * FALSE)): "name":value, separated by commas, no white space. Thousands
+ * of hosts' reports stay small (the pretty layout's indentation was half
+ * of one). */
 static void
 text_value (SlJsonOut  *out,
             const char *name)
@@ -168,15 +170,14 @@ text_value (SlJsonOut  *out,
     {
       guint *count = &g_array_index (out->counts, guint, out->counts->len - 1);
 
-      g_string_append (out->text, *count > 0 ? ",\n" : "\n");
+      if (*count > 0)
+        g_string_append_c (out->text, ',');
       (*count)++;
-      for (guint i = 0; i < out->counts->len; i++)
-        g_string_append (out->text, "  ");
     }
   if (name != NULL)
     {
       append_escaped (out->text, name);
-      g_string_append (out->text, " : ");
+      g_string_append_c (out->text, ':');
     }
 }
 
@@ -184,18 +185,9 @@ static void
 text_end (SlJsonOut *out,
           char       close)
 {
-  guint count;
-
   g_return_if_fail (out->counts->len > 0);
 
-  count = g_array_index (out->counts, guint, out->counts->len - 1);
   g_array_set_size (out->counts, out->counts->len - 1);
-  if (count > 0)
-    {
-      g_string_append_c (out->text, '\n');
-      for (guint i = 0; i < out->counts->len; i++)
-        g_string_append (out->text, "  ");
-    }
   g_string_append_c (out->text, close);
   if (out->text->len >= FLUSH_AT)
     flush (out);

@@ -12,9 +12,9 @@ G_BEGIN_DECLS
 
 /*
  * One description of a document, two destinations: text in json-glib's
- * pretty layout (json_to_string (root, TRUE), byte for byte but for two
- * json-glib 1.6 slips: it pads an empty object with spaces and leaves the
- * control character 0x1f raw), written to a
+ * compact layout (json_to_string (root, FALSE), byte for byte but for
+ * json-glib 1.6's slip: it leaves the control character 0x1f raw), written
+ * to a
  * stream through a small buffer or kept in a string, so that a large
  * report never exists as a tree of nodes; or a JsonBuilder, for callers
  * that edit the result. @name is the member's name inside an object and

@@ -117,8 +117,6 @@ add_counts (SlJsonOut *o,
   sl_json_out_end_object (o);
 }
 
-#define PROFILE_POINTS 64
-
 /* A relation's pieces: t_target = slope * t + offset from start_ns (null
  * for the first) to the next piece's start, exact to the ns (the _exact
  * strings, as for a transform). */
@@ -148,13 +146,18 @@ add_pieces (SlJsonOut        *o,
   sl_json_out_end_array (o);
 }
 
+/* The bound over [x0, x1]: its exact breakpoints (full), or at most
+ * SL_REPORT_COMPACT_POINTS points whose linear interpolation is never
+ * below it, each rounded up to the ns (compact: a guarantee stays one). */
 static void
 add_profile (SlJsonOut        *o,
              const SlRelation *rel,
              gint64            x0,
-             gint64            x1)
+             gint64            x1,
+             SlProfilesMode    mode)
 {
-  g_autoptr(GArray) prof = sl_relation_profile (rel, x0, x1, PROFILE_POINTS);
+  gboolean compact = mode == SL_PROFILES_COMPACT;
+  g_autoptr(GArray) prof = sl_relation_profile (rel, x0, x1, compact ? SL_REPORT_COMPACT_POINTS : G_MAXUINT);
 
   sl_json_out_begin_array (o, "bound_profile");
   for (guint i = 0; i < prof->len; i++)
@@ -163,18 +166,22 @@ add_profile (SlJsonOut        *o,
 
       sl_json_out_begin_array (o, NULL);
       sl_json_out_int (o, NULL, p->x);
-      sl_json_out_number (o, NULL, p->bound);
+      /* below 2^53 every whole number is a double */
+      if (compact && p->bound >= 0 && p->bound < 0x1p53)
+        sl_json_out_int (o, NULL, (gint64) ceil (p->bound));
+      else
+        sl_json_out_number (o, NULL, p->bound);
       sl_json_out_end_array (o);
     }
   sl_json_out_end_array (o);
 }
 
-/* The span the bound covers (the host's first to last event) and a compact
- * profile: at most PROFILE_POINTS [time, bound] pairs whose linear
- * interpolation is never below the bound. */
+/* The span the bound covers (the host's first to last event) and its
+ * profile. */
 static void
 add_bound_span (SlJsonOut        *o,
-                const SlHostInfo *hi)
+                const SlHostInfo *hi,
+                SlProfilesMode    mode)
 {
   if (!hi->has_span)
     {
@@ -189,7 +196,7 @@ add_bound_span (SlJsonOut        *o,
   sl_json_out_int (o, "largest_at_ns", hi->bound_at);
   sl_json_out_end_object (o);
 
-  add_profile (o, hi->relation, hi->first, hi->last);
+  add_profile (o, hi->relation, hi->first, hi->last, mode);
 }
 
 static void
@@ -213,7 +220,7 @@ add_hosts (SlJsonOut                 *o,
       add_transform (o, &hi.to_reference);
       add_pieces (o, hi.relation);
       sl_json_out_number (o, "bound_ns", hi.bound_ns);
-      add_bound_span (o, &hi);
+      add_bound_span (o, &hi, options->profiles);
       sl_json_out_begin_array (o, "path");
       for (guint k = 0; k < hi.path->len; k++)
         sl_json_out_string (o, NULL, sl_engine_get_host_name (engine, g_array_index (hi.path, guint, k)));
@@ -255,21 +262,13 @@ link_instant (const SlReportLink *rl,
   return rl->flipped && engine_rel != NULL ? sl_relation_apply (engine_rel, t) : t;
 }
 
-/* Pieces, the bound over both hosts' events, the windows and the
- * failures, on a's clock. */
+/* The windows of packets the link's bands come from, on a's clock. */
 static void
-add_link_time (SlJsonOut          *o,
-               SlEngine           *engine,
-               const SlReportLink *rl)
+add_windows (SlJsonOut          *o,
+             const SlReportLink *rl,
+             const SlRelation   *engine_rel,
+             SlSegments         *seg)
 {
-  g_autoptr(SlRelation) rel = report_link_relation (engine, rl);
-  g_autoptr(SlRelation) engine_rel = sl_engine_get_link_relation (engine, rl->link);
-  SlSegments *seg = sl_engine_get_link_segments (engine, rl->link);
-
-  add_pieces (o, rel);
-  if (rel != NULL)
-    add_profile (o, rel, rl->bound_start, rl->bound_end);
-
   sl_json_out_begin_array (o, "windows");
   for (guint w = 0; w < sl_segments_get_n_windows (seg); w++)
     {
@@ -288,6 +287,25 @@ add_link_time (SlJsonOut          *o,
       sl_json_out_end_object (o);
     }
   sl_json_out_end_array (o);
+}
+
+/* Pieces, the bound over both hosts' events, the windows (full profiles
+ * only: thousands of links) and the failures, on a's clock. */
+static void
+add_link_time (SlJsonOut          *o,
+               SlEngine           *engine,
+               const SlReportLink *rl,
+               SlProfilesMode      mode)
+{
+  g_autoptr(SlRelation) rel = report_link_relation (engine, rl);
+  g_autoptr(SlRelation) engine_rel = sl_engine_get_link_relation (engine, rl->link);
+  SlSegments *seg = sl_engine_get_link_segments (engine, rl->link);
+
+  add_pieces (o, rel);
+  if (rel != NULL)
+    add_profile (o, rel, rl->bound_start, rl->bound_end, mode);
+  if (mode == SL_PROFILES_FULL)
+    add_windows (o, rl, engine_rel, seg);
 
   sl_json_out_begin_array (o, "failures");
   for (guint f = 0; f < sl_segments_get_n_failures (seg); f++)
@@ -367,7 +385,7 @@ add_links (SlJsonOut                 *o,
           sl_json_out_number (o, "statistical_bound_ns", i->statistical_bound_ns);
         }
       sl_json_out_int (o, "last_change_input_time", i->last_change);
-      add_link_time (o, engine, &rl);
+      add_link_time (o, engine, &rl, options->profiles);
       if (options->link_members != NULL)
         options->link_members (o, l, options->user_data);
       sl_json_out_end_object (o);
@@ -955,17 +973,51 @@ sl_journal_mode_to_string (SlJournalMode mode)
   return journal_modes[mode];
 }
 
+static const char *const profiles_modes[] = { "compact", "full" };
+
+const char *
+sl_profiles_mode_to_string (SlProfilesMode mode)
+{
+  g_return_val_if_fail (mode < G_N_ELEMENTS (profiles_modes), NULL);
+  return profiles_modes[mode];
+}
+
+/* The index of @str in @names, or -1. */
+static int
+find_name (const char *const *names,
+           guint              n,
+           const char        *str)
+{
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (str, names[i]) == 0)
+      return (int) i;
+  return -1;
+}
+
+gboolean
+sl_profiles_mode_from_string (const char     *str,
+                              SlProfilesMode *mode)
+{
+  int i;
+
+  g_return_val_if_fail (mode != NULL, FALSE);
+
+  i = find_name (profiles_modes, G_N_ELEMENTS (profiles_modes), str);
+  if (i >= 0)
+    *mode = i;
+  return i >= 0;
+}
+
 gboolean
 sl_journal_mode_from_string (const char    *str,
                              SlJournalMode *mode)
 {
+  int i;
+
   g_return_val_if_fail (mode != NULL, FALSE);
 
-  for (guint i = 0; i < G_N_ELEMENTS (journal_modes); i++)
-    if (g_strcmp0 (str, journal_modes[i]) == 0)
-      {
-        *mode = i;
-        return TRUE;
-      }
-  return FALSE;
+  i = find_name (journal_modes, G_N_ELEMENTS (journal_modes), str);
+  if (i >= 0)
+    *mode = i;
+  return i >= 0;
 }

@@ -62,6 +62,22 @@ typedef enum
   SL_JOURNAL_NONE,
 } SlJournalMode;
 
+/**
+ * SlProfilesMode:
+ * @SL_PROFILES_COMPACT: each host's and link's "bound_profile" as at most
+ *   %SL_REPORT_COMPACT_POINTS points of an upper envelope of the bound,
+ *   rounded up to the ns; no "windows"
+ * @SL_PROFILES_FULL: the bound's exact breakpoints, and each link's
+ *   "windows"
+ */
+typedef enum
+{
+  SL_PROFILES_COMPACT,
+  SL_PROFILES_FULL,
+} SlProfilesMode;
+
+#define SL_REPORT_COMPACT_POINTS 8
+
 /* Adds members to host or link @index (an engine index) of the report. */
 typedef void (*SlReportMembersFunc) (SlJsonOut *out,
                                      guint      index,
@@ -72,6 +88,7 @@ typedef void (*SlReportMembersFunc) (SlJsonOut *out,
  * @timing: (nullable): the "timing" member
  * @journal: how much of the journal
  * @journal_from: %SL_JOURNAL_FULL: first sequence number written
+ * @profiles: how much of the bounds over time
  * @problems: (nullable) (element-type SlTraceProblem): the "problems"
  *   member
  * @host_members, @link_members: (nullable): more members of each host and
@@ -82,6 +99,7 @@ typedef struct
   const SlReportTiming *timing;
   SlJournalMode         journal;
   guint64               journal_from;
+  SlProfilesMode        profiles;
   GPtrArray            *problems;
   SlReportMembersFunc   host_members;
   SlReportMembersFunc   link_members;
@@ -115,5 +133,8 @@ void      sl_report_write_json (SlEngine                  *engine,
 const char *sl_journal_mode_to_string   (SlJournalMode  mode);
 gboolean    sl_journal_mode_from_string (const char    *str,
                                          SlJournalMode *mode);
+const char *sl_profiles_mode_to_string   (SlProfilesMode  mode);
+gboolean    sl_profiles_mode_from_string (const char     *str,
+                                          SlProfilesMode *mode);
 
 G_END_DECLS
