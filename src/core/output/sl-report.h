@@ -64,11 +64,11 @@ typedef enum
 
 /**
  * SlProfilesMode:
- * @SL_PROFILES_COMPACT: each host's and link's "bound_profile" as at most
+ * @SL_PROFILES_COMPACT: each host's "bound_profile" as at most
  *   %SL_REPORT_COMPACT_POINTS points of an upper envelope of the bound,
- *   rounded up to the ns; no "windows"
- * @SL_PROFILES_FULL: the bound's exact breakpoints, and each link's
- *   "windows"
+ *   rounded up to the ns; links without "bound_profile" and "windows"
+ * @SL_PROFILES_FULL: hosts' and links' "bound_profile" as the bound's
+ *   exact breakpoints, and each link's "windows"
  */
 typedef enum
 {
