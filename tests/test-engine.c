@@ -13,6 +13,7 @@
 #include "sl-plot-data.h"
 #include "sl-report.h"
 #include "sl-sim.h"
+#include "test-journal.h"
 #include "test-util.h"
 
 #define SEC G_GINT64_CONSTANT (1000000000)
@@ -422,6 +423,92 @@ test_journal (void)
   g_assert_cmpuint (links, >=, sl_engine_get_n_links (c.engine));
   cluster_clear (&c);
   g_rand_free (rand);
+}
+
+/* What the engine decides depends on the input only: the same packets
+ * read with queries at different paces (a job's snapshots come as CPU time
+ * allows) give the same journal, byte for byte, and the same transforms,
+ * for both trees. */
+static char *
+run_paced (SlTreeKind kind,
+           SlAlgorithm algorithm,
+           guint      pace)
+{
+  GRand *rand = g_rand_new_with_seed (15);
+  GString *out = g_string_new (NULL);
+  SlEngineOptions o;
+  SlPacketEvent ev;
+  g_autofree char *journal = NULL;
+  guint64 n = 0;
+  Cluster c;
+  gint64 t;
+
+  sl_engine_options_init (&o);
+  o.tree = kind;
+  o.algorithm = algorithm;
+  cluster_init (&c, rand, 12, 1, 8, &o, 20 * SEC);
+  sl_engine_set_flush_on_input (c.engine, TRUE);
+  while (sl_sim_next (c.sim, &ev, &t))
+    {
+      sl_engine_add_packet (c.engine, &ev, t);
+      if (pace != 0 && ++n % pace == 0)
+        {
+          for (guint l = 0; l < sl_engine_get_n_links (c.engine); l++)
+            {
+              SlLinkInfo li;
+
+              sl_engine_get_link_info (c.engine, l, &li);
+            }
+          for (guint h = 0; h < c.n_hosts; h++)
+            {
+              SlHostInfo hi = { 0 };
+
+              sl_engine_get_host_info (c.engine, h, &hi);
+              sl_host_info_clear (&hi);
+            }
+        }
+    }
+  sl_engine_set_flush_on_input (c.engine, FALSE);
+  sl_engine_flush (c.engine);
+
+  journal = sl_test_journal_dump (sl_engine_get_journal (c.engine));
+  g_string_append (out, journal);
+  for (guint h = 0; h < c.n_hosts; h++)
+    {
+      SlHostInfo hi = { 0 };
+
+      sl_engine_get_host_info (c.engine, h, &hi);
+      g_string_append_printf (out, "host %u ref %u %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %a %a %a\n",
+                              h, hi.reference, hi.to_reference.origin, hi.to_reference.image,
+                              hi.to_reference.image_frac, hi.to_reference.drift, hi.bound_ns);
+      sl_host_info_clear (&hi);
+    }
+  cluster_clear (&c);
+  g_rand_free (rand);
+  return g_string_free (out, FALSE);
+}
+
+static void
+test_query_pacing (void)
+{
+  static const guint paces[] = { 0, 7, 61, 997 };
+
+  for (guint k = 0; k < 2; k++)
+    for (guint a = 0; a < 2; a++)
+      {
+        SlTreeKind kind = k == 0 ? SL_TREE_MST : SL_TREE_SHORTEST_PATH;
+        SlAlgorithm algorithm = a == 0 ? SL_ALGORITHM_HULL : SL_ALGORITHM_LINREG;
+        g_autofree char *first = run_paced (kind, algorithm, paces[0]);
+
+        g_test_message ("tree %d algorithm %d: %u journal lines", kind, algorithm, count_lines (first));
+        g_assert_cmpuint (count_lines (first), >, 30);
+        for (guint p = 1; p < G_N_ELEMENTS (paces); p++)
+          {
+            g_autofree char *other = run_paced (kind, algorithm, paces[p]);
+
+            sl_test_assert_same_text (other, first);
+          }
+      }
 }
 
 static void
@@ -1017,6 +1104,7 @@ main (int    argc,
   g_test_add_func ("/engine/pinned-reference", test_pinned_reference);
   g_test_add_func ("/engine/journal", test_journal);
   g_test_add_func ("/engine/journal-ring", test_journal_ring);
+  g_test_add_func ("/engine/query-pacing", test_query_pacing);
   g_test_add_func ("/engine/degenerate", test_degenerate);
   g_test_add_func ("/engine/unsynchronized", test_unsynchronized);
   g_test_add_func ("/engine/thousand-hosts", test_thousand_hosts);

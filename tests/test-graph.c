@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "sl-graph.h"
+#include "test-journal.h"
+#include "test-util.h"
 
 #define NONE SL_HOST_NONE
 #define EPOCH G_GINT64_CONSTANT (1400000000000000000)
@@ -931,7 +933,10 @@ run_random_margin (SlTreeKind kind,
       random_op (rand, g, m, allow_pin);
       g_assert_cmpuint (sl_graph_get_pinned (g), ==, m->pinned);
       if (op % check_every == 0 || op == n_ops)
-        check_graph (g, m, seen, journal, check_every == 1);
+        {
+          sl_graph_commit (g);
+          check_graph (g, m, seen, journal, check_every == 1);
+        }
     }
 
   changes = sl_graph_get_n_tree_changes (g) + sl_graph_get_n_reference_changes (g);
@@ -1041,6 +1046,103 @@ test_sp_random (void)
   for (guint32 seed = 1; seed <= 6; seed++)
     run_random (SL_TREE_SHORTEST_PATH, seed * 31337, 2 + seed * 4, 4, 1200, 1,
                 seed % 2 == 1, seed > 3);
+}
+
+/* Everything a query can read, in one string: hex floats, so equal strings
+ * mean equal bits. */
+static char *
+dump_graph_state (SlGraph *g)
+{
+  GString *out = g_string_new (NULL);
+  guint n = sl_graph_get_n_nodes (g);
+
+  for (guint v = 0; v < n; v++)
+    {
+      SlTransform tf;
+      double bound;
+
+      sl_graph_get_transform (g, v, &tf, &bound);
+      g_string_append_printf (out, "%u ref %u parent %u %" G_GINT64_FORMAT " %" G_GINT64_FORMAT
+                              " %a %a %a\n", v, sl_graph_get_reference (g, v), sl_graph_get_parent (g, v),
+                              tf.origin, tf.image, tf.image_frac, tf.drift, bound);
+      for (guint w = v + 1; w < n; w++)
+        if (sl_graph_edge_in_tree (g, v, w))
+          g_string_append_printf (out, "tree %u-%u\n", v, w);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* The same changes and commits, read after every change in one graph and
+ * never in the other: the same journal, byte for byte, and the same state.
+ * Between commits the reads see the last commit's tree. */
+static void
+test_queries_change_nothing (void)
+{
+  for (guint k = 0; k < 2; k++)
+    for (guint32 seed = 1; seed <= 4; seed++)
+      {
+        SlTreeKind kind = k == 0 ? SL_TREE_MST : SL_TREE_SHORTEST_PATH;
+        GRand *rand[2];
+        SlJournal *journal[2];
+        SlGraph *g[2];
+        Model *m[2];
+        g_autofree char *j0 = NULL, *j1 = NULL, *s0 = NULL, *s1 = NULL;
+        guint commit_every = 2 + seed * 3;
+        guint n0 = 4 + seed * 4;
+        g_autofree guint *parents = NULL;
+        guint n_parents = 0;
+
+        for (guint i = 0; i < 2; i++)
+          {
+            rand[i] = g_rand_new_with_seed (seed * 7727);
+            journal[i] = sl_journal_new (1 << 20);
+            g[i] = sl_graph_new (kind, journal[i]);
+            m[i] = model_new (n0 + 4, n0, kind);
+            for (guint v = 0; v < n0; v++)
+              sl_graph_add_node (g[i]);
+          }
+        parents = g_new (guint, n0 + 4);
+        for (guint op = 1; op <= 1500; op++)
+          {
+            guint pinned = sl_graph_get_pinned (g[0]);
+
+            for (guint i = 0; i < 2; i++)
+              {
+                sl_journal_set_time (journal[i], op);
+                random_op (rand[i], g[i], m[i], TRUE);
+              }
+            g_free (dump_graph_state (g[0]));
+            /* a pin is applied at once; otherwise the tree waits */
+            if (kind == SL_TREE_SHORTEST_PATH && pinned == sl_graph_get_pinned (g[0]))
+              for (guint v = 0; v < n_parents; v++)
+                g_assert_cmpuint (sl_graph_get_parent (g[0], v), ==, parents[v]);
+            if (op % commit_every == 0)
+              for (guint i = 0; i < 2; i++)
+                sl_graph_commit (g[i]);
+            if (op % commit_every == 0 || pinned != sl_graph_get_pinned (g[0]))
+              {
+                n_parents = sl_graph_get_n_nodes (g[0]);
+                for (guint v = 0; v < n_parents; v++)
+                  parents[v] = sl_graph_get_parent (g[0], v);
+              }
+          }
+        for (guint i = 0; i < 2; i++)
+          sl_graph_commit (g[i]);
+        j0 = sl_test_journal_dump (journal[0]);
+        j1 = sl_test_journal_dump (journal[1]);
+        g_assert_cmpuint (sl_journal_get_n_dropped (journal[0]), ==, 0);
+        sl_test_assert_same_text (j0, j1);
+        s0 = dump_graph_state (g[0]);
+        s1 = dump_graph_state (g[1]);
+        sl_test_assert_same_text (s0, s1);
+        for (guint i = 0; i < 2; i++)
+          {
+            model_free (m[i]);
+            sl_graph_free (g[i]);
+            sl_journal_free (journal[i]);
+            g_rand_free (rand[i]);
+          }
+      }
 }
 
 /* Deterministic scenarios */
@@ -1365,6 +1467,7 @@ test_shortest_path_basic (void)
   link_identity (g, 1, 3, 1.0);
   link_identity (g, 2, 3, 1.0);
   link_identity (g, 0, 3, 1.5);
+  sl_graph_commit (g);
   g_assert_cmpuint (sl_graph_get_reference (g, 2), ==, 0);
   g_assert_true (sl_graph_edge_in_tree (g, 0, 3));
   g_assert_false (sl_graph_edge_in_tree (g, 1, 3));
@@ -1375,6 +1478,10 @@ test_shortest_path_basic (void)
   /* the diagonal degrades: 3 now goes through 1 (the lower id on a tie
    * is not required, only a shortest path) */
   link_identity (g, 0, 3, 2.5);
+  /* queries before the commit see the last tree */
+  g_assert_true (sl_graph_edge_in_tree (g, 0, 3));
+  g_assert_cmpuint (sl_graph_get_parent (g, 3), ==, 0);
+  sl_graph_commit (g);
   g_assert_false (sl_graph_edge_in_tree (g, 0, 3));
   g_assert_cmpuint (sl_graph_get_reference (g, 3), ==, 0);
   g_assert_true (sl_graph_edge_in_tree (g, 1, 3) != sl_graph_edge_in_tree (g, 2, 3));
@@ -1494,6 +1601,7 @@ main (int   argc,
   g_test_add_func ("/graph/margin/random", test_margin_random);
   g_test_add_func ("/graph/margin/triangle", test_margin_triangle);
   g_test_add_func ("/graph/shortest-path/random", test_sp_random);
+  g_test_add_func ("/graph/queries-change-nothing", test_queries_change_nothing);
   g_test_add_func ("/graph/long-path", test_long_path);
   g_test_add_func ("/graph/growing-chain", test_growing_chain);
 

@@ -11,21 +11,24 @@
 #include <glib/gstdio.h>
 
 #include "sl-decoder.h"
+#include "test-journal.h"
 #include "test-util.h"
 
 /* The JSON report with the full journal, timing left out, and the
  * warnings. */
 static char *
-report (const char *folder,
-        guint       threads,
-        char      **warnings)
+report_with (const char *folder,
+             guint       threads,
+             const char *option,
+             char      **warnings)
 {
   g_autofree char *threads_arg = g_strdup_printf ("--threads=%u", threads);
   g_auto(GStrv) lines = NULL;
   GString *s = g_string_new (NULL);
   Run r = { 0 };
 
-  run_cli (&r, "sync", "--no-progress", "--json", "--journal=full", threads_arg, folder, NULL);
+  run_cli (&r, "sync", "--no-progress", "--json", "--journal=full", threads_arg,
+           option != NULL ? option : folder, option != NULL ? folder : NULL, NULL);
   g_assert_cmpint (r.status, !=, 2);
   lines = g_strsplit (r.out, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
@@ -36,6 +39,14 @@ report (const char *folder,
   *warnings = g_steal_pointer (&r.err);
   run_clear (&r);
   return g_string_free (s, FALSE);
+}
+
+static char *
+report (const char *folder,
+        guint       threads,
+        char      **warnings)
+{
+  return report_with (folder, threads, NULL, warnings);
 }
 
 /* How many decoders decode host @host with @threads threads (the reader's
@@ -150,6 +161,52 @@ test_shared_data (void)
     }
 }
 
+/* Both trees and both algorithms: the same report from run to run and
+ * with one or two threads. The shortest-path tree was recomputed when the
+ * graph was read, that is at each snapshot, paced by CPU time: three runs
+ * gave three journals. */
+static void
+assert_deterministic (const char *folder)
+{
+  static const char *options[] = { "--tree=shortest-path", "--tree=mst", "--algorithm=linreg" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (options); i++)
+    {
+      char *w[3] = { NULL };
+      g_autofree char *first = report_with (folder, 1, options[i], &w[0]);
+      g_autofree char *again = report_with (folder, 1, options[i], &w[1]);
+      g_autofree char *two = report_with (folder, 2, options[i], &w[2]);
+
+      g_test_message ("%s %s: %u lines", folder, options[i], count_lines (first));
+      g_assert_nonnull (strstr (first, "\"journal\""));
+      sl_test_assert_same_text (again, first);
+      sl_test_assert_same_text (two, first);
+      for (guint k = 0; k < 3; k++)
+        g_free (w[k]);
+    }
+}
+
+static void
+test_trees (void)
+{
+  g_autofree char *tmp = make_tmpdir ();
+  g_autofree char *gen = g_build_filename (tmp, "gen", NULL);
+  const char *extra[] = { "--hosts=12", "--duration=60", "--events=300000", NULL };
+  const char *sets[] = { "synctraces", "django-vote" };
+
+  run_generate (gen, extra);
+  assert_deterministic (gen);
+  rm_rf (tmp);
+  for (guint i = 0; i < G_N_ELEMENTS (sets); i++)
+    {
+      g_autofree char *data = sl_test_data_path ("traces", sets[i], NULL);
+
+      if (data == NULL)
+        return;
+      assert_deterministic (data);
+    }
+}
+
 /* A paused decoder stops between two steps and goes on when resumed,
  * to a normal end: the reader's --threads, without signals (a decoder
  * stopped while its sanitizer checked for leaks at exit never resumed). */
@@ -197,6 +254,7 @@ main (int    argc,
   g_test_add_func ("/parallel/hosts", test_one_host);
   g_test_add_func ("/parallel/damaged", test_damaged);
   g_test_add_func ("/parallel/shared-data", test_shared_data);
+  g_test_add_func ("/parallel/trees", test_trees);
   g_test_add_func ("/parallel/pause", test_pause);
   return g_test_run ();
 }

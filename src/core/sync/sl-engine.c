@@ -815,7 +815,7 @@ flush_links (SlEngine *self)
     }
   sl_journal_set_time (self->journal, self->now);
   g_array_set_size (self->dirty, 0);
-  sl_graph_settle_journal (self->graph);
+  sl_graph_commit (self->graph);
 }
 
 void

@@ -456,10 +456,10 @@ journal_reference (SlGraph    *self,
                     SL_QUALITY_ABSENT, NAN, reason);
 }
 
-/* The entry's bound is filled in by settle_journal(), when the graph is
- * next read or the engine's flush ends: composing the path's relations at
- * each swap and each link update cost most of a live refresh. It is the
- * subtree's bound once the changes made together are applied. */
+/* The entry's bound is filled in by settle_journal(), at the next
+ * sl_graph_commit(): composing the path's relations at each swap and each
+ * link update cost most of a live refresh. It is the subtree's bound once
+ * the changes made together are applied. */
 void
 journal_transform (SlGraph    *self,
                    guint       subtree,
@@ -655,15 +655,18 @@ edge_free (SlGraph *self,
   self->free_edge = e;
 }
 
-static inline void
-prepare (SlGraph *self)
-{
-  if (self->kind == SL_TREE_SHORTEST_PATH)
-    sp_recompute (self);
-  settle_journal (self);
-}
-
-/* Public API */
+/* Public API
+ *
+ * Queries change nothing: what they return, and what the journal says,
+ * must not depend on when they come (a job's snapshots are paced by CPU
+ * time). Between two sl_graph_commit() they see the shortest-path tree of
+ * the last one, with the links' current maps (a tree link's new map marks
+ * its subtree at once, update_edge()): each link's map holds on its own,
+ * so any tree of them gives guaranteed bounds, and an answer is a function
+ * of the changes made, not of the queries before it. Recomputing in a
+ * query without journaling would be no cheaper (Dijkstra from every host)
+ * and would move the next commit's starting tree, on which its hysteresis
+ * and tie-breaks depend. */
 
 SlGraph *
 sl_graph_new (SlTreeKind  kind,
@@ -878,7 +881,11 @@ update_edge (SlGraph           *self,
   if (self->kind == SL_TREE_SHORTEST_PATH)
     {
       if (tf_changed)
-        E->flags |= EDGE_TF_CHANGED;
+        {
+          E->flags |= EDGE_TF_CHANGED;
+          if (E->flags & EDGE_IN_TREE)
+            mark_changed (self, child_endpoint (self, e));
+        }
       sp_touch (self, a);
       sp_touch (self, b);
       return;
@@ -1014,12 +1021,15 @@ sl_graph_pin_reference (SlGraph *self,
     return;
   self->pinned = node;
 
+  /* a pin is an input of its own: applied now, as the MST does */
   if (self->kind == SL_TREE_SHORTEST_PATH)
     {
       if (node != NONE)
         sp_touch (self, node);
       if (old != NONE)
         sp_touch (self, old);
+      sp_recompute (self);
+      settle_journal (self);
       return;
     }
 
@@ -1098,7 +1108,6 @@ sl_graph_edge_in_tree (SlGraph *self,
 
   if (a == b || a >= self->n_nodes || b >= self->n_nodes)
     return FALSE;
-  prepare (self);
   e = map_lookup (&self->map, self->edges, pair_key (a, b), NULL);
   return e != NONE && (self->edges[e].flags & EDGE_IN_TREE) != 0;
 }
@@ -1110,7 +1119,6 @@ sl_graph_get_reference (SlGraph *self,
   g_return_val_if_fail (self != NULL, NONE);
   g_return_val_if_fail (node < self->n_nodes, NONE);
 
-  prepare (self);
   ensure_cache (self, node);
   return self->cache[node].ref;
 }
@@ -1122,7 +1130,6 @@ sl_graph_get_parent (SlGraph *self,
   g_return_val_if_fail (self != NULL, NONE);
   g_return_val_if_fail (node < self->n_nodes, NONE);
 
-  prepare (self);
   return self->parent[node];
 }
 
@@ -1135,7 +1142,6 @@ sl_graph_get_transform (SlGraph     *self,
   g_return_if_fail (self != NULL);
   g_return_if_fail (node < self->n_nodes);
 
-  prepare (self);
   ensure_cache (self, node);
   if (to_reference != NULL)
     *to_reference = self->cache[node].to_ref;
@@ -1159,7 +1165,6 @@ sl_graph_get_relation (SlGraph *self,
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (node < self->n_nodes, NULL);
 
-  prepare (self);
   ensure_cache (self, node);
   c = &self->cache[node];
   if (c->rel == NULL)
@@ -1168,10 +1173,30 @@ sl_graph_get_relation (SlGraph *self,
 }
 
 /**
+ * sl_graph_commit:
+ *
+ * Applies the link changes made since the last commit as one batch: the
+ * shortest-path tree and references are recomputed here, and only here
+ * (the MST applies each change as it comes), and the transform entries'
+ * bounds are filled in. Call it at points the input defines (the engine
+ * does at the end of each flush of its links) so that the journal does not
+ * depend on when the graph is read.
+ */
+void
+sl_graph_commit (SlGraph *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (self->kind == SL_TREE_SHORTEST_PATH)
+    sp_recompute (self);
+  settle_journal (self);
+}
+
+/**
  * sl_graph_settle_journal:
  *
  * Fills in the bounds of the transform entries journaled since the last
- * read of the graph (see journal_transform()).
+ * commit, with the graph as it is (see journal_transform()).
  */
 void
 sl_graph_settle_journal (SlGraph *self)
@@ -1190,7 +1215,6 @@ sl_graph_get_path (SlGraph *self,
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (node < self->n_nodes, NULL);
 
-  prepare (self);
   path = g_array_new (FALSE, FALSE, sizeof (guint));
   for (guint v = node; v != NONE; v = self->parent[v])
     g_array_append_val (path, v);

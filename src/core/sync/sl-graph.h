@@ -74,6 +74,7 @@ void        sl_graph_get_transform      (SlGraph           *self,
                                          double            *bound_ns);
 SlRelation *sl_graph_get_relation       (SlGraph           *self,
                                          guint              node);
+void        sl_graph_commit             (SlGraph           *self);
 void        sl_graph_settle_journal     (SlGraph           *self);
 GArray     *sl_graph_get_path           (SlGraph           *self,
                                          guint              node);
