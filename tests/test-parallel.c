@@ -14,8 +14,9 @@
 #include "test-journal.h"
 #include "test-util.h"
 
-/* The JSON report with the full journal, timing left out, and the
- * warnings. */
+/* The JSON report with the full journal, timing left out (its values
+ * zeroed: the report is one compact line since 5585f83, where dropping the
+ * lines that hold them left nothing to compare), and the warnings. */
 static char *
 report_with (const char *folder,
              guint       threads,
@@ -23,22 +24,23 @@ report_with (const char *folder,
              char      **warnings)
 {
   g_autofree char *threads_arg = g_strdup_printf ("--threads=%u", threads);
-  g_auto(GStrv) lines = NULL;
-  GString *s = g_string_new (NULL);
+  g_autoptr(GRegex) timing = g_regex_new ("(\"(elapsed_s|cpu_s|peak_rss[a-z_]*)\" *: *)[-+.0-9eE]+",
+                                          0, 0, NULL);
+  g_autofree char *kept = NULL;
+  char *s;
   Run r = { 0 };
 
   run_cli (&r, "sync", "--no-progress", "--json", "--journal=full", threads_arg,
            option != NULL ? option : folder, option != NULL ? folder : NULL, NULL);
   g_assert_cmpint (r.status, !=, 2);
-  lines = g_strsplit (r.out, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    if (strstr (lines[i], "\"elapsed_s\"") == NULL && strstr (lines[i], "\"cpu_s\"") == NULL &&
-        strstr (lines[i], "\"peak_rss") == NULL)
-      g_string_append_printf (s, "%s\n", lines[i]);
-  g_string_append_printf (s, "status %d\n", r.status);
+  g_assert_nonnull (strstr (r.out, "\"elapsed_s\""));
+  kept = g_regex_replace (timing, r.out, -1, 0, "\\g<1>0", 0, NULL);
+  g_assert_nonnull (kept);
+  g_assert_null (strstr (kept, "\"elapsed_s\":1"));
+  s = g_strdup_printf ("%s\nstatus %d\n", kept, r.status);
   *warnings = g_steal_pointer (&r.err);
   run_clear (&r);
-  return g_string_free (s, FALSE);
+  return s;
 }
 
 static char *
