@@ -451,22 +451,34 @@ run_job (SlJobKind          kind,
  * posts a final snapshot with nothing of the engine, which it neither
  * flushed nor read; one that does not (the application's Stop) shows what
  * was read. */
-static SlSnapshot *
-run_job_cancelled (const char *const *inputs,
-                   gboolean           discard)
+/* A folders job on one thread, a snapshot due every 10 ms, started */
+static SlJob *
+start_job_fast (const char *const *inputs,
+                gboolean           discard,
+                SlJobSnapshotFunc  func,
+                gpointer           data)
 {
   SlJobOptions o;
-  g_autoptr(SlJob) job = NULL;
-  Snapshots s = { 0 };
-  gboolean cancelled = FALSE;
+  SlJob *job;
 
   sl_job_options_init (&o);
   o.update_ms = 10;
   o.n_threads = 1;
   o.discard_cancelled = discard;
   job = sl_job_new (SL_JOB_FOLDERS, inputs, &o);
-  sl_job_set_snapshot_func (job, snapshot_cb, &s);
+  sl_job_set_snapshot_func (job, func, data);
   sl_job_start (job);
+  return job;
+}
+
+static SlSnapshot *
+run_job_cancelled (const char *const *inputs,
+                   gboolean           discard)
+{
+  Snapshots s = { 0 };
+  g_autoptr(SlJob) job = start_job_fast (inputs, discard, snapshot_cb, &s);
+  gboolean cancelled = FALSE;
+
   while (s.last == NULL || !s.last->final)
     {
       g_main_context_iteration (NULL, TRUE);
@@ -503,6 +515,101 @@ test_job_cancel (void)
   g_assert_cmpuint (discarded->hosts->len, ==, 0);
   g_assert_cmpuint (discarded->links->len, ==, 0);
   g_assert_cmpuint (shown->hosts->len, ==, sl_generate_get_n_hosts (gen));
+  rm_rf (tmp);
+}
+
+/* A main thread that does not take the snapshots (busy drawing): the
+ * worker captures no new one while the last waits, and the one the main
+ * thread finally takes holds the same final state and every change of the
+ * journal, as when it took each snapshot at once. */
+typedef struct
+{
+  Snapshots  s;
+  guint      changes;
+} Counted;
+
+static void
+counted_cb (SlJob      *job,
+            SlSnapshot *snapshot,
+            gpointer    user_data)
+{
+  Counted *c = user_data;
+
+  c->changes += snapshot->changes->len;
+  snapshot_cb (job, snapshot, &c->s);
+}
+
+static SlSnapshot *
+run_job_counted (const char *const *inputs,
+                 gboolean           main_busy,
+                 guint             *n_captures,
+                 guint             *n_changes)
+{
+  Counted c = { { 0 }, 0 };
+  g_autoptr(SlJob) job = start_job_fast (inputs, FALSE, counted_cb, &c);
+
+  if (main_busy)
+    while (!sl_job_is_done (job))
+      g_usleep (2000);
+  while (c.s.last == NULL || !c.s.last->final)
+    g_main_context_iteration (NULL, TRUE);
+  sl_job_set_snapshot_func (job, NULL, NULL);
+  *n_captures = sl_job_get_n_captures (job);
+  *n_changes = c.changes;
+  if (main_busy)
+    g_assert_cmpuint (c.s.n, ==, 1);
+  return c.s.last;
+}
+
+static void
+test_job_main_busy (void)
+{
+  g_autofree char *tmp = make_tmpdir ();
+  g_autofree char *dir = g_build_filename (tmp, "traces", NULL);
+  g_autoptr(SlGenerate) gen = generate_traces (dir, 12, 1, 31);
+  const char *inputs[] = { dir, NULL };
+  g_autoptr(SlSnapshot) taken = NULL;
+  g_autoptr(SlSnapshot) busy = NULL;
+  guint captures_taken, captures_busy, changes_taken, changes_busy;
+
+  taken = run_job_counted (inputs, FALSE, &captures_taken, &changes_taken);
+  busy = run_job_counted (inputs, TRUE, &captures_busy, &changes_busy);
+
+  /* the first capture waits untaken; only the final one follows it */
+  g_assert_cmpuint (captures_busy, <=, 2);
+  g_assert_cmpuint (captures_taken, >=, captures_busy);
+
+  g_assert_true (busy->final);
+  g_assert_cmpuint (changes_busy, ==, changes_taken);
+  g_assert_cmpuint (changes_busy, >, 0);
+  g_assert_cmpuint (busy->journal_next, ==, taken->journal_next);
+  g_assert_cmpuint (busy->matches, ==, taken->matches);
+  g_assert_cmpuint (busy->n_components, ==, taken->n_components);
+  g_assert_cmpuint (busy->hosts->len, ==, taken->hosts->len);
+  g_assert_cmpuint (busy->links->len, ==, taken->links->len);
+  for (guint h = 0; h < busy->hosts->len; h++)
+    {
+      const SlSnapHost *a = &g_array_index (busy->hosts, SlSnapHost, h);
+      const SlSnapHost *b = &g_array_index (taken->hosts, SlSnapHost, h);
+
+      g_assert_cmpstr (sl_snapshot_get_host_name (busy, h), ==, sl_snapshot_get_host_name (taken, h));
+      g_assert_cmpuint (a->reference, ==, b->reference);
+      g_assert_cmpuint (a->parent, ==, b->parent);
+      g_assert_cmpuint (a->counts.events, ==, b->counts.events);
+      g_assert_cmpfloat (a->bound_ns, ==, b->bound_ns);
+      g_assert_cmpint (memcmp (&a->to_reference, &b->to_reference, sizeof a->to_reference), ==, 0);
+    }
+  for (guint l = 0; l < busy->links->len; l++)
+    {
+      const SlReportLink *a = &g_array_index (busy->links, SlReportLink, l);
+      const SlReportLink *b = &g_array_index (taken->links, SlReportLink, l);
+
+      g_assert_cmpuint (a->info.matches, ==, b->info.matches);
+      g_assert_cmpint (a->info.quality, ==, b->info.quality);
+      g_assert_cmpfloat (a->info.bound_ns, ==, b->info.bound_ns);
+      g_assert_cmpfloat (a->alpha, ==, b->alpha);
+      g_assert_cmpfloat (a->beta, ==, b->beta);
+    }
   rm_rf (tmp);
 }
 
@@ -670,6 +777,7 @@ main (int    argc,
   g_test_add_func ("/model/failed", test_failed);
   g_test_add_func ("/model/job", test_job);
   g_test_add_func ("/model/job-cancel", test_job_cancel);
+  g_test_add_func ("/model/job-main-busy", test_job_main_busy);
   g_test_add_func ("/model/entry-checks", test_entry_checks);
   g_test_add_func ("/model/spans", test_spans);
   return g_test_run ();

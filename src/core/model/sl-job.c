@@ -62,6 +62,7 @@ struct _SlJob
   gint64             capture_cost;
   gint64             capture_wait;
   gint64             wait_checked;
+  guint              n_captures;
 
   GMutex             lock;
   GCond              cond;
@@ -410,11 +411,24 @@ job_capture (SlJob    *self,
     }
 
   self->last_capture = g_get_monotonic_time ();
+  g_atomic_int_inc (&self->n_captures);
   snapshot->capture_cpu_us = sl_thread_cpu_us () - cpu;
   self->capture_cost = snapshot->capture_cpu_us > 0 ? snapshot->capture_cpu_us : self->last_capture - t;
   self->capture_wait = sl_thread_wait_us ();
   self->wait_checked = self->last_capture;
   return snapshot;
+}
+
+/* The main thread has not taken the last snapshot yet. */
+static gboolean
+job_main_behind (SlJob *self)
+{
+  gboolean ret;
+
+  g_mutex_lock (&self->lock);
+  ret = self->pending != NULL && self->func != NULL;
+  g_mutex_unlock (&self->lock);
+  return ret;
 }
 
 /* A capture is due --update-ms after the previous one, unless that one
@@ -426,7 +440,10 @@ job_capture (SlJob    *self,
  * so did the pause after it) without giving the input more of the
  * worker; processor time alone would capture nonstop on a machine that
  * gives the worker a sliver (which still gets one at the latest ten
- * update intervals late). Without the kernel's figure, the wall time. */
+ * update intervals late). Without the kernel's figure, the wall time. A
+ * main thread that lags (drawing 1 000 hosts on a loaded machine) is
+ * not sent snapshots it would only merge: each cost the worker a copy
+ * of every host and link. */
 static gboolean
 job_capture_due (SlJob *self)
 {
@@ -436,6 +453,10 @@ job_capture_due (SlJob *self)
   gint64 waited = 0, w;
 
   if (elapsed < MAX ((gint64) self->update_ms * 1000, need))
+    return FALSE;
+  /* nor while the main thread has not taken the previous snapshot: this
+   * one would replace it unseen (the next carries the changes since) */
+  if (job_main_behind (self))
     return FALSE;
   if (elapsed >= need + (gint64) self->update_ms * 1000 * 10 || self->capture_wait < 0)
     return TRUE;
@@ -1174,6 +1195,16 @@ sl_job_build_plot_now (SlJob *self,
       g_mutex_unlock (&self->lock);
     }
   return data[2];
+}
+
+/* Any thread: the snapshots the worker captured so far (those replaced
+ * before the main thread took them included). */
+guint
+sl_job_get_n_captures (SlJob *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return (guint) g_atomic_int_get (&self->n_captures);
 }
 
 gint64

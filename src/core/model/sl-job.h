@@ -115,6 +115,7 @@ SlPlotData *sl_job_build_plot_now    (SlJob               *self,
                                       guint                link);
 gboolean    sl_job_is_done           (SlJob               *self);
 gint64      sl_job_get_elapsed_us    (SlJob               *self);
+guint       sl_job_get_n_captures    (SlJob               *self);
 double      sl_job_get_cpu_s         (SlJob               *self);
 GPtrArray  *sl_job_dup_problems      (SlJob               *self);
 SlTimeline *sl_job_get_timeline      (SlJob               *self);

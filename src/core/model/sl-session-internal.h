@@ -65,6 +65,8 @@ struct _SlSession
   SlTimeSpan      selected_span;
 
   GArray         *update_us;
+  /* the job's captures when its last snapshot was applied */
+  guint           n_captures;
   GArray         *resort_us;
   GArray         *resort_links;
   guint8         *resort_mark;

@@ -392,6 +392,7 @@ _sl_session_job_snapshot_cb (SlJob      *job,
 
   g_assert (job == self->job);
 
+  self->n_captures = sl_job_get_n_captures (job);
   apply_snapshot (self, snapshot);
   dt = g_get_monotonic_time () - t0;
   record_time (self->update_us, dt);

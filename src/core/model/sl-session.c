@@ -830,6 +830,13 @@ _sl_session_get_update_times (SlSession *self)
   return self->update_us;
 }
 
+guint
+_sl_session_get_n_captures (SlSession *self)
+{
+  g_return_val_if_fail (SL_IS_SESSION (self), 0);
+  return self->n_captures;
+}
+
 const SlSnapshot *
 _sl_session_get_snapshot (SlSession *self)
 {

@@ -75,19 +75,29 @@ static void
 ensure_groups (SlEngine *self)
 {
   guint n = self->host_names->len;
-  g_autofree guint *ref = g_new (guint, MAX (n, 1));
-  g_autofree guint *count = g_new0 (guint, MAX (n, 1));
-  g_autofree guint *order = g_new (guint, MAX (n, 1));
-  g_autofree guint8 *decided = g_new0 (guint8, MAX (n, 1));
+  g_autofree guint *ref = NULL;
+  g_autofree guint *count = NULL;
+  g_autofree guint *order = NULL;
+  g_autofree guint8 *decided = NULL;
   guint64 stamp;
   guint pinned;
 
-  for (guint h = 0; h < n; h++)
-    ref[h] = sl_graph_get_reference (self->graph, h);
+  /* The stamp is checked before any per-host work: a capture asks for
+   * every host's info, and reading every host's reference first made it
+   * O(hosts²). Reading one settles the tree (its changes are journaled)
+   * before the journal is read. */
+  if (n > 0)
+    (void) sl_graph_get_parent (self->graph, 0);
   stamp = sl_journal_get_next_seq (self->journal) + 1;
   pinned = sl_graph_get_pinned (self->graph);
   if (self->groups->len == n && self->groups_stamp == stamp && self->groups_pinned == pinned)
     return;
+  ref = g_new (guint, MAX (n, 1));
+  count = g_new0 (guint, MAX (n, 1));
+  order = g_new (guint, MAX (n, 1));
+  decided = g_new0 (guint8, MAX (n, 1));
+  for (guint h = 0; h < n; h++)
+    ref[h] = sl_graph_get_reference (self->graph, h);
   self->groups_stamp = stamp;
   self->groups_pinned = pinned;
   g_array_set_size (self->groups, n);

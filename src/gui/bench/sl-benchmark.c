@@ -338,8 +338,11 @@ finish (Bench *b)
   json_builder_set_member_name (jb, "layout_ms");
   json_builder_add_double_value (jb, b->layout_ms);
   _sl_benchmark_add_stats (jb, "update_handling", updates, "max_ms");
-  /* the worker's CPU time capturing each snapshot that was applied */
+  /* the worker's CPU time capturing each snapshot that was applied, and
+   * how many it captured (those merged before they were applied too) */
   _sl_benchmark_add_stats (jb, "capture_cpu", b->captures, "max_ms");
+  json_builder_set_member_name (jb, "captures");
+  json_builder_add_int_value (jb, _sl_session_get_n_captures (b->session));
   json_builder_set_member_name (jb, "longest_stall_while_streaming_ms");
   json_builder_add_double_value (jb, b->stall_max / 1000.0);
   _sl_benchmark_add_stats (jb, "table_reorder", _sl_session_get_resort_times (b->session), "max_ms");
