@@ -7,6 +7,7 @@
 
 #include <math.h>
 
+#include "sl-round-private.h"
 #include "sl-transform.h"
 
 #define EPOCH G_GINT64_CONSTANT (1400000000000000000)
@@ -36,6 +37,82 @@ test_apply (void)
   /* one hour later: 3.6e12 * 1e-4 = 360 000 000 ns more */
   g_assert_cmpint (sl_transform_apply (&t, EPOCH + G_GINT64_CONSTANT (3600000000000)), ==,
                    EPOCH + G_GINT64_CONSTANT (86400000000000) + G_GINT64_CONSTANT (3600000000000) + 360000000);
+}
+
+/* The roundings without a library call give llroundl()'s and floorl()'s
+ * results at every value: halves and their neighbours, both signs, near
+ * the limit where the library takes over, and random long doubles. */
+static void
+check_round (long double v)
+{
+  g_assert_cmpint (sl_llroundl (v), ==, llroundl (v));
+  g_assert_true (sl_floorl (v) == floorl (v));
+}
+
+static void
+test_round (void)
+{
+  GRand *rand = g_rand_new_with_seed (7);
+  static const long double ints[] = { 0, 1, 2, 3, 1e6L, 4503599627370496.0L, 9007199254740993.0L,
+                                      1.7e18L, 3.9999999999e18L, 4.0e18L, 4.5e18L, 9.2e18L };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ints); i++)
+    for (int sign = -1; sign <= 1; sign += 2)
+      {
+        long double base = sign * ints[i];
+        long double vs[] = { base, base + 0.5L, base - 0.5L, base + 0.25L, base - 0.75L };
+
+        for (guint k = 0; k < G_N_ELEMENTS (vs); k++)
+          {
+            check_round (vs[k]);
+            check_round (nextafterl (vs[k], INFINITY));
+            check_round (nextafterl (vs[k], -INFINITY));
+          }
+      }
+  for (int iter = 0; iter < 200000; iter++)
+    {
+      long double mag = powl (2.0L, g_rand_double_range (rand, -4, 63));
+      long double v = (g_rand_boolean (rand) ? 1 : -1) * mag * (long double) g_rand_double (rand);
+      long double half = (long double) (gint64) v + (v < 0 ? -0.5L : 0.5L);
+
+      check_round (v);
+      if (fabsl (v) < 1e18L)
+        {
+          check_round (half);
+          check_round (nextafterl (half, 0));
+        }
+    }
+  for (int iter = 0; iter < 10000; iter++)
+    {
+      gint64 a = (gint64) g_rand_double_range (rand, -9.2e18, 9.2e18);
+      gint64 b = (gint64) g_rand_double_range (rand, -9.2e18, 9.2e18);
+
+      g_assert_true (sl_diff_ld (a, b) == (long double) ((__int128) a - b));
+    }
+  g_rand_free (rand);
+}
+
+/* sl_transform_apply() against the formula in 128-bit integers and
+ * llroundl(), at random epoch-scale transforms and instants */
+static void
+test_apply_exact (void)
+{
+  GRand *rand = g_rand_new_with_seed (11);
+
+  for (int iter = 0; iter < 200000; iter++)
+    {
+      SlTransform t;
+      gint64 o = EPOCH + (gint64) g_rand_double_range (rand, -1e17, 1e17);
+      gint64 x = o + (gint64) g_rand_double_range (rand, -1e16, 1e16);
+      long double off;
+
+      sl_transform_init (&t, o, o + (gint64) g_rand_double_range (rand, -1e15, 1e15),
+                         g_rand_double (rand), g_rand_double_range (rand, -1e-3, 1e-3));
+      off = (long double) ((__int128) t.image - t.origin) + (long double) t.image_frac +
+            (long double) t.drift * (long double) ((__int128) x - t.origin);
+      g_assert_cmpint (sl_transform_apply (&t, x), ==, x + (gint64) llroundl (off));
+    }
+  g_rand_free (rand);
 }
 
 static void
@@ -126,6 +203,8 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/transform/apply", test_apply);
+  g_test_add_func ("/transform/round", test_round);
+  g_test_add_func ("/transform/apply-exact", test_apply_exact);
   g_test_add_func ("/transform/compose-invert-random", test_compose_invert_random);
   g_test_add_func ("/transform/long-chain", test_long_chain);
   g_test_add_func ("/transform/strings", test_strings);

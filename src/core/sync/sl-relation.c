@@ -10,6 +10,7 @@
 
 #include "sl-compare.h"
 #include "sl-relation.h"
+#include "sl-round-private.h"
 
 /*
  * Pieces are SlTransforms (exact on epoch-scale times) with their starts;
@@ -242,13 +243,12 @@ static gint64
 piece_inverse (const SlTransform *t,
                gint64             y)
 {
-  long double d = ((long double) ((__int128) y - t->image) - t->image_frac) /
-                  (1.0L + (long double) t->drift);
+  long double d = (sl_diff_ld (y, t->image) - t->image_frac) / (1.0L + (long double) t->drift);
 
   if (!isfinite (d))
     return t->origin;
   d = CLAMP (d, -9.0e18L - (long double) t->origin, 9.0e18L - (long double) t->origin);
-  return t->origin + (gint64) llroundl (d);
+  return t->origin + sl_llroundl (d);
 }
 
 /* The smallest x whose image is at least y (pieces are non-decreasing;

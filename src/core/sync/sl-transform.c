@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "sl-round-private.h"
 #include "sl-transform.h"
 
 static void
@@ -73,11 +74,9 @@ static long double
 offset_at (const SlTransform *self,
            gint64             t)
 {
-  __int128 delta = (__int128) t - self->origin;
-
-  return (long double) ((__int128) self->image - self->origin) +
+  return sl_diff_ld (self->image, self->origin) +
          (long double) self->image_frac +
-         (long double) self->drift * (long double) delta;
+         (long double) self->drift * sl_diff_ld (t, self->origin);
 }
 
 /* The apply functions check nothing: they run once per event. */
@@ -88,7 +87,7 @@ sl_transform_apply_split (const SlTransform *self,
                           double            *frac)
 {
   long double off = offset_at (self, t);
-  long double fl = floorl (off);
+  long double fl = sl_floorl (off);
 
   *whole = t + (gint64) fl;
   *frac = (double) (off - fl);
@@ -98,7 +97,7 @@ gint64
 sl_transform_apply (const SlTransform *self,
                     gint64             t)
 {
-  return t + (gint64) llroundl (offset_at (self, t));
+  return t + sl_llroundl (offset_at (self, t));
 }
 
 /* image(t) - t, for plotting and error measurement. */
