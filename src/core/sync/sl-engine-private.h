@@ -87,6 +87,11 @@ typedef struct
   InversionCache inv;
   RowCache    row;
   SlRelation *rel;
+  /* the segments' result at seg_result_version: a flush and the link's
+   * row in the capture after it read the same one */
+  SlHullResult seg_result;
+  guint64     seg_result_version;
+  gboolean    seg_result_valid;
 } Link;
 
 /* The host's events seen so far, on its own clock; held: what readers

@@ -846,12 +846,19 @@ sl_engine_get_n_links (const SlEngine *self)
 }
 
 static void
-fill_from_hull (const Link *l,
+fill_from_hull (Link       *l,
                 SlLinkInfo *info)
 {
   SlHullResult r;
+  guint64 version = sl_segments_get_version (l->seg);
 
-  sl_segments_get_result (l->seg, &r);
+  if (!l->seg_result_valid || l->seg_result_version != version)
+    {
+      sl_segments_get_result (l->seg, &l->seg_result);
+      l->seg_result_version = version;
+      l->seg_result_valid = TRUE;
+    }
+  r = l->seg_result;
   info->quality = r.quality;
   info->reason = r.reason;
   info->accurate_packets = r.accurate_packets;
