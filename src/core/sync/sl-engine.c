@@ -705,7 +705,7 @@ add_match (SlEngine            *self,
       SlRoundTrip rts[2];
       guint n_rts = 0;
 
-      sl_linreg_add_full (l->linreg, a_to_b, t_a, t_b, rts, &n_rts);
+      sl_linreg_add_full (l->linreg, a_to_b, t_a, t_b, match->has_length ? match->length : 0, rts, &n_rts);
       for (guint k = 0; k < n_rts; k++)
         {
           /* --linreg-confidence: [Clément & Dagenais]'s one-sided cut on E
@@ -718,7 +718,7 @@ add_match (SlEngine            *self,
           l->rt_mean += delta / (double) l->rt_n;
           l->rt_m2 += delta * (e - l->rt_mean);
           if (!cut)
-            sl_segments_add_round_trip (l->seg, rts[k].t_a, rts[k].t_b, e);
+            sl_segments_add_round_trip_sized (l->seg, rts[k].t_a, rts[k].t_b, e, rts[k].len_ab, rts[k].len_ba);
         }
     }
   if (sl_segments_get_version (l->seg) != l->seg_version && !l->queued)

@@ -53,6 +53,7 @@ typedef struct
   gint64  b;
   guint64 serial;
   guint   used;
+  guint   length;
 } Packet;
 
 /* T relative to origin_a, D relative to origin_b - origin_a, all in ns;
@@ -196,6 +197,8 @@ sl_linreg_add_round_trip (SlLinreg     *self,
       /* E before the rates' correction, plus the most the turnaround can
        * add at 100 ppm */
       o->e_ns = rt.e + fabs (rt.s) * 5e-5;
+      o->len_ab = request_dir == DIR_AB ? request->length : reply->length;
+      o->len_ba = request_dir == DIR_AB ? reply->length : request->length;
     }
 
   if (self->round_trips != NULL)
@@ -502,11 +505,13 @@ sl_linreg_add (SlLinreg *self,
                gint64    t_a,
                gint64    t_b)
 {
-  return sl_linreg_add_full (self, a_to_b, t_a, t_b, NULL, NULL);
+  return sl_linreg_add_full (self, a_to_b, t_a, t_b, 0, NULL, NULL);
 }
 
 /**
  * sl_linreg_add_full:
+ * @length: the packet's payload bytes (0 when unknown), passed on to the
+ *   round trips it forms
  * @out: (out) (optional): the round trips the packet formed (at most two)
  * @n_out: (out) (optional): their number
  *
@@ -520,6 +525,7 @@ sl_linreg_add_full (SlLinreg    *self,
                     gboolean     a_to_b,
                     gint64       t_a,
                     gint64       t_b,
+                    guint        length,
                     SlRoundTrip  out[2],
                     guint       *n_out)
 {
@@ -554,6 +560,7 @@ sl_linreg_add_full (SlLinreg    *self,
   x.b = t_b - self->origin_b;
   x.serial = ++self->serial;
   x.used = 0;
+  x.length = length;
 
   i = sl_linreg_find_partner (self, &x, dir, TRUE, -1);
   if (i >= 0)

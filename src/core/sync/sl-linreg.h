@@ -47,12 +47,16 @@ typedef struct
  * @e_ns: its error margin E: |D − the true offset| ≤ E when the round trip
  *   is a real exchange (E is half the network round trip, with a margin
  *   for the clocks' rates over the turnaround)
+ * @len_ab: the payload bytes of its a → b packet (0 when unknown)
+ * @len_ba: the payload bytes of its b → a packet (0 when unknown)
  */
 typedef struct
 {
   gint64 t_a;
   gint64 t_b;
   double e_ns;
+  guint  len_ab;
+  guint  len_ba;
 } SlRoundTrip;
 
 typedef struct _SlLinreg SlLinreg;
@@ -67,6 +71,7 @@ gboolean  sl_linreg_add_full (SlLinreg    *self,
                               gboolean     a_to_b,
                               gint64       t_a,
                               gint64       t_b,
+                              guint        length,
                               SlRoundTrip  out[2],
                               guint       *n_out);
 double    sl_linreg_confidence_to_z (double confidence);

@@ -272,3 +272,14 @@ window_payload_shift (const Window *w)
   y = x + w->pl.d / (double) w->pl.n;
   return y - (band_lo (b, x) + band_hi (b, x)) / 2;
 }
+
+/* The link's fitted ns a byte of each direction (ABOVE: a → b), 0
+ * without sizes: what linreg's round trips are corrected by
+ * (moments_fit_sized()). */
+void
+payload_slopes (const SlSegments *self,
+                double            c[2])
+{
+  for (int side = 0; side < 2; side++)
+    c[side] = self->payload != NULL ? side_c (self->payload, side) : 0;
+}

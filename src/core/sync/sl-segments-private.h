@@ -43,12 +43,15 @@ typedef struct
  * d = t_b − t_a (relative to the link's origin) against x = t_a: weighted
  * sums (weight 1/E², E the round trip's error margin: a round trip counts
  * by how tightly it pins the offset, so one paired across a loss or a
- * retransmission hardly counts) and plain ones (the residual deviation). */
+ * retransmission hardly counts) and plain ones (the residual deviation).
+ * wh, wxh: the weighted sums of half each direction's payload bytes
+ * (ABOVE: a → b), for moments_fit_sized(). */
 typedef struct
 {
   guint64     n;
   long double w, wx, wd, wxx, wxd, wdd;
   long double x, d, xx, xd, dd;
+  long double wh[2], wxh[2];
 } Moments;
 
 /* A window's payload-corrected offsets (sl-segments-payload.c): how many,
@@ -188,6 +191,10 @@ double band_bisector (const Band *b,
 gboolean moments_fit (const Moments *m,
                       Fit           *f);
 
+gboolean moments_fit_sized (const Moments *m,
+                            const double   c[2],
+                            Fit           *f);
+
 double fit_se (const Fit     *f,
                const Moments *m,
                double         x);
@@ -228,6 +235,9 @@ void payload_free (Payload *pl);
 gsize payload_memory (const Payload *pl);
 
 double window_payload_shift (const Window *w);
+
+void payload_slopes (const SlSegments *self,
+                     double            c[2]);
 
 /* sl-segments-result.c */
 

@@ -492,8 +492,10 @@ linreg_run (const SlSegments *self,
 {
   g_autoptr(GArray) anchors = g_array_new (FALSE, FALSE, sizeof (Piece));
   gboolean any = FALSE;
+  double c_byte[2];
   Piece *a;
 
+  payload_slopes (self, c_byte);
   for (guint k = k0; k <= k1; k++)
     {
       const Window *w = &g_array_index (ws, Window, g_array_index (acc, guint, k));
@@ -502,7 +504,7 @@ linreg_run (const SlSegments *self,
       Fit f;
 
       p.x = (u + v) / 2;
-      if (moments_fit (&w->lr, &f))
+      if (moments_fit_sized (&w->lr, c_byte, &f))
         {
           p.y = p.x + f.a + f.b * p.x;
           p.slope = 1 + f.b;

@@ -246,12 +246,20 @@ band_bisector (const Band *b,
 
 /* Round-trip moments */
 
+/* @h: half the payload bytes of the round trip's packet of each
+ * direction (ABOVE: a → b) */
 static void
-moments_add (Moments *m,
-             double   x,
-             double   d,
-             double   w)
+moments_add (Moments      *m,
+             double        x,
+             double        d,
+             double        w,
+             const double  h[2])
 {
+  for (int side = 0; side < 2; side++)
+    {
+      m->wh[side] += w * (long double) h[side];
+      m->wxh[side] += w * (long double) x * h[side];
+    }
   m->n++;
   m->w += w;
   m->wx += w * (long double) x;
@@ -293,6 +301,11 @@ moments_merge (Moments       *m,
   m->xx += sign * o->xx;
   m->xd += sign * o->xd;
   m->dd += sign * o->dd;
+  for (int side = 0; side < 2; side++)
+    {
+      m->wh[side] += sign * o->wh[side];
+      m->wxh[side] += sign * o->wxh[side];
+    }
   if (m->n == 0)
     memset (m, 0, sizeof *m);
 }
@@ -330,6 +343,39 @@ moments_fit (const Moments *m,
   pdd = m->dd - m->n * pd * pd;
   pssr = pdd - 2 * b * pxd + b * b * pxx + m->n * (pd - a - b * px) * (pd - a - b * px);
   f->e_r = (double) sqrtl (fmaxl (pssr, 0) / (m->n - 2));
+  return TRUE;
+}
+
+/* moments_fit() of the round trips' offsets corrected for their sizes:
+ * D = θ + (d_ab − d_ba)/2, and a packet's delay grows by c ns a byte of
+ * its direction (the hull's pooled slopes, sl-segments-payload.c), so
+ * each D less c_ab·L_ab/2 − c_ba·L_ba/2 is the offset with empty packets
+ * both ways (as the hull's estimate assumes them equally fast). The fit
+ * being linear in D, that is the plain fit less the same combination of
+ * the fits of the halved sizes. The residual figures (s2, e_r) stay
+ * those of the uncorrected offsets: a statistic beside the estimate. */
+gboolean
+moments_fit_sized (const Moments *m,
+                   const double   c[2],
+                   Fit           *f)
+{
+  long double mx;
+
+  if (!moments_fit (m, f))
+    return FALSE;
+  mx = m->wx / m->w;
+  for (int side = 0; side < 2; side++)
+    {
+      long double mh, b;
+
+      if (c[side] == 0)
+        continue;
+      mh = m->wh[side] / m->w;
+      b = (m->wxh[side] - m->w * mx * mh) / f->sxx;
+      /* ABOVE's delay adds to D, BELOW's takes from it */
+      f->a -= (double) ((side == ABOVE ? c[side] : -c[side]) * (mh - b * mx));
+      f->b -= (double) ((side == ABOVE ? c[side] : -c[side]) * b);
+    }
   return TRUE;
 }
 
@@ -1308,7 +1354,27 @@ sl_segments_add_round_trip (SlSegments *self,
                             gint64      t_b,
                             double      e_ns)
 {
-  double x, d, w;
+  sl_segments_add_round_trip_sized (self, t_a, t_b, e_ns, 0, 0);
+}
+
+/**
+ * sl_segments_add_round_trip_sized:
+ * @len_ab, @len_ba: the payload bytes of its a → b and b → a packets (0
+ *   when unknown)
+ *
+ * sl_segments_add_round_trip() for a round trip whose packets' sizes are
+ * known: with the packets' own sizes (sl_segments_add_sized()), linreg's
+ * estimate discounts what serialization adds to each direction.
+ */
+void
+sl_segments_add_round_trip_sized (SlSegments *self,
+                                  gint64      t_a,
+                                  gint64      t_b,
+                                  double      e_ns,
+                                  guint       len_ab,
+                                  guint       len_ba)
+{
+  double x, d, w, h[2];
 
   g_return_if_fail (self != NULL);
 
@@ -1319,14 +1385,16 @@ sl_segments_add_round_trip (SlSegments *self,
   /* E of a few ns would outweigh everything: no round trip pins the
    * offset better than the clocks' reading (1 ns) */
   w = 1.0 / (MAX (e_ns, 1.0) * MAX (e_ns, 1.0));
+  h[ABOVE] = len_ab / 2.0;
+  h[BELOW] = len_ba / 2.0;
   if (self->open && t_a - self->x0 >= self->u)
     {
-      moments_add (&self->lr, x, d, w);
+      moments_add (&self->lr, x, d, w, h);
       if (self->suffix_n[0] + self->suffix_n[1] > 0 && t_a - self->x0 >= self->suffix_u)
-        moments_add (&self->lr_suffix, x, d, w);
+        moments_add (&self->lr_suffix, x, d, w, h);
     }
   else if (self->windows->len > 0)
-    moments_add (&closed_window_at (self, t_a - self->x0)->lr, x, d, w);
+    moments_add (&closed_window_at (self, t_a - self->x0)->lr, x, d, w, h);
   else
     return;
   if (self->o.linreg)

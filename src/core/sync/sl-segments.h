@@ -134,6 +134,12 @@ void         sl_segments_add_round_trip (SlSegments              *self,
                                          gint64                   t_a,
                                          gint64                   t_b,
                                          double                   e_ns);
+void         sl_segments_add_round_trip_sized (SlSegments        *self,
+                                               gint64             t_a,
+                                               gint64             t_b,
+                                               double             e_ns,
+                                               guint              len_ab,
+                                               guint              len_ba);
 void         sl_segments_get_linreg     (SlSegments              *self,
                                          SlSegmentsLinreg        *stats);
 guint64      sl_segments_get_version    (const SlSegments        *self);
