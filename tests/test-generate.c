@@ -1005,6 +1005,10 @@ test_linreg_sizes (void)
   options.max_offset_ns = G_GINT64_CONSTANT (1000) * 1000000000;
   options.duration_ns = G_GINT64_CONSTANT (600) * 1000000000;
   options.seed = 47;
+  /* lost, retransmitted and duplicated packets, which once pulled
+   * linreg's single line hundreds of µs off (issue 14) */
+  options.loss = 0.01;
+  options.duplicate = 0.005;
   options.background_rate = 0;
   options.noise_rate = 0;
   options.wander_ppm = 1.0;
@@ -1070,6 +1074,8 @@ test_linreg_sizes (void)
   g_assert_cmpfloat (fabs (mean[0]), >, 1000);
   g_assert_cmpfloat (fabs (mean[1]), <, fabs (mean[0]) / 2);
   g_assert_cmpfloat (worst[1], <, worst[0] * 3 / 4);
+  g_assert_cmpuint (stats.lost, >, 0);
+  g_assert_cmpuint (stats.retransmissions, >, 0);
 }
 
 /* The ground truth file reproduces the clocks */
