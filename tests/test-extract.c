@@ -34,6 +34,107 @@ sync_report (const char *folder)
   return json_node_copy (json_parser_get_root (parser));
 }
 
+/* The value of "  KEY: VALUE" in babeltrace2's sink.text.details output,
+ * without its thousands separators; NULL when absent. */
+static char *
+details_value (const char *details,
+               const char *key)
+{
+  g_autofree char *tag = g_strdup_printf ("\n%s: ", key);
+  const char *p = strstr (details, tag);
+  GString *v = g_string_new (NULL);
+
+  if (p == NULL)
+    {
+      /* (indented: the tag is found after the spaces) */
+      g_autofree char *indented = g_strdup_printf (" %s: ", key);
+
+      p = strstr (details, indented);
+      if (p == NULL)
+        return g_string_free (v, TRUE), NULL;
+      p += strlen (indented);
+    }
+  else
+    p += strlen (tag);
+  for (; *p != '\0' && *p != '\n'; p++)
+    if (*p != ',')
+      g_string_append_c (v, *p);
+  return g_string_free (v, FALSE);
+}
+
+/* What babeltrace2 sees of an extract's identity: the host's name, its
+ * clock (the UUID of the clock of the traces it came from: the same
+ * clock), its counts and span as the report from the full traces gives
+ * them. */
+static void
+check_identity (const char *dir,
+                JsonObject *host)
+{
+  JsonObject *counts = json_object_get_object_member (host, "counts");
+  const char *argv[] = { g_getenv ("SL_BABELTRACE2"), dir, "-c", "sink.text.details", NULL };
+  g_autofree char *sources = NULL, *first_source = NULL, *uuid = NULL, *source_uuid = NULL;
+  Run r = { 0 }, rs = { 0 };
+  struct { const char *key, *count; } want[] = {
+    { "syncline_extract_events", "events" },
+    { "syncline_extract_packet_events", "packet_events" },
+    { "syncline_extract_ignored", "ignored" },
+  };
+
+  run_argv (&r, argv[0], argv + 1);
+  g_assert_cmpint (r.status, ==, 0);
+  {
+    g_autofree char *hostname = details_value (r.out, "hostname");
+
+    g_assert_cmpstr (hostname, ==, json_object_get_string_member (host, "name"));
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    {
+      g_autofree char *v = details_value (r.out, want[i].key);
+      g_autofree char *expect = g_strdup_printf ("%" G_GINT64_FORMAT,
+                                                 json_object_get_int_member (counts, want[i].count));
+
+      g_assert_cmpstr (v, ==, expect);
+    }
+  if (json_object_has_member (host, "bound_span") && !json_object_get_null_member (host, "bound_span"))
+    {
+      JsonObject *span = json_object_get_object_member (host, "bound_span");
+      g_autofree char *first = details_value (r.out, "syncline_extract_span_first_ns");
+      g_autofree char *last = details_value (r.out, "syncline_extract_span_last_ns");
+      g_autofree char *want_first = g_strdup_printf ("%" G_GINT64_FORMAT,
+                                                     json_object_get_int_member (span, "start_ns"));
+      g_autofree char *want_last = g_strdup_printf ("%" G_GINT64_FORMAT, json_object_get_int_member (span, "end_ns"));
+
+      g_assert_cmpstr (first, ==, want_first);
+      g_assert_cmpstr (last, ==, want_last);
+    }
+  /* the clock: the first source trace's, read by babeltrace2 too */
+  uuid = details_value (strstr (r.out, "Default clock class:"), "UUID");
+  g_assert_nonnull (uuid);
+  sources = details_value (r.out, "syncline_extract_sources");
+  g_assert_nonnull (sources);
+  first_source = g_strdup (sources);
+  if (strstr (first_source, " ") != NULL)
+    *strstr (first_source, " ") = '\0';
+  {
+    /* (its metadata only: Trace Compass's traces are not in time order
+     * across their streams, which babeltrace2's muxer refuses) */
+    const char *sargv[] = { argv[0], "-o", "ctf-metadata", first_source, NULL };
+    const char *clock, *u;
+
+    run_argv (&rs, sargv[0], sargv + 1);
+    g_assert_cmpint (rs.status, ==, 0);
+    clock = strstr (rs.out, "\nclock {");
+    g_assert_nonnull (clock);
+    u = strstr (clock, "uuid = \"");
+    g_assert_nonnull (u);
+    source_uuid = g_strndup (u + 8, 36);
+  }
+  g_test_message ("%s: clock %s", json_object_get_string_member (host, "name"), uuid);
+  g_assert_cmpstr (uuid, ==, source_uuid);
+  run_clear (&r);
+  run_clear (&rs);
+}
+
 /* The whole report from the extracts equals the one from the full traces:
  * every transform and link to the last digit, the journal entry by entry,
  * the hosts' counts; babeltrace2 reads an extract as written. */
@@ -64,6 +165,26 @@ check_same (const char *folder,
       g_assert_cmpstr (a, ==, b);
     }
 
+  /* the transforms saved from each, exact numbers: the same bytes */
+  {
+    g_autofree char *tf_full = g_build_filename (tmp, "full.txt", NULL);
+    g_autofree char *tf_x = g_build_filename (tmp, "x.txt", NULL);
+    g_autofree char *arg_full = g_strdup_printf ("--save-transforms=%s", tf_full);
+    g_autofree char *arg_x = g_strdup_printf ("--save-transforms=%s", tf_x);
+    g_autofree char *a = NULL, *b = NULL;
+
+    run_cli (&r, "sync", "--no-progress", arg_full, folder, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    run_clear (&r);
+    run_cli (&r, "sync", "--no-progress", arg_x, out, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    run_clear (&r);
+    g_assert_true (g_file_get_contents (tf_full, &a, NULL, NULL));
+    g_assert_true (g_file_get_contents (tf_x, &b, NULL, NULL));
+    g_assert_cmpuint (count_lines (a), >=, min_hosts);
+    g_assert_cmpstr (b, ==, a);
+  }
+
   /* babeltrace2 reads each extract: one event per packet event */
   if (g_getenv ("SL_BABELTRACE2") != NULL)
     for (guint i = 0; i < json_array_get_length (hosts); i++)
@@ -79,6 +200,7 @@ check_same (const char *folder,
         g_assert_cmpint (r.status, ==, 0);
         g_assert_cmpuint (count_lines (r.out), ==, json_object_get_int_member (counts, "packet_events"));
         run_clear (&r);
+        check_identity (dir, h);
       }
 
   /* the output folder must be new or empty */
