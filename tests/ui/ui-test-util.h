@@ -12,6 +12,12 @@
 
 typedef gboolean (*UiCondition) (gpointer data);
 
+/* How long a wait for something that must come may last before the test
+ * fails: only there to keep a broken build from hanging. A machine whose
+ * 2 cores carry 40 runnable processes paints a frame in seconds, and
+ * tests never assert how long things take. */
+#define UI_WAIT_S 120
+
 static gboolean
 ui_timeout_cb (gpointer data)
 {
@@ -67,13 +73,14 @@ ui_wait_frames (GtkWidget *widget,
   clock = gtk_widget_get_frame_clock (widget);
   g_assert_nonnull (clock);
   id = g_signal_connect (clock, "after-paint", G_CALLBACK (ui_after_paint_cb), &count);
-  timeout = g_timeout_add (10000, ui_timeout_cb, &timed_out);
+  timeout = g_timeout_add_seconds (UI_WAIT_S, ui_timeout_cb, &timed_out);
   while (count < n && !timed_out)
     {
       gtk_widget_queue_draw (widget);
       g_main_context_iteration (NULL, TRUE);
     }
-  g_assert_false (timed_out);
+  if (timed_out)
+    g_error ("%u of %u frames painted in %d s", count, n, UI_WAIT_S);
   g_source_remove (timeout);
   g_signal_handler_disconnect (clock, id);
 }
@@ -87,7 +94,7 @@ ui_mapped_cond (gpointer data)
 static G_GNUC_UNUSED void
 ui_wait_mapped (GtkWidget *widget)
 {
-  g_assert_true (ui_wait_for (ui_mapped_cond, widget, 10));
+  g_assert_true (ui_wait_for (ui_mapped_cond, widget, UI_WAIT_S));
 }
 
 /* @rel under ../shared/data (SL_SHARED_DATA), or NULL when it is absent. */
