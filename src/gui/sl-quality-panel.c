@@ -383,6 +383,23 @@ update_empty (SlQualityPanel *self)
   SlSessionState state = self->session != NULL ? sl_session_get_state (self->session) : SL_SESSION_STATE_EMPTY;
   guint n_hosts = self->session != NULL ? sl_session_get_n_hosts (self->session) : 0;
   const char *links, *hosts, *changes;
+  g_autofree char *fixed_text = NULL;
+  const char *fixed_from = NULL;
+  guint n_fixed = 0;
+
+  /* hosts of a saved-transforms file get no link (their relations are
+   * read): an empty table then says so, not that packets are missing */
+  for (guint i = 0; self->session != NULL && i < g_list_model_get_n_items (sl_session_get_hosts (self->session)); i++)
+    {
+      g_autoptr(SlHostItem) item = g_list_model_get_item (sl_session_get_hosts (self->session), i);
+      const SlSnapHost *info = sl_host_item_get_info (item);
+
+      if (info != NULL && info->fixed_from[0] != '\0')
+        {
+          fixed_from = info->fixed_from;
+          n_fixed++;
+        }
+    }
 
   switch (state)
     {
@@ -401,6 +418,14 @@ update_empty (SlQualityPanel *self)
       else if (n_hosts < 2)
         links = _("One host only: putting clocks together needs the traces of two or more hosts "
                   "that exchange TCP packets");
+      else if (n_fixed > 0 && n_hosts - n_fixed < 2)
+        {
+          fixed_text = g_strdup_printf (_("The hosts keep the relations saved in %s: no link is estimated "
+                                          "between them (their packets still draw the timeline’s messages). "
+                                          "The Hosts table says where each host’s clock comes from"),
+                                        fixed_from);
+          links = fixed_text;
+        }
       else
         links = _("No packet sent by one host was found received by another. Each host’s trace "
                   "needs its network events (net_dev_queue and netif_receive_skb): select a host "
