@@ -933,7 +933,7 @@ relay_spawn (SlHarness *h,
   const char *args[] = { "-C", c, "-D", d, "-L", l, "-o", h->out_dir, h->verbose ? "-vvv" : NULL, NULL };
   g_autoptr(GPtrArray) argv = exec_argv (h, NULL, SIGKILL, h->relayd_path, args);
   g_auto(GStrv) env = base_env (h);
-  gint64 deadline = g_get_monotonic_time () + 15 * G_USEC_PER_SEC;
+  gint64 deadline = g_get_monotonic_time () + SL_HARNESS_WAIT_S * G_USEC_PER_SEC;
   Child *child;
 
   env = g_environ_setenv (env, "HOME", h->relay_home, TRUE);
@@ -979,8 +979,8 @@ relay_spawn (SlHarness *h,
     wait_child (child, 5000);
     h->relay_pid = 0;
     g_set_error (error, SL_HARNESS_ERROR, SL_HARNESS_ERROR_TIMED_OUT,
-                 "lttng-relayd did not listen on 127.0.0.1 ports %u, %u, %u within 15 s "
-                 "(another program holds one?); its log:\n%s", h->ports[0], h->ports[1], h->ports[2], tail);
+                 "lttng-relayd did not listen on 127.0.0.1 ports %u, %u, %u within %d s "
+                 "(another program holds one?); its log:\n%s", h->ports[0], h->ports[1], h->ports[2], SL_HARNESS_WAIT_S, tail);
   }
   return RELAY_FAILED;
 }
@@ -1026,7 +1026,7 @@ gboolean
 sl_harness_restart_relay (SlHarness *h,
                           GError   **error)
 {
-  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  gint64 deadline = g_get_monotonic_time () + SL_HARNESS_WAIT_S * G_USEC_PER_SEC;
 
   g_return_val_if_fail (h != NULL, FALSE);
   g_return_val_if_fail (h->relay_url != NULL, FALSE);
@@ -1283,7 +1283,7 @@ sl_harness_add_host (SlHarness  *h,
   host->sessiond_pid = c->pid;
 
   /* ready when a client gets an answer */
-  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  deadline = g_get_monotonic_time () + SL_HARNESS_WAIT_S * G_USEC_PER_SEC;
   for (;;)
     {
       const char *args[] = { "list", NULL };
@@ -1305,8 +1305,8 @@ sl_harness_add_host (SlHarness  *h,
           g_autofree char *tail = file_tail (c->log, LOG_TAIL_LINES);
 
           g_set_error (error, SL_HARNESS_ERROR, SL_HARNESS_ERROR_TIMED_OUT,
-                       "host %s: lttng-sessiond does not answer `lttng list` after 20 s (%s); its log:\n%s",
-                       hostname, local->message, tail);
+                       "host %s: lttng-sessiond does not answer `lttng list` after %d s (%s); its log:\n%s",
+                       hostname, SL_HARNESS_WAIT_S, local->message, tail);
           return NULL;
         }
       sleep_ms (20);
@@ -1462,13 +1462,13 @@ sl_harness_host_spawn_peer (SlHarnessHost     *host,
   if (c == NULL)
     return 0;
 
-  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  deadline = g_get_monotonic_time () + SL_HARNESS_WAIT_S * G_USEC_PER_SEC;
   while (!g_file_test (ready, G_FILE_TEST_EXISTS))
     {
       if (poll_child (c) || g_get_monotonic_time () > deadline)
         {
           g_autofree char *tail = NULL;
-          g_autofree char *st = c->reaped ? describe_status (c->status) : g_strdup ("no ready file after 30 s");
+          g_autofree char *st = c->reaped ? describe_status (c->status) : g_strdup_printf ("no ready file after %d s", SL_HARNESS_WAIT_S);
 
           if (!c->reaped)
             {
@@ -1485,7 +1485,7 @@ sl_harness_host_spawn_peer (SlHarnessHost     *host,
 
   /* registration is complete when the daemon lists it */
   pid_line = g_strdup_printf ("PID: %d ", (int) c->pid);
-  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  deadline = g_get_monotonic_time () + SL_HARNESS_WAIT_S * G_USEC_PER_SEC;
   for (;;)
     {
       const char *list[] = { "list", "--userspace", NULL };
@@ -1507,7 +1507,7 @@ sl_harness_host_spawn_peer (SlHarnessHost     *host,
           g_set_error (error, SL_HARNESS_ERROR, SL_HARNESS_ERROR_FAILED,
                        "host %s: sl-test-netpeer (pid %d) %s without registering with lttng-sessiond;"
                        " its log:\n%s\nlttng-sessiond's log:\n%s", host->name, (int) c->pid,
-                       c->reaped ? "ended" : "runs for 20 s", tail, dtail);
+                       c->reaped ? "ended" : "runs for " G_STRINGIFY (SL_HARNESS_WAIT_S) " s", tail, dtail);
           return 0;
         }
       sleep_ms (20);
@@ -1656,7 +1656,7 @@ metadata_offset (SlHarnessHost *host,
 {
   SlHarness *h = host->h;
   gint64 *cached = g_hash_table_lookup (host->offsets, session);
-  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  gint64 deadline = g_get_monotonic_time () + SL_HARNESS_WAIT_S * G_USEC_PER_SEC;
   g_autoptr(GError) last = NULL;
 
   if (cached != NULL)
@@ -1699,7 +1699,8 @@ metadata_offset (SlHarnessHost *host,
       if (g_get_monotonic_time () > deadline)
         {
           g_propagate_prefixed_error (error, g_steal_pointer (&last),
-                                      "host %s, session %s: no clock offset after 20 s: ", host->name, session);
+                                      "host %s, session %s: no clock offset after %d s: ", host->name, session,
+                                      SL_HARNESS_WAIT_S);
           return FALSE;
         }
       sleep_ms (100);

@@ -39,6 +39,12 @@
 
 G_BEGIN_DECLS
 
+/* How long the harness waits for a daemon or a traced program to come up
+ * before it fails: only there to keep a broken setup from hanging. On a
+ * machine whose 2 cores carry 40 runnable processes, lttng-sessiond takes
+ * tens of seconds to answer. */
+#define SL_HARNESS_WAIT_S 120
+
 #define SL_HARNESS_ERROR (sl_harness_error_quark ())
 
 typedef enum
