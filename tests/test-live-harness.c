@@ -217,7 +217,7 @@ test_traffic (void)
     g_autofree char *prefix = g_strconcat (viewer_url, " (", NULL);
     gboolean attached = FALSE;
 
-    deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+    deadline = g_get_monotonic_time () + SL_HARNESS_WAIT_S * G_USEC_PER_SEC;
     while (!attached)
       {
         g_autofree char *out = NULL;
@@ -228,8 +228,8 @@ test_traffic (void)
         for (guint i = 0; lines[i] != NULL; i++)
           attached |= g_str_has_prefix (lines[i], prefix) && g_str_has_suffix (lines[i], ", 1 client(s) connected)");
         if (!attached && g_get_monotonic_time () > deadline)
-          g_error ("the live viewer of %s did not attach in 30 s; the relay lists:\n%s\nits log:\n%s", viewer_url, out,
-                   sl_harness_get_log_tail (s.h, s.viewer));
+          g_error ("the live viewer of %s did not attach in %d s; the relay lists:\n%s\nits log:\n%s", viewer_url,
+                   SL_HARNESS_WAIT_S, out, sl_harness_get_log_tail (s.h, s.viewer));
         if (!attached)
           g_usleep (20000);
       }
@@ -261,7 +261,7 @@ test_traffic (void)
     g_error ("sl-test-netpeer on sl-alpha failed: %s", sl_harness_get_log_tail (s.h, s.peers[0]));
 
   /* sl-gamma's events reach the viewer while the session is still live */
-  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  deadline = g_get_monotonic_time () + SL_HARNESS_WAIT_S * G_USEC_PER_SEC;
   while ((seen = count_lines_with (s.viewer_out, " syncline_net:tcp_")) < 2 * ROUND_TRIPS
          && g_get_monotonic_time () < deadline)
     g_usleep (50000);

@@ -21,7 +21,7 @@
 
 #define SESSION        "cluster"
 #define TIMER_US       100000
-#define WAIT_S         60
+#define WAIT_S         SL_HARNESS_WAIT_S
 
 /* A live reader on @url, started, its updates watched by @w. */
 static SlLive *

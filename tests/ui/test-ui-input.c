@@ -277,7 +277,7 @@ test_context_menu (void)
   empty_point (graph, &ex, &ey);
   count.target = presses + 1;
   pointer_click (&p, GTK_WIDGET (graph), ex, ey, GDK_BUTTON_SECONDARY);
-  g_assert_true (ui_wait_for (count_reached, &count, 10));
+  g_assert_true (ui_wait_for (count_reached, &count, UI_WAIT_S));
   ui_wait_frames (GTK_WIDGET (window), 1);
   g_assert_false (gtk_widget_get_visible (menu));
   g_assert_false (gtk_widget_get_sensitive (item));
@@ -288,7 +288,7 @@ test_context_menu (void)
   g_assert_true (sl_graph_view_pick (graph, x, y, &picked, NULL));
   g_assert_cmpuint (picked, ==, sl_host_item_get_host (db));
   pointer_click (&p, GTK_WIDGET (graph), x, y, GDK_BUTTON_SECONDARY);
-  g_assert_true (ui_wait_for (widget_mapped, menu, 10));
+  g_assert_true (ui_wait_for (widget_mapped, menu, UI_WAIT_S));
   g_assert_true (gtk_widget_get_visible (menu));
   g_assert_true (gtk_widget_get_sensitive (item));
   {
@@ -312,21 +312,21 @@ test_context_menu (void)
   {
     graphene_rect_t bounds;
 
-    g_assert_true (ui_wait_for (ui_mapped_cond, item, 10));
+    g_assert_true (ui_wait_for (ui_mapped_cond, item, UI_WAIT_S));
     g_assert_true (gtk_widget_compute_bounds (item, item, &bounds));
     pointer_click (&p, item, bounds.size.width / 2, bounds.size.height / 2, GDK_BUTTON_PRIMARY);
   }
-  g_assert_true (ui_wait_for (reference_is, db, 10));
+  g_assert_true (ui_wait_for (reference_is, db, UI_WAIT_S));
   g_assert_cmpstr (sl_session_get_pinned_reference (session), ==, "django-db");
   g_assert_cmpuint (ui_reference_of_all (session), ==, sl_host_item_get_host (db));
   g_assert_false (sl_host_item_get_is_reference (httpd));
-  g_assert_true (ui_wait_for (widget_unmapped, menu, 10));
+  g_assert_true (ui_wait_for (widget_unmapped, menu, UI_WAIT_S));
 
   /* empty space again: no menu, and the item is off again */
   ui_wait_settled_view (window);
   count.target = presses + 1;
   pointer_click (&p, GTK_WIDGET (graph), ex, ey, GDK_BUTTON_SECONDARY);
-  g_assert_true (ui_wait_for (count_reached, &count, 10));
+  g_assert_true (ui_wait_for (count_reached, &count, UI_WAIT_S));
   ui_wait_frames (GTK_WIDGET (window), 1);
   g_assert_false (gtk_widget_get_visible (menu));
   g_assert_false (gtk_widget_get_sensitive (item));
@@ -434,7 +434,7 @@ test_tooltips (void)
   /* a host: its name and how it is synchronized */
   pointer_move (&p, GTK_WIDGET (graph), dx, dy);
   tip = (Tip) { GTK_WIDGET (window), "django-db:" };
-  g_assert_true (ui_wait_for (tooltip_starts_with, &tip, 20));
+  g_assert_true (ui_wait_for (tooltip_starts_with, &tip, UI_WAIT_S));
   text = tooltip_text (GTK_WIDGET (window));
   g_test_message ("host tooltip: %s", text);
   g_assert_nonnull (strstr (text, "django-httpd"));
@@ -446,7 +446,7 @@ test_tooltips (void)
   g_assert_nonnull (strstr (accuracy, "ppm"));
   pointer_move (&p, GTK_WIDGET (graph), mx, my);
   tip = (Tip) { GTK_WIDGET (window), "django-client ↔ django-httpd:" };
-  g_assert_true (ui_wait_for (tooltip_starts_with, &tip, 20));
+  g_assert_true (ui_wait_for (tooltip_starts_with, &tip, UI_WAIT_S));
   text = tooltip_text (GTK_WIDGET (window));
   g_test_message ("link tooltip: %s (accuracy %s)", text, accuracy);
   {
@@ -533,7 +533,7 @@ test_open_dialog (void)
   g_assert_null (find_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.open-folders", NULL));
   /* no portal on this bus: GtkFileChooserNative shows GTK's own dialog */
-  g_assert_true (ui_wait_for (chooser_shown, NULL, 20));
+  g_assert_true (ui_wait_for (chooser_shown, NULL, UI_WAIT_S));
   dialog = find_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG);
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (dialog)), ==, "Open Trace Folders");
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (window));
@@ -546,7 +546,7 @@ test_open_dialog (void)
   /* pick django-vote, as a click in its parent folder does */
   g_assert_true (gtk_file_chooser_set_file (GTK_FILE_CHOOSER (dialog), folder, &error));
   g_assert_no_error (error);
-  g_assert_true (ui_wait_for (chooser_picks, folder, 20));
+  g_assert_true (ui_wait_for (chooser_picks, folder, UI_WAIT_S));
   ui_wait_frames (dialog, 2);
   {
     UiPixels px = { 0 };
@@ -560,7 +560,7 @@ test_open_dialog (void)
   g_assert_nonnull (button);
   g_assert_true (gtk_widget_is_sensitive (button));
   g_signal_emit_by_name (button, "clicked");
-  g_assert_true (ui_wait_for (chooser_gone, NULL, 10));
+  g_assert_true (ui_wait_for (chooser_gone, NULL, UI_WAIT_S));
   g_assert_cmpint (sl_session_get_state (session), !=, SL_SESSION_STATE_EMPTY);
   ui_wait_settled (session);
   g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_READY);

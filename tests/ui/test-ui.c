@@ -407,7 +407,7 @@ test_django_pin (void)
                                              "graph.pin-reference", "s", "django-db"));
   data[0] = f.session;
   data[1] = db;
-  g_assert_true (ui_wait_for (reference_is, data, 10));
+  g_assert_true (ui_wait_for (reference_is, data, UI_WAIT_S));
   g_assert_cmpuint (ui_reference_of_all (f.session), ==, sl_host_item_get_host (db));
   g_assert_cmpstr (sl_session_get_pinned_reference (f.session), ==, "django-db");
   /* the change log has the move, newest first */
@@ -508,13 +508,13 @@ test_django_undo (void)
   sl_session_set_pinned_reference (f.session, "django-db");
   data[0] = f.session;
   data[1] = db;
-  g_assert_true (ui_wait_for (reference_is, data, 10));
+  g_assert_true (ui_wait_for (reference_is, data, UI_WAIT_S));
   g_assert_cmpuint (_sl_graph_view_get_pulsing_reference (graph), ==, sl_host_item_get_host (db));
 
   /* unpinned: httpd is the reference again, and does not pulse (nor db) */
   sl_session_set_pinned_reference (f.session, "");
   data[1] = httpd;
-  g_assert_true (ui_wait_for (reference_is, data, 10));
+  g_assert_true (ui_wait_for (reference_is, data, UI_WAIT_S));
   g_assert_cmpuint (_sl_graph_view_get_pulsing_reference (graph), ==, SL_HOST_NONE);
 
   /* without the undo window, the same move back pulses: the window is
@@ -522,10 +522,10 @@ test_django_undo (void)
   _sl_graph_view_set_undo_ms (graph, 0);
   sl_session_set_pinned_reference (f.session, "django-db");
   data[1] = db;
-  g_assert_true (ui_wait_for (reference_is, data, 10));
+  g_assert_true (ui_wait_for (reference_is, data, UI_WAIT_S));
   sl_session_set_pinned_reference (f.session, "");
   data[1] = httpd;
-  g_assert_true (ui_wait_for (reference_is, data, 10));
+  g_assert_true (ui_wait_for (reference_is, data, UI_WAIT_S));
   g_assert_cmpuint (_sl_graph_view_get_pulsing_reference (graph), ==, sl_host_item_get_host (httpd));
   ui_close_window (f.window);
 }
@@ -843,7 +843,7 @@ test_cancel_midway (void)
   SlSession *session = sl_window_get_session (window);
 
   sl_window_open_paths (window, paths);
-  g_assert_true (ui_wait_for (reading_started, session, 60));
+  g_assert_true (ui_wait_for (reading_started, session, UI_WAIT_S));
   if (sl_session_get_state (session) != SL_SESSION_STATE_LOADING)
     g_test_incomplete ("the traces were read before they could be cancelled");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel-loading", NULL));
@@ -1331,7 +1331,7 @@ test_unreadable (void)
   sl_window_open_paths (window, paths);
   ui_wait_settled (session);
   g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_READY);
-  g_assert_true (ui_wait_for (has_unreadable, session, 10));
+  g_assert_true (ui_wait_for (has_unreadable, session, UI_WAIT_S));
   ui_wait_settled_view (window);
 
   /* in the Hosts table: all three */
@@ -1382,7 +1382,7 @@ test_unreadable (void)
   ui_save_screenshot (window, "unreadable.png");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (panel), "panel.copy-host-message", NULL));
   gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (panel)), NULL, clipboard_read_cb, &clip);
-  g_assert_true (ui_wait_for (clipboard_done, &clip, 10));
+  g_assert_true (ui_wait_for (clipboard_done, &clip, UI_WAIT_S));
   g_assert_cmpstr (clip.text, ==, sl_quality_panel_get_host_message (panel));
   g_free (clip.text);
 
@@ -1850,7 +1850,7 @@ test_relay_dialog (void)
   /* nothing listens on this port: an error, not a hang */
   sl_relay_dialog_set_url (dialog, "net://127.0.0.1:9");
   gtk_widget_activate_action (GTK_WIDGET (dialog), "relay.list-sessions", NULL);
-  g_assert_true (ui_wait_for (relay_idle, dialog, 30));
+  g_assert_true (ui_wait_for (relay_idle, dialog, UI_WAIT_S));
   g_assert_cmpuint (sl_relay_dialog_get_n_sessions (dialog), ==, 0);
   g_assert_cmpstr (sl_relay_dialog_get_status (dialog), !=, "");
   {
@@ -2270,7 +2270,7 @@ test_link_table (void)
   g_assert_cmpuint (sl_session_get_n_links (session), ==, n_links);
   count.model = model;
   count.n = n_links;
-  g_assert_true (ui_wait_for (table_full, &count, 30));
+  g_assert_true (ui_wait_for (table_full, &count, UI_WAIT_S));
   g_test_message ("%u additions to the table, the biggest of %u rows", adds.n_adds, adds.biggest);
   g_assert_cmpuint (adds.too_many, ==, 0);
   g_assert_cmpuint (adds.n_adds, >=, SL_QUALITY_PANEL_REVEAL_ALL / SL_QUALITY_PANEL_REVEAL_STEP);
