@@ -361,6 +361,18 @@ sl_text_cell_snapshot (GtkWidget   *widget,
   gtk_snapshot_restore (snapshot);
 }
 
+/* The width of @chars digits in @widget's font, in pixels. */
+static int
+digits_width (GtkWidget *widget,
+              int        chars)
+{
+  PangoFontMetrics *metrics = pango_context_get_metrics (gtk_widget_get_pango_context (widget), NULL, NULL);
+  int width = PANGO_PIXELS (pango_font_metrics_get_approximate_digit_width (metrics) * chars);
+
+  pango_font_metrics_unref (metrics);
+  return width;
+}
+
 static void
 sl_text_cell_measure (GtkWidget      *widget,
                       GtkOrientation  orientation,
@@ -371,14 +383,18 @@ sl_text_cell_measure (GtkWidget      *widget,
                       int            *natural_baseline)
 {
   SlTextCell *self = SL_TEXT_CELL (widget);
-  PangoContext *context = gtk_widget_get_pango_context (widget);
-  PangoFontMetrics *metrics = pango_context_get_metrics (context, NULL, NULL);
 
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
-    *minimum = *natural = PANGO_PIXELS (pango_font_metrics_get_approximate_digit_width (metrics) * self->chars);
+    {
+      *minimum = *natural = digits_width (widget, self->chars);
+    }
   else
-    *minimum = *natural = PANGO_PIXELS (pango_font_metrics_get_height (metrics));
-  pango_font_metrics_unref (metrics);
+    {
+      PangoFontMetrics *metrics = pango_context_get_metrics (gtk_widget_get_pango_context (widget), NULL, NULL);
+
+      *minimum = *natural = PANGO_PIXELS (pango_font_metrics_get_height (metrics));
+      pango_font_metrics_unref (metrics);
+    }
 }
 
 static void
@@ -702,8 +718,43 @@ sl_text_cell_bind_columns (GtkWidgetClass     *widget_class,
     gtk_widget_class_bind_template_child_full (widget_class, columns[i].column, FALSE, 0);
 }
 
+/* A column is as wide as its widest cell or its title, so the titles of an
+ * empty table alone squeezed its columns to the left. Each title of a
+ * column of text cells asks for its cells' width: their digits, and the
+ * theme's padding and border around a title, which Adwaita gives cells
+ * too (so that titles line up with their cells). The titles are the
+ * header's children, in the order of the columns. */
+static void
+size_titles_cb (GtkColumnView *view)
+{
+  GtkWidget *header = gtk_widget_get_first_child (GTK_WIDGET (view));
+  GListModel *columns = gtk_column_view_get_columns (view);
+  GtkWidget *title;
+  guint i = 0;
+
+  if (header == NULL || g_strcmp0 (gtk_widget_get_css_name (header), "header") != 0)
+    return;
+  for (title = gtk_widget_get_first_child (header); title != NULL; title = gtk_widget_get_next_sibling (title), i++)
+    {
+      g_autoptr(GObject) column = g_list_model_get_item (columns, i);
+      int chars = column != NULL ? GPOINTER_TO_INT (g_object_get_data (column, "sl-text-cell-chars")) : 0;
+      GtkStyleContext *style = gtk_widget_get_style_context (title);
+      GtkBorder margin, border, padding;
+
+      if (chars <= 0)
+        continue;
+      gtk_style_context_get_margin (style, &margin);
+      gtk_style_context_get_border (style, &border);
+      gtk_style_context_get_padding (style, &padding);
+      gtk_widget_set_size_request (title,
+                                   digits_width (GTK_WIDGET (view), chars) + margin.left + margin.right
+                                   + border.left + border.right + padding.left + padding.right,
+                                   -1);
+    }
+}
+
 /* In the widget's init, after its template: gives each of @columns its
- * cells' factory. */
+ * cells' factory, and its title their width. */
 void
 sl_text_cell_set_factories (GtkWidget          *widget,
                             GType               template_type,
@@ -716,11 +767,19 @@ sl_text_cell_set_factories (GtkWidget          *widget,
     {
       GObject *column = gtk_widget_get_template_child (widget, template_type, columns[i].column);
       g_autoptr(GtkListItemFactory) factory = NULL;
+      GtkColumnView *view;
 
       g_return_if_fail (GTK_IS_COLUMN_VIEW_COLUMN (column));
       factory = sl_text_cell_factory_new (columns[i].property, columns[i].xalign, columns[i].chars,
                                           columns[i].tooltip);
       gtk_column_view_column_set_factory (GTK_COLUMN_VIEW_COLUMN (column), factory);
+      g_object_set_data (column, "sl-text-cell-chars", GINT_TO_POINTER (columns[i].chars));
+      view = gtk_column_view_column_get_column_view (GTK_COLUMN_VIEW_COLUMN (column));
+      if (view != NULL && g_object_get_data (G_OBJECT (view), "sl-text-cell-titles") == NULL)
+        {
+          g_object_set_data (G_OBJECT (view), "sl-text-cell-titles", GINT_TO_POINTER (TRUE));
+          g_signal_connect (view, "realize", G_CALLBACK (size_titles_cb), NULL);
+        }
     }
 }
 

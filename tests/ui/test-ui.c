@@ -1050,6 +1050,70 @@ check_columns_fit (GtkWidget          *view,
     }
 }
 
+static gboolean
+is_mapped_column_view (GtkWidget     *widget,
+                       gconstpointer  data)
+{
+  return GTK_IS_COLUMN_VIEW (widget) && gtk_widget_get_mapped (widget);
+}
+
+/* The widths of the titles of @page's table, by title, as drawn. */
+static GHashTable *
+title_widths (SlWindow       *window,
+              SlQualityPanel *panel,
+              const char     *page)
+{
+  GHashTable *widths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GtkWidget *view, *header;
+  GListModel *columns;
+  guint i = 0;
+
+  sl_quality_panel_set_page (panel, page);
+  ui_wait_settled_view (window);
+  ui_wait_frames (GTK_WIDGET (window), 2);
+  view = ui_find_widget (GTK_WIDGET (panel), is_mapped_column_view, NULL);
+  g_assert_nonnull (view);
+  columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (view));
+  header = gtk_widget_get_first_child (view);
+  for (GtkWidget *t = gtk_widget_get_first_child (header); t != NULL; t = gtk_widget_get_next_sibling (t), i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+
+      g_assert_nonnull (column);
+      if (gtk_widget_get_mapped (t))
+        g_hash_table_insert (widths, g_strdup (gtk_column_view_column_get_title (column)),
+                             GINT_TO_POINTER (gtk_widget_get_width (t)));
+    }
+  g_assert_cmpuint (g_hash_table_size (widths), >, 2);
+  return widths;
+}
+
+/* An empty table's columns are as wide as with rows (their titles alone
+ * squeezed them to the left). */
+static void
+check_same_widths (const char *page,
+                   GHashTable *empty,
+                   GHashTable *full)
+{
+  GHashTableIter iter;
+  gpointer title, width;
+  guint n = 0;
+
+  g_hash_table_iter_init (&iter, empty);
+  while (g_hash_table_iter_next (&iter, &title, &width))
+    {
+      gpointer with_rows;
+
+      if (!g_hash_table_lookup_extended (full, title, NULL, &with_rows))
+        continue;
+      g_test_message ("%s column %s: %d px empty, %d px with rows", page, (const char *) title,
+                      GPOINTER_TO_INT (width), GPOINTER_TO_INT (with_rows));
+      g_assert_cmpint (ABS (GPOINTER_TO_INT (width) - GPOINTER_TO_INT (with_rows)), <=, 1);
+      n++;
+    }
+  g_assert_cmpuint (n, >, 2);
+}
+
 static void
 test_tables (void)
 {
@@ -1061,6 +1125,8 @@ test_tables (void)
   SlSession *session;
   SlQualityPanel *panel;
   SlLinkItem *worst, *other;
+  static const char *pages[] = { "links", "hosts", "changes" };
+  GHashTable *empty_widths[G_N_ELEMENTS (pages)];
 
   if (path == NULL)
     {
@@ -1075,12 +1141,44 @@ test_tables (void)
   /* empty tables say what they wait for */
   g_assert_nonnull (sl_quality_panel_get_empty_text (panel, "links"));
   g_assert_cmpuint (strlen (sl_quality_panel_get_empty_text (panel, "links")), >, 20);
+  /* a trace that cannot be read: the tables are shown, Links and Changes
+   * empty (Hosts has the unreadable host) */
+  {
+    g_autofree char *bad = g_dir_make_tmp ("sl-bad-XXXXXX", NULL);
+    g_autofree char *bad_meta = g_build_filename (bad, "metadata", NULL);
+    const char *paths_bad[] = { bad, NULL };
+
+    g_assert_true (g_file_set_contents (bad_meta, "/* CTF 1.8 */\ntrace { garbage", -1, NULL));
+    sl_window_open_paths (window, paths_bad);
+    ui_wait_settled (session);
+    g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_FAILED);
+    g_assert_nonnull (sl_quality_panel_get_empty_text (panel, "links"));
+    g_assert_nonnull (sl_quality_panel_get_empty_text (panel, "changes"));
+    for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+      empty_widths[i] = title_widths (window, panel, pages[i]);
+    sl_quality_panel_set_page (panel, "links");
+    ui_wait_settled_view (window);
+    ui_save_screenshot (window, "tables-empty.png");
+    g_unlink (bad_meta);
+    g_rmdir (bad);
+  }
 
   sl_window_open_paths (window, paths);
   ui_wait_settled (session);
   ui_wait_settled_view (window);
   check_offsets (session);
   g_assert_null (sl_quality_panel_get_empty_text (panel, "links"));
+  /* with rows, the columns are as wide as they were empty */
+  for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    {
+      g_autoptr(GHashTable) full = NULL;
+
+      g_assert_null (sl_quality_panel_get_empty_text (panel, pages[i]));
+      full = title_widths (window, panel, pages[i]);
+      check_same_widths (pages[i], empty_widths[i], full);
+      g_hash_table_unref (empty_widths[i]);
+    }
+  sl_quality_panel_set_page (panel, "links");
   ui_wait_frames (GTK_WIDGET (window), 2);
   check_columns_fit (GTK_WIDGET (_sl_quality_panel_get_links_view (panel)), link_columns);
   sl_quality_panel_set_page (panel, "hosts");
