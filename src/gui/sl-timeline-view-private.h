@@ -16,6 +16,7 @@
 #pragma once
 
 #include "sl-search-list.h"
+#include "sl-status-line.h"
 #include "sl-text-list.h"
 #include "sl-timeline-view.h"
 
@@ -117,7 +118,7 @@ struct _SlTimelineView
   GtkSearchEntry    *search_entry;
   GtkDropDown       *pair_dropdown;
   GtkDropDown       *connection_dropdown;
-  GtkInscription    *status_label;
+  SlStatusLine      *status_label;
   GtkPaned          *paned;
   GtkWidget         *canvas;
   GtkScrollbar      *scrollbar;
@@ -414,7 +415,9 @@ void      _sl_timeline_view_init_stats      (SlTimelineView *self);
 void      _sl_timeline_view_dispose_stats   (SlTimelineView *self);
 void      _sl_timeline_view_queue_stats     (SlTimelineView *self);
 void      _sl_timeline_view_update_stats    (SlTimelineView *self);
-char     *_sl_timeline_view_selection_text  (SlTimelineView *self);
+gboolean  _sl_timeline_view_selection_parts (SlTimelineView  *self,
+                                             char           **events,
+                                             char           **duration);
 
 /* sl-timeline-view-marks.c */
 char     *_sl_timeline_view_dup_host_name (SlTimelineView *self,

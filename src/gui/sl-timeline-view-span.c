@@ -50,28 +50,31 @@ void
 _sl_timeline_view_update_status (SlTimelineView *self)
 {
   g_autofree char *span = NULL;
-  g_autofree char *text = NULL;
-  g_autofree char *sel = NULL;
+  g_autofree char *arrows = NULL;
+  guint n_hosts, n_arrows;
+  char *parts[7] = { NULL };
+  guint n = 0;
 
   if (self->timeline == NULL || !sl_timeline_get_view_range (self->timeline, NULL, NULL))
     {
       /* (the canvas says what it waits for) */
-      gtk_inscription_set_text (self->status_label, "");
+      sl_status_line_set_parts (self->status_label, NULL);
       return;
     }
+  n_hosts = sl_timeline_get_n_hosts (self->timeline);
+  n_arrows = sl_timeline_get_n_arrows (self->timeline);
   span = sl_format_ns ((double) (_sl_timeline_view_end (self) - _sl_timeline_view_start (self)));
-  sel = _sl_timeline_view_selection_text (self);
-  text = g_strdup_printf (_("%u hosts · %u rows · %s arrows · %s shown"),
-                          sl_timeline_get_n_hosts (self->timeline), self->vis->len,
-                          sl_format_count (sl_timeline_get_n_arrows (self->timeline)), span);
-  if (sel != NULL)
-    {
-      char *both = g_strdup_printf ("%s · %s", sel, text);
-
-      g_free (text);
-      text = both;
-    }
-  gtk_inscription_set_text (self->status_label, text);
+  arrows = sl_format_count (n_arrows);
+  /* the least important first: a narrow window drops them whole */
+  parts[n++] = g_strdup_printf (ngettext ("%u host", "%u hosts", n_hosts), n_hosts);
+  parts[n++] = g_strdup_printf (ngettext ("%u row", "%u rows", self->vis->len), self->vis->len);
+  parts[n++] = g_strdup_printf (ngettext ("%s arrow", "%s arrows", n_arrows), arrows);
+  if (_sl_timeline_view_selection_parts (self, &parts[n], &parts[n + 1]))
+    n += 2;
+  parts[n++] = g_strdup_printf (_("%s shown"), span);
+  sl_status_line_set_parts (self->status_label, (const char * const *) parts);
+  for (guint i = 0; i < n; i++)
+    g_free (parts[i]);
 }
 
 void

@@ -73,9 +73,13 @@ unlock (SlTimelineView *self)
     sl_session_unlock_events (self->session);
 }
 
-/* "Selection: Δt 1.234 ms, 12 345 events" for the status line, or NULL */
-char *
-_sl_timeline_view_selection_text (SlTimelineView *self)
+/* The status line's parts about the selection, "12 345 events selected"
+ * and "selection Δt 1.234 ms" (two parts: a narrow line keeps the second
+ * alone); FALSE without a selection. */
+gboolean
+_sl_timeline_view_selection_parts (SlTimelineView  *self,
+                                   char           **events,
+                                   char           **duration)
 {
   gint64 t0, t1;
   guint64 n;
@@ -83,13 +87,15 @@ _sl_timeline_view_selection_text (SlTimelineView *self)
   g_autofree char *count = NULL;
 
   if (self->timeline == NULL || !measured_span (self, &t0, &t1))
-    return NULL;
+    return FALSE;
   lock (self);
   n = sl_timeline_count_events (self->timeline, t0, t1);
   unlock (self);
   dt = sl_format_ns ((double) (t1 - t0));
   count = sl_format_count (n);
-  return g_strdup_printf (ngettext ("selection Δt %s, %s event", "selection Δt %s, %s events", n), dt, count);
+  *events = g_strdup_printf (ngettext ("%s event selected", "%s events selected", n), count);
+  *duration = g_strdup_printf (_("selection Δt %s"), dt);
+  return TRUE;
 }
 
 /* The bins as a line of block characters, the fullest one whole */

@@ -647,6 +647,7 @@ sl_timeline_view_class_init (SlTimelineViewClass *klass)
 
   g_type_ensure (SL_TYPE_TIMELINE_CANVAS);
   g_type_ensure (SL_TYPE_TEXT_CELL);
+  g_type_ensure (SL_TYPE_STATUS_LINE);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/syncline/Syncline/ui/sl-timeline-view.ui");
   gtk_widget_class_bind_template_child (widget_class, SlTimelineView, toolbar);
   sl_text_cell_bind_columns (widget_class, event_columns, G_N_ELEMENTS (event_columns));

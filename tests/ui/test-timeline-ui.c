@@ -634,7 +634,9 @@ test_colours (void)
 /* The django-vote traces in a window, the timeline shown; NULL when the
  * data is absent */
 static SlWindow *
-open_django (SlTimelineView **view)
+open_django_sized (SlTimelineView **view,
+                   int              width,
+                   int              height)
 {
   g_autofree char *path = ui_shared_path ("traces/django-vote");
   const char *paths[] = { path, NULL };
@@ -645,13 +647,19 @@ open_django (SlTimelineView **view)
       g_test_skip ("../shared/data/traces/django-vote is not there");
       return NULL;
     }
-  window = ui_new_window (NULL, 1500, 1000);
+  window = ui_new_window (NULL, width, height);
   *view = sl_window_get_timeline_view (window);
   sl_window_open_paths (window, paths);
   g_assert_true (ui_wait_for (ui_session_settled, sl_window_get_session (window), UI_WAIT_S));
   g_assert_nonnull (sl_timeline_view_get_timeline (*view));
   show_timeline (window);
   return window;
+}
+
+static SlWindow *
+open_django (SlTimelineView **view)
+{
+  return open_django_sized (view, 1500, 1000);
 }
 
 static guint
@@ -1407,6 +1415,83 @@ test_find (void)
   ui_close_window (window);
 }
 
+/* The status line at the default window size (1200 × 800), a selection
+ * measured: what it draws is whole parts of its text (never a number cut,
+ * no ellipsis), the span shown among them, and the drawing is inside the
+ * line (its ink neither touches its left end nor passes its right end). */
+static void
+test_status_line (void)
+{
+  SlTimelineView *view = NULL;
+  SlWindow *window = open_django_sized (&view, 1200, 800);
+  SlStatusLine *status;
+  SlTimeline *tl;
+  gint64 lo, hi;
+
+  if (window == NULL)
+    return;
+  status = view->status_label;
+  tl = sl_timeline_view_get_timeline (view);
+  g_assert_true (sl_timeline_get_view_range (tl, &lo, &hi));
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      g_autofree char *shot = g_strdup_printf ("status-line-%u.png", pass);
+      g_autofree char *span = NULL;
+      g_autofree char *shown = NULL;
+      g_autofree char *before = NULL;
+      SlTimeSpan s;
+      const char *text, *drawn;
+      PangoLayout *layout;
+      PangoRectangle logical;
+      UiPixels p = { 0 };
+      int left = G_MAXINT, right = -1;
+
+      if (pass == 1)
+        activate (view, "timeline.select-span", g_variant_new ("(xx)", lo + (hi - lo) / 3, lo + (hi - lo) * 2 / 3));
+      ui_wait_frames (GTK_WIDGET (status), 2);
+      s = _sl_timeline_view_span (view);
+      span = sl_format_ns ((double) (s.end - s.begin));
+      shown = g_strdup_printf ("%s shown", span);
+      text = sl_status_line_get_text (status);
+      drawn = _sl_status_line_get_drawn_text (status);
+      g_test_message ("status line %d px: \"%s\", drawn \"%s\"", gtk_widget_get_width (GTK_WIDGET (status)), text,
+                      drawn != NULL ? drawn : "(not drawn)");
+      g_assert_nonnull (drawn);
+      g_assert_null (strstr (drawn, "…"));
+      /* whole parts, the last ones: the span shown is always there */
+      g_assert_true (g_str_has_suffix (drawn, shown));
+      g_assert_true (g_str_has_suffix (text, drawn));
+      before = g_strndup (text, strlen (text) - strlen (drawn));
+      g_assert_true (before[0] == '\0' || g_str_has_suffix (before, " · "));
+      if (pass == 1)
+        {
+          g_assert_nonnull (strstr (drawn, "selection Δt "));
+          /* the test's point: the whole text does not fit at 1200 px */
+          g_assert_cmpstr (text, !=, drawn);
+        }
+
+      /* in pixels: the ink of the text drawn, and no more */
+      ui_render (window, GTK_WIDGET (status), shot, &p);
+      for (int y = 0; y < p.height; y++)
+        for (int x = 0; x < p.width; x++)
+          if (p.data[(gsize) y * p.stride + (gsize) x * 4 + 3] > 0x40)
+            {
+              left = MIN (left, x);
+              right = MAX (right, x);
+            }
+      layout = gtk_widget_create_pango_layout (GTK_WIDGET (status), drawn);
+      pango_layout_get_pixel_extents (layout, NULL, &logical);
+      g_test_message ("ink %d–%d of %d px; drawn text %d px wide", left, right, p.width, logical.width);
+      g_assert_cmpint (left, >, 0);
+      g_assert_cmpint (right, <, p.width);
+      g_assert_cmpint (right - left + 1, >=, logical.width * 9 / 10);
+      g_assert_cmpint (right - left + 1, <=, logical.width + 4);
+      g_object_unref (layout);
+      ui_pixels_clear (&p);
+    }
+  ui_close_window (window);
+}
+
 /* A selection measured: its length and events in the status line, time
  * per state and message latencies on the Statistics page, each against
  * a count of the events, intervals and messages themselves */
@@ -1445,12 +1530,13 @@ test_measure (void)
   {
     g_autofree char *dt = sl_format_ns ((double) (t1 - t0));
     g_autofree char *count = sl_format_count (events);
-    g_autofree char *want = g_strdup_printf ("selection Δt %s, %s events · ", dt, count);
-    const char *status = gtk_inscription_get_text (view->status_label);
+    /* a part of its own, just before the span shown */
+    g_autofree char *want = g_strdup_printf (" · %s events selected · selection Δt %s · ", count, dt);
+    const char *status = sl_status_line_get_text (view->status_label);
 
     g_test_message ("status: %s", status);
     g_assert_cmpuint (events, >, 1000);
-    g_assert_true (g_str_has_prefix (status, want));
+    g_assert_nonnull (strstr (status, want));
   }
 
   /* the Statistics page: time per state of each thread */
@@ -2567,8 +2653,8 @@ test_no_event_yet (void)
   sl_timeline_view_set_timeline (view, tl, stores, 1);
   ui_wait_frames (sl_timeline_view_get_canvas (view), 3);
   g_assert_false (sl_timeline_get_view_range (tl, NULL, NULL));
-  g_test_message ("status: \"%s\"", gtk_inscription_get_text (view->status_label));
-  g_assert_cmpstr (gtk_inscription_get_text (view->status_label), ==, "");
+  g_test_message ("status: \"%s\"", sl_status_line_get_text (view->status_label));
+  g_assert_cmpstr (sl_status_line_get_text (view->status_label), ==, "");
   render (view, "timeline-no-event.png", &p);
   /* the placeholder's text is in the middle; the ruler's band stays empty */
   for (int y = 0; y < SL_TLV_RULER_H; y++)
@@ -2660,6 +2746,7 @@ main (int   argc,
   g_test_add_func ("/timeline-ui/coarse", test_coarse);
   g_test_add_func ("/timeline-ui/find", test_find);
   g_test_add_func ("/timeline-ui/measure", test_measure);
+  g_test_add_func ("/timeline-ui/status-line", test_status_line);
   g_test_add_func ("/timeline-ui/bookmarks", test_bookmarks);
   g_test_add_func ("/timeline-ui/request", test_request);
   g_test_add_func ("/timeline-ui/session-file", test_session_file);
