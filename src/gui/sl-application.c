@@ -134,6 +134,14 @@ sl_application_activate (GApplication *app)
 {
   SlApplication *self = SL_APPLICATION (app);
 
+  /* (an empty window would leave the option unsaid) */
+  if (self->transforms != NULL)
+    {
+      g_printerr ("syncline: --transforms=%s: no trace folder to apply it to (syncline --transforms=FILE FOLDER…)\n",
+                  self->transforms);
+      self->exit_status = 2;
+      return;
+    }
   present (self, get_window (self));
 }
 

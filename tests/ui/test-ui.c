@@ -13,6 +13,7 @@
 #include <json-glib/json-glib.h>
 #include <libglib-testing/signal-logger.h>
 
+#include "sl-application.h"
 #include "sl-change-list.h"
 #include "sl-graph-view-private.h"
 #include "sl-link-item.h"
@@ -866,55 +867,15 @@ test_cancel_midway (void)
   remove_tree (parent);
 }
 
-/* Open with Saved Transforms: the file `sync --save-transforms` wrote (the
- * maps `apply` writes into the traces, tests/test-transforms.c) is what
- * every host item, so the timeline, maps each of its packet events
- * through, bound included; each host says where its relation comes from,
- * and no link is estimated. */
+/* Every host of @session maps each of its packet events as the host of
+ * @set of its name does, to the ns, bound included. */
 static void
-test_saved_transforms (void)
+check_saved_relations (SlSession      *session,
+                       SlTransformSet *set)
 {
-  g_autofree char *traces = generate_traces ("--host=a:1000000000:0:10:5:4 --host=b:1000000000:5000000:-20:5:4 "
-                                             "--host=c:250000000:-7200000000000:33 --step=b:2:300000 "
-                                             "--duration=6 --background=200 --cpus=2");
-  g_autofree char *parent = g_path_get_dirname (traces);
-  g_autofree char *file = g_build_filename (parent, "transforms.txt", NULL);
-  g_autofree char *cmd = g_strdup_printf ("%s sync --no-progress --save-transforms=%s %s", g_getenv ("SL_CLI"),
-                                          file, traces);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(SlTransformSet) set = NULL;
-  g_autofree char *out = NULL;
-  const char *paths[] = { traces, NULL };
-  SlWindow *window = NULL;
-  SlSession *session;
-  GListModel *hosts;
+  GListModel *hosts = sl_session_get_hosts (session);
   guint64 checked = 0;
-  int status = 0;
 
-  /* its report kept off the TAP stream */
-  g_assert_true (g_spawn_command_line_sync (cmd, &out, NULL, &status, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
-  set = sl_transform_set_load (file, &error);
-  g_assert_no_error (error);
-
-  window = ui_new_window (NULL, 1200, 800);
-  session = sl_window_get_session (window);
-  hosts = sl_session_get_hosts (session);
-  sl_window_open_with_transforms (window, paths, file);
-  ui_wait_settled (session);
-  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_READY);
-  g_assert_cmpuint (g_list_model_get_n_items (hosts), ==, 3);
-  g_assert_cmpuint (sl_session_get_n_links (session), ==, 0);
-  ui_wait_frames (GTK_WIDGET (window), 2);
-  /* the empty Links table says why: not that the packets were not found */
-  {
-    const char *empty = sl_quality_panel_get_empty_text (sl_window_get_quality_panel (window), "links");
-
-    g_test_message ("links: %s", empty);
-    g_assert_nonnull (empty);
-    g_assert_true (g_str_has_prefix (empty, "The hosts keep the relations saved in transforms.txt"));
-  }
   for (guint i = 0; i < g_list_model_get_n_items (hosts); i++)
     {
       g_autoptr(SlHostItem) item = g_list_model_get_item (hosts, i);
@@ -946,7 +907,199 @@ test_saved_transforms (void)
         }
     }
   g_test_message ("%" G_GUINT64_FORMAT " packet events checked", checked);
+}
+
+/* Generated traces (*@traces, in *@parent) whose hosts' relations
+ * `syncline-cli sync --save-transforms` wrote to *@file, as loaded. */
+static SlTransformSet *
+save_transforms (char **traces,
+                 char **parent,
+                 char **file)
+{
+  g_autofree char *cmd = NULL;
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  SlTransformSet *set;
+  int status = 0;
+
+  *traces = generate_traces ("--host=a:1000000000:0:10:5:4 --host=b:1000000000:5000000:-20:5:4 "
+                             "--host=c:250000000:-7200000000000:33 --step=b:2:300000 "
+                             "--duration=6 --background=200 --cpus=2");
+  *parent = g_path_get_dirname (*traces);
+  *file = g_build_filename (*parent, "transforms.txt", NULL);
+  cmd = g_strdup_printf ("%s sync --no-progress --save-transforms=%s %s", g_getenv ("SL_CLI"), *file, *traces);
+  /* its report kept off the TAP stream */
+  g_assert_true (g_spawn_command_line_sync (cmd, &out, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  set = sl_transform_set_load (*file, &error);
+  g_assert_no_error (error);
+  return set;
+}
+
+/* Open with Saved Transforms: the file `sync --save-transforms` wrote (the
+ * maps `apply` writes into the traces, tests/test-transforms.c) is what
+ * every host item, so the timeline, maps each of its packet events
+ * through, bound included; each host says where its relation comes from,
+ * and no link is estimated. */
+static void
+test_saved_transforms (void)
+{
+  g_autofree char *traces = NULL;
+  g_autofree char *parent = NULL;
+  g_autofree char *file = NULL;
+  g_autoptr(SlTransformSet) set = save_transforms (&traces, &parent, &file);
+  const char *paths[] = { traces, NULL };
+  SlWindow *window = NULL;
+  SlSession *session;
+  GListModel *hosts;
+
+  window = ui_new_window (NULL, 1200, 800);
+  session = sl_window_get_session (window);
+  hosts = sl_session_get_hosts (session);
+  sl_window_open_with_transforms (window, paths, file);
+  ui_wait_settled (session);
+  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_READY);
+  g_assert_cmpuint (g_list_model_get_n_items (hosts), ==, 3);
+  g_assert_cmpuint (sl_session_get_n_links (session), ==, 0);
+  ui_wait_frames (GTK_WIDGET (window), 2);
+  /* the empty Links table says why: not that the packets were not found */
+  {
+    const char *empty = sl_quality_panel_get_empty_text (sl_window_get_quality_panel (window), "links");
+
+    g_test_message ("links: %s", empty);
+    g_assert_nonnull (empty);
+    g_assert_true (g_str_has_prefix (empty, "The hosts keep the relations saved in transforms.txt"));
+  }
+  check_saved_relations (session, set);
   ui_close_window (window);
+  remove_tree (parent);
+}
+
+/* The same from the command line, `syncline --transforms=FILE FOLDER`,
+ * the application run here as its main() runs it; a file that is not
+ * one, cut short or absent: the window says what is wrong with it, naming
+ * it, and the application quits as usual. */
+typedef struct
+{
+  SlTransformSet *set;       /* NULL: the file is bad */
+  const char     *file;      /* the path the window names */
+  SlWindow       *window;
+  gboolean        checked;
+} AppRun;
+
+static void
+app_window_added_cb (GtkApplication *app,
+                     GtkWindow      *window,
+                     AppRun         *run)
+{
+  if (SL_IS_WINDOW (window))
+    run->window = SL_WINDOW (window);
+}
+
+static gboolean
+app_check_cb (gpointer data)
+{
+  GApplication *app = data;
+  AppRun *run = g_object_get_data (G_OBJECT (app), "run");
+  SlSession *session;
+
+  if (run->window == NULL)
+    return G_SOURCE_CONTINUE;
+  session = sl_window_get_session (run->window);
+  if (!ui_session_settled (session) || !gtk_widget_get_mapped (GTK_WIDGET (run->window)))
+    return G_SOURCE_CONTINUE;
+  if (run->set != NULL)
+    {
+      g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_READY);
+      g_assert_false (sl_window_get_banner_visible (run->window));
+      g_assert_cmpuint (g_list_model_get_n_items (sl_session_get_hosts (session)), ==, 3);
+      g_assert_cmpuint (sl_session_get_n_links (session), ==, 0);
+      check_saved_relations (session, run->set);
+    }
+  else
+    {
+      g_test_message ("%s: %s", run->file, sl_window_get_banner_text (run->window));
+      g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_FAILED);
+      g_assert_true (sl_window_get_banner_visible (run->window));
+      g_assert_nonnull (strstr (sl_window_get_banner_text (run->window), run->file));
+      g_assert_cmpuint (g_list_model_get_n_items (sl_session_get_hosts (session)), ==, 0);
+    }
+  run->checked = TRUE;
+  g_application_quit (app);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+run_application (AppRun     *run,
+                 const char *option,
+                 const char *folder)
+{
+  g_autoptr(SlApplication) app = sl_application_new ();
+  char *argv[] = { (char *) "syncline", (char *) option, (char *) folder, NULL };
+
+  g_object_set_data (G_OBJECT (app), "run", run);
+  g_signal_connect (app, "window-added", G_CALLBACK (app_window_added_cb), run);
+  g_timeout_add (50, app_check_cb, app);
+  g_assert_cmpint (g_application_run (G_APPLICATION (app), 3, argv), ==, 0);
+  g_assert_cmpint (sl_application_get_exit_status (app), ==, 0);
+  g_assert_true (run->checked);
+  run->window = NULL;
+}
+
+static void
+test_saved_transforms_command_line (void)
+{
+  g_autofree char *traces = NULL;
+  g_autofree char *parent = NULL;
+  g_autofree char *file = NULL;
+  g_autoptr(SlTransformSet) set = save_transforms (&traces, &parent, &file);
+  g_autofree char *cwd = g_get_current_dir ();
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize length;
+
+  /* a path relative to the folder the command runs in */
+  g_assert_cmpint (g_chdir (parent), ==, 0);
+  {
+    AppRun run = { set, file, NULL, FALSE };
+
+    run_application (&run, "--transforms=transforms.txt", traces);
+  }
+  g_assert_cmpint (g_chdir (cwd), ==, 0);
+
+  /* bad files */
+  g_assert_true (g_file_get_contents (file, &contents, &length, &error));
+  g_assert_no_error (error);
+  {
+    g_autofree char *garbage = g_build_filename (parent, "garbage.txt", NULL);
+    g_autofree char *cut = g_build_filename (parent, "cut.txt", NULL);
+    g_autofree char *absent = g_build_filename (parent, "absent.txt", NULL);
+    const char *bad[] = { garbage, cut, absent };
+
+    g_assert_true (g_file_set_contents (garbage, "\x7f" "ELF garbage\n\x01\x02", -1, &error));
+    g_assert_true (g_file_set_contents (cut, contents, (gssize) length * 2 / 3, &error));
+    g_assert_no_error (error);
+    for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+      {
+        g_autofree char *option = g_strdup_printf ("--transforms=%s", bad[i]);
+        AppRun run = { NULL, bad[i], NULL, FALSE };
+
+        run_application (&run, option, traces);
+      }
+  }
+  /* no folder: says so, opens no window */
+  {
+    g_autoptr(SlApplication) app = sl_application_new ();
+    g_autofree char *option = g_strdup_printf ("--transforms=%s", file);
+    char *argv[] = { (char *) "syncline", option, NULL };
+    AppRun run = { NULL, file, NULL, FALSE };
+
+    g_signal_connect (app, "window-added", G_CALLBACK (app_window_added_cb), &run);
+    g_assert_cmpint (g_application_run (G_APPLICATION (app), 2, argv), ==, 0);
+    g_assert_cmpint (sl_application_get_exit_status (app), ==, 2);
+    g_assert_null (run.window);
+  }
   remove_tree (parent);
 }
 
@@ -2419,6 +2572,7 @@ main (int   argc,
   g_test_add_func ("/ui/cancel", test_cancel);
   g_test_add_func ("/ui/cancel/midway", test_cancel_midway);
   g_test_add_func ("/ui/saved-transforms", test_saved_transforms);
+  g_test_add_func ("/ui/saved-transforms/command-line", test_saved_transforms_command_line);
   g_test_add_func ("/ui/tables", test_tables);
   g_test_add_func ("/ui/panel-tabs", test_panel_tabs);
   g_test_add_func ("/ui/unreadable", test_unreadable);
