@@ -342,6 +342,8 @@ _sl_timeline_view_draw_ruler (SlTimelineView *self,
     {
       double x = sl_timeline_view_time_to_x (self, t);
       g_autofree char *text = NULL;
+      PangoLayout *layout;
+      int lw;
 
       cairo_move_to (cr, floor (x) + 0.5, SL_TLV_RULER_H - 8);
       cairo_line_to (cr, floor (x) + 0.5, SL_TLV_RULER_H);
@@ -353,7 +355,12 @@ _sl_timeline_view_draw_ruler (SlTimelineView *self,
           cairo_line_to (cr, floor (xm) + 0.5, SL_TLV_RULER_H);
         }
       text = sl_format_clock_time (t, decimals);
-      _sl_timeline_view_show_cached (cr, _sl_timeline_view_ruler_layout (self, canvas, text), x + 3, 3, 0);
+      layout = _sl_timeline_view_ruler_layout (self, canvas, text);
+      pango_layout_get_pixel_size (layout, &lw, NULL);
+      /* a time whose label the clip would cut is not labelled (")0.5"
+       * read as a time) */
+      if (x + 3 >= SL_TLV_LABEL_W && x + 3 + lw <= SL_TLV_LABEL_W + self->plot_w)
+        _sl_timeline_view_show_cached (cr, layout, x + 3, 3, 0);
     }
   cairo_stroke (cr);
   cairo_restore (cr);
@@ -361,9 +368,11 @@ _sl_timeline_view_draw_ruler (SlTimelineView *self,
   /* the span, in the corner above the labels */
   label = sl_format_ns ((double) (end - start));
   gdk_cairo_set_source_rgba (cr, &(GdkRGBA) { fg->red, fg->green, fg->blue, fg->alpha * 0.7f });
+  /* (two lines in the ruler's height: the span's digits below the clock's
+   * name, not under its descenders) */
   _sl_timeline_view_show_cached (cr, _sl_timeline_view_ruler_layout (self, canvas, self->synchronized ? _("reference clock") : _("each host's own clock")),
-                                 8, 3, 0);
-  _sl_timeline_view_show_cached (cr, _sl_timeline_view_ruler_layout (self, canvas, label), 8, SL_TLV_RULER_H - 2, 1);
+                                 8, 0, 0);
+  _sl_timeline_view_show_cached (cr, _sl_timeline_view_ruler_layout (self, canvas, label), 8, SL_TLV_RULER_H, 1);
   cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.25);
   cairo_rectangle (cr, 0, SL_TLV_RULER_H - 1, SL_TLV_LABEL_W + self->plot_w, 1);
   cairo_fill (cr);

@@ -1471,6 +1471,7 @@ test_status_line (void)
         }
 
       /* in pixels: the ink of the text drawn, and no more */
+      ui_save_screenshot (window, pass == 0 ? "status-line-window.png" : "status-line-selection.png");
       ui_render (window, GTK_WIDGET (status), shot, &p);
       for (int y = 0; y < p.height; y++)
         for (int x = 0; x < p.width; x++)
