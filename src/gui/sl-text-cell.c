@@ -385,9 +385,7 @@ sl_text_cell_measure (GtkWidget      *widget,
   SlTextCell *self = SL_TEXT_CELL (widget);
 
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
-    {
-      *minimum = *natural = digits_width (widget, self->chars);
-    }
+    *minimum = *natural = digits_width (widget, self->chars);
   else
     {
       PangoFontMetrics *metrics = pango_context_get_metrics (gtk_widget_get_pango_context (widget), NULL, NULL);

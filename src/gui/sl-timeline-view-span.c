@@ -51,7 +51,8 @@ _sl_timeline_view_update_status (SlTimelineView *self)
 {
   g_autofree char *span = NULL;
   g_autofree char *arrows = NULL;
-  guint n_hosts, n_arrows;
+  guint n_hosts;
+  guint64 n_arrows;
   char *parts[7] = { NULL };
   guint n = 0;
 
