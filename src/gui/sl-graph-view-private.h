@@ -102,6 +102,13 @@ struct _SlGraphView
   double          sprite_scale;
   guint32         sprite_fg;
   guint32         sprite_bg;
+  /* pacing while the session is read (queue_draw_paced()) */
+  gint64          draw_cost_us;
+  gint64          draw_end;
+  guint           pace_id;
+  gint64          pace_floor_us;
+  guint           n_draws;
+  guint           n_draws_loading;
 };
 typedef struct
 {

@@ -14,6 +14,7 @@
 #include "sl-graph-layout.h"
 #include "sl-graph-view-private.h"
 #include "sl-canvas.h"
+#include "sl-cpu-time.h"
 #include "sl-line-raster.h"
 #include "sl-plot.h"
 
@@ -176,6 +177,43 @@ count_glowing (SlGraphView *self,
   return n;
 }
 
+/* While a session is read, its updates and the animations they start
+ * redraw the graph at a pace bounded by what a drawing costs: at most one
+ * every PACE_SHARE times the last one's time (its processor time, or its
+ * wall time on a machine that gives the main thread less), so that the
+ * graph takes about 1/PACE_SHARE of the main thread (a thousand hosts
+ * drawn at every update and animation frame were most of the main
+ * thread's time reading them, and on two processors the read's). What the
+ * user does (zoom, pan, select) and the end of reading draw at once. */
+#define PACE_SHARE 10
+
+static gboolean
+pace_cb (gpointer data)
+{
+  SlGraphView *self = data;
+
+  self->pace_id = 0;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+queue_draw_paced (SlGraphView *self)
+{
+  gint64 now, next;
+
+  if (self->pace_id != 0)
+    return;
+  now = g_get_monotonic_time ();
+  next = self->draw_end + (PACE_SHARE - 1) * MAX (self->draw_cost_us, self->pace_floor_us);
+  if (self->session == NULL || sl_session_get_state (self->session) != SL_SESSION_STATE_LOADING || now >= next)
+    {
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      return;
+    }
+  self->pace_id = g_timeout_add_full (G_PRIORITY_DEFAULT, (guint) ((next - now + 999) / 1000), pace_cb, self, NULL);
+}
+
 static gboolean
 tick_cb (GtkWidget     *widget,
          GdkFrameClock *clock,
@@ -199,7 +237,7 @@ tick_cb (GtkWidget     *widget,
   if (!busy && count_glowing (self, self->edges->len, now) > 0)
     busy = TRUE;
 
-  gtk_widget_queue_draw (widget);
+  queue_draw_paced (self);
   if (!busy)
     {
       self->tick_id = 0;
@@ -468,7 +506,7 @@ session_updated_cb (SlGraphView      *self,
   if (changes & (SL_SESSION_CHANGE_HOSTS | SL_SESSION_CHANGE_TREE) || self->layout_w == 0 ||
       self->unreadable->len != sl_session_get_n_unreadable (session))
     relayout (self, had_nodes);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  queue_draw_paced (self);
 }
 
 static void
@@ -578,10 +616,13 @@ sl_graph_view_snapshot (GtkWidget   *widget,
   SlLineRaster raster;
   DrawState ds;
   cairo_t *cr;
+  gint64 cpu, start;
 
   if (width <= 0 || height <= 0 || self->session == NULL ||
       (self->nodes->len == 0 && self->unreadable->len == 0))
     return;
+  cpu = sl_thread_cpu_us ();
+  start = g_get_monotonic_time ();
   draw_state_init (self, &ds, FALSE);
   surface = sl_canvas_begin (self->canvas, width, height, scale);
   cr = cairo_create (surface);
@@ -598,6 +639,12 @@ sl_graph_view_snapshot (GtkWidget   *widget,
   draw_front (self, cr, &raster, scale, width, height, &ds);
   cairo_destroy (cr);
   sl_canvas_end (self->canvas, snapshot);
+  /* what was asked for is drawn */
+  g_clear_handle_id (&self->pace_id, g_source_remove);
+  self->draw_end = g_get_monotonic_time ();
+  self->draw_cost_us = MAX (MAX (sl_thread_cpu_us () - cpu, self->draw_end - start), 0);
+  self->n_draws++;
+  self->n_draws_loading += sl_session_get_state (self->session) == SL_SESSION_STATE_LOADING;
 }
 
 static void
@@ -818,6 +865,7 @@ sl_graph_view_dispose (GObject *object)
   SlGraphView *self = (SlGraphView *) object;
 
   sl_graph_view_set_session (self, NULL);
+  g_clear_handle_id (&self->pace_id, g_source_remove);
   if (self->context_menu != NULL)
     {
       gtk_widget_unparent (GTK_WIDGET (self->context_menu));
@@ -1165,6 +1213,24 @@ _sl_graph_view_set_undo_ms (SlGraphView *self,
   g_return_if_fail (SL_IS_GRAPH_VIEW (self));
 
   self->undo_us = (gint64) undo_ms * 1000;
+}
+
+guint
+_sl_graph_view_get_n_draws (SlGraphView *self,
+                            gboolean     while_loading)
+{
+  g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), 0);
+
+  return while_loading ? self->n_draws_loading : self->n_draws;
+}
+
+void
+_sl_graph_view_set_pace_floor_us (SlGraphView *self,
+                                  gint64       cost_us)
+{
+  g_return_if_fail (SL_IS_GRAPH_VIEW (self));
+
+  self->pace_floor_us = MAX (cost_us, 0);
 }
 
 const GArray *

@@ -82,5 +82,11 @@ void        _sl_graph_view_set_undo_ms       (SlGraphView  *self,
 const GArray *_sl_graph_view_get_labels      (SlGraphView  *self);
 char       *_sl_graph_view_dup_label_text   (SlGraphView  *self,
                                               guint         host);
+/* for the tests: drawings of the graph (all, and while its session was
+ * read); the least cost pacing assumes a drawing has (µs) */
+guint       _sl_graph_view_get_n_draws       (SlGraphView  *self,
+                                              gboolean      while_loading);
+void        _sl_graph_view_set_pace_floor_us (SlGraphView  *self,
+                                              gint64        cost_us);
 
 G_END_DECLS

@@ -1970,6 +1970,80 @@ graph_at_scale (guint n_hosts)
   ui_close_window (window);
 }
 
+/* While a session is read, the graph is redrawn at a pace bounded by a
+ * drawing's cost (here made to count as 100 ms: one drawing per 0.9 s at
+ * most), keeps being redrawn, and is drawn at once when reading ends. */
+
+typedef struct
+{
+  SlGraphView *graph;
+  gint64       t_open;
+  gint64       t_ready;
+  guint        draws_at_ready;
+  guint        n_updates;
+} Paced;
+
+static void
+paced_updated_cb (SlSession        *session,
+                  SlSessionChanges  changes,
+                  Paced            *p)
+{
+  p->n_updates++;
+  if (p->t_ready == 0 && (sl_session_get_state (session) == SL_SESSION_STATE_READY ||
+                          sl_session_get_state (session) == SL_SESSION_STATE_FAILED))
+    {
+      p->t_ready = g_get_monotonic_time ();
+      p->draws_at_ready = _sl_graph_view_get_n_draws (p->graph, FALSE);
+    }
+}
+
+static gboolean
+paced_drawn_after_ready (gpointer data)
+{
+  Paced *p = data;
+
+  return p->t_ready != 0 && _sl_graph_view_get_n_draws (p->graph, FALSE) > p->draws_at_ready;
+}
+
+static void
+test_graph_paced (void)
+{
+  SlWindow *window = ui_new_window (NULL, 1200, 800);
+  SlSession *session = sl_window_get_session (window);
+  Paced p = { sl_window_get_graph_view (window), 0, 0, 0, 0 };
+  g_autoptr(GArray) links = g_array_new (FALSE, FALSE, sizeof (SlGenerateLink));
+  const gint64 floor_us = 100 * 1000;
+  const guint n_hosts = 60;
+  SlGenerateOptions o;
+  guint n_loading, most;
+
+  quiet_cluster (&o, n_hosts, 4, 5);
+  for (guint h = 1; h < n_hosts; h++)
+    g_array_append_val (links, ((SlGenerateLink) { h / 2, h, 4 }));
+  _sl_graph_view_set_pace_floor_us (p.graph, floor_us);
+  g_signal_connect_after (session, "updated", G_CALLBACK (paced_updated_cb), &p);
+  p.t_open = g_get_monotonic_time ();
+  /* streamed over 3 s: an update every 100 ms or so, hosts moving */
+  _sl_session_open_generated (session, &o, (const SlGenerateLink *) (gpointer) links->data, links->len,
+                              3 * G_USEC_PER_SEC);
+  ui_wait_settled (session);
+  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_READY);
+  g_assert_true (ui_wait_for (paced_drawn_after_ready, &p, UI_WAIT_S));
+  g_signal_handlers_disconnect_by_func (session, paced_updated_cb, &p);
+
+  n_loading = _sl_graph_view_get_n_draws (p.graph, TRUE);
+  /* the first at once, then one per 9 x 100 ms at most, each drawing's
+   * own time added (and a few GTK may ask for itself, the window being
+   * shown and laid out as the panel fills) */
+  most = 6 + (guint) ((p.t_ready - p.t_open) / (9 * floor_us));
+  g_test_message ("%u updates in %.2f s of reading, the graph drawn %u times meanwhile (at most %u)", p.n_updates,
+                  (p.t_ready - p.t_open) / 1e6, n_loading, most);
+  g_assert_cmpuint (n_loading, <=, most);
+  /* and redrawn while reading, not only at its start */
+  g_assert_cmpuint (n_loading, >=, 2);
+  ui_close_window (window);
+}
+
 static void
 test_graph_100 (void)
 {
@@ -2579,6 +2653,7 @@ main (int   argc,
   g_test_add_func ("/ui/unsynchronized", test_unsynchronized);
   g_test_add_func ("/ui/graph/100-hosts", test_graph_100);
   g_test_add_func ("/ui/graph/1000-hosts", test_graph_1000);
+  g_test_add_func ("/ui/graph/paced", test_graph_paced);
   g_test_add_func ("/ui/recent", test_recent);
   g_test_add_func ("/ui/preferences", test_preferences);
   g_test_add_func ("/ui/relay-dialog", test_relay_dialog);
