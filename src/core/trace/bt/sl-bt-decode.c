@@ -121,6 +121,19 @@ typedef struct
   const SlBtStreamState *st;
 } Gap;
 
+/* The name a switch gave the thread it runs, by thread: most switches
+ * name a thread whose name did not change since, and interning it again
+ * (the string hashed, the decoder's table searched) was the larger part
+ * of what the timeline's events add to decoding. */
+#define NAME_SLOTS 1024
+
+typedef struct
+{
+  guint32 tid;
+  guint32 id;
+  char    name[16];
+} NameSlot;
+
 struct _SlBtDecoder
 {
   GHashTable   *stream_infos;
@@ -131,6 +144,7 @@ struct _SlBtDecoder
   gint64        last_appended;
   GHashTable   *context_threads;
   GArray       *gaps;
+  NameSlot     *names;
 };
 
 static guint32
@@ -737,6 +751,33 @@ payload_uint (const bt_field  *payload,
 }
 
 static guint32
+next_thread_name (SlBtDecoder    *d,
+                  const bt_field *payload,
+                  const EventInfo *ei,
+                  guint           i,
+                  guint32         tid)
+{
+  const char *name = member_string (payload, ei->m[i]);
+  NameSlot *slot = &d->names[tid % NAME_SLOTS];
+  guint32 id;
+  gsize len;
+
+  if (name == NULL || *name == '\0')
+    return 0;
+  if (slot->id != 0 && slot->tid == tid && strcmp (slot->name, name) == 0)
+    return slot->id;
+  id = intern (d, name);
+  len = strlen (name);
+  if (len < sizeof slot->name)
+    {
+      slot->tid = tid;
+      slot->id = id;
+      memcpy (slot->name, name, len + 1);
+    }
+  return id;
+}
+
+static guint32
 payload_str (SlBtDecoder     *d,
              const bt_field  *payload,
              const EventInfo *ei,
@@ -843,7 +884,7 @@ store_event (SlBtDecoder    *d,
       e.kind = SL_EVENT_SCHED_SWITCH;
       e.tid = (guint32) payload_uint (payload, ei, 0);
       e.arg = (guint32) payload_uint (payload, ei, 1);
-      e.str = payload_str (d, payload, ei, 2);
+      e.str = next_thread_name (d, payload, ei, 2, e.arg);
       e.flags = (guint8) payload_uint (payload, ei, 3);
       if (st->cpu < 4096)
         {
@@ -1193,6 +1234,7 @@ sl_bt_decoder_new (void)
   d->context_threads = g_hash_table_new_full (NULL, NULL, NULL, context_thread_free);
   d->last_appended = G_MININT64;
   d->gaps = g_array_new (FALSE, FALSE, sizeof (Gap));
+  d->names = g_new0 (NameSlot, NAME_SLOTS);
   return d;
 }
 
@@ -1205,6 +1247,7 @@ sl_bt_decoder_free (SlBtDecoder *d)
   g_array_unref (d->cpu_tid);
   g_hash_table_destroy (d->context_threads);
   g_array_unref (d->gaps);
+  g_free (d->names);
   g_free (d);
 }
 
@@ -1218,6 +1261,8 @@ sl_bt_decoder_set_events (SlBtDecoder         *d,
   d->keep = sink != NULL;
   if (sink != NULL)
     d->out = *sink;
+  /* the ids were another sink's */
+  memset (d->names, 0, NAME_SLOTS * sizeof (NameSlot));
 }
 
 /* While muted, events update the decoder's state but none goes out (the
