@@ -7,7 +7,6 @@
 
 #include <string.h>
 
-#include "sl-compare.h"
 #include "sl-feed.h"
 
 /* Each feed's packet events carry the feed in @host (its engine host) and
@@ -135,6 +134,28 @@ produce (gpointer data)
   return NULL;
 }
 
+/* The brute-force merge's order: by key, ties to the feed given first,
+ * each feed in its order. */
+typedef struct
+{
+  gint64  key;
+  guint32 feed;
+  guint32 rank;
+} Keyed;
+
+static int
+keyed_cmp (gconstpointer a,
+           gconstpointer b)
+{
+  const Keyed *x = a, *y = b;
+
+  if (x->key != y->key)
+    return x->key < y->key ? -1 : 1;
+  if (x->feed != y->feed)
+    return x->feed < y->feed ? -1 : 1;
+  return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
 static void
 check_output (const Output  *o,
               guint          n_feeds,
@@ -142,29 +163,26 @@ check_output (const Output  *o,
               const guint   *n_events,
               const gint64  *hints)
 {
-  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g_autofree guint *next = g_new0 (guint, n_feeds);
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (Keyed));
 
   for (guint f = 0; f < n_feeds; f++)
     for (guint k = 0; k < n_events[f]; k++)
       {
-        gint64 key = sl_feed_key (times[f][k], hints[f]);
-        g_array_append_val (all, key);
+        Keyed e = { sl_feed_key (times[f][k], hints[f]), f, k };
+        g_array_append_val (all, e);
       }
-  g_array_sort (all, sl_compare_gint64);
+  g_array_sort (all, keyed_cmp);
 
+  /* every packet event once, in exactly that order, whatever the
+   * producers' timing: the same input gives the engine the same sequence */
   g_assert_cmpuint (o->keys->len, ==, all->len);
   for (guint i = 0; i < all->len; i++)
     {
-      guint32 f = g_array_index (o->feeds, guint32, i);
-      guint32 rank = g_array_index (o->ranks, guint32, i);
+      const Keyed *e = &g_array_index (all, Keyed, i);
 
-      /* every packet event once, each feed in its order, all by key */
-      g_assert_cmpuint (f, <, n_feeds);
-      g_assert_cmpuint (rank, ==, next[f]);
-      next[f]++;
-      g_assert_cmpint (g_array_index (o->keys, gint64, i), ==, sl_feed_key (times[f][rank], hints[f]));
-      g_assert_cmpint (g_array_index (o->keys, gint64, i), ==, g_array_index (all, gint64, i));
+      g_assert_cmpint (g_array_index (o->keys, gint64, i), ==, e->key);
+      g_assert_cmpuint (g_array_index (o->feeds, guint32, i), ==, e->feed);
+      g_assert_cmpuint (g_array_index (o->ranks, guint32, i), ==, e->rank);
     }
 }
 
@@ -305,6 +323,59 @@ test_watermark (void)
   sl_feed_hub_free (hub);
 }
 
+/* A tie with a feed known only up to the tied key (its partial batch not
+ * handed over: its watermark is that packet event's time) waits for it:
+ * the feed given first goes first, whether its batch came or not. */
+static void
+test_tie_watermark (void)
+{
+  SlFeedHub *hub = sl_feed_hub_new ();
+  SlFeed *feeds[2] = { sl_feed_new (hub), sl_feed_new (hub) };
+  SlFeedMerge m = { 0 };
+  Output o;
+
+  output_init (&o);
+  sl_feed_set_engine_host (feeds[0], 0);
+  sl_feed_set_engine_host (feeds[1], 1);
+  m.feeds = feeds;
+  m.n_feeds = 2;
+  m.packet_func = record_cb;
+  m.packet_data = &o;
+  m.hold_us = -1;
+  m.deadline = G_MAXINT64;
+
+  push_event (feeds[0], 100, 0);
+  push_event (feeds[0], 150, 1);
+  sl_feed_publish (feeds[0], SL_FEED_FLUSH_ALL);
+  push_event (feeds[0], 200, 2);
+  sl_feed_seen (feeds[0], 200);
+  sl_feed_publish (feeds[0], SL_FEED_FLUSH_IF_WANTED);
+  g_assert_cmpint (sl_feed_get_watermark_locked (feeds[0]), ==, 200);
+
+  push_event (feeds[1], 120, 0);
+  push_event (feeds[1], 200, 1);
+  push_event (feeds[1], 300, 2);
+  sl_feed_publish (feeds[1], SL_FEED_FLUSH_LAST);
+
+  /* feed 0's packet event at 200 is not handed over yet: feed 1's at 200
+   * waits for it */
+  g_assert_cmpint (sl_feed_merge (hub, &m), ==, SL_FEED_MERGE_WAIT);
+  g_assert_cmpuint (o.keys->len, ==, 3);
+
+  sl_feed_publish (feeds[0], SL_FEED_FLUSH_LAST);
+  g_assert_cmpint (sl_feed_merge (hub, &m), ==, SL_FEED_MERGE_DONE);
+  g_assert_cmpuint (o.keys->len, ==, 6);
+  g_assert_cmpint (g_array_index (o.keys, gint64, 3), ==, 200);
+  g_assert_cmpuint (g_array_index (o.feeds, guint32, 3), ==, 0);
+  g_assert_cmpint (g_array_index (o.keys, gint64, 4), ==, 200);
+  g_assert_cmpuint (g_array_index (o.feeds, guint32, 4), ==, 1);
+
+  output_clear (&o);
+  sl_feed_free (feeds[0]);
+  sl_feed_free (feeds[1]);
+  sl_feed_hub_free (hub);
+}
+
 /* Live: feeds appended between calls, hints changed, a feed not waited
  * for, and a packet event that waited long enough going out of order. */
 static void
@@ -389,6 +460,7 @@ main (int    argc,
   g_test_add_func ("/feed/strict-few", test_strict_few);
   g_test_add_func ("/feed/strict-many", test_strict_many);
   g_test_add_func ("/feed/watermark", test_watermark);
+  g_test_add_func ("/feed/tie-watermark", test_tie_watermark);
   g_test_add_func ("/feed/live", test_live);
   return g_test_run ();
 }

@@ -19,7 +19,11 @@
 #define MAX_FREE_BATCHES 64
 
 /* The merge's order: a feed's next packet event by merge key, ties to the
- * feed given first. */
+ * feed given first. A packet event goes only before every other feed's
+ * next one or watermark in this order: a waited feed's watermark is
+ * often its next packet event's key exactly (its partial batch's first),
+ * so a tie with it must wait for it too, or the order of tied packet
+ * events would follow which batches had arrived (the threads' timing). */
 typedef struct
 {
   gint64  key;
@@ -1067,10 +1071,13 @@ sync_feeds (SlFeedHub   *hub,
   g_mutex_unlock (&hub->lock);
 }
 
-/* The lowest watermark key of the waited feeds the merge has nothing of. */
-static gint64
+/* The lowest watermark key (and its feed) of the waited feeds the merge
+ * has nothing of. */
+static HeapEntry
 stalled_limit (SlFeedHub *hub)
 {
+  HeapEntry none = { G_MAXINT64, G_MAXUINT32, 0 };
+
   while (hub->stalled->len > 0)
     {
       HeapEntry *e = &g_array_index (hub->stalled, HeapEntry, 0);
@@ -1078,19 +1085,20 @@ stalled_limit (SlFeedHub *hub)
       HeapEntry stale;
 
       if (f->merge_state == MERGE_STALLED && e->gen == f->stall_gen)
-        return e->key;
+        return *e;
       sl_heap_pop (hub->stalled, &stale, sizeof stale, entry_less);
     }
-  return G_MAXINT64;
+  return none;
 }
 
-/* The feed whose next packet event has the smallest key, and the key up
- * to which it may go: the next key of any other feed, or the watermark of
- * a waited one the merge has nothing of. FALSE when it may not go. */
+/* The feed whose next packet event comes first, and the limit before
+ * which its packet events may go (entry_less()): the next packet event
+ * of any other feed, or the watermark of a waited one the merge has
+ * nothing of. FALSE when it may not go. */
 static gboolean
 choose (SlFeedHub *hub,
         HeapEntry *top,
-        gint64    *limit)
+        HeapEntry *limit)
 {
   const HeapEntry *h = (const HeapEntry *) (gpointer) hub->ready->data;
   guint n = hub->ready->len;
@@ -1099,11 +1107,11 @@ choose (SlFeedHub *hub,
     return FALSE;
   *top = h[0];
   *limit = stalled_limit (hub);
-  if (n > 1)
-    *limit = MIN (*limit, h[1].key);
-  if (n > 2)
-    *limit = MIN (*limit, h[2].key);
-  return top->key <= *limit;
+  if (n > 1 && entry_less (&h[1], limit))
+    *limit = h[1];
+  if (n > 2 && entry_less (&h[2], limit))
+    *limit = h[2];
+  return entry_less (top, limit);
 }
 
 /**
@@ -1131,8 +1139,7 @@ sl_feed_merge (SlFeedHub   *hub,
   sync_feeds (hub, m);
   for (;;)
     {
-      HeapEntry top;
-      gint64 limit, key;
+      HeapEntry top, limit;
       SlFeed *f;
 
       if (atomic_load_explicit (&hub->any_published, memory_order_relaxed))
@@ -1157,7 +1164,8 @@ sl_feed_merge (SlFeedHub   *hub,
               /* waited long enough: goes out of order */
               if (g_get_monotonic_time () >= until)
                 {
-                  limit = top.key;
+                  limit.key = top.key;
+                  limit.index = G_MAXUINT32;
                   go = TRUE;
                 }
               else
@@ -1182,15 +1190,14 @@ sl_feed_merge (SlFeedHub   *hub,
       sl_heap_pop (hub->ready, &top, sizeof top, entry_less);
       if (m->first_arrival == 0 || f->cur->arrival < m->first_arrival)
         m->first_arrival = f->cur->arrival;
-      key = top.key;
       for (;;)
         {
-          feed_one (m, f, key);
+          feed_one (m, f, top.key);
           emitted++;
           if (f->cur->pos == f->cur->n)
             break;
-          key = next_key (f);
-          if (key > limit)
+          top.key = next_key (f);
+          if (!entry_less (&top, &limit))
             break;
         }
 
