@@ -87,10 +87,10 @@ typedef struct
   InversionCache inv;
   RowCache    row;
   SlRelation *rel;
-  /* the segments' result at seg_result_version: a flush and the link's
-   * row in the capture after it read the same one */
+  /* the segments' result at seg_result_changes (sl_segments_get_changes()):
+   * a flush and the link's row in the capture after it read the same one */
   SlHullResult seg_result;
-  guint64     seg_result_version;
+  guint64     seg_result_changes;
   gboolean    seg_result_valid;
 } Link;
 

@@ -850,12 +850,12 @@ fill_from_hull (Link       *l,
                 SlLinkInfo *info)
 {
   SlHullResult r;
-  guint64 version = sl_segments_get_version (l->seg);
+  guint64 changes = sl_segments_get_changes (l->seg);
 
-  if (!l->seg_result_valid || l->seg_result_version != version)
+  if (!l->seg_result_valid || l->seg_result_changes != changes)
     {
       sl_segments_get_result (l->seg, &l->seg_result);
-      l->seg_result_version = version;
+      l->seg_result_changes = changes;
       l->seg_result_valid = TRUE;
     }
   r = l->seg_result;

@@ -159,9 +159,13 @@ struct _SlSegments
   guint64      late;
   guint64      version;
   guint64      raw_version;
+  /* every packet or round trip added: what a result depends on (the
+   * version moves only when the relation does, not with a first window's
+   * span or estimate's origin) */
+  guint64      changes;
 
   SlRelation  *rel;
-  guint64      rel_version;
+  guint64      rel_changes;
 };
 
 typedef struct

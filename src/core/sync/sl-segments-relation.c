@@ -977,11 +977,11 @@ sl_segments_get_relation (SlSegments *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
 
-  if (self->rel == NULL || self->rel_version != self->version)
+  if (self->rel == NULL || self->rel_changes != self->changes)
     {
       g_clear_pointer (&self->rel, sl_relation_unref);
       self->rel = build_relation (self);
-      self->rel_version = self->version;
+      self->rel_changes = self->changes;
     }
   return self->rel != NULL ? sl_relation_ref (self->rel) : NULL;
 }

@@ -58,6 +58,20 @@ sl_segments_get_version (const SlSegments *self)
   return self->version;
 }
 
+/* Changes with every packet or round trip added. The version changes
+ * only when the relation may have: a packet of the first window that
+ * leaves its hull alone still moves its span's end and the origin of its
+ * estimate (the last digits of its offset). A result kept from one call
+ * to the next is kept by this count, so that what it says does not
+ * depend on when it was asked for (a job's snapshots come by wall-clock
+ * time). */
+guint64
+sl_segments_get_changes (const SlSegments *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->changes;
+}
+
 /* The raw hull of the open window (all packets since it opened). */
 const SlHull *
 sl_segments_get_hull (const SlSegments *self)

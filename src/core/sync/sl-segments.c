@@ -1274,6 +1274,7 @@ sl_segments_add (SlSegments *self,
 
   g_return_if_fail (self != NULL);
 
+  self->changes++;
   p.x = t_a - self->x0;
   p.y = t_b - self->y0;
   if (G_UNLIKELY (!self->fast || p.x < self->suffix_u || p.x >= self->next_check))
@@ -1380,6 +1381,7 @@ sl_segments_add_round_trip_sized (SlSegments *self,
 
   if (!self->has_origin || !isfinite (e_ns))
     return;
+  self->changes++;
   x = (double) (t_a - self->x0);
   d = (double) (t_b - self->y0) - x;
   /* E of a few ns would outweigh everything: no round trip pins the

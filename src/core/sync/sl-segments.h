@@ -143,6 +143,7 @@ void         sl_segments_add_round_trip_sized (SlSegments        *self,
 void         sl_segments_get_linreg     (SlSegments              *self,
                                          SlSegmentsLinreg        *stats);
 guint64      sl_segments_get_version    (const SlSegments        *self);
+guint64      sl_segments_get_changes    (const SlSegments        *self);
 const SlHull *sl_segments_get_hull      (const SlSegments        *self);
 void         sl_segments_get_result     (SlSegments              *self,
                                          SlHullResult            *result);
