@@ -166,6 +166,13 @@ struct _SlSegments
 
   SlRelation  *rel;
   guint64      rel_changes;
+
+  /* the open window as all_windows() last made it, and what it was made
+   * of: a capture reads it for the relation, the result and the band at
+   * both ends of a link's span */
+  Window       open_w;
+  gboolean     open_w_valid;
+  guint64      open_w_key[7];
 };
 
 typedef struct

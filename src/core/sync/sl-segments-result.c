@@ -120,16 +120,30 @@ all_windows (SlSegments *self)
     }
   if (self->open && self->n[0] + self->n[1] > 0)
     {
-      SlChain merged[2] = { { 0 } };
+      /* every packet taken counts in total[], every other change of the
+       * open window in version */
+      guint64 key[7] = { self->version, self->total[0], self->total[1], self->n[0], self->n[1],
+                         (guint64) self->u, (guint64) self->last_x };
       Window w;
 
-      open_chains (self, merged);
-      window_init_from (self, &w, merged, self->u, self->last_x, self->raw, self->n);
+      if (!self->open_w_valid || memcmp (key, self->open_w_key, sizeof key) != 0)
+        {
+          SlChain merged[2] = { { 0 } };
+
+          band_clear (&self->open_w.band);
+          open_chains (self, merged);
+          window_init_from (self, &self->open_w, merged, self->u, self->last_x, self->raw, self->n);
+          chains_clear (merged);
+          memcpy (self->open_w_key, key, sizeof key);
+          self->open_w_valid = TRUE;
+        }
+      w = self->open_w;
+      w.band.hi = g_memdup2 (w.band.hi, w.band.n_hi * sizeof (DPt));
+      w.band.lo = g_memdup2 (w.band.lo, w.band.n_lo * sizeof (DPt));
       w.valid_start = MAX (w.valid_start, self->valid_start);
       w.lr = self->lr;
       w.pl = self->pl;
       g_array_append_val (ws, w);
-      chains_clear (merged);
     }
   return ws;
 }

@@ -462,6 +462,7 @@ sl_segments_free (SlSegments *self)
   chains_clear (self->suffix);
   chains_clear (self->prev_full);
   band_clear (&self->guard);
+  band_clear (&self->open_w.band);
   sl_hull_free (self->raw);
   sl_hull_free (self->raw_snap);
   sl_hull_free (self->first_raw);
