@@ -321,6 +321,58 @@ test_unbounded_beyond (void)
   g_assert_cmpfloat (sl_relation_max_bound (r, EPOCH, EPOCH + 1000, NULL), ==, 30);
 }
 
+/* sl_relation_compare_images() gives the sign of the two images'
+ * difference that sl_relation_apply() gives, for instants whose images
+ * land within a few ns of each other (where its double-precision shortcut
+ * cannot decide) and far apart, in order and out of order (the hints). */
+static void
+test_compare_images (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (15);
+  guint near = 0, counts[3] = { 0 };
+
+  for (int trial = 0; trial < 200; trial++)
+    {
+      g_autoptr(SlRelation) a = random_relation (rand, 1 + g_rand_int_range (rand, 0, 8), TRUE);
+      g_autoptr(SlRelation) b = random_relation (rand, 1 + g_rand_int_range (rand, 0, 8), TRUE);
+      int hints[2] = { 0, 0 };
+      gint64 x = EPOCH - 1000000;
+
+      for (int i = 0; i < 2000; i++)
+        {
+          gint64 ia, y, ib;
+          int want, got;
+
+          x = g_rand_int_range (rand, 0, 8) == 0 ? EPOCH + (gint64) g_rand_double_range (rand, -1e9, SPAN + 1e9)
+                                                 : x + g_rand_int_range (rand, 1, 100000000);
+          ia = sl_relation_apply (a, x);
+          y = sl_relation_preimage (b, ia);
+          switch (g_rand_int_range (rand, 0, 3))
+            {
+            case 0:
+              y += g_rand_int_range (rand, -3, 4);
+              break;
+            case 1:
+              y += g_rand_int_range (rand, -100000, 100000);
+              break;
+            default:
+              y = EPOCH + (gint64) g_rand_double_range (rand, -1e9, SPAN + 1e9);
+            }
+          ib = sl_relation_apply (b, y);
+          want = ib > ia ? 1 : ib < ia ? -1 : 0;
+          near += ib - ia >= -2 && ib - ia <= 2;
+          got = sl_relation_compare_images (a, x, b, y, hints);
+          g_assert_cmpint (got, ==, want);
+          counts[want + 1]++;
+        }
+    }
+  /* every sign, and many within the shortcut's margin */
+  g_assert_cmpuint (counts[0], >, 1000);
+  g_assert_cmpuint (counts[1], >, 1000);
+  g_assert_cmpuint (counts[2], >, 1000);
+  g_assert_cmpuint (near, >, 10000);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -333,6 +385,7 @@ main (int    argc,
   g_test_add_func ("/relation/invert-backward-step", test_invert_backward_step);
   g_test_add_func ("/relation/profile", test_profile);
   g_test_add_func ("/relation/unbounded-beyond", test_unbounded_beyond);
+  g_test_add_func ("/relation/compare-images", test_compare_images);
 
   return g_test_run ();
 }

@@ -415,6 +415,60 @@ find_bound_near (const SlRelation *self,
   return search_near (&self->bounds[0].x, sizeof (SlBoundPoint), (int) self->n_bounds, x, hint);
 }
 
+/* The value of t's offset (image − t) in double, and a bound on its error
+ * against offset_at()'s long double (both round the same real number). */
+static inline double
+offset_approx (const SlTransform *t,
+               gint64             x,
+               double            *size)
+{
+  double a = (double) (t->image - t->origin), d = t->drift * (double) (x - t->origin);
+
+  *size += fabs (a) + fabs (d) + 1;
+  return a + t->image_frac + d;
+}
+
+/**
+ * sl_relation_compare_images:
+ * @hints: two ints kept between calls (start them at 0): instants in order
+ *   find their pieces in a step or two
+ *
+ * Returns: the sign of sl_relation_apply (@b, @y) − sl_relation_apply (@a,
+ *   @x), exactly, mostly without computing either: far from 0, the images'
+ *   difference in double precision tells it.
+ */
+int
+sl_relation_compare_images (const SlRelation *a,
+                            gint64            x,
+                            const SlRelation *b,
+                            gint64            y,
+                            int              *hints)
+{
+  const SlTransform *ta = &a->maps[find_piece_near (a, x, &hints[0])];
+  const SlTransform *tb = &b->maps[find_piece_near (b, y, &hints[1])];
+  const gint64 lim = G_GINT64_CONSTANT (1) << 61;
+  gint64 ia, ib;
+
+  if (x > -lim && x < lim && y > -lim && y < lim &&
+      ta->origin > -lim && ta->origin < lim && ta->image > -lim && ta->image < lim &&
+      tb->origin > -lim && tb->origin < lim && tb->image > -lim && tb->image < lim)
+    {
+      /* each term's rounding is a few ulps of the largest; the two images
+       * round their offsets to integers: ±1 between them */
+      double size = fabs ((double) (y - x));
+      double diff = (double) (y - x) + offset_approx (tb, y, &size) - offset_approx (ta, x, &size);
+      double margin = 2 + size * 0x1p-48;
+
+      if (size < 0x1p60 && diff > margin)
+        return 1;
+      if (size < 0x1p60 && diff < -margin)
+        return -1;
+    }
+  ia = sl_transform_apply (ta, x);
+  ib = sl_transform_apply (tb, y);
+  return ib > ia ? 1 : ib < ia ? -1 : 0;
+}
+
 /* The bound at x, with i = find_bound (self, x). */
 static double
 bound_at_index (const SlRelation *self,

@@ -74,6 +74,11 @@ void         sl_relation_apply_split    (const SlRelation   *self,
                                          double             *frac);
 gint64       sl_relation_preimage       (const SlRelation   *self,
                                          gint64              y);
+int          sl_relation_compare_images (const SlRelation   *a,
+                                         gint64              x,
+                                         const SlRelation   *b,
+                                         gint64              y,
+                                         int                *hints);
 
 guint        sl_relation_get_n_bounds   (const SlRelation   *self);
 const SlBoundPoint *sl_relation_get_bounds (const SlRelation *self);
