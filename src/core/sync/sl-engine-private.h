@@ -92,6 +92,13 @@ typedef struct
   SlHullResult seg_result;
   guint64     seg_result_changes;
   gboolean    seg_result_valid;
+  /* the relation's largest bound where it is applied, with what it was
+   * computed from (see link_span_bound()): a flush and the link's row
+   * read it, the row twice */
+  SlRelation *span_rel;
+  gint64      span_key[6];
+  gint64      span_x[2];
+  double      span_bound;
 } Link;
 
 /* The host's events seen so far, on its own clock; held: what readers

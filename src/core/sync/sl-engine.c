@@ -98,6 +98,7 @@ sl_engine_free (SlEngine *self)
       g_free (l->points[0].pts);
       g_free (l->points[1].pts);
       g_clear_pointer (&l->rel, sl_relation_unref);
+      g_clear_pointer (&l->span_rel, sl_relation_unref);
       g_clear_pointer (&l->inv.ra, sl_relation_unref);
       g_clear_pointer (&l->inv.rb, sl_relation_unref);
       row_cache_clear (&l->row);
@@ -533,6 +534,42 @@ link_eval_span (SlEngine   *self,
     }
 }
 
+/* link_eval_span() and the relation's largest bound there, computed
+ * again only when the relation, the link's packets' span or a host's span
+ * changed (always without @memo). */
+static double
+link_span_bound (SlEngine   *self,
+                 Link       *l,
+                 gint64      span_start,
+                 gint64      span_end,
+                 gboolean    memo,
+                 gint64     *x0,
+                 gint64     *x1)
+{
+  gint64 key[6] = { span_start, span_end, G_MAXINT64, G_MININT64, G_MAXINT64, G_MININT64 };
+
+  if (!memo)
+    {
+      link_eval_span (self, l, span_start, span_end, x0, x1);
+      return sl_relation_max_bound (l->rel, *x0, *x1, NULL);
+    }
+
+  sl_engine_get_host_span (self, l->a, &key[2], &key[3]);
+  sl_engine_get_host_span (self, l->b, &key[4], &key[5]);
+  if (l->span_rel != l->rel || memcmp (key, l->span_key, sizeof key) != 0)
+    {
+      g_clear_pointer (&l->span_rel, sl_relation_unref);
+      link_eval_span (self, l, span_start, span_end, &l->span_x[0], &l->span_x[1]);
+      l->span_bound = sl_relation_max_bound (l->rel, l->span_x[0], l->span_x[1], NULL);
+      /* held: a relation made later at the same address is not this one */
+      l->span_rel = sl_relation_ref (l->rel);
+      memcpy (l->span_key, key, sizeof key);
+    }
+  *x0 = l->span_x[0];
+  *x1 = l->span_x[1];
+  return l->span_bound;
+}
+
 /* A link's weight in the tree: the largest bound it adds where it is
  * applied (its packets and both hosts' events, see link_eval_span()), in
  * ns: a host's bound is the sum of its path's bounds instant by instant,
@@ -540,16 +577,16 @@ link_eval_span (SlEngine   *self,
  * trace weighs what it is worth over all of it. NAN keeps it out. */
 static double
 link_weight (SlEngine         *self,
-             const Link       *l,
-             const SlLinkInfo *info)
+             Link             *l,
+             const SlLinkInfo *info,
+             gboolean          memo)
 {
   gint64 x0, x1;
   double w;
 
   if (info->quality != SL_QUALITY_ACCURATE || !isfinite (info->weight) || l->rel == NULL)
     return NAN;
-  link_eval_span (self, l, info->span_start, info->span_end, &x0, &x1);
-  w = sl_relation_max_bound (l->rel, x0, x1, NULL);
+  w = link_span_bound (self, l, info->span_start, info->span_end, memo, &x0, &x1);
   /* unbounded somewhere: the last choice, yet better than no link */
   return isfinite (w) ? MAX (w, 1.0) : 1e300;
 }
@@ -586,7 +623,7 @@ refresh_link (SlEngine *self,
       }
   }
 
-  w = link_weight (self, l, &info);
+  w = link_weight (self, l, &info, TRUE);
   if (!isnan (w))
     {
       sl_graph_update_edge_relation (self->graph, l->a, l->b, w, l->rel);
@@ -940,14 +977,15 @@ count_inversions (const PointStore *s,
                   const SlRelation *rb)
 {
   guint64 n = 0;
+  int hints[2] = { 0, 0 };
 
   for (gsize i = from; i < s->len; i++)
     {
-      gint64 xa = sl_relation_apply (ra, s->pts[i].x);
-      gint64 yb = sl_relation_apply (rb, s->pts[i].y);
+      /* the sign of b's image of y less a's image of x */
+      int c = sl_relation_compare_images (ra, s->pts[i].x, rb, s->pts[i].y, hints);
 
       /* side 0: a sent at x, b received at y */
-      if (side == 0 ? yb < xa : xa < yb)
+      if (side == 0 ? c < 0 : c > 0)
         n++;
     }
   return n;
@@ -958,7 +996,8 @@ count_inversions (const PointStore *s,
  * packets. */
 static void
 link_bounds_in_time (SlEngine   *self,
-                     const Link *l,
+                     Link       *l,
+                     gboolean    memo,
                      SlLinkInfo *info)
 {
   gint64 x0, x1;
@@ -968,10 +1007,9 @@ link_bounds_in_time (SlEngine   *self,
   if (l->rel == NULL)
     return;
 
-  link_eval_span (self, l, info->span_start, info->span_end, &x0, &x1);
+  info->bound_ns = link_span_bound (self, l, info->span_start, info->span_end, memo, &x0, &x1);
   info->bound_start = x0;
   info->bound_end = x1;
-  info->bound_ns = sl_relation_max_bound (l->rel, x0, x1, NULL);
 
   if (l->linreg == NULL)
     {
@@ -1047,9 +1085,9 @@ link_info_compute (SlEngine       *self,
                    SlLinkInfo     *info)
 {
   _sl_engine_link_estimate (self, l, info);
-  info->weight = link_weight (self, l, info);
+  info->weight = link_weight (self, l, info, inv != NULL);
   info->in_tree = in_tree;
-  link_bounds_in_time (self, l, info);
+  link_bounds_in_time (self, l, inv != NULL, info);
 
   if (ra != NULL && inv == NULL)
     {

@@ -288,7 +288,7 @@ static GArray *
 window_checks (const Window *w)
 {
   const Band *b = &w->band;
-  GArray *xs = g_array_new (FALSE, FALSE, sizeof (double));
+  GArray *xs = g_array_sized_new (FALSE, FALSE, sizeof (double), b->n_hi + b->n_lo + 9);
   double u = (double) MAX (b->u, w->valid_start), v = (double) MIN (b->v, w->valid_end);
 
   g_array_append_val (xs, u);
@@ -924,7 +924,9 @@ build_relation (SlSegments *self)
   GArray *ws = all_windows (self);
   g_autoptr(GArray) acc = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GArray) pieces = g_array_new (FALSE, FALSE, sizeof (Piece));
-  g_autoptr(GArray) pts = g_array_new (FALSE, FALSE, sizeof (SlBoundPoint));
+  /* two tails of about 35 points and a window's dozen or two: grown
+   * once or not at all */
+  g_autoptr(GArray) pts = g_array_sized_new (FALSE, FALSE, sizeof (SlBoundPoint), 128);
   SlRelation *rel;
 
   for (guint i = 0; i < ws->len; i++)
