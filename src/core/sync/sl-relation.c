@@ -251,6 +251,17 @@ piece_inverse (const SlTransform *t,
   return t->origin + sl_llroundl (d);
 }
 
+/* sl_relation_apply() at x, which is mostly in piece i. */
+static inline gint64
+apply_near (const SlRelation *self,
+            guint             i,
+            gint64            x)
+{
+  if (x < self->starts[i] || (i + 1 < self->n_pieces && x >= self->starts[i + 1]))
+    i = sl_relation_find_piece (self, x);
+  return sl_transform_apply (&self->maps[i], x);
+}
+
 /* The smallest x whose image is at least y (pieces are non-decreasing;
  * within a piece, the nearest instant). */
 gint64
@@ -281,9 +292,9 @@ sl_relation_preimage (const SlRelation *self,
   if (lo + 1 < self->n_pieces)
     x = MIN (x, self->starts[lo + 1]);
   /* rounding: the first instant that reaches y */
-  for (int k = 0; k < 4 && x < G_MAXINT64 && sl_relation_apply (self, x) < y; k++)
+  for (int k = 0; k < 4 && x < G_MAXINT64 && apply_near (self, lo, x) < y; k++)
     x++;
-  for (int k = 0; k < 4 && x > G_MININT64 && sl_relation_apply (self, x - 1) >= y; k++)
+  for (int k = 0; k < 4 && x > G_MININT64 && apply_near (self, lo, x - 1) >= y; k++)
     x--;
   return x;
 }
