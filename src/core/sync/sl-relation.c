@@ -1091,7 +1091,7 @@ compose (const SlRelation  *outer,
          const SlRelation  *inner,
          SlComposeMemo    **memo)
 {
-  g_autoptr(GArray) cuts = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) cuts = g_array_sized_new (FALSE, FALSE, sizeof (gint64), inner->n_pieces + outer->n_pieces);
   g_autoptr(GArray) xs = NULL;
   SlComposeMemo *old = memo != NULL ? *memo : NULL;
   SlComposeMemo *next = NULL;
@@ -1104,7 +1104,9 @@ compose (const SlRelation  *outer,
   g_autofree long double *jumps = g_new (long double, outer->n_pieces);
   gboolean empty;
 
-  xs = g_array_new (FALSE, FALSE, sizeof (gint64));
+  /* the instants: both bounds' and the pieces' */
+  xs = g_array_sized_new (FALSE, FALSE, sizeof (gint64),
+                          inner->n_bounds + outer->n_bounds + inner->n_pieces + outer->n_pieces);
   empty = !compose_instants (outer, inner, cuts, xs);
   for (guint i = 0; i < outer->n_pieces; i++)
     jumps[i] = piece_jump (outer, i);

@@ -167,7 +167,7 @@ struct _SlSegments
   SlRelation  *rel;
   guint64      rel_changes;
 
-  /* the open window as all_windows() last made it, and what it was made
+  /* the open window as open_window() last made it, and what it was made
    * of: a capture reads it for the relation, the result and the band at
    * both ends of a link's span */
   Window       open_w;
@@ -251,6 +251,8 @@ void payload_slopes (const SlSegments *self,
                      double            c[2]);
 
 /* sl-segments-result.c */
+
+const Window *open_window (SlSegments *self);
 
 GArray *all_windows (SlSegments *self);
 

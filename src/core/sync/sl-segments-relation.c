@@ -1001,17 +1001,18 @@ sl_segments_get_band (SlSegments *self,
                       double     *lo,
                       double     *hi)
 {
-  GArray *ws;
+  const Window *open;
   const Band *best = NULL;
   double x;
 
   g_return_val_if_fail (self != NULL, FALSE);
 
-  ws = all_windows (self);
+  /* the windows read in place (all_windows() copies them) */
+  open = open_window (self);
   x = (double) (t_a - self->x0);
-  for (guint i = 0; i < ws->len; i++)
+  for (guint i = 0; i < self->windows->len + (open != NULL); i++)
     {
-      const Window *w = &g_array_index (ws, Window, i);
+      const Window *w = i < self->windows->len ? &g_array_index (self->windows, Window, i) : open;
 
       if (w->quality != SL_QUALITY_ACCURATE || !band_ok (&w->band))
         continue;
@@ -1025,6 +1026,5 @@ sl_segments_get_band (SlSegments *self,
       *lo = (double) (self->y0 - self->x0) + (band_lo (best, x) - e - x);
       *hi = (double) (self->y0 - self->x0) + (band_hi (best, x) + e - x);
     }
-  windows_free (ws);
   return best != NULL;
 }

@@ -103,46 +103,52 @@ sl_segments_get_failure (const SlSegments *self,
   *info = g_array_index (self->failures, SlFailureInfo, i);
 }
 
+/* The open window as it stands (NULL when there is none), made again
+ * only when it changed: every packet taken counts in total[], every other
+ * change of the open window in version. Its band is the cache's. */
+const Window *
+open_window (SlSegments *self)
+{
+  guint64 key[7] = { self->version, self->total[0], self->total[1], self->n[0], self->n[1],
+                     (guint64) self->u, (guint64) self->last_x };
+
+  if (!self->open || self->n[0] + self->n[1] == 0)
+    return NULL;
+  if (!self->open_w_valid || memcmp (key, self->open_w_key, sizeof key) != 0)
+    {
+      SlChain merged[2] = { { 0 } };
+
+      band_clear (&self->open_w.band);
+      open_chains (self, merged);
+      window_init_from (self, &self->open_w, merged, self->u, self->last_x, self->raw, self->n);
+      chains_clear (merged);
+      memcpy (self->open_w_key, key, sizeof key);
+      self->open_w_valid = TRUE;
+    }
+  /* window_init_from() starts it at u */
+  self->open_w.valid_start = MAX (self->u, self->valid_start);
+  self->open_w.lr = self->lr;
+  self->open_w.pl = self->pl;
+  return &self->open_w;
+}
+
 /* Every window, the open one last (as it stands). The caller frees the
  * bands. */
 GArray *
 all_windows (SlSegments *self)
 {
-  GArray *ws = g_array_new (FALSE, TRUE, sizeof (Window));
+  const Window *open = open_window (self);
+  GArray *ws = g_array_sized_new (FALSE, TRUE, sizeof (Window), self->windows->len + 1);
 
-  for (guint i = 0; i < self->windows->len; i++)
+  for (guint i = 0; i <= self->windows->len; i++)
     {
-      Window w = g_array_index (self->windows, Window, i);
-
-      w.band.hi = g_memdup2 (w.band.hi, w.band.n_hi * sizeof (DPt));
-      w.band.lo = g_memdup2 (w.band.lo, w.band.n_lo * sizeof (DPt));
-      g_array_append_val (ws, w);
-    }
-  if (self->open && self->n[0] + self->n[1] > 0)
-    {
-      /* every packet taken counts in total[], every other change of the
-       * open window in version */
-      guint64 key[7] = { self->version, self->total[0], self->total[1], self->n[0], self->n[1],
-                         (guint64) self->u, (guint64) self->last_x };
       Window w;
 
-      if (!self->open_w_valid || memcmp (key, self->open_w_key, sizeof key) != 0)
-        {
-          SlChain merged[2] = { { 0 } };
-
-          band_clear (&self->open_w.band);
-          open_chains (self, merged);
-          window_init_from (self, &self->open_w, merged, self->u, self->last_x, self->raw, self->n);
-          chains_clear (merged);
-          memcpy (self->open_w_key, key, sizeof key);
-          self->open_w_valid = TRUE;
-        }
-      w = self->open_w;
+      if (i == self->windows->len && open == NULL)
+        break;
+      w = i < self->windows->len ? g_array_index (self->windows, Window, i) : *open;
       w.band.hi = g_memdup2 (w.band.hi, w.band.n_hi * sizeof (DPt));
       w.band.lo = g_memdup2 (w.band.lo, w.band.n_lo * sizeof (DPt));
-      w.valid_start = MAX (w.valid_start, self->valid_start);
-      w.lr = self->lr;
-      w.pl = self->pl;
       g_array_append_val (ws, w);
     }
   return ws;
