@@ -69,8 +69,12 @@ screenshot_settled_cb (gpointer data)
   SlWindow *window = data;
 
   self->screenshot_settle = 0;
-  if (sl_window_get_animating (window))
+  /* the picture of the window as last drawn, once nothing moves: a draw
+   * queued since (a label that changed) drops it until the next frame */
+  if (sl_window_get_animating (window) || !sl_widget_has_picture (GTK_WIDGET (window)))
     {
+      if (!sl_window_get_animating (window))
+        gtk_widget_queue_draw (GTK_WIDGET (window));
       self->screenshot_settle = g_timeout_add (100, screenshot_settled_cb, window);
       return G_SOURCE_REMOVE;
     }

@@ -878,7 +878,33 @@ sl_window_save_graph (SlWindow    *self,
   return sl_graph_view_export (self->graph_view, path, format, error);
 }
 
-/* What @widget shows now, rendered by the window's renderer. */
+/**
+ * sl_widget_has_picture:
+ *
+ * Whether @widget holds the picture it last drew. GTK drops it when a draw
+ * of the widget or of anything inside it is queued, until the widget is
+ * drawn again, and a frame of the window may be painted without drawing
+ * it (while the X server has not confirmed a resize, GDK holds the
+ * window's drawing): only then is there something to render.
+ */
+gboolean
+sl_widget_has_picture (GtkWidget *widget)
+{
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  GtkSnapshot *snapshot;
+
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), FALSE);
+
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+  node = gtk_snapshot_free_to_node (snapshot);
+  return node != NULL;
+}
+
+/* What @widget showed when it was last drawn, rendered by the window's
+ * renderer; NULL while it holds no picture (sl_widget_has_picture()). */
 GdkTexture *
 sl_window_render_texture (SlWindow  *self,
                           GtkWidget *widget)

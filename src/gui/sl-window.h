@@ -66,6 +66,7 @@ gboolean        sl_window_save_graph         (SlWindow           *self,
                                               const char         *format,
                                               GFile              *file,
                                               GError            **error);
+gboolean        sl_widget_has_picture        (GtkWidget          *widget);
 GdkTexture     *sl_window_render_texture     (SlWindow           *self,
                                               GtkWidget          *widget);
 gboolean        sl_window_get_animating      (SlWindow           *self);
