@@ -23,9 +23,10 @@
 #include "sl-timeline-view-private.h"
 #include "ui-test-util.h"
 
-/* Settled for three frames in a row: the window's revealers may still be
- * resizing the canvas. (The deadline only keeps a broken view from hanging
- * the test: a loaded machine paints slowly.) */
+/* Settled for three drawings of the canvas in a row: the window's
+ * revealers may still be resizing it. The canvas's last picture is then
+ * the settled view (ui_wait_drawn()). (The deadline only keeps a broken
+ * view from hanging the test: a loaded machine paints slowly.) */
 static void
 settle (SlTimelineView *view)
 {
@@ -37,7 +38,7 @@ settle (SlTimelineView *view)
     {
       if (g_get_monotonic_time () >= end)
         g_error ("the timeline view did not settle within %d s", UI_WAIT_S);
-      ui_wait_frames (canvas, 1);
+      ui_wait_drawn (canvas);
       still = ui_timeline_settled (view) ? still + 1 : 0;
     }
 }

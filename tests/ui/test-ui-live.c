@@ -199,8 +199,8 @@ check_message_drawn (SlWindow       *window,
                                                      g_variant_new_uint32 (a.recv_row)));
   g_assert_true (ui_wait_for (ui_timeline_settled, view, UI_WAIT_S));
   ui_wait_frames (sl_timeline_view_get_canvas (view), 3);
-  g_assert_true (ui_wait_for (ui_timeline_settled, view, UI_WAIT_S));
-  ui_render (window, sl_timeline_view_get_canvas (view), "live-timeline.png", &p);
+  ui_wait_drawn_until (sl_timeline_view_get_canvas (view), ui_timeline_settled, view);
+  ui_render_drawn (window, sl_timeline_view_get_canvas (view), "live-timeline.png", &p);
   xs = sl_timeline_view_host_time_to_x (view, a.send_host, a.send_time);
   xr = sl_timeline_view_host_time_to_x (view, a.recv_host, a.recv_time);
   ys = ui_row_y (view, a.send_row);
@@ -404,8 +404,8 @@ badge_pixels (SlWindow   *window,
 
   g_assert_nonnull (item);
   ui_wait_settled_view (window);
-  g_assert_true (sl_graph_view_get_host_position (graph, sl_host_item_get_host (item), &x, &y));
   ui_render (window, GTK_WIDGET (graph), png, &px);
+  g_assert_true (sl_graph_view_get_host_position (graph, sl_host_item_get_host (item), &x, &y));
   n = ui_count_near (&px, x, y, 24, rgb, 24);
   ui_pixels_clear (&px);
   g_test_message ("%s: %u pixels of %06x", host, n, rgb);

@@ -58,7 +58,8 @@ ui_after_paint_cb (GdkFrameClock *clock,
   (*count)++;
 }
 
-/* Waits until the toplevel of @widget has painted @n more frames. */
+/* Waits until the toplevel of @widget has painted @n more frames (frames
+ * of the window, not drawings of @widget: see ui_wait_drawn()). */
 static G_GNUC_UNUSED void
 ui_wait_frames (GtkWidget *widget,
                 guint      n)
@@ -83,6 +84,48 @@ ui_wait_frames (GtkWidget *widget,
     g_error ("%u of %u frames painted in %d s", count, n, UI_WAIT_S);
   g_source_remove (timeout);
   g_signal_handler_disconnect (clock, id);
+}
+
+/* Waits until @widget itself has been drawn again: frames of its window
+ * are not counted, the widget's own picture is waited for
+ * (sl_widget_has_picture()). The loop returns right after the main loop
+ * iteration that painted it: no session update came in between, and what
+ * the widget shows is the state the test reads now. */
+static G_GNUC_UNUSED void
+ui_wait_drawn (GtkWidget *widget)
+{
+  gboolean timed_out = FALSE;
+  guint timeout;
+
+  g_assert_true (gtk_widget_get_mapped (widget));
+  timeout = g_timeout_add_seconds (UI_WAIT_S, ui_timeout_cb, &timed_out);
+  gtk_widget_queue_draw (widget);
+  while (!sl_widget_has_picture (widget) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  if (timed_out)
+    g_error ("%s (mapped: %d, %d × %d) not drawn in %d s, or it draws nothing", G_OBJECT_TYPE_NAME (widget),
+             gtk_widget_get_mapped (widget), gtk_widget_get_width (widget), gtk_widget_get_height (widget),
+             UI_WAIT_S);
+  g_source_remove (timeout);
+}
+
+/* Draws @widget again until @cond holds right after a drawing (the
+ * picture then shows what @cond saw). */
+static G_GNUC_UNUSED void
+ui_wait_drawn_until (GtkWidget   *widget,
+                     UiCondition  cond,
+                     gpointer     data)
+{
+  gint64 end = g_get_monotonic_time () + UI_WAIT_S * G_USEC_PER_SEC;
+
+  do
+    {
+      if (g_get_monotonic_time () >= end)
+        g_error ("%s: the condition did not hold after a drawing within %d s", G_OBJECT_TYPE_NAME (widget),
+                 UI_WAIT_S);
+      ui_wait_drawn (widget);
+    }
+  while (!cond (data));
 }
 
 static gboolean
@@ -219,17 +262,20 @@ ui_pixels_clear (UiPixels *p)
   g_clear_pointer (&p->data, g_free);
 }
 
-/* What @widget shows, through the window's renderer. */
+/* What @widget showed when it was last drawn, through the window's
+ * renderer: right after ui_wait_drawn(), with no draw queued since. */
 static G_GNUC_UNUSED void
-ui_render (SlWindow   *window,
-           GtkWidget  *widget,
-           const char *name,
-           UiPixels   *p)
+ui_render_drawn (SlWindow   *window,
+                 GtkWidget  *widget,
+                 const char *name,
+                 UiPixels   *p)
 {
   g_autoptr(GdkTexture) texture = sl_window_render_texture (window, widget);
   const char *dir = g_getenv ("SL_SCREENSHOT_DIR");
 
-  g_assert_nonnull (texture);
+  if (texture == NULL)
+    g_error ("no picture of %s (mapped: %d, %d × %d)", G_OBJECT_TYPE_NAME (widget), gtk_widget_get_mapped (widget),
+             gtk_widget_get_width (widget), gtk_widget_get_height (widget));
   /* kept beside the screenshots, to look at when a check fails */
   if (dir != NULL && name != NULL)
     {
@@ -241,6 +287,17 @@ ui_render (SlWindow   *window,
   p->stride = (gsize) p->width * 4;
   p->data = g_malloc (p->stride * p->height);
   gdk_texture_download (texture, p->data, p->stride);
+}
+
+/* What @widget shows now: drawn once more, then rendered. */
+static G_GNUC_UNUSED void
+ui_render (SlWindow   *window,
+           GtkWidget  *widget,
+           const char *name,
+           UiPixels   *p)
+{
+  ui_wait_drawn (widget);
+  ui_render_drawn (window, widget, name, p);
 }
 
 /* 0xRRGGBB of the pixel (cairo ARGB32 in memory: B G R A, premultiplied) */
@@ -392,15 +449,10 @@ ui_save_screenshot (SlWindow   *window,
     return;
   path = g_build_filename (dir, name, NULL);
   ui_wait_frames (GTK_WIDGET (window), 2);
+  ui_wait_drawn (GTK_WIDGET (window));
   g_assert_true (sl_window_save_screenshot (window, path, &error));
   g_assert_no_error (error);
   g_test_message ("screenshot: %s", path);
-}
-
-static gboolean
-ui_graph_still (gpointer data)
-{
-  return !sl_graph_view_get_animating (data);
 }
 
 /* The first of @widget and its descendants, depth first, that @match. */
@@ -432,13 +484,35 @@ ui_is_type (GtkWidget     *widget,
   return type != 0 && g_type_is_a (G_OBJECT_TYPE (widget), type);
 }
 
-/* Waits for the graph's animations and the revealers' transitions. */
+/* Whether a revealer or a stack inside @widget is in a transition. */
+static gboolean
+ui_in_transition (GtkWidget *widget)
+{
+  if (GTK_IS_REVEALER (widget) &&
+      gtk_revealer_get_child_revealed (GTK_REVEALER (widget)) != gtk_revealer_get_reveal_child (GTK_REVEALER (widget)))
+    return TRUE;
+  if (GTK_IS_STACK (widget) && gtk_stack_get_transition_running (GTK_STACK (widget)))
+    return TRUE;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (ui_in_transition (child))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+ui_window_still (gpointer data)
+{
+  return !sl_graph_view_get_animating (sl_window_get_graph_view (data)) && !ui_in_transition (data);
+}
+
+/* Waits for the graph's animations and the revealers' and stacks'
+ * transitions to end, and for the window to be drawn after them. */
 static G_GNUC_UNUSED void
 ui_wait_settled_view (SlWindow *window)
 {
-  g_assert_true (ui_wait_for (ui_graph_still, sl_window_get_graph_view (window), 10));
-  ui_wait_ms (400);
-  ui_wait_frames (GTK_WIDGET (window), 2);
+  ui_wait_frames (GTK_WIDGET (window), 1);
+  ui_wait_drawn_until (GTK_WIDGET (window), ui_window_still, window);
 }
 
 /* The timeline view has drawn everything it shows (UiCondition on an
