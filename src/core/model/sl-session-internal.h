@@ -65,6 +65,7 @@ struct _SlSession
   SlTimeSpan      selected_span;
 
   GArray         *update_us;
+  GArray         *update_cpu_us;
   /* the job's captures when its last snapshot was applied */
   guint           n_captures;
   GArray         *resort_us;

@@ -18,6 +18,7 @@ void              _sl_session_open_generated   (SlSession               *self,
 void              _sl_session_set_demo_dir     (SlSession               *self,
                                                 const char              *dir);
 GArray           *_sl_session_get_update_times (SlSession               *self);
+GArray           *_sl_session_get_update_cpu_times (SlSession           *self);
 GArray           *_sl_session_get_resort_times (SlSession               *self);
 guint             _sl_session_get_n_captures   (SlSession               *self);
 const SlSnapshot *_sl_session_get_snapshot     (SlSession               *self);

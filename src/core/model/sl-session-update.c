@@ -13,6 +13,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "sl-cpu-time.h"
 #include "sl-format.h"
 #include "sl-session-internal.h"
 
@@ -388,14 +389,14 @@ _sl_session_job_snapshot_cb (SlJob      *job,
 {
   SlSession *self = user_data;
   gint64 t0 = g_get_monotonic_time ();
-  gint64 dt;
+  gint64 cpu0 = sl_thread_cpu_us ();
 
   g_assert (job == self->job);
 
   self->n_captures = sl_job_get_n_captures (job);
   apply_snapshot (self, snapshot);
-  dt = g_get_monotonic_time () - t0;
-  record_time (self->update_us, dt);
+  record_time (self->update_us, g_get_monotonic_time () - t0);
+  record_time (self->update_cpu_us, sl_thread_cpu_us () - cpu0);
 }
 
 void

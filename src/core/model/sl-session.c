@@ -336,6 +336,7 @@ sl_session_finalize (GObject *object)
   g_free (self->pinned);
   g_free (self->demo_dir);
   g_clear_pointer (&self->update_us, g_array_unref);
+  g_clear_pointer (&self->update_cpu_us, g_array_unref);
   g_clear_pointer (&self->generate_links, g_array_unref);
   g_clear_pointer (&self->resort_us, g_array_unref);
   g_array_unref (self->resort_links);
@@ -597,6 +598,7 @@ sl_session_init (SlSession *self)
   self->names = g_ptr_array_new_with_free_func (g_free);
   self->resort_links = g_array_new (FALSE, FALSE, sizeof (guint));
   self->update_us = g_array_new (FALSE, FALSE, sizeof (gint64));
+  self->update_cpu_us = g_array_new (FALSE, FALSE, sizeof (gint64));
   self->resort_us = g_array_new (FALSE, FALSE, sizeof (gint64));
   self->host_items = g_ptr_array_new_with_free_func (g_object_unref);
   self->unreadable = g_ptr_array_new_with_free_func (g_object_unref);
@@ -828,6 +830,15 @@ _sl_session_get_update_times (SlSession *self)
 {
   g_return_val_if_fail (SL_IS_SESSION (self), NULL);
   return self->update_us;
+}
+
+/* The main thread's CPU time for each of those updates: on a loaded
+ * machine the wall time measures the queue for a processor. */
+GArray *
+_sl_session_get_update_cpu_times (SlSession *self)
+{
+  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
+  return self->update_cpu_us;
 }
 
 guint

@@ -338,6 +338,8 @@ finish (Bench *b)
   json_builder_set_member_name (jb, "layout_ms");
   json_builder_add_double_value (jb, b->layout_ms);
   _sl_benchmark_add_stats (jb, "update_handling", updates, "max_ms");
+  /* the same updates in the main thread's CPU time */
+  _sl_benchmark_add_stats (jb, "update_handling_cpu", _sl_session_get_update_cpu_times (b->session), "max_ms");
   /* the worker's CPU time capturing each snapshot that was applied, and
    * how many it captured (those merged before they were applied too) */
   _sl_benchmark_add_stats (jb, "capture_cpu", b->captures, "max_ms");
@@ -660,6 +662,7 @@ begin_open (Bench *b)
   b->stall_last = b->t_open;
   b->stall_id = g_timeout_add_full (G_PRIORITY_HIGH, STALL_TICK_MS, stall_tick_cb, b, NULL);
   g_array_set_size (_sl_session_get_update_times (b->session), 0);
+  g_array_set_size (_sl_session_get_update_cpu_times (b->session), 0);
   g_array_set_size (b->captures, 0);
   g_array_set_size (_sl_session_get_resort_times (b->session), 0);
 }
