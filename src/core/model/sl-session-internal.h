@@ -66,6 +66,8 @@ struct _SlSession
 
   GArray         *update_us;
   GArray         *update_cpu_us;
+  /* frees the snapshots an update replaced, off the main thread */
+  GThreadPool    *reaper;
   /* the job's captures when its last snapshot was applied */
   guint           n_captures;
   GArray         *resort_us;

@@ -317,6 +317,8 @@ sl_session_finalize (GObject *object)
 {
   SlSession *self = (SlSession *) object;
 
+  if (self->reaper != NULL)
+    g_thread_pool_free (self->reaper, FALSE, TRUE);
   g_clear_pointer (&self->current, sl_snapshot_free);
   g_clear_object (&self->hosts);
   g_clear_object (&self->links);
