@@ -682,6 +682,90 @@ count_cb (GObject    *object,
   (*count)++;
 }
 
+static void
+collect_notify_cb (GObject    *object,
+                   GParamSpec *pspec,
+                   GPtrArray  *names)
+{
+  g_ptr_array_add (names, (gpointer) pspec->name);
+}
+
+static void
+count_changed_cb (SlLinkItem *item,
+                  guint      *count)
+{
+  (*count)++;
+}
+
+static gboolean
+has_name (GPtrArray  *names,
+          const char *name)
+{
+  for (guint i = 0; i < names->len; i++)
+    if (g_strcmp0 (g_ptr_array_index (names, i), name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* A link item tells whoever listens (to every property or to one) which
+ * of its values changed, once each; with no one listening it skips the
+ * notifications, and its values are still the new ones. */
+static void
+test_item_notify (void)
+{
+  g_autoptr(SlLinkItem) item = _sl_link_item_new (0);
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  SlReportLink rl = { 0 };
+  guint n_matches = 0, n_changed = 0;
+  guint64 matches = 0;
+  gulong ids[3];
+
+  rl.a = rl.info.a = 0;
+  rl.b = rl.info.b = 1;
+  rl.info.quality = SL_QUALITY_ACCURATE;
+  rl.info.accuracy = 2e-6;
+  rl.info.band_ns = 40000;
+  rl.info.bound_ns = 30000;
+  rl.info.matches = 3;
+  g_assert_true (_sl_link_item_update (item, &rl, "alpha", "beta", 0));
+
+  ids[0] = g_signal_connect (item, "notify", G_CALLBACK (collect_notify_cb), names);
+  ids[1] = g_signal_connect (item, "notify::matches", G_CALLBACK (count_cb), &n_matches);
+  ids[2] = g_signal_connect (item, "changed", G_CALLBACK (count_changed_cb), &n_changed);
+  rl.info.matches = 5;
+  g_assert_true (_sl_link_item_update (item, &rl, "alpha", "beta", 0));
+  g_assert_cmpuint (n_matches, ==, 1);
+  g_assert_cmpuint (n_changed, ==, 1);
+  g_assert_true (has_name (names, "matches"));
+  g_assert_true (has_name (names, "summary"));
+  g_assert_false (has_name (names, "bound"));
+  g_assert_false (has_name (names, "quality"));
+
+  /* the same values: nothing to tell */
+  g_ptr_array_set_size (names, 0);
+  g_assert_false (_sl_link_item_update (item, &rl, "alpha", "beta", 0));
+  g_assert_cmpuint (names->len, ==, 0);
+  g_assert_cmpuint (n_changed, ==, 1);
+
+  /* a handler of one property alone is told of it */
+  g_signal_handler_disconnect (item, ids[0]);
+  rl.info.matches = 6;
+  rl.info.bound_ns = 20000;
+  _sl_link_item_update (item, &rl, "alpha", "beta", 0);
+  g_assert_cmpuint (n_matches, ==, 2);
+  g_assert_cmpuint (names->len, ==, 0);
+
+  /* no one listens: the values change all the same */
+  g_signal_handler_disconnect (item, ids[1]);
+  g_signal_handler_disconnect (item, ids[2]);
+  rl.info.matches = 9;
+  _sl_link_item_update (item, &rl, "alpha", "gamma", 0);
+  g_object_get (item, "matches", &matches, NULL);
+  g_assert_cmpuint (matches, ==, 9);
+  g_assert_cmpstr (sl_link_item_get_b_name (item), ==, "gamma");
+  g_assert_cmpfloat (sl_link_item_get_info (item)->info.bound_ns, ==, 20000);
+}
+
 /* The session's spans: boxed SlTimeSpans, ordered, one notification a
  * change and none without one, readable and writable as properties. */
 static void
@@ -780,5 +864,6 @@ main (int    argc,
   g_test_add_func ("/model/job-main-busy", test_job_main_busy);
   g_test_add_func ("/model/entry-checks", test_entry_checks);
   g_test_add_func ("/model/spans", test_spans);
+  g_test_add_func ("/model/item-notify", test_item_notify);
   return g_test_run ();
 }

@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "sl-format.h"
+#include "sl-item-notify.h"
 #include "sl-host-item.h"
 #include "sl-report.h"
 #include "sl-units.h"
@@ -626,7 +627,7 @@ _sl_host_item_update (SlHostItem       *self,
 {
   const SlSnapHost *h;
   SlSnapHost old;
-  gboolean was_valid, was_reference;
+  gboolean was_valid, was_reference, notify;
   const char *ref_name;
   g_autofree char *path = NULL;
 
@@ -657,45 +658,48 @@ _sl_host_item_update (SlHostItem       *self,
   /* the engine's verdict: a host placed as a best effort through a link
    * that is not accurate is in a group, yet not synchronized */
   self->linked = h->synchronized;
+  notify = sl_item_notify_wanted (self);
+#define NOTIFY(prop) G_STMT_START { if (notify) g_object_notify_by_pspec (G_OBJECT (self), properties[prop]); } G_STMT_END
 
   ref_name = sl_snapshot_get_host_name (snapshot, h->reference);
   if (g_strcmp0 (ref_name, self->reference_name) != 0)
     {
       g_free (self->reference_name);
       self->reference_name = g_strdup (ref_name);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REFERENCE_NAME]);
+      NOTIFY (PROP_REFERENCE_NAME);
     }
   if (!was_valid || was_reference != sl_host_item_get_is_reference (self))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_IS_REFERENCE]);
+    NOTIFY (PROP_IS_REFERENCE);
   if (!was_valid || old.component != h->component)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPONENT]);
+    NOTIFY (PROP_COMPONENT);
   path = path_text (snapshot, h);
   if (g_strcmp0 (path, self->path_text) != 0)
     {
       g_free (self->path_text);
       self->path_text = g_steal_pointer (&path);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PATH_TEXT]);
+      NOTIFY (PROP_PATH_TEXT);
     }
   if (!was_valid || memcmp (&old.bound_ns, &h->bound_ns, sizeof h->bound_ns) != 0 ||
       was_reference != sl_host_item_get_is_reference (self))
     {
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BOUND]);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BOUND_TEXT]);
+      NOTIFY (PROP_BOUND);
+      NOTIFY (PROP_BOUND_TEXT);
     }
   if (!was_valid || memcmp (&old.to_reference, &h->to_reference, sizeof h->to_reference) != 0 ||
       was_reference != sl_host_item_get_is_reference (self))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRANSFORM_TEXT]);
+    NOTIFY (PROP_TRANSFORM_TEXT);
   if (!was_valid || old.counts.events != h->counts.events)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EVENTS]);
+    NOTIFY (PROP_EVENTS);
   if (!was_valid || old.counts.packet_events != h->counts.packet_events)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PACKET_EVENTS]);
+    NOTIFY (PROP_PACKET_EVENTS);
   if (!was_valid || old.counts.matched != h->counts.matched)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MATCHED]);
+    NOTIFY (PROP_MATCHED);
   if (!was_valid || unmatched (&old) != unmatched (h))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNMATCHED]);
+    NOTIFY (PROP_UNMATCHED);
   update_status_text (self);
   for (guint p = PROP_STATE; p <= PROP_DRIFT; p++)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[p]);
+    NOTIFY (p);
+#undef NOTIFY
   g_signal_emit (self, signals[CHANGED], 0);
 
 }

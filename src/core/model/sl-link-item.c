@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "sl-format.h"
+#include "sl-item-notify.h"
 #include "sl-link-item.h"
 #include "sl-report.h"
 #include "sl-units.h"
@@ -580,6 +581,7 @@ _sl_link_item_update (SlLinkItem         *self,
   gboolean was_valid;
   gboolean names = FALSE, resort = FALSE;
   gboolean origin_changed;
+  gboolean notify;
 
   g_return_val_if_fail (SL_IS_LINK_ITEM (self), FALSE);
   g_return_val_if_fail (rl != NULL, FALSE);
@@ -593,19 +595,21 @@ _sl_link_item_update (SlLinkItem         *self,
   self->rl = *rl;
   self->valid = TRUE;
   self->time_origin = time_origin;
+  notify = sl_item_notify_wanted (self);
+#define NOTIFY(prop) G_STMT_START { if (notify) g_object_notify_by_pspec (G_OBJECT (self), properties[prop]); } G_STMT_END
 
   if (g_strcmp0 (self->a_name, a_name) != 0)
     {
       g_free (self->a_name);
       self->a_name = g_strdup (a_name);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_A_NAME]);
+      NOTIFY (PROP_A_NAME);
       names = TRUE;
     }
   if (g_strcmp0 (self->b_name, b_name) != 0)
     {
       g_free (self->b_name);
       self->b_name = g_strdup (b_name);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_B_NAME]);
+      NOTIFY (PROP_B_NAME);
       names = TRUE;
     }
   if (names || self->hosts_key == NULL)
@@ -619,83 +623,84 @@ _sl_link_item_update (SlLinkItem         *self,
     }
   if (names)
     {
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HOSTS]);
+      NOTIFY (PROP_HOSTS);
       resort = TRUE;
     }
 
   if (!was_valid || CHANGED (info.quality))
     {
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_QUALITY]);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_QUALITY_TEXT]);
+      NOTIFY (PROP_QUALITY);
+      NOTIFY (PROP_QUALITY_TEXT);
       resort = TRUE;
     }
   if (!was_valid || g_strcmp0 (old.info.reason, rl->info.reason) != 0)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REASON]);
+    NOTIFY (PROP_REASON);
   if (!was_valid || CHANGED (info.accuracy))
     {
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ACCURACY]);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ACCURACY_TEXT]);
+      NOTIFY (PROP_ACCURACY);
+      NOTIFY (PROP_ACCURACY_TEXT);
       resort = TRUE;
     }
   if (!was_valid || CHANGED (info.band_ns))
     {
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BAND]);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BAND_TEXT]);
+      NOTIFY (PROP_BAND);
+      NOTIFY (PROP_BAND_TEXT);
       resort = TRUE;
     }
   if (!was_valid || CHANGED (info.bound_ns))
     {
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BOUND]);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BOUND_TEXT]);
+      NOTIFY (PROP_BOUND);
+      NOTIFY (PROP_BOUND_TEXT);
       resort = TRUE;
     }
   if (!was_valid || CHANGED (alpha) || CHANGED (beta) || CHANGED (info.has_estimate))
     {
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SLOPE]);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OFFSET]);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ESTIMATE_TEXT]);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OFFSET_TEXT]);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OFFSET_AT_START]);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DRIFT_TEXT]);
+      NOTIFY (PROP_SLOPE);
+      NOTIFY (PROP_OFFSET);
+      NOTIFY (PROP_ESTIMATE_TEXT);
+      NOTIFY (PROP_OFFSET_TEXT);
+      NOTIFY (PROP_OFFSET_AT_START);
+      NOTIFY (PROP_DRIFT_TEXT);
       resort = TRUE;
     }
   if (!was_valid || CHANGED (info.matches))
     {
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MATCHES]);
+      NOTIFY (PROP_MATCHES);
       resort = TRUE;
     }
   if (!was_valid || CHANGED (info.accurate_packets))
     {
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ACCURATE_PACKETS]);
+      NOTIFY (PROP_ACCURATE_PACKETS);
       resort = TRUE;
     }
   if (!was_valid || CHANGED (hull_points))
     {
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HULL_POINTS]);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HULL_POINTS_TEXT]);
+      NOTIFY (PROP_HULL_POINTS);
+      NOTIFY (PROP_HULL_POINTS_TEXT);
       resort = TRUE;
     }
   if (!was_valid || CHANGED (info.inversions) || CHANGED (info.inversions_known) ||
       CHANGED (info.inversions_exact))
     {
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INVERSIONS]);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INVERSIONS_TEXT]);
+      NOTIFY (PROP_INVERSIONS);
+      NOTIFY (PROP_INVERSIONS_TEXT);
       resort = TRUE;
     }
   if (!was_valid || CHANGED (info.in_tree))
     {
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_IN_TREE]);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_IN_TREE_TEXT]);
+      NOTIFY (PROP_IN_TREE);
+      NOTIFY (PROP_IN_TREE_TEXT);
       resort = TRUE;
     }
   if (!was_valid || CHANGED (info.last_change) || origin_changed)
     {
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_CHANGE]);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_CHANGE_TEXT]);
+      NOTIFY (PROP_LAST_CHANGE);
+      NOTIFY (PROP_LAST_CHANGE_TEXT);
       resort = TRUE;
     }
 
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUMMARY]);
+  NOTIFY (PROP_SUMMARY);
+#undef NOTIFY
   g_signal_emit (self, signals[CHANGED], 0);
   return resort;
 }
