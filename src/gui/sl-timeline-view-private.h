@@ -177,6 +177,8 @@ struct _SlTimelineView
 
   SlTimeline        *timeline;
   gboolean           from_session;
+  /* the session's links changed while there was no timeline to draw them */
+  gboolean           links_stale;
   const SlEventStore * const *stores;
   guint              n_stores;
   SlEventList       *events;

@@ -120,11 +120,45 @@ search_activate_cb (SlTimelineView *self)
 
 static void session_timeline_grew (SlTimelineView *self);
 
+/* Each link's bound (and a tree link's relation) for the messages' whiskers */
+static void
+session_links (SlTimelineView *self)
+{
+  GListModel *links = sl_session_get_links (self->session);
+  guint n = g_list_model_get_n_items (links);
+
+  self->links_stale = FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      SlLinkItem *item = sl_session_get_link_item (self->session, i);
+      const SlReportLink *rl;
+      const SlTlvClock *ca, *cb;
+      double u;
+
+      if (item == NULL)
+        continue;
+      rl = sl_link_item_get_info (item);
+      ca = _sl_timeline_view_clock (self, rl->a);
+      cb = _sl_timeline_view_clock (self, rl->b);
+      /* as sl_timeline_sync_engine() does: a tree link's bound at each
+       * message's instant */
+      if (!ca->known || !cb->known || ca->reference != cb->reference)
+        u = NAN;
+      else if (rl->info.in_tree)
+        u = rl->info.bound_ns;
+      else
+        u = ca->bound + cb->bound;
+      _sl_timeline_view_set_link_relation (self, rl->info.a, rl->info.b,
+                                           rl->info.in_tree && !isnan (u) ? sl_link_item_get_relation (item) : NULL);
+      sl_timeline_view_set_link_bound (self, rl->a, rl->b, u);
+    }
+}
+
 static void
 session_updated_cb (SlTimelineView *self,
                     guint           changes)
 {
-  GListModel *hosts, *links;
+  GListModel *hosts;
   guint n;
   gint64 now;
 
@@ -158,32 +192,12 @@ session_updated_cb (SlTimelineView *self,
         }
     }
   _sl_timeline_view_refit_if_fitted (self);
-  links = sl_session_get_links (self->session);
-  n = g_list_model_get_n_items (links);
-  for (guint i = 0; i < n; i++)
-    {
-      SlLinkItem *item = sl_session_get_link_item (self->session, i);
-      const SlReportLink *rl;
-      const SlTlvClock *ca, *cb;
-      double u;
-
-      if (item == NULL)
-        continue;
-      rl = sl_link_item_get_info (item);
-      ca = _sl_timeline_view_clock (self, rl->a);
-      cb = _sl_timeline_view_clock (self, rl->b);
-      /* as sl_timeline_sync_engine() does: a tree link's bound at each
-       * message's instant */
-      if (!ca->known || !cb->known || ca->reference != cb->reference)
-        u = NAN;
-      else if (rl->info.in_tree)
-        u = rl->info.bound_ns;
-      else
-        u = ca->bound + cb->bound;
-      _sl_timeline_view_set_link_relation (self, rl->info.a, rl->info.b,
-                                           rl->info.in_tree && !isnan (u) ? sl_link_item_get_relation (item) : NULL);
-      sl_timeline_view_set_link_bound (self, rl->a, rl->b, u);
-    }
+  /* without a timeline (a folder being read) nothing draws the links'
+   * bounds: 2 000 links cost a sixth of an update for nothing */
+  if (self->timeline != NULL)
+    session_links (self);
+  else
+    self->links_stale = TRUE;
   if (changes & SL_SESSION_CHANGE_TIMELINE)
     session_timeline_grew (self);
 }
@@ -388,6 +402,8 @@ set_timeline (SlTimelineView             *self,
             sl_transform_init_identity (&c->shown);
           _sl_timeline_view_push_clock (self, h);
         }
+      if (self->links_stale && from_session && self->session != NULL)
+        session_links (self);
       _sl_timeline_view_push_link_bounds (self);
       /* many hosts start closed: their messages still show */
       for (guint h = 0; h < n_hosts; h++)
