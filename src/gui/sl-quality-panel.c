@@ -387,20 +387,6 @@ update_empty (SlQualityPanel *self)
   const char *fixed_from = NULL;
   guint n_fixed = 0;
 
-  /* hosts of a saved-transforms file get no link (their relations are
-   * read): an empty table then says so, not that packets are missing */
-  for (guint i = 0; self->session != NULL && i < g_list_model_get_n_items (sl_session_get_hosts (self->session)); i++)
-    {
-      g_autoptr(SlHostItem) item = g_list_model_get_item (sl_session_get_hosts (self->session), i);
-      const SlSnapHost *info = sl_host_item_get_info (item);
-
-      if (info != NULL && info->fixed_from[0] != '\0')
-        {
-          fixed_from = info->fixed_from;
-          n_fixed++;
-        }
-    }
-
   switch (state)
     {
     case SL_SESSION_STATE_EMPTY:
@@ -413,6 +399,20 @@ update_empty (SlQualityPanel *self)
       changes = _("Changes of the tree of links and of the references appear here as packets arrive");
       break;
     default:
+      /* hosts of a saved-transforms file get no link (their relations are
+       * read): an empty table then says so, not that packets are missing
+       * (counted in this state only, not at every update while reading) */
+      for (guint i = 0; self->session != NULL && i < g_list_model_get_n_items (sl_session_get_hosts (self->session)); i++)
+        {
+          g_autoptr(SlHostItem) item = g_list_model_get_item (sl_session_get_hosts (self->session), i);
+          const SlSnapHost *info = sl_host_item_get_info (item);
+
+          if (info != NULL && info->fixed_from[0] != '\0')
+            {
+              fixed_from = info->fixed_from;
+              n_fixed++;
+            }
+        }
       if (n_hosts == 0)
         links = _("No host could be read: the Hosts table says why");
       else if (n_hosts < 2)
