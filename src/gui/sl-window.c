@@ -9,6 +9,7 @@
 
 #include "sl-format.h"
 #include "sl-session-file.h"
+#include "sl-solid-frame.h"
 #include "sl-window-private.h"
 
 #define MAX_PROBLEM_TOASTS 4
@@ -394,6 +395,7 @@ sl_window_init (SlWindow *self)
   GType drop_types[] = { GDK_TYPE_FILE_LIST };
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  sl_solid_frame_install (gtk_widget_get_display (GTK_WIDGET (self)));
 
   self->disabled_actions = g_hash_table_new (NULL, NULL);
   self->toasts = g_ptr_array_new_with_free_func (g_object_unref);

@@ -22,6 +22,7 @@
 #include "sl-quality-panel.h"
 #include "sl-relay-dialog.h"
 #include "sl-session-private.h"
+#include "sl-solid-frame.h"
 #include "sl-text-cell.h"
 #include "sl-timeline-view-private.h"
 #include "sl-transforms-file.h"
@@ -2630,6 +2631,139 @@ test_link_table (void)
   ui_close_window (window);
 }
 
+/* On X11 without a compositor (Xvfb here) libadwaita 1.2 frames the window
+ * with three inset box-shadows, which cost GTK's GL renderer three quads
+ * over the whole window in every frame; ui/solid-frame.css draws the same
+ * frame another way (see sl-solid-frame.c). The whole window, frame
+ * included, must come out the same pixels as libadwaita's own, under the
+ * renderer the test runs with, focused and in the backdrop, light and
+ * dark; and the cheap frame must have no inset shadow left. */
+
+static guint
+count_inset_shadows (GskRenderNode *node)
+{
+  guint n = 0;
+
+  switch (gsk_render_node_get_node_type (node))
+    {
+    case GSK_INSET_SHADOW_NODE:
+      return 1;
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        n += count_inset_shadows (gsk_container_node_get_child (node, i));
+      return n;
+    case GSK_TRANSFORM_NODE:
+      return count_inset_shadows (gsk_transform_node_get_child (node));
+    case GSK_CLIP_NODE:
+      return count_inset_shadows (gsk_clip_node_get_child (node));
+    case GSK_ROUNDED_CLIP_NODE:
+      return count_inset_shadows (gsk_rounded_clip_node_get_child (node));
+    case GSK_OPACITY_NODE:
+      return count_inset_shadows (gsk_opacity_node_get_child (node));
+    default:
+      return 0;
+    }
+}
+
+/* The window as its surface shows it, the frame around its allocation
+ * included; @n_inset: the inset-shadow nodes it is drawn with. */
+static void
+render_framed (SlWindow *window,
+               UiPixels *p,
+               guint    *n_inset)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  int width, height;
+
+  ui_wait_frames (GTK_WIDGET (window), 2);
+  width = gdk_paintable_get_intrinsic_width (paintable);
+  height = gdk_paintable_get_intrinsic_height (paintable);
+  /* the frame lies outside the window's allocation */
+  g_assert_cmpint (width, >, gtk_widget_get_width (GTK_WIDGET (window)));
+  g_assert_cmpint (height, >, gtk_widget_get_height (GTK_WIDGET (window)));
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  *n_inset = count_inset_shadows (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  p->width = gdk_texture_get_width (texture);
+  p->height = gdk_texture_get_height (texture);
+  p->stride = (gsize) p->width * 4;
+  p->data = g_malloc (p->stride * p->height);
+  gdk_texture_download (texture, p->data, p->stride);
+}
+
+static void
+check_solid_frame (SlWindow   *window,
+                   const char *state,
+                   guint32    *frame_pixel)
+{
+  GdkDisplay *display = gtk_widget_get_display (GTK_WIDGET (window));
+  UiPixels ours = { 0 }, theirs = { 0 };
+  guint n_ours, n_theirs;
+
+  _sl_solid_frame_set_enabled (display, TRUE);
+  g_assert_true (_sl_solid_frame_get_active (display));
+  render_framed (window, &ours, &n_ours);
+  _sl_solid_frame_set_enabled (display, FALSE);
+  g_assert_false (_sl_solid_frame_get_active (display));
+  render_framed (window, &theirs, &n_theirs);
+  _sl_solid_frame_set_enabled (display, TRUE);
+
+  g_test_message ("%s: %d×%d, inset shadows %u (libadwaita's: %u)", state, ours.width, ours.height, n_ours, n_theirs);
+  g_assert_cmpuint (n_ours, ==, 0);
+  g_assert_cmpuint (n_theirs, ==, 3);
+  g_assert_cmpint (ours.width, ==, theirs.width);
+  g_assert_cmpint (ours.height, ==, theirs.height);
+  for (int y = 0; y < ours.height; y++)
+    for (int x = 0; x < ours.width; x++)
+      if (ui_pixel (&ours, x, y) != ui_pixel (&theirs, x, y))
+        g_error ("%s: pixel (%d, %d) is %06x, libadwaita's %06x", state, x, y,
+                 ui_pixel (&ours, x, y), ui_pixel (&theirs, x, y));
+  /* the 4 px band, to tell the states apart */
+  *frame_pixel = ui_pixel (&ours, 2, ours.height / 2);
+  ui_pixels_clear (&ours);
+  ui_pixels_clear (&theirs);
+}
+
+static void
+test_solid_frame (void)
+{
+  SlWindow *window = ui_new_window (NULL, 1400, 900);
+  AdwStyleManager *manager = adw_style_manager_get_for_display (gtk_widget_get_display (GTK_WIDGET (window)));
+  guint32 focused, backdrop, dark;
+
+  /* Adwaita fades the header bar into the backdrop state: without
+   * animations the change is whole in the next frame */
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+  if (!gtk_widget_has_css_class (GTK_WIDGET (window), "solid-csd") ||
+      !_sl_solid_frame_get_active (gtk_widget_get_display (GTK_WIDGET (window))))
+    {
+      g_test_skip (gtk_widget_has_css_class (GTK_WIDGET (window), "solid-csd")
+                   ? "not libadwaita 1.2: its own frame is kept"
+                   : "the window has no solid frame (a compositor?)");
+      g_object_set (gtk_settings_get_default (), "gtk-enable-animations", TRUE, NULL);
+      ui_close_window (window);
+      return;
+    }
+  gtk_widget_unset_state_flags (GTK_WIDGET (window), GTK_STATE_FLAG_BACKDROP);
+  check_solid_frame (window, "focused", &focused);
+  gtk_widget_set_state_flags (GTK_WIDGET (window), GTK_STATE_FLAG_BACKDROP, FALSE);
+  check_solid_frame (window, "backdrop", &backdrop);
+  g_assert_cmphex (focused, !=, backdrop);
+  gtk_widget_unset_state_flags (GTK_WIDGET (window), GTK_STATE_FLAG_BACKDROP);
+  adw_style_manager_set_color_scheme (manager, ADW_COLOR_SCHEME_FORCE_DARK);
+  check_solid_frame (window, "dark", &dark);
+  g_assert_cmphex (focused, !=, dark);
+  adw_style_manager_set_color_scheme (manager, ADW_COLOR_SCHEME_DEFAULT);
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", TRUE, NULL);
+  ui_close_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2661,6 +2795,7 @@ main (int   argc,
   g_test_add_func ("/ui/preferences", test_preferences);
   g_test_add_func ("/ui/relay-dialog", test_relay_dialog);
   g_test_add_func ("/ui/window-size", test_window_size);
+  g_test_add_func ("/ui/solid-frame", test_solid_frame);
   g_test_add_func ("/ui/shortcuts", test_shortcuts);
   g_test_add_func ("/ui/text-cell", test_text_cell);
   g_test_add_func ("/ui/link-table", test_link_table);
