@@ -7,25 +7,17 @@
 
 #include "sl-engine.h"
 #include "sl-linreg.h"
+#include "sl-points-private.h"
 #include "sl-segments.h"
 
 G_BEGIN_DECLS
 
-/* Matched points of one direction, kept for inversion counts and plots.
- * Past max_points the half farthest from the band is dropped: those can
- * only be inverted by a correction that is off by more than their slack.
- * With a point retention, those older than it are dropped too (the
- * estimator never reads them: its windows keep what the bounds need).
- * min_x: the oldest kept point's x (G_MAXINT64 when empty). */
-typedef struct
-{
-  SlPoint *pts;
-  gsize    len;
-  gsize    cap;
-  gint64   min_x;
-  guint64  dropped;
-  guint64  compactions;
-} PointStore;
+/* Matched points of one direction (sl-points-private.h), kept for
+ * inversion counts and plots. Past max_points the half farthest from the
+ * band is dropped: those can only be inverted by a correction that is off
+ * by more than their slack. With a point retention, those older than it
+ * are dropped too (the estimator never reads them: its windows keep what
+ * the bounds need). */
 
 /* Inversion counts of a link under the hosts' relations they were counted
  * with (the graph keeps a relation until it changes): points are only
@@ -82,7 +74,7 @@ typedef struct
   gboolean    in_graph;
   gboolean    queued;
   gint64      last_change;
-  PointStore  points[2];
+  SlPointStore points[2];
   gint64      newest_x;
   InversionCache inv;
   RowCache    row;

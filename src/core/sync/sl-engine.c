@@ -95,8 +95,8 @@ sl_engine_free (SlEngine *self)
       sl_segments_free (l->seg);
       if (l->linreg != NULL)
         sl_linreg_free (l->linreg);
-      g_free (l->points[0].pts);
-      g_free (l->points[1].pts);
+      sl_point_store_clear (&l->points[0]);
+      sl_point_store_clear (&l->points[1]);
       g_clear_pointer (&l->rel, sl_relation_unref);
       g_clear_pointer (&l->span_rel, sl_relation_unref);
       g_clear_pointer (&l->inv.ra, sl_relation_unref);
@@ -391,7 +391,8 @@ get_link (SlEngine *self,
     l.linreg = sl_linreg_new (0.0);
   l.quality = SL_QUALITY_ABSENT;
   l.accuracy = INFINITY;
-  l.points[0].min_x = l.points[1].min_x = G_MAXINT64;
+  sl_point_store_init (&l.points[0]);
+  sl_point_store_init (&l.points[1]);
   l.newest_x = G_MININT64;
   g_array_append_val (self->links, l);
   g_hash_table_insert (self->link_by_pair, pair_key (a, b),
@@ -399,12 +400,12 @@ get_link (SlEngine *self,
   return &g_array_index (self->links, Link, self->links->len - 1);
 }
 
-static void
-points_update_min (PointStore *s)
+static gboolean
+keep_from (SlPoint  p,
+           gsize    i,
+           gpointer cut)
 {
-  s->min_x = G_MAXINT64;
-  for (gsize i = 0; i < s->len; i++)
-    s->min_x = MIN (s->min_x, s->pts[i].x);
+  return p.x >= *(const gint64 *) cut;
 }
 
 /* The point retention: the points of a direction older than it behind
@@ -417,29 +418,44 @@ points_retain (SlEngine *self,
                Link     *l,
                int       side)
 {
-  PointStore *s = &l->points[side];
+  SlPointStore *s = &l->points[side];
   gint64 r = self->options.point_retention_ns;
   gint64 cut;
-  gsize kept = 0;
+  gsize before = s->len;
 
   if (r <= 0 || s->len == 0 || l->newest_x < G_MININT64 + r + r / 8)
     return;
   cut = l->newest_x - r;
   if (s->min_x >= cut - r / 8)
     return;
-  for (gsize i = 0; i < s->len; i++)
-    if (s->pts[i].x >= cut)
-      s->pts[kept++] = s->pts[i];
-  s->dropped += s->len - kept;
+  sl_point_store_filter (s, keep_from, &cut);
+  s->dropped += before - s->len;
   s->compactions++;
-  s->len = kept;
-  points_update_min (s);
-  /* give back what a longer retention (or none) had grown */
-  if (s->cap > 64 && s->len < s->cap / 4)
+}
+
+/* Past max_points: the points with the least slack first, at most half
+ * of them and one. */
+typedef struct
+{
+  const double *slack;
+  double        cut;
+  gsize         kept;
+  gsize         max;
+} KeepBand;
+
+static gboolean
+keep_band (SlPoint  p,
+           gsize    i,
+           gpointer data)
+{
+  KeepBand *k = data;
+
+  if (k->slack[i] <= k->cut && k->kept < k->max)
     {
-      s->cap = MAX (64, s->cap / 2);
-      s->pts = g_renew (SlPoint, s->pts, s->cap);
+      k->kept++;
+      return TRUE;
     }
+  return FALSE;
 }
 
 static void
@@ -448,7 +464,7 @@ store_point (SlEngine *self,
              int       side,
              SlPoint   p)
 {
-  PointStore *s = &l->points[side];
+  SlPointStore *s = &l->points[side];
 
   if (self->options.max_points == 0)
     return;
@@ -462,38 +478,29 @@ store_point (SlEngine *self,
       SlLinkInfo info;
       double *slack = g_new (double, s->len);
       double *sorted = g_new (double, s->len);
-      double cut;
-      gsize kept = 0;
+      KeepBand k = { slack, 0.0, 0, s->len / 2 + 1 };
+      gsize before = s->len;
 
       _sl_engine_link_estimate (self, l, &info);
       for (gsize i = 0; i < s->len; i++)
         {
+          SlPoint q = sl_point_store_get (s, i);
           double est = info.has_estimate
-            ? (double) s->pts[i].x + sl_transform_apply_delta (&info.estimate, s->pts[i].x)
-            : (double) s->pts[i].x;
-          slack[i] = side == 0 ? (double) s->pts[i].y - est : est - (double) s->pts[i].y;
+            ? (double) q.x + sl_transform_apply_delta (&info.estimate, q.x)
+            : (double) q.x;
+          slack[i] = side == 0 ? (double) q.y - est : est - (double) q.y;
         }
       memcpy (sorted, slack, s->len * sizeof (double));
       qsort (sorted, s->len, sizeof (double), sl_compare_double);
-      cut = sorted[s->len / 2];
-      for (gsize i = 0; i < s->len; i++)
-        if (slack[i] <= cut && kept < s->len / 2 + 1)
-          s->pts[kept++] = s->pts[i];
-      s->dropped += s->len - kept;
+      k.cut = sorted[s->len / 2];
+      sl_point_store_filter (s, keep_band, &k);
+      s->dropped += before - s->len;
       s->compactions++;
-      s->len = kept;
-      points_update_min (s);
       g_free (slack);
       g_free (sorted);
     }
 
-  if (s->len == s->cap)
-    {
-      s->cap = MIN (MAX (64, s->cap * 2), self->options.max_points);
-      s->pts = g_renew (SlPoint, s->pts, s->cap);
-    }
-  s->pts[s->len++] = p;
-  s->min_x = MIN (s->min_x, p.x);
+  sl_point_store_append (s, p);
 }
 
 /* The link's estimate a → b with its bound at every instant: the bands'
@@ -970,7 +977,7 @@ _sl_engine_link_estimate (SlEngine   *self,
 }
 
 static guint64
-count_inversions (const PointStore *s,
+count_inversions (const SlPointStore *s,
                   gsize             from,
                   int               side,
                   const SlRelation *ra,
@@ -981,8 +988,9 @@ count_inversions (const PointStore *s,
 
   for (gsize i = from; i < s->len; i++)
     {
+      SlPoint p = sl_point_store_get (s, i);
       /* the sign of b's image of y less a's image of x */
-      int c = sl_relation_compare_images (ra, s->pts[i].x, rb, s->pts[i].y, hints);
+      int c = sl_relation_compare_images (ra, p.x, rb, p.y, hints);
 
       /* side 0: a sent at x, b received at y */
       if (side == 0 ? c < 0 : c > 0)
@@ -1290,14 +1298,19 @@ sl_engine_get_link_points (const SlEngine *self,
                            guint           link,
                            gboolean        a_to_b)
 {
-  const PointStore *s;
+  const SlPointStore *s;
   GArray *ret;
 
   g_return_val_if_fail (link < self->links->len, NULL);
 
   s = &g_array_index (self->links, Link, link).points[a_to_b ? 0 : 1];
   ret = g_array_sized_new (FALSE, FALSE, sizeof (SlPoint), s->len);
-  g_array_append_vals (ret, s->pts, s->len);
+  for (gsize i = 0; i < s->len; i++)
+    {
+      SlPoint p = sl_point_store_get (s, i);
+
+      g_array_append_val (ret, p);
+    }
   return ret;
 }
 
