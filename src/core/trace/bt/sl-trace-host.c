@@ -798,9 +798,9 @@ part_trace_new (const TraceDir *t)
   *c = *t;
   c->path = g_strdup (t->path);
   c->metadata = g_strdup (t->metadata);
-  c->text = g_malloc (t->text_len + 1);
-  memcpy (c->text, t->text, t->text_len);
-  c->text[t->text_len] = '\0';
+  /* NULL if the view's copy is gone: the part's view then fails and
+   * the host is decoded whole */
+  c->text = sl_trace_view_text (t, &c->text_len, NULL);
   c->hostname = g_strdup (t->hostname);
   c->clock_uuid = g_strdup (t->clock_uuid);
   c->domain = g_strdup (t->domain);

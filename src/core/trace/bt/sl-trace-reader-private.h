@@ -36,6 +36,8 @@ typedef struct
 {
   char      *path;
   char      *metadata;
+  /* the checked metadata text until the view is made, then NULL: the
+   * view has it (sl_trace_view_text()) */
   char      *text;
   gsize      text_len;
   char      *hostname;
@@ -187,6 +189,9 @@ void       sl_trace_host_free        (Host          *h);
 gboolean   sl_trace_view_make        (SlTraceReader *self,
                                       TraceDir      *t,
                                       guint          index,
+                                      GError       **error);
+char      *sl_trace_view_text        (const TraceDir *t,
+                                      gsize         *len,
                                       GError       **error);
 gboolean   sl_trace_view_cut         (SlTraceReader *self,
                                       TraceDir      *t,

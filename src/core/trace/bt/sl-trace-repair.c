@@ -67,8 +67,10 @@ probe_view (TraceDir    *t,
 {
   g_autofree char *dir = g_strdup_printf ("%s-probe%u", t->view, n);
   g_autofree char *metadata = g_build_filename (dir, "metadata", NULL);
+  gsize len = 0;
+  g_autofree char *text = sl_trace_view_text (t, &len, NULL);
 
-  if (g_mkdir (dir, 0700) != 0 || !g_file_set_contents (metadata, t->text, (gssize) t->text_len, NULL))
+  if (text == NULL || g_mkdir (dir, 0700) != 0 || !g_file_set_contents (metadata, text, (gssize) len, NULL))
     return NULL;
   if (s != NULL)
     {

@@ -176,6 +176,8 @@ unlink_from_view (SlTraceReader  *self,
  * @index: a number unique to the trace in this reader
  *
  * Makes @t->view: the checked metadata and @t->streams' good packets.
+ * The text is then dropped (sl_trace_view_text() reads the view's copy):
+ * thousands of hosts' metadata would otherwise stay in memory all along.
  */
 gboolean
 sl_trace_view_make (SlTraceReader  *self,
@@ -186,6 +188,11 @@ sl_trace_view_make (SlTraceReader  *self,
   g_autofree char *dir = NULL;
   g_autofree char *metadata = NULL;
 
+  if (t->text == NULL)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "%s: its metadata text is gone", t->path);
+      return FALSE;
+    }
   if (!ensure_root (self, error))
     return FALSE;
   dir = g_strdup_printf ("%s/t%u", self->view_root, index);
@@ -199,6 +206,8 @@ sl_trace_view_make (SlTraceReader  *self,
     }
   if (!g_file_set_contents (metadata, t->text, (gssize) t->text_len, error))
     return FALSE;
+  g_clear_pointer (&t->text, g_free);
+  t->text_len = 0;
   for (guint i = 0; i < t->streams->len; i++)
     {
       const SlCtfStream *s = g_ptr_array_index (t->streams, i);
@@ -411,4 +420,33 @@ sl_trace_view_unmap (Host       *h,
         g_string_replace (s, t->view, t->path, 0);
     }
   return g_string_free (s, FALSE);
+}
+
+/* @t's checked metadata text (NUL-terminated): its own until the view is
+ * made, then the view's copy, written by this process. */
+char *
+sl_trace_view_text (const TraceDir  *t,
+                    gsize           *len,
+                    GError         **error)
+{
+  g_autofree char *metadata = NULL;
+  char *text = NULL;
+
+  if (t->text != NULL)
+    {
+      text = g_malloc (t->text_len + 1);
+      memcpy (text, t->text, t->text_len);
+      text[t->text_len] = '\0';
+      *len = t->text_len;
+      return text;
+    }
+  if (t->view == NULL)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "%s: no metadata kept", t->path);
+      return NULL;
+    }
+  metadata = g_build_filename (t->view, "metadata", NULL);
+  if (!g_file_get_contents (metadata, &text, len, error))
+    return NULL;
+  return text;
 }
