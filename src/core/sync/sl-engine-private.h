@@ -20,14 +20,14 @@ G_BEGIN_DECLS
  * the bounds need). */
 
 /* Inversion counts of a link under the hosts' relations they were counted
- * with (the graph keeps a relation until it changes): points are only
- * appended between compactions, so while the relations stay the same only
- * the new points are counted. */
+ * with (their serials; the graph keeps a relation until it changes):
+ * points are only appended between compactions, so while the relations
+ * stay the same only the new points are counted. */
 typedef struct
 {
   gboolean    valid;
-  SlRelation *ra;
-  SlRelation *rb;
+  guint64     ra;
+  guint64     rb;
   guint64     compactions[2];
   gsize       counted[2];
   guint64     inversions;
@@ -35,13 +35,15 @@ typedef struct
 
 /* The link's row (sl_engine_get_link_info()) with everything it was made
  * from: while none of it changes, the row is the same, bit for bit. The
- * relations are held, so an address is never that of another one. */
+ * relations are known by their serials (sl_relation_get_serial()), not
+ * held: old versions of every host's relation would stay in memory until
+ * the next capture. */
 typedef struct
 {
   gboolean    valid;
-  SlRelation *rel;
-  SlRelation *ra;
-  SlRelation *rb;
+  guint64     rel;
+  guint64     ra;
+  guint64     rb;
   guint64     seg_version;
   guint64     matches;
   guint64     n[2];

@@ -99,8 +99,6 @@ sl_engine_free (SlEngine *self)
       sl_point_store_clear (&l->points[1]);
       g_clear_pointer (&l->rel, sl_relation_unref);
       g_clear_pointer (&l->span_rel, sl_relation_unref);
-      g_clear_pointer (&l->inv.ra, sl_relation_unref);
-      g_clear_pointer (&l->inv.rb, sl_relation_unref);
       row_cache_clear (&l->row);
     }
 
@@ -1034,9 +1032,7 @@ link_bounds_in_time (SlEngine   *self,
 static void
 row_cache_clear (RowCache *c)
 {
-  g_clear_pointer (&c->rel, sl_relation_unref);
-  g_clear_pointer (&c->ra, sl_relation_unref);
-  g_clear_pointer (&c->rb, sl_relation_unref);
+  c->rel = c->ra = c->rb = 0;
   c->valid = FALSE;
 }
 
@@ -1046,7 +1042,7 @@ row_key (SlEngine   *self,
          const Link *l,
          RowCache   *k)
 {
-  k->rel = l->rel;
+  k->rel = sl_relation_get_serial (l->rel);
   k->seg_version = sl_segments_get_version (l->seg);
   k->matches = l->matches;
   k->n[0] = l->n[0];
@@ -1107,14 +1103,12 @@ link_info_compute (SlEngine       *self,
     }
   else if (ra != NULL)
     {
-      if (!l->inv.valid || l->inv.ra != ra || l->inv.rb != rb ||
+      if (!l->inv.valid || l->inv.ra != sl_relation_get_serial (ra) || l->inv.rb != sl_relation_get_serial (rb) ||
           l->inv.compactions[0] != l->points[0].compactions || l->inv.compactions[1] != l->points[1].compactions)
         {
           l->inv.valid = TRUE;
-          g_clear_pointer (&l->inv.ra, sl_relation_unref);
-          g_clear_pointer (&l->inv.rb, sl_relation_unref);
-          l->inv.ra = sl_relation_ref (ra);
-          l->inv.rb = sl_relation_ref (rb);
+          l->inv.ra = sl_relation_get_serial (ra);
+          l->inv.rb = sl_relation_get_serial (rb);
           l->inv.inversions = 0;
           for (int side = 0; side < 2; side++)
             {
@@ -1160,6 +1154,8 @@ sl_engine_get_link_info (SlEngine   *self,
 {
   Link *l;
   RowCache key = { 0 };
+  g_autoptr(SlRelation) ra = NULL;
+  g_autoptr(SlRelation) rb = NULL;
 
   g_return_if_fail (self != NULL);
   g_return_if_fail (link < self->links->len);
@@ -1168,22 +1164,17 @@ sl_engine_get_link_info (SlEngine   *self,
   _sl_engine_query_flush (self);
 
   l = &g_array_index (self->links, Link, link);
-  link_host_relations (self, l, &key.ra, &key.rb);
-  key.same_reference = key.ra != NULL;
+  link_host_relations (self, l, &ra, &rb);
+  key.ra = sl_relation_get_serial (ra);
+  key.rb = sl_relation_get_serial (rb);
+  key.same_reference = ra != NULL;
   row_key (self, l, &key);
   if (!row_key_equal (&l->row, &key))
     {
       row_cache_clear (&l->row);
-      link_info_compute (self, l, key.ra, key.rb, key.in_tree, &l->inv, &key.info);
+      link_info_compute (self, l, ra, rb, key.in_tree, &l->inv, &key.info);
       key.valid = TRUE;
-      if (key.rel != NULL)
-        sl_relation_ref (key.rel);
       memcpy (&l->row, &key, sizeof key);
-    }
-  else
-    {
-      g_clear_pointer (&key.ra, sl_relation_unref);
-      g_clear_pointer (&key.rb, sl_relation_unref);
     }
   /* memcpy: the padding too, as a row computed now has it */
   memcpy (info, &l->row.info, sizeof *info);

@@ -36,6 +36,7 @@
 struct _SlRelation
 {
   gint          ref;
+  guint64       serial;
   guint         n_pieces;
   guint         n_bounds;
   gboolean      bounded_beyond;
@@ -45,6 +46,8 @@ struct _SlRelation
   double        min_slope;
 };
 
+static guint64 next_serial;
+
 static SlRelation *
 relation_alloc (guint n_pieces,
                 guint n_bounds)
@@ -52,6 +55,7 @@ relation_alloc (guint n_pieces,
   SlRelation *self = g_new0 (SlRelation, 1);
 
   self->ref = 1;
+  self->serial = __atomic_add_fetch (&next_serial, 1, __ATOMIC_RELAXED);
   self->n_pieces = n_pieces;
   self->n_bounds = n_bounds;
   self->starts = g_new (gint64, n_pieces);
@@ -121,6 +125,26 @@ sl_relation_ref (SlRelation *self)
   g_return_val_if_fail (self != NULL, NULL);
   g_atomic_int_inc (&self->ref);
   return self;
+}
+
+/**
+ * sl_relation_get_serial:
+ *
+ * Returns: a number no other relation of this process has or had (0 for
+ *   none): what a cache compares to know its relation is the same without
+ *   holding it (an address can be that of a later one)
+ */
+guint64
+sl_relation_get_serial (const SlRelation *self)
+{
+  return self != NULL ? self->serial : 0;
+}
+
+/* Its references (tests: who still holds an old version). */
+gint
+_sl_relation_get_refs (const SlRelation *self)
+{
+  return g_atomic_int_get (&self->ref);
 }
 
 void
@@ -830,11 +854,14 @@ simplify_bounds (SlRelation *self)
 /* What a composition keeps for the next one with the same place in a
  * chain (sl_relation_compose_update()): its inputs, the instants its bound
  * was computed at, and each interval's two values with the farthest
- * instant of outer they read. */
+ * instant of outer they read. The instants are those of its result's
+ * bound when simplifying it removed none (almost always): the result is
+ * held (the chain holds it anyway) rather than a copy of them. */
 struct _SlComposeMemo
 {
   SlRelation *outer;
   SlRelation *inner;
+  SlRelation *result;
   gboolean    bounded_beyond;
   gboolean    empty;
   guint       n;
@@ -851,11 +878,19 @@ sl_compose_memo_free (SlComposeMemo *memo)
     return;
   sl_relation_unref (memo->outer);
   sl_relation_unref (memo->inner);
+  sl_relation_unref (memo->result);
   g_free (memo->xs);
   g_free (memo->va);
   g_free (memo->vb);
   g_free (memo->reach);
   g_free (memo);
+}
+
+static gint64
+memo_x (const SlComposeMemo *memo,
+        guint                i)
+{
+  return memo->xs != NULL ? memo->xs[i] : memo->result->bounds[i].x;
 }
 
 /* Two versions of a relation agree at every instant below `below`: their
@@ -1139,7 +1174,6 @@ compose (const SlRelation  *outer,
       next->bounded_beyond = self->bounded_beyond;
       next->empty = empty;
       next->n = xs->len;
-      next->xs = g_memdup2 (xs->data, xs->len * sizeof (gint64));
       next->va = g_new (double, xs->len);
       next->vb = g_new (double, xs->len);
       next->reach = g_new (gint64, xs->len);
@@ -1154,7 +1188,7 @@ compose (const SlRelation  *outer,
 
       agreement (old->inner, inner, &inner_p, &inner_b);
       agreement (old->outer, outer, &outer_p, &outer_b);
-      while (same_xs < MIN (xs->len, old->n) && old->xs[same_xs] == x[same_xs])
+      while (same_xs < MIN (xs->len, old->n) && memo_x (old, same_xs) == x[same_xs])
         same_xs++;
     }
 
@@ -1204,6 +1238,13 @@ compose (const SlRelation  *outer,
       *memo = next;
     }
   simplify_bounds (self);
+  if (next != NULL)
+    {
+      if (self->n_bounds == xs->len)
+        next->result = sl_relation_ref (self);
+      else
+        next->xs = g_memdup2 (xs->data, xs->len * sizeof (gint64));
+    }
   return self;
 }
 

@@ -54,6 +54,8 @@ SlRelation  *sl_relation_new            (const gint64       *starts,
                                          gboolean            bounded_beyond);
 SlRelation  *sl_relation_ref            (SlRelation         *self);
 void         sl_relation_unref          (SlRelation         *self);
+guint64      sl_relation_get_serial     (const SlRelation   *self);
+gint         _sl_relation_get_refs      (const SlRelation   *self);
 
 gboolean     sl_relation_equal          (const SlRelation   *a,
                                          const SlRelation   *b);
