@@ -109,6 +109,10 @@ struct _SlGraphView
   gint64          pace_floor_us;
   guint           n_draws;
   guint           n_draws_loading;
+  /* the drawing to come was asked for by the pacing (not by GTK itself:
+   * the window shown, resized, laid out as the panel fills) */
+  gboolean        draw_paced;
+  guint           n_paced_loading;
 };
 typedef struct
 {

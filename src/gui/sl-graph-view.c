@@ -193,6 +193,7 @@ pace_cb (gpointer data)
   SlGraphView *self = data;
 
   self->pace_id = 0;
+  self->draw_paced = TRUE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
   return G_SOURCE_REMOVE;
 }
@@ -208,6 +209,7 @@ queue_draw_paced (SlGraphView *self)
   next = self->draw_end + (PACE_SHARE - 1) * MAX (self->draw_cost_us, self->pace_floor_us);
   if (self->session == NULL || sl_session_get_state (self->session) != SL_SESSION_STATE_LOADING || now >= next)
     {
+      self->draw_paced = TRUE;
       gtk_widget_queue_draw (GTK_WIDGET (self));
       return;
     }
@@ -644,7 +646,12 @@ sl_graph_view_snapshot (GtkWidget   *widget,
   self->draw_end = g_get_monotonic_time ();
   self->draw_cost_us = MAX (MAX (sl_thread_cpu_us () - cpu, self->draw_end - start), 0);
   self->n_draws++;
-  self->n_draws_loading += sl_session_get_state (self->session) == SL_SESSION_STATE_LOADING;
+  if (sl_session_get_state (self->session) == SL_SESSION_STATE_LOADING)
+    {
+      self->n_draws_loading++;
+      self->n_paced_loading += self->draw_paced;
+    }
+  self->draw_paced = FALSE;
 }
 
 static void
@@ -1222,6 +1229,14 @@ _sl_graph_view_get_n_draws (SlGraphView *self,
   g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), 0);
 
   return while_loading ? self->n_draws_loading : self->n_draws;
+}
+
+guint
+_sl_graph_view_get_n_paced_draws (SlGraphView *self)
+{
+  g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), 0);
+
+  return self->n_paced_loading;
 }
 
 void

@@ -86,6 +86,8 @@ char       *_sl_graph_view_dup_label_text   (SlGraphView  *self,
  * read); the least cost pacing assumes a drawing has (µs) */
 guint       _sl_graph_view_get_n_draws       (SlGraphView  *self,
                                               gboolean      while_loading);
+/* drawings while the session was read that the pacing asked for */
+guint       _sl_graph_view_get_n_paced_draws (SlGraphView  *self);
 void        _sl_graph_view_set_pace_floor_us (SlGraphView  *self,
                                               gint64        cost_us);
 
