@@ -328,6 +328,11 @@ extern GParamSpec *_sl_timeline_view_properties[N_PROPS];
 void      _sl_timeline_view_queue_update    (SlTimelineView *self);
 char     *_sl_timeline_view_dup_host_label  (SlTimelineView *self,
                                              guint           host);
+char     *_sl_timeline_view_dup_drawn_label (SlTimelineView *self,
+                                             guint           n,
+                                             double         *x,
+                                             double         *yc,
+                                             gboolean       *bold);
 void      _sl_timeline_view_span_changed    (SlTimelineView *self);
 gint64    _sl_timeline_view_start           (SlTimelineView *self);
 gint64    _sl_timeline_view_end             (SlTimelineView *self);

@@ -117,6 +117,44 @@ _sl_timeline_view_dup_host_label (SlTimelineView *self,
   return row_label (self, &v, &ri);
 }
 
+/* For the tests: the label of the @n-th line of rows drawn whole in the
+ * labels' column (under no pinned line or sticky header), where its text
+ * is placed (x, and y of its middle, in the canvas) and whether it is
+ * bold; NULL past the last. */
+char *
+_sl_timeline_view_dup_drawn_label (SlTimelineView *self,
+                                   guint           n,
+                                   double         *x,
+                                   double         *yc,
+                                   gboolean       *bold)
+{
+  int scroll = (int) gtk_adjustment_get_value (self->vadj), top = self->pinned_h, sticky_y;
+  guint sticky, found = 0;
+  g_autoptr(GArray) lines = NULL;
+
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), NULL);
+  if (self->timeline == NULL)
+    return NULL;
+  if (_sl_timeline_view_sticky_header (self, scroll, &sticky, &sticky_y))
+    top = MAX (top, sticky_y + g_array_index (self->vis, SlTlvRow, sticky).h);
+  lines = _sl_timeline_view_lines_on_screen (self, scroll);
+  for (guint li = 0; li < lines->len; li++)
+    {
+      const SlTlvRow *v = &g_array_index (self->vis, SlTlvRow, g_array_index (lines, guint, li));
+      int y0 = _sl_tlv_screen_y (self, v, scroll);
+      SlTimelineRowInfo ri;
+
+      if (v->pinned || y0 < top || y0 + v->h > self->rows_h || found++ < n)
+        continue;
+      sl_timeline_get_row_info (self->timeline, v->row, &ri);
+      *x = 8 + v->depth * 14 + 14;
+      *yc = SL_TLV_RULER_H + y0 + v->h / 2.0;
+      *bold = v->kind == SL_TIMELINE_ROW_HOST;
+      return row_label (self, v, &ri);
+    }
+  return NULL;
+}
+
 void
 _sl_timeline_view_ensure_labels (SlTimelineView *self,
                                  GtkWidget      *canvas)

@@ -1416,6 +1416,170 @@ test_find (void)
   ui_close_window (window);
 }
 
+/* The rows' labels as they reach the screen, under the renderer the test
+ * runs with: each label's ink is the ink of its text drawn by cairo into
+ * an image with the canvas's Pango context (the same glyphs, placed a
+ * pixel apart at most; antialiasing a level apart), as opened and with
+ * a span selected. GTK's GL renderer draws a cairo node from a texture
+ * sampled at the nearest pixel over the node's bounds: a label image
+ * placed or sized off the pixel grid loses or doubles columns of ink
+ * (a 'u' without its right stem was reported in "lttng-consumerd"). */
+/* 0xRRGGBB of the pixel over white: the canvas draws no background */
+static guint32
+over_white (const UiPixels *p,
+            int             x,
+            int             y)
+{
+  const guchar *px = p->data + (gsize) y * p->stride + (gsize) x * 4;
+  guint32 c = 0;
+
+  for (int i = 0; i < 3; i++)
+    c |= (guint32) MIN (255, px[i] + 255 - px[3]) << (8 * i);
+  return c;
+}
+
+static guint
+label_ink_differs (const UiPixels *p,
+                   GtkWidget      *canvas,
+                   const char     *text,
+                   double          x,
+                   double          yc,
+                   gboolean        bold,
+                   guint          *n_ink)
+{
+  PangoLayout *layout = gtk_widget_create_pango_layout (canvas, text);
+  PangoFontDescription *font = NULL;
+  PangoRectangle logical;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  guint32 bg;
+  int x0, x1, y0, y1, w, h, stride, screen_max = 1, ref_max = 1;
+  guint best = G_MAXUINT;
+  g_autofree guchar *screen = NULL;
+  const guchar *ref;
+
+  pango_layout_set_width (layout, (SL_TLV_LABEL_W - 40) * PANGO_SCALE);
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+  if (bold)
+    {
+      font = pango_font_description_copy (pango_context_get_font_description (pango_layout_get_context (layout)));
+      pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
+      pango_layout_set_font_description (layout, font);
+    }
+  pango_layout_get_pixel_extents (layout, NULL, &logical);
+  /* the text's box in the canvas, a few pixels wider, inside the column */
+  x0 = MAX ((int) floor (x) - 3, 0);
+  x1 = MIN ((int) ceil (x + logical.width) + 3, SL_TLV_LABEL_W);
+  y0 = (int) floor (yc - logical.height / 2.0);
+  y1 = (int) ceil (yc + logical.height / 2.0);
+  g_assert_cmpint (y1, <=, p->height);
+  w = x1 - x0;
+  h = y1 - y0;
+  /* the screen's ink: how far from the background the pixel is (the
+   * row's own, left of its text) */
+  bg = over_white (p, 2, (int) yc);
+  screen = g_malloc ((gsize) w * h);
+  for (int y = 0; y < h; y++)
+    for (int xx = 0; xx < w; xx++)
+      {
+        guint32 c = over_white (p, x0 + xx, y0 + y);
+        int d = 0;
+
+        for (int sh = 0; sh < 24; sh += 8)
+          d = MAX (d, ABS ((int) ((c >> sh) & 0xff) - (int) ((bg >> sh) & 0xff)));
+        screen[y * w + xx] = d;
+        screen_max = MAX (screen_max, d);
+      }
+  /* the same text by cairo, opaque, where the view puts it */
+  surface = cairo_image_surface_create (CAIRO_FORMAT_A8, w, h);
+  cr = cairo_create (surface);
+  cairo_move_to (cr, x - x0, yc - logical.height / 2.0 - y0);
+  pango_cairo_show_layout (cr, layout);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  ref = cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  *n_ink = 0;
+  for (int y = 0; y < h; y++)
+    for (int xx = 0; xx < w; xx++)
+      {
+        ref_max = MAX (ref_max, ref[y * stride + xx]);
+        if (ref[y * stride + xx] > 96)
+          (*n_ink)++;
+      }
+  /* pixels whose ink differs by more than a level, at the best of the
+   * placements a pixel or two apart */
+  for (int dy = -2; dy <= 2; dy++)
+    for (int dx = -2; dx <= 2; dx++)
+      {
+        guint differ = 0;
+
+        for (int y = 0; y < h; y++)
+          for (int xx = 0; xx < w; xx++)
+            {
+              int ry = y - dy, rx = xx - dx;
+              int r = rx >= 0 && rx < w && ry >= 0 && ry < h ? ref[ry * stride + rx] * 255 / ref_max : 0;
+              int s = screen[y * w + xx] * 255 / screen_max;
+
+              if (ABS (r - s) > 96)
+                differ++;
+            }
+        best = MIN (best, differ);
+      }
+  cairo_surface_destroy (surface);
+  if (font != NULL)
+    pango_font_description_free (font);
+  g_object_unref (layout);
+  return best;
+}
+
+static void
+test_row_labels (void)
+{
+  SlTimelineView *view = NULL;
+  SlWindow *window = open_django_sized (&view, 1200, 800);
+  SlTimeline *tl;
+  gint64 lo, hi;
+
+  if (window == NULL)
+    return;
+  tl = sl_timeline_view_get_timeline (view);
+  g_assert_true (sl_timeline_get_view_range (tl, &lo, &hi));
+  /* as opened, then with a span selected (where it was seen) */
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      g_autofree char *shot = g_strdup_printf ("row-labels-%u.png", pass);
+      UiPixels p = { 0 };
+      guint n_checked = 0, n_wrong = 0;
+
+      if (pass == 1)
+        activate (view, "timeline.select-span", g_variant_new ("(xx)", lo + (hi - lo) / 3, lo + (hi - lo) * 2 / 3));
+      ui_wait_frames (view->canvas, 2);
+      ui_render (window, view->canvas, shot, &p);
+      for (guint n = 0;; n++)
+        {
+          double x, yc;
+          gboolean bold;
+          g_autofree char *text = _sl_timeline_view_dup_drawn_label (view, n, &x, &yc, &bold);
+          guint differ, n_ink;
+
+          if (text == NULL)
+            break;
+          differ = label_ink_differs (&p, view->canvas, text, x, yc, bold, &n_ink);
+          g_test_message ("label \"%s\" at %.1f, %.1f%s: %u of %u ink pixels differ", text, x, yc,
+                          bold ? " (bold)" : "", differ, n_ink);
+          g_assert_cmpuint (n_ink, >, 0);
+          if (differ > 2)
+            n_wrong++;
+          n_checked++;
+        }
+      ui_pixels_clear (&p);
+      g_assert_cmpuint (n_checked, >=, 10);
+      g_assert_cmpuint (n_wrong, ==, 0);
+    }
+  ui_close_window (window);
+}
+
 /* The status line at the default window size (1200 × 800), a selection
  * measured: what it draws is whole parts of its text (never a number cut,
  * no ellipsis), the span shown among them, and the drawing is inside the
@@ -2748,6 +2912,7 @@ main (int   argc,
   g_test_add_func ("/timeline-ui/coarse", test_coarse);
   g_test_add_func ("/timeline-ui/find", test_find);
   g_test_add_func ("/timeline-ui/measure", test_measure);
+  g_test_add_func ("/timeline-ui/row-labels", test_row_labels);
   g_test_add_func ("/timeline-ui/status-line", test_status_line);
   g_test_add_func ("/timeline-ui/bookmarks", test_bookmarks);
   g_test_add_func ("/timeline-ui/request", test_request);
