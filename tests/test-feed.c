@@ -269,58 +269,82 @@ test_strict_many (void)
   run_strict (300, 1500, 2, 78);
 }
 
+/* Two feeds (engine hosts 0 and 1) merged into one output, nothing held
+ * back by time. */
+typedef struct
+{
+  SlFeedHub   *hub;
+  SlFeed      *feeds[2];
+  SlFeedMerge  m;
+  Output       o;
+} TwoFeeds;
+
+static void
+two_feeds_init (TwoFeeds *t)
+{
+  t->hub = sl_feed_hub_new ();
+  for (guint i = 0; i < 2; i++)
+    {
+      t->feeds[i] = sl_feed_new (t->hub);
+      sl_feed_set_engine_host (t->feeds[i], i);
+    }
+  output_init (&t->o);
+  memset (&t->m, 0, sizeof t->m);
+  t->m.feeds = t->feeds;
+  t->m.n_feeds = 2;
+  t->m.packet_func = record_cb;
+  t->m.packet_data = &t->o;
+  t->m.hold_us = -1;
+  t->m.deadline = G_MAXINT64;
+}
+
+static void
+two_feeds_clear (TwoFeeds *t)
+{
+  output_clear (&t->o);
+  sl_feed_free (t->feeds[0]);
+  sl_feed_free (t->feeds[1]);
+  sl_feed_hub_free (t->hub);
+}
+
 /* A feed that publishes nothing holds the others back, up to its
  * watermark; then they go. */
 static void
 test_watermark (void)
 {
-  SlFeedHub *hub = sl_feed_hub_new ();
-  SlFeed *feeds[2] = { sl_feed_new (hub), sl_feed_new (hub) };
-  SlFeedMerge m = { 0 };
-  Output o;
+  TwoFeeds t;
 
-  output_init (&o);
-  sl_feed_set_engine_host (feeds[0], 0);
-  sl_feed_set_engine_host (feeds[1], 1);
-  m.feeds = feeds;
-  m.n_feeds = 2;
-  m.packet_func = record_cb;
-  m.packet_data = &o;
-  m.hold_us = -1;
-  m.deadline = G_MAXINT64;
+  two_feeds_init (&t);
 
   for (guint k = 0; k < 10; k++)
-    push_event (feeds[0], 100 + 10 * k, k);
-  sl_feed_publish (feeds[0], SL_FEED_FLUSH_ALL);
-  g_assert_cmpint (sl_feed_merge (hub, &m), ==, SL_FEED_MERGE_WAIT);
-  g_assert_cmpuint (o.keys->len, ==, 0);
+    push_event (t.feeds[0], 100 + 10 * k, k);
+  sl_feed_publish (t.feeds[0], SL_FEED_FLUSH_ALL);
+  g_assert_cmpint (sl_feed_merge (t.hub, &t.m), ==, SL_FEED_MERGE_WAIT);
+  g_assert_cmpuint (t.o.keys->len, ==, 0);
 
   /* feed 1 known up to 135: 100…130 may go */
-  sl_feed_seen (feeds[1], 135);
-  sl_feed_publish (feeds[1], SL_FEED_FLUSH_IF_WANTED);
-  g_assert_cmpint (sl_feed_merge (hub, &m), ==, SL_FEED_MERGE_WAIT);
-  g_assert_cmpuint (o.keys->len, ==, 4);
+  sl_feed_seen (t.feeds[1], 135);
+  sl_feed_publish (t.feeds[1], SL_FEED_FLUSH_IF_WANTED);
+  g_assert_cmpint (sl_feed_merge (t.hub, &t.m), ==, SL_FEED_MERGE_WAIT);
+  g_assert_cmpuint (t.o.keys->len, ==, 4);
 
   /* feed 1 ends: feed 0 goes to its end, then waits for its own
    * watermark */
-  push_event (feeds[1], 150, 0);
-  sl_feed_publish (feeds[1], SL_FEED_FLUSH_LAST);
-  g_assert_cmpint (sl_feed_merge (hub, &m), ==, SL_FEED_MERGE_WAIT);
-  g_assert_cmpuint (o.keys->len, ==, 11);
+  push_event (t.feeds[1], 150, 0);
+  sl_feed_publish (t.feeds[1], SL_FEED_FLUSH_LAST);
+  g_assert_cmpint (sl_feed_merge (t.hub, &t.m), ==, SL_FEED_MERGE_WAIT);
+  g_assert_cmpuint (t.o.keys->len, ==, 11);
   /* a tie goes to the feed given first */
-  g_assert_cmpuint (g_array_index (o.feeds, guint32, 5), ==, 0);
-  g_assert_cmpuint (g_array_index (o.feeds, guint32, 6), ==, 1);
-  g_assert_cmpint (g_array_index (o.keys, gint64, 6), ==, 150);
+  g_assert_cmpuint (g_array_index (t.o.feeds, guint32, 5), ==, 0);
+  g_assert_cmpuint (g_array_index (t.o.feeds, guint32, 6), ==, 1);
+  g_assert_cmpint (g_array_index (t.o.keys, gint64, 6), ==, 150);
 
-  sl_feed_publish (feeds[0], SL_FEED_FLUSH_LAST);
-  g_assert_cmpint (sl_feed_merge (hub, &m), ==, SL_FEED_MERGE_DONE);
-  g_assert_cmpuint (o.keys->len, ==, 11);
-  g_assert_true (sl_feed_is_done (feeds[0]) && sl_feed_is_done (feeds[1]));
+  sl_feed_publish (t.feeds[0], SL_FEED_FLUSH_LAST);
+  g_assert_cmpint (sl_feed_merge (t.hub, &t.m), ==, SL_FEED_MERGE_DONE);
+  g_assert_cmpuint (t.o.keys->len, ==, 11);
+  g_assert_true (sl_feed_is_done (t.feeds[0]) && sl_feed_is_done (t.feeds[1]));
 
-  output_clear (&o);
-  sl_feed_free (feeds[0]);
-  sl_feed_free (feeds[1]);
-  sl_feed_hub_free (hub);
+  two_feeds_clear (&t);
 }
 
 /* A tie with a feed known only up to the tied key (its partial batch not
@@ -329,51 +353,37 @@ test_watermark (void)
 static void
 test_tie_watermark (void)
 {
-  SlFeedHub *hub = sl_feed_hub_new ();
-  SlFeed *feeds[2] = { sl_feed_new (hub), sl_feed_new (hub) };
-  SlFeedMerge m = { 0 };
-  Output o;
+  TwoFeeds t;
 
-  output_init (&o);
-  sl_feed_set_engine_host (feeds[0], 0);
-  sl_feed_set_engine_host (feeds[1], 1);
-  m.feeds = feeds;
-  m.n_feeds = 2;
-  m.packet_func = record_cb;
-  m.packet_data = &o;
-  m.hold_us = -1;
-  m.deadline = G_MAXINT64;
+  two_feeds_init (&t);
 
-  push_event (feeds[0], 100, 0);
-  push_event (feeds[0], 150, 1);
-  sl_feed_publish (feeds[0], SL_FEED_FLUSH_ALL);
-  push_event (feeds[0], 200, 2);
-  sl_feed_seen (feeds[0], 200);
-  sl_feed_publish (feeds[0], SL_FEED_FLUSH_IF_WANTED);
-  g_assert_cmpint (sl_feed_get_watermark_locked (feeds[0]), ==, 200);
+  push_event (t.feeds[0], 100, 0);
+  push_event (t.feeds[0], 150, 1);
+  sl_feed_publish (t.feeds[0], SL_FEED_FLUSH_ALL);
+  push_event (t.feeds[0], 200, 2);
+  sl_feed_seen (t.feeds[0], 200);
+  sl_feed_publish (t.feeds[0], SL_FEED_FLUSH_IF_WANTED);
+  g_assert_cmpint (sl_feed_get_watermark_locked (t.feeds[0]), ==, 200);
 
-  push_event (feeds[1], 120, 0);
-  push_event (feeds[1], 200, 1);
-  push_event (feeds[1], 300, 2);
-  sl_feed_publish (feeds[1], SL_FEED_FLUSH_LAST);
+  push_event (t.feeds[1], 120, 0);
+  push_event (t.feeds[1], 200, 1);
+  push_event (t.feeds[1], 300, 2);
+  sl_feed_publish (t.feeds[1], SL_FEED_FLUSH_LAST);
 
   /* feed 0's packet event at 200 is not handed over yet: feed 1's at 200
    * waits for it */
-  g_assert_cmpint (sl_feed_merge (hub, &m), ==, SL_FEED_MERGE_WAIT);
-  g_assert_cmpuint (o.keys->len, ==, 3);
+  g_assert_cmpint (sl_feed_merge (t.hub, &t.m), ==, SL_FEED_MERGE_WAIT);
+  g_assert_cmpuint (t.o.keys->len, ==, 3);
 
-  sl_feed_publish (feeds[0], SL_FEED_FLUSH_LAST);
-  g_assert_cmpint (sl_feed_merge (hub, &m), ==, SL_FEED_MERGE_DONE);
-  g_assert_cmpuint (o.keys->len, ==, 6);
-  g_assert_cmpint (g_array_index (o.keys, gint64, 3), ==, 200);
-  g_assert_cmpuint (g_array_index (o.feeds, guint32, 3), ==, 0);
-  g_assert_cmpint (g_array_index (o.keys, gint64, 4), ==, 200);
-  g_assert_cmpuint (g_array_index (o.feeds, guint32, 4), ==, 1);
+  sl_feed_publish (t.feeds[0], SL_FEED_FLUSH_LAST);
+  g_assert_cmpint (sl_feed_merge (t.hub, &t.m), ==, SL_FEED_MERGE_DONE);
+  g_assert_cmpuint (t.o.keys->len, ==, 6);
+  g_assert_cmpint (g_array_index (t.o.keys, gint64, 3), ==, 200);
+  g_assert_cmpuint (g_array_index (t.o.feeds, guint32, 3), ==, 0);
+  g_assert_cmpint (g_array_index (t.o.keys, gint64, 4), ==, 200);
+  g_assert_cmpuint (g_array_index (t.o.feeds, guint32, 4), ==, 1);
 
-  output_clear (&o);
-  sl_feed_free (feeds[0]);
-  sl_feed_free (feeds[1]);
-  sl_feed_hub_free (hub);
+  two_feeds_clear (&t);
 }
 
 /* Live: feeds appended between calls, hints changed, a feed not waited
