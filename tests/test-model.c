@@ -19,6 +19,7 @@
 #include "sl-report.h"
 #include "sl-session.h"
 #include "test-util.h"
+#include "timeline-test-util.h"
 
 /* Runs the default main context until the session has read its input (or
  * failed to); a hang is caught by the test's timeout. */
@@ -341,9 +342,60 @@ assert_same_rows (SlTimeline *a,
     }
 }
 
+/* Every arrow of @a as @b has it, in the same order (lane by lane, in
+ * send order), and the messages each row and connection counts. */
+static void
+assert_same_arrows (SlTimeline *a,
+                    SlTimeline *b)
+{
+  g_autoptr(GArray) x = g_array_new (FALSE, FALSE, sizeof (SlTimelineArrow));
+  g_autoptr(GArray) y = g_array_new (FALSE, FALSE, sizeof (SlTimelineArrow));
+  const gint64 wide = G_GINT64_CONSTANT (1) << 62;
+
+  g_assert_cmpuint (sl_timeline_get_n_arrows (a), ==, sl_timeline_get_n_arrows (b));
+  sl_timeline_query_arrows (a, -wide, wide, 0, SL_TIMELINE_NONE, SL_TIMELINE_NONE, SL_TIMELINE_NONE, x);
+  sl_timeline_query_arrows (b, -wide, wide, 0, SL_TIMELINE_NONE, SL_TIMELINE_NONE, SL_TIMELINE_NONE, y);
+  g_assert_cmpuint (x->len, ==, sl_timeline_get_n_arrows (a));
+  g_assert_cmpuint (x->len, ==, y->len);
+  for (guint i = 0; i < x->len; i++)
+    {
+      const SlTimelineArrow *u = &g_array_index (x, SlTimelineArrow, i);
+      const SlTimelineArrow *v = &g_array_index (y, SlTimelineArrow, i);
+
+      g_assert_cmpuint (u->send_host, ==, v->send_host);
+      g_assert_cmpuint (u->recv_host, ==, v->recv_host);
+      g_assert_cmpuint (u->send_row, ==, v->send_row);
+      g_assert_cmpuint (u->recv_row, ==, v->recv_row);
+      g_assert_cmpuint (u->send_cpu, ==, v->send_cpu);
+      g_assert_cmpuint (u->recv_cpu, ==, v->recv_cpu);
+      g_assert_cmpuint (u->connection, ==, v->connection);
+      g_assert_cmpint (u->send_time, ==, v->send_time);
+      g_assert_cmpint (u->recv_time, ==, v->recv_time);
+    }
+  for (guint r = 0; r < sl_timeline_get_n_rows (a); r++)
+    {
+      SlTimelineRowActivity u, v;
+
+      sl_timeline_get_row_activity (a, r, &u);
+      sl_timeline_get_row_activity (b, r, &v);
+      g_assert_cmpuint (u.n_messages, ==, v.n_messages);
+    }
+  g_assert_cmpuint (sl_timeline_get_n_connections (a), ==, sl_timeline_get_n_connections (b));
+  for (guint c = 0; c < sl_timeline_get_n_connections (a); c++)
+    {
+      SlTimelineConnection u, v;
+
+      sl_timeline_get_connection (a, c, &u);
+      sl_timeline_get_connection (b, c, &v);
+      g_assert_cmpmem (&u, sizeof u, &v, sizeof v);
+    }
+}
+
 /* The timeline the job builds while it reads (each host's rows on a
- * thread of their own once the host is decoded, while other hosts are
- * decoded and merged) is the one built from the finished stores. */
+ * thread of their own once the host is decoded, and the ends of the
+ * messages between built hosts, while other hosts are decoded and merged)
+ * is the one built from the finished stores, and its arrows those resolved
+ * all at once after the read. */
 static void
 test_timeline_while_reading (void)
 {
@@ -356,6 +408,8 @@ test_timeline_while_reading (void)
   SlTimeline *whole = sl_timeline_new ();
   guint n_hosts = g_list_model_get_n_items (sl_session_get_hosts (session));
   guint64 events = 0;
+  const char *folders[] = { dir, NULL };
+  Loaded after;
 
   g_assert_cmpint (last_state (states), ==, SL_SESSION_STATE_READY);
   g_assert_cmpuint (n_hosts, ==, 9);
@@ -374,6 +428,11 @@ test_timeline_while_reading (void)
   assert_same_rows (built, whole);
   g_assert_cmpuint (sl_timeline_get_n_arrows (built), >, 0);
 
+  loaded_init (&after, folders);
+  assert_same_rows (built, after.tl);
+  assert_same_arrows (built, after.tl);
+
+  loaded_clear (&after);
   sl_timeline_free (whole);
   g_clear_object (&session);
   rm_rf (tmp);

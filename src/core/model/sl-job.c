@@ -20,6 +20,20 @@
 
 #define STEP_BUDGET_US 20000
 
+/* SL_PROFILE=1: the end of a read, step by step (monotonic ms, to line
+ * up with the bench's and perf's clocks; the job thread's CPU ms) */
+static void
+profile_mark (const char *what)
+{
+  static int on = -1;
+
+  if (on < 0)
+    on = g_getenv ("SL_PROFILE") != NULL;
+  if (on)
+    g_printerr ("job %.1f ms (thread CPU %.1f ms): %s\n", g_get_monotonic_time () / 1000.0,
+                sl_thread_cpu_us () / 1000.0, what);
+}
+
 struct _SlJob
 {
   gatomicrefcount    ref_count;
@@ -539,7 +553,10 @@ run_reader (SlJob      *self,
       if (builder != NULL)
         sl_timeline_builder_poll (builder);
       if (st == SL_TRACE_READER_DONE || st == SL_TRACE_READER_CANCELLED)
-        break;
+        {
+          profile_mark ("reader done");
+          break;
+        }
       if (!cancel_sent && job_cancelled (self))
         {
           sl_trace_reader_cancel (self->reader);
@@ -560,9 +577,13 @@ run_reader (SlJob      *self,
     {
       sl_engine_set_flush_on_input (self->engine, FALSE);
       sl_engine_flush (self->engine);
+      profile_mark ("engine flushed");
     }
   if (builder != NULL)
-    sl_timeline_builder_finish (builder, st != SL_TRACE_READER_DONE);
+    {
+      sl_timeline_builder_finish (builder, st != SL_TRACE_READER_DONE);
+      profile_mark ("timeline builder joined");
+    }
   /* A cancelled reader's decoders may still be filling the event stores:
    * no timeline then (the window says to read again for it). */
   if (self->timeline != NULL && st != SL_TRACE_READER_DONE)
@@ -583,6 +604,7 @@ run_reader (SlJob      *self,
       if (builder == NULL)
         sl_timeline_add_reader_hosts (self->timeline, self->reader);
       sl_timeline_update (self->timeline);
+      profile_mark ("timeline updated");
     }
   return st == SL_TRACE_READER_DONE;
 }
@@ -625,6 +647,7 @@ finish_reader (SlJob    *self,
         snapshot->error = g_strdup (_("No event could be read from the trace folders"));
       g_mutex_unlock (&self->lock);
     }
+  profile_mark ("final snapshot");
   job_finish (self, snapshot);
 }
 

@@ -65,9 +65,55 @@ lane_free (gpointer p)
   g_free (l);
 }
 
+/* A pending match's end as the builder's thread resolved it once its host
+ * was built: what _sl_tl_arrows_resolve() finds at the end, a built host
+ * no longer changing. The arrows are still made there, in the matches'
+ * order, so the lanes are the same. */
+typedef struct
+{
+  guint32 row;
+  guint16 cpu;
+  guint16 known;
+} End;
+
+typedef struct
+{
+  /* pending index × 2, + 1 for the receive end */
+  guint64 ref;
+  gint64  time;
+} Waiting;
+
+struct _SlTlEarly
+{
+  /* End[2] per pending match taken so far */
+  GArray    *ends;
+  /* per host: Waiting ends, until the host is built */
+  GPtrArray *waiting;
+  GArray    *built;
+  GArray    *fresh;
+};
+
+static void
+waiting_free (gpointer p)
+{
+  if (p != NULL)
+    g_array_unref (p);
+}
+
+static void
+early_free (SlTlEarly *e)
+{
+  g_array_unref (e->ends);
+  g_ptr_array_unref (e->waiting);
+  g_array_unref (e->built);
+  g_array_unref (e->fresh);
+  g_free (e);
+}
+
 void
 _sl_tl_arrows_init (SlTimeline *self)
 {
+  g_mutex_init (&self->pending_lock);
   self->pending = g_array_new (FALSE, FALSE, sizeof (Pending));
   self->lanes = g_ptr_array_new_with_free_func (lane_free);
   self->lane_by_pair = g_hash_table_new (NULL, NULL);
@@ -78,6 +124,8 @@ _sl_tl_arrows_init (SlTimeline *self)
 void
 _sl_tl_arrows_clear (SlTimeline *self)
 {
+  g_clear_pointer (&self->early, early_free);
+  g_mutex_clear (&self->pending_lock);
   g_array_unref (self->pending);
   g_ptr_array_unref (self->lanes);
   g_hash_table_destroy (self->lane_by_pair);
@@ -268,7 +316,9 @@ sl_timeline_add_match (SlTimeline          *self,
   p.send_time = match->send_time;
   p.recv_time = match->recv_time;
   p.conn = conn_get (self, match, event);
+  g_mutex_lock (&self->pending_lock);
   g_array_append_val (self->pending, p);
+  g_mutex_unlock (&self->pending_lock);
 }
 
 static void
@@ -443,6 +493,119 @@ end_known (const SlTlHost *h,
   return h->store == NULL || (h->has_data && t <= h->end);
 }
 
+static void
+early_resolve (SlTimeline *self,
+               guint64     ref,
+               guint       host,
+               gint64      t)
+{
+  SlTlHost *h = sl_tl_host (self, host);
+  End *end = &g_array_index (self->early->ends, End, ref);
+
+  if (h == NULL || !end_known (h, t))
+    return;
+  resolve_end (self, h, host, t, ref & 1 ? SL_EVENT_PACKET_RECV : SL_EVENT_PACKET_SEND, &end->row, &end->cpu);
+  end->known = TRUE;
+}
+
+static gboolean
+early_built (const SlTlEarly *e,
+             guint            host)
+{
+  return host < e->built->len && g_array_index (e->built, gboolean, host);
+}
+
+/* The builder's thread: the matches added since the last call, each end
+ * resolved at once if its host is built, else waiting for it. */
+void
+_sl_tl_arrows_take_new (SlTimeline *self)
+{
+  SlTlEarly *e = self->early;
+  guint64 from;
+
+  if (e == NULL)
+    {
+      e = self->early = g_new0 (SlTlEarly, 1);
+      e->ends = g_array_new (FALSE, TRUE, sizeof (End));
+      e->waiting = g_ptr_array_new_with_free_func (waiting_free);
+      e->built = g_array_new (FALSE, TRUE, sizeof (gboolean));
+      e->fresh = g_array_new (FALSE, FALSE, sizeof (Pending));
+    }
+  from = e->ends->len / 2;
+  g_mutex_lock (&self->pending_lock);
+  g_array_set_size (e->fresh, 0);
+  if (self->pending->len > from)
+    g_array_append_vals (e->fresh, &g_array_index (self->pending, Pending, from), self->pending->len - from);
+  g_mutex_unlock (&self->pending_lock);
+  g_array_set_size (e->ends, (from + e->fresh->len) * 2);
+
+  for (guint i = 0; i < e->fresh->len; i++)
+    for (guint side = 0; side < 2; side++)
+      {
+        const Pending *p = &g_array_index (e->fresh, Pending, i);
+        guint host = side ? p->recv_host : p->send_host;
+        Waiting w = { (from + i) * 2 + side, side ? p->recv_time : p->send_time };
+
+        if (early_built (e, host))
+          early_resolve (self, w.ref, host, w.time);
+        else
+          {
+            if (host >= e->waiting->len)
+              g_ptr_array_set_size (e->waiting, host + 1);
+            if (g_ptr_array_index (e->waiting, host) == NULL)
+              g_ptr_array_index (e->waiting, host) = g_array_new (FALSE, FALSE, sizeof (Waiting));
+            g_array_append_val (g_ptr_array_index (e->waiting, host), w);
+          }
+      }
+}
+
+/* The builder's thread, once @host is built: the ends waiting for it, and
+ * the matches added since. */
+void
+_sl_tl_arrows_host_built (SlTimeline *self,
+                          guint       host)
+{
+  SlTlEarly *e;
+  GArray *waiting;
+
+  _sl_tl_arrows_take_new (self);
+  e = self->early;
+  if (host >= e->built->len)
+    g_array_set_size (e->built, host + 1);
+  g_array_index (e->built, gboolean, host) = TRUE;
+  if (host >= e->waiting->len || (waiting = g_ptr_array_index (e->waiting, host)) == NULL)
+    return;
+  for (guint i = 0; i < waiting->len; i++)
+    {
+      const Waiting *w = &g_array_index (waiting, Waiting, i);
+
+      early_resolve (self, w->ref, host, w->time);
+    }
+  g_ptr_array_index (e->waiting, host) = NULL;
+  g_array_unref (waiting);
+}
+
+static void
+pending_end (SlTimeline *self,
+             SlTlHost   *h,
+             guint       host,
+             guint64     ref,
+             gint64      t,
+             guint32    *row,
+             guint16    *cpu)
+{
+  const End *end;
+
+  if (self->early != NULL && ref < self->early->ends->len &&
+      (end = &g_array_index (self->early->ends, End, ref))->known)
+    {
+      *row = end->row;
+      *cpu = end->cpu;
+    }
+  else
+    resolve_end (self, h, host, t, ref & 1 ? SL_EVENT_PACKET_RECV : SL_EVENT_PACKET_SEND, row, cpu);
+}
+
 void
 _sl_tl_arrows_resolve (SlTimeline *self)
 {
@@ -462,8 +625,8 @@ _sl_tl_arrows_resolve (SlTimeline *self)
       a.send_time = p->send_time;
       a.recv_time = p->recv_time;
       a.conn = p->conn;
-      resolve_end (self, hs, p->send_host, p->send_time, SL_EVENT_PACKET_SEND, &a.send_row, &a.send_cpu);
-      resolve_end (self, hr, p->recv_host, p->recv_time, SL_EVENT_PACKET_RECV, &a.recv_row, &a.recv_cpu);
+      pending_end (self, hs, p->send_host, (guint64) i * 2, p->send_time, &a.send_row, &a.send_cpu);
+      pending_end (self, hr, p->recv_host, (guint64) i * 2 + 1, p->recv_time, &a.recv_row, &a.recv_cpu);
       lane_insert (lane_get (self, p->send_host, p->recv_host), &a);
       sl_tl_row (self, a.send_row)->n_msgs++;
       sl_tl_row (self, a.recv_row)->n_msgs++;
@@ -471,6 +634,8 @@ _sl_tl_arrows_resolve (SlTimeline *self)
       self->n_arrows++;
     }
   g_array_set_size (self->pending, kept);
+  /* the indices moved */
+  g_clear_pointer (&self->early, early_free);
 }
 
 /* Drops the arrows @host sent before its local @t (a lane is in send

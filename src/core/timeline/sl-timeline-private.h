@@ -125,12 +125,20 @@ typedef struct
 
 typedef struct _SlTlHost SlTlHost;
 
+typedef struct _SlTlEarly SlTlEarly;
+
 struct _SlTimeline
 {
   GPtrArray    *hosts;
   GPtrArray    *rows;
   SlInterner   *strings;
+  /* matches waiting for their ends' rows; appended under the lock, which
+   * the builder's thread takes to read them (sl_timeline_builder_new()) */
   GArray       *pending;
+  GMutex        pending_lock;
+  /* the builder's thread's: pending matches' ends resolved as each host is
+   * built, until it is joined */
+  SlTlEarly    *early;
   GPtrArray    *lanes;
   GHashTable   *lane_by_pair;
   GArray       *conns;
@@ -206,6 +214,9 @@ gint64   _sl_tl_row_end           (const SlTimeline *self,
 void     _sl_tl_arrows_init       (SlTimeline       *self);
 void     _sl_tl_arrows_clear      (SlTimeline       *self);
 void     _sl_tl_arrows_resolve    (SlTimeline       *self);
+void     _sl_tl_arrows_host_built (SlTimeline       *self,
+                                   guint             host);
+void     _sl_tl_arrows_take_new   (SlTimeline       *self);
 guint64  _sl_tl_arrows_drop_before (SlTimeline      *self,
                                    guint             host,
                                    gint64            t);
