@@ -81,6 +81,7 @@ typedef struct
 typedef struct
 {
   EventKindInternal kind;
+  gboolean          payload_struct;
   Member            m[CACHE_MAX_MEMBERS];
   guint32           name_id;
   MemberCache       ip[2];
@@ -121,30 +122,46 @@ typedef struct
   const SlBtStreamState *st;
 } Gap;
 
-/* The name a switch gave the thread it runs, by thread: most switches
- * name a thread whose name did not change since, and interning it again
- * (the string hashed, the decoder's table searched) was the larger part
- * of what the timeline's events add to decoding. */
+/* The name a switch gave the thread it runs, by thread (the idle
+ * threads, all tid 0, by CPU), and an interrupt handler's, by line: most
+ * name what they named last time, and interning it again (the string
+ * hashed, the decoder's table searched) was the larger part of what the
+ * timeline's events add to decoding. */
 #define NAME_SLOTS 1024
+#define IDLE_SLOTS 64
+#define IRQ_SLOTS  256
 
 typedef struct
 {
-  guint32 tid;
+  guint32 key;
   guint32 id;
   char    name[16];
 } NameSlot;
 
+typedef struct
+{
+  NameSlot threads[NAME_SLOTS];
+  NameSlot idle[IDLE_SLOTS];
+  NameSlot irqs[IRQ_SLOTS];
+} NameCache;
+
 struct _SlBtDecoder
 {
-  GHashTable   *stream_infos;
-  GArray       *cpu_tid;
-  gboolean      keep;
-  gboolean      muted;
-  SlBtEventSink out;
-  gint64        last_appended;
-  GHashTable   *context_threads;
-  GArray       *gaps;
-  NameSlot     *names;
+  GHashTable    *stream_infos;
+  GArray        *cpu_tid;
+  gboolean       keep;
+  gboolean       muted;
+  SlBtEventSink  out;
+  gint64         last_appended;
+  GHashTable    *context_threads;
+  GArray        *gaps;
+  NameCache     *names;
+  /* the timeline's events since sl_bt_decoder_clear_events(), and the
+   * packet events' details, one per packet event */
+  SlEvent       *events;
+  guint          n_events;
+  guint          events_size;
+  GArray        *packet_infos;
 };
 
 static guint32
@@ -156,20 +173,59 @@ intern (SlBtDecoder *d,
   return d->out.intern (d->out.data, str);
 }
 
-/* Every timeline event goes through here (@packet: a packet event's ports
- * and length); the reader that receives them skips what a continued
- * store holds already (sl-decoder.c). */
 static void
+grow_events (SlBtDecoder *d)
+{
+  d->events_size = MAX (d->events_size * 2, 1024);
+  d->events = g_renew (SlEvent, d->events, d->events_size);
+}
+
+/* Every timeline event goes through here (@packet: a packet event's ports
+ * and length), into the decoder's array at the cost of a copy; the
+ * reader that receives them skips what a continued store holds already
+ * (sl-decoder.c). */
+static inline void
 append (SlBtDecoder         *d,
         const SlEvent       *e,
         const SlEventPacket *packet)
 {
+  static const SlEventPacket unknown = { 0, 0, SL_EVENT_NO_LENGTH };
+
   if (d->muted)
     return;
   d->last_appended = MAX (d->last_appended, e->time);
-  d->out.append (d->out.data, e, packet);
+  if (G_UNLIKELY (d->n_events == d->events_size))
+    grow_events (d);
+  d->events[d->n_events++] = *e;
+  if (G_UNLIKELY (e->kind == SL_EVENT_PACKET_SEND || e->kind == SL_EVENT_PACKET_RECV))
+    g_array_append_vals (d->packet_infos, packet != NULL ? packet : &unknown, 1);
 }
 
+/* @slot's id for @name if it holds them with @key, else @name interned
+ * (and kept in @slot when it fits). */
+static inline guint32
+cached_intern (SlBtDecoder *d,
+               NameSlot    *slot,
+               guint32      key,
+               const char  *name)
+{
+  guint32 id;
+  gsize len;
+
+  if (name == NULL || *name == '\0')
+    return 0;
+  if (slot->id != 0 && slot->key == key && strcmp (slot->name, name) == 0)
+    return slot->id;
+  id = intern (d, name);
+  len = strlen (name);
+  if (len < sizeof slot->name)
+    {
+      slot->key = key;
+      slot->id = id;
+      memcpy (slot->name, name, len + 1);
+    }
+  return id;
+}
 
 
 /* ---------------------------------------------------------------------- */
@@ -454,6 +510,9 @@ event_info_new (SlBtDecoder          *d,
   for (guint i = 0; i < CACHE_MAX_MEMBERS; i++)
     ei->m[i] = member_lookup (NULL, NULL);
   ei->kind = EK_OTHER;
+  /* an event's payload is an instance of its class's */
+  ei->payload_struct = payload != NULL &&
+                       bt_field_class_type_is (bt_field_class_get_type (payload), BT_FIELD_CLASS_TYPE_STRUCTURE);
   if (name == NULL)
     return ei;
 
@@ -732,7 +791,8 @@ current_tid (SlBtDecoder *d,
 {
   guint64 tid;
 
-  if (member_uint (bt_event_borrow_common_context_field_const (ev), st->sinfo->common_tid, &tid))
+  if (st->sinfo->common_tid.kind != MK_NONE &&
+      member_uint (bt_event_borrow_common_context_field_const (ev), st->sinfo->common_tid, &tid))
     return (guint32) tid;
   if (st->cpu < d->cpu_tid->len)
     return g_array_index (d->cpu_tid, guint32, st->cpu);
@@ -750,31 +810,18 @@ payload_uint (const bt_field  *payload,
   return v;
 }
 
+/* the idle threads are all tid 0, named after their CPU */
 static guint32
-next_thread_name (SlBtDecoder    *d,
-                  const bt_field *payload,
+next_thread_name (SlBtDecoder     *d,
+                  const bt_field  *payload,
                   const EventInfo *ei,
-                  guint           i,
-                  guint32         tid)
+                  guint            i,
+                  guint32          tid,
+                  guint            cpu)
 {
-  const char *name = member_string (payload, ei->m[i]);
-  NameSlot *slot = &d->names[tid % NAME_SLOTS];
-  guint32 id;
-  gsize len;
+  NameSlot *slot = tid != 0 ? &d->names->threads[tid % NAME_SLOTS] : &d->names->idle[cpu % IDLE_SLOTS];
 
-  if (name == NULL || *name == '\0')
-    return 0;
-  if (slot->id != 0 && slot->tid == tid && strcmp (slot->name, name) == 0)
-    return slot->id;
-  id = intern (d, name);
-  len = strlen (name);
-  if (len < sizeof slot->name)
-    {
-      slot->tid = tid;
-      slot->id = id;
-      memcpy (slot->name, name, len + 1);
-    }
-  return id;
+  return cached_intern (d, slot, tid, member_string (payload, ei->m[i]));
 }
 
 static guint32
@@ -793,7 +840,7 @@ fork_event (SlBtDecoder     *d,
             const bt_field  *payload,
             SlEvent         *e)
 {
-  guint64 parent_pid, child_pid;
+  guint64 parent_pid = 0, child_pid = 0;
   gboolean pids = member_uint (payload, ei->m[FORK_PARENT_PID], &parent_pid) &&
                   member_uint (payload, ei->m[FORK_CHILD_PID], &child_pid);
 
@@ -884,7 +931,7 @@ store_event (SlBtDecoder    *d,
       e.kind = SL_EVENT_SCHED_SWITCH;
       e.tid = (guint32) payload_uint (payload, ei, 0);
       e.arg = (guint32) payload_uint (payload, ei, 1);
-      e.str = next_thread_name (d, payload, ei, 2, e.arg);
+      e.str = next_thread_name (d, payload, ei, 2, e.arg, st->cpu);
       e.flags = (guint8) payload_uint (payload, ei, 3);
       if (st->cpu < 4096)
         {
@@ -941,7 +988,7 @@ store_event (SlBtDecoder    *d,
     case EK_IRQ_ENTRY:
       e.kind = SL_EVENT_IRQ_ENTRY;
       e.arg = (guint32) payload_uint (payload, ei, 0);
-      e.str = payload_str (d, payload, ei, 1);
+      e.str = cached_intern (d, &d->names->irqs[e.arg % IRQ_SLOTS], e.arg, member_string (payload, ei->m[1]));
       break;
 
     case EK_IRQ_EXIT:
@@ -1105,9 +1152,9 @@ sl_bt_decoder_event (SlBtDecoder      *d,
   if (ei->kind == EK_OTHER)
     return SL_BT_EVENT_OTHER;
 
-  payload = bt_event_borrow_payload_field_const (ev);
-  if (!field_is (payload, BT_FIELD_CLASS_TYPE_STRUCTURE))
+  if (!ei->payload_struct)
     return ei->kind <= EK_UST_RECV ? SL_BT_EVENT_IGNORED : SL_BT_EVENT_OTHER;
+  payload = bt_event_borrow_payload_field_const (ev);
 
   if (ei->kind > EK_UST_RECV)
     {
@@ -1234,7 +1281,8 @@ sl_bt_decoder_new (void)
   d->context_threads = g_hash_table_new_full (NULL, NULL, NULL, context_thread_free);
   d->last_appended = G_MININT64;
   d->gaps = g_array_new (FALSE, FALSE, sizeof (Gap));
-  d->names = g_new0 (NameSlot, NAME_SLOTS);
+  d->names = g_new0 (NameCache, 1);
+  d->packet_infos = g_array_new (FALSE, FALSE, sizeof (SlEventPacket));
   return d;
 }
 
@@ -1248,6 +1296,8 @@ sl_bt_decoder_free (SlBtDecoder *d)
   g_hash_table_destroy (d->context_threads);
   g_array_unref (d->gaps);
   g_free (d->names);
+  g_free (d->events);
+  g_array_unref (d->packet_infos);
   g_free (d);
 }
 
@@ -1262,7 +1312,32 @@ sl_bt_decoder_set_events (SlBtDecoder         *d,
   if (sink != NULL)
     d->out = *sink;
   /* the ids were another sink's */
-  memset (d->names, 0, NAME_SLOTS * sizeof (NameSlot));
+  memset (d->names, 0, sizeof *d->names);
+}
+
+/**
+ * sl_bt_decoder_get_events:
+ * @n_events: (out): how many
+ * @packets: (out): the packet events' details, one per packet event in order
+ *
+ * The timeline's events decoded since sl_bt_decoder_clear_events(), in the
+ * order they were decoded.
+ */
+const SlEvent *
+sl_bt_decoder_get_events (SlBtDecoder          *d,
+                          guint                *n_events,
+                          const SlEventPacket **packets)
+{
+  *n_events = d->n_events;
+  *packets = (const SlEventPacket *) (gpointer) d->packet_infos->data;
+  return d->events;
+}
+
+void
+sl_bt_decoder_clear_events (SlBtDecoder *d)
+{
+  d->n_events = 0;
+  g_array_set_size (d->packet_infos, 0);
 }
 
 /* While muted, events update the decoder's state but none goes out (the

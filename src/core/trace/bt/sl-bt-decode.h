@@ -37,19 +37,15 @@ typedef enum
  * SlBtEventSink:
  * @intern: a string's id (0 for %NULL or ""), the same id for the same
  *   string
- * @append: one event for the timeline; @packet (nullable): a packet
- *   event's ports and length
  *
- * Where the decoder's timeline events go (the decoder process writes them
- * as frames, sl-decoder-main.c).
+ * The ids of the decoder's timeline events' strings (the decoder process
+ * writes them as frames, with the events it takes from
+ * sl_bt_decoder_get_events(), sl-decoder-main.c).
  */
 typedef struct
 {
-  guint32 (*intern) (gpointer       data,
-                     const char    *str);
-  void    (*append) (gpointer             data,
-                     const SlEvent       *event,
-                     const SlEventPacket *packet);
+  guint32 (*intern) (gpointer    data,
+                     const char *str);
   gpointer data;
 } SlBtEventSink;
 
@@ -59,6 +55,10 @@ void             sl_bt_decoder_set_events (SlBtDecoder         *d,
                                            const SlBtEventSink *sink);
 void             sl_bt_decoder_set_muted  (SlBtDecoder      *d,
                                            gboolean          muted);
+const SlEvent   *sl_bt_decoder_get_events (SlBtDecoder          *d,
+                                           guint                *n_events,
+                                           const SlEventPacket **packets);
+void             sl_bt_decoder_clear_events (SlBtDecoder    *d);
 gboolean         sl_bt_decoder_event_time (SlBtDecoder      *d,
                                            SlBtStreamState  *st,
                                            const bt_message *msg,

@@ -52,8 +52,6 @@ typedef struct
   SlBtDecoder  *decoder;
   SlBtGraph    *graph;
   GHashTable   *strings;
-  GArray       *events;
-  GArray       *packet_infos;   /* one per packet event of @events */
   GPtrArray    *clocks;
   GPtrArray    *sent_files;
 } Decoder;
@@ -210,20 +208,7 @@ intern_cb (gpointer    data,
   return n;
 }
 
-static void
-append_cb (gpointer             data,
-           const SlEvent       *event,
-           const SlEventPacket *packet)
-{
-  static const SlEventPacket unknown = { 0, 0, SL_EVENT_NO_LENGTH };
-  Decoder *d = data;
-
-  g_array_append_val (d->events, *event);
-  if (event->kind == SL_EVENT_PACKET_SEND || event->kind == SL_EVENT_PACKET_RECV)
-    g_array_append_vals (d->packet_infos, packet != NULL ? packet : &unknown, 1);
-}
-
-static const SlBtEventSink event_sink = { intern_cb, append_cb, NULL };
+static const SlBtEventSink event_sink = { intern_cb, NULL };
 
 /* ---------------------------------------------------------------------- */
 /* Steps                                                                   */
@@ -298,6 +283,9 @@ commit (Decoder    *d,
 {
   SlWireCommit c = { 0 };
   g_autofree guint64 *consumed = NULL;
+  const SlEventPacket *infos;
+  const SlEvent *events;
+  guint n_events;
   SlBatch *b;
 
   sl_feed_hub_lock (d->hub);
@@ -316,27 +304,22 @@ commit (Decoder    *d,
     sl_bt_graph_get_span (d->graph, &c.first, &c.last);
   sl_feed_hub_unlock (d->hub);
 
-  for (guint off = 0, info = 0; off < d->events->len;)
+  events = sl_bt_decoder_get_events (d->decoder, &n_events, &infos);
+  for (guint off = 0, info = 0; off < n_events;)
     {
-      guint n = MIN (d->events->len - off, SL_WIRE_MAX_FRAME / sizeof (SlEvent));
+      guint n = MIN (n_events - off, SL_WIRE_MAX_FRAME / sizeof (SlEvent));
       guint n_info = 0;
 
       /* the packet events' ports and lengths first, then the events */
       for (guint i = off; i < off + n; i++)
-        {
-          guint8 kind = g_array_index (d->events, SlEvent, i).kind;
-
-          n_info += kind == SL_EVENT_PACKET_SEND || kind == SL_EVENT_PACKET_RECV;
-        }
+        n_info += events[i].kind == SL_EVENT_PACKET_SEND || events[i].kind == SL_EVENT_PACKET_RECV;
       if (n_info > 0)
-        sl_wire_put (&d->w, SL_WIRE_PACKET_INFO, &g_array_index (d->packet_infos, SlEventPacket, info),
-                     n_info * sizeof (SlEventPacket), NULL, 0);
-      sl_wire_put (&d->w, SL_WIRE_EVENTS, &g_array_index (d->events, SlEvent, off), n * sizeof (SlEvent), NULL, 0);
+        sl_wire_put (&d->w, SL_WIRE_PACKET_INFO, infos + info, n_info * sizeof (SlEventPacket), NULL, 0);
+      sl_wire_put (&d->w, SL_WIRE_EVENTS, events + off, n * sizeof (SlEvent), NULL, 0);
       off += n;
       info += n_info;
     }
-  g_array_set_size (d->events, 0);
-  g_array_set_size (d->packet_infos, 0);
+  sl_bt_decoder_clear_events (d->decoder);
 
   put_inputs (d);
   c.step = step;
@@ -448,8 +431,6 @@ decoder_init (Decoder  *d,
   d->feed = sl_feed_new (d->hub);
   d->decoder = sl_bt_decoder_new ();
   d->strings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  d->events = g_array_new (FALSE, FALSE, sizeof (SlEvent));
-  d->packet_infos = g_array_new (FALSE, FALSE, sizeof (SlEventPacket));
   d->clocks = g_ptr_array_new ();
   d->sent_files = g_ptr_array_new_with_free_func (g_free);
   if (keep_events)
@@ -469,8 +450,6 @@ decoder_clear (Decoder *d)
   sl_feed_free (d->feed);
   sl_feed_hub_free (d->hub);
   g_hash_table_destroy (d->strings);
-  g_array_unref (d->events);
-  g_array_unref (d->packet_infos);
   g_ptr_array_unref (d->clocks);
   g_ptr_array_unref (d->sent_files);
   sl_wire_writer_clear (&d->w);
