@@ -7,11 +7,23 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "sl-wire.h"
 
 #define READ_CHUNK (256u << 10)
+/* Linux's UIO_MAXIOV: pieces a writev() takes at most */
+#define WRITEV_MAX 1024
+
+/* A payload written from where it lies, after the buffer's first @at
+ * bytes. */
+typedef struct
+{
+  gsize         at;
+  const guint8 *data;
+  gsize         len;
+} Borrowed;
 
 void
 sl_wire_writer_init (SlWireWriter *w,
@@ -19,6 +31,7 @@ sl_wire_writer_init (SlWireWriter *w,
 {
   w->fd = fd;
   w->buf = g_byte_array_sized_new (READ_CHUNK);
+  w->borrowed = g_array_new (FALSE, FALSE, sizeof (Borrowed));
   w->failed = FALSE;
 }
 
@@ -26,6 +39,7 @@ void
 sl_wire_writer_clear (SlWireWriter *w)
 {
   g_clear_pointer (&w->buf, g_byte_array_unref);
+  g_clear_pointer (&w->borrowed, g_array_unref);
 }
 
 /* Appends one frame whose payload is @a then @b. */
@@ -48,31 +62,87 @@ sl_wire_put (SlWireWriter *w,
     g_byte_array_append (w->buf, b, (guint) b_len);
 }
 
+/* One frame whose payload is written from @data at the next flush, not
+ * copied: @data must stay as it is until then (the decoder's events,
+ * which are most of what it writes). */
+void
+sl_wire_put_borrowed (SlWireWriter *w,
+                      SlWireType    type,
+                      const void   *data,
+                      gsize         len)
+{
+  SlWireHeader h = { type, (guint32) len };
+  Borrowed b = { 0, data, len };
+
+  g_return_if_fail (len <= SL_WIRE_MAX_FRAME);
+
+  g_byte_array_append (w->buf, (const guint8 *) &h, sizeof h);
+  b.at = w->buf->len;
+  if (len > 0)
+    g_array_append_val (w->borrowed, b);
+}
+
 gsize
 sl_wire_pending (SlWireWriter *w)
 {
-  return w->buf->len;
+  gsize n = w->buf->len;
+
+  for (guint i = 0; i < w->borrowed->len; i++)
+    n += g_array_index (w->borrowed, Borrowed, i).len;
+  return n;
 }
 
-/* Writes what is buffered; blocks while the reader does not read (that
- * is the back-pressure). FALSE once the reader is gone. */
+/* Writes what is buffered and borrowed, in order; blocks while the reader
+ * does not read (that is the back-pressure). FALSE once the reader is
+ * gone. */
 gboolean
 sl_wire_flush (SlWireWriter *w)
 {
-  gsize off = 0;
+  guint n_iov = 0, first = 0;
+  gsize at = 0;
+  g_autofree struct iovec *iov = g_new (struct iovec, 2 * w->borrowed->len + 1);
 
-  while (!w->failed && off < w->buf->len)
+  for (guint i = 0; i < w->borrowed->len; i++)
     {
-      ssize_t n = write (w->fd, w->buf->data + off, w->buf->len - off);
+      const Borrowed *b = &g_array_index (w->borrowed, Borrowed, i);
 
+      iov[n_iov++] = (struct iovec) { w->buf->data + at, b->at - at };
+      iov[n_iov++] = (struct iovec) { (void *) b->data, b->len };
+      at = b->at;
+    }
+  iov[n_iov++] = (struct iovec) { w->buf->data + at, w->buf->len - at };
+
+  while (!w->failed && first < n_iov)
+    {
+      ssize_t n;
+
+      if (iov[first].iov_len == 0)
+        {
+          first++;
+          continue;
+        }
+      n = writev (w->fd, iov + first, (int) MIN (n_iov - first, WRITEV_MAX));
       if (n < 0 && errno == EINTR)
         continue;
       if (n <= 0)
-        w->failed = TRUE;
-      else
-        off += (gsize) n;
+        {
+          w->failed = TRUE;
+          break;
+        }
+      /* past what was written, partly into the last piece it reached */
+      for (gsize left = (gsize) n; left > 0;)
+        {
+          gsize step = MIN (left, iov[first].iov_len);
+
+          iov[first].iov_base = (guint8 *) iov[first].iov_base + step;
+          iov[first].iov_len -= step;
+          left -= step;
+          if (iov[first].iov_len == 0)
+            first++;
+        }
     }
   g_byte_array_set_size (w->buf, 0);
+  g_array_set_size (w->borrowed, 0);
   return !w->failed;
 }
 

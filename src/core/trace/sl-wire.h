@@ -122,6 +122,7 @@ typedef struct
 {
   int         fd;
   GByteArray *buf;
+  GArray     *borrowed;
   gboolean    failed;
 } SlWireWriter;
 
@@ -134,6 +135,10 @@ void     sl_wire_put          (SlWireWriter *w,
                                gsize         a_len,
                                const void   *b,
                                gsize         b_len);
+void     sl_wire_put_borrowed (SlWireWriter *w,
+                               SlWireType    type,
+                               const void   *data,
+                               gsize         len);
 gboolean sl_wire_flush        (SlWireWriter *w);
 gsize    sl_wire_pending      (SlWireWriter *w);
 

@@ -286,6 +286,7 @@ commit (Decoder    *d,
   const SlEventPacket *infos;
   const SlEvent *events;
   guint n_events;
+  gboolean ok;
   SlBatch *b;
 
   sl_feed_hub_lock (d->hub);
@@ -315,11 +316,10 @@ commit (Decoder    *d,
         n_info += events[i].kind == SL_EVENT_PACKET_SEND || events[i].kind == SL_EVENT_PACKET_RECV;
       if (n_info > 0)
         sl_wire_put (&d->w, SL_WIRE_PACKET_INFO, infos + info, n_info * sizeof (SlEventPacket), NULL, 0);
-      sl_wire_put (&d->w, SL_WIRE_EVENTS, events + off, n * sizeof (SlEvent), NULL, 0);
+      sl_wire_put_borrowed (&d->w, SL_WIRE_EVENTS, events + off, n * sizeof (SlEvent));
       off += n;
       info += n_info;
     }
-  sl_bt_decoder_clear_events (d->decoder);
 
   put_inputs (d);
   c.step = step;
@@ -328,7 +328,10 @@ commit (Decoder    *d,
   for (guint i = 0; i < c.n_inputs; i++)
     consumed[i] = sl_bt_graph_get_consumed (d->graph, i);
   sl_wire_put (&d->w, SL_WIRE_COMMIT, &c, sizeof c, consumed, c.n_inputs * sizeof (guint64));
-  if (!sl_wire_flush (&d->w))
+  /* the events are written from the decoder's array */
+  ok = sl_wire_flush (&d->w);
+  sl_bt_decoder_clear_events (d->decoder);
+  if (!ok)
     return FALSE;
   obey_reader ();
   return TRUE;
