@@ -1508,6 +1508,128 @@ test_panel_tabs (void)
   gtk_style_context_remove_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (style));
 }
 
+/* The tables' lists draw no background of their own (ui/style.css): their
+ * column view paints the same colour under them. Each table (a link
+ * selected), light and dark, sensitive and not, drawn with the
+ * application's style sheet and without it: every pixel the same, under
+ * the renderer the test runs with; with it, the list's background is gone
+ * from what is drawn (so the comparison is not of two equal drawings by
+ * chance). */
+
+/* Color nodes covering at least @area (in their own units) */
+static guint
+count_wide_colors (GskRenderNode *node,
+                   double         area)
+{
+  guint n = 0;
+  graphene_rect_t bounds;
+
+  switch (gsk_render_node_get_node_type (node))
+    {
+    case GSK_COLOR_NODE:
+      gsk_render_node_get_bounds (node, &bounds);
+      return bounds.size.width * bounds.size.height >= area;
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        n += count_wide_colors (gsk_container_node_get_child (node, i), area);
+      return n;
+    case GSK_TRANSFORM_NODE:
+      return count_wide_colors (gsk_transform_node_get_child (node), area);
+    case GSK_CLIP_NODE:
+      return count_wide_colors (gsk_clip_node_get_child (node), area);
+    case GSK_ROUNDED_CLIP_NODE:
+      return count_wide_colors (gsk_rounded_clip_node_get_child (node), area);
+    case GSK_OPACITY_NODE:
+      return count_wide_colors (gsk_opacity_node_get_child (node), area);
+    case GSK_DEBUG_NODE:
+      return count_wide_colors (gsk_debug_node_get_child (node), area);
+    default:
+      return 0;
+    }
+}
+
+/* The column view's drawing: its pixels, and how many color nodes in it
+ * cover half its list or more */
+static guint
+draw_table (SlWindow    *window,
+            GtkWidget   *view,
+            const char  *name,
+            UiPixels    *px)
+{
+  GtkWidget *list = ui_find_widget (view, ui_is_type, "GtkListView");
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (view);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+
+  g_assert_nonnull (list);
+  ui_render (window, view, name, px);
+  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (view), gtk_widget_get_height (view));
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  return count_wide_colors (node, 0.5 * gtk_widget_get_width (list) * gtk_widget_get_height (list));
+}
+
+static void
+test_table_backgrounds (void)
+{
+  g_autofree char *path = ui_shared_path ("traces/django-vote");
+  g_autoptr(GtkCssProvider) style = NULL;
+  AdwStyleManager *manager = adw_style_manager_get_for_display (gdk_display_get_default ());
+  static const char *pages[] = { "links", "hosts" };
+  SlQualityPanel *panel;
+  Fixture f;
+
+  if (path == NULL)
+    {
+      g_test_skip ("../shared/data/traces/django-vote is absent");
+      return;
+    }
+  style = gtk_css_provider_new ();
+  gtk_css_provider_load_from_resource (style, "/io/github/syncline/Syncline/style.css");
+  fixture_open_django (&f);
+  panel = sl_window_get_quality_panel (f.window);
+  sl_session_set_selected_link (f.session, sl_session_find_link (f.session, "django-db", "django-httpd"));
+  for (guint dark = 0; dark < 2; dark++)
+    for (guint insensitive = 0; insensitive < 2; insensitive++)
+      for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+        {
+          GtkWidget *view = GTK_WIDGET (i == 0 ? _sl_quality_panel_get_links_view (panel)
+                                               : _sl_quality_panel_get_hosts_view (panel));
+          g_autofree char *name = g_strdup_printf ("table-%s%s%s.png", pages[i], dark ? "-dark" : "",
+                                                   insensitive ? "-insensitive" : "");
+          UiPixels styled = { 0 }, plain = { 0 };
+          guint styled_fills, plain_fills, differ = 0;
+
+          adw_style_manager_set_color_scheme (manager, dark ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_DEFAULT);
+          sl_quality_panel_set_page (panel, pages[i]);
+          gtk_widget_set_sensitive (view, !insensitive);
+          gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (style),
+                                                      GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+          ui_wait_settled_view (f.window);
+          ui_wait_frames (GTK_WIDGET (f.window), 2);
+          styled_fills = draw_table (f.window, view, name, &styled);
+          gtk_style_context_remove_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (style));
+          ui_wait_frames (GTK_WIDGET (f.window), 2);
+          plain_fills = draw_table (f.window, view, NULL, &plain);
+          g_assert_cmpint (styled.width, ==, plain.width);
+          g_assert_cmpint (styled.height, ==, plain.height);
+          for (int y = 0; y < styled.height; y++)
+            if (memcmp (styled.data + y * styled.stride, plain.data + y * plain.stride, styled.width * 4) != 0)
+              for (int x = 0; x < styled.width; x++)
+                differ += ui_pixel (&styled, x, y) != ui_pixel (&plain, x, y);
+          g_test_message ("%s: %u of %d × %d pixels differ; %u wide fills drawn, %u without the style sheet", name,
+                          differ, styled.width, styled.height, styled_fills, plain_fills);
+          g_assert_cmpuint (differ, ==, 0);
+          /* the list's background is left out */
+          g_assert_cmpuint (styled_fills + 1, ==, plain_fills);
+          gtk_widget_set_sensitive (view, TRUE);
+          ui_pixels_clear (&styled);
+          ui_pixels_clear (&plain);
+        }
+  adw_style_manager_set_color_scheme (manager, ADW_COLOR_SCHEME_DEFAULT);
+  ui_close_window (f.window);
+}
+
 static gboolean
 has_unreadable (gpointer data)
 {
@@ -2788,6 +2910,7 @@ main (int   argc,
   g_test_add_func ("/ui/saved-transforms/command-line", test_saved_transforms_command_line);
   g_test_add_func ("/ui/tables", test_tables);
   g_test_add_func ("/ui/panel-tabs", test_panel_tabs);
+  g_test_add_func ("/ui/tables/backgrounds", test_table_backgrounds);
   g_test_add_func ("/ui/unreadable", test_unreadable);
   g_test_add_func ("/ui/unsynchronized", test_unsynchronized);
   g_test_add_func ("/ui/graph/100-hosts", test_graph_100);
