@@ -1514,7 +1514,8 @@ test_panel_tabs (void)
  * application's style sheet and without it: every pixel the same, under
  * the renderer the test runs with; with it, the list's background is gone
  * from what is drawn (so the comparison is not of two equal drawings by
- * chance). */
+ * chance, as when an application made earlier in the process left its
+ * style sheet loaded). */
 
 /* Color nodes covering at least @area (in their own units) */
 static guint
@@ -2895,6 +2896,9 @@ main (int   argc,
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 
+  /* first: AdwApplication loads the application's style sheet for the
+   * display and never takes it out, and this test draws without it */
+  g_test_add_func ("/ui/tables/backgrounds", test_table_backgrounds);
   g_test_add_func ("/ui/empty", test_empty);
   g_test_add_func ("/ui/django-vote/model", test_django_model);
   g_test_add_func ("/ui/django-vote/select", test_django_select);
@@ -2910,7 +2914,6 @@ main (int   argc,
   g_test_add_func ("/ui/saved-transforms/command-line", test_saved_transforms_command_line);
   g_test_add_func ("/ui/tables", test_tables);
   g_test_add_func ("/ui/panel-tabs", test_panel_tabs);
-  g_test_add_func ("/ui/tables/backgrounds", test_table_backgrounds);
   g_test_add_func ("/ui/unreadable", test_unreadable);
   g_test_add_func ("/ui/unsynchronized", test_unsynchronized);
   g_test_add_func ("/ui/graph/100-hosts", test_graph_100);
