@@ -301,6 +301,154 @@ test_generated (void)
   rm_rf (tmp);
 }
 
+/* An item's offset and drift as the text report writes them */
+static char *
+offset_and_drift (gpointer item)
+{
+  g_autofree char *offset = NULL;
+  g_autofree char *drift = NULL;
+
+  g_object_get (item, "offset-text", &offset, "drift-text", &drift, NULL);
+  return g_strdup_printf ("%s, drift %s", offset, drift);
+}
+
+/* Offsets and drifts as the CLI's text report gives them, clocks that
+ * wander included: each host's map is piecewise there, and the piece
+ * where its data starts (the report's) is not the one that covers most of
+ * its events (its `transform`), whose drift differs by tenths of a ppm
+ * and whose offset, extrapolated back to the start, by microseconds. */
+static void
+test_offsets_as_report (void)
+{
+  g_autofree char *tmp = make_tmpdir ();
+  g_autofree char *dir = g_build_filename (tmp, "traces", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SlSession) session = sl_session_new ();
+  g_autoptr(GArray) states = NULL;
+  g_autofree char *out = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_auto(GStrv) envp = NULL;
+  const char *cli = g_getenv ("SL_CLI");
+  const char *argv[] = { cli, "sync", "--no-progress", dir, NULL };
+  SlGenerateOptions o;
+  g_autoptr(SlGenerate) gen = NULL;
+  guint n_checked = 0, n_pieces = 0;
+  int status;
+
+  if (cli == NULL)
+    {
+      g_test_skip ("SL_CLI is not set");
+      rm_rf (tmp);
+      return;
+    }
+  sl_generate_options_init (&o);
+  o.n_hosts = 4;
+  o.seed = 1;
+  o.duration_ns = 60 * G_GINT64_CONSTANT (1000000000);
+  o.wander_ppm = 50;
+  o.wander_period_s = 60;
+  o.background_rate = 0;
+  o.cpus = 1;
+  gen = sl_generate_new (&o);
+  g_assert_true (sl_generate_prepare (gen, &error));
+  g_assert_true (sl_generate_run (gen, dir, NULL, &error));
+  g_assert_no_error (error);
+  states = open_and_wait (session, dir);
+  g_assert_cmpint (last_state (states), ==, SL_SESSION_STATE_READY);
+  /* (its "−" and "µ" as they are, whatever the locale of the test) */
+  envp = g_environ_setenv (g_get_environ (), "LC_ALL", "C.UTF-8", TRUE);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
+                               &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  /* "  NAME: reference REF, path …" then "      offset to REF TEXT, drift DRIFT" */
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL && lines[i + 1] != NULL; i++)
+    {
+      g_autofree char *name = NULL;
+      g_autofree char *want = NULL;
+      g_autofree char *shown = NULL;
+      const char *colon = strstr (lines[i], ": reference ");
+      SlHostItem *h;
+      SlRelation *rel;
+
+      if (!g_str_has_prefix (lines[i], "  ") || g_ascii_isspace (lines[i][2]) || colon == NULL ||
+          strstr (lines[i + 1], "      offset to ") != lines[i + 1])
+        continue;
+      name = g_strndup (lines[i] + 2, colon - lines[i] - 2);
+      h = sl_session_find_host (session, name);
+      g_assert_nonnull (h);
+      /* "offset to REF " then the text */
+      want = g_strdup (strchr (lines[i + 1] + strlen ("      offset to "), ' ') + 1);
+      shown = offset_and_drift (h);
+      rel = sl_host_item_get_relation (h);
+      g_test_message ("%s (%u pieces): report \"%s\", shown \"%s\"", name,
+                      rel != NULL ? sl_relation_get_n_pieces (rel) : 0, want, shown);
+      g_assert_cmpstr (shown, ==, want);
+      /* and the number behind it is the map's own where the data starts,
+       * the map the events are drawn with (not a piece extrapolated) */
+      g_assert_nonnull (rel);
+      {
+        gint64 start = sl_host_item_get_info (h)->data_start;
+        double offset_ns;
+
+        g_object_get (h, "offset", &offset_ns, NULL);
+        g_assert_cmpfloat (fabs (offset_ns - (double) (sl_relation_apply (rel, start) - start)), <=, 2);
+      }
+      if (sl_relation_get_n_pieces (rel) > 1)
+        n_pieces++;
+      n_checked++;
+    }
+  g_assert_cmpuint (n_checked, ==, o.n_hosts - 1);
+  /* the wander makes the maps piecewise, as the check needs */
+  g_assert_cmpuint (n_pieces, >, 0);
+  /* links: "  A - B: quality" then "      offset A -> B TEXT, drift DRIFT" */
+  n_checked = 0;
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) names = NULL;
+      g_autofree char *prefix = NULL;
+      const char *colon = strchr (lines[i], ':');
+      SlLinkItem *l;
+
+      if (!g_str_has_prefix (lines[i], "  ") || g_ascii_isspace (lines[i][2]) || colon == NULL ||
+          strstr (lines[i], " - ") == NULL || strstr (lines[i], " - ") > colon)
+        continue;
+      names = g_strsplit (lines[i] + 2, " - ", 2);
+      *strchr (names[1], ':') = '\0';
+      l = sl_session_find_link (session, names[0], names[1]);
+      g_assert_nonnull (l);
+      prefix = g_strdup_printf ("      offset %s -> %s ", names[0], names[1]);
+      for (guint k = i + 1; lines[k] != NULL && g_str_has_prefix (lines[k], "      "); k++)
+        if (g_str_has_prefix (lines[k], prefix))
+          {
+            g_autofree char *shown = offset_and_drift (l);
+
+            g_test_message ("%s - %s: report \"%s\", shown \"%s\"", names[0], names[1],
+                            lines[k] + strlen (prefix), shown);
+            g_assert_cmpstr (shown, ==, lines[k] + strlen (prefix));
+            /* the map's own offset there (its relation runs from the
+             * engine's a, the other end when the names are flipped) */
+            {
+              const SlReportLink *rl = sl_link_item_get_info (l);
+              SlRelation *rel = sl_link_item_get_relation (l);
+              gint64 s0 = rl->info.span_start, s1;
+              double offset_ns, want_ns;
+
+              g_assert_nonnull (rel);
+              s1 = sl_relation_apply (rel, s0);
+              want_ns = rl->flipped ? (double) (s0 - s1) : (double) (s1 - s0);
+              g_object_get (l, "offset-at-start", &offset_ns, NULL);
+              g_assert_cmpfloat (fabs (offset_ns - want_ns), <=, 2);
+            }
+            n_checked++;
+          }
+    }
+  g_assert_cmpuint (n_checked, ==, sl_session_get_n_links (session));
+  g_clear_object (&session);
+  rm_rf (tmp);
+}
+
 /* Every row of @a as @b has it, in the same order: kind, place, names,
  * span and every interval. */
 static void
@@ -924,5 +1072,6 @@ main (int    argc,
   g_test_add_func ("/model/entry-checks", test_entry_checks);
   g_test_add_func ("/model/spans", test_spans);
   g_test_add_func ("/model/item-notify", test_item_notify);
+  g_test_add_func ("/model/offsets-as-report", test_offsets_as_report);
   return g_test_run ();
 }

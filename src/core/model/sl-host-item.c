@@ -101,6 +101,18 @@ has_map (SlHostItem *self)
          self->info.reference != SL_HOST_NONE;
 }
 
+/* The piece of the map where the host's data starts, as the text report
+ * takes it: with clocks that wander, the representative piece
+ * (to_reference, the one that covers most events) is another line, and
+ * its offset and drift there are not the map's. */
+static const SlTransform *
+map_at_start (SlHostItem *self)
+{
+  if (self->relation != NULL && self->info.data_start != G_MAXINT64)
+    return sl_relation_piece_at (self->relation, self->info.data_start);
+  return &self->info.to_reference;
+}
+
 /* Offset to the reference where the host's data starts, with the
  * reference's time of day there. */
 static char *
@@ -110,7 +122,7 @@ offset_text (SlHostItem *self)
     return g_strdup (self->linked ? _("0 (reference)") : "—");
   if (!has_map (self) || self->info.data_start == G_MAXINT64)
     return g_strdup ("—");
-  return sl_report_offset_at (&self->info.to_reference, self->info.data_start);
+  return sl_report_offset_at (map_at_start (self), self->info.data_start);
 }
 
 /* For sorting: ns, G_MAXDOUBLE where there is none */
@@ -121,7 +133,7 @@ offset_ns (SlHostItem *self)
     return 0;
   if (!has_map (self) || self->info.data_start == G_MAXINT64)
     return G_MAXDOUBLE;
-  return sl_transform_apply_delta (&self->info.to_reference, self->info.data_start);
+  return sl_transform_apply_delta (map_at_start (self), self->info.data_start);
 }
 
 static char *
@@ -129,7 +141,7 @@ drift_text (SlHostItem *self)
 {
   if (!has_map (self))
     return g_strdup ("—");
-  return sl_units_drift (self->info.to_reference.drift);
+  return sl_units_drift (map_at_start (self)->drift);
 }
 
 static void
@@ -230,7 +242,7 @@ sl_host_item_get_property (GObject    *object,
       g_value_set_double (value, offset_ns (self));
       break;
     case PROP_DRIFT:
-      g_value_set_double (value, has_map (self) ? self->info.to_reference.drift * 1e6 : G_MAXDOUBLE);
+      g_value_set_double (value, has_map (self) ? map_at_start (self)->drift * 1e6 : G_MAXDOUBLE);
       break;
     case PROP_EVENTS:
       g_value_set_uint64 (value, self->info.counts.events);
@@ -627,7 +639,7 @@ _sl_host_item_update (SlHostItem       *self,
 {
   const SlSnapHost *h;
   SlSnapHost old;
-  gboolean was_valid, was_reference, notify;
+  gboolean was_valid, was_reference, notify, relation_changed = FALSE;
   const char *ref_name;
   g_autofree char *path = NULL;
 
@@ -641,11 +653,14 @@ _sl_host_item_update (SlHostItem       *self,
 
       if (rel != self->relation)
         {
+          /* the offset and drift shown come from the piece where the
+           * data starts: a new map with the same pieces changes nothing */
+          relation_changed = rel == NULL || self->relation == NULL || !sl_relation_equal (rel, self->relation);
           g_clear_pointer (&self->relation, sl_relation_unref);
           self->relation = rel != NULL ? sl_relation_ref (rel) : NULL;
         }
     }
-  if (self->valid && memcmp (&self->info, h, sizeof *h) == 0)
+  if (self->valid && !relation_changed && memcmp (&self->info, h, sizeof *h) == 0)
     {
       /* same numbers; the path (names only) cannot have changed either */
       return;

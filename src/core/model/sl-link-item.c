@@ -26,6 +26,7 @@ struct _SlLinkItem
   gint64        time_origin;
   gboolean      valid;
   SlRelation   *relation;
+  gboolean      relation_changed;
 };
 
 enum {
@@ -94,39 +95,39 @@ bound_us (const SlReportLink *rl)
   return isfinite (rl->info.bound_ns) ? rl->info.bound_ns / 1e3 : G_MAXDOUBLE;
 }
 
-/* Where the link's data starts, on a's clock (the engine's span is on its
- * own first host's clock). */
-static gboolean
-start_on_a (const SlReportLink *rl,
-            gint64             *start)
-{
-  const SlLinkInfo *i = &rl->info;
-
-  if (!i->has_estimate || i->matches == 0)
-    return FALSE;
-  *start = rl->flipped ? sl_transform_apply (&i->estimate, i->span_start) : i->span_start;
-  return TRUE;
-}
-
 /* t_b − t_a where the link's data starts; NaN without an estimate */
 static double
-offset_ns (const SlReportLink *rl)
+offset_ns (SlLinkItem *self)
 {
+  SlTransform map;
   gint64 start;
 
-  if (!start_on_a (rl, &start))
+  if (!sl_report_link_start (&self->rl, self->relation, &start, &map))
     return NAN;
-  return sl_transform_apply_delta (&rl->estimate, start);
+  return sl_transform_apply_delta (&map, start);
 }
 
 static char *
-offset_text (const SlReportLink *rl)
+offset_text (SlLinkItem *self)
 {
+  SlTransform map;
   gint64 start;
 
-  if (!start_on_a (rl, &start))
+  if (!sl_report_link_start (&self->rl, self->relation, &start, &map))
     return g_strdup ("—");
-  return sl_report_offset_at (&rl->estimate, start);
+  return sl_report_offset_at (&map, start);
+}
+
+/* The drift where the link's data starts, as its offset there */
+static char *
+drift_text (SlLinkItem *self)
+{
+  SlTransform map;
+  gint64 start;
+
+  if (!sl_report_link_start (&self->rl, self->relation, &start, &map))
+    return g_strdup ("—");
+  return sl_units_drift (map.drift);
 }
 
 static gint64
@@ -246,16 +247,16 @@ sl_link_item_get_property (GObject    *object,
         g_value_set_string (value, "∞");
       break;
     case PROP_OFFSET_TEXT:
-      g_value_take_string (value, offset_text (&self->rl));
+      g_value_take_string (value, offset_text (self));
       break;
     case PROP_DRIFT_TEXT:
-      g_value_take_string (value, i->has_estimate ? sl_units_drift (self->rl.estimate.drift) : g_strdup ("—"));
+      g_value_take_string (value, drift_text (self));
       break;
     case PROP_SUMMARY:
       g_value_take_string (value, sl_link_item_dup_summary (self));
       break;
     case PROP_OFFSET_AT_START:
-      g_value_set_double (value, offset_ns (&self->rl));
+      g_value_set_double (value, offset_ns (self));
       break;
     case PROP_MATCHES:
       g_value_set_uint64 (value, i->matches);
@@ -450,6 +451,11 @@ _sl_link_item_set_relation (SlLinkItem *self,
 
   if (relation == self->relation)
     return;
+  /* the offset and drift shown are the relation's where the data starts:
+   * the next update notifies them (a new map with the same pieces
+   * changes nothing) */
+  if (relation == NULL || self->relation == NULL || !sl_relation_equal (relation, self->relation))
+    self->relation_changed = TRUE;
   g_clear_pointer (&self->relation, sl_relation_unref);
   self->relation = relation != NULL ? sl_relation_ref (relation) : NULL;
 }
@@ -484,8 +490,8 @@ sl_link_item_dup_summary (SlLinkItem *self)
                           i->in_tree ? _(", in the tree") : "", bound);
   if (i->has_estimate)
     {
-      offset = offset_text (&self->rl);
-      drift = sl_units_drift (self->rl.estimate.drift);
+      offset = offset_text (self);
+      drift = drift_text (self);
       exact = estimate_text (&self->rl);
       g_string_append_printf (text, _("\n%s − %s: %s, drift %s\n%s"), self->b_name, self->a_name,
                               offset, drift, exact);
@@ -556,7 +562,7 @@ sl_link_item_compare (gconstpointer a,
       return COMPARE (bound_us (p), bound_us (q));
     case SL_LINK_SORT_OFFSET:
       {
-        double u = offset_ns (p), v = offset_ns (q);
+        double u = offset_ns ((SlLinkItem *) x), v = offset_ns ((SlLinkItem *) y);
 
         if (isnan (u) || isnan (v))
           return COMPARE (!!isnan (u), !!isnan (v));
@@ -580,17 +586,20 @@ _sl_link_item_update (SlLinkItem         *self,
   SlReportLink old;
   gboolean was_valid;
   gboolean names = FALSE, resort = FALSE;
-  gboolean origin_changed;
+  gboolean origin_changed, relation_changed;
   gboolean notify;
 
   g_return_val_if_fail (SL_IS_LINK_ITEM (self), FALSE);
   g_return_val_if_fail (rl != NULL, FALSE);
 
-  if (self->valid && memcmp (&self->rl, rl, sizeof *rl) == 0 && self->time_origin == time_origin &&
-      g_strcmp0 (self->a_name, a_name) == 0 && g_strcmp0 (self->b_name, b_name) == 0)
+  if (self->valid && !self->relation_changed && memcmp (&self->rl, rl, sizeof *rl) == 0 &&
+      self->time_origin == time_origin && g_strcmp0 (self->a_name, a_name) == 0 &&
+      g_strcmp0 (self->b_name, b_name) == 0)
     return FALSE;
   old = self->rl;
   was_valid = self->valid;
+  relation_changed = self->relation_changed;
+  self->relation_changed = FALSE;
   origin_changed = self->time_origin != time_origin;
   self->rl = *rl;
   self->valid = TRUE;
@@ -653,7 +662,7 @@ _sl_link_item_update (SlLinkItem         *self,
       NOTIFY (PROP_BOUND_TEXT);
       resort = TRUE;
     }
-  if (!was_valid || CHANGED (alpha) || CHANGED (beta) || CHANGED (info.has_estimate))
+  if (!was_valid || CHANGED (alpha) || CHANGED (beta) || CHANGED (info.has_estimate) || relation_changed)
     {
       NOTIFY (PROP_SLOPE);
       NOTIFY (PROP_OFFSET);

@@ -702,6 +702,48 @@ sl_report_offset_at (const SlTransform *map,
 }
 
 /**
+ * sl_report_link_start:
+ * @rl: a link as reported (a and b by name)
+ * @relation: (nullable): the link's map from the engine's a to its b
+ *   (sl_engine_get_link_relation()); %NULL: its estimate alone
+ * @start: (out): where the link's data starts, on @rl's a's clock
+ * @map: (out): t_b from t_a there: the piece of @relation that holds at
+ *   @start (with clocks that wander, the estimate is the piece that
+ *   covers most of the link, extrapolated back to its start by up to its
+ *   whole span)
+ *
+ * Returns: FALSE when the link has no estimate
+ */
+gboolean
+sl_report_link_start (const SlReportLink *rl,
+                      const SlRelation   *relation,
+                      gint64             *start,
+                      SlTransform        *map)
+{
+  const SlLinkInfo *i;
+  const SlTransform *piece;
+
+  g_return_val_if_fail (rl != NULL, FALSE);
+
+  i = &rl->info;
+  if (!i->has_estimate || i->matches == 0)
+    return FALSE;
+  /* the span is on the engine's a, rl->a when not flipped */
+  piece = relation != NULL ? sl_relation_piece_at (relation, i->span_start) : &i->estimate;
+  if (rl->flipped)
+    {
+      *start = sl_transform_apply (piece, i->span_start);
+      sl_transform_invert (piece, map);
+    }
+  else
+    {
+      *start = i->span_start;
+      *map = *piece;
+    }
+  return TRUE;
+}
+
+/**
  * sl_report_offset_text:
  *
  * Returns: sl_report_offset_at() and the drift:
@@ -779,10 +821,13 @@ text_link (GString               *s,
                             rl->alpha_min, rl->alpha_max, i->accuracy);
   if (i->has_estimate && i->matches > 0)
     {
-      /* the span is on the engine's a, rl->a when not flipped */
-      gint64 start_a = rl->flipped ? sl_transform_apply (&i->estimate, i->span_start) : i->span_start;
-      g_autofree char *offset = sl_report_offset_text (&rl->estimate, start_a);
+      g_autoptr(SlRelation) relation = sl_engine_get_link_relation (engine, l);
+      g_autofree char *offset = NULL;
+      SlTransform map;
+      gint64 start_a;
 
+      sl_report_link_start (rl, relation, &start_a, &map);
+      offset = sl_report_offset_text (&map, start_a);
       g_string_append_printf (s, "      offset %s -> %s %s\n", sl_engine_get_host_name (engine, rl->a),
                               sl_engine_get_host_name (engine, rl->b), offset);
     }

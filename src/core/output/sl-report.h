@@ -126,6 +126,10 @@ char     *sl_report_offset_at   (const SlTransform   *map,
                                  gint64               start);
 char     *sl_report_offset_text (const SlTransform   *map,
                                  gint64               start);
+gboolean  sl_report_link_start  (const SlReportLink  *rl,
+                                 const SlRelation    *relation,
+                                 gint64              *start,
+                                 SlTransform         *map);
 void      sl_report_json_options_init (SlReportJsonOptions *options);
 void      sl_report_write_json (SlEngine                  *engine,
                                 const SlReportJsonOptions *options,
