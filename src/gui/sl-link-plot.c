@@ -309,8 +309,19 @@ draw_band (SlLinkPlot    *self,
     }
   if (bx0 >= bx1)
     {
+      /* one change or none: the trace's span, out to that change (a
+       * short trace's links are estimated once, at the end of the input,
+       * after their last packet: the point fell off the axis) */
+      gboolean one = bx0 == bx1;
+      double at = bx0;
+
       bx0 = x0;
       bx1 = x1;
+      if (one)
+        {
+          bx0 = MIN (bx0, at);
+          bx1 = MAX (bx1, at);
+        }
     }
   if (self->zoomed)
     {

@@ -344,6 +344,31 @@ test_django_select (void)
         }
   }
 
+  /* the accuracy against input time shows its changes: django-vote's
+   * links are estimated once, at the end of the input, after their last
+   * packet (the change fell off an axis that ended at the trace's span) */
+  {
+    SlLinkPlot *band = SL_LINK_PLOT (sl_quality_panel_get_band_plot (panel));
+    const SlPlotData *plot;
+    guint n;
+
+    /* db - httpd: one change, after its packets */
+    sl_session_set_selected_link (f.session, sl_session_find_link (f.session, "django-db", "django-httpd"));
+    ui_wait_frames (GTK_WIDGET (band), 2);
+    plot = sl_link_plot_get_plot (band);
+    g_assert_nonnull (plot);
+    g_assert_cmpuint (plot->accuracy->len, >, 0);
+    ui_wait_mapped (GTK_WIDGET (band));
+    ui_render (f.window, GTK_WIDGET (band), "render-band.png", &px);
+    n = ui_count_color (&px, SL_LINK_PLOT_RGB_ACCURACY, 8);
+    g_test_message ("accuracy: %u changes, the last at %.3f s, the trace's span %.3f s; %u pixels of its colour",
+                    plot->accuracy->len, g_array_index (plot->accuracy, SlPlotPoint, plot->accuracy->len - 1).x,
+                    plot->x_end, n);
+    g_assert_cmpuint (n, >, 10);
+    ui_pixels_clear (&px);
+    sl_session_set_selected_link (f.session, link);
+  }
+
   ui_save_screenshot (f.window, "details.png");
 
   /* zoom through the plot's action, back through reset */
