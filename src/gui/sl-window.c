@@ -915,6 +915,7 @@ sl_window_render_texture (SlWindow  *self,
   GtkSnapshot *snapshot;
   g_autoptr(GskRenderNode) node = NULL;
   GskRenderer *renderer;
+  graphene_rect_t bounds;
   int width, height;
 
   g_return_val_if_fail (SL_IS_WINDOW (self), NULL);
@@ -923,16 +924,22 @@ sl_window_render_texture (SlWindow  *self,
   width = gtk_widget_get_width (widget);
   height = gtk_widget_get_height (widget);
   renderer = gtk_native_get_renderer (GTK_NATIVE (self));
-  if (width <= 0 || height <= 0 || renderer == NULL)
+  if (width <= 0 || height <= 0 || renderer == NULL || !gtk_widget_compute_bounds (widget, widget, &bounds))
     return NULL;
 
+  /* The paintable draws the widget's bounds into the size it is given:
+   * a window's include the 5 px frame around its allocation, and drawn
+   * into the allocation's size the whole window was shrunk by a pixel in
+   * a hundred (GL then dropped a column of some glyphs). Drawn at its own
+   * size, the texture is the allocation, pixel for pixel. */
   paintable = gtk_widget_paintable_new (widget);
   snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  gdk_paintable_snapshot (paintable, snapshot, bounds.size.width, bounds.size.height);
   node = gtk_snapshot_free_to_node (snapshot);
   if (node == NULL)
     return NULL;
-  return gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  return gsk_renderer_render_texture (renderer, node,
+                                      &GRAPHENE_RECT_INIT (-bounds.origin.x, -bounds.origin.y, width, height));
 }
 
 /* Whether something is still moving: the graph's hosts, or the progress

@@ -2345,6 +2345,74 @@ test_relay_dialog (void)
   ui_close_window (window);
 }
 
+/* A picture of the window (--screenshot, the tests' renders) is the
+ * window pixel for pixel: the size of its allocation, each widget where it
+ * is, drawn as it draws alone. The window's bounds take in the frame
+ * around its allocation (5 px on each side under a window manager without
+ * a compositor), and drawn into the allocation's size the whole window
+ * was shrunk by a pixel in a hundred: under GL some glyphs lost a column
+ * ("consumerd" in the timeline's row names). */
+static void
+test_screenshot_scale (void)
+{
+  Fixture f;
+  SlQualityPanel *panel;
+  g_autoptr(GdkTexture) whole = NULL;
+  g_autoptr(GdkTexture) part = NULL;
+  UiPixels w = { 0 }, p = { 0 };
+  graphene_rect_t b;
+  guint n_differ = 0, n_checked = 0;
+
+  if (ui_shared_path ("traces/django-vote") == NULL)
+    {
+      g_test_skip ("../shared/data/traces/django-vote is absent");
+      return;
+    }
+  fixture_open_django (&f);
+  panel = sl_window_get_quality_panel (f.window);
+  sl_quality_panel_set_page (panel, "hosts");
+  ui_wait_settled_view (f.window);
+  ui_wait_drawn (GTK_WIDGET (f.window));
+  whole = sl_window_render_texture (f.window, GTK_WIDGET (f.window));
+  part = sl_window_render_texture (f.window, GTK_WIDGET (panel));
+  g_assert_nonnull (whole);
+  g_assert_nonnull (part);
+  g_assert_cmpint (gdk_texture_get_width (whole), ==, gtk_widget_get_width (GTK_WIDGET (f.window)));
+  g_assert_cmpint (gdk_texture_get_height (whole), ==, gtk_widget_get_height (GTK_WIDGET (f.window)));
+  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (panel), GTK_WIDGET (f.window), &b));
+  for (guint k = 0; k < 2; k++)
+    {
+      UiPixels *px = k == 0 ? &w : &p;
+      GdkTexture *t = k == 0 ? whole : part;
+
+      px->width = gdk_texture_get_width (t);
+      px->height = gdk_texture_get_height (t);
+      px->stride = (gsize) px->width * 4;
+      px->data = g_malloc (px->stride * px->height);
+      gdk_texture_download (t, px->data, px->stride);
+    }
+  /* the panel's pixels, a row of text and more, where the window has them */
+  for (int y = 0; y < p.height; y++)
+    for (int x = 0; x < p.width; x++)
+      {
+        int wx = x + (int) b.origin.x, wy = y + (int) b.origin.y;
+
+        /* (where the panel draws: the window's ground shows through the rest) */
+        if (p.data[(gsize) y * p.stride + (gsize) x * 4 + 3] != 255)
+          continue;
+        n_checked++;
+        if (wx < w.width && wy < w.height && !ui_color_near (ui_pixel (&p, x, y), ui_pixel (&w, wx, wy), 8))
+          n_differ++;
+      }
+  g_test_message ("window %d × %d, panel %d × %d at %.0f, %.0f: %u of %u pixels differ", w.width, w.height,
+                  p.width, p.height, b.origin.x, b.origin.y, n_differ, n_checked);
+  g_assert_cmpuint (n_checked, >, 1000);
+  g_assert_cmpuint (n_differ, ==, 0);
+  ui_pixels_clear (&w);
+  ui_pixels_clear (&p);
+  ui_close_window (f.window);
+}
+
 /* The window's size is remembered when it closes, and the next window
  * opens at it (GSettings window-width, window-height). */
 static void
@@ -2948,6 +3016,7 @@ main (int   argc,
   g_test_add_func ("/ui/preferences", test_preferences);
   g_test_add_func ("/ui/relay-dialog", test_relay_dialog);
   g_test_add_func ("/ui/window-size", test_window_size);
+  g_test_add_func ("/ui/screenshot-scale", test_screenshot_scale);
   g_test_add_func ("/ui/solid-frame", test_solid_frame);
   g_test_add_func ("/ui/shortcuts", test_shortcuts);
   g_test_add_func ("/ui/text-cell", test_text_cell);
