@@ -14,6 +14,7 @@
 
 #include "sl-change-list.h"
 #include "sl-diagnosis.h"
+#include "sl-format.h"
 #include "sl-generate.h"
 #include "sl-job.h"
 #include "sl-report.h"
@@ -307,6 +308,26 @@ test_generated (void)
 
   g_clear_object (&session);
   rm_rf (tmp);
+}
+
+/* Bounds, bands and durations as the tables write them: never an
+ * exponent, never 1000 of a unit */
+static void
+test_format_ns (void)
+{
+  static const struct { double ns; const char *text; } cases[] = {
+    { 0.5, "0.5 ns" }, { 999.4, "999 ns" }, { 999.7, "0.9997 µs" }, { 1000, "1 µs" },
+    { 955294.97, "955.3 µs" }, { 999970, "1 ms" }, { 44201965, "44.2 ms" }, { 999970000, "0.99997 s" },
+    { 2.221e9, "2.221 s" }, { 999.9999e9, "0.2778 h" }, { -999.7, "-0.9997 µs" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = sl_format_ns (cases[i].ns);
+
+      g_test_message ("%.2f ns: %s", cases[i].ns, text);
+      g_assert_cmpstr (text, ==, cases[i].text);
+    }
 }
 
 /* An item's offset and drift as the text report writes them */
@@ -1081,5 +1102,6 @@ main (int    argc,
   g_test_add_func ("/model/spans", test_spans);
   g_test_add_func ("/model/item-notify", test_item_notify);
   g_test_add_func ("/model/offsets-as-report", test_offsets_as_report);
+  g_test_add_func ("/model/format-ns", test_format_ns);
   return g_test_run ();
 }

@@ -54,13 +54,15 @@ sl_format_ns (double ns)
 
   if (!isfinite (ns))
     return g_strdup ("—");
-  if (a < 1e3)
+  /* each unit up to where its digits round to 1000 of it (999.7 ns read
+   * "1e+03 ns", 999.97 µs "1000 µs") */
+  if (a < 999.5)
     return g_strdup_printf ("%.3g ns", ns);
-  if (a < 1e6)
+  if (a < 999.95e3)
     return g_strdup_printf ("%.4g µs", ns / 1e3);
-  if (a < 1e9)
+  if (a < 999.95e6)
     return g_strdup_printf ("%.4g ms", ns / 1e6);
-  if (a < 1e12)
+  if (a < 999.9995e9)
     return g_strdup_printf ("%.6g s", ns / 1e9);
   return g_strdup_printf ("%.4g h", ns / 3.6e12);
 }
