@@ -1119,6 +1119,76 @@ test_unsynchronized (void)
   sl_sim_free (sim);
 }
 
+/* A link's span ends at its newest matched packet at every flush, in
+ * its first window as in later ones. */
+static void
+test_span_end (void)
+{
+  SlSimOptions so;
+  SlEngineOptions o;
+  g_autoptr(SlSim) sim = NULL;
+  g_autoptr(SlEngine) engine = NULL;
+  SlPacketEvent ev;
+  gint64 t, next_flush;
+  guint stale = 0, checked = 0;
+
+  sl_sim_options_init (&so);
+  so.duration_ns = 60 * SEC;
+  so.seed = 7;
+  sim = sl_sim_new (&so);
+  sl_engine_options_init (&o);
+  engine = sl_engine_new (&o);
+  for (guint h = 0; h < 3; h++)
+    {
+      char name[8];
+
+      g_snprintf (name, sizeof name, "h%u", h);
+      sl_sim_add_host (sim, name, (gint64) h * 3 * SEC + 1234567, (h * 40.0 - 40.0) * 1e-6);
+      g_assert_cmpuint (sl_engine_add_host (engine, name), ==, h);
+    }
+  sl_sim_add_link (sim, 0, 1, 2000);
+  sl_sim_add_link (sim, 1, 2, 20);
+  sl_sim_add_link (sim, 0, 2, 700);
+  next_flush = so.start_ns + SEC / 3;
+  for (gboolean more = TRUE; more;)
+    {
+      more = sl_sim_next (sim, &ev, &t);
+      if (more)
+        {
+          sl_engine_add_packet (engine, &ev, t);
+          if (t < next_flush)
+            continue;
+          next_flush += SEC / 3;
+        }
+      sl_engine_flush (engine);
+      for (guint l = 0; l < sl_engine_get_n_links (engine); l++)
+        {
+          SlLinkInfo info;
+          gint64 newest = G_MININT64;
+
+          sl_engine_get_link_info (engine, l, &info);
+          for (int d = 0; d < 2; d++)
+            {
+              g_autoptr(GArray) pts = sl_engine_get_link_points (engine, l, d == 0);
+
+              for (guint i = 0; i < pts->len; i++)
+                newest = MAX (newest, g_array_index (pts, SlPoint, i).x);
+            }
+          if (info.matches == 0)
+            continue;
+          checked++;
+          if (info.span_end != newest)
+            {
+              g_test_message ("link %u: span_end %" G_GINT64_FORMAT " newest %" G_GINT64_FORMAT " (%" G_GINT64_FORMAT " behind), matches %" G_GUINT64_FORMAT,
+                              l, info.span_end, newest, newest - info.span_end, info.matches);
+              stale++;
+            }
+        }
+    }
+  g_test_message ("%u of %u stale", stale, checked);
+  g_assert_cmpuint (stale, ==, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1137,6 +1207,7 @@ main (int    argc,
   g_test_add_func ("/engine/lttv", test_lttv_engine);
   g_test_add_func ("/engine/inversion-cache", test_inversion_cache);
   g_test_add_func ("/engine/point-retention", test_point_retention);
+  g_test_add_func ("/engine/span-end", test_span_end);
 
   return g_test_run ();
 }

@@ -1507,6 +1507,67 @@ test_generated_truth (void)
   check_generated (many, 1);
 }
 
+/* A link's span ends at its newest matched packet, in its first window
+ * too (a packet there that leaves the hull alone does not change the
+ * segments' version): sync --json, whose job asks the engine as it reads,
+ * gives each link's span_end_ns as the engine that read the same folders
+ * unasked has it from its matched points. */
+static void
+test_span_end (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("sl-span-end-XXXXXX", NULL);
+  g_autofree char *traces = g_build_filename (dir, "traces", NULL);
+  g_autofree char *rm = g_strdup_printf ("rm -rf %s", dir);
+  const char *const gen[] = { "--hosts=4", "--duration=20", "--background=20", "--rate=5", "--seed=1", NULL };
+  const char *folders[] = { traces, NULL };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GPtrArray) problems = NULL;
+  JsonArray *links;
+  SlEngine *engine;
+  Run r = { 0 };
+
+  run_generate (traces, gen);
+  engine = load (folders, FALSE, NULL, &problems);
+  run_cli (&r, "sync", "--json", traces, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+  links = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "links");
+  g_assert_cmpuint (json_array_get_length (links), ==, sl_engine_get_n_links (engine));
+  g_assert_cmpuint (sl_engine_get_n_links (engine), >=, 3);
+  for (guint l = 0; l < sl_engine_get_n_links (engine); l++)
+    {
+      SlReportLink rl;
+      gint64 newest = G_MININT64;
+      JsonObject *link = NULL;
+
+      sl_report_get_link (engine, l, &rl);
+      for (int d = 0; d < 2; d++)
+        {
+          g_autoptr(GArray) pts = sl_engine_get_link_points (engine, l, d == 0);
+
+          for (guint i = 0; i < pts->len; i++)
+            newest = MAX (newest, g_array_index (pts, SlPoint, i).x);
+        }
+      g_assert_cmpint (rl.info.span_end, ==, newest);
+      for (guint k = 0; k < json_array_get_length (links); k++)
+        {
+          JsonObject *o = json_array_get_object_element (links, k);
+
+          if (g_str_equal (json_object_get_string_member (o, "a"), sl_engine_get_host_name (engine, rl.a)) &&
+              g_str_equal (json_object_get_string_member (o, "b"), sl_engine_get_host_name (engine, rl.b)))
+            link = o;
+        }
+      g_assert_nonnull (link);
+      g_test_message ("%s - %s: span_end_ns %" G_GINT64_FORMAT ", newest packet %" G_GINT64_FORMAT,
+                      sl_engine_get_host_name (engine, rl.a), sl_engine_get_host_name (engine, rl.b),
+                      json_object_get_int_member (link, "span_end_ns"), rl.span_end);
+      g_assert_cmpint (json_object_get_int_member (link, "span_end_ns"), ==, rl.span_end);
+    }
+  run_clear (&r);
+  sl_engine_free (engine);
+  g_assert_true (g_spawn_command_line_sync (rm, NULL, NULL, NULL, NULL));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1514,6 +1575,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/traces/synctraces", test_synctraces);
+  g_test_add_func ("/traces/span-end", test_span_end);
   g_test_add_func ("/traces/synctraces-cli", test_synctraces_cli);
   g_test_add_func ("/traces/diagnose-cli", test_diagnose_cli);
   g_test_add_func ("/traces/django-vote", test_django);
