@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
@@ -440,6 +441,63 @@ test_unsynchronized_status (void)
   run_clear (&r);
 }
 
+/* The processor time of the children this process waited for. */
+static double
+children_cpu_s (void)
+{
+  struct rusage ru;
+
+  g_assert_cmpint (getrusage (RUSAGE_CHILDREN, &ru), ==, 0);
+  return (double) (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+         (double) (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+/* The text report in a C locale: µs throughout (never "us"), as UTF-8,
+ * no character turned into "?"; its CPU time counts the decoder
+ * processes, which do most of the work: all but the CLI's start and end
+ * of what the whole run took, as this process's rusage of its children
+ * (the CLI and, through it, its decoders) says. */
+static void
+test_text_units_cpu (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("sl-cli-units-XXXXXX", NULL);
+  g_autofree char *traces = g_build_filename (dir, "traces", NULL);
+  g_autofree char *rm = g_strdup_printf ("rm -rf %s", dir);
+  g_autofree char *lc_all = g_strdup (g_getenv ("LC_ALL"));
+  const char *const gen[] = { "--hosts=3", "--duration=10", "--events=400000", "--seed=2", NULL };
+  double before, total, cpu = 0, process = 0, decoders = 0;
+  const char *time_line;
+  Run r = { 0 };
+
+  run_generate (traces, gen);
+  g_setenv ("LC_ALL", "C", TRUE);
+  before = children_cpu_s ();
+  run_cli (&r, "sync", traces, NULL);
+  total = children_cpu_s () - before;
+  if (lc_all != NULL)
+    g_setenv ("LC_ALL", lc_all, TRUE);
+  else
+    g_unsetenv ("LC_ALL");
+  g_assert_cmpint (r.status, ==, 0);
+  g_test_message ("%s", r.out);
+  g_assert_true (g_utf8_validate (r.out, -1, NULL));
+  g_assert_nonnull (strstr (r.out, " µs"));
+  g_assert_null (strstr (r.out, " us"));
+  g_assert_null (strchr (r.out, '?'));
+
+  time_line = strstr (r.out, "\nTime: ");
+  g_assert_nonnull (time_line);
+  g_assert_cmpint (sscanf (time_line, "\nTime: %*f s elapsed, %lf s CPU (this process %lf s, its trace decoders %lf s)",
+                           &cpu, &process, &decoders), ==, 3);
+  g_test_message ("reported %.3f s CPU (%.3f + %.3f), the run took %.3f s", cpu, process, decoders, total);
+  g_assert_cmpfloat (decoders, >, 0);
+  g_assert_cmpfloat (fabs (cpu - process - decoders), <=, 0.0015);
+  g_assert_cmpfloat (cpu, <=, total + 0.01);
+  g_assert_cmpfloat (cpu, >=, 0.9 * total - 0.05);
+  run_clear (&r);
+  g_assert_true (g_spawn_command_line_sync (rm, NULL, NULL, NULL, NULL));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -450,6 +508,7 @@ main (int    argc,
   g_test_add_func ("/cli/hostile-inputs", test_hostile_inputs);
   g_test_add_func ("/cli/json-schema", test_json_schema);
   g_test_add_func ("/cli/text-offsets", test_text_offsets);
+  g_test_add_func ("/cli/text-units-cpu", test_text_units_cpu);
   g_test_add_func ("/cli/unsynchronized-status", test_unsynchronized_status);
   g_test_add_func ("/cli/demo", test_demo);
   g_test_add_func ("/cli/bench-json", test_bench_json);

@@ -26,7 +26,7 @@ report_with (const char *folder,
              char      **warnings)
 {
   g_autofree char *threads_arg = g_strdup_printf ("--threads=%u", threads);
-  g_autoptr(GRegex) timing = g_regex_new ("(\"(elapsed_s|cpu_s|peak_rss[a-z_]*)\" *: *)[-+.0-9eE]+",
+  g_autoptr(GRegex) timing = g_regex_new ("(\"(elapsed_s|cpu_s|decoders_cpu_s|peak_rss[a-z_]*)\" *: *)[-+.0-9eE]+",
                                           0, 0, NULL);
   g_autofree char *kept = NULL;
   char *s;

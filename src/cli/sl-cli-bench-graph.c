@@ -349,9 +349,9 @@ print_result (const BenchResult *r,
     {
       printf ("Host graph benchmark: %u hosts, %" G_GUINT64_FORMAT " operations, %u links\n",
               r->nodes, r->ops, r->n_edges);
-      printf ("  %-34s %12.3f s  %10.3f us/op\n", "incremental (MST + reference)",
+      printf ("  %-34s %12.3f s  %10.3f µs/op\n", "incremental (MST + reference)",
               r->incremental_s, r->per_op * 1e6);
-      printf ("  %-34s %12.3f s  %10.3f us/op  (%" G_GUINT64_FORMAT " ops)\n",
+      printf ("  %-34s %12.3f s  %10.3f µs/op  (%" G_GUINT64_FORMAT " ops)\n",
               "from scratch (Kruskal + centroid)", r->baseline_s, r->baseline_per_op * 1e6,
               r->baseline_ops);
       printf ("  %-34s\n", "  (timed at evenly spaced points of the sequence)");

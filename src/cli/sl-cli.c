@@ -21,6 +21,7 @@
 #include <json-glib/json-glib.h>
 
 #include "sl-cli.h"
+#include "sl-cpu-time.h"
 #include "sl-diagnosis.h"
 #include "sl-engine.h"
 #include "sl-export.h"
@@ -54,6 +55,19 @@ sl_cli_cpu_seconds (void)
   getrusage (RUSAGE_SELF, &ru);
   return (double) ru.ru_utime.tv_sec + (double) ru.ru_utime.tv_usec / 1e6 +
          (double) ru.ru_stime.tv_sec + (double) ru.ru_stime.tv_usec / 1e6;
+}
+
+/* The report's timing since @t0 and @cpu0 (this process's processor
+ * time then), the decoders' included: the children that ended and were
+ * waited for (a process starts with none, and `sync` has no others). */
+static void
+report_timing (SlReportTiming *timing,
+               gint64          t0,
+               double          cpu0)
+{
+  timing->elapsed_s = (double) (g_get_monotonic_time () - t0) / 1e6;
+  timing->decoders_cpu_s = sl_children_cpu_seconds ();
+  timing->cpu_s = sl_cli_cpu_seconds () - cpu0 + timing->decoders_cpu_s;
 }
 
 glong
@@ -344,8 +358,7 @@ print_report (SlEngine       *engine,
 {
   SlReportTiming timing;
 
-  timing.elapsed_s = (double) (g_get_monotonic_time () - t0) / 1e6;
-  timing.cpu_s = sl_cli_cpu_seconds () - cpu0;
+  report_timing (&timing, t0, cpu0);
 
   if (args->json)
     {
@@ -540,8 +553,7 @@ print_sync_report (SlEngine         *engine,
   SlReportTiming timing;
   gboolean timeline = r->timeline && r->reader != NULL;
 
-  timing.elapsed_s = (double) (g_get_monotonic_time () - r->t0) / 1e6;
-  timing.cpu_s = sl_cli_cpu_seconds () - r->cpu0;
+  report_timing (&timing, r->t0, r->cpu0);
 
   if (r->args->json)
     {
@@ -1062,7 +1074,7 @@ cmd_demo (int    argc,
         }
       all_ok &= ok;
       if (!args.json)
-        g_print ("  %-8s largest error %9.3f us, bound %9.3f us  %s\n", demo_hosts[h].name,
+        g_print ("  %-8s largest error %9.3f µs, bound %9.3f µs  %s\n", demo_hosts[h].name,
                  err / 1e3, hi.bound_ns / 1e3, ok ? "ok" : "OUTSIDE THE BOUND");
       sl_host_info_clear (&hi);
     }
@@ -1120,11 +1132,34 @@ cmd_bench (int    argc,
   return sl_cli_fail ("bench: unknown benchmark “%s” (hull or graph)", argv[1]);
 }
 
+/* Text output is UTF-8 (µs, −, thin spaces in times of day, host names
+ * as the traces hold them) whatever the locale. In a C or POSIX locale
+ * g_print() would turn each of those characters into "?"; that locale
+ * is mostly one nobody set (a container, cron, ssh) on a UTF-8 terminal,
+ * as Python 3.7 also takes it (PEP 538, 540), and the same command then
+ * writes the same bytes everywhere. `iconv -t ASCII//TRANSLIT` makes
+ * ASCII of it. */
+static void
+print_utf8 (const char *string)
+{
+  fputs (string, stdout);
+  fflush (stdout);
+}
+
+static void
+printerr_utf8 (const char *string)
+{
+  fputs (string, stderr);
+  fflush (stderr);
+}
+
 int
 main (int    argc,
       char **argv)
 {
   setlocale (LC_ALL, "");
+  g_set_print_handler (print_utf8);
+  g_set_printerr_handler (printerr_utf8);
 
   if (argc < 2 || g_strcmp0 (argv[1], "--help") == 0 || g_strcmp0 (argv[1], "-h") == 0)
     {

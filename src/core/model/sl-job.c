@@ -96,6 +96,10 @@ struct _SlJob
   gint64             t1;
   double             cpu0;
   double             cpu1;
+  /* the processor time of the process's children that ended: its
+   * decoders */
+  double             children0;
+  double             children1;
 };
 
 /* Jobs not yet freed: an application waits for their workers, which
@@ -493,6 +497,7 @@ job_finish (SlJob      *self,
   self->done = TRUE;
   self->t1 = g_get_monotonic_time ();
   self->cpu1 = sl_cpu_time_seconds ();
+  self->children1 = sl_children_cpu_seconds ();
   g_mutex_unlock (&self->lock);
   job_post (self, snapshot);
 }
@@ -1058,6 +1063,7 @@ sl_job_start (SlJob *self)
 
   self->t0 = g_get_monotonic_time ();
   self->cpu0 = sl_cpu_time_seconds ();
+  self->children0 = sl_children_cpu_seconds ();
   self->last_capture = G_MININT64 / 2;
   self->thread = g_thread_new ("sl-job", job_thread, sl_job_ref (self));
   g_thread_unref (self->thread);
@@ -1243,17 +1249,22 @@ sl_job_get_elapsed_us (SlJob *self)
   return ret;
 }
 
-double
-sl_job_get_cpu_s (SlJob *self)
+/* The processor time so far (or to the end): the process's and its
+ * children's that ended meanwhile, the decoders (of this job, and of any
+ * other job of the process that ran meanwhile: the kernel counts them
+ * together). */
+void
+sl_job_get_timing (SlJob          *self,
+                   SlReportTiming *timing)
 {
-  double ret;
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (timing != NULL);
 
-  g_return_val_if_fail (self != NULL, 0);
-
+  timing->elapsed_s = (double) sl_job_get_elapsed_us (self) / 1e6;
   g_mutex_lock (&self->lock);
-  ret = (self->done ? self->cpu1 : sl_cpu_time_seconds ()) - self->cpu0;
+  timing->decoders_cpu_s = (self->done ? self->children1 : sl_children_cpu_seconds ()) - self->children0;
+  timing->cpu_s = (self->done ? self->cpu1 : sl_cpu_time_seconds ()) - self->cpu0 + timing->decoders_cpu_s;
   g_mutex_unlock (&self->lock);
-  return ret;
 }
 
 /* Main thread, once the job is done: the worker no longer touches them.

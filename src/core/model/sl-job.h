@@ -16,6 +16,7 @@
 
 #include "sl-engine.h"
 #include "sl-generate.h"
+#include "sl-report.h"
 #include "sl-snapshot.h"
 #include "sl-timeline.h"
 #include "sl-trace-reader.h"
@@ -116,7 +117,8 @@ SlPlotData *sl_job_build_plot_now    (SlJob               *self,
 gboolean    sl_job_is_done           (SlJob               *self);
 gint64      sl_job_get_elapsed_us    (SlJob               *self);
 guint       sl_job_get_n_captures    (SlJob               *self);
-double      sl_job_get_cpu_s         (SlJob               *self);
+void        sl_job_get_timing        (SlJob               *self,
+                                      SlReportTiming      *timing);
 GPtrArray  *sl_job_dup_problems      (SlJob               *self);
 SlTimeline *sl_job_get_timeline      (SlJob               *self);
 SlTraceReader *sl_job_get_reader     (SlJob               *self);

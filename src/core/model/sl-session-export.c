@@ -36,8 +36,7 @@ export_json_cb (SlEngine *engine,
   SlReportTiming timing;
   SlReportJsonOptions options;
 
-  timing.elapsed_s = (double) sl_job_get_elapsed_us (d->self->job) / 1e6;
-  timing.cpu_s = sl_job_get_cpu_s (d->self->job);
+  sl_job_get_timing (d->self->job, &timing);
   sl_report_json_options_init (&options);
   options.timing = &timing;
   if (d->self->kind == SL_JOB_FOLDERS || d->self->kind == SL_JOB_DEMO || d->self->kind == SL_JOB_LIVE)

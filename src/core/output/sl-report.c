@@ -609,6 +609,7 @@ sl_report_write_json (SlEngine                  *engine,
       sl_json_out_begin_object (out, "timing");
       sl_json_out_number (out, "elapsed_s", options->timing->elapsed_s);
       sl_json_out_number (out, "cpu_s", options->timing->cpu_s);
+      sl_json_out_number (out, "decoders_cpu_s", options->timing->decoders_cpu_s);
       sl_json_out_end_object (out);
     }
   if (options->problems != NULL)
@@ -832,12 +833,12 @@ text_link (GString               *s,
                               sl_engine_get_host_name (engine, rl->b), offset);
     }
   if (isfinite (i->band_ns))
-    g_string_append_printf (s, "      offset band %.3f us, estimate within %.3f us, over both hosts' events (%.3f s)\n",
+    g_string_append_printf (s, "      offset band %.3f µs, estimate within %.3f µs, over both hosts' events (%.3f s)\n",
                             i->band_ns / 1e3, i->bound_ns / 1e3,
                             (double) (i->bound_end - i->bound_start) / 1e9);
   if (o->algorithm == SL_ALGORITHM_LINREG)
     g_string_append_printf (s, "      linear regression per window (a statistical estimate): round trips %u, "
-                            "E_r %.3f us, SE(slope) %.3g, SE(offset) %.3f us, 2-sigma %.3f us (not a guarantee; "
+                            "E_r %.3f µs, SE(slope) %.3g, SE(offset) %.3f µs, 2-sigma %.3f µs (not a guarantee; "
                             "the bound above is)\n",
                             i->n_round_trips, i->e_r_ns / 1e3, i->se_slope, i->se_offset_ns / 1e3,
                             i->statistical_bound_ns / 1e3);
@@ -878,7 +879,7 @@ text_host (GString  *s,
       if (hi.has_span && !isfinite (hi.bound_ns))
         g_string_append (s, ", unbounded\n");
       else if (hi.has_span)
-        g_string_append_printf (s, ", bound %.3f us over its events (%.3f s, largest at +%.3f s)\n",
+        g_string_append_printf (s, ", bound %.3f µs over its events (%.3f s, largest at +%.3f s)\n",
                                 hi.bound_ns / 1e3, (double) (hi.last - hi.first) / 1e9,
                                 (double) (hi.bound_at - hi.first) / 1e9);
       else
@@ -979,7 +980,9 @@ sl_report_to_text (SlEngine             *engine,
                           sl_graph_get_n_reference_changes (sl_engine_get_graph (engine)),
                           sl_journal_get_next_seq (sl_engine_get_journal (engine)));
   if (timing != NULL)
-    g_string_append_printf (s, "Time: %.3f s elapsed, %.3f s CPU\n", timing->elapsed_s, timing->cpu_s);
+    g_string_append_printf (s, "Time: %.3f s elapsed, %.3f s CPU (this process %.3f s, its trace decoders %.3f s)\n",
+                            timing->elapsed_s, timing->cpu_s, timing->cpu_s - timing->decoders_cpu_s,
+                            timing->decoders_cpu_s);
 
   return g_string_free (s, FALSE);
 }

@@ -41,10 +41,14 @@ typedef struct
   gint64      bound_end;
 } SlReportLink;
 
+/* cpu_s: the processor time of the process and of its trace decoders
+ * (child processes, counted once they ended and were waited for), of
+ * which decoders_cpu_s the decoders' */
 typedef struct
 {
   double elapsed_s;
   double cpu_s;
+  double decoders_cpu_s;
 } SlReportTiming;
 
 /**
