@@ -88,7 +88,8 @@ static GParamSpec *properties[N_PROPS];
 /* Widths in digits: at the default window (1200 × 800) the first five
  * columns of each table fit the panel; the others are to the right, behind
  * a scrollbar that is always shown. Every cell's tooltip is its row's
- * summary: rates in ppm, the exact maps. */
+ * summary: rates in ppm, the exact maps. The change log's sentences wrap
+ * (every column of it fits), each its own tooltip. */
 static const SlTextColumn text_columns[] = {
   { "link_hosts_column", "hosts", 0, 28, "summary" },
   { "link_quality_column", "quality-text", 0, 12, "summary" },
@@ -117,8 +118,8 @@ static const SlTextColumn text_columns[] = {
   { "host_status_column", "status", 0, 30, "status" },
   { "change_time_column", "time-text", 1, 12, NULL },
   { "change_kind_column", "kind-text", 0, 12, NULL },
-  { "change_text_column", "text", 0, 20, NULL },
-  { "change_reason_column", "reason", 0, 20, NULL },
+  { "change_text_column", "text", 0, 20, "text", TRUE },
+  { "change_reason_column", "reason", 0, 20, "reason", TRUE },
 };
 
 static const struct

@@ -22,7 +22,9 @@
  * per font, filled one character at a time by Pango; kerning between
  * characters is left out; text too wide for the cell ends with an
  * ellipsis where it fits. Text with characters the font lacks goes
- * through a PangoLayout, as before.
+ * through a PangoLayout, as before. A wrapping cell (sentences: the change
+ * log's) lays its text out in lines as wide as the cell, as many as it
+ * takes, and is never cut.
  *
  * Making: a list view makes up to 200 rows as soon as its model has the
  * items. Cells made by a GtkBuilderListItemFactory parse their template
@@ -67,6 +69,7 @@ struct _SlTextCell
   float        xalign;
   int          chars;
   char        *tooltip;     /* property of the item its tooltip shows */
+  gboolean     wrap;
 };
 
 enum {
@@ -77,6 +80,7 @@ enum {
   PROP_XALIGN,
   PROP_CHARS,
   PROP_TOOLTIP,
+  PROP_WRAP,
   N_PROPS
 };
 
@@ -84,11 +88,21 @@ G_DEFINE_FINAL_TYPE (SlTextCell, sl_text_cell, GTK_TYPE_WIDGET)
 
 static GParamSpec *properties[N_PROPS];
 
+/* A wrapping cell's height follows its text. */
+static void
+queue_text (SlTextCell *self)
+{
+  self->dirty = TRUE;
+  if (self->wrap)
+    gtk_widget_queue_resize (GTK_WIDGET (self));
+  else
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 static void
 item_changed_cb (SlTextCell *self)
 {
-  self->dirty = TRUE;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  queue_text (self);
 }
 
 static void
@@ -326,6 +340,23 @@ snapshot_glyphs (SlTextCell  *self,
   return TRUE;
 }
 
+/* The cell's layout: ellipsized to @width, or wrapped at it. */
+static PangoLayout *
+cell_layout (SlTextCell *self,
+             int         width)
+{
+  if (self->layout == NULL)
+    {
+      self->layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), self->text);
+      if (self->wrap)
+        pango_layout_set_wrap (self->layout, PANGO_WRAP_WORD_CHAR);
+      else
+        pango_layout_set_ellipsize (self->layout, PANGO_ELLIPSIZE_END);
+    }
+  pango_layout_set_width (self->layout, width * PANGO_SCALE);
+  return self->layout;
+}
+
 static void
 sl_text_cell_snapshot (GtkWidget   *widget,
                        GtkSnapshot *snapshot)
@@ -343,17 +374,11 @@ sl_text_cell_snapshot (GtkWidget   *widget,
     return;
   gtk_style_context_get_color (gtk_widget_get_style_context (widget), &color);
   self->cut = FALSE;
-  self->drew_glyphs = snapshot_glyphs (self, snapshot, width, height, &color);
+  self->drew_glyphs = !self->wrap && snapshot_glyphs (self, snapshot, width, height, &color);
   if (self->drew_glyphs)
     return;
-  if (self->layout == NULL)
-    {
-      self->layout = gtk_widget_create_pango_layout (widget, self->text);
-      pango_layout_set_ellipsize (self->layout, PANGO_ELLIPSIZE_END);
-    }
-  pango_layout_set_width (self->layout, width * PANGO_SCALE);
-  pango_layout_get_pixel_extents (self->layout, NULL, &logical);
-  self->cut = pango_layout_is_ellipsized (self->layout);
+  pango_layout_get_pixel_extents (cell_layout (self, width), NULL, &logical);
+  self->cut = self->wrap ? logical.height > height : pango_layout_is_ellipsized (self->layout);
   x = logical.width < width ? (width - logical.width) * self->xalign : 0;
   gtk_snapshot_save (snapshot);
   gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x, (height - logical.height) / 2.0));
@@ -386,6 +411,13 @@ sl_text_cell_measure (GtkWidget      *widget,
 
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     *minimum = *natural = digits_width (widget, self->chars);
+  else if (self->wrap && for_size > 0 && sl_text_cell_get_text (self) != NULL && self->text[0] != '\0')
+    {
+      PangoRectangle logical;
+
+      pango_layout_get_pixel_extents (cell_layout (self, for_size), NULL, &logical);
+      *minimum = *natural = logical.height;
+    }
   else
     {
       PangoFontMetrics *metrics = pango_context_get_metrics (gtk_widget_get_pango_context (widget), NULL, NULL);
@@ -393,6 +425,12 @@ sl_text_cell_measure (GtkWidget      *widget,
       *minimum = *natural = PANGO_PIXELS (pango_font_metrics_get_height (metrics));
       pango_font_metrics_unref (metrics);
     }
+}
+
+static GtkSizeRequestMode
+sl_text_cell_get_request_mode (GtkWidget *widget)
+{
+  return SL_TEXT_CELL (widget)->wrap ? GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH : GTK_SIZE_REQUEST_CONSTANT_SIZE;
 }
 
 static void
@@ -498,6 +536,9 @@ sl_text_cell_get_property (GObject    *object,
     case PROP_TOOLTIP:
       g_value_set_string (value, self->tooltip);
       break;
+    case PROP_WRAP:
+      g_value_set_boolean (value, self->wrap);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -547,6 +588,15 @@ sl_text_cell_set_property (GObject      *object,
           g_object_notify_by_pspec (object, pspec);
         }
       break;
+    case PROP_WRAP:
+      if (self->wrap != g_value_get_boolean (value))
+        {
+          self->wrap = g_value_get_boolean (value);
+          g_clear_object (&self->layout);
+          gtk_widget_queue_resize (GTK_WIDGET (self));
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -566,6 +616,7 @@ sl_text_cell_class_init (SlTextCellClass *klass)
 
   widget_class->snapshot = sl_text_cell_snapshot;
   widget_class->measure = sl_text_cell_measure;
+  widget_class->get_request_mode = sl_text_cell_get_request_mode;
   widget_class->map = sl_text_cell_map;
   widget_class->unmap = sl_text_cell_unmap;
   widget_class->css_changed = sl_text_cell_css_changed;
@@ -578,6 +629,8 @@ sl_text_cell_class_init (SlTextCellClass *klass)
   properties[PROP_CHARS] = g_param_spec_int ("chars", NULL, NULL, 0, 200, 10, rw);
   /* a string property of the item, shown as the cell's tooltip */
   properties[PROP_TOOLTIP] = g_param_spec_string ("tooltip-property", NULL, NULL, NULL, rw);
+  /* lines as wide as the cell, as many as the text takes */
+  properties[PROP_WRAP] = g_param_spec_boolean ("wrap", NULL, NULL, FALSE, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_css_name (widget_class, "textcell");
@@ -610,8 +663,7 @@ sl_text_cell_set_item (SlTextCell *self,
   disconnect_item (self);
   g_set_object (&self->item, item);
   connect_item (self);
-  self->dirty = TRUE;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  queue_text (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ITEM]);
 }
 
@@ -650,10 +702,11 @@ sl_text_cell_get_text (SlTextCell *self)
 
 typedef struct
 {
-  char  *property;
-  float  xalign;
-  int    chars;
-  char  *tooltip;
+  char     *property;
+  float     xalign;
+  int       chars;
+  char     *tooltip;
+  gboolean  wrap;
 } CellSpec;
 
 static void
@@ -677,30 +730,29 @@ factory_setup_cb (GtkSignalListItemFactory *factory,
                                                     "xalign", spec->xalign,
                                                     "chars", spec->chars,
                                                     "tooltip-property", spec->tooltip,
+                                                    "wrap", spec->wrap,
                                                     "list-item", list_item,
                                                     NULL));
 }
 
-/* A factory of cells showing @property of their list item's item,
- * aligned by @xalign, @chars digits wide, with @tooltip (a property of
- * the item, or NULL) as tooltip. */
+/* A factory of cells showing @column's property of their list item's
+ * item, aligned by its xalign, its chars digits wide, with its tooltip (a
+ * property of the item, or NULL) as tooltip, wrapped or not. */
 GtkListItemFactory *
-sl_text_cell_factory_new (const char *property,
-                          float       xalign,
-                          int         chars,
-                          const char *tooltip)
+sl_text_cell_factory_new (const SlTextColumn *column)
 {
   GtkListItemFactory *factory;
   CellSpec *spec;
 
-  g_return_val_if_fail (property != NULL, NULL);
+  g_return_val_if_fail (column != NULL && column->property != NULL, NULL);
 
   factory = gtk_signal_list_item_factory_new ();
   spec = g_new0 (CellSpec, 1);
-  spec->property = g_strdup (property);
-  spec->xalign = xalign;
-  spec->chars = chars;
-  spec->tooltip = g_strdup (tooltip);
+  spec->property = g_strdup (column->property);
+  spec->xalign = column->xalign;
+  spec->chars = column->chars;
+  spec->tooltip = g_strdup (column->tooltip);
+  spec->wrap = column->wrap;
   g_signal_connect_data (factory, "setup", G_CALLBACK (factory_setup_cb), spec, cell_spec_free, 0);
   return factory;
 }
@@ -768,8 +820,7 @@ sl_text_cell_set_factories (GtkWidget          *widget,
       GtkColumnView *view;
 
       g_return_if_fail (GTK_IS_COLUMN_VIEW_COLUMN (column));
-      factory = sl_text_cell_factory_new (columns[i].property, columns[i].xalign, columns[i].chars,
-                                          columns[i].tooltip);
+      factory = sl_text_cell_factory_new (&columns[i]);
       gtk_column_view_column_set_factory (GTK_COLUMN_VIEW_COLUMN (column), factory);
       g_object_set_data (column, "sl-text-cell-chars", GINT_TO_POINTER (columns[i].chars));
       view = gtk_column_view_column_get_column_view (GTK_COLUMN_VIEW_COLUMN (column));

@@ -29,12 +29,10 @@ typedef struct
   float       xalign;
   int         chars;      /* width, in digits */
   const char *tooltip;    /* a string property shown as tooltip, or NULL */
+  gboolean    wrap;       /* in lines as wide as the column (sentences) */
 } SlTextColumn;
 
-GtkListItemFactory *sl_text_cell_factory_new (const char *property,
-                                              float       xalign,
-                                              int         chars,
-                                              const char *tooltip);
+GtkListItemFactory *sl_text_cell_factory_new (const SlTextColumn *column);
 
 void        sl_text_cell_bind_columns  (GtkWidgetClass     *widget_class,
                                         const SlTextColumn *columns,

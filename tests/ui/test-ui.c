@@ -1199,21 +1199,15 @@ check_cells_whole (GtkWidget  *widget,
     check_cells_whole (c, property);
 }
 
-/* The columns that matter show whole in the default window, the others
- * behind a scrollbar one sees. */
+/* The columns of @properties show whole in the window, each row's text
+ * uncut. */
 static void
-check_columns_fit (GtkWidget          *view,
-                   const char * const *properties)
+check_columns_shown (GtkWidget          *view,
+                     const char * const *properties)
 {
   GtkWidget *sw = gtk_widget_get_ancestor (view, GTK_TYPE_SCROLLED_WINDOW);
-  GtkWidget *bar;
   int width = gtk_widget_get_width (sw);
 
-  g_assert_nonnull (sw);
-  bar = gtk_scrolled_window_get_hscrollbar (GTK_SCROLLED_WINDOW (sw));
-  g_assert_false (gtk_scrolled_window_get_overlay_scrolling (GTK_SCROLLED_WINDOW (sw)));
-  g_assert_true (gtk_widget_get_mapped (bar));
-  g_assert_cmpint (gtk_widget_get_height (bar), >, 0);
   for (guint i = 0; properties[i] != NULL; i++)
     {
       GtkWidget *cell = ui_find_widget (view, is_cell_of, properties[i]);
@@ -1227,6 +1221,23 @@ check_columns_fit (GtkWidget          *view,
       /* and no row's text is cut */
       check_cells_whole (view, properties[i]);
     }
+}
+
+/* The columns that matter show whole in the default window, the others
+ * behind a scrollbar one sees. */
+static void
+check_columns_fit (GtkWidget          *view,
+                   const char * const *properties)
+{
+  GtkWidget *sw = gtk_widget_get_ancestor (view, GTK_TYPE_SCROLLED_WINDOW);
+  GtkWidget *bar;
+
+  g_assert_nonnull (sw);
+  bar = gtk_scrolled_window_get_hscrollbar (GTK_SCROLLED_WINDOW (sw));
+  g_assert_false (gtk_scrolled_window_get_overlay_scrolling (GTK_SCROLLED_WINDOW (sw)));
+  g_assert_true (gtk_widget_get_mapped (bar));
+  g_assert_cmpint (gtk_widget_get_height (bar), >, 0);
+  check_columns_shown (view, properties);
 }
 
 static gboolean
@@ -1298,6 +1309,8 @@ test_tables (void)
 {
   static const char *link_columns[] = { "hosts", "quality-text", "bound-text", "offset-text", "drift-text", NULL };
   static const char *host_columns[] = { "name", "state-text", "offset-text", "drift-text", "bound-text", NULL };
+  /* every column: what changed is read whole, in as many lines as it takes */
+  static const char *change_columns[] = { "time-text", "kind-text", "text", "reason", NULL };
   g_autofree char *path = ui_shared_path ("traces/django-vote");
   const char *paths[] = { path, NULL };
   SlWindow *window;
@@ -1363,6 +1376,11 @@ test_tables (void)
   sl_quality_panel_set_page (panel, "hosts");
   ui_wait_settled_view (window);
   check_columns_fit (GTK_WIDGET (_sl_quality_panel_get_hosts_view (panel)), host_columns);
+  sl_quality_panel_set_page (panel, "changes");
+  ui_wait_settled_view (window);
+  ui_wait_frames (GTK_WIDGET (window), 2);
+  ui_save_screenshot (window, "changes-1200.png");
+  check_columns_shown (ui_find_widget (GTK_WIDGET (panel), is_mapped_column_view, NULL), change_columns);
 
   /* Details opens on the worst link (both accurate: the wider bound) */
   g_assert_null (sl_session_get_selected_link (session));
