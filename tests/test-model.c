@@ -1085,6 +1085,34 @@ test_entry_checks (void)
   g_test_assert_expected_messages ();
 }
 
+/* A link that joins the tree says its bound as the tables do: the
+ * journal's value is its weight in ns (it read "inaccuracy 875264761135
+ * ppm" for django-vote's ±875.3 µs). */
+static void
+test_change_text (void)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr(SlChangeList) list = NULL;
+  SlChange c[2] = { { 0 } };
+
+  g_ptr_array_add (names, (gpointer) "django-client");
+  g_ptr_array_add (names, (gpointer) "django-httpd");
+  list = sl_change_list_new (names);
+  c[0].kind = c[1].kind = SL_CHANGE_TREE_EDGE_IN;
+  c[0].a = c[1].a = 0;
+  c[0].b = c[1].b = 1;
+  c[0].value = 875264.761135;
+  c[1].value = 1e300;
+  sl_change_list_append (list, c, 2);
+  {
+    g_autoptr(SlChangeItem) bounded = g_list_model_get_item (G_LIST_MODEL (list), 1);
+    g_autoptr(SlChangeItem) unbounded = g_list_model_get_item (G_LIST_MODEL (list), 0);
+
+    g_assert_cmpstr (sl_change_item_get_text (bounded), ==, "django-client – django-httpd joined the tree (bound ±875.3 µs)");
+    g_assert_cmpstr (sl_change_item_get_text (unbounded), ==, "django-client – django-httpd joined the tree");
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1092,6 +1120,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/model/django-vote", test_django);
+  g_test_add_func ("/model/change-text", test_change_text);
   g_test_add_func ("/model/generated", test_generated);
   g_test_add_func ("/model/timeline-while-reading", test_timeline_while_reading);
   g_test_add_func ("/model/failed", test_failed);

@@ -152,11 +152,13 @@ describe (SlChangeList    *self,
   switch (r->kind)
     {
     case SL_CHANGE_TREE_EDGE_IN:
-      if (isfinite (r->value))
+      /* the link's weight: the largest bound it adds where it is applied,
+       * in ns (1e300: unbounded somewhere), as the tables give bounds */
+      if (isfinite (r->value) && r->value < 1e300)
         {
-          g_autofree char *ppm = sl_format_ppm (r->value);
-          return g_strdup_printf (_("%s – %s joined the tree (inaccuracy %s)"),
-                                  host_name (self, r->a), host_name (self, r->b), ppm);
+          g_autofree char *bound = sl_format_ns (r->value);
+          return g_strdup_printf (_("%s – %s joined the tree (bound ±%s)"),
+                                  host_name (self, r->a), host_name (self, r->b), bound);
         }
       return g_strdup_printf (_("%s – %s joined the tree"),
                               host_name (self, r->a), host_name (self, r->b));
