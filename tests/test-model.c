@@ -1085,6 +1085,33 @@ test_entry_checks (void)
   g_test_assert_expected_messages ();
 }
 
+/* synctraces' link is accurate with a bound of ±44.2 ms: its tooltip
+ * (every cell's in its row) gives its bound over its packets beside it,
+ * and says what "accurate" means. */
+static void
+test_accurate_wide (void)
+{
+  g_autofree char *path = sl_test_data_path ("traces", "synctraces", NULL);
+  g_autoptr(SlSession) session = NULL;
+  g_autoptr(GArray) states = NULL;
+  g_autofree char *summary = NULL;
+  SlLinkItem *link;
+
+  if (path == NULL)
+    return;
+  session = sl_session_new ();
+  states = open_and_wait (session, path);
+  g_assert_cmpint (last_state (states), ==, SL_SESSION_STATE_READY);
+  link = sl_session_find_link (session, "VM1", "VM3");
+  g_assert_nonnull (link);
+  g_assert_cmpint (sl_link_item_get_quality (link), ==, SL_QUALITY_ACCURATE);
+  summary = sl_link_item_dup_summary (link);
+  g_test_message ("%s", summary);
+  g_assert_true (g_str_has_prefix (summary, "VM1 ↔ VM3: accurate, in the tree, bound ±44.2 ms"));
+  g_assert_nonnull (strstr (summary, "\nbound ±171.8 µs over its packets (0.119 s), ±44.2 ms over both hosts' events (23 s)"));
+  g_assert_nonnull (strstr (summary, "\nAccurate: a bound holds at every instant, not a small one"));
+}
+
 /* A link that joins the tree says its bound as the tables do: the
  * journal's value is its weight in ns (it read "inaccuracy 875264761135
  * ppm" for django-vote's ±875.3 µs). */
@@ -1121,6 +1148,7 @@ main (int    argc,
 
   g_test_add_func ("/model/django-vote", test_django);
   g_test_add_func ("/model/change-text", test_change_text);
+  g_test_add_func ("/model/accurate-wide", test_accurate_wide);
   g_test_add_func ("/model/generated", test_generated);
   g_test_add_func ("/model/timeline-while-reading", test_timeline_while_reading);
   g_test_add_func ("/model/failed", test_failed);

@@ -23,6 +23,10 @@ test_offset (void)
   check (sl_units_offset (0), "+0 ns");
   check (sl_units_offset (0.4), "+0 ns");
   check (sl_units_offset (-7), "\u22127 ns");
+  /* a size has no sign */
+  check (sl_units_size (-182.4e6), "182.4 ms");
+  check (sl_units_size (171752), "171.8 µs");
+  check (sl_units_size (INFINITY), "—");
   check (sl_units_offset (999), "+999 ns");
   check (sl_units_offset (1000), "+1 µs");
   check (sl_units_offset (-3052), "\u22123.052 µs");

@@ -475,6 +475,7 @@ sl_link_item_dup_summary (SlLinkItem *self)
   g_autofree char *matches = NULL;
   g_autofree char *accurate = NULL;
   GString *text;
+  double near;
 
   g_return_val_if_fail (SL_IS_LINK_ITEM (self), NULL);
 
@@ -499,6 +500,18 @@ sl_link_item_dup_summary (SlLinkItem *self)
   g_string_append_printf (text, _("\nrate band %s, offset band %s\n"
                                   "%s matched packets (%s accurate), hull points %u + %u"),
                           acc, band, matches, accurate, self->rl.hull_points[0], self->rl.hull_points[1]);
+  near = sl_report_packets_bound (&self->rl, self->relation);
+  if (isfinite (near))
+    {
+      g_autofree char *near_text = sl_format_ns (near);
+
+      g_string_append_printf (text, _("\nbound ±%s over its packets (%.3g s), ±%s over both hosts' events (%.3g s)"),
+                              near_text, (double) (i->span_end - i->span_start) / 1e9, bound,
+                              (double) (i->bound_end - i->bound_start) / 1e9);
+    }
+  if (sl_report_bound_is_far (&self->rl, near))
+    g_string_append (text, _("\nAccurate: a bound holds at every instant, not a small one: the rates its "
+                             "packets allow part away from them"));
   if (i->reason != NULL && i->reason[0] != '\0')
     g_string_append_printf (text, "\n%s", i->reason);
   return g_string_free (text, FALSE);

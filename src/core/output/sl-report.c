@@ -764,6 +764,44 @@ sl_report_offset_text (const SlTransform *map,
   return g_strdup_printf ("%s, drift %s", offset, drift);
 }
 
+/**
+ * sl_report_packets_bound:
+ * @rel: (nullable): the link's relation, from the engine's a to its b
+ *
+ * Returns: the largest bound of the link's estimate over its packets'
+ *   span (INFINITY without a relation)
+ */
+double
+sl_report_packets_bound (const SlReportLink *rl,
+                         const SlRelation   *rel)
+{
+  g_return_val_if_fail (rl != NULL, INFINITY);
+
+  if (rel == NULL || rl->info.matches == 0 || rl->info.span_end < rl->info.span_start)
+    return INFINITY;
+  return sl_relation_max_bound (rel, rl->info.span_start, rl->info.span_end, NULL);
+}
+
+/**
+ * sl_report_bound_is_far:
+ *
+ * Returns: whether an accurate link's bound over both hosts' events is
+ *   ten times its bound over its packets or more: "accurate" says that a
+ *   bound holds at every instant, and the rates its packets allow, a band
+ *   that is wide when they span little time, part away from them
+ *   (data/traces/synctraces: ±172 µs over 0.12 s of packets, ±44.2 ms at
+ *   the hosts' first events, 12 s before them)
+ */
+gboolean
+sl_report_bound_is_far (const SlReportLink *rl,
+                        double              packets_bound)
+{
+  g_return_val_if_fail (rl != NULL, FALSE);
+
+  return rl->info.quality == SL_QUALITY_ACCURATE && isfinite (rl->info.bound_ns) &&
+         isfinite (packets_bound) && rl->info.bound_ns >= 10 * MAX (packets_bound, 1.0);
+}
+
 /* A link's windows and failures (clock steps, wrong matches), when it has
  * more than one window. */
 static void
@@ -836,6 +874,23 @@ text_link (GString               *s,
     g_string_append_printf (s, "      offset band %.3f µs, estimate within %.3f µs, over both hosts' events (%.3f s)\n",
                             i->band_ns / 1e3, i->bound_ns / 1e3,
                             (double) (i->bound_end - i->bound_start) / 1e9);
+  {
+    g_autoptr(SlRelation) rel = sl_engine_get_link_relation (engine, l);
+    double near = sl_report_packets_bound (rl, rel);
+
+    if (isfinite (near))
+      g_string_append_printf (s, "      estimate within %.3f µs over its packets (%.3f s)\n", near / 1e3,
+                              (double) (i->span_end - i->span_start) / 1e9);
+    if (sl_report_bound_is_far (rl, near))
+      {
+        g_autofree char *band = sl_units_drift (i->accuracy);
+
+        /* the drift's text, signed; a width has none */
+        g_string_append_printf (s, "      accurate: a bound holds at every instant, not a small one: the rates "
+                                "its packets allow (a band of %s) part away from them\n",
+                                band[0] == '+' ? band + 1 : band);
+      }
+  }
   if (o->algorithm == SL_ALGORITHM_LINREG)
     g_string_append_printf (s, "      linear regression per window (a statistical estimate): round trips %u, "
                             "E_r %.3f µs, SE(slope) %.3g, SE(offset) %.3f µs, 2-sigma %.3f µs (not a guarantee; "

@@ -128,6 +128,10 @@ void      sl_report_host_starts (const SlReportLink  *links,
                                  guint                n_hosts);
 char     *sl_report_offset_at   (const SlTransform   *map,
                                  gint64               start);
+double    sl_report_packets_bound (const SlReportLink *rl,
+                                   const SlRelation   *rel);
+gboolean  sl_report_bound_is_far  (const SlReportLink *rl,
+                                   double              packets_bound);
 char     *sl_report_offset_text (const SlTransform   *map,
                                  gint64               start);
 gboolean  sl_report_link_start  (const SlReportLink  *rl,

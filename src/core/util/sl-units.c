@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "sl-units.h"
 
@@ -89,6 +90,22 @@ sl_units_offset (double ns)
   h %= 24;
   return g_strdup_printf ("%s%" G_GINT64_FORMAT " d %" G_GINT64_FORMAT " h %" G_GINT64_FORMAT " min",
                           sign, d, h, min);
+}
+
+/**
+ * sl_units_size:
+ * @ns: a bound, a width
+ *
+ * Returns: sl_units_offset() of |@ns| without its sign ("182.4 ms")
+ */
+char *
+sl_units_size (double ns)
+{
+  char *text = sl_units_offset (fabs (ns));
+
+  if (text[0] == '+')
+    memmove (text, text + 1, strlen (text));
+  return text;
 }
 
 /**

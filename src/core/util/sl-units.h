@@ -12,6 +12,7 @@ G_BEGIN_DECLS
 char *sl_units_time_of_day (gint64 ns,
                             int    decimals);
 char *sl_units_offset      (double ns);
+char *sl_units_size        (double ns);
 char *sl_units_drift       (double drift);
 
 G_END_DECLS
