@@ -1321,6 +1321,127 @@ test_margin_triangle (void)
   g_assert_cmpuint (triangle_changes (SL_GRAPH_LIVE_MARGIN, TRUE), >, 0);
 }
 
+/* Three near-equal links (±3 %) on a loaded machine: each link's bound
+ * jumps by 30-100 % now and then, for 1 to 3 s of input (round trips the
+ * scheduler delayed, as ui-live's /ui/live/calm sees them). The margin
+ * alone follows the jumps; with the live dwell (10 s of input) the tree
+ * and the reference stay. A link that gets clearly lighter still enters
+ * at once, and a tree link that stays heavier leaves after the dwell. */
+typedef struct
+{
+  SlGraph *g;
+  GRand   *rand;
+  gint64   now;
+  gint64   spike_end[3];
+  double   spike[3];
+} Jitter;
+
+#define JITTER_STEP G_GINT64_CONSTANT (250000000)
+
+/* One flush: every link refreshed at the same input time */
+static void
+jitter_step (Jitter       *j,
+             const double *base)
+{
+  j->now += JITTER_STEP;
+  sl_graph_set_time (j->g, j->now);
+  for (guint a = 0; a < 3; a++)
+    {
+      double w = base[a] * g_rand_double_range (j->rand, 0.97, 1.03);
+
+      if (j->now >= j->spike_end[a] && g_rand_int_range (j->rand, 0, 40) == 0)
+        {
+          j->spike_end[a] = j->now + g_rand_int_range (j->rand, 1, 4) * G_GINT64_CONSTANT (1000000000);
+          j->spike[a] = g_rand_double_range (j->rand, 1.3, 2.0);
+        }
+      if (j->now < j->spike_end[a])
+        w *= j->spike[a];
+      link_identity (j->g, a, (a + 1) % 3, w);
+    }
+}
+
+static guint64
+jitter_changes (Jitter *j,
+                double  margin,
+                gint64  dwell)
+{
+  static const double base[3] = { 100.0, 101.0, 102.0 };
+  guint64 before;
+
+  memset (j, 0, sizeof *j);
+  j->g = sl_graph_new (SL_TREE_MST, NULL);
+  j->rand = g_rand_new_with_seed (65);
+  j->now = EPOCH;
+  sl_graph_set_margin (j->g, margin);
+  sl_graph_set_dwell (j->g, dwell);
+  for (guint i = 0; i < 3; i++)
+    sl_graph_add_node (j->g);
+  /* the first minute settles, the next ten are counted */
+  for (guint step = 0; step < 240; step++)
+    jitter_step (j, base);
+  before = sl_graph_get_n_tree_changes (j->g) + sl_graph_get_n_reference_changes (j->g);
+  for (guint step = 0; step < 2400; step++)
+    jitter_step (j, base);
+  return sl_graph_get_n_tree_changes (j->g) + sl_graph_get_n_reference_changes (j->g) - before;
+}
+
+static void
+test_margin_jitter (void)
+{
+  Jitter j;
+  guint64 exact = jitter_changes (&j, 0.0, 0);
+  guint64 margin, dwell;
+  guint out, in;
+
+  g_rand_free (j.rand);
+  sl_graph_free (j.g);
+  margin = jitter_changes (&j, SL_GRAPH_LIVE_MARGIN, 0);
+  g_rand_free (j.rand);
+  sl_graph_free (j.g);
+  dwell = jitter_changes (&j, SL_GRAPH_LIVE_MARGIN, SL_GRAPH_LIVE_DWELL_NS);
+  g_test_message ("jumping triangle, 10 min: %" G_GUINT64_FORMAT " tree and reference changes exact, %"
+                  G_GUINT64_FORMAT " with the margin alone, %" G_GUINT64_FORMAT " with the dwell too",
+                  exact, margin, dwell);
+  g_assert_cmpuint (exact, >, 100);
+  g_assert_cmpuint (margin, >, 10);
+  g_assert_cmpuint (dwell, ==, 0);
+
+  /* the link outside the tree gets 40 % lighter: in at once */
+  for (out = 0; out < 3 && sl_graph_edge_in_tree (j.g, out, (out + 1) % 3); out++)
+    ;
+  g_assert_cmpuint (out, <, 3);
+  {
+    double base[3] = { 100.0, 100.0, 100.0 };
+
+    base[out] = 60.0;
+    jitter_step (&j, base);
+    g_assert_true (sl_graph_edge_in_tree (j.g, out, (out + 1) % 3));
+
+    /* a tree link twice as heavy from now on: still in after most of the
+     * dwell, out once it has lasted the dwell (and its last quarter) */
+    in = (out + 1) % 3;
+    if (!sl_graph_edge_in_tree (j.g, in, (in + 1) % 3))
+      in = (out + 2) % 3;
+    g_assert_true (sl_graph_edge_in_tree (j.g, in, (in + 1) % 3));
+    base[in] = 200.0;
+    /* (no more jumps) */
+    for (guint k = 0; k < 3; k++)
+      {
+        j.spike_end[k] = G_MAXINT64;
+        j.spike[k] = 1.0;
+      }
+    for (gint64 t = 0; t < SL_GRAPH_LIVE_DWELL_NS * 9 / 10; t += JITTER_STEP)
+      jitter_step (&j, base);
+    g_assert_true (sl_graph_edge_in_tree (j.g, in, (in + 1) % 3));
+    for (gint64 t = 0; t < SL_GRAPH_LIVE_DWELL_NS * 4 / 10; t += JITTER_STEP)
+      jitter_step (&j, base);
+    g_assert_false (sl_graph_edge_in_tree (j.g, in, (in + 1) % 3));
+    g_assert_true (sl_graph_edge_in_tree (j.g, out, (out + 1) % 3));
+  }
+  g_rand_free (j.rand);
+  sl_graph_free (j.g);
+}
+
 static void
 test_ties (void)
 {
@@ -1600,6 +1721,7 @@ main (int   argc,
   g_test_add_func ("/graph/mst/random-large", test_mst_random_large);
   g_test_add_func ("/graph/margin/random", test_margin_random);
   g_test_add_func ("/graph/margin/triangle", test_margin_triangle);
+  g_test_add_func ("/graph/margin/jitter", test_margin_jitter);
   g_test_add_func ("/graph/shortest-path/random", test_sp_random);
   g_test_add_func ("/graph/queries-change-nothing", test_queries_change_nothing);
   g_test_add_func ("/graph/long-path", test_long_path);

@@ -198,7 +198,7 @@ sl_cli_engine_entries (SyncArgs *args)
       "Pin the reference host of its component (default: automatic)", "HOST" },
     { "tree-margin", 0, 0, G_OPTION_ARG_DOUBLE, &args->tree_margin_pct,
       "Tree hysteresis: a link replaces a tree link only when its bound is this many percent lower "
-      "(default 25 for live sessions, 0 for trace folders: the exact tree)", "PERCENT" },
+      "and has been for 10 s of input (default 25 for live sessions, 0 for trace folders: the exact tree)", "PERCENT" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &args->json,
       "Print one JSON object instead of the text report", NULL },
     { "journal", 0, 0, G_OPTION_ARG_STRING, &args->journal,

@@ -66,6 +66,9 @@ sl_engine_new (const SlEngineOptions *options)
   self->graph = sl_graph_new (self->options.tree, self->journal);
   self->rt_z = sl_linreg_confidence_to_z (self->options.linreg_confidence);
   sl_graph_set_margin (self->graph, self->options.tree_margin);
+  /* hysteresis in time too: the margin must hold for a while */
+  if (self->options.tree_margin > 0)
+    sl_graph_set_dwell (self->graph, SL_GRAPH_LIVE_DWELL_NS);
   self->fixed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, fixed_free);
   self->host_fixed = g_ptr_array_new ();
   return self;
@@ -853,6 +856,7 @@ flush_links (SlEngine *self)
 
       l->queued = FALSE;
       sl_journal_set_time (self->journal, l->change_time);
+      sl_graph_set_time (self->graph, l->change_time);
       refresh_link (self, l);
     }
   sl_journal_set_time (self->journal, self->now);

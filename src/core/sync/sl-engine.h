@@ -46,7 +46,8 @@ typedef enum
  *   time too (counted as dropped, like those past @journal_size).
  * @journal_size: journal entries kept at most
  * @tree_margin: hysteresis of the tree (sl_graph_set_margin()): a link
- *   replaces a tree link only when its weight is lower by this fraction;
+ *   replaces a tree link only when its weight is lower by this fraction,
+ *   and has been for %SL_GRAPH_LIVE_DWELL_NS of input (sl_graph_set_dwell());
  *   0 (the default) keeps the exact tree, %SL_GRAPH_LIVE_MARGIN is live's
  */
 typedef struct

@@ -19,6 +19,18 @@ enum
   EDGE_TF_CHANGED = 1 << 2,
 };
 
+/* sl_graph_set_dwell(): the least weight a link was given in each of the
+ * last DWELL_BUCKETS quarters of the dwell (bucket number `last`, the
+ * current one, in least[pos]) */
+#define DWELL_BUCKETS 5
+
+typedef struct
+{
+  gint64 last;
+  guint  pos;
+  double least[DWELL_BUCKETS];
+} Floor;
+
 typedef struct
 {
   guint       a;
@@ -31,6 +43,7 @@ typedef struct
   SlRelation *rel;
   SlRelation *rel_lin;
   SlRelation *rel_inv;
+  Floor      *floor;
 } Edge;
 
 /* The parents are an array of their own: the walks up the trees chase
@@ -123,6 +136,8 @@ struct _SlGraph
 
   guint       pinned;
   double      margin;
+  gint64      dwell;
+  gint64      now;
   guint64     epoch;
   guint64     n_tree_changes;
   guint64     n_reference_changes;

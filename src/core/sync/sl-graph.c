@@ -650,6 +650,7 @@ edge_free (SlGraph *self,
   g_clear_pointer (&self->edges[e].rel, sl_relation_unref);
   g_clear_pointer (&self->edges[e].rel_lin, sl_relation_unref);
   g_clear_pointer (&self->edges[e].rel_inv, sl_relation_unref);
+  g_clear_pointer (&self->edges[e].floor, g_free);
   self->edges[e].flags = 0;
   self->edges[e].a = self->free_edge;
   self->free_edge = e;
@@ -704,6 +705,7 @@ sl_graph_free (SlGraph *self)
       g_clear_pointer (&self->edges[e].rel, sl_relation_unref);
       g_clear_pointer (&self->edges[e].rel_lin, sl_relation_unref);
       g_clear_pointer (&self->edges[e].rel_inv, sl_relation_unref);
+      g_free (self->edges[e].floor);
     }
   g_free (self->parent);
   g_free (self->vertices);
@@ -790,6 +792,50 @@ sl_graph_get_n_nodes (const SlGraph *self)
   return self->n_nodes;
 }
 
+/* With a dwell, the weight the tree sees is the least the link was given
+ * over the last dwell of input time (up to a quarter more): a link that
+ * gets lighter is offered at once, one that gets heavier counts as such
+ * only once it has stayed so for the whole dwell. A live link's bound
+ * jumps for a second or two when the machine is loaded (round trips
+ * delayed by the scheduler); with the margin alone, near-equal links
+ * swapped, and the reference with them, at each such jump. */
+static double
+floor_weight (SlGraph *self,
+              Edge    *E,
+              double   weight)
+{
+  gint64 width = MAX (self->dwell / (DWELL_BUCKETS - 1), 1);
+  gint64 bucket = self->now / width - (self->now % width < 0);
+  Floor *f = E->floor;
+  double least = INFINITY;
+
+  if (f == NULL)
+    {
+      f = E->floor = g_new (Floor, 1);
+      f->last = bucket;
+      f->pos = 0;
+      for (guint k = 0; k < DWELL_BUCKETS; k++)
+        f->least[k] = INFINITY;
+    }
+  /* the buckets passed are emptied; an earlier time (the input is merged
+   * by time, so only by rounding) counts in the current one */
+  if (bucket > f->last)
+    {
+      guint64 n = MIN ((guint64) bucket - (guint64) f->last, DWELL_BUCKETS);
+
+      for (guint64 k = 0; k < n; k++)
+        {
+          f->pos = (f->pos + 1) % DWELL_BUCKETS;
+          f->least[f->pos] = INFINITY;
+        }
+      f->last = bucket;
+    }
+  f->least[f->pos] = MIN (f->least[f->pos], weight);
+  for (guint k = 0; k < DWELL_BUCKETS; k++)
+    least = MIN (least, f->least[k]);
+  return least;
+}
+
 static void
 update_edge (SlGraph           *self,
              guint              a,
@@ -832,6 +878,8 @@ update_edge (SlGraph           *self,
     {
       e = edge_alloc (self);
       E = &self->edges[e];
+      if (self->dwell > 0)
+        weight = floor_weight (self, E, weight);
       E->a = a;
       E->b = b;
       E->flags = EDGE_LIVE;
@@ -859,6 +907,8 @@ update_edge (SlGraph           *self,
                E->a_to_b.image != tf.image ||
                E->a_to_b.image_frac != tf.image_frac ||
                E->a_to_b.drift != tf.drift;
+  if (self->dwell > 0)
+    weight = floor_weight (self, E, weight);
   old_weight = E->weight;
   if (!tf_changed && weight == old_weight)
     return;
@@ -1079,6 +1129,43 @@ sl_graph_set_margin (SlGraph *self,
   g_return_if_fail (self->map.len == 0);
 
   self->margin = margin;
+}
+
+/**
+ * sl_graph_set_dwell:
+ * @dwell_ns: input time (ns, >= 0) a link must stay heavier before the
+ *   tree sees it so
+ *
+ * The weight a link is given in the tree is the least it was given over
+ * the last @dwell_ns of input time (sl_graph_set_time()), up to a quarter
+ * more: a lighter link counts at once, a heavier one only once it has
+ * stayed heavier that long. With the margin, a tree link is replaced by a
+ * link that has been lighter by the margin for that long (or at once when
+ * it is removed); the margin's guarantee holds for these weights. 0, the
+ * default, uses the weights as given. Set it before the first edge.
+ */
+void
+sl_graph_set_dwell (SlGraph *self,
+                    gint64   dwell_ns)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (dwell_ns >= 0);
+  g_return_if_fail (self->map.len == 0);
+
+  self->dwell = dwell_ns;
+}
+
+/**
+ * sl_graph_set_time:
+ * @now: the input time of the changes that follow
+ */
+void
+sl_graph_set_time (SlGraph *self,
+                   gint64   now)
+{
+  g_return_if_fail (self != NULL);
+
+  self->now = now;
 }
 
 double

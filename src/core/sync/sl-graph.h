@@ -33,6 +33,10 @@ typedef enum
  * link must be 25 % lighter than a tree link to replace it. */
 #define SL_GRAPH_LIVE_MARGIN 0.25
 
+/* ...and it must have been so for 10 s of input (sl_graph_set_dwell()):
+ * a link's bound jumps for a second or two at a time on a loaded machine. */
+#define SL_GRAPH_LIVE_DWELL_NS G_GINT64_CONSTANT (10000000000)
+
 typedef struct _SlGraph SlGraph;
 
 SlGraph    *sl_graph_new                (SlTreeKind         kind,
@@ -61,6 +65,10 @@ guint       sl_graph_get_pinned         (const SlGraph     *self);
 void        sl_graph_set_margin         (SlGraph           *self,
                                          double             margin);
 double      sl_graph_get_margin         (const SlGraph     *self);
+void        sl_graph_set_dwell          (SlGraph           *self,
+                                         gint64             dwell_ns);
+void        sl_graph_set_time           (SlGraph           *self,
+                                         gint64             now);
 gboolean    sl_graph_edge_in_tree       (SlGraph           *self,
                                          guint              a,
                                          guint              b);
