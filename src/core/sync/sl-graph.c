@@ -817,8 +817,8 @@ floor_weight (SlGraph *self,
       for (guint k = 0; k < DWELL_BUCKETS; k++)
         f->least[k] = INFINITY;
     }
-  /* the buckets passed are emptied; an earlier time (the input is merged
-   * by time, so only by rounding) counts in the current one */
+  /* the buckets passed are emptied; an earlier time (links' change times
+   * need not come in order) counts in the current one */
   if (bucket > f->last)
     {
       guint64 n = MIN ((guint64) bucket - (guint64) f->last, DWELL_BUCKETS);
