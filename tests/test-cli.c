@@ -370,7 +370,7 @@ test_text_offsets (void)
   g_autofree char *traces = g_build_filename (dir, "traces", NULL);
   g_autofree char *out_arg = g_strdup_printf ("--out=%s", traces);
   g_autofree char *rm = g_strdup_printf ("rm -rf %s", dir);
-  g_autoptr(GRegex) re = g_regex_new ("offset to (\\S+) ([+\u2212])([0-9.]+) (ns|µs|ms|s) at (\\d\\d:\\d\\d:\\d\\d\\.\\d), "
+  g_autoptr(GRegex) re = g_regex_new ("offset to (\\S+) ([+\u2212])([0-9.]+) (ns|µs|ms|s) at (\\d\\d:\\d\\d:\\d\\d\\.\\d) UTC, "
                                       "drift ([+\u2212])([0-9.]+) ppm", 0, 0, NULL);
   g_autoptr(GMatchInfo) m = NULL;
   Run r = { 0 };
@@ -414,7 +414,8 @@ test_text_offsets (void)
       g_assert_cmpfloat (fabs (offset - 182.4), <, 0.1);
       g_assert_cmpfloat (fabs (drift - 10), <, 5);
     }
-  /* where the data starts, on the reference's clock: 23:14:00 UTC */
+  /* where the data starts, on the reference's clock, which is UTC and
+   * says so: 23:14:00 UTC */
   g_assert_true (g_str_has_prefix (at, "23:14:0"));
   run_clear (&r);
   g_assert_true (g_spawn_command_line_sync (rm, NULL, NULL, NULL, NULL));

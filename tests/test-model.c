@@ -19,6 +19,7 @@
 #include "sl-job.h"
 #include "sl-report.h"
 #include "sl-session.h"
+#include "sl-units.h"
 #include "test-util.h"
 #include "timeline-test-util.h"
 
@@ -168,8 +169,8 @@ test_django (void)
       g_autoptr(SlLinkItem) link = g_list_model_get_item (links, i);
       g_autofree char *why = sl_session_dup_link_diagnosis (session, link);
       const SlLinkInfo *info = &sl_link_item_get_info (link)->info;
-      g_autofree char *over = g_strdup_printf ("over both hosts' events (%.3f s)",
-                                               (double) (info->bound_end - info->bound_start) / 1e9);
+      g_autofree char *span = sl_format_ns ((double) (info->bound_end - info->bound_start));
+      g_autofree char *over = g_strdup_printf ("over both hosts' events (%s)", span);
 
       g_assert_cmpint (sl_link_item_get_quality (link), ==, SL_QUALITY_ACCURATE);
       g_assert_true (sl_link_item_get_in_tree (link));
@@ -311,22 +312,29 @@ test_generated (void)
 }
 
 /* Bounds, bands and durations as the tables write them: never an
- * exponent, never 1000 of a unit */
+ * exponent, never 1000 of a unit, whole ns below a µs, then four
+ * significant digits, zeros kept ("±248.0 µs" beside "±743.3 µs", not
+ * "±248 µs"), as the text report writes them (sl_units_size()) */
 static void
 test_format_ns (void)
 {
   static const struct { double ns; const char *text; } cases[] = {
-    { 0.5, "0.5 ns" }, { 999.4, "999 ns" }, { 999.7, "0.9997 µs" }, { 1000, "1 µs" },
-    { 955294.97, "955.3 µs" }, { 999970, "1 ms" }, { 44201965, "44.2 ms" }, { 999970000, "0.99997 s" },
-    { 2.221e9, "2.221 s" }, { 999.9999e9, "0.2778 h" }, { -999.7, "-0.9997 µs" },
+    { 0.4, "0 ns" }, { 7, "7 ns" }, { 999.4, "999 ns" }, { 999.7, "0.9997 µs" }, { 1000, "1.000 µs" },
+    { 248000, "248.0 µs" }, { 743300, "743.3 µs" }, { 955294.97, "955.3 µs" }, { 999970, "1.000 ms" },
+    { 44201965, "44.20 ms" }, { 999970000, "1.000 s" }, { 2.221e9, "2.221 s" }, { 23.0e9, "23.00 s" },
+    { 999.9999e9, "16 min 40.0 s" }, { -999.7, "\u22120.9997 µs" }, { -0.2, "0 ns" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autofree char *text = sl_format_ns (cases[i].ns);
 
+      g_autofree char *size = sl_units_size (cases[i].ns);
+
       g_test_message ("%.2f ns: %s", cases[i].ns, text);
       g_assert_cmpstr (text, ==, cases[i].text);
+      /* the text report's digits, a sign aside */
+      g_assert_nonnull (g_strrstr (text, size));
     }
 }
 
@@ -361,7 +369,7 @@ test_offsets_as_report (void)
   const char *argv[] = { cli, "sync", "--no-progress", dir, NULL };
   SlGenerateOptions o;
   g_autoptr(SlGenerate) gen = NULL;
-  guint n_checked = 0, n_pieces = 0;
+  guint n_checked = 0, n_pieces = 0, n_bounds = 0;
   int status;
 
   if (cli == NULL)
@@ -414,6 +422,20 @@ test_offsets_as_report (void)
       g_test_message ("%s (%u pieces): report \"%s\", shown \"%s\"", name,
                       rel != NULL ? sl_relation_get_n_pieces (rel) : 0, want, shown);
       g_assert_cmpstr (shown, ==, want);
+      /* the time of day is UTC, and both say so */
+      g_assert_nonnull (strstr (shown, " UTC, drift "));
+      /* the bound as the Hosts table writes it: ", bound ±X over its events" */
+      {
+        g_autofree char *bound = NULL;
+        g_autofree char *reported = NULL;
+        const char *at = strstr (lines[i], ", bound ");
+        const char *end = at != NULL ? strstr (at, " over its events") : NULL;
+
+        g_assert_nonnull (end);
+        reported = g_strndup (at + strlen (", bound "), end - at - strlen (", bound "));
+        g_object_get (h, "bound-text", &bound, NULL);
+        g_assert_cmpstr (bound, ==, reported);
+      }
       /* and the number behind it is the map's own where the data starts,
        * the map the events are drawn with (not a piece extrapolated) */
       g_assert_nonnull (rel);
@@ -456,6 +478,7 @@ test_offsets_as_report (void)
             g_test_message ("%s - %s: report \"%s\", shown \"%s\"", names[0], names[1],
                             lines[k] + strlen (prefix), shown);
             g_assert_cmpstr (shown, ==, lines[k] + strlen (prefix));
+            g_assert_nonnull (strstr (shown, " UTC, drift "));
             /* the map's own offset there (its relation runs from the
              * engine's a, the other end when the names are flipped) */
             {
@@ -472,8 +495,25 @@ test_offsets_as_report (void)
             }
             n_checked++;
           }
+        else if (g_str_has_prefix (lines[k], "      offset band "))
+          {
+            /* "…, estimate within ±X, over both hosts' events": the
+             * Links table's bound */
+            g_autofree char *bound = NULL;
+            const char *at = strstr (lines[k], ", estimate within ");
+            const char *end = at != NULL ? strstr (at, ", over both") : NULL;
+            g_autofree char *reported = NULL;
+
+            g_assert_nonnull (end);
+            reported = g_strndup (at + strlen (", estimate within "), end - at - strlen (", estimate within "));
+            g_object_get (l, "bound-text", &bound, NULL);
+            g_test_message ("%s - %s: bound reported \"%s\", shown \"%s\"", names[0], names[1], reported, bound);
+            g_assert_cmpstr (bound, ==, reported);
+            n_bounds++;
+          }
     }
   g_assert_cmpuint (n_checked, ==, sl_session_get_n_links (session));
+  g_assert_cmpuint (n_bounds, ==, sl_session_get_n_links (session));
   g_clear_object (&session);
   rm_rf (tmp);
 }
@@ -1107,9 +1147,91 @@ test_accurate_wide (void)
   g_assert_cmpint (sl_link_item_get_quality (link), ==, SL_QUALITY_ACCURATE);
   summary = sl_link_item_dup_summary (link);
   g_test_message ("%s", summary);
-  g_assert_true (g_str_has_prefix (summary, "VM1 ↔ VM3: accurate, in the tree, bound ±44.2 ms"));
-  g_assert_nonnull (strstr (summary, "\nbound ±171.8 µs over its packets (0.119 s), ±44.2 ms over both hosts' events (23 s)"));
+  g_assert_true (g_str_has_prefix (summary, "VM1 ↔ VM3: accurate, in the tree, bound ±44.20 ms"));
+  g_assert_nonnull (strstr (summary, "\nbound ±171.8 µs over its packets (118.7 ms), ±44.20 ms over both hosts' events "
+                                     "(23.00 s)"));
+  /* its last update from the input's first matched packet, named */
+  g_assert_nonnull (strstr (summary, "\nlast update +0.117951 s into the input (from its first matched packet)"));
   g_assert_nonnull (strstr (summary, "\nAccurate: a bound holds at every instant, not a small one"));
+}
+
+/* Hosts whose clocks are 5 h apart: the Changes' times count from the
+ * first matched packet, on the clock the input is read by (its merge
+ * order's, as the journal's input times), and say so in their tooltips.
+ * They counted from the earliest start of a link's packets on its first
+ * host's own clock, 5 h off when that host (b of b–c) was behind the
+ * clock the input is read by (a's). */
+static void
+test_change_times (void)
+{
+  guint n_checked = 0;
+  static const char *const hosts[][3] = {
+    { "a:1000000000:0:0", "b:1000000000:18000000000000:5", "c:1000000000:0:0" },
+    { "a:1000000000:0:0", "b:1000000000:-18000000000000:5", "c:1000000000:0:0" },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (hosts); c++)
+    {
+      g_autofree char *tmp = make_tmpdir ();
+      g_autofree char *dir = g_build_filename (tmp, "traces", NULL);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(SlSession) session = sl_session_new ();
+      g_autoptr(GArray) states = NULL;
+      GListModel *changes;
+      SlGenerateOptions o;
+      SlGenerate *gen;
+      guint n;
+
+      sl_generate_options_init (&o);
+      o.seed = 3;
+      o.duration_ns = 4 * G_GINT64_CONSTANT (1000000000);
+      o.background_rate = 0;
+      o.cpus = 1;
+      gen = sl_generate_new (&o);
+      for (guint h = 0; h < 3; h++)
+        {
+          SlGenerateHost host;
+
+          g_assert_true (sl_generate_parse_host (hosts[c][h], &host, &error));
+          g_assert_no_error (error);
+          g_assert_true (sl_generate_add_host (gen, &host, &error));
+          g_assert_no_error (error);
+          sl_generate_host_clear (&host);
+        }
+      g_assert_true (sl_generate_add_link_spec (gen, "a:b", &error));
+      g_assert_true (sl_generate_add_link_spec (gen, "b:c", &error));
+      g_assert_true (sl_generate_prepare (gen, &error));
+      g_assert_true (sl_generate_run (gen, dir, NULL, &error));
+      g_assert_no_error (error);
+      sl_generate_free (gen);
+
+      states = open_and_wait (session, dir);
+      g_assert_cmpint (last_state (states), ==, SL_SESSION_STATE_READY);
+      changes = sl_session_get_changes (session);
+      n = g_list_model_get_n_items (changes);
+      g_assert_cmpuint (n, >, 0);
+      for (guint i = 0; i < n; i++)
+        {
+          g_autoptr(SlChangeItem) item = g_list_model_get_item (changes, i);
+          g_autofree char *time = NULL;
+          g_autofree char *tooltip = NULL;
+          double s;
+
+          g_object_get (item, "time-text", &time, "time-tooltip", &tooltip, NULL);
+          g_test_message ("%s: %s (%s)", time, sl_change_item_get_text (item), tooltip);
+          g_assert_true (g_str_has_suffix (time, " s"));
+          s = g_ascii_strtod (time, NULL);
+          /* within the 4 s of input, never before its first packet */
+          g_assert_cmpfloat (s, >=, 0);
+          g_assert_cmpfloat (s, <=, 5);
+          n_checked++;
+          g_assert_true (g_str_has_prefix (tooltip, time));
+          g_assert_nonnull (strstr (tooltip, " into the input (from its first matched packet)"));
+        }
+      g_clear_object (&session);
+      rm_rf (tmp);
+    }
+  g_assert_cmpuint (n_checked, >=, 4);
 }
 
 /* A link that joins the tree says its bound as the tables do: the
@@ -1148,6 +1270,7 @@ main (int    argc,
 
   g_test_add_func ("/model/django-vote", test_django);
   g_test_add_func ("/model/change-text", test_change_text);
+  g_test_add_func ("/model/change-times", test_change_times);
   g_test_add_func ("/model/accurate-wide", test_accurate_wide);
   g_test_add_func ("/model/generated", test_generated);
   g_test_add_func ("/model/timeline-while-reading", test_timeline_while_reading);

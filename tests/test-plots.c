@@ -13,7 +13,9 @@
 #include "sl-engine.h"
 #include "sl-lttv-text.h"
 #include "sl-plot.h"
+#include "sl-report.h"
 #include "sl-segments.h"
+#include "sl-units.h"
 #include "test-util.h"
 
 #define SEC G_GINT64_CONSTANT (1000000000)
@@ -364,6 +366,40 @@ test_unwritable (void)
   sl_engine_free (e);
 }
 
+/* A plot's title gives its numbers as the text report and the tables do:
+ * "rate band 670.0 ppm, bound ±115.0 µs", never an exponent ("accuracy
+ * 1.22e+03 ppm") nor zeros dropped ("±115 µs") */
+static void
+test_title (void)
+{
+  g_autoptr(GRegex) re = g_regex_new ("^alpha/1 \u2013 zulu: accurate, rate band ([0-9.]+) ppm, "
+                                      "bound \u00b1([0-9.]+) (µs|ms), ([0-9]+) \\+ ([0-9]+) packets$",
+                                      0, 0, NULL);
+  g_autoptr(GMatchInfo) m = NULL;
+  SlEngine *e = make_synthetic ();
+  g_autofree char *title = sl_plot_title (e, 0);
+  g_autofree char *band = NULL;
+  g_autofree char *bound = NULL;
+  g_autofree char *want_band = NULL;
+  g_autofree char *want_bound = NULL;
+  SlReportLink rl;
+
+  g_test_message ("%s", title);
+  g_assert_null (strstr (title, "e+"));
+  g_assert_true (g_regex_match (re, title, 0, &m));
+  band = g_match_info_fetch (m, 1);
+  bound = g_match_info_fetch (m, 2);
+  sl_report_get_link (e, 0, &rl);
+  want_band = sl_units_rate (rl.alpha_max - rl.alpha_min);
+  want_bound = sl_units_size (rl.info.bound_ns);
+  g_assert_true (g_str_has_prefix (want_band, band));
+  g_assert_true (g_str_has_prefix (want_bound, bound));
+  /* four significant digits, zeros kept (whole ppm from 1000) */
+  g_assert_cmpuint (strlen (bound) - (strchr (bound, '.') != NULL) - strspn (bound, "0."), ==, 4);
+  g_assert_cmpuint (strlen (band) - (strchr (band, '.') != NULL) - strspn (band, "0."), >=, 4);
+  sl_engine_free (e);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -377,6 +413,7 @@ main (int    argc,
   g_test_add_func ("/plots/piecewise", test_piecewise);
   g_test_add_func ("/plots/incomplete", test_incomplete);
   g_test_add_func ("/plots/unwritable", test_unwritable);
+  g_test_add_func ("/plots/title", test_title);
 
   ret = g_test_run ();
 

@@ -28,14 +28,22 @@ test_offset (void)
   check (sl_units_size (171752), "171.8 µs");
   check (sl_units_size (INFINITY), "—");
   check (sl_units_offset (999), "+999 ns");
-  check (sl_units_offset (1000), "+1 µs");
+  check (sl_units_offset (1000), "+1.000 µs");
   check (sl_units_offset (-3052), "\u22123.052 µs");
   check (sl_units_offset (999940), "+999.9 µs");
   /* rounds up into the next unit, never "1000 µs" */
-  check (sl_units_offset (999960), "+1 ms");
+  check (sl_units_offset (999960), "+1.000 ms");
   check (sl_units_offset (182.4e6), "+182.4 ms");
   check (sl_units_offset (-203.84e6), "\u2212203.8 ms");
   check (sl_units_offset (12.345e9), "+12.35 s");
+  /* four significant digits whatever they are: zeros kept, so that
+   * numbers side by side read alike ("±248.0 µs" beside "±743.3 µs") */
+  check (sl_units_size (248e3), "248.0 µs");
+  check (sl_units_size (743.3e3), "743.3 µs");
+  check (sl_units_size (44.2e6), "44.20 ms");
+  check (sl_units_offset (-2e9), "\u22122.000 s");
+  check (sl_units_offset (9.99960e3), "+10.00 µs");
+  check (sl_units_offset (999.7), "+0.9997 µs");
   check (sl_units_offset (59.996e9), "+1 min 0.0 s");
   check (sl_units_offset (756.36e9), "+12 min 36.4 s");
   check (sl_units_offset (-47921.726e9), "\u221213 h 18 min 41.7 s");
@@ -53,9 +61,24 @@ test_drift (void)
   check (sl_units_drift (0), "0 ppm");
   check (sl_units_drift (-27.871e-6), "\u221227.87 ppm");
   check (sl_units_drift (593.2e-6), "+593.2 ppm");
-  check (sl_units_drift (3.1e-9), "+0.0031 ppm");
+  check (sl_units_drift (3.1e-9), "+0.003100 ppm");
+  check (sl_units_drift (10e-6), "+10.00 ppm");
+  check (sl_units_drift (-1.5e-6), "\u22121.500 ppm");
   check (sl_units_drift (0.02384), "+23840 ppm");
   check (sl_units_drift (NAN), "—");
+}
+
+/* A width of rates (a link's rate band): the drift's digits, no sign, no
+ * exponent ("accuracy 1.22e+03 ppm" was a plot's title) */
+static void
+test_rate (void)
+{
+  check (sl_units_rate (1220.3e-6), "1220 ppm");
+  check (sl_units_rate (670e-6), "670.0 ppm");
+  check (sl_units_rate (12.2e-6), "12.20 ppm");
+  check (sl_units_rate (4.5e-9), "0.004500 ppm");
+  check (sl_units_rate (0), "0 ppm");
+  check (sl_units_rate (INFINITY), "—");
 }
 
 static void
@@ -81,6 +104,7 @@ main (int   argc,
 
   g_test_add_func ("/units/offset", test_offset);
   g_test_add_func ("/units/drift", test_drift);
+  g_test_add_func ("/units/rate", test_rate);
   g_test_add_func ("/units/time-of-day", test_time_of_day);
   return g_test_run ();
 }

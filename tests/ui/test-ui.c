@@ -1130,11 +1130,12 @@ test_saved_transforms_command_line (void)
 }
 
 /* Offsets in human terms: where the host's data starts, with the time of
- * day, as the exact map says; the exact map in the tooltip. */
+ * day, which is UTC and says so, as the exact map says; the exact map in
+ * the tooltip. */
 static void
 check_offsets (SlSession *session)
 {
-  g_autoptr(GRegex) re = g_regex_new ("^([+\u2212])([0-9.]+) (ns|µs|ms|s) at \\d\\d:\\d\\d:\\d\\d\\.\\d$", 0, 0, NULL);
+  g_autoptr(GRegex) re = g_regex_new ("^([+\u2212])([0-9.]+) (ns|µs|ms|s) at \\d\\d:\\d\\d:\\d\\d\\.\\d UTC$", 0, 0, NULL);
   SlHostItem *client = sl_session_find_host (session, "django-client");
   SlHostItem *httpd = sl_session_find_host (session, "django-httpd");
   const SlSnapHost *info = sl_host_item_get_info (client);

@@ -27,6 +27,7 @@ struct _SlChangeItem
   GObject       parent_instance;
   ChangeRec     rec;
   char         *time_text;
+  char         *time_tooltip;
   char         *text;
 };
 
@@ -35,6 +36,7 @@ enum {
   ITEM_PROP_SEQ,
   ITEM_PROP_KIND_TEXT,
   ITEM_PROP_TIME_TEXT,
+  ITEM_PROP_TIME_TOOLTIP,
   ITEM_PROP_TEXT,
   ITEM_PROP_REASON,
   ITEM_N_PROPS
@@ -50,6 +52,7 @@ sl_change_item_finalize (GObject *object)
   SlChangeItem *self = (SlChangeItem *) object;
 
   g_free (self->time_text);
+  g_free (self->time_tooltip);
   g_free (self->text);
 
   G_OBJECT_CLASS (sl_change_item_parent_class)->finalize (object);
@@ -74,6 +77,9 @@ sl_change_item_get_property (GObject    *object,
     case ITEM_PROP_TIME_TEXT:
       g_value_set_string (value, self->time_text);
       break;
+    case ITEM_PROP_TIME_TOOLTIP:
+      g_value_set_string (value, self->time_tooltip);
+      break;
     case ITEM_PROP_TEXT:
       g_value_set_string (value, self->text);
       break;
@@ -97,6 +103,7 @@ sl_change_item_class_init (SlChangeItemClass *klass)
   item_properties[ITEM_PROP_SEQ] = g_param_spec_uint64 ("seq", NULL, NULL, 0, G_MAXUINT64, 0, ro);
   item_properties[ITEM_PROP_KIND_TEXT] = g_param_spec_string ("kind-text", NULL, NULL, NULL, ro);
   item_properties[ITEM_PROP_TIME_TEXT] = g_param_spec_string ("time-text", NULL, NULL, NULL, ro);
+  item_properties[ITEM_PROP_TIME_TOOLTIP] = g_param_spec_string ("time-tooltip", NULL, NULL, NULL, ro);
   item_properties[ITEM_PROP_TEXT] = g_param_spec_string ("text", NULL, NULL, NULL, ro);
   item_properties[ITEM_PROP_REASON] = g_param_spec_string ("reason", NULL, NULL, NULL, ro);
   g_object_class_install_properties (object_class, ITEM_N_PROPS, item_properties);
@@ -202,6 +209,7 @@ sl_change_list_get_item (GListModel *model,
   item = g_object_new (SL_TYPE_CHANGE_ITEM, NULL);
   item->rec = g_array_index (self->recs, ChangeRec, self->recs->len - 1 - position);
   item->time_text = sl_format_time (item->rec.input_time, self->origin);
+  item->time_tooltip = sl_format_time_tooltip (item->rec.input_time, self->origin);
   item->text = describe (self, &item->rec);
   return item;
 }

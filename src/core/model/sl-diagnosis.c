@@ -58,14 +58,15 @@ sl_diagnose_link (const SlSnapshot *s,
       {
         g_autofree char *acc = sl_format_ppm (i->accuracy);
         g_autofree char *bound = sl_format_ns (i->bound_ns);
+        g_autofree char *over = sl_format_ns ((double) (i->bound_end - i->bound_start));
 
         /* the bound covers the instants the link's map is applied to,
          * both hosts' events, as sync's report says: on its packets alone
          * the band is much narrower */
         g_string_append_printf (str, _("%s and %s are synchronized: the two hulls are separated, "
-                                       "accuracy %s, estimate within ±%s over both hosts' events "
-                                       "(%.3f s)."),
-                                a, b, acc, bound, (double) (i->bound_end - i->bound_start) / 1e9);
+                                       "rate band %s, estimate within ±%s over both hosts' events "
+                                       "(%s)."),
+                                a, b, acc, bound, over);
         if (!i->in_tree)
           g_string_append_printf (str, "\n%s", _("The link is not in the tree: other links join "
                                                  "these hosts more accurately."));

@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "sl-format.h"
+#include "sl-units.h"
 
 const char *
 sl_format_quality (SlQuality quality)
@@ -31,40 +32,30 @@ sl_format_quality (SlQuality quality)
     }
 }
 
-/* @accuracy: alpha_max - alpha_min (a relative rate) */
+/* @accuracy: alpha_max - alpha_min (a relative rate): as the text report
+ * writes rates (sl_units_rate()) */
 char *
 sl_format_ppm (double accuracy)
 {
   if (!isfinite (accuracy))
     return g_strdup (C_("accuracy", "unbounded"));
-  double ppm = accuracy * 1e6;
-
-  /* Translators: parts per million */
-  if (ppm >= 100)
-    return g_strdup_printf (_("%.0f ppm"), ppm);
-  if (ppm >= 0.01)
-    return g_strdup_printf (_("%.3g ppm"), ppm);
-  return g_strdup_printf (_("%.2e ppm"), ppm);
+  return sl_units_rate (accuracy);
 }
 
+/* Bounds, bands and durations: as the text report writes them
+ * (sl_units_size(): whole ns below a µs, then four significant digits,
+ * zeros kept), negative ones with a minus sign */
 char *
 sl_format_ns (double ns)
 {
-  double a = fabs (ns);
+  g_autofree char *size = NULL;
 
   if (!isfinite (ns))
     return g_strdup ("—");
-  /* each unit up to where its digits round to 1000 of it (999.7 ns read
-   * "1e+03 ns", 999.97 µs "1000 µs") */
-  if (a < 999.5)
-    return g_strdup_printf ("%.3g ns", ns);
-  if (a < 999.95e3)
-    return g_strdup_printf ("%.4g µs", ns / 1e3);
-  if (a < 999.95e6)
-    return g_strdup_printf ("%.4g ms", ns / 1e6);
-  if (a < 999.9995e9)
-    return g_strdup_printf ("%.6g s", ns / 1e9);
-  return g_strdup_printf ("%.4g h", ns / 3.6e12);
+  size = sl_units_size (ns);
+  if (ns < 0 && g_strcmp0 (size, "0 ns") != 0)
+    return g_strdup_printf ("\u2212%s", size);
+  return g_steal_pointer (&size);
 }
 
 char *
@@ -81,11 +72,25 @@ sl_format_slope (double slope)
   return g_strdup_printf ("%.12f", slope);
 }
 
+/* An input time (the journal's: the merge order's clock) from @origin,
+ * the first matched packet's */
 char *
 sl_format_time (gint64 t,
                 gint64 origin)
 {
   return g_strdup_printf ("%+.6f s", (double) (t - origin) / 1e9);
+}
+
+/* What sl_format_time() counts from, for its cell's tooltip */
+char *
+sl_format_time_tooltip (gint64 t,
+                        gint64 origin)
+{
+  g_autofree char *time = sl_format_time (t, origin);
+
+  /* Translators: %s is a time such as "+0.503793 s"; the traces are read
+   * in the order of their clocks, each packet at its own time */
+  return g_strdup_printf (_("%s into the input (from its first matched packet)"), time);
 }
 
 const char *

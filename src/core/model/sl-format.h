@@ -19,6 +19,8 @@ char       *sl_format_count          (guint64      n);
 char       *sl_format_slope          (double       slope);
 char       *sl_format_time           (gint64       t,
                                       gint64       origin);
+char       *sl_format_time_tooltip   (gint64       t,
+                                      gint64       origin);
 const char *sl_format_change_kind    (SlChangeKind kind);
 char       *sl_format_host_label     (const char  *host);
 char       *sl_format_problem_short  (const char  *host,

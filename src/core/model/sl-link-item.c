@@ -505,9 +505,17 @@ sl_link_item_dup_summary (SlLinkItem *self)
     {
       g_autofree char *near_text = sl_format_ns (near);
 
-      g_string_append_printf (text, _("\nbound ±%s over its packets (%.3g s), ±%s over both hosts' events (%.3g s)"),
-                              near_text, (double) (i->span_end - i->span_start) / 1e9, bound,
-                              (double) (i->bound_end - i->bound_start) / 1e9);
+      g_autofree char *packets_span = sl_format_ns ((double) (i->span_end - i->span_start));
+      g_autofree char *events_span = sl_format_ns ((double) (i->bound_end - i->bound_start));
+
+      g_string_append_printf (text, _("\nbound ±%s over its packets (%s), ±%s over both hosts' events (%s)"),
+                              near_text, packets_span, bound, events_span);
+    }
+  if (self->valid && i->matches > 0)
+    {
+      g_autofree char *when = sl_format_time_tooltip (i->last_change, self->time_origin);
+
+      g_string_append_printf (text, _("\nlast update %s"), when);
     }
   if (sl_report_bound_is_far (&self->rl, near))
     g_string_append (text, _("\nAccurate: a bound holds at every instant, not a small one: the rates its "

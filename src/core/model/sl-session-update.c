@@ -290,9 +290,12 @@ apply_snapshot (SlSession  *self,
 
   changes |= apply_hosts (self, s);
 
-  if (self->time_origin == 0 && s->time_start != 0)
+  /* the changes' and the links' last updates' input times count from the
+   * first matched packet's, on the same (merge order's) clock: the links'
+   * spans are each on its own host's */
+  if (self->time_origin == 0 && s->input_start != 0)
     {
-      self->time_origin = s->time_start;
+      self->time_origin = s->input_start;
       _sl_session_notify (self, PROP_TIME_ORIGIN);
       sl_change_list_set_origin (self->changes, self->time_origin);
     }

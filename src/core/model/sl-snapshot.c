@@ -170,6 +170,7 @@ sl_snapshot_capture_engine (SlSnapshot *self,
   self->journal_next = next;
   self->journal_dropped = sl_journal_get_n_dropped (journal);
   self->matches = sl_engine_get_n_matches (engine);
+  self->input_start = self->matches > 0 ? sl_engine_get_first_input_time (engine) : 0;
 }
 
 /* @self is the newer snapshot: it keeps its own state and takes the older

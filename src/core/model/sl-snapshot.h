@@ -59,6 +59,8 @@ typedef struct
  * @journal_dropped: journal entries lost to the ring's size
  * @matches: matched packets, all links
  * @time_start, @time_end: span covered by the links' packets (ns, raw)
+ * @input_start: the input time of the first matched packet (the merge
+ *   order's time, as the journal's), 0 before it
  * @problems: #SlTraceProblem raised since the previous snapshot
  * @live_hosts: #SlLiveHost of a live session, or %NULL
  * @progress: reading progress (trace folders)
@@ -84,6 +86,7 @@ typedef struct
   guint64          matches;
   gint64           time_start;
   gint64           time_end;
+  gint64           input_start;
   GPtrArray       *problems;
   GPtrArray       *live_hosts;
   SlTraceProgress  progress;

@@ -12,8 +12,9 @@
 #include <glib/gstdio.h>
 
 #include "sl-plot.h"
-#include "sl-segments.h"
 #include "sl-report.h"
+#include "sl-segments.h"
+#include "sl-units.h"
 
 
 /* One link in the report's orientation (a < b by name), in plot units:
@@ -438,31 +439,49 @@ sl_plot_data_build (SlEngine *engine,
   return self;
 }
 
+/**
+ * sl_plot_title:
+ * @link: a link of @engine
+ *
+ * Returns: a plot's title, its numbers as the text report writes them:
+ *   "a – b: accurate, rate band 1220 ppm, bound ±875.3 µs, 120 + 98 packets"
+ */
+char *
+sl_plot_title (SlEngine *engine,
+               guint     link)
+{
+  SlReportLink rl;
+  g_autofree char *band = NULL;
+  g_autofree char *bound = NULL;
+  g_autofree char *bound_text = NULL;
+  double accuracy;
+
+  g_return_val_if_fail (engine != NULL, NULL);
+
+  sl_report_get_link (engine, link, &rl);
+  accuracy = rl.alpha_max - rl.alpha_min;
+  band = isfinite (accuracy) ? sl_units_rate (accuracy) : g_strdup ("unbounded");
+  bound = sl_units_size (rl.info.bound_ns);
+  bound_text = isfinite (rl.info.bound_ns) ? g_strdup_printf (", bound \u00b1%s", bound) : g_strdup ("");
+  return g_strdup_printf ("%s \u2013 %s: %s, rate band %s%s, %" G_GUINT64_FORMAT " + %" G_GUINT64_FORMAT " packets",
+                          sl_engine_get_host_name (engine, rl.a), sl_engine_get_host_name (engine, rl.b),
+                          sl_quality_to_string (rl.info.quality), band, bound_text,
+                          rl.flipped ? rl.info.n_ba : rl.info.n_ab,
+                          rl.flipped ? rl.info.n_ab : rl.info.n_ba);
+}
+
 static void
 plot_build (SlEngine *engine,
             guint     link,
             Plot     *p)
 {
   SlReportLink rl;
-  g_autofree char *acc_text = NULL;
-  g_autofree char *bound_text = NULL;
-  double accuracy;
 
   sl_report_get_link (engine, link, &rl);
   p->data = sl_plot_data_build (engine, link);
   p->name_a = g_strdup (sl_engine_get_host_name (engine, rl.a));
   p->name_b = g_strdup (sl_engine_get_host_name (engine, rl.b));
-
-  accuracy = rl.alpha_max - rl.alpha_min;
-  acc_text = isfinite (accuracy) ? g_strdup_printf ("accuracy %.3g ppm", accuracy * 1e6)
-                                 : g_strdup ("accuracy unbounded");
-  bound_text = isfinite (rl.info.bound_ns) ? g_strdup_printf (", bound \u00b1%.3g \u00b5s", rl.info.bound_ns / 1e3)
-                                           : g_strdup ("");
-  p->title = g_strdup_printf ("%s \u2013 %s: %s, %s%s, %" G_GUINT64_FORMAT " + %" G_GUINT64_FORMAT " packets",
-                              p->name_a, p->name_b, sl_quality_to_string (rl.info.quality),
-                              acc_text, bound_text,
-                              rl.flipped ? rl.info.n_ba : rl.info.n_ab,
-                              rl.flipped ? rl.info.n_ab : rl.info.n_ba);
+  p->title = sl_plot_title (engine, link);
 }
 
 double

@@ -158,5 +158,7 @@ void        sl_plot_show_text_at        (cairo_t           *cr,
 gboolean sl_plot_links (SlEngine    *engine,
                         const char  *out_dir,
                         GError     **error);
+char    *sl_plot_title (SlEngine    *engine,
+                        guint        link);
 
 G_END_DECLS

@@ -685,8 +685,9 @@ sl_report_host_starts (const SlReportLink *links,
  * @map: a clock map (a host to its reference, a to b)
  * @start: where the data starts on @map's source clock
  *
- * Returns: the offset at @start with the target clock's time of day there:
- *   "+182.4 ms at 23:14:00.6"
+ * Returns: the offset at @start with the target clock's time of day there,
+ *   which is UTC (the traces' clocks count from the epoch) and says so:
+ *   "+182.4 ms at 23:14:00.6 UTC"
  */
 char *
 sl_report_offset_at (const SlTransform *map,
@@ -699,7 +700,7 @@ sl_report_offset_at (const SlTransform *map,
 
   offset = sl_units_offset (sl_transform_apply_delta (map, start));
   at = sl_units_time_of_day (sl_transform_apply (map, start), 1);
-  return g_strdup_printf ("%s at %s", offset, at);
+  return g_strdup_printf ("%s at %s UTC", offset, at);
 }
 
 /**
@@ -748,7 +749,7 @@ sl_report_link_start (const SlReportLink *rl,
  * sl_report_offset_text:
  *
  * Returns: sl_report_offset_at() and the drift:
- *   "+182.4 ms at 23:14:00.6, drift −27.87 ppm"
+ *   "+182.4 ms at 23:14:00.6 UTC, drift −27.87 ppm"
  */
 char *
 sl_report_offset_text (const SlTransform *map,
@@ -856,8 +857,12 @@ text_link (GString               *s,
                           rl->flipped ? i->n_ab : i->n_ba, i->accurate_packets,
                           rl->hull_points[0], rl->hull_points[1]);
   if (!isnan (rl->alpha_min) || !isnan (rl->alpha_max))
-    g_string_append_printf (s, "      alpha in [%.12g, %.12g] (accuracy %.3g)\n",
-                            rl->alpha_min, rl->alpha_max, i->accuracy);
+    {
+      g_autofree char *band = sl_units_rate (i->accuracy);
+
+      g_string_append_printf (s, "      alpha in [%.12g, %.12g] (rate band %s)\n",
+                              rl->alpha_min, rl->alpha_max, isfinite (i->accuracy) ? band : "unbounded");
+    }
   if (i->has_estimate && i->matches > 0)
     {
       g_autoptr(SlRelation) relation = sl_engine_get_link_relation (engine, l);
@@ -871,32 +876,45 @@ text_link (GString               *s,
                               sl_engine_get_host_name (engine, rl->b), offset);
     }
   if (isfinite (i->band_ns))
-    g_string_append_printf (s, "      offset band %.3f µs, estimate within %.3f µs, over both hosts' events (%.3f s)\n",
-                            i->band_ns / 1e3, i->bound_ns / 1e3,
-                            (double) (i->bound_end - i->bound_start) / 1e9);
+    {
+      g_autofree char *band = sl_units_size (i->band_ns);
+      g_autofree char *bound = sl_units_size (i->bound_ns);
+      g_autofree char *over = sl_units_size ((double) (i->bound_end - i->bound_start));
+
+      g_string_append_printf (s, "      offset band %s, estimate within ±%s, over both hosts' events (%s)\n",
+                              band, bound, over);
+    }
   {
     g_autoptr(SlRelation) rel = sl_engine_get_link_relation (engine, l);
     double near = sl_report_packets_bound (rl, rel);
 
     if (isfinite (near))
-      g_string_append_printf (s, "      estimate within %.3f µs over its packets (%.3f s)\n", near / 1e3,
-                              (double) (i->span_end - i->span_start) / 1e9);
+      {
+        g_autofree char *bound = sl_units_size (near);
+        g_autofree char *over = sl_units_size ((double) (i->span_end - i->span_start));
+
+        g_string_append_printf (s, "      estimate within ±%s over its packets (%s)\n", bound, over);
+      }
     if (sl_report_bound_is_far (rl, near))
       {
-        g_autofree char *band = sl_units_drift (i->accuracy);
+        g_autofree char *band = sl_units_rate (i->accuracy);
 
-        /* the drift's text, signed; a width has none */
         g_string_append_printf (s, "      accurate: a bound holds at every instant, not a small one: the rates "
-                                "its packets allow (a band of %s) part away from them\n",
-                                band[0] == '+' ? band + 1 : band);
+                                "its packets allow (a band of %s) part away from them\n", band);
       }
   }
   if (o->algorithm == SL_ALGORITHM_LINREG)
-    g_string_append_printf (s, "      linear regression per window (a statistical estimate): round trips %u, "
-                            "E_r %.3f µs, SE(slope) %.3g, SE(offset) %.3f µs, 2-sigma %.3f µs (not a guarantee; "
-                            "the bound above is)\n",
-                            i->n_round_trips, i->e_r_ns / 1e3, i->se_slope, i->se_offset_ns / 1e3,
-                            i->statistical_bound_ns / 1e3);
+    {
+      g_autofree char *e_r = sl_units_size (i->e_r_ns);
+      g_autofree char *se_slope = sl_units_rate (i->se_slope);
+      g_autofree char *se_offset = sl_units_size (i->se_offset_ns);
+      g_autofree char *sigma2 = sl_units_size (i->statistical_bound_ns);
+
+      g_string_append_printf (s, "      linear regression per window (a statistical estimate): round trips %u, "
+                              "E_r %s, SE(slope) %s, SE(offset) %s, 2-sigma ±%s (not a guarantee; "
+                              "the bound above is)\n",
+                              i->n_round_trips, e_r, se_slope, se_offset, sigma2);
+    }
   text_link_windows (s, engine, l, rl);
   g_string_append_printf (s, "      %s", i->in_tree ? "in tree" : "not in tree");
   if (i->inversions_known)
@@ -934,9 +952,13 @@ text_host (GString  *s,
       if (hi.has_span && !isfinite (hi.bound_ns))
         g_string_append (s, ", unbounded\n");
       else if (hi.has_span)
-        g_string_append_printf (s, ", bound %.3f µs over its events (%.3f s, largest at +%.3f s)\n",
-                                hi.bound_ns / 1e3, (double) (hi.last - hi.first) / 1e9,
-                                (double) (hi.bound_at - hi.first) / 1e9);
+        {
+          g_autofree char *bound = sl_units_size (hi.bound_ns);
+          g_autofree char *over = sl_units_size ((double) (hi.last - hi.first));
+          g_autofree char *at = sl_units_offset ((double) (hi.bound_at - hi.first));
+
+          g_string_append_printf (s, ", bound ±%s over its events (%s, largest at %s)\n", bound, over, at);
+        }
       else
         g_string_append (s, ", no event seen\n");
       if (start != G_MAXINT64)
@@ -1019,11 +1041,11 @@ sl_report_to_text (SlEngine             *engine,
   sl_report_host_starts ((const SlReportLink *) (gpointer) links->data, links->len, starts,
                          sl_engine_get_n_hosts (engine));
 
-  g_string_append (s, "\nLinks (offset t_b - t_a where the link's data starts, at b's time of day; exact maps in --json):\n");
+  g_string_append (s, "\nLinks (offset t_b - t_a where the link's data starts, at b's time of day, UTC; exact maps in --json):\n");
   for (guint l = 0; l < links->len; l++)
     text_link (s, engine, o, l, &g_array_index (links, SlReportLink, l));
 
-  g_string_append (s, "\nHosts (offset t_reference - t where the host's data starts, at the reference's time of day; exact maps in --json):\n");
+  g_string_append (s, "\nHosts (offset t_reference - t where the host's data starts, at the reference's time of day, UTC; exact maps in --json):\n");
   for (guint h = 0; h < sl_engine_get_n_hosts (engine); h++)
     text_host (s, engine, h, starts[h]);
 

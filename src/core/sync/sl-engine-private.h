@@ -144,6 +144,8 @@ struct _SlEngine
   SlJournal       *journal;
   guint64          n_matches;
   gint64           now;
+  /* the input time of the first match: where the input's times count from */
+  gint64           first_input;
   /* sl_engine_set_flush_on_input(): flushes at input times only */
   gboolean         flush_on_input;
   gboolean         spans_held;

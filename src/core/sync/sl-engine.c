@@ -709,6 +709,8 @@ add_match (SlEngine            *self,
     return;
 
   self->now = now;
+  if (self->n_matches == 0)
+    self->first_input = now;
   sl_journal_set_time (self->journal, now);
   extend_span (self, match->send_host, match->send_time, match->send_time);
   extend_span (self, match->recv_host, match->recv_time, match->recv_time);
@@ -1241,6 +1243,16 @@ sl_engine_get_n_matches (const SlEngine *self)
   g_return_val_if_fail (self != NULL, 0);
 
   return self->n_matches;
+}
+
+/* The input time of the first match (0 before it): the changes' input
+ * times count from there in the views */
+gint64
+sl_engine_get_first_input_time (const SlEngine *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->first_input;
 }
 
 SlJournal *

@@ -251,6 +251,7 @@ void             sl_host_info_clear         (SlHostInfo            *info);
 gboolean         sl_engine_host_is_synchronized (SlEngine          *self,
                                                  guint              host);
 guint64          sl_engine_get_n_matches    (const SlEngine        *self);
+gint64           sl_engine_get_first_input_time (const SlEngine    *self);
 SlJournal       *sl_engine_get_journal      (SlEngine              *self);
 SlGraph         *sl_engine_get_graph        (SlEngine              *self);
 const SlMatcher *sl_engine_get_matcher      (const SlEngine        *self);

@@ -6,12 +6,29 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sl-units.h"
 
 /* U+2212: a minus sign as wide as the plus */
 #define MINUS "\u2212"
+
+/* @a ≥ 0: four significant digits, the zeros after the point kept, so
+ * that numbers side by side read alike ("248.0" beside "743.3", never
+ * "248"; "1.000", "0.9997"); %.3e rounds first, so 9.9996 gives "10.00" */
+static char *
+four_digits (double a)
+{
+  char e[40];
+  const char *x;
+  int exponent;
+
+  g_snprintf (e, sizeof e, "%.3e", a);
+  x = strchr (e, 'e');
+  exponent = x != NULL ? atoi (x + 1) : 0;
+  return g_strdup_printf ("%.*f", MAX (0, 3 - exponent), a);
+}
 
 /**
  * sl_units_time_of_day:
@@ -50,9 +67,10 @@ sl_units_time_of_day (gint64 ns,
  * sl_units_offset:
  * @ns: a clock offset
  *
- * Returns: the offset signed, in the unit that fits, four significant
- *   digits below a minute ("+182.4 ms", "−3.052 µs", "+0 ns"), then
- *   minutes, hours and days ("+12 min 36.4 s", "−13 h 18 min 41.7 s",
+ * Returns: the offset signed, in the unit that fits: whole ns below a
+ *   µs (the clocks' resolution), then four significant digits, zeros
+ *   kept, below a minute ("+182.4 ms", "−3.052 µs", "+248.0 µs", "+0 ns"),
+ *   then minutes, hours and days ("+12 min 36.4 s", "−13 h 18 min 41.7 s",
  *   "+554 d 13 h 18 min")
  */
 char *
@@ -62,6 +80,7 @@ sl_units_offset (double ns)
   double a = fabs (ns);
   double s;
   gint64 min, h, d;
+  g_autofree char *digits = NULL;
 
   if (!isfinite (ns))
     return g_strdup ("—");
@@ -70,11 +89,11 @@ sl_units_offset (double ns)
   if (a < 999.5)
     return g_strdup_printf ("%s%.0f ns", sign, a);
   if (a < 999.95e3)
-    return g_strdup_printf ("%s%.4g µs", sign, a / 1e3);
+    return g_strdup_printf ("%s%s µs", sign, (digits = four_digits (a / 1e3)));
   if (a < 999.95e6)
-    return g_strdup_printf ("%s%.4g ms", sign, a / 1e6);
+    return g_strdup_printf ("%s%s ms", sign, (digits = four_digits (a / 1e6)));
   if (a < 59.995e9)
-    return g_strdup_printf ("%s%.4g s", sign, a / 1e9);
+    return g_strdup_printf ("%s%s s", sign, (digits = four_digits (a / 1e9)));
   /* a tenth of a second at most: the rest is below what anyone reads
    * from a clock hours off */
   s = round (a / 1e8) / 10;
@@ -108,24 +127,53 @@ sl_units_size (double ns)
   return text;
 }
 
+/* |@ppm|: four significant digits, whole ppm from 1000 */
+static char *
+ppm_text (double ppm)
+{
+  g_autofree char *digits = NULL;
+
+  if (ppm >= 999.95)
+    return g_strdup_printf ("%.0f ppm", ppm);
+  return g_strdup_printf ("%s ppm", (digits = four_digits (ppm)));
+}
+
 /**
  * sl_units_drift:
  * @drift: slope − 1 of a clock map
  *
  * Returns: the drift in parts per million, signed, four significant
- *   digits or whole ppm ("−27.87 ppm", "+0.0031 ppm", "+23840 ppm")
+ *   digits, zeros kept, or whole ppm ("−27.87 ppm", "+10.00 ppm",
+ *   "+0.003100 ppm", "+23840 ppm")
  */
 char *
 sl_units_drift (double drift)
 {
   double ppm = drift * 1e6;
-  const char *sign = ppm < 0 ? MINUS : "+";
+  g_autofree char *text = NULL;
 
   if (!isfinite (ppm))
     return g_strdup ("—");
   if (ppm == 0)
     return g_strdup ("0 ppm");
-  if (fabs (ppm) >= 999.95)
-    return g_strdup_printf ("%s%.0f ppm", sign, fabs (ppm));
-  return g_strdup_printf ("%s%.4g ppm", sign, fabs (ppm));
+  text = ppm_text (fabs (ppm));
+  return g_strdup_printf ("%s%s", ppm < 0 ? MINUS : "+", text);
+}
+
+/**
+ * sl_units_rate:
+ * @rate: a width of relative rates (a link's rate band, alpha_max −
+ *   alpha_min)
+ *
+ * Returns: sl_units_drift() of |@rate| without its sign ("1220 ppm",
+ *   "12.20 ppm"); "—" when not finite
+ */
+char *
+sl_units_rate (double rate)
+{
+  if (!isfinite (rate))
+    return g_strdup ("—");
+  if (rate == 0)
+    return g_strdup ("0 ppm");
+  return ppm_text (fabs (rate) * 1e6);
 }

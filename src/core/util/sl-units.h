@@ -14,5 +14,6 @@ char *sl_units_time_of_day (gint64 ns,
 char *sl_units_offset      (double ns);
 char *sl_units_size        (double ns);
 char *sl_units_drift       (double drift);
+char *sl_units_rate        (double rate);
 
 G_END_DECLS
