@@ -108,7 +108,7 @@ sl_status_line_snapshot (GtkWidget   *widget,
   gtk_style_context_get_color (gtk_widget_get_style_context (widget), &color);
   pango_layout_get_pixel_extents (self->layout, NULL, &logical);
   gtk_snapshot_save (snapshot);
-  /* at the end of the line, next to the zoom buttons */
+  /* at the end of the line, under the plot's right edge */
   gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (width - logical.width - logical.x,
                                                           (height - logical.height) / 2.0));
   gtk_snapshot_append_layout (snapshot, self->layout, &color);

@@ -131,6 +131,18 @@ _sl_timeline_view_arrow_segments (SlTimelineView        *self,
   return 2;
 }
 
+/* Whether @arrows' @i-th message is drawn by its ends: folded at a coarse
+ * zoom, or a dense selected link's */
+gboolean
+_sl_timeline_view_stubs (SlTimelineView *self,
+                         GArray         *arrows,
+                         guint           i)
+{
+  if (arrows == self->arrows)
+    return self->arrows_coarse;
+  return arrows == self->hl_arrows && i < self->hl_link_n && self->hl_link_coarse;
+}
+
 /* The arrows of @arrows with (@folded) or without several messages in
  * their pixel column. */
 static void
@@ -141,8 +153,6 @@ emit_messages (SlTimelineView *self,
                int             folded,
                double          head)
 {
-  gboolean stubs = arrows == self->arrows && self->arrows_coarse;
-
   for (guint i = 0; i < arrows->len; i++)
     {
       const SlTimelineArrow *a = &g_array_index (arrows, SlTimelineArrow, i);
@@ -151,7 +161,7 @@ emit_messages (SlTimelineView *self,
 
       if (folded >= 0 && (a->count > 1) != folded)
         continue;
-      n = _sl_timeline_view_arrow_segments (self, a, (int) scroll, stubs, seg);
+      n = _sl_timeline_view_arrow_segments (self, a, (int) scroll, _sl_timeline_view_stubs (self, arrows, i), seg);
       for (guint k = 0; k < n; k++)
         if (seg[k].head)
           emit_arrow (p, seg[k].x0, seg[k].y0, seg[k].x1, seg[k].y1, head);

@@ -24,6 +24,11 @@
 #define ARROW_BUDGET      1000
 #define HIGHLIGHT_MAX     600
 #define HIGHLIGHT_BUDGET_US 6000
+/* the selected link's messages are drawn whole while there is at most one
+ * every LINK_WHOLE_PX pixels; else folded, one every LINK_FOLD_PX pixels
+ * per direction, by their ends */
+#define LINK_WHOLE_PX     8
+#define LINK_FOLD_PX      16
 
 struct _SlTimelineCanvas
 {
@@ -127,6 +132,7 @@ _sl_timeline_view_clear_caches (SlTimelineView *self)
   memset (&self->hl_mask_key, 0, sizeof self->hl_mask_key);
   g_array_set_size (self->arrows, 0);
   g_array_set_size (self->hl_arrows, 0);
+  self->hl_link_n = 0;
   memset (&self->rows_key, 0, sizeof self->rows_key);
   memset (&self->arrows_key, 0, sizeof self->arrows_key);
   memset (&self->hl_key, 0, sizeof self->hl_key);
@@ -485,6 +491,37 @@ query_highlight_slice (SlTimelineView *self,
   return TRUE;
 }
 
+/* The selected link's messages, folded per column as the other messages
+ * are. A dense link folded per pixel column still has an arrow in every
+ * column, and drawn whole, from one host's rows to the other's, they hid
+ * everything between (a link of 100 000 messages was a magenta wall): past
+ * one every LINK_WHOLE_PX pixels they are folded into fewer columns and
+ * drawn by their ends, which mark where on both hosts the link talks. */
+static void
+query_link_highlight (SlTimelineView *self)
+{
+  gint64 start = _sl_timeline_view_start (self), end = _sl_timeline_view_end (self);
+  guint cols = (guint) self->plot_w;
+
+  self->hl_link_n = 0;
+  self->hl_link_cols = cols;
+  self->hl_link_coarse = FALSE;
+  if (self->hl_host_a == SL_TIMELINE_NONE)
+    return;
+  sl_timeline_query_arrows (self->timeline, start, end, cols, self->hl_host_a, self->hl_host_b, SL_TIMELINE_NONE,
+                            self->hl_arrows);
+  if (self->hl_arrows->len > MAX (cols / LINK_WHOLE_PX, 1))
+    {
+      cols = MAX (cols / LINK_FOLD_PX, 4);
+      g_array_set_size (self->hl_arrows, 0);
+      sl_timeline_query_arrows (self->timeline, start, end, cols, self->hl_host_a, self->hl_host_b,
+                                SL_TIMELINE_NONE, self->hl_arrows);
+      self->hl_link_cols = cols;
+      self->hl_link_coarse = TRUE;
+    }
+  self->hl_link_n = self->hl_arrows->len;
+}
+
 static gboolean
 ensure_highlight (SlTimelineView *self,
                   gint64          budget_us)
@@ -501,10 +538,7 @@ ensure_highlight (SlTimelineView *self,
       self->hl_key = key;
       g_array_set_size (self->hl_arrows, 0);
       self->hl_cursor = G_MAXINT64;
-      if (self->hl_host_a != SL_TIMELINE_NONE)
-        sl_timeline_query_arrows (self->timeline, _sl_timeline_view_start (self), _sl_timeline_view_end (self),
-                                  (guint) self->plot_w, self->hl_host_a, self->hl_host_b, SL_TIMELINE_NONE,
-                                  self->hl_arrows);
+      query_link_highlight (self);
       if (self->selected_row != SL_TIMELINE_NONE)
         self->hl_cursor = _sl_timeline_view_start (self);
       query_highlight_slice (self, budget_us);

@@ -69,7 +69,8 @@ _sl_timeline_view_arrow_at (SlTimelineView  *self,
   for (guint i = 0; self->chain != NULL && i < self->chain->len; i++)
     consider (self, &g_array_index (self->chain, SlTimelineArrow, i), FALSE, x, y, &best, out);
   for (guint i = 0; i < self->hl_arrows->len; i++)
-    consider (self, &g_array_index (self->hl_arrows, SlTimelineArrow, i), FALSE, x, y, &best, out);
+    consider (self, &g_array_index (self->hl_arrows, SlTimelineArrow, i),
+              _sl_timeline_view_stubs (self, self->hl_arrows, i), x, y, &best, out);
   found = best < HIT_PX;
   if (found)
     return TRUE;
@@ -203,10 +204,11 @@ sl_timeline_view_dup_message_text (SlTimelineView        *self,
 /* A folded arrow: the messages of its link in its column, summed up. */
 static char *
 folded_text (SlTimelineView        *self,
-             const SlTimelineArrow *a)
+             const SlTimelineArrow *a,
+             guint                  n_cols)
 {
   gint64 start = _sl_timeline_view_start (self), end = _sl_timeline_view_end (self);
-  double span = (double) (end - start), cols = MAX (self->arrow_cols, 1);
+  double span = (double) (end - start), cols = MAX (n_cols, 1);
   gint64 col = (gint64) floor ((double) (a->send_view - start) * cols / span);
   gint64 c0 = start + (gint64) (span * (double) col / cols), c1 = start + (gint64) (span * (double) (col + 1) / cols);
   g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (SlTimelineArrow));
@@ -242,7 +244,18 @@ _sl_timeline_view_arrow_tooltip (SlTimelineView        *self,
                                  const SlTimelineArrow *a)
 {
   if (a->count > 1)
-    return folded_text (self, a);
+    {
+      /* folded into the columns of the list it comes from */
+      for (guint i = 0; i < self->hl_link_n; i++)
+        {
+          const SlTimelineArrow *h = &g_array_index (self->hl_arrows, SlTimelineArrow, i);
+
+          if (h->send_host == a->send_host && h->recv_host == a->recv_host && h->send_time == a->send_time &&
+              h->recv_time == a->recv_time && h->count == a->count)
+            return folded_text (self, a, self->hl_link_cols);
+        }
+      return folded_text (self, a, self->arrow_cols);
+    }
   return sl_timeline_view_dup_message_text (self, a);
 }
 

@@ -265,7 +265,13 @@ struct _SlTimelineView
   SlTlvKey           arrows_key;
   guint              arrow_cols;
   gboolean           arrows_coarse;
+  /* the selected link's messages first (hl_link_n of them, folded into
+   * hl_link_cols columns, drawn by their ends when hl_link_coarse), then
+   * the selected row's */
   GArray            *hl_arrows;
+  guint              hl_link_n;
+  guint              hl_link_cols;
+  gboolean           hl_link_coarse;
   SlTlvKey           hl_key;
   gint64             hl_cursor;
   SlTlvKey           mask_key;
@@ -401,6 +407,9 @@ gboolean  _sl_timeline_view_arrow_at        (SlTimelineView        *self,
                                              double                 x,
                                              double                 y,
                                              SlTimelineArrow       *out);
+gboolean  _sl_timeline_view_stubs          (SlTimelineView        *self,
+                                            GArray                *arrows,
+                                            guint                  i);
 char     *_sl_timeline_view_arrow_tooltip   (SlTimelineView        *self,
                                              const SlTimelineArrow *a);
 void      _sl_timeline_view_draw_selected_message (SlTimelineView *self,

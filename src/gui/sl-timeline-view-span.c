@@ -46,6 +46,28 @@ _sl_timeline_view_selection (SlTimelineView *self)
   return self->session != NULL ? *sl_session_get_selected_span (self->session) : (SlTimeSpan) { 0, 0 };
 }
 
+/* "N messages of a ↔ b": the selected link's messages shown (folded in
+ * one column per direction: a few binary searches) */
+static char *
+link_part (SlTimelineView *self)
+{
+  g_autoptr(GArray) arrows = NULL;
+  g_autofree char *a = NULL, *b = NULL, *count = NULL;
+  guint64 n = 0;
+
+  if (self->hl_host_a == SL_TIMELINE_NONE || self->hl_host_b == SL_TIMELINE_NONE)
+    return NULL;
+  arrows = g_array_new (FALSE, FALSE, sizeof (SlTimelineArrow));
+  sl_timeline_query_arrows (self->timeline, _sl_timeline_view_start (self), _sl_timeline_view_end (self), 1,
+                            self->hl_host_a, self->hl_host_b, SL_TIMELINE_NONE, arrows);
+  for (guint i = 0; i < arrows->len; i++)
+    n += g_array_index (arrows, SlTimelineArrow, i).count;
+  a = _sl_timeline_view_dup_host_name (self, self->hl_host_a);
+  b = _sl_timeline_view_dup_host_name (self, self->hl_host_b);
+  count = sl_format_count (n);
+  return g_strdup_printf (ngettext ("%s message of %s ↔ %s", "%s messages of %s ↔ %s", n), count, a, b);
+}
+
 void
 _sl_timeline_view_update_status (SlTimelineView *self)
 {
@@ -53,7 +75,7 @@ _sl_timeline_view_update_status (SlTimelineView *self)
   g_autofree char *arrows = NULL;
   guint n_hosts;
   guint64 n_arrows;
-  char *parts[7] = { NULL };
+  char *parts[8] = { NULL };
   guint n = 0;
 
   if (self->timeline == NULL || !sl_timeline_get_view_range (self->timeline, NULL, NULL))
@@ -70,6 +92,8 @@ _sl_timeline_view_update_status (SlTimelineView *self)
   parts[n++] = g_strdup_printf (ngettext ("%u host", "%u hosts", n_hosts), n_hosts);
   parts[n++] = g_strdup_printf (ngettext ("%u row", "%u rows", self->vis->len), self->vis->len);
   parts[n++] = g_strdup_printf (ngettext ("%s arrow", "%s arrows", n_arrows), arrows);
+  if ((parts[n] = link_part (self)) != NULL)
+    n++;
   if (_sl_timeline_view_selection_parts (self, &parts[n], &parts[n + 1]))
     n += 2;
   parts[n++] = g_strdup_printf (_("%s shown"), span);

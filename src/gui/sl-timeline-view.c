@@ -256,6 +256,7 @@ session_link_cb (SlTimelineView *self)
     return;
   self->hl_host_a = a;
   self->hl_host_b = b;
+  _sl_timeline_view_update_status (self);
   _sl_timeline_view_queue_update (self);
 }
 

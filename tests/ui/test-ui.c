@@ -15,6 +15,7 @@
 
 #include "sl-application.h"
 #include "sl-change-list.h"
+#include "sl-format.h"
 #include "sl-graph-view-private.h"
 #include "sl-link-item.h"
 #include "sl-link-plot.h"
@@ -1930,6 +1931,123 @@ test_unsynchronized (void)
   remove_tree (parent);
 }
 
+/* A dense link selected, as Details selects the worst one when it opens:
+ * its messages are highlighted without hiding the timeline (folded per
+ * column as the other messages are, drawn by their ends), and the status
+ * line keeps all its parts and counts them. Drawn whole, one per pixel
+ * column, they made a magenta wall over every row between the two hosts. */
+
+static gboolean
+is_highlight (guint32       c,
+              gconstpointer data)
+{
+  return ui_color_near (c, SL_TIMELINE_RGB_ARROW_HIGHLIGHT, 60);
+}
+
+/* The share of the plot in the highlight's colour, as the canvas drew it */
+static double
+highlight_share (SlWindow       *window,
+                 SlTimelineView *view,
+                 const char     *name)
+{
+  GtkWidget *canvas = sl_timeline_view_get_canvas (view);
+  UiPixels p = { 0 };
+  guint n = 0;
+  double share;
+
+  ui_wait_drawn_until (canvas, ui_timeline_settled, view);
+  ui_render_drawn (window, canvas, name, &p);
+  for (int y = SL_TLV_RULER_H; y < SL_TLV_RULER_H + view->rows_h; y++)
+    for (int x = SL_TLV_LABEL_W; x < SL_TLV_LABEL_W + view->plot_w; x++)
+      n += is_highlight (ui_pixel (&p, x, y), NULL);
+  share = (double) n / ((double) view->plot_w * view->rows_h);
+  g_test_message ("%s: %u of %d × %d plot pixels highlighted (%.2f %%), %u arrows %s", name, n, view->plot_w,
+                  view->rows_h, 100 * share, view->hl_link_n, view->hl_link_coarse ? "folded" : "whole");
+  g_assert_cmpuint (n, >=, 30);
+  ui_pixels_clear (&p);
+  return share;
+}
+
+/* Every part drawn: hosts, rows, arrows, the link's messages counted one
+ * by one, the span */
+static void
+check_link_status (SlTimelineView *view,
+                   SlLinkItem     *link)
+{
+  SlStatusLine *status = view->status_label;
+  guint a = sl_link_item_get_a (link), b = sl_link_item_get_b (link);
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (SlTimelineArrow));
+  g_autofree char *an = _sl_timeline_view_dup_host_name (view, a);
+  g_autofree char *bn = _sl_timeline_view_dup_host_name (view, b);
+  g_autofree char *count = NULL, *part = NULL, *rows = NULL;
+  SlTimeSpan s = _sl_timeline_view_span (view);
+  const char *drawn;
+
+  ui_wait_drawn (GTK_WIDGET (status));
+  drawn = _sl_status_line_get_drawn_text (status);
+  g_test_message ("status line %d px: \"%s\"", gtk_widget_get_width (GTK_WIDGET (status)), drawn);
+  g_assert_cmpstr (drawn, ==, sl_status_line_get_text (status));
+  sl_timeline_query_arrows (sl_timeline_view_get_timeline (view), s.begin, s.end, 0, a, b, SL_TIMELINE_NONE, all);
+  g_assert_cmpuint (all->len, >, 0);
+  count = sl_format_count (all->len);
+  part = g_strdup_printf ("%s messages of %s ↔ %s", count, an, bn);
+  rows = g_strdup_printf (" · %u rows · ", view->vis->len);
+  g_assert_true (g_str_has_prefix (drawn, "3 hosts · "));
+  g_assert_nonnull (strstr (drawn, rows));
+  g_assert_nonnull (strstr (drawn, part));
+}
+
+static void
+test_dense_link (void)
+{
+  /* 4 000 segments a second between node-01 and node-02 */
+  g_autofree char *traces = generate_traces ("--hosts=3 --duration=30 --link=node-01:node-02:4000 "
+                                             "--link=node-02:node-03:50 --background=0 --noise=0 --threads=0 "
+                                             "--cpus=1 --seed=4");
+  g_autofree char *parent = g_path_get_dirname (traces);
+  const char *paths[] = { traces, NULL };
+  SlWindow *window = ui_new_window (NULL, 1200, 800);
+  SlSession *session = sl_window_get_session (window);
+  SlTimelineView *view = sl_window_get_timeline_view (window);
+  AdwViewStack *stack = ADW_VIEW_STACK (gtk_widget_get_ancestor (GTK_WIDGET (view), ADW_TYPE_VIEW_STACK));
+  SlQualityPanel *panel = sl_window_get_quality_panel (window);
+  SlLinkItem *worst, *dense;
+  gint64 lo, hi;
+
+  sl_window_open_paths (window, paths);
+  ui_wait_settled (session);
+  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_READY);
+  ui_wait_settled_view (window);
+  /* Details opens on the worst link */
+  sl_quality_panel_set_page (panel, "details");
+  worst = sl_session_get_selected_link (session);
+  g_assert_nonnull (worst);
+  adw_view_stack_set_visible_child_name (stack, "timeline");
+  ui_wait_mapped (sl_timeline_view_get_canvas (view));
+  g_assert_cmpfloat (highlight_share (window, view, "dense-link-worst.png"), <, 0.03);
+  check_link_status (view, worst);
+
+  dense = sl_session_find_link_between (session, 0, 1);
+  g_assert_nonnull (dense);
+  sl_session_set_selected_link (session, dense);
+  g_assert_cmpfloat (highlight_share (window, view, "dense-link.png"), <, 0.03);
+  g_assert_true (view->hl_link_coarse);
+  check_link_status (view, dense);
+  ui_save_screenshot (window, "dense-link-window.png");
+
+  /* zoomed in to a few of them: drawn whole */
+  g_assert_true (sl_timeline_get_view_range (sl_timeline_view_get_timeline (view), &lo, &hi));
+  sl_timeline_view_set_span (view, lo + (hi - lo) / 2, lo + (hi - lo) / 2 + 5 * G_GINT64_CONSTANT (1000000));
+  highlight_share (window, view, "dense-link-zoomed.png");
+  g_assert_false (view->hl_link_coarse);
+  g_assert_cmpuint (view->hl_link_n, >, 0);
+  check_link_status (view, dense);
+
+  adw_view_stack_set_visible_child_name (stack, "sync");
+  ui_close_window (window);
+  remove_tree (parent);
+}
+
 /* A generated cluster with traffic only on its links, quick to make. */
 static void
 quiet_cluster (SlGenerateOptions *o,
@@ -3028,6 +3146,7 @@ main (int   argc,
   g_test_add_func ("/ui/panel-tabs", test_panel_tabs);
   g_test_add_func ("/ui/unreadable", test_unreadable);
   g_test_add_func ("/ui/unsynchronized", test_unsynchronized);
+  g_test_add_func ("/ui/timeline/dense-link", test_dense_link);
   g_test_add_func ("/ui/graph/100-hosts", test_graph_100);
   g_test_add_func ("/ui/graph/1000-hosts", test_graph_1000);
   g_test_add_func ("/ui/graph/paced", test_graph_paced);
