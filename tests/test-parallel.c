@@ -387,6 +387,50 @@ test_pause (void)
   rm_rf (tmp);
 }
 
+/* The decoder's output pipe holds a step (256 kB, not Linux's 64 kB),
+ * as far as the share of the user's pipe pages set aside allows; the
+ * others keep the default, and a decoder freed gives its pages back. */
+static void
+test_pipe_size (void)
+{
+  const char *args[] = { "trace", "--", "/nonexistent", NULL };
+  g_autoptr(GError) error = NULL;
+  SlDecoder *d[4];
+  int max = 1 << 20;
+  g_autofree char *text = NULL;
+
+  if (g_file_get_contents ("/proc/sys/fs/pipe-max-size", &text, NULL, NULL))
+    max = (int) g_ascii_strtoll (text, NULL, 10);
+  if (max < (256 << 10))
+    {
+      g_test_skip ("pipe-max-size is below 256 kB");
+      return;
+    }
+  /* room for two: 48 pages each */
+  _sl_decoder_set_pipe_budget (100);
+  for (guint i = 0; i < 3; i++)
+    {
+      d[i] = sl_decoder_spawn (args, &error);
+      g_assert_no_error (error);
+    }
+  g_assert_cmpint (_sl_decoder_get_pipe_size (d[0]), ==, 256 << 10);
+  g_assert_cmpint (_sl_decoder_get_pipe_size (d[1]), ==, 256 << 10);
+  g_assert_cmpint (_sl_decoder_get_pipe_size (d[2]), <, 256 << 10);
+  sl_decoder_free (d[0]);
+  d[3] = sl_decoder_spawn (args, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (_sl_decoder_get_pipe_size (d[3]), ==, 256 << 10);
+  for (guint i = 1; i < 4; i++)
+    sl_decoder_free (d[i]);
+  /* all given back: two more fit */
+  for (guint i = 0; i < 3; i++)
+    d[i] = sl_decoder_spawn (args, &error);
+  g_assert_cmpint (_sl_decoder_get_pipe_size (d[1]), ==, 256 << 10);
+  g_assert_cmpint (_sl_decoder_get_pipe_size (d[2]), <, 256 << 10);
+  for (guint i = 0; i < 3; i++)
+    sl_decoder_free (d[i]);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -398,5 +442,6 @@ main (int    argc,
   g_test_add_func ("/parallel/trees", test_trees);
   g_test_add_func ("/parallel/pause", test_pause);
   g_test_add_func ("/parallel/same-input", test_same_input);
+  g_test_add_func ("/parallel/pipe-size", test_pipe_size);
   return g_test_run ();
 }

@@ -37,6 +37,19 @@
 
 #define STDERR_KEEP 2048
 
+/* The decoder's output pipe holds a whole step (~200 kB of a kernel
+ * trace's timeline events): with Linux's 64 kB the reader was woken and
+ * the decoder blocked several times per step. Pipes count against the
+ * user's pipe-user-pages-soft whatever they hold, and once a user is past
+ * it every new pipe gets two pages, so the pages added here stay within a
+ * quarter of it (the rest of the decoders keep the default). */
+#define PIPE_BYTES        (256u << 10)
+#define PIPE_DEFAULT      (64u << 10)
+#define PIPE_SOFT_SHARE   4
+
+static gint pipe_pages_left;
+static GOnce pipe_once = G_ONCE_INIT;
+
 struct _SlDecoder
 {
   GPid          pid;
@@ -49,6 +62,7 @@ struct _SlDecoder
   gboolean      eof;
   gboolean      reaped;
   int           wait_status;
+  gint          pipe_pages;
 };
 
 /* ---------------------------------------------------------------------- */
@@ -93,6 +107,49 @@ sl_decoder_get_program (GError **error)
 
 /* ---------------------------------------------------------------------- */
 /* Process                                                                 */
+
+static guint64
+read_proc_number (const char *path,
+                  guint64     fallback)
+{
+  g_autofree char *text = NULL;
+  guint64 v;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL) ||
+      !g_ascii_string_to_unsigned (g_strstrip (text), 10, 0, G_MAXINT32, &v, NULL))
+    return fallback;
+  return v;
+}
+
+static gpointer
+init_pipe_budget (gpointer data)
+{
+  guint64 soft = read_proc_number ("/proc/sys/fs/pipe-user-pages-soft", 16384);
+
+  /* 0: no limit */
+  g_atomic_int_set (&pipe_pages_left, (gint) (soft == 0 ? G_MAXINT32 : soft / PIPE_SOFT_SHARE));
+  return GUINT_TO_POINTER (MIN (read_proc_number ("/proc/sys/fs/pipe-max-size", PIPE_DEFAULT), PIPE_BYTES));
+}
+
+/* Enlarges @fd's pipe if the budget allows; quietly keeps it as it is
+ * otherwise. Returns the pages taken from the budget. */
+static gint
+enlarge_pipe (int fd)
+{
+  guint bytes = GPOINTER_TO_UINT (g_once (&pipe_once, init_pipe_budget, NULL));
+  int before = fcntl (fd, F_GETPIPE_SZ);
+  gint pages;
+
+  if (before < 0 || bytes <= (guint) before)
+    return 0;
+  pages = (gint) ((bytes - (guint) before) / 4096);
+  if (g_atomic_int_add (&pipe_pages_left, -pages) < pages || fcntl (fd, F_SETPIPE_SZ, (int) bytes) < 0)
+    {
+      g_atomic_int_add (&pipe_pages_left, pages);
+      return 0;
+    }
+  return pages;
+}
 
 /* A descriptor of ours at 0, 1 or 2 (a parent started with them closed)
  * is moved above them, so that placing the child's would not clobber it. */
@@ -180,6 +237,7 @@ sl_decoder_spawn (const char *const  *args,
   int control[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
   int child[3];
   gboolean spawned;
+  gint pipe_pages;
 
   g_return_val_if_fail (args != NULL, NULL);
 
@@ -205,6 +263,7 @@ sl_decoder_spawn (const char *const  *args,
                    g_strerror (saved));
       return NULL;
     }
+  pipe_pages = enlarge_pipe (out[0]);
   child[0] = control[1];
   child[1] = out[1];
   child[2] = err[1];
@@ -213,6 +272,7 @@ sl_decoder_spawn (const char *const  *args,
     close (child[i]);
   if (!spawned)
     {
+      g_atomic_int_add (&pipe_pages_left, pipe_pages);
       close (control[0]);
       close (out[0]);
       close (err[0]);
@@ -225,6 +285,7 @@ sl_decoder_spawn (const char *const  *args,
   d->err_fd = err[0];
   d->control_fd = control[0];
   d->err_tail = g_string_new (NULL);
+  d->pipe_pages = pipe_pages;
   sl_wire_reader_init (&d->reader, out[0]);
   return d;
 }
@@ -496,11 +557,26 @@ sl_decoder_free (SlDecoder *decoder)
       g_free (sl_decoder_finish (decoder));
     }
   close_fd (&decoder->out_fd);
+  g_atomic_int_add (&pipe_pages_left, decoder->pipe_pages);
   close_fd (&decoder->err_fd);
   close_fd (&decoder->control_fd);
   sl_wire_reader_clear (&decoder->reader);
   g_string_free (decoder->err_tail, TRUE);
   g_free (decoder);
+}
+
+int
+_sl_decoder_get_pipe_size (SlDecoder *decoder)
+{
+  g_return_val_if_fail (decoder != NULL, -1);
+  return fcntl (decoder->out_fd, F_GETPIPE_SZ);
+}
+
+void
+_sl_decoder_set_pipe_budget (gint pages)
+{
+  g_once (&pipe_once, init_pipe_budget, NULL);
+  g_atomic_int_set (&pipe_pages_left, pages);
 }
 
 /* ---------------------------------------------------------------------- */

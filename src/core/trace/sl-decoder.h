@@ -37,6 +37,10 @@ gint64           sl_decoder_get_cpu_us  (SlDecoder          *decoder);
 char            *sl_decoder_finish      (SlDecoder          *decoder);
 void             sl_decoder_free        (SlDecoder          *decoder);
 
+/* tests: the output pipe's size, and the pages pipes may still grow by */
+int              _sl_decoder_get_pipe_size (SlDecoder       *decoder);
+void             _sl_decoder_set_pipe_budget (gint           pages);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlDecoder, sl_decoder_free)
 
 /**
