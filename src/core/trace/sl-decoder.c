@@ -689,6 +689,14 @@ apply_events (SlDecoderTarget *t,
 
   if (t->store == NULL)
     return;
+  if (!t->continues)
+    {
+      sl_event_store_append_many (t->store, data, size / sizeof (SlEvent), (const guint32 *) t->strings->data,
+                                  t->strings->len, (const SlEventPacket *) t->packet_infos->data,
+                                  t->packet_infos->len);
+      g_array_set_size (t->packet_infos, 0);
+      return;
+    }
   for (gsize off = 0; off + sizeof (SlEvent) <= size; off += sizeof (SlEvent))
     {
       const SlEventPacket *info = NULL;

@@ -18,6 +18,9 @@ G_STATIC_ASSERT (sizeof (SlEvent) == 24);
 #define CHUNK_SHIFT 10
 #define CHUNK_LEN   (1u << CHUNK_SHIFT)
 #define CHUNK_MASK  (CHUNK_LEN - 1)
+/* thread names last set, by tid: most sched_switch events name a thread
+ * whose name is already that one */
+#define NAME_CACHE  256
 
 /* Indices are absolute: dropping the front (sl_event_store_drop_before())
  * frees whole chunks and moves @base, so an index a reader kept either
@@ -40,6 +43,7 @@ struct _SlEventStore
   guint64       lost;
   SlInterner   *strings;
   GHashTable   *thread_names;
+  struct { guint32 tid, str; } name_cache[NAME_CACHE];
   gint64        first;
   gint64        last;
   gint64        kept_from;
@@ -137,36 +141,27 @@ sl_event_kind_to_string (SlEventKind kind)
   return kinds[kind].name;
 }
 
-static void
+/* The cache holds, for a tid in its slot, the name last set: every
+ * name set goes through it. */
+static inline void
 set_thread_name (SlEventStore *self,
                  guint32       tid,
                  guint32       str)
 {
-  if (str != 0)
-    g_hash_table_insert (self->thread_names, GUINT_TO_POINTER (tid), GUINT_TO_POINTER (str));
+  guint slot = tid % NAME_CACHE;
+
+  if (str == 0 || (self->name_cache[slot].tid == tid && self->name_cache[slot].str == str))
+    return;
+  self->name_cache[slot].tid = tid;
+  self->name_cache[slot].str = str;
+  g_hash_table_insert (self->thread_names, GUINT_TO_POINTER (tid), GUINT_TO_POINTER (str));
 }
 
-static void
-append (SlEventStore        *self,
-        const SlEvent       *event,
-        const SlEventPacket *packet)
+/* What an event adds beside its slot: counts, time range, names. */
+static inline void
+account (SlEventStore  *self,
+         const SlEvent *event)
 {
-  Stream *s;
-  SlEvent *chunk;
-
-  s = &self->streams[kinds[event->kind].stream];
-  if ((s->len & CHUNK_MASK) == 0)
-    {
-      g_ptr_array_add (s->chunks, g_new (SlEvent, CHUNK_LEN));
-      if (s == &self->streams[SL_EVENT_STREAM_NET])
-        g_ptr_array_add (self->packets, g_new (SlEventPacket, CHUNK_LEN));
-    }
-  chunk = g_ptr_array_index (s->chunks, (s->len >> CHUNK_SHIFT) - s->base);
-  chunk[s->len & CHUNK_MASK] = *event;
-  if (s == &self->streams[SL_EVENT_STREAM_NET])
-    ((SlEventPacket *) g_ptr_array_index (self->packets, (s->len >> CHUNK_SHIFT) - s->base))[s->len & CHUNK_MASK] =
-      packet != NULL ? *packet : no_packet;
-  s->len++;
   self->kind_counts[event->kind]++;
   self->first = MIN (self->first, event->time);
   self->last = MAX (self->last, event->time);
@@ -175,8 +170,11 @@ append (SlEventStore        *self,
     {
     case SL_EVENT_SCHED_SWITCH:
     case SL_EVENT_PROCESS_FORK:
+      set_thread_name (self, event->arg, event->str);
+      break;
+
     case SL_EVENT_PROCESS_NAME:
-      set_thread_name (self, event->kind == SL_EVENT_PROCESS_NAME ? event->tid : event->arg, event->str);
+      set_thread_name (self, event->tid, event->str);
       break;
 
     case SL_EVENT_LOST:
@@ -186,6 +184,41 @@ append (SlEventStore        *self,
     default:
       break;
     }
+}
+
+/* The slot of @s's next event (and of its packet beside it). */
+static inline SlEvent *
+next_slot (SlEventStore   *self,
+           Stream         *s,
+           SlEventPacket **packet)
+{
+  guint64 chunk = (s->len >> CHUNK_SHIFT) - s->base;
+  gboolean net = s == &self->streams[SL_EVENT_STREAM_NET];
+
+  if ((s->len & CHUNK_MASK) == 0)
+    {
+      g_ptr_array_add (s->chunks, g_new (SlEvent, CHUNK_LEN));
+      if (net)
+        g_ptr_array_add (self->packets, g_new (SlEventPacket, CHUNK_LEN));
+    }
+  if (net)
+    *packet = (SlEventPacket *) g_ptr_array_index (self->packets, chunk) + (s->len & CHUNK_MASK);
+  return (SlEvent *) g_ptr_array_index (s->chunks, chunk) + (s->len & CHUNK_MASK);
+}
+
+static void
+append (SlEventStore        *self,
+        const SlEvent       *event,
+        const SlEventPacket *packet)
+{
+  Stream *s = &self->streams[kinds[event->kind].stream];
+  SlEventPacket *p = NULL;
+
+  *next_slot (self, s, &p) = *event;
+  if (p != NULL)
+    *p = packet != NULL ? *packet : no_packet;
+  s->len++;
+  account (self, event);
 }
 
 void
@@ -209,6 +242,54 @@ sl_event_store_append_packet (SlEventStore        *self,
   g_return_if_fail (event->kind == SL_EVENT_PACKET_SEND || event->kind == SL_EVENT_PACKET_RECV);
 
   append (self, event, packet);
+}
+
+/**
+ * sl_event_store_append_many:
+ * @events: @n_events #SlEvent, not necessarily aligned (as a decoder
+ *   writes them)
+ * @strings: (array length=n_strings): the store's string id of each of
+ *   the events' @str ids (at or past @n_strings: none)
+ * @packets: (array length=n_packets): the packet events' ports and
+ *   lengths, in their order (unknown once they run out)
+ *
+ * Appends what sl_event_store_append() and sl_event_store_append_packet()
+ * would one by one, leaving out events of no known kind: one call per
+ * decoder frame, which was most of the processor time of a thousand hosts'
+ * reader threads.
+ */
+void
+sl_event_store_append_many (SlEventStore        *self,
+                            const void          *events,
+                            gsize                n_events,
+                            const guint32       *strings,
+                            gsize                n_strings,
+                            const SlEventPacket *packets,
+                            gsize                n_packets)
+{
+  const guint8 *data = events;
+  gsize next_packet = 0;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (events != NULL || n_events == 0);
+  g_return_if_fail (strings != NULL || n_strings == 0);
+  g_return_if_fail (packets != NULL || n_packets == 0);
+
+  for (gsize i = 0; i < n_events; i++)
+    {
+      SlEventPacket *p = NULL;
+      SlEvent e;
+
+      memcpy (&e, data + i * sizeof e, sizeof e);
+      if (e.kind <= SL_EVENT_NONE || e.kind >= SL_EVENT_N_KINDS)
+        continue;
+      e.str = e.str < n_strings ? strings[e.str] : 0;
+      *next_slot (self, &self->streams[kinds[e.kind].stream], &p) = e;
+      if (p != NULL)
+        *p = next_packet < n_packets ? packets[next_packet++] : no_packet;
+      self->streams[kinds[e.kind].stream].len++;
+      account (self, &e);
+    }
 }
 
 const SlEventPacket *

@@ -224,6 +224,13 @@ void           sl_event_store_append          (SlEventStore       *self,
 void           sl_event_store_append_packet   (SlEventStore       *self,
                                                const SlEvent      *event,
                                                const SlEventPacket *packet);
+void           sl_event_store_append_many     (SlEventStore        *self,
+                                               const void          *events,
+                                               gsize                n_events,
+                                               const guint32       *strings,
+                                               gsize                n_strings,
+                                               const SlEventPacket *packets,
+                                               gsize                n_packets);
 /**
  * sl_event_store_get_packet:
  * @index: an index of %SL_EVENT_STREAM_NET
