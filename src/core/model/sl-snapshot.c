@@ -141,7 +141,8 @@ sl_snapshot_capture_engine (SlSnapshot *self,
     g_autofree gint64 *starts = g_new (gint64, MAX (n_hosts, 1));
     g_autofree guint *sizes = g_new0 (guint, MAX (n_hosts, 1));
 
-    sl_report_host_starts ((const SlReportLink *) (gpointer) self->links->data, n_links, starts, n_hosts);
+    sl_report_host_starts ((const SlReportLink *) (gpointer) self->links->data,
+                           (SlRelation * const *) self->link_relations->pdata, n_links, starts, n_hosts);
     for (guint h = 0; h < n_hosts; h++)
       {
         guint r = g_array_index (self->hosts, SlSnapHost, h).reference;

@@ -650,15 +650,23 @@ sl_report_to_json_since (SlEngine             *engine,
 
 /**
  * sl_report_host_starts:
+ * @relations: (nullable) (array length=n_links): each link's relation
+ *   from the engine's a to its b (sl_engine_get_link_relation()), or
+ *   %NULL: the links' estimates
  * @starts: (out): @n_hosts times, G_MAXINT64 where a host has no link
  *   with packets
  *
  * Where each host's synchronized data starts, on its own clock: the
- * earliest start of its links' spans (a link's span is on its host a's
- * clock; its estimate maps it to b's).
+ * earliest start of its links' spans. A link's span is on its host a's
+ * clock; its relation maps the start to b's, rounded up: the first piece
+ * of a link's relation that holds on its data starts there, and so does
+ * the inverse's on b's clock, one ns after the rounded image (the
+ * estimate, the piece covering most of the link, lands microseconds off)
+ * — b's start then fell on the piece before its data, extrapolated.
  */
 void
 sl_report_host_starts (const SlReportLink *links,
+                       SlRelation * const *relations,
                        guint               n_links,
                        gint64             *starts,
                        guint               n_hosts)
@@ -676,7 +684,9 @@ sl_report_host_starts (const SlReportLink *links,
       if (i->a < n_hosts)
         starts[i->a] = MIN (starts[i->a], i->span_start);
       if (i->b < n_hosts && i->has_estimate)
-        starts[i->b] = MIN (starts[i->b], sl_transform_apply (&i->estimate, i->span_start));
+        starts[i->b] = MIN (starts[i->b], relations != NULL && relations[l] != NULL
+                                            ? sl_relation_apply_up (relations[l], i->span_start)
+                                            : sl_transform_apply (&i->estimate, i->span_start));
     }
 }
 
@@ -1017,6 +1027,7 @@ sl_report_to_text (SlEngine             *engine,
   GString *s;
   g_autoptr(GPtrArray) comps = NULL;
   g_autoptr(GArray) links = NULL;
+  g_autoptr(GPtrArray) relations = NULL;
   g_autofree gint64 *starts = NULL;
 
   g_return_val_if_fail (engine != NULL, NULL);
@@ -1035,11 +1046,15 @@ sl_report_to_text (SlEngine             *engine,
 
   links = g_array_sized_new (FALSE, TRUE, sizeof (SlReportLink), sl_engine_get_n_links (engine));
   g_array_set_size (links, sl_engine_get_n_links (engine));
+  relations = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_relation_unref);
   for (guint l = 0; l < links->len; l++)
-    sl_report_get_link (engine, l, &g_array_index (links, SlReportLink, l));
+    {
+      sl_report_get_link (engine, l, &g_array_index (links, SlReportLink, l));
+      g_ptr_array_add (relations, sl_engine_get_link_relation (engine, l));
+    }
   starts = g_new (gint64, MAX (sl_engine_get_n_hosts (engine), 1));
-  sl_report_host_starts ((const SlReportLink *) (gpointer) links->data, links->len, starts,
-                         sl_engine_get_n_hosts (engine));
+  sl_report_host_starts ((const SlReportLink *) (gpointer) links->data, (SlRelation * const *) relations->pdata,
+                         links->len, starts, sl_engine_get_n_hosts (engine));
 
   g_string_append (s, "\nLinks (offset t_b - t_a where the link's data starts, at b's time of day, UTC; exact maps in --json):\n");
   for (guint l = 0; l < links->len; l++)

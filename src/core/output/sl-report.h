@@ -123,6 +123,7 @@ char     *sl_report_to_text    (SlEngine             *engine,
 void      sl_report_set_problems (JsonObject         *report,
                                   GPtrArray          *problems);
 void      sl_report_host_starts (const SlReportLink  *links,
+                                 SlRelation * const  *relations,
                                  guint                n_links,
                                  gint64              *starts,
                                  guint                n_hosts);

@@ -263,6 +263,22 @@ piece_value (const SlTransform *t,
   return (long double) whole + frac;
 }
 
+/**
+ * sl_relation_apply_up:
+ *
+ * Returns: the first instant of the target clock at or after @x's exact
+ *   image: where the inverse's piece for @x's piece starts when @x is that
+ *   piece's start (sl_relation_apply() rounds to the nearest, which can be
+ *   the last instant of the inverse's piece before)
+ */
+gint64
+sl_relation_apply_up (const SlRelation *self,
+                      gint64            x)
+{
+  g_return_val_if_fail (self != NULL, x);
+  return (gint64) ceill (piece_value (&self->maps[sl_relation_find_piece (self, x)], x));
+}
+
 static gint64
 piece_inverse (const SlTransform *t,
                gint64             y)

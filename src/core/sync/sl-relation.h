@@ -70,6 +70,8 @@ const SlTransform *sl_relation_piece_at (const SlRelation   *self,
 gboolean     sl_relation_is_linear      (const SlRelation   *self);
 gint64       sl_relation_apply          (const SlRelation   *self,
                                          gint64              x);
+gint64       sl_relation_apply_up       (const SlRelation   *self,
+                                         gint64              x);
 void         sl_relation_apply_split    (const SlRelation   *self,
                                          gint64              x,
                                          gint64             *whole,
