@@ -11,6 +11,7 @@
 #include "sl-gui-enums.h"
 #include "sl-link-plot.h"
 #include "sl-plot.h"
+#include "sl-units.h"
 
 struct _SlLinkPlot
 {
@@ -35,6 +36,8 @@ struct _SlLinkPlot
   /* a time range selected elsewhere (x units), NAN for none */
   double          range_x0;
   double          range_x1;
+  /* the hull plot's points beyond its y range, as last drawn */
+  SlPlotBeyond    beyond;
 };
 
 enum {
@@ -103,77 +106,30 @@ pad_range (double *lo,
   *hi += d * 0.05;
 }
 
-/* Data bounds of the hull panel: every point, hull vertex and the
- * estimate (a piecewise one: its path and bound). */
+/* The hull panel's range: its x axis ends at the data (or the selected
+ * range), its y axis at the band and the points near it
+ * (sl_plot_hull_y_range(), as --plots): the others are drawn at the edge
+ * and counted. */
 static void
 hull_bounds (const SlPlotData *p,
+             double            rx0,
+             double            rx1,
              double           *x0,
              double           *x1,
              double           *y0,
              double           *y1)
 {
-  *x0 = 0;
-  *x1 = MAX (p->x_end, 1e-9);
-  *y0 = G_MAXDOUBLE;
-  *y1 = -G_MAXDOUBLE;
-  for (guint d = 0; d < 2; d++)
+  if (isfinite (rx0) && isfinite (rx1) && rx1 > rx0)
     {
-      for (guint i = 0; i < p->points[d]->len; i++)
-        sl_plot_range_extend (y0, y1, g_array_index (p->points[d], SlPlotPoint, i).y);
-      for (guint i = 0; i < p->hull[d]->len; i++)
-        sl_plot_range_extend (y0, y1, g_array_index (p->hull[d], SlPlotPoint, i).y);
+      *x0 = rx0;
+      *x1 = rx1;
     }
-  if (p->has_line[SL_PLOT_LINE_ESTIMATE])
+  else
     {
-      sl_plot_range_extend (y0, y1, p->line_y[SL_PLOT_LINE_ESTIMATE][0]);
-      sl_plot_range_extend (y0, y1, p->line_y[SL_PLOT_LINE_ESTIMATE][1]);
+      *x0 = 0;
+      *x1 = MAX (p->x_end, 1e-9);
     }
-  for (guint i = 0; p->n_windows > 1 && p->path != NULL && i < p->path->len; i++)
-    {
-      sl_plot_range_extend (y0, y1, g_array_index (p->path, SlPlotPoint, i).y);
-      sl_plot_range_extend (y0, y1, g_array_index (p->band_lo, SlPlotPoint, i).y);
-      sl_plot_range_extend (y0, y1, g_array_index (p->band_hi, SlPlotPoint, i).y);
-    }
-  pad_range (y0, y1);
-}
-
-/* The selected range only: the points and hull vertices in it fix the y
- * range. */
-static void
-range_bounds (const SlPlotData *p,
-              double            rx0,
-              double            rx1,
-              double           *x0,
-              double           *x1,
-              double           *y0,
-              double           *y1)
-{
-  double lo = G_MAXDOUBLE, hi = -G_MAXDOUBLE;
-
-  for (guint d = 0; d < 2; d++)
-    {
-      for (guint i = 0; i < p->points[d]->len; i++)
-        {
-          const SlPlotPoint *q = &g_array_index (p->points[d], SlPlotPoint, i);
-
-          if (q->x >= rx0 && q->x <= rx1)
-            sl_plot_range_extend (&lo, &hi, q->y);
-        }
-      for (guint i = 0; i < p->hull[d]->len; i++)
-        {
-          const SlPlotPoint *q = &g_array_index (p->hull[d], SlPlotPoint, i);
-
-          if (q->x >= rx0 && q->x <= rx1)
-            sl_plot_range_extend (&lo, &hi, q->y);
-        }
-    }
-  if (lo > hi)
-    return;
-  pad_range (&lo, &hi);
-  *x0 = rx0;
-  *x1 = rx1;
-  *y0 = lo;
-  *y1 = hi;
+  sl_plot_hull_y_range (p, *x0, *x1, y0, y1);
 }
 
 static void
@@ -219,6 +175,36 @@ legend_columns (cairo_t                *cr,
   return x - (left - 6);
 }
 
+/* How many points are beyond the y range, and how far, inside the
+ * frame's right corners: the axis ends at the band, not at a packet
+ * retransmitted 200 ms late, yet none is hidden. */
+static void
+draw_beyond_texts (SlLinkPlot    *self,
+                   cairo_t       *cr,
+                   const GdkRGBA *fg)
+{
+  const SlPlotPanel *f = &self->frame;
+
+  cairo_set_font_size (cr, 10);
+  for (guint side = 0; side < 2; side++)
+    {
+      g_autofree char *far = NULL;
+      g_autofree char *text = NULL;
+      guint n = self->beyond.n[side];
+
+      if (n == 0)
+        continue;
+      far = sl_units_offset (self->beyond.far[side] * 1e3);
+      text = side == 0
+        /* Translators: points of the hull plot above its y axis' end; %s is an offset ("+212.4 ms") */
+        ? g_strdup_printf (ngettext ("▲ %u point above, up to %s", "▲ %u points above, up to %s", n), n, far)
+        /* Translators: points of the hull plot below its y axis' start; %s is an offset ("−199.8 ms") */
+        : g_strdup_printf (ngettext ("▼ %u point below, down to %s", "▼ %u points below, down to %s", n), n, far);
+      gdk_cairo_set_source_rgba (cr, fg);
+      sl_plot_show_text_at (cr, text, f->right - 6, side == 0 ? f->top + 12 : f->bottom - 12, 1, side == 0 ? 0 : 1);
+    }
+}
+
 static void
 draw_hull (SlLinkPlot    *self,
            cairo_t       *cr,
@@ -246,15 +232,12 @@ draw_hull (SlLinkPlot    *self,
   f->bottom = height - 36;
   f->log_y = FALSE;
   if (!self->zoomed)
-    {
-      hull_bounds (p, &self->vx0, &self->vx1, &self->vy0, &self->vy1);
-      if (isfinite (self->range_x0) && isfinite (self->range_x1) && self->range_x1 > self->range_x0)
-        range_bounds (p, self->range_x0, self->range_x1, &self->vx0, &self->vx1, &self->vy0, &self->vy1);
-    }
+    hull_bounds (p, self->range_x0, self->range_x1, &self->vx0, &self->vx1, &self->vy0, &self->vy1);
   f->xmin = self->vx0;
   f->xmax = self->vx1;
   f->ymin = self->vy0;
   f->ymax = self->vy1;
+  self->beyond = (SlPlotBeyond) { { 0, 0 }, { NAN, NAN } };
   if (f->right > f->left + 10 && f->bottom > f->top + 10)
     {
       widget_style (&st, fg, f->left);
@@ -267,8 +250,10 @@ draw_hull (SlLinkPlot    *self,
                            self->a_name ? self->a_name : "a");
       sl_plot_draw_axes (cr, f, &st, xlabel, ylabel);
       sl_plot_draw_hull (cr, p, f, &st);
+      sl_plot_draw_beyond (cr, p, f, &st, &self->beyond);
       cairo_set_font_size (cr, 10);
       legend_columns (cr, items, n_items, rows, f->left, &st);
+      draw_beyond_texts (self, cr, fg);
     }
   for (guint i = 0; i < n_items; i++)
     g_free (items[i].text);
@@ -280,6 +265,67 @@ band_at (const SlPlotData *p,
          guint             end)
 {
   return p->line_y[line][end] - p->line_y[SL_PLOT_LINE_ESTIMATE][end];
+}
+
+/* The band's edge @edge (band_lo or band_hi) at the path's point @i,
+ * relative to the estimate there; NAN where the bound is infinite */
+static double
+path_band_at (const SlPlotData *p,
+              const GArray     *edge,
+              guint             i)
+{
+  return g_array_index (edge, SlPlotPoint, i).y - g_array_index (p->path, SlPlotPoint, i).y;
+}
+
+/* A link of several windows: the estimate ± its guaranteed bound, piece
+ * by piece (its bound is linear between its points), the lower edge in
+ * Lmin's colour, the upper in Lmax's, the windows' limits dotted.
+ * Returns what is missing, or NULL. */
+static const char *
+draw_piecewise_band (const SlPlotData  *p,
+                     cairo_t           *cr,
+                     const SlPlotPanel *f)
+{
+  double dash[] = { 2, 4 };
+  guint finite = 0;
+
+  for (guint i = 0; i + 1 < p->path->len; i++)
+    {
+      double x0 = g_array_index (p->path, SlPlotPoint, i).x, x1 = g_array_index (p->path, SlPlotPoint, i + 1).x;
+      double lo0 = path_band_at (p, p->band_lo, i), lo1 = path_band_at (p, p->band_lo, i + 1);
+      double hi0 = path_band_at (p, p->band_hi, i), hi1 = path_band_at (p, p->band_hi, i + 1);
+
+      if (!isfinite (lo0) || !isfinite (lo1) || !isfinite (hi0) || !isfinite (hi1))
+        continue;
+      finite++;
+      cairo_move_to (cr, sl_plot_panel_x (f, x0), sl_plot_panel_y (f, lo0));
+      cairo_line_to (cr, sl_plot_panel_x (f, x1), sl_plot_panel_y (f, lo1));
+      cairo_line_to (cr, sl_plot_panel_x (f, x1), sl_plot_panel_y (f, hi1));
+      cairo_line_to (cr, sl_plot_panel_x (f, x0), sl_plot_panel_y (f, hi0));
+      cairo_close_path (cr);
+      set_hex (cr, SL_PLOT_RGB_LMAX, 0.18);
+      cairo_fill (cr);
+      cairo_set_line_width (cr, 1.3);
+      set_hex (cr, SL_PLOT_RGB_LMIN, 1);
+      draw_line (cr, f, x0, lo0, x1, lo1);
+      set_hex (cr, SL_PLOT_RGB_LMAX, 1);
+      draw_line (cr, f, x0, hi0, x1, hi1);
+    }
+  cairo_set_dash (cr, dash, 2, 0);
+  cairo_set_line_width (cr, 1);
+  for (guint i = 0; p->window_x != NULL && i < p->window_x->len; i++)
+    {
+      double x = floor (sl_plot_panel_x (f, g_array_index (p->window_x, double, i))) + 0.5;
+
+      cairo_move_to (cr, x, f->top);
+      cairo_line_to (cr, x, f->bottom);
+    }
+  cairo_set_source_rgba (cr, 0.4, 0.4, 0.4, 0.6);
+  cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+  if (finite == 0)
+    return _("no band: no window of this link is accurate yet, so its bound is infinite everywhere");
+  return NULL;
 }
 
 static void
@@ -297,6 +343,9 @@ draw_band (SlLinkPlot    *self,
    * packet, input time at the accuracy's last change */
   double x0 = 0, x1 = MAX (p->x_end, 1e-9), bx0 = G_MAXDOUBLE, bx1 = -G_MAXDOUBLE;
   gboolean has_est = p->has_line[SL_PLOT_LINE_ESTIMATE];
+  /* several windows: the band is the estimate's path and its bound */
+  gboolean piecewise = p->n_windows > 1 && p->path != NULL && p->path->len > 1;
+  const char *missing = NULL;
   double split = height * 0.5;
 
   for (guint i = 0; i < p->accuracy->len; i++)
@@ -348,12 +397,19 @@ draw_band (SlLinkPlot    *self,
     return;
   widget_style (&st, fg, top.left);
 
-  for (guint k = SL_PLOT_LINE_LMIN; has_est && k <= SL_PLOT_LINE_LMAX; k++)
-    if (p->has_line[k])
+  if (piecewise)
+    for (guint i = 0; i < p->path->len; i++)
       {
-        sl_plot_range_extend (&ylo, &yhi, band_at (p, k, 0));
-        sl_plot_range_extend (&ylo, &yhi, band_at (p, k, 1));
+        sl_plot_range_extend (&ylo, &yhi, path_band_at (p, p->band_lo, i));
+        sl_plot_range_extend (&ylo, &yhi, path_band_at (p, p->band_hi, i));
       }
+  else
+    for (guint k = SL_PLOT_LINE_LMIN; has_est && k <= SL_PLOT_LINE_LMAX; k++)
+      if (p->has_line[k])
+        {
+          sl_plot_range_extend (&ylo, &yhi, band_at (p, k, 0));
+          sl_plot_range_extend (&ylo, &yhi, band_at (p, k, 1));
+        }
   sl_plot_range_extend (&ylo, &yhi, 0);
   pad_range (&ylo, &yhi);
   top.ymin = ylo;
@@ -364,36 +420,48 @@ draw_band (SlLinkPlot    *self,
   cairo_save (cr);
   cairo_rectangle (cr, top.left, top.top, top.right - top.left, top.bottom - top.top);
   cairo_clip (cr);
-  if (has_est && p->has_line[SL_PLOT_LINE_LMIN] && p->has_line[SL_PLOT_LINE_LMAX])
+  if (piecewise)
+    missing = draw_piecewise_band (p, cr, &top);
+  else
     {
-      cairo_move_to (cr, sl_plot_panel_x (&top, 0), sl_plot_panel_y (&top, band_at (p, SL_PLOT_LINE_LMIN, 0)));
-      cairo_line_to (cr, sl_plot_panel_x (&top, p->x_end), sl_plot_panel_y (&top, band_at (p, SL_PLOT_LINE_LMIN, 1)));
-      cairo_line_to (cr, sl_plot_panel_x (&top, p->x_end), sl_plot_panel_y (&top, band_at (p, SL_PLOT_LINE_LMAX, 1)));
-      cairo_line_to (cr, sl_plot_panel_x (&top, 0), sl_plot_panel_y (&top, band_at (p, SL_PLOT_LINE_LMAX, 0)));
-      cairo_close_path (cr);
-      set_hex (cr, SL_PLOT_RGB_LMAX, 0.18);
-      cairo_fill (cr);
+      if (has_est && p->has_line[SL_PLOT_LINE_LMIN] && p->has_line[SL_PLOT_LINE_LMAX])
+        {
+          cairo_move_to (cr, sl_plot_panel_x (&top, 0), sl_plot_panel_y (&top, band_at (p, SL_PLOT_LINE_LMIN, 0)));
+          cairo_line_to (cr, sl_plot_panel_x (&top, p->x_end), sl_plot_panel_y (&top, band_at (p, SL_PLOT_LINE_LMIN, 1)));
+          cairo_line_to (cr, sl_plot_panel_x (&top, p->x_end), sl_plot_panel_y (&top, band_at (p, SL_PLOT_LINE_LMAX, 1)));
+          cairo_line_to (cr, sl_plot_panel_x (&top, 0), sl_plot_panel_y (&top, band_at (p, SL_PLOT_LINE_LMAX, 0)));
+          cairo_close_path (cr);
+          set_hex (cr, SL_PLOT_RGB_LMAX, 0.18);
+          cairo_fill (cr);
+        }
+      for (guint k = SL_PLOT_LINE_LMIN; has_est && k <= SL_PLOT_LINE_LMAX; k++)
+        if (p->has_line[k])
+          {
+            cairo_set_line_width (cr, 1.3);
+            set_hex (cr, k == SL_PLOT_LINE_LMIN ? SL_PLOT_RGB_LMIN : SL_PLOT_RGB_LMAX, 1);
+            draw_line (cr, &top, 0, band_at (p, k, 0), p->x_end, band_at (p, k, 1));
+          }
+      if (!has_est)
+        missing = _("no band yet: the link has no estimate");
+      else if (!p->has_line[SL_PLOT_LINE_LMIN] && !p->has_line[SL_PLOT_LINE_LMAX])
+        missing = _("no band: neither bounding line (Lmin, Lmax) exists yet");
+      else if (!p->has_line[SL_PLOT_LINE_LMIN])
+        missing = _("no band: the lower bounding line (Lmin) does not exist yet");
+      else if (!p->has_line[SL_PLOT_LINE_LMAX])
+        missing = _("no band: the upper bounding line (Lmax) does not exist yet");
     }
-  for (guint k = SL_PLOT_LINE_LMIN; has_est && k <= SL_PLOT_LINE_LMAX; k++)
-    if (p->has_line[k])
-      {
-        cairo_set_line_width (cr, 1.3);
-        set_hex (cr, k == SL_PLOT_LINE_LMIN ? SL_PLOT_RGB_LMIN : SL_PLOT_RGB_LMAX, 1);
-        draw_line (cr, &top, 0, band_at (p, k, 0), p->x_end, band_at (p, k, 1));
-      }
-  if (has_est)
+  if (has_est || piecewise)
     {
       cairo_set_line_width (cr, 2);
       set_hex (cr, SL_PLOT_RGB_ESTIMATE, 1);
       draw_line (cr, &top, 0, 0, p->x_end, 0);
     }
   cairo_restore (cr);
-  if (!has_est || !p->has_line[SL_PLOT_LINE_LMIN] || !p->has_line[SL_PLOT_LINE_LMAX])
+  if (missing != NULL)
     {
       cairo_set_font_size (cr, 11);
       gdk_cairo_set_source_rgba (cr, fg);
-      sl_plot_show_text_at (cr, _("no band: a bounding line is missing"), (top.left + top.right) / 2,
-               (top.top + top.bottom) / 2, 0.5, 0.5);
+      sl_plot_show_text_at (cr, missing, (top.left + top.right) / 2, (top.top + top.bottom) / 2, 0.5, 0.5);
     }
 
   bottom.log_y = TRUE;
@@ -774,6 +842,16 @@ sl_link_plot_get_range (SlLinkPlot *self,
 
 /* For the tests: the last frame drawn (widget pixels) and its data
  * ranges. */
+/* The hull plot's points beyond its y range, as last drawn */
+void
+_sl_link_plot_get_beyond (SlLinkPlot   *self,
+                          SlPlotBeyond *beyond)
+{
+  g_return_if_fail (SL_IS_LINK_PLOT (self));
+
+  *beyond = self->beyond;
+}
+
 void
 _sl_link_plot_get_frame (SlLinkPlot *self,
                          double     *box,

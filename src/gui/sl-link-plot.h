@@ -57,6 +57,8 @@ void            sl_link_plot_get_range  (SlLinkPlot  *self,
                                          double      *x0,
                                          double      *x1);
 
+void        _sl_link_plot_get_beyond (SlLinkPlot   *self,
+                                      SlPlotBeyond *beyond);
 void        _sl_link_plot_get_frame (SlLinkPlot *self,
                                      double     *box,
                                      double     *range);

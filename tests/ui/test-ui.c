@@ -3119,6 +3119,97 @@ test_solid_frame (void)
   ui_close_window (window);
 }
 
+/* Details on a link of several windows (clocks that wander) with packets
+ * retransmitted 200 ms late: the band plot draws the estimate's guaranteed
+ * band piece by piece (it said "no band: a bounding line is missing" for
+ * every such link: their Lmin and Lmax are the first window's, left out),
+ * and the hull plot's y axis ends at the band and the points near it (it
+ * reached the retransmissions: ±200 ms for a ±80 µs band), the others drawn
+ * at its edge and counted. */
+static void
+test_details_piecewise (void)
+{
+  SlWindow *window = ui_new_window (NULL, 1200, 800);
+  SlSession *session = sl_window_get_session (window);
+  SlQualityPanel *panel = sl_window_get_quality_panel (window);
+  SlGenerateLink gl = { 0, 1, 400 };
+  SlGenerateOptions o;
+  SlLinkPlot *hull, *band;
+  const SlPlotData *plot;
+  UiPixels px = { 0 };
+  SlPlotBeyond beyond;
+  double box[4], range[4], bound_us;
+  guint above = 0, below = 0, lmin, lmax, edge;
+  SlLinkItem *link;
+
+  quiet_cluster (&o, 2, 120, 5);
+  o.wander_ppm = 20;
+  o.wander_period_s = 120;
+  o.loss = 0.005;
+  _sl_session_open_generated (session, &o, &gl, 1, 0);
+  ui_wait_settled (session);
+  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_READY);
+  link = sl_session_get_link_item (session, 0);
+  g_assert_cmpint (sl_link_item_get_quality (link), ==, SL_QUALITY_ACCURATE);
+  sl_session_set_selected_link (session, link);
+  gtk_widget_activate_action (GTK_WIDGET (panel), "panel.show-page", "s", "details");
+  hull = SL_LINK_PLOT (sl_quality_panel_get_hull_plot (panel));
+  band = SL_LINK_PLOT (sl_quality_panel_get_band_plot (panel));
+  plot = sl_link_plot_get_plot (hull);
+  g_assert_nonnull (plot);
+  g_assert_cmpuint (plot->n_windows, >, 1);
+  bound_us = sl_link_item_get_info (link)->info.bound_ns / 1e3;
+
+  /* the band: both edges drawn along the link */
+  ui_wait_mapped (GTK_WIDGET (band));
+  ui_wait_frames (GTK_WIDGET (band), 2);
+  ui_render (window, GTK_WIDGET (band), "render-band-piecewise.png", &px);
+  lmin = ui_count_color (&px, SL_LINK_PLOT_RGB_LMIN, 8);
+  lmax = ui_count_color (&px, SL_LINK_PLOT_RGB_LMAX, 8);
+  g_test_message ("%u windows, bound ±%.1f µs; band plot: %u pixels of Lmin's colour, %u of Lmax's",
+                  plot->n_windows, bound_us, lmin, lmax);
+  g_assert_cmpuint (lmin, >, 300);
+  g_assert_cmpuint (lmax, >, 300);
+  ui_pixels_clear (&px);
+
+  /* the hull plot: the y axis at the band's scale, the points beyond it
+   * counted and marked at the edge */
+  ui_wait_mapped (GTK_WIDGET (hull));
+  ui_wait_frames (GTK_WIDGET (hull), 2);
+  ui_render (window, GTK_WIDGET (hull), "render-hull-piecewise.png", &px);
+  _sl_link_plot_get_frame (hull, box, range);
+  _sl_link_plot_get_beyond (hull, &beyond);
+  for (guint d = 0; d < 2; d++)
+    for (guint i = 0; i < plot->points[d]->len; i++)
+      {
+        const SlPlotPoint *q = &g_array_index (plot->points[d], SlPlotPoint, i);
+
+        above += q->y > range[3];
+        below += q->y < range[2];
+      }
+  g_test_message ("hull plot: y from %.1f to %.1f µs; %u points above (to %.1f µs), %u below; counted %u, %u",
+                  range[2], range[3], above, beyond.far[0], below, beyond.n[0], beyond.n[1]);
+  g_assert_cmpfloat (range[3] - range[2], <, 20 * bound_us);
+  g_assert_cmpuint (above + below, >, 0);
+  g_assert_cmpuint (beyond.n[0], ==, above);
+  g_assert_cmpuint (beyond.n[1], ==, below);
+  /* their marks at the frame's edges, in their directions' colours */
+  edge = 0;
+  for (int y = (int) box[1]; y <= (int) box[1] + 8; y++)
+    for (int x = (int) box[0]; x < (int) box[2]; x++)
+      edge += ui_color_near (ui_pixel (&px, x, y), SL_LINK_PLOT_RGB_AB, 40) ||
+              ui_color_near (ui_pixel (&px, x, y), SL_LINK_PLOT_RGB_BA, 40);
+  for (int y = (int) box[3] - 8; y <= (int) box[3]; y++)
+    for (int x = (int) box[0]; x < (int) box[2]; x++)
+      edge += ui_color_near (ui_pixel (&px, x, y), SL_LINK_PLOT_RGB_AB, 40) ||
+              ui_color_near (ui_pixel (&px, x, y), SL_LINK_PLOT_RGB_BA, 40);
+  g_test_message ("%u pixels of the points' colours at the frame's edges", edge);
+  g_assert_cmpuint (edge, >, 10);
+  ui_pixels_clear (&px);
+  ui_save_screenshot (window, "details-piecewise.png");
+  ui_close_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -3159,6 +3250,7 @@ main (int   argc,
   g_test_add_func ("/ui/shortcuts", test_shortcuts);
   g_test_add_func ("/ui/text-cell", test_text_cell);
   g_test_add_func ("/ui/link-table", test_link_table);
+  g_test_add_func ("/ui/details/piecewise", test_details_piecewise);
 
   return g_test_run ();
 }

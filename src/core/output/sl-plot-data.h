@@ -36,7 +36,9 @@ enum
  * @x0: a's time (ns) of the first point; x values are seconds after it
  * @ref_ns: offset subtracted from every y value (ns)
  * @points: matched packets of each direction (0: sent by a), x in s,
- *   y = t_b - t_a - @ref_ns in µs, at most %SL_PLOT_MAX_POINTS each
+ *   y = t_b - t_a - @ref_ns in µs, at most %SL_PLOT_MAX_POINTS each: with
+ *   more, the lowest and the highest of each run of consecutive points
+ *   (an outlier is never thinned away)
  * @n_points: points of each direction before thinning
  * @n_dropped: points of each direction the engine no longer keeps (the
  *   live retention: the older ones; its cap: those far from the band),
@@ -91,6 +93,33 @@ SlPlotData *sl_plot_data_ref            (SlPlotData    *self);
 void        sl_plot_data_unref          (SlPlotData    *self);
 gint64      sl_plot_data_link_version   (SlEngine      *engine,
                                          guint          link);
+
+/**
+ * SlPlotBeyond:
+ * @n: points above (0) and below (1) the y range shown, within its x range
+ * @far: the farthest of them (µs, same units as the points), NAN for none
+ *
+ * What a hull plot whose y axis ends at the band and the points near it
+ * does not show at their place: they are drawn at the frame's edge and
+ * counted (sl_plot_draw_beyond()).
+ */
+typedef struct
+{
+  guint  n[2];
+  double far[2];
+} SlPlotBeyond;
+
+void        sl_plot_hull_y_range        (const SlPlotData *data,
+                                         double            x0,
+                                         double            x1,
+                                         double           *ymin,
+                                         double           *ymax);
+void        sl_plot_count_beyond        (const SlPlotData *data,
+                                         double            x0,
+                                         double            x1,
+                                         double            ymin,
+                                         double            ymax,
+                                         SlPlotBeyond     *beyond);
 
 /* A round step (1, 2 or 5 times a power of ten) giving about @n ticks over
  * @range; shared with the GUI's plots. */

@@ -123,6 +123,13 @@ void        sl_plot_draw_accuracy       (cairo_t           *cr,
                                          const SlPlotPanel *pn,
                                          double             x_end,
                                          const SlPlotStyle *st);
+void        sl_plot_draw_beyond         (cairo_t           *cr,
+                                         const SlPlotData  *data,
+                                         const SlPlotPanel *pn,
+                                         const SlPlotStyle *st,
+                                         SlPlotBeyond      *beyond);
+char       *sl_plot_beyond_text         (const SlPlotBeyond *beyond,
+                                         guint              side);
 guint       sl_plot_legend_items        (const SlPlotData  *data,
                                          const char        *name_a,
                                          const char        *name_b,
