@@ -311,6 +311,58 @@ test_piecewise (void)
   sl_engine_free (e);
 }
 
+/* Packets retransmitted 200 ms late: the y axis stays at the band's
+ * scale and they are drawn at the hull panel's top edge (they were
+ * clipped away unseen), the data counting them. */
+static void
+test_beyond (void)
+{
+  SlEngine *e = make_synthetic_over (FALSE);
+  gint64 t0 = G_GINT64_CONSTANT (1400000000000000000);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *png = g_build_filename (dir, "alpha_1--zulu.png", NULL);
+  g_autoptr(SlPlotData) data = NULL;
+  SlPlotBeyond beyond;
+  cairo_surface_t *s;
+  const guchar *px;
+  double ymin, ymax;
+  guint edge = 0;
+
+  /* alpha (1) sends, zulu receives 200 ms later than it should */
+  for (int i = 1; i <= 5; i++)
+    {
+      gint64 ta = t0 + i * SEC + 1234567;
+      SlMatch m = { 1, 0, ta, zulu_time (ta + 200 * G_GINT64_CONSTANT (1000000), t0, FALSE) };
+
+      sl_engine_add_match (e, &m, m.recv_time);
+    }
+  sl_engine_flush (e);
+  data = sl_plot_data_build (e, 0);
+  sl_plot_hull_y_range (data, 0, data->x_end, &ymin, &ymax);
+  sl_plot_count_beyond (data, 0, data->x_end, ymin, ymax, &beyond);
+  g_test_message ("y from %.1f to %.1f µs; %u points above (to %.1f µs), %u below", ymin, ymax, beyond.n[0],
+                  beyond.far[0], beyond.n[1]);
+  g_assert_cmpfloat (ymax - ymin, <, 5000);
+  g_assert_false (beyond.thinned);
+  g_assert_cmpuint (beyond.n[0], ==, 5);
+  g_assert_cmpfloat (beyond.far[0], >, 199000);
+
+  g_assert_true (sl_plot_links (e, dir, &error));
+  g_assert_no_error (error);
+  s = load_png (png);
+  px = cairo_image_surface_get_data (s);
+  /* the hull panel's frame starts at y = 50 */
+  for (int y = 50; y < 58; y++)
+    for (int x = 100; x < SL_PLOT_WIDTH - 30; x++)
+      edge += near_rgb (*(const guint32 *) (px + y * cairo_image_surface_get_stride (s) + x * 4), SL_PLOT_RGB_AB);
+  g_test_message ("%u pixels of alpha's colour at the top edge", edge);
+  g_assert_cmpuint (edge, >, 20);
+  cairo_surface_destroy (s);
+  rm_rf (dir);
+  sl_engine_free (e);
+}
+
 /* One-way traffic: no hull on one side, no estimate; still two files. */
 static void
 test_incomplete (void)
@@ -411,6 +463,7 @@ main (int    argc,
   g_test_add_func ("/plots/lttv", test_lttv);
   g_test_add_func ("/plots/synthetic", test_synthetic);
   g_test_add_func ("/plots/piecewise", test_piecewise);
+  g_test_add_func ("/plots/beyond", test_beyond);
   g_test_add_func ("/plots/incomplete", test_incomplete);
   g_test_add_func ("/plots/unwritable", test_unwritable);
   g_test_add_func ("/plots/title", test_title);

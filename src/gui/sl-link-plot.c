@@ -195,11 +195,18 @@ draw_beyond_texts (SlLinkPlot    *self,
       if (n == 0)
         continue;
       far = sl_units_offset (self->beyond.far[side] * 1e3);
-      text = side == 0
-        /* Translators: points of the hull plot above its y axis' end; %s is an offset ("+212.4 ms") */
-        ? g_strdup_printf (ngettext ("▲ %u point above, up to %s", "▲ %u points above, up to %s", n), n, far)
-        /* Translators: points of the hull plot below its y axis' start; %s is an offset ("−199.8 ms") */
-        : g_strdup_printf (ngettext ("▼ %u point below, down to %s", "▼ %u points below, down to %s", n), n, far);
+      if (self->beyond.thinned)
+        text = side == 0
+          /* Translators: points of the hull plot above its y axis' end, of those drawn (thinned out from more); %s is an offset ("+212.4 ms") */
+          ? g_strdup_printf (ngettext ("▲ at least %u point above, up to %s", "▲ at least %u points above, up to %s", n), n, far)
+          /* Translators: as above, below its y axis' start */
+          : g_strdup_printf (ngettext ("▼ at least %u point below, down to %s", "▼ at least %u points below, down to %s", n), n, far);
+      else
+        text = side == 0
+          /* Translators: points of the hull plot above its y axis' end; %s is an offset ("+212.4 ms") */
+          ? g_strdup_printf (ngettext ("▲ %u point above, up to %s", "▲ %u points above, up to %s", n), n, far)
+          /* Translators: points of the hull plot below its y axis' start; %s is an offset ("−199.8 ms") */
+          : g_strdup_printf (ngettext ("▼ %u point below, down to %s", "▼ %u points below, down to %s", n), n, far);
       gdk_cairo_set_source_rgba (cr, fg);
       sl_plot_show_text_at (cr, text, f->right - 6, side == 0 ? f->top + 12 : f->bottom - 12, 1, side == 0 ? 0 : 1);
     }
@@ -237,7 +244,7 @@ draw_hull (SlLinkPlot    *self,
   f->xmax = self->vx1;
   f->ymin = self->vy0;
   f->ymax = self->vy1;
-  self->beyond = (SlPlotBeyond) { { 0, 0 }, { NAN, NAN } };
+  self->beyond = (SlPlotBeyond) { { 0, 0 }, { NAN, NAN }, FALSE };
   if (f->right > f->left + 10 && f->bottom > f->top + 10)
     {
       widget_style (&st, fg, f->left);

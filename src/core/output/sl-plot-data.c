@@ -508,7 +508,9 @@ sl_plot_count_beyond (const SlPlotData *data,
 {
   g_return_if_fail (data != NULL && beyond != NULL);
 
-  *beyond = (SlPlotBeyond) { { 0, 0 }, { NAN, NAN } };
+  *beyond = (SlPlotBeyond) { { 0, 0 }, { NAN, NAN }, FALSE };
+  for (guint d = 0; d < 2; d++)
+    beyond->thinned |= data->n_points[d] > data->points[d]->len;
   for (guint d = 0; d < 2; d++)
     for (guint i = 0; i < data->points[d]->len; i++)
       {

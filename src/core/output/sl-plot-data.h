@@ -98,6 +98,9 @@ gint64      sl_plot_data_link_version   (SlEngine      *engine,
  * SlPlotBeyond:
  * @n: points above (0) and below (1) the y range shown, within its x range
  * @far: the farthest of them (µs, same units as the points), NAN for none
+ * @thinned: the points were thinned (over %SL_PLOT_MAX_POINTS in a
+ *   direction): each run keeps its lowest and highest, so every run with
+ *   points beyond has one drawn, but @n can count fewer than there are
  *
  * What a hull plot whose y axis ends at the band and the points near it
  * does not show at their place: they are drawn at the frame's edge and
@@ -105,8 +108,9 @@ gint64      sl_plot_data_link_version   (SlEngine      *engine,
  */
 typedef struct
 {
-  guint  n[2];
-  double far[2];
+  guint    n[2];
+  double   far[2];
+  gboolean thinned;
 } SlPlotBeyond;
 
 void        sl_plot_hull_y_range        (const SlPlotData *data,

@@ -799,11 +799,14 @@ sl_plot_beyond_text (const SlPlotBeyond *beyond,
     return NULL;
   far = sl_units_offset (beyond->far[side] * 1e3);
   if (side == 0)
-    return g_strdup_printf ("\u25b2 %u point%s above, up to %s", beyond->n[0], beyond->n[0] == 1 ? "" : "s", far);
-  return g_strdup_printf ("\u25bc %u point%s below, down to %s", beyond->n[1], beyond->n[1] == 1 ? "" : "s", far);
+    return g_strdup_printf ("\u25b2 %s%u point%s above, up to %s", beyond->thinned ? "at least " : "", beyond->n[0],
+                            beyond->n[0] == 1 ? "" : "s", far);
+  return g_strdup_printf ("\u25bc %s%u point%s below, down to %s", beyond->thinned ? "at least " : "", beyond->n[1],
+                          beyond->n[1] == 1 ? "" : "s", far);
 }
 
-/* The counts of sl_plot_draw_beyond() inside the frame's right corners */
+/* The counts of sl_plot_draw_beyond() outside the frame's right corners
+ * (the legend takes a corner inside) */
 static void
 draw_beyond_texts (cairo_t           *cr,
                    const SlPlotPanel *pn,
@@ -818,7 +821,8 @@ draw_beyond_texts (cairo_t           *cr,
       g_autofree char *text = sl_plot_beyond_text (beyond, side);
 
       if (text != NULL)
-        sl_plot_show_text_at (cr, text, pn->right - 8, side == 0 ? pn->top + 12 : pn->bottom - 12, 1, side == 0 ? 0 : 1);
+        sl_plot_show_text_at (cr, text, pn->right, side == 0 ? pn->top - 4 : pn->bottom + st->xlabel_dy, 1,
+                              side == 0 ? 1 : 0);
     }
   cairo_restore (cr);
 }
