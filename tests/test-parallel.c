@@ -245,7 +245,18 @@ typedef struct
   guint64    ties;
   gint64     last_key;
   guint32    last_host;
+  guint64    disorder;
+  char      *first_disorder;
+  GArray    *steps;
 } Order;
+
+/* One packet event as the engine got it. */
+typedef struct
+{
+  gint64  key;
+  gint64  time;
+  guint32 host;
+} Step;
 
 static void
 order_cb (const SlPacketEvent *e,
@@ -258,24 +269,39 @@ order_cb (const SlPacketEvent *e,
   g_checksum_update (o->sum, (const guchar *) &e->time, sizeof e->time);
   g_checksum_update (o->sum, (const guchar *) &key, sizeof key);
   /* the same key as the previous packet event's, of another host */
-  if (o->n++ > 0 && key == o->last_key && e->host != o->last_host)
+  if (o->n > 0 && key == o->last_key && e->host != o->last_host)
     o->ties++;
+  /* each host's packet events here are in time order, so the merge's
+   * are in (key, host) order, whatever the timing */
+  if (o->n > 0 && (key < o->last_key || (key == o->last_key && e->host < o->last_host)) && o->disorder++ == 0)
+    o->first_disorder = g_strdup_printf ("packet event %" G_GUINT64_FORMAT ": host %u key %" G_GINT64_FORMAT
+                                         " after host %u key %" G_GINT64_FORMAT,
+                                         o->n, e->host, key, o->last_host, o->last_key);
+  o->n++;
   o->last_key = key;
   o->last_host = e->host;
+  if (o->steps != NULL)
+    {
+      Step st = { key, e->time, e->host };
+
+      g_array_append_val (o->steps, st);
+    }
   sl_engine_add_packet (o->engine, e, key);
   if (o->query_every > 0 && o->n % o->query_every == 0)
     query_all (o->engine);
 }
 
 /* The digest of the sequence of packet events the folder reader gives
- * the engine with @spill and @threads, and the engine's report; the
- * engine flushes as a job's does (by the input), and is asked every
- * @query_every packet events what a snapshot asks. */
+ * the engine with @spill and @threads, the hosts' merge hints, and the
+ * engine's report; the engine flushes as a job's does (by the input), and
+ * is asked every @query_every packet events what a snapshot asks. The
+ * sequence itself goes to @steps. */
 static char *
 merged (const char   *folder,
         SlTraceSpill  spill,
         guint         threads,
-        guint         query_every)
+        guint         query_every,
+        GArray       *steps)
 {
   g_autoptr(SlEngine) engine = sl_engine_new (NULL);
   g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
@@ -285,7 +311,8 @@ merged (const char   *folder,
   g_autofree char *json = NULL;
   SlReportJsonOptions options;
   SlTraceReaderOptions ro;
-  Order o = { engine, sum, query_every, 0, 0, 0, 0 };
+  g_autoptr(GString) hints = g_string_new (NULL);
+  Order o = { engine, sum, query_every, 0, 0, 0, 0, 0, NULL, steps };
 
   sl_trace_reader_options_init (&ro);
   ro.spill = spill;
@@ -300,12 +327,51 @@ merged (const char   *folder,
   sl_engine_flush (engine);
   problems = sl_trace_reader_dup_problems (reader);
   g_assert_cmpuint (problems->len, ==, 0);
+  if (o.disorder > 0)
+    g_test_message ("spill %d, %u threads, queried every %u: %" G_GUINT64_FORMAT " packet events out of "
+                    "(key, host) order, the first %s", spill, threads, query_every, o.disorder, o.first_disorder);
+  g_free (o.first_disorder);
+  g_assert_cmpuint (o.disorder, ==, 0);
+  for (guint h = 0; h < sl_trace_reader_get_n_hosts (reader); h++)
+    g_string_append_printf (hints, " %s %" G_GINT64_FORMAT, sl_trace_reader_get_host_name (reader, h),
+                            sl_trace_reader_get_merge_hint (reader, h));
   sl_report_json_options_init (&options);
   options.journal = SL_JOURNAL_FULL;
   sl_report_write_json (engine, &options, out);
   json = sl_json_out_steal_string (out);
-  return g_strdup_printf ("%" G_GUINT64_FORMAT " packet events, %" G_GUINT64_FORMAT " ties, order %s\n%s",
-                          o.n, o.ties, g_checksum_get_string (sum), json);
+  return g_strdup_printf ("%" G_GUINT64_FORMAT " packet events, %" G_GUINT64_FORMAT " ties, order %s, hints%s\n%s",
+                          o.n, o.ties, g_checksum_get_string (sum), hints->str, json);
+}
+
+static gboolean
+step_equal (const Step *x,
+            const Step *y)
+{
+  return x->key == y->key && x->time == y->time && x->host == y->host;
+}
+
+/* Where two sequences of packet events part (a failure says it). */
+static void
+message_first_difference (GArray *a,
+                          GArray *b)
+{
+  guint i = 0;
+
+  while (i < a->len && i < b->len && step_equal (&g_array_index (a, Step, i), &g_array_index (b, Step, i)))
+    i++;
+  if (i == a->len && i == b->len)
+    return;
+  for (guint k = i >= 2 ? i - 2 : 0; k < i + 3; k++)
+    {
+      const Step *x = k < a->len ? &g_array_index (a, Step, k) : NULL;
+      const Step *y = k < b->len ? &g_array_index (b, Step, k) : NULL;
+
+      g_test_message ("%s packet event %u: host %d time %" G_GINT64_FORMAT " key %" G_GINT64_FORMAT
+                      " | host %d time %" G_GINT64_FORMAT " key %" G_GINT64_FORMAT,
+                      k == i ? "first different" : "", k, x != NULL ? (int) x->host : -1, x != NULL ? x->time : 0,
+                      x != NULL ? x->key : 0, y != NULL ? (int) y->host : -1, y != NULL ? y->time : 0,
+                      y != NULL ? y->key : 0);
+    }
 }
 
 /* The same input gives the engine the same sequence and the same report,
@@ -328,6 +394,7 @@ test_same_input (void)
                           "--link=a:b:8000", "--link=a:c:8000", "--link=a:d:8000", "--link=a:e:8000",
                           "--link=a:f:8000", "--cpus=2", "--duration=2", "--background=500", NULL };
   g_autofree char *one = NULL;
+  g_autoptr(GArray) first = g_array_new (FALSE, FALSE, sizeof (Step));
   struct { SlTraceSpill spill; guint threads; guint query_every; } runs[] = {
     { SL_TRACE_SPILL_NEVER, 1, 997 }, { SL_TRACE_SPILL_ALWAYS, 1, 0 }, { SL_TRACE_SPILL_ALWAYS, 2, 0 },
     { SL_TRACE_SPILL_NEVER, 2, 0 }, { SL_TRACE_SPILL_ALWAYS, 2, 61 }, { SL_TRACE_SPILL_ALWAYS, 3, 0 },
@@ -335,14 +402,21 @@ test_same_input (void)
   };
 
   run_generate (gen, extra);
-  one = merged (gen, SL_TRACE_SPILL_NEVER, 1, 0);
+  one = merged (gen, SL_TRACE_SPILL_NEVER, 1, 0, first);
   g_test_message ("%.*s", (int) strcspn (one, "\n"), one);
   /* the ties this test is about are there */
   g_assert_cmpuint (g_ascii_strtoull (strstr (one, ", ") + 2, NULL, 10), >=, 100);
   for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
     {
-      g_autofree char *again = merged (gen, runs[i].spill, runs[i].threads, runs[i].query_every);
+      g_autoptr(GArray) steps = g_array_new (FALSE, FALSE, sizeof (Step));
+      g_autofree char *again = merged (gen, runs[i].spill, runs[i].threads, runs[i].query_every, steps);
 
+      if (strcmp (again, one) != 0)
+        {
+          g_test_message ("run %u (spill %d, %u threads, queried every %u): %.*s", i, runs[i].spill,
+                          runs[i].threads, runs[i].query_every, (int) strcspn (again, "\n"), again);
+          message_first_difference (first, steps);
+        }
       g_assert_cmpstr (again, ==, one);
     }
   rm_rf (tmp);

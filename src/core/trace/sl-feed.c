@@ -555,10 +555,14 @@ sl_feed_publish (SlFeed      *feed,
   SlBatch *b = feed->fill;
   guint spilled = 0;
   gboolean wake;
+  /* read once: a spilling feed that left a partial batch out of its file
+   * must not queue it because the consumer wanted it meanwhile, or it
+   * would be taken after the file's later batches */
+  gboolean wanted = atomic_load (&feed->wanted);
 
   /* what would be handed over goes to the spill file, outside the lock */
   if (feed->spill_path != NULL && b != NULL && b->n > 0 &&
-      (flush != SL_FEED_FLUSH_IF_WANTED || b->n == b->cap || atomic_load (&feed->wanted)) &&
+      (flush != SL_FEED_FLUSH_IF_WANTED || b->n == b->cap || wanted) &&
       spill_write (feed, b))
     {
       spilled = b->n;
@@ -581,7 +585,7 @@ sl_feed_publish (SlFeed      *feed,
     b = feed->fill = batch_new_locked (hub);
   if (b != NULL &&
       (flush == SL_FEED_FLUSH_LAST || b->n == b->cap ||
-       (b->n > 0 && (flush == SL_FEED_FLUSH_ALL || atomic_load (&feed->wanted)))))
+       (b->n > 0 && (flush == SL_FEED_FLUSH_ALL || wanted))))
     {
       b->last = flush == SL_FEED_FLUSH_LAST;
       b->arrival = g_get_monotonic_time ();
