@@ -72,6 +72,88 @@ median (GArray *a)
   return g_array_index (a, double, a->len / 2);
 }
 
+#define DIGEST_ADD(c, v) \
+  G_STMT_START { __typeof__ (v) v_ = (v); g_checksum_update ((c), (const guchar *) &v_, sizeof v_); } G_STMT_END
+
+/* A digest of what the model holds: every row (kind, place, names, span,
+ * every interval), every arrow (lane by lane, in send order), the messages
+ * per row and the connections; equal digests from two builds say their
+ * timelines are the same. */
+static void
+append_digest (SlTimeline *tl,
+               GString    *json)
+{
+  g_autoptr(GChecksum) c = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autoptr(GArray) arrows = g_array_new (FALSE, FALSE, sizeof (SlTimelineArrow));
+  const gint64 wide = G_GINT64_CONSTANT (1) << 62;
+
+  DIGEST_ADD (c, sl_timeline_get_n_rows (tl));
+  for (guint r = 0; r < sl_timeline_get_n_rows (tl); r++)
+    {
+      SlTimelineRowInfo ri;
+      SlTimelineRowActivity act;
+
+      sl_timeline_get_row_info (tl, r, &ri);
+      sl_timeline_get_row_activity (tl, r, &act);
+      DIGEST_ADD (c, (guint) ri.kind);
+      DIGEST_ADD (c, ri.host);
+      DIGEST_ADD (c, ri.parent);
+      DIGEST_ADD (c, ri.tid);
+      DIGEST_ADD (c, ri.pid);
+      DIGEST_ADD (c, ri.ppid);
+      DIGEST_ADD (c, ri.cpu);
+      g_checksum_update (c, (const guchar *) (ri.name != NULL ? ri.name : ""), -1);
+      DIGEST_ADD (c, ri.first);
+      DIGEST_ADD (c, ri.last);
+      DIGEST_ADD (c, ri.thread_row);
+      DIGEST_ADD (c, ri.n_children);
+      DIGEST_ADD (c, ri.n_intervals);
+      DIGEST_ADD (c, act.n_messages);
+      for (guint64 i = 0; i < ri.n_intervals; i++)
+        {
+          SlTimelineInterval iv;
+
+          sl_timeline_get_interval (tl, r, i, &iv);
+          DIGEST_ADD (c, iv.start);
+          DIGEST_ADD (c, iv.end);
+          DIGEST_ADD (c, (guint) iv.state);
+          DIGEST_ADD (c, (guint) iv.cpu);
+          DIGEST_ADD (c, (guint) iv.detail);
+        }
+    }
+  DIGEST_ADD (c, sl_timeline_get_n_arrows (tl));
+  sl_timeline_query_arrows (tl, -wide, wide, 0, SL_TIMELINE_NONE, SL_TIMELINE_NONE, SL_TIMELINE_NONE, arrows);
+  for (guint i = 0; i < arrows->len; i++)
+    {
+      const SlTimelineArrow *a = &g_array_index (arrows, SlTimelineArrow, i);
+
+      DIGEST_ADD (c, a->send_host);
+      DIGEST_ADD (c, a->recv_host);
+      DIGEST_ADD (c, a->send_row);
+      DIGEST_ADD (c, a->recv_row);
+      DIGEST_ADD (c, (guint) a->send_cpu);
+      DIGEST_ADD (c, (guint) a->recv_cpu);
+      DIGEST_ADD (c, a->connection);
+      DIGEST_ADD (c, a->send_time);
+      DIGEST_ADD (c, a->recv_time);
+    }
+  for (guint k = 0; k < sl_timeline_get_n_connections (tl); k++)
+    {
+      SlTimelineConnection conn;
+
+      sl_timeline_get_connection (tl, k, &conn);
+      DIGEST_ADD (c, conn.host_a);
+      DIGEST_ADD (c, conn.host_b);
+      DIGEST_ADD (c, (guint) conn.family);
+      DIGEST_ADD (c, (guint) conn.port_a);
+      DIGEST_ADD (c, (guint) conn.port_b);
+      g_checksum_update (c, conn.addr_a, sizeof conn.addr_a);
+      g_checksum_update (c, conn.addr_b, sizeof conn.addr_b);
+      DIGEST_ADD (c, conn.n_arrows);
+    }
+  g_string_append_printf (json, "  \"digest\": \"%s\",\n", g_checksum_get_string (c));
+}
+
 /* Frames over spans from the whole view down to 10 µs, at random places:
  * the rows at WIDTH pixels, then the arrows folded to WIDTH columns per
  * host pair and, as a zoomed-out view would ask, to WIDTH / 8. */
@@ -248,6 +330,7 @@ bench_traces (char **dirs,
   append_stats (tl, json);
   sl_timeline_get_stats (tl, &st);
   g_string_append_printf (json, "  \"build_ns_per_event\": %.1f,\n", (w2 - w1) * 1e9 / (double) MAX (st.events, 1));
+  append_digest (tl, json);
   bench_queries (tl, rand, n_rows, json);
   {
     guint n = sl_trace_reader_get_n_hosts (reader), n_stores = 0;
