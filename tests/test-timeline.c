@@ -1706,6 +1706,105 @@ test_incremental (void)
   rm_rf (tmp);
 }
 
+/* Many events at the same nanoseconds in every stream, over several of
+ * the store's chunks: the rows built from the whole store at once (the
+ * builder reading each stream run by run) are those built one event at a
+ * time, where the order is the append order (by time, ties in stream
+ * order: scheduling, system calls, interrupts, packets). */
+static void
+test_ties (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (17);
+  g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (SlEvent));
+  SlEventStore *whole = sl_event_store_new (), *one = sl_event_store_new (), *slices = sl_event_store_new ();
+  g_autoptr(SlTimeline) a = sl_timeline_new ();
+  g_autoptr(SlTimeline) b = sl_timeline_new ();
+  g_autoptr(SlTimeline) c = sl_timeline_new ();
+  static const SlEventKind kinds[] = {
+    SL_EVENT_SCHED_SWITCH, SL_EVENT_SCHED_WAKEUP, SL_EVENT_PROCESS_FORK, SL_EVENT_PROCESS_EXIT,
+    SL_EVENT_SYSCALL_ENTRY, SL_EVENT_SYSCALL_EXIT, SL_EVENT_IRQ_ENTRY, SL_EVENT_IRQ_EXIT,
+    SL_EVENT_SOFTIRQ_ENTRY, SL_EVENT_SOFTIRQ_EXIT, SL_EVENT_PACKET_SEND, SL_EVENT_PACKET_RECV,
+  };
+  SlEventStore *stores[] = { whole, one, slices };
+  guint32 names[G_N_ELEMENTS (stores)][3];
+  guint64 streams[SL_EVENT_N_STREAMS] = { 0 };
+  SlTimelineStats st;
+
+  for (guint k = 0; k < G_N_ELEMENTS (stores); k++)
+    {
+      names[k][0] = sl_event_store_intern (stores[k], "read");
+      names[k][1] = sl_event_store_intern (stores[k], "worker");
+      names[k][2] = sl_event_store_intern (stores[k], "sendto");
+    }
+  /* at each instant, events of random kinds, appended in stream order */
+  for (gint64 t = 1000; events->len < 9000; t += g_rand_int_range (rand, 1, 4))
+    {
+      guint n = (guint) g_rand_int_range (rand, 1, 7);
+      guint first = events->len;
+
+      for (guint i = 0; i < n; i++)
+        {
+          SlEvent e = { 0 };
+
+          e.time = t;
+          e.kind = kinds[g_rand_int_range (rand, 0, G_N_ELEMENTS (kinds))];
+          e.tid = (guint32) g_rand_int_range (rand, 0, 12) * 7;
+          e.arg = (guint32) g_rand_int_range (rand, 0, 12) * 7;
+          e.cpu = (guint16) g_rand_int_range (rand, 0, 3);
+          e.str = (guint32) g_rand_int_range (rand, 0, 3);
+          e.flags = e.kind == SL_EVENT_SCHED_SWITCH ? (guint8) g_rand_int_range (rand, 0, 2) : 0;
+          g_array_append_val (events, e);
+        }
+      for (guint i = first + 1; i < events->len; i++)
+        for (guint j = i; j > first; j--)
+          {
+            SlEvent *x = &g_array_index (events, SlEvent, j - 1), *y = x + 1, tmp;
+
+            if (sl_event_kind_get_stream (x->kind) <= sl_event_kind_get_stream (y->kind))
+              break;
+            tmp = *x;
+            *x = *y;
+            *y = tmp;
+          }
+    }
+
+  sl_timeline_set_host (a, 0, "h", whole);
+  sl_timeline_set_host (b, 0, "h", one);
+  sl_timeline_set_host (c, 0, "h", slices);
+  for (guint i = 0; i < events->len; i++)
+    {
+      const SlEvent *src = &g_array_index (events, SlEvent, i);
+
+      streams[sl_event_kind_get_stream (src->kind)]++;
+      for (guint k = 0; k < G_N_ELEMENTS (stores); k++)
+        {
+          SlEvent e = *src;
+
+          e.str = e.str != 0 ? names[k][e.str] : 0;
+          sl_event_store_append (stores[k], &e);
+        }
+      sl_timeline_update (b);
+      if (g_rand_int_range (rand, 0, 500) == 0)
+        sl_timeline_update (c);
+    }
+  /* more than a chunk (1 024 events) in each stream */
+  for (guint s = 0; s < SL_EVENT_N_STREAMS; s++)
+    g_assert_cmpuint (streams[s], >, 1500);
+  g_assert_true (sl_timeline_update (a));
+  sl_timeline_update (c);
+  sl_timeline_get_stats (a, &st);
+  g_assert_cmpuint (st.events, ==, events->len);
+  check_invariants (a);
+  cmp_rows (a, b);
+  cmp_rows (a, c);
+
+  g_clear_pointer (&a, sl_timeline_free);
+  g_clear_pointer (&b, sl_timeline_free);
+  g_clear_pointer (&c, sl_timeline_free);
+  for (guint k = 0; k < G_N_ELEMENTS (stores); k++)
+    sl_event_store_free (stores[k]);
+}
+
 /* ---------------------------------------------------------------------- */
 /* A real trace: django-vote (lttng-modules 2.4 names)                     */
 
@@ -1992,6 +2091,7 @@ main (int   argc,
   g_test_add_func ("/timeline/generated", test_generated);
   g_test_add_func ("/timeline/decoded", test_decoded);
   g_test_add_func ("/timeline/incremental", test_incremental);
+  g_test_add_func ("/timeline/ties", test_ties);
   g_test_add_func ("/timeline/django-vote", test_django);
   g_test_add_func ("/timeline/views", test_views);
 

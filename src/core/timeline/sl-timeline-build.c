@@ -20,6 +20,18 @@
  * reported above it); EXIT_DEAD and EXIT_ZOMBIE mean the task is gone. */
 #define PREV_STATE_EXIT_MASK 0x30
 
+/* sl_tl_thread_find(), keeping what it found for the next lookups */
+static SlTlThread *
+thread_lookup (SlTlHost *h,
+               guint32   tid)
+{
+  SlTlThread *th = sl_tl_thread_find (h, tid);
+
+  if (th != NULL)
+    h->thread_cache[tid % SL_TL_THREAD_CACHE] = th;
+  return th;
+}
+
 static SlTlCpu *
 cpu_at (SlTimeline *self,
         SlTlHost   *h,
@@ -253,7 +265,7 @@ thread_new (SlTimeline *self,
   th->off_state = state;
   th->last_switch = G_MININT64;
 
-  old = g_hash_table_lookup (h->threads, GUINT_TO_POINTER (tid));
+  old = thread_lookup (h, tid);
   if (old != NULL && !old->dead)
     {
       /* a new task with the tid of one whose end was not seen */
@@ -281,6 +293,7 @@ thread_new (SlTimeline *self,
   else if (pid != 0 && p->name == 0)
     p->name = name;
   g_hash_table_insert (h->threads, GUINT_TO_POINTER (tid), th);
+  h->thread_cache[tid % SL_TL_THREAD_CACHE] = th;
   g_ptr_array_add (h->all_threads, th);
   thread_refresh (self, h, th, t);
   return th;
@@ -293,7 +306,7 @@ thread_get (SlTimeline *self,
             guint32     tid,
             gint64      t)
 {
-  SlTlThread *th = g_hash_table_lookup (h->threads, GUINT_TO_POINTER (tid));
+  SlTlThread *th = thread_lookup (h, tid);
 
   if (th != NULL && !th->dead)
     return th;
@@ -337,7 +350,7 @@ handle_switch (SlTimeline    *self,
   if (e->tid != 0)
     {
       SlTlThread *p = c->cur != NULL && c->cur->tid == e->tid ? c->cur
-                  : g_hash_table_lookup (h->threads, GUINT_TO_POINTER (e->tid));
+                  : thread_lookup (h, e->tid);
       guint8 state;
 
       if (p == NULL)
@@ -454,7 +467,7 @@ handle_process_name (SlTimeline    *self,
 
   if (e->tid == 0)
     return;
-  th = g_hash_table_lookup (h->threads, GUINT_TO_POINTER (e->tid));
+  th = thread_lookup (h, e->tid);
   if (th == NULL || th->dead)
     th = thread_new (self, h, host, e->tid, e->arg, name, e->time,
                      state == SL_TIMELINE_STATE_EXITED ? SL_TIMELINE_STATE_UNKNOWN : state);
@@ -566,7 +579,7 @@ handle_wakeup (SlTimeline    *self,
 
   if (e->tid == 0)
     return;
-  th = g_hash_table_lookup (h->threads, GUINT_TO_POINTER (e->tid));
+  th = thread_lookup (h, e->tid);
   if (th == NULL || th->dead)
     th = thread_new (self, h, host, e->tid, 0, 0, t, SL_TIMELINE_STATE_RUNNABLE);
   else if (th->cpu < 0 && (th->off_state == SL_TIMELINE_STATE_BLOCKED ||
@@ -583,7 +596,7 @@ handle_exit (SlTimeline    *self,
              const SlEvent *e)
 {
   gint64 t = e->time;
-  SlTlThread *th = g_hash_table_lookup (h->threads, GUINT_TO_POINTER (e->tid));
+  SlTlThread *th = thread_lookup (h, e->tid);
   SlTlRow *r;
   gpointer v;
 
@@ -716,7 +729,7 @@ handle_event (SlTimeline    *self,
       /* user-space-only hosts know their threads from these alone */
       if (e->tid != 0)
         {
-          th = g_hash_table_lookup (h->threads, GUINT_TO_POINTER (e->tid));
+          th = thread_lookup (h, e->tid);
           if (th == NULL)
             thread_new (self, h, host, e->tid, 0, 0, t, SL_TIMELINE_STATE_UNKNOWN);
         }
@@ -730,17 +743,43 @@ handle_event (SlTimeline    *self,
     }
 }
 
+/* The next events of a stream of the store, as far as they are
+ * contiguous in memory */
+typedef struct
+{
+  const SlEvent *e;
+  const SlEvent *end;
+} Run;
+
+static void
+run_next (const SlEventStore *store,
+          guint               s,
+          guint64             index,
+          guint64             n,
+          Run                *run)
+{
+  guint64 k;
+
+  if (index >= n)
+    {
+      run->e = run->end = NULL;
+      return;
+    }
+  run->e = sl_event_store_get_run (store, s, index, &k);
+  run->end = run->e + MIN (k, n - index);
+}
+
 /* The store's streams are each in time order and were appended in one
  * per-host time order, so merging what is new in them is safe: later
  * appends are never earlier than what is consumed now. Ties go to the
- * scheduling stream first. */
+ * scheduling stream first (the stream of lower index). */
 static gboolean
 host_update (SlTimeline *self,
              SlTlHost   *h,
              guint       host)
 {
   const SlEventStore *store = h->store;
-  const SlEvent *head[SL_EVENT_N_STREAMS];
+  Run run[SL_EVENT_N_STREAMS];
   guint64 n[SL_EVENT_N_STREAMS];
   guint64 before = self->events;
 
@@ -752,23 +791,48 @@ host_update (SlTimeline *self,
       n[s] = sl_event_store_get_n_events (store, s);
       /* (what the store dropped before the timeline read it is not shown) */
       h->consumed[s] = MAX (h->consumed[s], sl_event_store_get_first_index (store, s));
-      head[s] = h->consumed[s] < n[s] ? sl_event_store_get (store, s, h->consumed[s]) : NULL;
+      run_next (store, s, h->consumed[s], n[s], &run[s]);
     }
 
   for (;;)
     {
       guint best = SL_EVENT_N_STREAMS;
+      /* the best stream's events go first while they are before every
+       * other stream's next (or at the same time, for a later stream) */
+      gint64 before_lower = G_MAXINT64, upto_higher = G_MAXINT64;
+      guint64 done = 0;
 
       for (guint s = 0; s < SL_EVENT_N_STREAMS; s++)
-        if (head[s] != NULL && (best == SL_EVENT_N_STREAMS || head[s]->time < head[best]->time))
+        if (run[s].e != NULL && (best == SL_EVENT_N_STREAMS || run[s].e->time < run[best].e->time))
           best = s;
       if (best == SL_EVENT_N_STREAMS)
         break;
+      for (guint s = 0; s < SL_EVENT_N_STREAMS; s++)
+        if (run[s].e != NULL && s < best)
+          before_lower = MIN (before_lower, run[s].e->time);
+        else if (run[s].e != NULL && s > best)
+          upto_higher = MIN (upto_higher, run[s].e->time);
 
-      handle_event (self, h, host, head[best]);
-      self->events++;
-      h->consumed[best]++;
-      head[best] = h->consumed[best] < n[best] ? sl_event_store_get (store, best, h->consumed[best]) : NULL;
+      for (;;)
+        {
+          const SlEvent *e = run[best].e;
+
+          handle_event (self, h, host, e);
+          self->events++;
+          done++;
+          if (++run[best].e == run[best].end)
+            {
+              h->consumed[best] += done;
+              done = 0;
+              run_next (store, best, h->consumed[best], n[best], &run[best]);
+              if (run[best].e == NULL)
+                break;
+            }
+          e = run[best].e;
+          if (e->time >= before_lower || e->time > upto_higher)
+            break;
+        }
+      h->consumed[best] += done;
     }
   return self->events != before;
 }

@@ -147,6 +147,8 @@ struct _SlTimeline
   guint64       events;
 };
 
+#define SL_TL_THREAD_CACHE 256
+
 struct _SlTlHost
 {
   char               *name;
@@ -154,6 +156,9 @@ struct _SlTlHost
   guint               row;
   guint64             consumed[SL_EVENT_N_STREAMS];
   GHashTable         *threads;
+  /* threads' entries by tid modulo the size, each the one @threads has for
+   * its tid (set by the builder wherever it inserts or looks up) */
+  SlTlThread         *thread_cache[SL_TL_THREAD_CACHE];
   GPtrArray          *all_threads;
   GHashTable         *processes;
   GArray             *cpus;
@@ -185,6 +190,18 @@ piecewise_view (const SlTlHost *h)
   return h->has_view && h->has_rep && h->bound_rel != NULL && h->rel_inv != NULL;
 }
 
+/* The thread @h has for @tid (its latest task with that tid), or NULL */
+static inline SlTlThread *
+sl_tl_thread_find (const SlTlHost *h,
+                   guint32         tid)
+{
+  SlTlThread *th = h->thread_cache[tid % SL_TL_THREAD_CACHE];
+
+  if (th != NULL && th->tid == tid)
+    return th;
+  return g_hash_table_lookup (h->threads, GUINT_TO_POINTER (tid));
+}
+
 static inline SlTlRow *
 sl_tl_row (const SlTimeline *self,
            guint             row)
@@ -199,11 +216,27 @@ sl_tl_host (const SlTimeline *self,
   return host < self->hosts->len ? g_ptr_array_index (self->hosts, host) : NULL;
 }
 
-void     _sl_tl_row_push          (SlTlRow          *row,
+void     _sl_tl_row_push_new      (SlTlRow          *row,
                                    gint64            t,
                                    guint8            state,
                                    guint16           cpu,
                                    guint32           detail);
+/* Appends a state starting at @t (sl-timeline-query.c); most calls repeat
+ * the row's last state and return here. */
+static inline void
+_sl_tl_row_push (SlTlRow *row,
+                 gint64   t,
+                 guint8   state,
+                 guint16  cpu,
+                 guint32  detail)
+{
+  const SlTlIval *last = row->n_iv > 0 ? &row->iv[row->n_iv - 1] : NULL;
+
+  if (last != NULL && last->state == state && last->cpu == cpu && last->detail == detail)
+    return;
+  _sl_tl_row_push_new (row, t, state, cpu, detail);
+}
+
 void     _sl_tl_row_clear         (SlTlRow          *row);
 guint64  _sl_tl_row_drop_before   (SlTlRow          *row,
                                    gint64            t);

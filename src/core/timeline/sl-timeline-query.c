@@ -48,11 +48,11 @@ grow_blocks (SlTlRow *r)
  * inversions between packets: an earlier @t replaces the last state from its
  * start instead of going back in time. */
 void
-_sl_tl_row_push (SlTlRow *r,
-                 gint64   t,
-                 guint8   state,
-                 guint16  cpu,
-                 guint32  detail)
+_sl_tl_row_push_new (SlTlRow *r,
+                     gint64   t,
+                     guint8   state,
+                     guint16  cpu,
+                     guint32  detail)
 {
   SlTlIval *last;
 

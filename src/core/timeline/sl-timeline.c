@@ -235,7 +235,7 @@ _sl_tl_thread_row_at (const SlTimeline *self,
                       guint32           tid,
                       gint64            t)
 {
-  SlTlThread *th = g_hash_table_lookup (h->threads, GUINT_TO_POINTER (tid));
+  SlTlThread *th = sl_tl_thread_find (h, tid);
   guint row;
 
   if (th == NULL)

@@ -355,6 +355,26 @@ sl_event_store_get (const SlEventStore *self,
   return (const SlEvent *) g_ptr_array_index (s->chunks, (index >> CHUNK_SHIFT) - s->base) + (index & CHUNK_MASK);
 }
 
+const SlEvent *
+sl_event_store_get_run (const SlEventStore *self,
+                        SlEventStream       stream,
+                        guint64             index,
+                        guint64            *n_run)
+{
+  const Stream *s;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (stream < SL_EVENT_N_STREAMS, NULL);
+  g_return_val_if_fail (n_run != NULL, NULL);
+
+  s = &self->streams[stream];
+  g_return_val_if_fail (index < s->len, NULL);
+  g_return_val_if_fail ((index >> CHUNK_SHIFT) >= s->base, NULL);
+
+  *n_run = MIN (CHUNK_LEN - (index & CHUNK_MASK), s->len - index);
+  return (const SlEvent *) g_ptr_array_index (s->chunks, (index >> CHUNK_SHIFT) - s->base) + (index & CHUNK_MASK);
+}
+
 /* Streams are in the order the reader merged them: by time, except for
  * sub-microsecond overlaps between packets that some tracers write. */
 guint64

@@ -257,6 +257,18 @@ guint64        sl_event_store_get_n_lost      (const SlEventStore *self);
 const SlEvent *sl_event_store_get             (const SlEventStore *self,
                                                SlEventStream       stream,
                                                guint64             index);
+/**
+ * sl_event_store_get_run:
+ * @index: below sl_event_store_get_n_events(), not dropped
+ * @n_run: (out): how many events from @index on are contiguous (at least 1)
+ *
+ * Returns: the event at @index, followed in memory by the next @n_run - 1
+ *   ones of @stream (to read a stream in order without a call per event)
+ */
+const SlEvent *sl_event_store_get_run         (const SlEventStore *self,
+                                               SlEventStream       stream,
+                                               guint64             index,
+                                               guint64            *n_run);
 guint64        sl_event_store_lower_bound     (const SlEventStore *self,
                                                SlEventStream       stream,
                                                gint64              time);
