@@ -797,42 +797,18 @@ host_update (SlTimeline *self,
   for (;;)
     {
       guint best = SL_EVENT_N_STREAMS;
-      /* the best stream's events go first while they are before every
-       * other stream's next (or at the same time, for a later stream) */
-      gint64 before_lower = G_MAXINT64, upto_higher = G_MAXINT64;
-      guint64 done = 0;
 
       for (guint s = 0; s < SL_EVENT_N_STREAMS; s++)
         if (run[s].e != NULL && (best == SL_EVENT_N_STREAMS || run[s].e->time < run[best].e->time))
           best = s;
       if (best == SL_EVENT_N_STREAMS)
         break;
-      for (guint s = 0; s < SL_EVENT_N_STREAMS; s++)
-        if (run[s].e != NULL && s < best)
-          before_lower = MIN (before_lower, run[s].e->time);
-        else if (run[s].e != NULL && s > best)
-          upto_higher = MIN (upto_higher, run[s].e->time);
 
-      for (;;)
-        {
-          const SlEvent *e = run[best].e;
-
-          handle_event (self, h, host, e);
-          self->events++;
-          done++;
-          if (++run[best].e == run[best].end)
-            {
-              h->consumed[best] += done;
-              done = 0;
-              run_next (store, best, h->consumed[best], n[best], &run[best]);
-              if (run[best].e == NULL)
-                break;
-            }
-          e = run[best].e;
-          if (e->time >= before_lower || e->time > upto_higher)
-            break;
-        }
-      h->consumed[best] += done;
+      handle_event (self, h, host, run[best].e);
+      self->events++;
+      h->consumed[best]++;
+      if (++run[best].e == run[best].end)
+        run_next (store, best, h->consumed[best], n[best], &run[best]);
     }
   return self->events != before;
 }
