@@ -70,8 +70,13 @@ struct _SlWindow
   gboolean              replace_live;
   /* Open with Saved Transforms: the file chosen, while the folders are */
   char                 *open_transforms;
+
+  /* tests: the window's background drawn whole, as GTK draws it */
+  gboolean              whole_ground;
 };
 
+void   _sl_window_set_whole_ground   (SlWindow       *self,
+                                      gboolean        whole);
 void   _sl_window_class_init_actions (GtkWidgetClass *widget_class);
 void   _sl_window_update_actions     (SlWindow       *self);
 void   _sl_window_add_recent         (SlWindow       *self,

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "sl-format.h"
+#include "sl-ground.h"
 #include "sl-session-file.h"
 #include "sl-solid-frame.h"
 #include "sl-window-private.h"
@@ -345,6 +346,32 @@ sl_window_dispose (GObject *object)
   G_OBJECT_CLASS (sl_window_parent_class)->dispose (object);
 }
 
+/* The window's background only where nothing opaque covers it
+ * (sl-ground.c). */
+static void
+sl_window_snapshot (GtkWidget   *widget,
+                    GtkSnapshot *snapshot)
+{
+  SlWindow *self = SL_WINDOW (widget);
+  GtkSnapshot *inner;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GskRenderNode) culled = NULL;
+
+  if (self->whole_ground)
+    {
+      GTK_WIDGET_CLASS (sl_window_parent_class)->snapshot (widget, snapshot);
+      return;
+    }
+  inner = gtk_snapshot_new ();
+  GTK_WIDGET_CLASS (sl_window_parent_class)->snapshot (widget, inner);
+  node = gtk_snapshot_free_to_node (inner);
+  if (node == NULL)
+    return;
+  /* the ground: as large as half the window at least */
+  culled = sl_ground_cull (node, 0.5 * gtk_widget_get_width (widget) * gtk_widget_get_height (widget));
+  gtk_snapshot_append_node (snapshot, culled);
+}
+
 static void
 sl_window_class_init (SlWindowClass *klass)
 {
@@ -354,6 +381,7 @@ sl_window_class_init (SlWindowClass *klass)
 
   object_class->dispose = sl_window_dispose;
   window_class->close_request = sl_window_close_request;
+  widget_class->snapshot = sl_window_snapshot;
 
   g_type_ensure (SL_TYPE_GRAPH_VIEW);
   g_type_ensure (SL_TYPE_QUALITY_PANEL);
@@ -976,4 +1004,14 @@ sl_window_save_screenshot (SlWindow    *self,
       return FALSE;
     }
   return TRUE;
+}
+
+void
+_sl_window_set_whole_ground (SlWindow *self,
+                             gboolean  whole)
+{
+  g_return_if_fail (SL_IS_WINDOW (self));
+
+  self->whole_ground = whole;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }

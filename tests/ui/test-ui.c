@@ -3022,10 +3022,59 @@ count_inset_shadows (GskRenderNode *node)
 
 /* The window as its surface shows it, the frame around its allocation
  * included; @n_inset: the inset-shadow nodes it is drawn with. */
+/* The area of the opaque fills in @node (the window's background among
+ * them), in its own units */
+static double
+opaque_fill_area (GskRenderNode *node)
+{
+  graphene_rect_t bounds;
+  double area = 0;
+
+  switch (gsk_render_node_get_node_type (node))
+    {
+    case GSK_COLOR_NODE:
+      if (gsk_color_node_get_color (node)->alpha < 1.0f)
+        return 0;
+      gsk_render_node_get_bounds (node, &bounds);
+      return bounds.size.width * bounds.size.height;
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        area += opaque_fill_area (gsk_container_node_get_child (node, i));
+      return area;
+    case GSK_TRANSFORM_NODE:
+      return opaque_fill_area (gsk_transform_node_get_child (node));
+    case GSK_CLIP_NODE:
+      return opaque_fill_area (gsk_clip_node_get_child (node));
+    case GSK_ROUNDED_CLIP_NODE:
+      return opaque_fill_area (gsk_rounded_clip_node_get_child (node));
+    case GSK_OPACITY_NODE:
+      return opaque_fill_area (gsk_opacity_node_get_child (node));
+    case GSK_DEBUG_NODE:
+      return opaque_fill_area (gsk_debug_node_get_child (node));
+    default:
+      return 0;
+    }
+}
+
+static void
+render_framed_area (SlWindow *window,
+                    UiPixels *p,
+                    guint    *n_inset,
+                    double   *opaque_area);
+
 static void
 render_framed (SlWindow *window,
                UiPixels *p,
                guint    *n_inset)
+{
+  render_framed_area (window, p, n_inset, NULL);
+}
+
+static void
+render_framed_area (SlWindow *window,
+                    UiPixels *p,
+                    guint    *n_inset,
+                    double   *opaque_area)
 {
   g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
   GtkSnapshot *snapshot = gtk_snapshot_new ();
@@ -3043,6 +3092,8 @@ render_framed (SlWindow *window,
   node = gtk_snapshot_free_to_node (snapshot);
   g_assert_nonnull (node);
   *n_inset = count_inset_shadows (node);
+  if (opaque_area != NULL)
+    *opaque_area = opaque_fill_area (node);
   texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
                                          &GRAPHENE_RECT_INIT (0, 0, width, height));
   p->width = gdk_texture_get_width (texture);
@@ -3083,6 +3134,77 @@ check_solid_frame (SlWindow   *window,
   *frame_pixel = ui_pixel (&ours, 2, ours.height / 2);
   ui_pixels_clear (&ours);
   ui_pixels_clear (&theirs);
+}
+
+/* The window draws its background only where nothing opaque covers it
+ * (sl-ground.c). With django-vote open and a link selected, on each page
+ * and the timeline, light and dark: the whole window, frame included, the
+ * same pixels as with the whole background, under the renderer the test
+ * runs with; and what the window draws has less opaque fill by the
+ * tables' area at least (the background under them is left out). */
+static void
+test_window_ground (void)
+{
+  g_autofree char *path = ui_shared_path ("traces/django-vote");
+  static const char *pages[] = { "links", "hosts", "changes", "details", "timeline" };
+  AdwStyleManager *manager = adw_style_manager_get_for_display (gdk_display_get_default ());
+  SlQualityPanel *panel;
+  Fixture f;
+
+  if (path == NULL)
+    {
+      g_test_skip ("../shared/data/traces/django-vote is absent");
+      return;
+    }
+  fixture_open_django (&f);
+  if (!_sl_solid_frame_get_active (gtk_widget_get_display (GTK_WIDGET (f.window))))
+    {
+      g_test_skip ("no solid frame (a compositor, or not libadwaita 1.2): the window draws its background itself");
+      ui_close_window (f.window);
+      return;
+    }
+  panel = sl_window_get_quality_panel (f.window);
+  sl_session_set_selected_link (f.session, sl_session_find_link (f.session, "django-db", "django-httpd"));
+  /* the two drawings compared are a frame apart: no button fading meanwhile */
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+  for (guint dark = 0; dark < 2; dark++)
+    for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+      {
+        GtkWidget *view = GTK_WIDGET (_sl_quality_panel_get_links_view (panel));
+        gboolean timeline = g_strcmp0 (pages[i], "timeline") == 0;
+        UiPixels culled = { 0 }, whole = { 0 };
+        double culled_area, whole_area;
+        guint n_inset, differ = 0;
+
+        adw_style_manager_set_color_scheme (manager, dark ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_DEFAULT);
+        adw_view_stack_set_visible_child_name (f.window->view_stack, timeline ? "timeline" : "sync");
+        if (!timeline)
+          sl_quality_panel_set_page (panel, pages[i]);
+        ui_wait_settled_view (f.window);
+        _sl_window_set_whole_ground (f.window, FALSE);
+        render_framed_area (f.window, &culled, &n_inset, &culled_area);
+        _sl_window_set_whole_ground (f.window, TRUE);
+        render_framed_area (f.window, &whole, &n_inset, &whole_area);
+        _sl_window_set_whole_ground (f.window, FALSE);
+        g_assert_cmpint (culled.width, ==, whole.width);
+        g_assert_cmpint (culled.height, ==, whole.height);
+        for (int y = 0; y < culled.height; y++)
+          if (memcmp (culled.data + y * culled.stride, whole.data + y * whole.stride, culled.width * 4) != 0)
+            for (int x = 0; x < culled.width; x++)
+              differ += ui_pixel (&culled, x, y) != ui_pixel (&whole, x, y);
+        g_test_message ("%s%s: %u of %d × %d pixels differ; opaque fills %.0f px, %.0f with the whole background",
+                        pages[i], dark ? " (dark)" : "", differ, culled.width, culled.height, culled_area, whole_area);
+        g_assert_cmpuint (differ, ==, 0);
+        if (g_strcmp0 (pages[i], "links") == 0)
+          g_assert_cmpfloat (culled_area + gtk_widget_get_width (view) * gtk_widget_get_height (view), <=, whole_area);
+        else
+          g_assert_cmpfloat (culled_area, <, whole_area);
+        ui_pixels_clear (&culled);
+        ui_pixels_clear (&whole);
+      }
+  adw_style_manager_set_color_scheme (manager, ADW_COLOR_SCHEME_DEFAULT);
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", TRUE, NULL);
+  ui_close_window (f.window);
 }
 
 static void
@@ -3247,6 +3369,7 @@ main (int   argc,
   g_test_add_func ("/ui/window-size", test_window_size);
   g_test_add_func ("/ui/screenshot-scale", test_screenshot_scale);
   g_test_add_func ("/ui/solid-frame", test_solid_frame);
+  g_test_add_func ("/ui/window/ground", test_window_ground);
   g_test_add_func ("/ui/shortcuts", test_shortcuts);
   g_test_add_func ("/ui/text-cell", test_text_cell);
   g_test_add_func ("/ui/link-table", test_link_table);
