@@ -117,7 +117,20 @@ load_ctf_plugin (void)
    * precondition) only through its logging. */
   bt_logging_set_global_level (level != NULL ? BT_LOGGING_LEVEL_DEBUG : BT_LOGGING_LEVEL_FATAL);
 
-  st = bt_plugin_find ("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_FALSE, &ctf_plugin);
+  /* bt_plugin_find() loads every plugin of every folder it searches
+   * before it picks the first ctf one: with $BABELTRACE_PLUGIN_PATH set
+   * (a babeltrace2 beside the system's, e.g. 2.1 on a system with
+   * 2.0.4), the system's plugins, built for another library, are not even
+   * loaded when that path has a ctf plugin. */
+  st = BT_PLUGIN_FIND_STATUS_NOT_FOUND;
+  if (g_getenv ("BABELTRACE_PLUGIN_PATH") != NULL)
+    {
+      st = bt_plugin_find ("ctf", BT_TRUE, BT_FALSE, BT_FALSE, BT_FALSE, BT_FALSE, &ctf_plugin);
+      if (st != BT_PLUGIN_FIND_STATUS_OK)
+        bt_current_thread_clear_error ();
+    }
+  if (st != BT_PLUGIN_FIND_STATUS_OK)
+    st = bt_plugin_find ("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_FALSE, &ctf_plugin);
   if (st != BT_PLUGIN_FIND_STATUS_OK)
     {
       g_autofree char *why = st == BT_PLUGIN_FIND_STATUS_NOT_FOUND ? NULL : sl_bt_take_error ();
