@@ -4,15 +4,20 @@
 #
 # SL_BT21_ROOT: a sysroot holding Debian 13's babeltrace2 2.1 and the libc
 # it needs (tests/bt21-sysroot.sh makes one); without it the test is
-# skipped. SL_BT21_DECODER: the syncline-decoder to run with 2.1 (.ci/run
-# gives one compiled against 2.1's headers); default: this build's.
+# skipped. The build's own decoder runs with either library (its RUNPATH
+# overridden); SL_BT21_DECODER picks another. SL_BT_READS_CTF2 (meson):
+# whether the build was compiled against babeltrace2 >= 2.1.
 #
 # 1. `sync --json` of the shared real traces and of a generated set reads
 #    the same with 2.1's library and plugins as with the system's (the
-#    timing object left out).
-# 2. The generated set written again as CTF 2 by 2.1's sink.ctf.fs: each
-#    host's folder is named in a problem saying CTF 2 needs babeltrace2 2.1,
-#    and no host is read from it; the CTF 1.8 hosts beside it are read.
+#    timing object left out; LD_DEBUG=libs shows 2.1's library and ctf
+#    plugin loaded, and no babeltrace2 plugin from outside the sysroot).
+# 2. Two generated hosts written again as CTF 2 by 2.1's sink.ctf.fs,
+#    beside the other two in CTF 1.8. With the system's babeltrace2, and
+#    with 2.1 in a build against 2.0, each CTF 2 host's folder is named in
+#    a problem saying CTF 2 needs babeltrace2 2.1, the CTF 1.8 hosts read.
+#    With 2.1 in a build against 2.1, `sync --json` is that of the four
+#    CTF 1.8 originals.
 set -eu
 
 root=${SL_BT21_ROOT:-}
@@ -35,6 +40,14 @@ export BABELTRACE_PLUGIN_PATH=$lib/babeltrace2/plugins
 exec $lib/ld-linux-x86-64.so.2 --library-path $lib:/usr/lib/x86_64-linux-gnu:/lib/x86_64-linux-gnu $decoder "\$@"
 EOF
 chmod +x "$tmp/decoder21"
+# the other side: the build's decoder with the system's library (one
+# built against 2.1 has the sysroot in its RUNPATH, which this overrides)
+cat > "$tmp/decoder-system" <<EOF
+#!/bin/sh
+LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu:/lib/x86_64-linux-gnu exec $decoder "\$@"
+EOF
+chmod +x "$tmp/decoder-system"
+export SL_DECODER="$tmp/decoder-system"
 bt21() {
   "$lib/ld-linux-x86-64.so.2" --library-path "$lib" "$root/usr/bin/babeltrace2" \
     --omit-system-plugin-path --plugin-path="$lib/babeltrace2/plugins" "$@"
@@ -96,7 +109,8 @@ done
 "$cli" generate --out="$tmp/gen" --hosts=4 --duration=3 --seed=75 > /dev/null
 compare generated "$tmp/gen"
 
-# CTF 2: two of the generated hosts written again by 2.1's sink.ctf.fs
+# CTF 2: two of the generated hosts written again by 2.1's sink.ctf.fs,
+# beside the other two in CTF 1.8
 mkdir -p "$tmp/mixed"
 for h in node-01 node-02; do
   bt21 "$tmp/gen/$h/kernel" -c sink.ctf.fs \
@@ -109,33 +123,54 @@ done
 for h in node-03 node-04; do
   cp -r "$tmp/gen/$h" "$tmp/mixed/$h"
 done
-for dec in old 21; do
-  if [ $dec = 21 ]; then
-    SL_DECODER=$tmp/decoder21 "$cli" sync --json --no-progress "$tmp/mixed" > "$tmp/ctf2-$dec.json" 2> "$tmp/ctf2-$dec.err" || true
-  else
-    "$cli" sync --json --no-progress "$tmp/mixed" > "$tmp/ctf2-$dec.json" 2> "$tmp/ctf2-$dec.err" || true
-  fi
-  if ! python3 - "$tmp/ctf2-$dec.json" "$tmp/mixed" <<'PY'
+
+# CTF 2 not read: each CTF 2 host's folder named in a problem saying it
+# needs babeltrace2 2.1; the CTF 1.8 hosts beside them read
+expect_named() {
+  python3 - "$1" "$tmp/mixed" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-hosts = sorted(h["name"] for h in d["hosts"])
-problems = d["problems"]
-ok = hosts == ["node-03", "node-04"]
+hosts = {h["name"]: h for h in d["hosts"]}
+# an unreadable host may stay listed (unsynchronized), never read
+ok = "node-03" in hosts and "node-04" in hosts and not any(hosts.get(h, {}).get("synchronized") for h in ("node-01", "node-02"))
+if not ok:
+    print(f"hosts: {[(h, hosts[h].get('synchronized')) for h in sorted(hosts)]}, expected node-03 and node-04 read")
 for h in ("node-01", "node-02"):
-    path = sys.argv[2] + "/" + h + "/metadata"
-    mine = [p for p in problems if p.get("file") == path]
+    folder = sys.argv[2] + "/" + h
+    mine = [p for p in d["problems"] if p.get("file", "").startswith(folder)]
     if not any("CTF 2" in p.get("message", "") and "babeltrace2 2.1" in p.get("message", "") for p in mine):
-        print(f"no problem naming {path} with 'CTF 2' and 'babeltrace2 2.1': {problems}")
+        print(f"no problem naming {folder} with 'CTF 2' and 'babeltrace2 2.1': {d['problems']}")
         ok = False
-if hosts != ["node-03", "node-04"]:
-    print(f"hosts read: {hosts}, expected node-03 and node-04")
 sys.exit(0 if ok else 1)
 PY
-  then
-    echo "FAIL ctf2 ($dec): see above"
+}
+
+# with the system's babeltrace2: never read, whatever the build
+"$cli" sync --json --no-progress "$tmp/mixed" > "$tmp/ctf2-old.json" 2> "$tmp/ctf2-old.err" || true
+if expect_named "$tmp/ctf2-old.json"; then
+  echo "ok ctf2 (system's babeltrace2): the CTF 2 hosts named as unreadable, the CTF 1.8 ones read"
+else
+  echo "FAIL ctf2 (system's babeltrace2): see above"
+  fail=1
+fi
+
+# with 2.1: a build against 2.1 (SL_BT_READS_CTF2=1) reads them as the
+# CTF 1.8 traces they were written from; a build against 2.0 names them
+SL_DECODER=$tmp/decoder21 "$cli" sync --json --no-progress "$tmp/mixed" > "$tmp/ctf2-21.json" 2> "$tmp/ctf2-21.err" || true
+if [ "${SL_BT_READS_CTF2:-0}" = 1 ]; then
+  normalize "$tmp/ctf2-21.json" > "$tmp/ctf2-21.txt"
+  if ! grep -q '"node-01"' "$tmp/ctf2-21.txt" || ! diff -u "$tmp/generated-old.txt" "$tmp/ctf2-21.txt" > "$tmp/ctf2.diff"; then
+    echo "FAIL ctf2 (2.1): the CTF 2 hosts not read as their CTF 1.8 originals:"
+    head -n 40 "$tmp/ctf2.diff"
+    head -n 5 "$tmp/ctf2-21.err"
     fail=1
   else
-    echo "ok ctf2 ($dec): the CTF 2 hosts are named as unreadable, the CTF 1.8 ones read"
+    echo "ok ctf2 (2.1): two CTF 2 hosts beside two CTF 1.8 ones read as the four CTF 1.8 originals"
   fi
-done
+elif expect_named "$tmp/ctf2-21.json"; then
+  echo "ok ctf2 (2.1, a build against babeltrace2 2.0): the CTF 2 hosts named as unreadable"
+else
+  echo "FAIL ctf2 (2.1, a build against babeltrace2 2.0): see above"
+  fail=1
+fi
 exit $fail

@@ -190,8 +190,9 @@ sl_ctf_meta_read_file (const char  *path,
     return fail (why, SL_CTF_META_EMPTY, "the metadata file is empty");
   if (sl_ctf_meta_is_ctf2 (data, len))
     {
-      /* kept: it may still name the host */
-      *text = g_strndup ((const char *) data, MIN (len, 65536));
+      /* kept: it names the host, and babeltrace2 2.1 reads it (a NUL
+       * byte ends it: JSON has none) */
+      *text = g_strndup ((const char *) data, len);
       *text_len = strlen (*text);
       return fail (why, SL_CTF_META_CTF2, "CTF 2 metadata");
     }

@@ -121,6 +121,8 @@ TType   *tsdl_type_new   (TKind  kind,
 TType   *tsdl_type_ref   (TType *t);
 void     tsdl_type_unref (TType *t);
 
+void     tsdl_member_free (gpointer m);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TType, tsdl_type_unref)
 
 typedef struct
@@ -163,6 +165,7 @@ struct _SlTsdl
   GPtrArray   *warnings; /* char *, "line N: …": read, but maybe not as meant */
 };
 
+void     tsdl_init         (SlTsdl  *tsdl);
 gboolean tsdl_check        (SlTsdl  *tsdl,
                             char   **why,
                             guint   *line);

@@ -55,8 +55,8 @@ tsdl_type_ref (TType *t)
   return t;
 }
 
-static void
-member_free (gpointer p)
+void
+tsdl_member_free (gpointer p)
 {
   TMember *m = p;
 
@@ -594,7 +594,7 @@ parse_body (Parser *p,
 
   if (++p->depth > TSDL_MAX_DEPTH)
     return fail (p, "types nested more than %u deep", TSDL_MAX_DEPTH);
-  t->members = g_ptr_array_new_with_free_func (member_free);
+  t->members = g_ptr_array_new_with_free_func (tsdl_member_free);
   scope_push (p);
   while (ok && !accept (p, "}"))
     {
@@ -1275,6 +1275,17 @@ sl_tsdl_free (SlTsdl *tsdl)
   g_free (tsdl);
 }
 
+/* An empty description, for a parser to fill (sl-ctf2.c too). */
+void
+tsdl_init (SlTsdl *t)
+{
+  t->env = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  t->clocks = g_ptr_array_new_with_free_func (clock_free);
+  t->streams = g_ptr_array_new_with_free_func (stream_free);
+  t->events = g_ptr_array_new_with_free_func (event_free);
+  t->warnings = g_ptr_array_new_with_free_func (g_free);
+}
+
 /**
  * sl_tsdl_parse:
  * @error: "line N: what is wrong" for text babeltrace2 2.0.4 would refuse
@@ -1296,11 +1307,7 @@ sl_tsdl_parse (const char  *text,
 
   g_return_val_if_fail (text != NULL, NULL);
 
-  t->env = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  t->clocks = g_ptr_array_new_with_free_func (clock_free);
-  t->streams = g_ptr_array_new_with_free_func (stream_free);
-  t->events = g_ptr_array_new_with_free_func (event_free);
-  t->warnings = g_ptr_array_new_with_free_func (g_free);
+  tsdl_init (t);
 
   if (!tsdl_lex (text, len, &tokens, &why, &line))
     {

@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "sl-bt-graph.h"
@@ -105,6 +106,23 @@ static bt_component_class_initialize_method_status sink_initialize (bt_self_comp
 static bt_component_class_sink_graph_is_configured_method_status sink_graph_is_configured (bt_self_component_sink *self);
 static void sink_finalize (bt_self_component_sink *self);
 
+#if SL_BT_READS_CTF2
+/* babeltrace2 ≥ 2.1: our sink reads MIP 0 and MIP 1 graphs alike (the
+ * decoder asks nothing of a trace that MIP 1 changes but the clock's
+ * identity: sl-decoder-main.c) */
+static bt_component_class_get_supported_mip_versions_method_status
+sink_supported_mip_versions (bt_self_component_class_sink  *cls,
+                             const bt_value                *params,
+                             void                          *data,
+                             bt_logging_level               level,
+                             bt_integer_range_set_unsigned *versions)
+{
+  if (bt_integer_range_set_unsigned_add_range (versions, 0, 1) != BT_INTEGER_RANGE_SET_ADD_RANGE_STATUS_OK)
+    return BT_COMPONENT_CLASS_GET_SUPPORTED_MIP_VERSIONS_METHOD_STATUS_MEMORY_ERROR;
+  return BT_COMPONENT_CLASS_GET_SUPPORTED_MIP_VERSIONS_METHOD_STATUS_OK;
+}
+#endif
+
 /* The plugin is kept for the life of the process (ctf_plugin). */
 static const bt_plugin *
 load_ctf_plugin (void)
@@ -166,7 +184,12 @@ setup_once (gpointer data)
   if (sink_class == NULL ||
       bt_component_class_sink_set_initialize_method (sink_class, sink_initialize) != BT_COMPONENT_CLASS_SET_METHOD_STATUS_OK ||
       bt_component_class_sink_set_graph_is_configured_method (sink_class, sink_graph_is_configured) != BT_COMPONENT_CLASS_SET_METHOD_STATUS_OK ||
-      bt_component_class_sink_set_finalize_method (sink_class, sink_finalize) != BT_COMPONENT_CLASS_SET_METHOD_STATUS_OK)
+      bt_component_class_sink_set_finalize_method (sink_class, sink_finalize) != BT_COMPONENT_CLASS_SET_METHOD_STATUS_OK
+#if SL_BT_READS_CTF2
+      || bt_component_class_sink_set_get_supported_mip_versions_method (sink_class, sink_supported_mip_versions) !=
+           BT_COMPONENT_CLASS_SET_METHOD_STATUS_OK
+#endif
+      )
     {
       bt_current_thread_clear_error ();
       setup_error = g_strdup ("cannot create the reader's babeltrace2 sink (out of memory)");
@@ -872,6 +895,76 @@ add_sources (SlBtGraph           *g,
   return TRUE;
 }
 
+/* Whether a trace folder holds CTF 2: its metadata is a JSON text
+ * sequence (CTF 1.8's is packets or starts with a comment). */
+static gboolean
+fs_input_is_ctf2 (const char *folder)
+{
+  g_autofree char *path = g_build_filename (folder, "metadata", NULL);
+  FILE *f = fopen (path, "rb");
+  int c = f != NULL ? fgetc (f) : EOF;
+
+  if (f != NULL)
+    fclose (f);
+  return c == 0x1e || c == '{';
+}
+
+/* The MIP version of a host's graph: 0, as with babeltrace2 2.0, unless
+ * babeltrace2 ≥ 2.1 (headers and library) must read CTF 2 (which its
+ * src.ctf.fs reads under MIP 1 only). A trace folder says it in its
+ * metadata's first byte (CTF 2: a JSON text sequence); a live session
+ * gets the greatest version its components agree on, 0 where 0 serves. */
+static uint64_t
+graph_mip_version (const SlBtGraphSpec *spec)
+{
+#if SL_BT_READS_CTF2
+  bt_component_descriptor_set *set;
+  bt_integer_range_set_unsigned *mip0;
+  uint64_t v = 0;
+
+  if (bt_version_get_major () == 2 && bt_version_get_minor () < 1)
+    return 0;
+  if (spec->kind == SL_BT_SOURCE_FS)
+    {
+      for (guint i = 0; i < spec->n_inputs; i++)
+        if ((spec->skip == NULL || !spec->skip[i]) && fs_input_is_ctf2 (spec->inputs[i]))
+          return 1;
+      return 0;
+    }
+  set = bt_component_descriptor_set_create ();
+  mip0 = bt_integer_range_set_unsigned_create ();
+  if (set != NULL && mip0 != NULL &&
+      bt_integer_range_set_unsigned_add_range (mip0, 0, 0) == BT_INTEGER_RANGE_SET_ADD_RANGE_STATUS_OK &&
+      bt_component_descriptor_set_add_descriptor (set, bt_component_class_sink_as_component_class_const (sink_class),
+                                                  NULL) == BT_COMPONENT_DESCRIPTOR_SET_ADD_DESCRIPTOR_STATUS_OK)
+    {
+      gboolean ok = TRUE;
+
+      for (guint i = 0; ok && i < spec->n_inputs; i++)
+        {
+          bt_value *params = spec->skip != NULL && spec->skip[i] ? NULL : source_params (spec, spec->inputs[i]);
+
+          if (params != NULL)
+            ok = bt_component_descriptor_set_add_descriptor (
+                   set, bt_component_class_source_as_component_class_const (source_classes[spec->kind]), params) ==
+                 BT_COMPONENT_DESCRIPTOR_SET_ADD_DESCRIPTOR_STATUS_OK;
+          bt_value_put_ref (params);
+        }
+      if (ok && bt_get_greatest_operative_mip_version_with_restriction (set, BT_LOGGING_LEVEL_NONE, mip0, &v) !=
+                  BT_GET_GREATEST_OPERATIVE_MIP_VERSION_STATUS_OK &&
+          bt_get_greatest_operative_mip_version (set, BT_LOGGING_LEVEL_NONE, &v) !=
+            BT_GET_GREATEST_OPERATIVE_MIP_VERSION_STATUS_OK)
+        v = 0;
+    }
+  bt_current_thread_clear_error ();
+  bt_integer_range_set_unsigned_put_ref (mip0);
+  bt_component_descriptor_set_put_ref (set);
+  return v;
+#else
+  return 0;
+#endif
+}
+
 /**
  * sl_bt_graph_new:
  * @failed_input: (out): on failure, the input babeltrace refused, or
@@ -904,6 +997,19 @@ sl_bt_graph_new (const SlBtGraphSpec  *spec,
       return NULL;
     }
 
+  /* babeltrace2 2.0's src.ctf.fs fails on CTF 2 saying only that it
+   * cannot create the trace */
+  for (guint i = 0; spec->kind == SL_BT_SOURCE_FS && bt_version_get_major () == 2 && bt_version_get_minor () < 1 &&
+                    i < spec->n_inputs; i++)
+    if ((spec->skip == NULL || !spec->skip[i]) && fs_input_is_ctf2 (spec->inputs[i]))
+      {
+        *failed_input = i;
+        *why = g_strdup_printf ("a CTF 2 trace: CTF 2 needs babeltrace2 2.1 or later, the decoder runs with "
+                                "babeltrace2 %u.%u.%u", (guint) bt_version_get_major (),
+                                (guint) bt_version_get_minor (), (guint) bt_version_get_patch ());
+        return NULL;
+      }
+
   g = g_new0 (SlBtGraph, 1);
   g->feed = spec->feed;
   g->decoder = spec->decoder;
@@ -920,7 +1026,7 @@ sl_bt_graph_new (const SlBtGraphSpec  *spec,
   g->user_data = spec->user_data;
 
   g_mutex_lock (&sl_bt_lock);
-  g->graph = bt_graph_create (0);
+  g->graph = bt_graph_create (graph_mip_version (spec));
   if (g->graph == NULL ||
       (spec->interrupter != NULL &&
        bt_graph_add_interrupter (g->graph, spec->interrupter) != BT_GRAPH_ADD_INTERRUPTER_STATUS_OK) ||

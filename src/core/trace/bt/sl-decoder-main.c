@@ -371,7 +371,7 @@ clock_cb (SlBtGraph            *graph,
   Decoder *d = user_data;
   SlWireClock c = { 0 };
   const char *name = bt_clock_class_get_name (cc);
-  bt_uuid uuid = bt_clock_class_get_uuid (cc);
+  bt_uuid uuid = NULL;
   int64_t s;
   uint64_t cycles;
 
@@ -381,6 +381,27 @@ clock_cb (SlBtGraph            *graph,
       return;
   g_ptr_array_add (d->clocks, (gpointer) cc);
 
+#if SL_BT_READS_CTF2
+  /* MIP 1 (CTF 2) names a clock by a UID, the textual UUID of LTTng's
+   * boot; MIP 0 by a UUID */
+  if (bt_version_get_minor () >= 1 && bt_clock_class_get_graph_mip_version (cc) >= 1)
+    {
+      const char *uid = bt_clock_class_get_uid (cc);
+
+      if (uid != NULL && g_uuid_string_is_valid (uid))
+        {
+          c.has_uuid = 1;
+          for (guint i = 0, k = 0; uid[i] != '\0' && k < 16; i++)
+            if (uid[i] != '-')
+              {
+                c.uuid[k++] = (guint8) (g_ascii_xdigit_value (uid[i]) << 4 | g_ascii_xdigit_value (uid[i + 1]));
+                i++;
+              }
+        }
+    }
+  else
+#endif
+    uuid = bt_clock_class_get_uuid (cc);
   bt_clock_class_get_offset (cc, &s, &cycles);
   c.offset_s = s;
   c.offset_cycles = cycles;

@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 
 #include "sl-ctf-meta.h"
+#include "sl-ctf2.h"
 #include "sl-ctf-scan.h"
 #include "sl-safe-io.h"
 #include "sl-trace-reader-private.h"
@@ -330,6 +331,17 @@ scan_trace (Scan       *scan,
   gsize len = 0;
 
   st = sl_ctf_meta_read_file (metadata, &text, &len, NULL, &why);
+#if SL_BT_READS_CTF2
+  /* babeltrace2 ≥ 2.1 decodes CTF 2: its metadata is checked like TSDL */
+  if (st == SL_CTF_META_CTF2 && text != NULL)
+    {
+      g_clear_pointer (&why, g_free);
+      if ((tsdl = sl_ctf2_parse (text, len, &error)) == NULL)
+        why = g_strdup_printf ("corrupt CTF 2 metadata: %s", error->message);
+      st = tsdl != NULL ? SL_CTF_META_OK : SL_CTF_META_CORRUPT;
+    }
+  else
+#endif
   if (st == SL_CTF_META_OK && (tsdl = sl_tsdl_parse (text, len, &error)) == NULL)
     {
       why = g_strdup_printf ("corrupt metadata: %s", error->message);

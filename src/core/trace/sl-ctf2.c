@@ -1,0 +1,399 @@
+/* sl-ctf2.c: CTF 2 metadata (a JSON text sequence) as an SlTsdl
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "sl-ctf2.h"
+#include "sl-tsdl-private.h"
+
+/*
+ * What the scan needs from a CTF 2 trace (LTTng 2.15's default format,
+ * read by babeltrace2 ≥ 2.1): the environment, the trace UUID (the
+ * preamble's, which packet headers repeat), the clock classes, and the
+ * layout of the packet header and of each data stream class's packet
+ * context, to check every packet as for CTF 1.8 (sl-ctf-scan.c). Members
+ * are known by their CTF 2 role, not their name (babeltrace2's sink.ctf.fs
+ * prefixes packet context names with a UUID): each is given the TSDL name
+ * of its role, and the layouts are computed as for TSDL
+ * (tsdl_compute_layouts). Field classes of a size known only from the
+ * data (strings, dynamic arrays, variable-length integers, optionals,
+ * variants) make a layout not fixed: those packets are not checked, as
+ * for TSDL. Event record classes are not needed: babeltrace2 decodes them.
+ */
+
+#define CTF2_MAX_DEPTH 64
+
+typedef struct
+{
+  SlTsdl     *t;
+  GHashTable *aliases;  /* name → JsonNode (owned by the parsers) */
+  GPtrArray  *parsers;
+  char       *error;
+} Ctf2;
+
+static const struct
+{
+  const char *role;
+  const char *name;
+} roles[] = {
+  { "packet-magic-number", "magic" },
+  { "metadata-stream-uuid", "uuid" },
+  { "data-stream-class-id", "stream_id" },
+  { "data-stream-id", "stream_instance_id" },
+  { "default-clock-timestamp", "timestamp_begin" },
+  { "packet-end-default-clock-timestamp", "timestamp_end" },
+  { "packet-content-length", "content_size" },
+  { "packet-total-length", "packet_size" },
+  { "discarded-event-record-counter-snapshot", "events_discarded" },
+  { "packet-sequence-number", "packet_seq_num" },
+};
+
+static const char *
+role_name (JsonObject *fc)
+{
+  JsonArray *r = json_object_has_member (fc, "roles") ? json_object_get_array_member (fc, "roles") : NULL;
+
+  for (guint i = 0; r != NULL && i < json_array_get_length (r); i++)
+    {
+      JsonNode *n = json_array_get_element (r, i);
+
+      if (JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING)
+        for (guint k = 0; k < G_N_ELEMENTS (roles); k++)
+          if (g_str_equal (json_node_get_string (n), roles[k].role))
+            return roles[k].name;
+    }
+  return NULL;
+}
+
+static gint64
+member_int (JsonObject *o,
+            const char *name,
+            gint64      fallback)
+{
+  JsonNode *n = o != NULL ? json_object_get_member (o, name) : NULL;
+
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_INT64)
+    return fallback;
+  return json_node_get_int (n);
+}
+
+static const char *
+member_string (JsonObject *o,
+               const char *name)
+{
+  JsonNode *n = o != NULL ? json_object_get_member (o, name) : NULL;
+
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (n);
+}
+
+static JsonObject *
+member_object (JsonObject *o,
+               const char *name)
+{
+  JsonNode *n = o != NULL ? json_object_get_member (o, name) : NULL;
+
+  return n != NULL && JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+}
+
+/* 16 bytes from a JSON array of integers or a textual UUID. */
+static gboolean
+read_uuid (JsonNode *n,
+           guint8   *uuid)
+{
+  if (n != NULL && JSON_NODE_HOLDS_ARRAY (n))
+    {
+      JsonArray *a = json_node_get_array (n);
+
+      if (json_array_get_length (a) != 16)
+        return FALSE;
+      for (guint i = 0; i < 16; i++)
+        {
+          JsonNode *e = json_array_get_element (a, i);
+
+          if (!JSON_NODE_HOLDS_VALUE (e) || json_node_get_value_type (e) != G_TYPE_INT64 ||
+              json_node_get_int (e) < 0 || json_node_get_int (e) > 255)
+            return FALSE;
+          uuid[i] = (guint8) json_node_get_int (e);
+        }
+      return TRUE;
+    }
+  if (n != NULL && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING)
+    {
+      const char *s = json_node_get_string (n);
+      guint k = 0;
+
+      if (!g_uuid_string_is_valid (s))
+        return FALSE;
+      for (const char *p = s; *p != '\0' && k < 16; p++)
+        if (*p != '-')
+          {
+            uuid[k++] = (guint8) (g_ascii_xdigit_value (p[0]) << 4 | g_ascii_xdigit_value (p[1]));
+            p++;
+          }
+      return k == 16;
+    }
+  return FALSE;
+}
+
+static TType *field_class (Ctf2 *c, JsonNode *n, const char *clock, guint depth);
+
+static TType *
+integer_class (JsonObject *fc,
+               const char *type,
+               const char *clock)
+{
+  TType *t = tsdl_type_new (T_INT, 0);
+  const char *order = member_string (fc, "byte-order");
+  const char *role = role_name (fc);
+
+  t->size = (guint) CLAMP (member_int (fc, "length", 0), 0, 64);
+  t->align = (guint) CLAMP (member_int (fc, "alignment", 1), 1, 1 << 16);
+  t->is_signed = strstr (type, "-signed-") != NULL;
+  t->byte_order = g_strcmp0 (order, "big-endian") == 0 ? 2 : 1;
+  if (role != NULL && clock != NULL && g_str_has_prefix (role, "timestamp_"))
+    t->map_clock = g_strdup (clock);
+  return t;
+}
+
+static TType *
+structure_class (Ctf2       *c,
+                 JsonObject *fc,
+                 const char *clock,
+                 guint       depth)
+{
+  JsonNode *mn = json_object_get_member (fc, "member-classes");
+  JsonArray *members = mn != NULL && JSON_NODE_HOLDS_ARRAY (mn) ? json_node_get_array (mn) : NULL;
+  TType *t = tsdl_type_new (T_STRUCT, 0);
+
+  t->members = g_ptr_array_new_with_free_func (tsdl_member_free);
+  t->align = (guint) CLAMP (member_int (fc, "minimum-alignment", 1), 1, 1 << 16);
+  for (guint i = 0; members != NULL && i < json_array_get_length (members) && i < TSDL_MAX_MEMBERS; i++)
+    {
+      JsonNode *en = json_array_get_element (members, i);
+      JsonObject *m = JSON_NODE_HOLDS_OBJECT (en) ? json_node_get_object (en) : NULL;
+      JsonNode *mfc = m != NULL ? json_object_get_member (m, "field-class") : NULL;
+      JsonObject *mo = mfc != NULL && JSON_NODE_HOLDS_OBJECT (mfc) ? json_node_get_object (mfc) : NULL;
+      const char *role = mo != NULL ? role_name (mo) : NULL;
+      TMember *tm;
+
+      if (m == NULL || mfc == NULL)
+        continue;
+      tm = g_new0 (TMember, 1);
+      /* a member with a role is named for it; one named like a role but
+       * without it is renamed out of the way */
+      tm->name = g_strdup (role != NULL ? role : member_string (m, "name"));
+      for (guint k = 0; role == NULL && tm->name != NULL && k < G_N_ELEMENTS (roles); k++)
+        if (g_str_equal (tm->name, roles[k].name))
+          {
+            g_free (tm->name);
+            tm->name = g_strdup_printf ("ctf2 %s", member_string (m, "name"));
+          }
+      tm->type = field_class (c, mfc, clock, depth + 1);
+      g_ptr_array_add (t->members, tm);
+    }
+  return t;
+}
+
+/* A field class of CTF 2 as the TSDL type the layouts walk. */
+static TType *
+field_class (Ctf2       *c,
+             JsonNode   *n,
+             const char *clock,
+             guint       depth)
+{
+  JsonObject *fc;
+  const char *type;
+  TType *t;
+
+  if (n != NULL && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING)
+    n = g_hash_table_lookup (c->aliases, json_node_get_string (n));
+  if (n == NULL || !JSON_NODE_HOLDS_OBJECT (n) || depth > CTF2_MAX_DEPTH)
+    return tsdl_type_new (T_STRING, 0);
+  fc = json_node_get_object (n);
+  type = member_string (fc, "type");
+  if (type == NULL)
+    return tsdl_type_new (T_STRING, 0);
+  if (g_str_has_prefix (type, "fixed-length-") && !g_str_equal (type, "fixed-length-floating-point-number"))
+    return integer_class (fc, type, clock);
+  if (g_str_equal (type, "fixed-length-floating-point-number"))
+    {
+      t = tsdl_type_new (T_FLOAT, 0);
+      t->exp_dig = (guint) CLAMP (member_int (fc, "length", 0), 0, 64);
+      t->align = (guint) CLAMP (member_int (fc, "alignment", 1), 1, 1 << 16);
+      return t;
+    }
+  if (g_str_equal (type, "structure"))
+    return structure_class (c, fc, clock, depth);
+  if (g_str_equal (type, "static-length-blob") || g_str_equal (type, "static-length-array"))
+    {
+      gint64 len = member_int (fc, "length", -1);
+
+      t = tsdl_type_new (T_ARRAY, 0);
+      t->length = (guint64) CLAMP (len, 0, (gint64) TSDL_MAX_ARRAY);
+      if (g_str_equal (type, "static-length-blob"))
+        {
+          t->element = tsdl_type_new (T_INT, 0);
+          t->element->size = 8;
+          t->element->align = 8;
+        }
+      else
+        t->element = field_class (c, json_object_get_member (fc, "element-field-class"), NULL, depth + 1);
+      if (len < 0 || len > (gint64) TSDL_MAX_ARRAY)
+        {
+          tsdl_type_unref (t);
+          return tsdl_type_new (T_STRING, 0);
+        }
+      return t;
+    }
+  /* a size from the data: the layout walk stops there */
+  return tsdl_type_new (T_STRING, 0);
+}
+
+static void
+clock_class (Ctf2       *c,
+             JsonObject *o)
+{
+  SlTsdlClock *k = g_new0 (SlTsdlClock, 1);
+  JsonObject *off = member_object (o, "offset-from-origin");
+  gint64 freq = member_int (o, "frequency", 0);
+
+  k->name = g_strdup (member_string (o, "id"));
+  k->freq = freq > 0 ? (guint64) freq : 0;
+  k->offset_s = member_int (off, "seconds", 0);
+  k->offset = (guint64) MAX (member_int (off, "cycles", 0), 0);
+  k->has_uuid = read_uuid (json_object_get_member (o, "uuid"), k->uuid) ||
+                read_uuid (json_object_get_member (o, "uid"), k->uuid);
+  if (k->freq == 0)
+    c->error = g_strdup_printf ("clock class %s: no frequency", k->name != NULL ? k->name : "(no id)");
+  g_ptr_array_add (c->t->clocks, k);
+}
+
+static void
+stream_class (Ctf2       *c,
+              JsonObject *o)
+{
+  TStream *s = g_new0 (TStream, 1);
+
+  s->id = (guint64) MAX (member_int (o, "id", 0), 0);
+  s->has_id = TRUE;
+  s->packet_context = json_object_has_member (o, "packet-context-field-class")
+                        ? field_class (c, json_object_get_member (o, "packet-context-field-class"),
+                                       member_string (o, "default-clock-class-id"), 0)
+                        : NULL;
+  g_ptr_array_add (c->t->streams, s);
+}
+
+static void
+trace_class (Ctf2       *c,
+             JsonObject *o)
+{
+  JsonObject *env = member_object (o, "environment");
+  GList *keys = env != NULL ? json_object_get_members (env) : NULL;
+
+  for (GList *l = keys; l != NULL; l = l->next)
+    {
+      JsonNode *v = json_object_get_member (env, l->data);
+      char *value = NULL;
+
+      if (JSON_NODE_HOLDS_VALUE (v) && json_node_get_value_type (v) == G_TYPE_STRING)
+        value = g_strdup (json_node_get_string (v));
+      else if (JSON_NODE_HOLDS_VALUE (v) && json_node_get_value_type (v) == G_TYPE_INT64)
+        value = g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (v));
+      if (value != NULL)
+        g_hash_table_replace (c->t->env, g_strdup (l->data), value);
+    }
+  g_list_free (keys);
+  if (json_object_has_member (o, "packet-header-field-class"))
+    c->t->packet_header = field_class (c, json_object_get_member (o, "packet-header-field-class"), NULL, 0);
+}
+
+static void
+fragment (Ctf2       *c,
+          JsonObject *o)
+{
+  const char *type = member_string (o, "type");
+
+  if (g_strcmp0 (type, "preamble") == 0)
+    {
+      c->t->major = (guint) CLAMP (member_int (o, "version", 0), 0, 1000);
+      c->t->has_uuid = read_uuid (json_object_get_member (o, "uuid"), c->t->uuid);
+    }
+  else if (g_strcmp0 (type, "field-class-alias") == 0 && member_string (o, "name") != NULL &&
+           json_object_has_member (o, "field-class"))
+    g_hash_table_replace (c->aliases, (gpointer) member_string (o, "name"), json_object_get_member (o, "field-class"));
+  else if (g_strcmp0 (type, "trace-class") == 0)
+    trace_class (c, o);
+  else if (g_strcmp0 (type, "clock-class") == 0)
+    clock_class (c, o);
+  else if (g_strcmp0 (type, "data-stream-class") == 0)
+    stream_class (c, o);
+}
+
+/**
+ * sl_ctf2_parse:
+ * @error: what is wrong: "fragment N: …"
+ *
+ * Parses CTF 2 metadata (its whole text: JSON fragments, each after a
+ * record separator) into what the scan needs (see above).
+ */
+SlTsdl *
+sl_ctf2_parse (const char  *text,
+               gsize        len,
+               GError     **error)
+{
+  g_autoptr(SlTsdl) t = g_new0 (SlTsdl, 1);
+  g_auto(GStrv) parts = NULL;
+  g_autofree char *copy = NULL;
+  Ctf2 c = { 0 };
+  guint n = 0;
+
+  g_return_val_if_fail (text != NULL, NULL);
+
+  tsdl_init (t);
+  t->byte_order = 1;
+  c.t = t;
+  c.aliases = g_hash_table_new (g_str_hash, g_str_equal);
+  c.parsers = g_ptr_array_new_with_free_func (g_object_unref);
+  copy = g_strndup (text, len);
+  parts = g_strsplit (copy, "\x1e", -1);
+  for (guint i = 0; parts[i] != NULL && c.error == NULL; i++)
+    {
+      g_autoptr(GError) e = NULL;
+      JsonParser *p;
+      JsonNode *root;
+
+      if (*g_strstrip (parts[i]) == '\0')
+        continue;
+      n++;
+      p = json_parser_new_immutable ();
+      g_ptr_array_add (c.parsers, p);
+      if (!json_parser_load_from_data (p, parts[i], -1, &e))
+        c.error = g_strdup_printf ("fragment %u: %s", n, e->message);
+      else if ((root = json_parser_get_root (p)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+        c.error = g_strdup_printf ("fragment %u: not a JSON object", n);
+      else if (n == 1 && g_strcmp0 (member_string (json_node_get_object (root), "type"), "preamble") != 0)
+        c.error = g_strdup_printf ("fragment 1: not the preamble");
+      else
+        fragment (&c, json_node_get_object (root));
+    }
+  if (c.error == NULL && t->major != 2)
+    c.error = g_strdup_printf ("CTF version %u, not 2", t->major);
+  g_hash_table_destroy (c.aliases);
+  g_ptr_array_unref (c.parsers);
+  if (c.error != NULL)
+    {
+      g_set_error (error, G_MARKUP_ERROR, G_MARKUP_ERROR_PARSE, "%s", c.error);
+      g_free (c.error);
+      return NULL;
+    }
+  tsdl_compute_layouts (t);
+  return g_steal_pointer (&t);
+}
