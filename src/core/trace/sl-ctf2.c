@@ -163,6 +163,16 @@ integer_class (JsonObject *fc,
   return t;
 }
 
+/* A field class, an alias's name replaced by what it names. */
+static JsonNode *
+resolve (Ctf2     *c,
+         JsonNode *n)
+{
+  if (n != NULL && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING)
+    return g_hash_table_lookup (c->aliases, json_node_get_string (n));
+  return n;
+}
+
 static TType *
 structure_class (Ctf2       *c,
                  JsonObject *fc,
@@ -179,7 +189,7 @@ structure_class (Ctf2       *c,
     {
       JsonNode *en = json_array_get_element (members, i);
       JsonObject *m = JSON_NODE_HOLDS_OBJECT (en) ? json_node_get_object (en) : NULL;
-      JsonNode *mfc = m != NULL ? json_object_get_member (m, "field-class") : NULL;
+      JsonNode *mfc = resolve (c, m != NULL ? json_object_get_member (m, "field-class") : NULL);
       JsonObject *mo = mfc != NULL && JSON_NODE_HOLDS_OBJECT (mfc) ? json_node_get_object (mfc) : NULL;
       const char *role = mo != NULL ? role_name (mo) : NULL;
       TMember *tm;
@@ -213,8 +223,7 @@ field_class (Ctf2       *c,
   const char *type;
   TType *t;
 
-  if (n != NULL && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING)
-    n = g_hash_table_lookup (c->aliases, json_node_get_string (n));
+  n = resolve (c, n);
   if (n == NULL || !JSON_NODE_HOLDS_OBJECT (n) || depth > CTF2_MAX_DEPTH)
     return tsdl_type_new (T_STRING, 0);
   fc = json_node_get_object (n);

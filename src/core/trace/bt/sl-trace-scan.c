@@ -123,6 +123,11 @@ static char *
 metadata_problem (SlCtfMetaStatus  st,
                   const char      *why)
 {
+#if SL_BT_READS_CTF2
+  if (st == SL_CTF_META_CTF2)
+    return g_strdup ("a CTF 2 trace whose metadata is in packets: Syncline reads CTF 2 metadata written as a "
+                     "JSON text sequence only; trace skipped");
+#endif
   if (st == SL_CTF_META_CTF2)
     return g_strdup_printf ("a CTF 2 trace (LTTng 2.15's default format): babeltrace2 %s, which decodes for "
                             "Syncline, reads CTF 1.8 only, CTF 2 needs babeltrace2 2.1 or later; record CTF 1.8 "
@@ -333,7 +338,7 @@ scan_trace (Scan       *scan,
   st = sl_ctf_meta_read_file (metadata, &text, &len, NULL, &why);
 #if SL_BT_READS_CTF2
   /* babeltrace2 ≥ 2.1 decodes CTF 2: its metadata is checked like TSDL */
-  if (st == SL_CTF_META_CTF2 && text != NULL)
+  if (st == SL_CTF_META_CTF2 && text != NULL && sl_ctf_meta_is_ctf2 ((const guint8 *) text, len))
     {
       g_clear_pointer (&why, g_free);
       if ((tsdl = sl_ctf2_parse (text, len, &error)) == NULL)
