@@ -910,17 +910,20 @@ fs_input_is_ctf2 (const char *folder)
 }
 
 /* The MIP version of a host's graph: 0, as with babeltrace2 2.0, unless
- * babeltrace2 ≥ 2.1 (headers and library) must read CTF 2 (which its
- * src.ctf.fs reads under MIP 1 only). A trace folder says it in its
- * metadata's first byte (CTF 2: a JSON text sequence); a live session
- * gets the greatest version its components agree on, 0 where 0 serves. */
+ * babeltrace2 ≥ 2.1 (headers and library) may have to read CTF 2 (which
+ * its src.ctf.fs is documented to read under MIP 1 only). A trace folder
+ * says it in its metadata's first byte (CTF 2: a JSON text sequence); a
+ * live session's format is known only once connected, and its source
+ * refuses a CTF 2 session under MIP 0: it gets the greatest version its
+ * components agree on (CTF 1.8 reads the same under MIP 1: the bt21
+ * suite's traces gave the same JSON in graphs forced to MIP 1). */
 static uint64_t
 graph_mip_version (const SlBtGraphSpec *spec)
 {
 #if SL_BT_READS_CTF2
   bt_component_descriptor_set *set;
-  bt_integer_range_set_unsigned *mip0;
   uint64_t v = 0;
+  gboolean ok;
 
   if (bt_version_get_major () == 2 && bt_version_get_minor () < 1)
     return 0;
@@ -932,32 +935,23 @@ graph_mip_version (const SlBtGraphSpec *spec)
       return 0;
     }
   set = bt_component_descriptor_set_create ();
-  mip0 = bt_integer_range_set_unsigned_create ();
-  if (set != NULL && mip0 != NULL &&
-      bt_integer_range_set_unsigned_add_range (mip0, 0, 0) == BT_INTEGER_RANGE_SET_ADD_RANGE_STATUS_OK &&
-      bt_component_descriptor_set_add_descriptor (set, bt_component_class_sink_as_component_class_const (sink_class),
-                                                  NULL) == BT_COMPONENT_DESCRIPTOR_SET_ADD_DESCRIPTOR_STATUS_OK)
+  ok = set != NULL &&
+       bt_component_descriptor_set_add_descriptor (set, bt_component_class_sink_as_component_class_const (sink_class),
+                                                   NULL) == BT_COMPONENT_DESCRIPTOR_SET_ADD_DESCRIPTOR_STATUS_OK;
+  for (guint i = 0; ok && i < spec->n_inputs; i++)
     {
-      gboolean ok = TRUE;
+      bt_value *params = spec->skip != NULL && spec->skip[i] ? NULL : source_params (spec, spec->inputs[i]);
 
-      for (guint i = 0; ok && i < spec->n_inputs; i++)
-        {
-          bt_value *params = spec->skip != NULL && spec->skip[i] ? NULL : source_params (spec, spec->inputs[i]);
-
-          if (params != NULL)
-            ok = bt_component_descriptor_set_add_descriptor (
-                   set, bt_component_class_source_as_component_class_const (source_classes[spec->kind]), params) ==
-                 BT_COMPONENT_DESCRIPTOR_SET_ADD_DESCRIPTOR_STATUS_OK;
-          bt_value_put_ref (params);
-        }
-      if (ok && bt_get_greatest_operative_mip_version_with_restriction (set, BT_LOGGING_LEVEL_NONE, mip0, &v) !=
-                  BT_GET_GREATEST_OPERATIVE_MIP_VERSION_STATUS_OK &&
-          bt_get_greatest_operative_mip_version (set, BT_LOGGING_LEVEL_NONE, &v) !=
-            BT_GET_GREATEST_OPERATIVE_MIP_VERSION_STATUS_OK)
-        v = 0;
+      if (params != NULL)
+        ok = bt_component_descriptor_set_add_descriptor (
+               set, bt_component_class_source_as_component_class_const (source_classes[spec->kind]), params) ==
+             BT_COMPONENT_DESCRIPTOR_SET_ADD_DESCRIPTOR_STATUS_OK;
+      bt_value_put_ref (params);
     }
+  if (!ok || bt_get_greatest_operative_mip_version (set, BT_LOGGING_LEVEL_NONE, &v) !=
+               BT_GET_GREATEST_OPERATIVE_MIP_VERSION_STATUS_OK)
+    v = 0;
   bt_current_thread_clear_error ();
-  bt_integer_range_set_unsigned_put_ref (mip0);
   bt_component_descriptor_set_put_ref (set);
   return v;
 #else
