@@ -10,20 +10,24 @@
 # dpkg-deb -x: nothing is installed. Also writes ROOT/babeltrace2.pc, the
 # 2.1 headers' pkg-config file with its prefix in ROOT, to compile against
 # them (.ci/run). Exits 1, saying why, when the archive cannot be reached.
+# SL_SYSROOT_SUITE (default trixie) and SL_SYSROOT_EXTRA (more packages)
+# let tests/lttng216-sysroot.sh make a sid sysroot with LTTng 2.16 too.
 set -eu
 
 root=${1:?usage: bt21-sysroot.sh ROOT}
 mirror=${SL_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-packages="libbabeltrace2-0 libbabeltrace2-dev babeltrace2 libc6 libgcc-s1 libstdc++6
+suite=${SL_SYSROOT_SUITE:-trixie}
+packages="${SL_SYSROOT_EXTRA:-} libbabeltrace2-0 libbabeltrace2-dev babeltrace2 libc6 libgcc-s1 libstdc++6
 libglib2.0-0t64 libatomic1 libffi8 libmount1 libblkid1 libselinux1 libpcre2-8-0 zlib1g
 libelf1t64 libdw1t64 libzstd1 liblzma5 libbz2-1.0"
 
-if [ -x "$root/usr/bin/babeltrace2" ] && [ -f "$root/babeltrace2.pc" ]; then
+if [ -x "$root/usr/bin/babeltrace2" ] && [ -f "$root/babeltrace2.pc" ] &&
+   [ "$(cat "$root/debs/packages" 2>/dev/null || echo "trixie $packages")" = "$suite $packages" ]; then
   exit 0
 fi
 mkdir -p "$root/debs"
-if ! curl -fsS --retry 2 --max-time 120 -o "$root/debs/Packages.xz" "$mirror/dists/trixie/main/binary-amd64/Packages.xz"; then
-  echo "bt21-sysroot: cannot fetch trixie's package index from $mirror" >&2
+if ! curl -fsS --retry 2 --max-time 120 -o "$root/debs/Packages.xz" "$mirror/dists/$suite/main/binary-amd64/Packages.xz"; then
+  echo "bt21-sysroot: cannot fetch $suite's package index from $mirror" >&2
   exit 1
 fi
 xz -dc "$root/debs/Packages.xz" > "$root/debs/Packages"
@@ -31,7 +35,7 @@ for p in $packages; do
   f=$(awk -v p="$p" 'BEGIN { RS = "" } index($0, "Package: " p "\n") == 1' "$root/debs/Packages" |
       sed -n 's/^Filename: //p' | head -n 1)
   if [ -z "$f" ]; then
-    echo "bt21-sysroot: trixie has no package $p" >&2
+    echo "bt21-sysroot: $suite has no package $p" >&2
     exit 1
   fi
   # a '+' in a pool path (libstdc++6) is sent encoded
@@ -43,6 +47,7 @@ for p in $packages; do
   dpkg-deb -x "$root/debs/$p.deb" "$root"
 done
 rm -f "$root/debs/Packages" "$root/debs/Packages.xz"
+echo "$suite $packages" > "$root/debs/packages"
 
 sed -e "s|^prefix=.*|prefix=$root/usr|" \
     -e 's|^Libs:.*|Libs: -L${libdir} -lbabeltrace2 -Wl,--allow-shlib-undefined|' \

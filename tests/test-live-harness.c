@@ -225,8 +225,11 @@ test_traffic (void)
 
         check (sl_harness_run (s.h, argv, 30000, &out, NULL, &error), error);
         lines = g_strsplit (out, "\n", -1);
+        /* babeltrace2 2.1 adds the session's format: "..., 1 client(s) connected, CTF 2)" */
         for (guint i = 0; lines[i] != NULL; i++)
-          attached |= g_str_has_prefix (lines[i], prefix) && g_str_has_suffix (lines[i], ", 1 client(s) connected)");
+          attached |= g_str_has_prefix (lines[i], prefix)
+                      && (g_str_has_suffix (lines[i], ", 1 client(s) connected)")
+                          || strstr (lines[i], ", 1 client(s) connected, ") != NULL);
         if (!attached && g_get_monotonic_time () > deadline)
           g_error ("the live viewer of %s did not attach in %d s; the relay lists:\n%s\nits log:\n%s", viewer_url,
                    SL_HARNESS_WAIT_S, out, sl_harness_get_log_tail (s.h, s.viewer));

@@ -1427,6 +1427,7 @@ sl_harness_host_spawn_peer (SlHarnessHost     *host,
   g_autofree char *ready = NULL;
   g_autofree char *name = NULL;
   g_autofree char *pid_line = NULL;
+  g_autofree char *process_line = NULL;
   g_autofree char *join = NULL;
   gint64 deadline;
   Child *c;
@@ -1483,8 +1484,10 @@ sl_harness_host_spawn_peer (SlHarnessHost     *host,
       sleep_ms (5);
     }
 
-  /* registration is complete when the daemon lists it */
+  /* registration is complete when the daemon lists it: "PID: N - Name: ..."
+   * (lttng 2.13), "Process N: `...`" (2.16) */
   pid_line = g_strdup_printf ("PID: %d ", (int) c->pid);
+  process_line = g_strdup_printf ("Process %d: ", (int) c->pid);
   deadline = g_get_monotonic_time () + SL_HARNESS_WAIT_S * G_USEC_PER_SEC;
   for (;;)
     {
@@ -1497,7 +1500,7 @@ sl_harness_host_spawn_peer (SlHarnessHost     *host,
           g_propagate_error (error, g_steal_pointer (&local));
           return 0;
         }
-      if (strstr (out, pid_line) != NULL)
+      if (strstr (out, pid_line) != NULL || strstr (out, process_line) != NULL)
         break;
       if (poll_child (c) || g_get_monotonic_time () > deadline)
         {
@@ -1599,28 +1602,45 @@ complete_metadata_length (const guint8 *data,
   return at;
 }
 
+/* The clock of the metadata: TSDL's clock block, or in CTF 2 (LTTng 2.15's
+ * default format; a JSON text sequence) the clock class fragment, with its
+ * frequency and offset from origin in seconds and cycles. */
 static gboolean
 parse_clock (const char *tsdl,
              gint64     *offset_ns,
              GError    **error)
 {
+  gboolean ctf2 = tsdl[0] == '\x1e';
   g_autoptr(GRegex) comments = g_regex_new ("/\\*.*?\\*/", G_REGEX_DOTALL, 0, NULL);
   g_autoptr(GRegex) block = g_regex_new ("\\bclock\\s*\\{([^}]*)\\}", 0, 0, NULL);
-  g_autoptr(GRegex) freq_re = g_regex_new ("\\bfreq\\s*=\\s*(\\d+)\\s*;", 0, 0, NULL);
-  g_autoptr(GRegex) s_re = g_regex_new ("\\boffset_s\\s*=\\s*(-?\\d+)\\s*;", 0, 0, NULL);
-  g_autoptr(GRegex) o_re = g_regex_new ("\\boffset\\s*=\\s*(-?\\d+)\\s*;", 0, 0, NULL);
-  g_autofree char *text = g_regex_replace_literal (comments, tsdl, -1, 0, "", 0, NULL);
+  g_autoptr(GRegex) freq_re = g_regex_new (ctf2 ? "\"frequency\"\\s*:\\s*(\\d+)" : "\\bfreq\\s*=\\s*(\\d+)\\s*;", 0, 0, NULL);
+  g_autoptr(GRegex) s_re = g_regex_new (ctf2 ? "\"seconds\"\\s*:\\s*(-?\\d+)" : "\\boffset_s\\s*=\\s*(-?\\d+)\\s*;", 0, 0, NULL);
+  g_autoptr(GRegex) o_re = g_regex_new (ctf2 ? "\"cycles\"\\s*:\\s*(\\d+)" : "\\boffset\\s*=\\s*(-?\\d+)\\s*;", 0, 0, NULL);
   g_autoptr(GMatchInfo) m = NULL;
   g_autofree char *body = NULL;
   gint64 freq = 0, off_s = 0, off = 0;
 
-  if (!g_regex_match (block, text, 0, &m))
+  if (ctf2)
+    {
+      g_auto(GStrv) fragments = g_strsplit (tsdl, "\x1e", -1);
+
+      for (guint i = 0; fragments[i] != NULL && body == NULL; i++)
+        if (strstr (fragments[i], "\"clock-class\"") != NULL)
+          body = g_strdup (fragments[i]);
+    }
+  else
+    {
+      g_autofree char *text = g_regex_replace_literal (comments, tsdl, -1, 0, "", 0, NULL);
+
+      if (g_regex_match (block, text, 0, &m))
+        body = g_match_info_fetch (m, 1);
+      g_clear_pointer (&m, g_match_info_free);
+    }
+  if (body == NULL)
     {
       g_set_error (error, SL_HARNESS_ERROR, SL_HARNESS_ERROR_FAILED, "no clock in the metadata");
       return FALSE;
     }
-  body = g_match_info_fetch (m, 1);
-  g_clear_pointer (&m, g_match_info_free);
   if (g_regex_match (freq_re, body, 0, &m))
     {
       g_autofree char *v = g_match_info_fetch (m, 1);

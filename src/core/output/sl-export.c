@@ -407,10 +407,20 @@ export_trace (const char      *from,
   g_autofree char *why = NULL;
   g_autofree char *text = NULL;
   g_autofree char *result = NULL;
+  SlCtfMetaStatus status;
   gsize len;
 
   /* the reader's own way: never a FIFO, bounded, packets checked */
-  if (sl_ctf_meta_read_file (meta_in, &text, &len, NULL, &why) != SL_CTF_META_OK)
+  status = sl_ctf_meta_read_file (meta_in, &text, &len, NULL, &why);
+  if (status == SL_CTF_META_CTF2)
+    {
+      /* the copy rewrites every event's clock fields, laid out from TSDL */
+      g_set_error (error, SL_ERROR, SL_ERROR_PARSE,
+                   "%s: a CTF 2 trace (LTTng 2.15's default format): --export writes CTF 1.8 traces only "
+                   "(record with `lttng create --trace-format=ctf-1.8`)", meta_in);
+      return FALSE;
+    }
+  if (status != SL_CTF_META_OK)
     {
       g_set_error (error, SL_ERROR, SL_ERROR_PARSE, "%s: %s", meta_in, why);
       return FALSE;

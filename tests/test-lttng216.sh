@@ -1,0 +1,124 @@
+#!/bin/sh
+# test-lttng216.sh: LTTng 2.16's own CTF 2 (its default format), recorded by
+# Debian sid's lttng-sessiond, lttng-consumerd and lttng-relayd and a
+# traced program built against sid's lttng-ust, read by Syncline (issue 15).
+#
+# SL_LTTNG216_ROOT: a sysroot of sid's LTTng 2.16 and babeltrace2 2.1
+# (tests/lttng216-sysroot.sh makes one); without it the test is skipped, and
+# in a build against babeltrace2 2.0 too (SL_BT_READS_CTF2=0: CTF 2 is not
+# read there). Every sid program runs through the sysroot's loader; the
+# build's decoder with 2.1's library and plugins only. Not in .ci/run (about
+# 3 minutes with the download); README says how to run it.
+#
+# 1. The live harness (test-live-harness) with sid's daemons: three hosts
+#    record CTF 2 live through the relay (the harness reads each clock
+#    class's offset from the CTF 2 metadata).
+# 2. The folders the relay wrote (CTF 2: a JSON text sequence) read by
+#    `sync --json`: every host synchronized, two links; `--export` names
+#    them as CTF 2 (it rewrites CTF 1.8 only).
+# 3. The live suite (test-live): Syncline attached live to those CTF 2
+#    sessions, the engine, the CLI's live attach, recreated sessions.
+set -eu
+
+root=${SL_LTTNG216_ROOT:-}
+cli=${SL_CLI:?SL_CLI: the syncline-cli to test}
+if [ -z "$root" ] || [ ! -x "$root/usr/bin/lttng-sessiond" ]; then
+  echo "SKIP: no LTTng 2.16 sysroot (set SL_LTTNG216_ROOT; tests/lttng216-sysroot.sh makes one)"
+  exit 77
+fi
+if [ "${SL_BT_READS_CTF2:-0}" != 1 ]; then
+  echo "SKIP: this build is against babeltrace2 2.0, which does not read CTF 2 (set up one against the sysroot's babeltrace2.pc)"
+  exit 77
+fi
+root=$(cd "$root" && pwd)
+lib=$root/usr/lib/x86_64-linux-gnu
+build=$(cd "$(dirname "$cli")/../.." && pwd)
+src=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sl-lttng216.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+# the harness drops root: its users read the wrappers
+chmod 755 "$tmp"
+mkdir "$tmp/bin" "$tmp/harness"
+
+# sid's programs through its loader; the consumer daemon spawned by the
+# session daemon the same way (not with --consumerd64-libdir: it would put
+# the sysroot in LD_LIBRARY_PATH of the wrapper's /bin/sh)
+wrap() {
+  printf '#!/bin/sh\nexec %s --library-path %s %s "$@"\n' "$lib/ld-linux-x86-64.so.2" "$2" "$3" > "$tmp/bin/$1"
+  chmod 755 "$tmp/bin/$1"
+}
+wrap lttng "$lib" "$root/usr/bin/lttng"
+wrap lttng-relayd "$lib" "$root/usr/bin/lttng-relayd"
+wrap lttng-consumerd "$lib" "$lib/lttng/libexec/lttng-consumerd"
+wrap lttng-sessiond "$lib" "$root/usr/bin/lttng-sessiond --consumerd64-path=$tmp/bin/lttng-consumerd"
+wrap babeltrace2 "$lib" "$root/usr/bin/babeltrace2 --omit-system-plugin-path --plugin-path=$lib/babeltrace2/plugins"
+wrap sl-test-netpeer "$lib:/usr/lib/x86_64-linux-gnu:/lib/x86_64-linux-gnu" "$tmp/netpeer"
+printf '#!/bin/sh\nexport BABELTRACE_PLUGIN_PATH=%s\nexec %s --library-path %s %s "$@"\n' "$lib/babeltrace2/plugins" \
+  "$lib/ld-linux-x86-64.so.2" "$lib:/usr/lib/x86_64-linux-gnu:/lib/x86_64-linux-gnu" \
+  "$build/src/core/trace/bt/syncline-decoder" > "$tmp/bin/decoder"
+chmod 755 "$tmp/bin/decoder"
+
+# the traced program built against sid's lttng-ust headers and library
+${CC:-cc} -O2 -I"$build" -I"$src/live" -I"$root/usr/include/x86_64-linux-gnu" -I"$root/usr/include" \
+  $(pkg-config --cflags glib-2.0) "$src/live/sl-test-netpeer.c" -o "$tmp/netpeer" \
+  -L"$lib" -llttng-ust -llttng-ust-common -Wl,--allow-shlib-undefined -Wl,-rpath-link,"$lib" \
+  $(pkg-config --libs glib-2.0) -lpthread -ldl
+chmod 755 "$tmp/netpeer"
+echo "$("$tmp/bin/lttng" --version), $("$tmp/bin/babeltrace2" --version | head -n 1)"
+
+export PATH="$tmp/bin:$PATH" SL_LTTNG="$tmp/bin/lttng" SL_LTTNG_RELAYD="$tmp/bin/lttng-relayd" \
+  SL_LTTNG_SESSIOND="$tmp/bin/lttng-sessiond" SL_BABELTRACE2="$tmp/bin/babeltrace2" \
+  SL_TEST_NETPEER="$tmp/bin/sl-test-netpeer" SL_TEST_EXEC="$build/tests/sl-test-exec" \
+  SL_TEST_CLOCK_PLUGIN="$build/tests/sl-test-clock.so" SL_DECODER="$tmp/bin/decoder" SL_REQUIRE_LIVE=1
+
+fail=0
+# 1. the harness, its folders kept
+if ! TMPDIR="$tmp/harness" SL_HARNESS_KEEP=1 "$build/tests/test-live-harness" --tap > "$tmp/harness.log" 2>&1; then
+  echo "FAIL live-harness with LTTng 2.16:"
+  grep -v '^#' "$tmp/harness.log" | tail -n 30
+  exit 1
+fi
+echo "ok live-harness with LTTng 2.16"
+out=$(ls -d "$tmp"/harness/sl-harness-*/out | head -n 1)
+
+# 2. the relay's CTF 2 folders
+meta=$(find "$out" -name metadata | head -n 1)
+if ! head -c 1 "$meta" | od -An -c | grep -q '036'; then
+  echo "FAIL folders: $meta is not CTF 2 (no record separator): LTTng 2.16's default changed?"
+  fail=1
+fi
+"$cli" sync --json --no-progress "$out" > "$tmp/sync.json" 2> "$tmp/sync.err" || true
+if python3 - "$tmp/sync.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+hosts = d["hosts"]
+ok = len(hosts) == 3 and all(h.get("synchronized") for h in hosts) and len(d["links"]) == 2
+print(f"hosts {[(h['name'], h.get('synchronized')) for h in hosts]}, links {len(d['links'])}, problems {d['problems']}")
+sys.exit(0 if ok else 1)
+PY
+then
+  echo "ok folders: LTTng 2.16's CTF 2 read by sync, three hosts synchronized"
+else
+  echo "FAIL folders: sync --json of LTTng 2.16's CTF 2 folders:"
+  head -n 5 "$tmp/sync.err"
+  fail=1
+fi
+if "$cli" sync --no-progress --export="$tmp/export" "$out" > /dev/null 2> "$tmp/export.err" ||
+   ! grep -q "a CTF 2 trace (LTTng 2.15's default format): --export writes CTF 1.8 traces only" "$tmp/export.err"; then
+  echo "FAIL export: a CTF 2 folder not named as such:"
+  cat "$tmp/export.err"
+  fail=1
+else
+  echo "ok export: CTF 2 named (--export rewrites CTF 1.8 only)"
+fi
+rm -rf "$tmp"/harness/sl-harness-*
+
+# 3. live, with the build's engine and CLI
+if ! TMPDIR="$tmp/harness" "$build/tests/test-live" --tap > "$tmp/live.log" 2>&1; then
+  echo "FAIL live suite with LTTng 2.16:"
+  grep -v '^#' "$tmp/live.log" | tail -n 30
+  fail=1
+else
+  echo "ok live suite with LTTng 2.16 ($(grep -c '^ok' "$tmp/live.log") tests)"
+fi
+exit $fail
