@@ -306,6 +306,8 @@ parse_trace (guint       host,
                                            G_REGEX_MULTILINE, 0, NULL);
   g_autoptr(GRegex) array_re = g_regex_new ("\\[ \\[0\\] = (\\d+), \\[1\\] = (\\d+), \\[2\\] = (\\d+), "
                                             "\\[3\\] = (\\d+)(, \\[\\d+\\] = 0){12} \\]", 0, 0, NULL);
+  /* addresses as CTF 2 BLOBs (SL_TP_BLOB_ADDRESSES), printed in hex by babeltrace2 2.1 */
+  g_autoptr(GRegex) blob_re = g_regex_new ("\\{ 7f 00 00 01( 00){12} \\}", 0, 0, NULL);
   g_autoptr(GMatchInfo) m = NULL;
   g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
   guint n_lines = 0;
@@ -335,7 +337,8 @@ parse_trace (guint       host,
       g_assert_cmpstr (name, ==, specs[host].name);
       /* IPv4 127.0.0.1 in the first four bytes of both addresses, the rest zero */
       {
-        g_autofree char *addr_free = g_regex_replace (array_re, fields, -1, 0, "\\1.\\2.\\3.\\4", 0, NULL);
+        g_autofree char *addr_array = g_regex_replace (array_re, fields, -1, 0, "\\1.\\2.\\3.\\4", 0, NULL);
+        g_autofree char *addr_free = g_regex_replace_literal (blob_re, addr_array, -1, 0, "127.0.0.1", 0, NULL);
 
         if (strstr (addr_free, "saddr = 127.0.0.1, daddr = 127.0.0.1, ") == NULL
             || !g_str_has_prefix (addr_free, "family = 4, ") || !g_str_has_suffix (addr_free, ", flags = 24"))

@@ -54,6 +54,7 @@ typedef enum
   MK_SIGNED,
   MK_STRING,
   MK_ARRAY,
+  MK_BLOB,
   MK_OTHER,
 } MemberKind;
 
@@ -260,6 +261,11 @@ class_kind (const bt_field_class *cls,
     return MK_STRING;
   if (bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_ARRAY))
     return MK_ARRAY;
+#if SL_BT_READS_CTF2
+  /* CTF 2's BLOBs (LTTng 2.16's lttng_ust_field_*_blob), under MIP 1 */
+  if (bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_BLOB))
+    return MK_BLOB;
+#endif
   return MK_OTHER;
 }
 
@@ -393,7 +399,7 @@ variant_kind (VariantCache   *c,
   return idx < c->n ? c->kinds[idx] : OPT_OTHER;
 }
 
-/* An address as stored in the trace (byte array, 16-bit words as in
+/* An address as stored in the trace (byte array or CTF 2 BLOB, 16-bit words as in
  * lttng-modules' IPv6 header, or one 32-bit integer) into network byte
  * order. Returns the number of bytes, 0 when the member has another
  * shape. */
@@ -425,6 +431,17 @@ read_address (const bt_field *st,
       return len;
     }
 
+#if SL_BT_READS_CTF2
+  if (m.kind == MK_BLOB)
+    {
+      f = member_field (st, m);
+      len = (guint) MIN (bt_field_blob_get_length (f), 17);
+      if (len == 0 || len > 16)
+        return 0;
+      memcpy (out, bt_field_blob_get_data_const (f), len);
+      return len;
+    }
+#endif
   if ((m.kind == MK_UNSIGNED || m.kind == MK_SIGNED) && m.bytes == 4)
     {
       guint64 v = 0;
