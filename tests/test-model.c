@@ -338,15 +338,22 @@ test_format_ns (void)
     }
 }
 
-/* An item's offset and drift as the text report writes them */
+/* An item's offset and drift as the text report writes them: the table's
+ * cells, the time of day without its zone, which their column's title
+ * names (UTC); the item's tooltip says the report's words whole. */
 static char *
 offset_and_drift (gpointer item)
 {
   g_autofree char *offset = NULL;
   g_autofree char *drift = NULL;
+  g_autofree char *summary = NULL;
+  char *shown;
 
-  g_object_get (item, "offset-text", &offset, "drift-text", &drift, NULL);
-  return g_strdup_printf ("%s, drift %s", offset, drift);
+  g_object_get (item, "offset-text", &offset, "drift-text", &drift, "summary", &summary, NULL);
+  g_assert_null (strstr (offset, "UTC"));
+  shown = g_strdup_printf ("%s UTC, drift %s", offset, drift);
+  g_assert_nonnull (strstr (summary, shown));
+  return shown;
 }
 
 /* Offsets and drifts as the CLI's text report gives them, clocks that
@@ -422,8 +429,8 @@ test_offsets_as_report (void)
       g_test_message ("%s (%u pieces): report \"%s\", shown \"%s\"", name,
                       rel != NULL ? sl_relation_get_n_pieces (rel) : 0, want, shown);
       g_assert_cmpstr (shown, ==, want);
-      /* the time of day is UTC, and both say so */
-      g_assert_nonnull (strstr (shown, " UTC, drift "));
+      /* the time of day is UTC, and the report says so */
+      g_assert_nonnull (strstr (want, " UTC, drift "));
       /* the bound as the Hosts table writes it: ", bound ±X over its events" */
       {
         g_autofree char *bound = NULL;
@@ -478,7 +485,7 @@ test_offsets_as_report (void)
             g_test_message ("%s - %s: report \"%s\", shown \"%s\"", names[0], names[1],
                             lines[k] + strlen (prefix), shown);
             g_assert_cmpstr (shown, ==, lines[k] + strlen (prefix));
-            g_assert_nonnull (strstr (shown, " UTC, drift "));
+            g_assert_nonnull (strstr (lines[k], " UTC, drift "));
             /* the map's own offset there (its relation runs from the
              * engine's a, the other end when the names are flipped) */
             {

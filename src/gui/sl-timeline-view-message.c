@@ -139,10 +139,14 @@ end_text (SlTimelineView *self,
   return g_string_free (s, FALSE);
 }
 
+/* The Message page's text is selected and copied away from any column
+ * title: its times of day say their zone. */
 static char *
 full_time (gint64 t)
 {
-  return sl_format_clock_time (t, 9);
+  g_autofree char *clock = sl_format_clock_time (t, 9);
+
+  return g_strdup_printf ("%s UTC", clock);
 }
 
 /* Everything about one message, one fact a line: what the tooltip shows

@@ -1163,10 +1163,10 @@ test_messages (void)
     want = g_strdup_printf ("To: %s", to);
     g_assert_cmpstr (lines[2], ==, want);
     g_free (want);
-    want = g_strdup_printf ("Sent: %s on the reference clock · %s on %s's clock", sv, sl, sh.name);
+    want = g_strdup_printf ("Sent: %s UTC on the reference clock · %s UTC on %s's clock", sv, sl, sh.name);
     g_assert_cmpstr (lines[3], ==, want);
     g_free (want);
-    want = g_strdup_printf ("Received: %s on the reference clock · %s on %s's clock", rv, rl, rh.name);
+    want = g_strdup_printf ("Received: %s UTC on the reference clock · %s UTC on %s's clock", rv, rl, rh.name);
     g_assert_cmpstr (lines[4], ==, want);
     g_free (want);
     want = g_strdup_printf ("Latency: %s", lat);
@@ -1412,6 +1412,8 @@ test_find (void)
     g_assert_cmpuint (sl_event_list_get_row (SL_EVENT_LIST (events)), ==, sl_timeline_view_get_selected_row (view));
     g_assert_true (ui_wait_for (events_loaded, events, UI_WAIT_S));
     g_assert_cmpuint (g_list_model_get_n_items (events), >, 0);
+    /* the times' zone is in their columns' titles */
+    g_assert_cmpuint (ui_check_zone_in_page (view->pages), >, 0);
   }
   ui_close_window (window);
 }
@@ -1960,6 +1962,10 @@ test_bookmarks (void)
     g_assert_cmpuint (ui_count_near (&p, x + 8, SL_TLV_RULER_H - 8, 4, SL_TIMELINE_RGB_BOOKMARK, 30), >=, 10);
     ui_pixels_clear (&p);
   }
+  /* listed: the times of the reference and the host's own, their zone in
+   * their columns' titles */
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (view->pages), ==, "bookmarks");
+  g_assert_cmpuint (ui_check_zone_in_page (view->pages), ==, 2 * 3);
   /* renamed, removed */
   activate (view, "timeline.rename-bookmark", g_variant_new ("(us)", 0, "client idle"));
   g_assert_cmpstr (sl_text_list_get_text (list, 0, 0), ==, "client idle");
@@ -2101,6 +2107,8 @@ test_request (void)
       else
         g_assert_nonnull (strstr (sl_text_list_get_text (list, k, 1), " wakes "));
     }
+  /* the sent times' zone is their column's title's */
+  g_assert_cmpuint (ui_check_zone_in_page (view->pages), >, 0);
 
   /* drawn over the rest: the answer to the client, in its colour */
   {

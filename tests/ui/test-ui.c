@@ -1131,12 +1131,13 @@ test_saved_transforms_command_line (void)
 }
 
 /* Offsets in human terms: where the host's data starts, with the time of
- * day, which is UTC and says so, as the exact map says; the exact map in
- * the tooltip. */
+ * day, as the exact map says; the zone (UTC) is in the column's title
+ * (ui_check_zone_in_titles()), the tooltip says it with the time and has the
+ * exact map. */
 static void
 check_offsets (SlSession *session)
 {
-  g_autoptr(GRegex) re = g_regex_new ("^([+\u2212])([0-9.]+) (ns|µs|ms|s) at \\d\\d:\\d\\d:\\d\\d\\.\\d UTC$", 0, 0, NULL);
+  g_autoptr(GRegex) re = g_regex_new ("^([+\u2212])([0-9.]+) (ns|µs|ms|s) at \\d\\d:\\d\\d:\\d\\d\\.\\d$", 0, 0, NULL);
   SlHostItem *client = sl_session_find_host (session, "django-client");
   SlHostItem *httpd = sl_session_find_host (session, "django-httpd");
   const SlSnapHost *info = sl_host_item_get_info (client);
@@ -1171,8 +1172,12 @@ check_offsets (SlSession *session)
   /* django-vote's hosts are a fraction of a second apart */
   g_assert_cmpfloat (fabs (want), <, 1e9);
   g_assert_true (g_str_has_suffix (drift, " ppm"));
-  /* the tooltip has both */
-  g_assert_nonnull (strstr (summary, offset));
+  /* the tooltip has both, the time of day with its zone */
+  {
+    g_autofree char *zoned = g_strdup_printf ("%s UTC, drift %s", offset, drift);
+
+    g_assert_nonnull (strstr (summary, zoned));
+  }
   g_assert_nonnull (strstr (summary, exact));
   g_assert_nonnull (strstr (exact, "· t"));
 }
@@ -1375,9 +1380,15 @@ test_tables (void)
   sl_quality_panel_set_page (panel, "links");
   ui_wait_frames (GTK_WIDGET (window), 2);
   check_columns_fit (GTK_WIDGET (_sl_quality_panel_get_links_view (panel)), link_columns);
+  /* each link's offset, at a time of day */
+  g_assert_cmpuint (ui_check_zone_in_titles (GTK_WIDGET (_sl_quality_panel_get_links_view (panel))), ==,
+                    sl_session_get_n_links (session));
   sl_quality_panel_set_page (panel, "hosts");
   ui_wait_settled_view (window);
   check_columns_fit (GTK_WIDGET (_sl_quality_panel_get_hosts_view (panel)), host_columns);
+  /* each host's but the reference's */
+  g_assert_cmpuint (ui_check_zone_in_titles (GTK_WIDGET (_sl_quality_panel_get_hosts_view (panel))), ==,
+                    sl_session_get_n_hosts (session) - 1);
   sl_quality_panel_set_page (panel, "changes");
   ui_wait_settled_view (window);
   ui_wait_frames (GTK_WIDGET (window), 2);

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <adwaita.h>
 
+#include "sl-text-cell.h"
 #include "sl-window.h"
 
 typedef gboolean (*UiCondition) (gpointer data);
@@ -524,4 +525,91 @@ ui_timeline_settled (gpointer data)
 
   sl_timeline_view_get_stats (data, &st);
   return !sl_timeline_view_get_animating (data) && st.complete;
+}
+
+/* The title of @view's column drawn above @cell. */
+static G_GNUC_UNUSED const char *
+ui_title_above (GtkWidget *view,
+                GtkWidget *cell)
+{
+  GListModel *columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (view));
+  GtkWidget *header = gtk_widget_get_first_child (view);
+  graphene_rect_t c;
+  guint i = 0;
+
+  g_assert_cmpstr (gtk_widget_get_css_name (header), ==, "header");
+  g_assert_true (gtk_widget_compute_bounds (cell, view, &c));
+  for (GtkWidget *t = gtk_widget_get_first_child (header); t != NULL; t = gtk_widget_get_next_sibling (t), i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      graphene_rect_t b;
+      float x = c.origin.x + c.size.width / 2;
+
+      if (gtk_widget_get_mapped (t) && gtk_widget_compute_bounds (t, view, &b) &&
+          x >= b.origin.x && x < b.origin.x + b.size.width)
+        return gtk_column_view_column_get_title (column);
+    }
+  return NULL;
+}
+
+static G_GNUC_UNUSED void
+ui_collect_text_cells (GtkWidget *widget,
+                    GPtrArray *cells)
+{
+  if (SL_IS_TEXT_CELL (widget) && gtk_widget_get_mapped (widget))
+    g_ptr_array_add (cells, widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    ui_collect_text_cells (c, cells);
+}
+
+/* Tables say the zone of their times of day once, in the column's title
+ * ("… (UTC)", "… (reference, UTC)"), and their cells the time alone,
+ * which parses as a time: every mapped cell of @view with a time of day
+ * in it. Returns how many. */
+static G_GNUC_UNUSED guint
+ui_check_zone_in_titles (GtkWidget *view)
+{
+  g_autoptr(GRegex) time = g_regex_new ("\\d\\d:\\d\\d:\\d\\d", 0, 0, NULL);
+  /* "23:14:00.600 000 000" (thin spaces), "+182.4 ms at 23:14:00.6" or a
+   * host's own clock: "django-db, 23:14:00.600 000 000" */
+  g_autoptr(GRegex) cell_re = g_regex_new ("^(([+\u2212])[0-9.]+ (ns|µs|ms|s) at |[^,]+, )?"
+                                           "\\d\\d:\\d\\d:\\d\\d(\\.\\d{1,3}(\u2009\\d{3}){0,2})?$",
+                                           0, 0, NULL);
+  g_autoptr(GPtrArray) cells = g_ptr_array_new ();
+  guint n = 0;
+
+  g_assert_true (GTK_IS_COLUMN_VIEW (view));
+  ui_collect_text_cells (view, cells);
+  for (guint i = 0; i < cells->len; i++)
+    {
+      const char *text = sl_text_cell_get_text (cells->pdata[i]);
+      const char *title;
+
+      if (text == NULL || !g_regex_match (time, text, 0, NULL))
+        continue;
+      title = ui_title_above (view, cells->pdata[i]);
+      if (n == 0)
+        g_test_message ("%s: \"%s\"", title, text);
+      g_assert_nonnull (title);
+      /* "… (UTC)", "… (reference, UTC)" */
+      if (!g_str_has_suffix (title, " (UTC)") && !g_str_has_suffix (title, ", UTC)"))
+        g_error ("\"%s\" is under \"%s\", which does not name its zone", text, title);
+      if (!g_regex_match (cell_re, text, 0, NULL))
+        g_error ("cell under \"%s\" is not a time of day alone: \"%s\"", title, text);
+      n++;
+    }
+  return n;
+}
+
+/* ui_check_zone_in_titles() on the table of @stack's page shown, once
+ * drawn. */
+static G_GNUC_UNUSED guint
+ui_check_zone_in_page (GtkStack *stack)
+{
+  GtkWidget *view;
+
+  ui_wait_frames (GTK_WIDGET (stack), 2);
+  view = ui_find_widget (gtk_stack_get_visible_child (stack), ui_is_type, "GtkColumnView");
+  g_assert_nonnull (view);
+  return ui_check_zone_in_titles (view);
 }

@@ -114,15 +114,18 @@ map_at_start (SlHostItem *self)
 }
 
 /* Offset to the reference where the host's data starts, with the
- * reference's time of day there. */
+ * reference's time of day there: with @zone as the tooltip says it,
+ * without as the table's cell, whose column's title names the zone. */
 static char *
-offset_text (SlHostItem *self)
+offset_text (SlHostItem *self,
+             gboolean    zone)
 {
   if (sl_host_item_get_is_reference (self))
     return g_strdup (self->linked ? _("0 (reference)") : "—");
   if (!has_map (self) || self->info.data_start == G_MAXINT64)
     return g_strdup ("—");
-  return sl_report_offset_at (map_at_start (self), self->info.data_start);
+  return zone ? sl_report_offset_at (map_at_start (self), self->info.data_start)
+              : sl_report_offset_cell (map_at_start (self), self->info.data_start);
 }
 
 /* For sorting: ns, G_MAXDOUBLE where there is none */
@@ -230,7 +233,7 @@ sl_host_item_get_property (GObject    *object,
       g_value_set_string (value, sl_host_state_to_string (sl_host_item_get_state (self)));
       break;
     case PROP_OFFSET_TEXT:
-      g_value_take_string (value, offset_text (self));
+      g_value_take_string (value, offset_text (self, FALSE));
       break;
     case PROP_DRIFT_TEXT:
       g_value_take_string (value, drift_text (self));
@@ -555,7 +558,7 @@ sl_host_item_dup_summary (SlHostItem *self)
       break;
     default:
       bound = sl_format_ns (self->info.bound_ns);
-      offset = offset_text (self);
+      offset = offset_text (self, TRUE);
       drift = drift_text (self);
       transform = transform_text (&self->info, FALSE);
       g_string_append_printf (text, _("%s: on %s's clock through %s, bound ±%s\n"

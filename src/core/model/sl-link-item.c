@@ -107,15 +107,18 @@ offset_ns (SlLinkItem *self)
   return sl_transform_apply_delta (&map, start);
 }
 
+/* With @zone as the tooltip says it; without as the table's cell, whose
+ * column's title names the zone. */
 static char *
-offset_text (SlLinkItem *self)
+offset_text (SlLinkItem *self,
+             gboolean    zone)
 {
   SlTransform map;
   gint64 start;
 
   if (!sl_report_link_start (&self->rl, self->relation, &start, &map))
     return g_strdup ("—");
-  return sl_report_offset_at (&map, start);
+  return zone ? sl_report_offset_at (&map, start) : sl_report_offset_cell (&map, start);
 }
 
 /* The drift where the link's data starts, as its offset there */
@@ -247,7 +250,7 @@ sl_link_item_get_property (GObject    *object,
         g_value_set_string (value, "∞");
       break;
     case PROP_OFFSET_TEXT:
-      g_value_take_string (value, offset_text (self));
+      g_value_take_string (value, offset_text (self, FALSE));
       break;
     case PROP_DRIFT_TEXT:
       g_value_take_string (value, drift_text (self));
@@ -491,7 +494,7 @@ sl_link_item_dup_summary (SlLinkItem *self)
                           i->in_tree ? _(", in the tree") : "", bound);
   if (i->has_estimate)
     {
-      offset = offset_text (self);
+      offset = offset_text (self, TRUE);
       drift = drift_text (self);
       exact = estimate_text (&self->rl);
       g_string_append_printf (text, _("\n%s − %s: %s, drift %s\n%s"), self->b_name, self->a_name,

@@ -691,17 +691,18 @@ sl_report_host_starts (const SlReportLink *links,
 }
 
 /**
- * sl_report_offset_at:
+ * sl_report_offset_cell:
  * @map: a clock map (a host to its reference, a to b)
  * @start: where the data starts on @map's source clock
  *
- * Returns: the offset at @start with the target clock's time of day there,
- *   which is UTC (the traces' clocks count from the epoch) and says so:
- *   "+182.4 ms at 23:14:00.6 UTC"
+ * Returns: the offset at @start with the target clock's time of day
+ *   there, without its zone, as a table cell whose column's title names
+ *   the zone (UTC: the traces' clocks count from the epoch):
+ *   "+182.4 ms at 23:14:00.6"
  */
 char *
-sl_report_offset_at (const SlTransform *map,
-                     gint64             start)
+sl_report_offset_cell (const SlTransform *map,
+                       gint64             start)
 {
   g_autofree char *offset = NULL;
   g_autofree char *at = NULL;
@@ -710,7 +711,26 @@ sl_report_offset_at (const SlTransform *map,
 
   offset = sl_units_offset (sl_transform_apply_delta (map, start));
   at = sl_units_time_of_day (sl_transform_apply (map, start), 1);
-  return g_strdup_printf ("%s at %s UTC", offset, at);
+  return g_strdup_printf ("%s at %s", offset, at);
+}
+
+/**
+ * sl_report_offset_at:
+ *
+ * Returns: sl_report_offset_cell() with the zone, for text read away
+ *   from a column's title (the report, tooltips):
+ *   "+182.4 ms at 23:14:00.6 UTC"
+ */
+char *
+sl_report_offset_at (const SlTransform *map,
+                     gint64             start)
+{
+  g_autofree char *cell = NULL;
+
+  g_return_val_if_fail (map != NULL, NULL);
+
+  cell = sl_report_offset_cell (map, start);
+  return g_strdup_printf ("%s UTC", cell);
 }
 
 /**

@@ -129,6 +129,8 @@ void      sl_report_host_starts (const SlReportLink  *links,
                                  guint                n_hosts);
 char     *sl_report_offset_at   (const SlTransform   *map,
                                  gint64               start);
+char     *sl_report_offset_cell (const SlTransform   *map,
+                                 gint64               start);
 double    sl_report_packets_bound (const SlReportLink *rl,
                                    const SlRelation   *rel);
 gboolean  sl_report_bound_is_far  (const SlReportLink *rl,
