@@ -9,7 +9,9 @@
  * painted by a single cairo node goes to the screen as is. Measured under
  * Xvfb, a blank 560 × 843 picture cost 8.3 ms a frame as a texture and
  * 5.1 ms as one cairo node. SlCanvas keeps that image at the widget's
- * device size and reuses it from frame to frame.
+ * device size and reuses it from frame to frame, alternating between two
+ * (three at most) so that a frame never draws into the one the previous
+ * frame's node still shows, which would make cairo copy it first.
  */
 
 #pragma once
@@ -29,6 +31,9 @@ cairo_surface_t *sl_canvas_begin  (SlCanvas    *self,
                                    int          scale);
 void             sl_canvas_end    (SlCanvas    *self,
                                    GtkSnapshot *snapshot);
+
+/* for tests: the frames that drew into a surface a live node showed */
+guint            _sl_canvas_get_n_copies (SlCanvas *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlCanvas, sl_canvas_free)
 

@@ -113,6 +113,10 @@ struct _SlGraphView
    * the window shown, resized, laid out as the panel fills) */
   gboolean        draw_paced;
   guint           n_paced_loading;
+  /* an animation stepped by the paced drawings instead of the frame
+   * clock, and the frame clock's ticks while reading */
+  gboolean        animating_paced;
+  guint           n_ticks_loading;
 };
 typedef struct
 {

@@ -188,6 +188,12 @@ count_glowing (SlGraphView *self,
 #define PACE_SHARE 10
 
 static gboolean
+reading (SlGraphView *self)
+{
+  return self->session != NULL && sl_session_get_state (self->session) == SL_SESSION_STATE_LOADING;
+}
+
+static gboolean
 pace_cb (gpointer data)
 {
   SlGraphView *self = data;
@@ -198,8 +204,11 @@ pace_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* @later: by a timeout even when the pace would allow a drawing now (the
+ * widget is being drawn) */
 static void
-queue_draw_paced (SlGraphView *self)
+queue_draw_paced_full (SlGraphView *self,
+                       gboolean     later)
 {
   gint64 now, next;
 
@@ -207,22 +216,27 @@ queue_draw_paced (SlGraphView *self)
     return;
   now = g_get_monotonic_time ();
   next = self->draw_end + (PACE_SHARE - 1) * MAX (self->draw_cost_us, self->pace_floor_us);
-  if (self->session == NULL || sl_session_get_state (self->session) != SL_SESSION_STATE_LOADING || now >= next)
+  if (!reading (self) || (now >= next && !later))
     {
       self->draw_paced = TRUE;
       gtk_widget_queue_draw (GTK_WIDGET (self));
       return;
     }
-  self->pace_id = g_timeout_add_full (G_PRIORITY_DEFAULT, (guint) ((next - now + 999) / 1000), pace_cb, self, NULL);
+  self->pace_id = g_timeout_add_full (G_PRIORITY_DEFAULT, (guint) MAX ((next - now + 999) / 1000, 1), pace_cb, self,
+                                      NULL);
 }
 
-static gboolean
-tick_cb (GtkWidget     *widget,
-         GdkFrameClock *clock,
-         gpointer       user_data)
+static void
+queue_draw_paced (SlGraphView *self)
 {
-  SlGraphView *self = SL_GRAPH_VIEW (widget);
-  gint64 now = g_get_monotonic_time ();
+  queue_draw_paced_full (self, FALSE);
+}
+
+/* Whether a move or a glow still runs at @now; a finished move settles. */
+static gboolean
+animation_step (SlGraphView *self,
+                gint64       now)
+{
   gboolean busy = self->move_start != 0 && now - self->move_start < MOVE_MS * 1000;
 
   if (self->move_start != 0 && !busy)
@@ -238,12 +252,30 @@ tick_cb (GtkWidget     *widget,
     busy = TRUE;
   if (!busy && count_glowing (self, self->edges->len, now) > 0)
     busy = TRUE;
-
-  queue_draw_paced (self);
   if (!busy)
+    self->flash_ref_start = 0;
+  return busy;
+}
+
+/* While a session is read its drawings are paced (queue_draw_paced()):
+ * the frame clock's ticks, 60 a second, would only wake the main thread
+ * to ask for a drawing the pacing puts off; the paced drawings step the
+ * animation instead (paced_animation_step()). */
+static gboolean
+tick_cb (GtkWidget     *widget,
+         GdkFrameClock *clock,
+         gpointer       user_data)
+{
+  SlGraphView *self = SL_GRAPH_VIEW (widget);
+  gboolean busy = animation_step (self, g_get_monotonic_time ());
+
+  self->n_ticks_loading += reading (self);
+  queue_draw_paced (self);
+  if (busy && reading (self))
+    self->animating_paced = TRUE;
+  if (!busy || self->animating_paced)
     {
       self->tick_id = 0;
-      self->flash_ref_start = 0;
       return G_SOURCE_REMOVE;
     }
   return G_SOURCE_CONTINUE;
@@ -252,8 +284,32 @@ tick_cb (GtkWidget     *widget,
 static void
 start_animation (SlGraphView *self)
 {
-  if (self->tick_id == 0)
+  if (reading (self))
+    {
+      if (self->tick_id == 0)
+        self->animating_paced = TRUE;
+      queue_draw_paced (self);
+    }
+  else if (self->tick_id == 0)
     self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), tick_cb, NULL, NULL);
+}
+
+/* After a drawing: the next one of a running animation, paced while the
+ * session is read, by the frame clock once it is read. */
+static void
+paced_animation_step (SlGraphView *self)
+{
+  if (!self->animating_paced)
+    return;
+  if (!animation_step (self, g_get_monotonic_time ()))
+    self->animating_paced = FALSE;
+  else if (reading (self))
+    queue_draw_paced_full (self, TRUE);
+  else
+    {
+      self->animating_paced = FALSE;
+      start_animation (self);
+    }
 }
 
 static void
@@ -652,6 +708,7 @@ sl_graph_view_snapshot (GtkWidget   *widget,
       self->n_paced_loading += self->draw_paced;
     }
   self->draw_paced = FALSE;
+  paced_animation_step (self);
 }
 
 static void
@@ -1074,7 +1131,10 @@ gboolean
 sl_graph_view_get_animating (SlGraphView *self)
 {
   g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), FALSE);
-  return self->tick_id != 0;
+  /* a paced animation of a graph that is not drawn ends by the clock */
+  if (self->animating_paced && !animation_step (self, g_get_monotonic_time ()))
+    self->animating_paced = FALSE;
+  return self->tick_id != 0 || self->animating_paced;
 }
 
 /* Where the host is drawn now, in widget coordinates. */
@@ -1237,6 +1297,24 @@ _sl_graph_view_get_n_paced_draws (SlGraphView *self)
   g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), 0);
 
   return self->n_paced_loading;
+}
+
+/* The frame clock's ticks the animations took while the session was read. */
+guint
+_sl_graph_view_get_n_ticks_loading (SlGraphView *self)
+{
+  g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), 0);
+
+  return self->n_ticks_loading;
+}
+
+/* The drawings that made cairo copy the picture first (see sl-canvas.h). */
+guint
+_sl_graph_view_get_n_canvas_copies (SlGraphView *self)
+{
+  g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), 0);
+
+  return _sl_canvas_get_n_copies (self->canvas);
 }
 
 void

@@ -88,6 +88,8 @@ guint       _sl_graph_view_get_n_draws       (SlGraphView  *self,
                                               gboolean      while_loading);
 /* drawings while the session was read that the pacing asked for */
 guint       _sl_graph_view_get_n_paced_draws (SlGraphView  *self);
+guint       _sl_graph_view_get_n_canvas_copies (SlGraphView *self);
+guint       _sl_graph_view_get_n_ticks_loading (SlGraphView *self);
 void        _sl_graph_view_set_pace_floor_us (SlGraphView  *self,
                                               gint64        cost_us);
 

@@ -2343,7 +2343,90 @@ test_graph_paced (void)
   g_assert_cmpuint (n_paced, <=, most);
   /* and redrawn while reading, not only at its start */
   g_assert_cmpuint (n_loading, >=, 2);
+  /* the glows of the links joining the tree stepped by those drawings,
+   * not by 60 frame clock ticks a second */
+  g_test_message ("%u frame clock ticks while reading", _sl_graph_view_get_n_ticks_loading (p.graph));
+  g_assert_cmpuint (_sl_graph_view_get_n_ticks_loading (p.graph), <=, 1);
+  /* never into the picture the previous frame's node still showed */
+  g_assert_cmpuint (_sl_graph_view_get_n_canvas_copies (p.graph), ==, 0);
   ui_close_window (window);
+}
+
+/* SlCanvas: a frame draws into a surface no live node shows (cairo would
+ * copy that one whole first), and the nodes keep their own pixels. */
+
+static guint32
+node_pixel (GskRenderNode *node)
+{
+  cairo_surface_t *image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 8, 4);
+  cairo_t *cr = cairo_create (image);
+  guint32 px;
+
+  gsk_render_node_draw (node, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (image);
+  px = *(const guint32 *) (gconstpointer) cairo_image_surface_get_data (image);
+  cairo_surface_destroy (image);
+  return px;
+}
+
+static GskRenderNode *
+canvas_frame (SlCanvas         *canvas,
+              cairo_surface_t **drawn,
+              double            red)
+{
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  cairo_t *cr;
+
+  *drawn = sl_canvas_begin (canvas, 8, 4, 1);
+  cr = cairo_create (*drawn);
+  cairo_set_source_rgb (cr, red, 0, 1 - red);
+  cairo_paint (cr);
+  cairo_destroy (cr);
+  sl_canvas_end (canvas, snapshot);
+  return gtk_snapshot_free_to_node (snapshot);
+}
+
+static void
+test_canvas_alternate (void)
+{
+  g_autoptr(SlCanvas) canvas = sl_canvas_new ();
+  cairo_surface_t *first, *second, *third;
+  GskRenderNode *a, *b, *c;
+
+  a = canvas_frame (canvas, &first, 1);
+  b = canvas_frame (canvas, &second, 0);
+  /* the first node is alive: another surface, and its red stays */
+  g_assert_true (second != first);
+  g_assert_cmphex (node_pixel (a), ==, 0xffff0000);
+  g_assert_cmphex (node_pixel (b), ==, 0xff0000ff);
+  gsk_render_node_unref (a);
+  /* gone: its surface again, nothing new made */
+  c = canvas_frame (canvas, &third, 1);
+  g_assert_true (third == first);
+  g_assert_cmphex (node_pixel (b), ==, 0xff0000ff);
+  g_assert_cmphex (node_pixel (c), ==, 0xffff0000);
+  g_assert_cmpuint (_sl_canvas_get_n_copies (canvas), ==, 0);
+  /* every surface shown: the oldest copied, the nodes still right */
+  {
+    cairo_surface_t *d_surface, *e_surface;
+    GskRenderNode *d = canvas_frame (canvas, &d_surface, 1);
+    GskRenderNode *e = canvas_frame (canvas, &e_surface, 0);
+
+    g_assert_cmpuint (_sl_canvas_get_n_copies (canvas), ==, 1);
+    g_assert_cmphex (node_pixel (b), ==, 0xff0000ff);
+    g_assert_cmphex (node_pixel (c), ==, 0xffff0000);
+    g_assert_true (e_surface == third);
+    g_assert_cmphex (node_pixel (d), ==, 0xffff0000);
+    g_assert_cmphex (node_pixel (e), ==, 0xff0000ff);
+    gsk_render_node_unref (d);
+    gsk_render_node_unref (e);
+  }
+  /* the canvas goes before its last nodes */
+  g_clear_pointer (&canvas, sl_canvas_free);
+  g_assert_cmphex (node_pixel (b), ==, 0xff0000ff);
+  gsk_render_node_unref (b);
+  gsk_render_node_unref (c);
 }
 
 static void
@@ -3374,6 +3457,7 @@ main (int   argc,
   g_test_add_func ("/ui/graph/100-hosts", test_graph_100);
   g_test_add_func ("/ui/graph/1000-hosts", test_graph_1000);
   g_test_add_func ("/ui/graph/paced", test_graph_paced);
+  g_test_add_func ("/ui/canvas/alternate", test_canvas_alternate);
   g_test_add_func ("/ui/recent", test_recent);
   g_test_add_func ("/ui/preferences", test_preferences);
   g_test_add_func ("/ui/relay-dialog", test_relay_dialog);
