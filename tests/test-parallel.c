@@ -505,6 +505,76 @@ test_pipe_size (void)
     sl_decoder_free (d[i]);
 }
 
+/* A decoder loads babeltrace2's ctf plugin alone: bt_plugin_find() also
+ * loaded the system folder's text, utils and lttng-utils plugins (and
+ * libdw, libelf, liblzma…) then unloaded them, once per host. The
+ * dynamic loader's own log (LD_DEBUG=files) says which plugins a decoder
+ * that read a trace to its end mapped. */
+static void
+test_ctf_plugin_only (void)
+{
+  g_autofree char *tmp = make_tmpdir ();
+  g_autofree char *gen = g_build_filename (tmp, "gen", NULL);
+  g_autofree char *kernel = g_build_filename (gen, "node-01", "kernel", NULL);
+  g_autofree char *log = g_build_filename (tmp, "ld", NULL);
+  g_autofree char *user_dir = g_build_filename (g_get_home_dir (), ".local", "lib", "babeltrace2", "plugins", NULL);
+  const char *extra[] = { "--hosts=2", "--duration=1", NULL };
+  const char *args[] = { "trace", "--", kernel, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) plugins = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+  SlDecoder *d;
+  SlWireFrame f;
+
+  if (g_file_test (user_dir, G_FILE_TEST_EXISTS) || g_getenv ("BABELTRACE_PLUGIN_PATH") != NULL)
+    {
+      g_test_skip ("babeltrace2 plugins of the user's or of $BABELTRACE_PLUGIN_PATH");
+      return;
+    }
+  run_generate (gen, extra);
+  g_setenv ("LD_DEBUG", "files", TRUE);
+  g_setenv ("LD_DEBUG_OUTPUT", log, TRUE);
+  d = sl_decoder_spawn (args, &error);
+  g_unsetenv ("LD_DEBUG");
+  g_unsetenv ("LD_DEBUG_OUTPUT");
+  g_assert_no_error (error);
+  while (sl_decoder_next (d, &f, 60 * G_USEC_PER_SEC) == SL_DECODER_FRAME)
+    ;
+  g_assert_null (sl_decoder_finish (d));
+  sl_decoder_free (d);
+
+  dir = g_dir_open (tmp, 0, &error);
+  g_assert_no_error (error);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (tmp, name, NULL);
+      g_autofree char *text = NULL;
+      g_auto(GStrv) lines = NULL;
+
+      if (!g_str_has_prefix (name, "ld."))
+        continue;
+      g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+      lines = g_strsplit (text, "\n", -1);
+      for (guint i = 0; lines[i] != NULL; i++)
+        {
+          const char *file = strstr (lines[i], "file=");
+          g_autofree char *path_of = NULL;
+
+          if (file == NULL || strstr (lines[i], "dynamically loaded by") == NULL)
+            continue;
+          path_of = g_strndup (file + 5, strcspn (file + 5, " \t["));
+          if (strstr (path_of, "babeltrace-plugin-") != NULL)
+            g_ptr_array_add (plugins, g_path_get_basename (path_of));
+        }
+    }
+  for (guint i = 0; i < plugins->len; i++)
+    g_test_message ("mapped %s", (const char *) plugins->pdata[i]);
+  g_assert_cmpuint (plugins->len, ==, 1);
+  g_assert_cmpstr (plugins->pdata[0], ==, "babeltrace-plugin-ctf.so");
+  rm_rf (tmp);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -517,5 +587,6 @@ main (int    argc,
   g_test_add_func ("/parallel/pause", test_pause);
   g_test_add_func ("/parallel/same-input", test_same_input);
   g_test_add_func ("/parallel/pipe-size", test_pipe_size);
+  g_test_add_func ("/parallel/ctf-plugin-only", test_ctf_plugin_only);
   return g_test_run ();
 }
