@@ -551,6 +551,47 @@ test_progress_cancel (void)
   sl_engine_free (engine);
 }
 
+/* The step that finds the hosts puts them in the engine and returns
+ * before any of them is decoded: a window shows a thousand hosts without
+ * waiting for their decoders' views and threads (issue 18). */
+static void
+test_hosts_before_decoders (void)
+{
+  g_autofree char *dir = sl_test_data_path ("traces", "django-vote", NULL);
+  SlEngine *engine;
+  SlTraceReader *reader;
+  SlTraceReaderStatus st;
+  SlTraceProgress p;
+
+  if (dir == NULL)
+    return;
+
+  engine = sl_engine_new (NULL);
+  reader = sl_trace_reader_new (engine, NULL);
+  sl_trace_reader_add_folder (reader, dir);
+  sl_trace_reader_start (reader);
+  do
+    {
+      st = sl_trace_reader_step (reader, 1000);
+      if (st == SL_TRACE_READER_AGAIN && sl_trace_reader_get_n_hosts (reader) == 0)
+        sl_trace_reader_wait (reader, 50000);
+    }
+  while (sl_trace_reader_get_n_hosts (reader) == 0 && st != SL_TRACE_READER_DONE);
+  g_assert_cmpint (st, ==, SL_TRACE_READER_BUSY);
+  g_assert_cmpuint (sl_trace_reader_get_n_hosts (reader), ==, 3);
+  g_assert_cmpuint (sl_engine_get_n_hosts (engine), ==, 3);
+  g_assert_false (sl_trace_reader_get_launched (reader));
+  sl_trace_reader_get_progress (reader, &p);
+  g_assert_cmpuint (p.events, ==, 0);
+
+  g_assert_cmpint (sl_trace_reader_run (reader), ==, SL_TRACE_READER_DONE);
+  g_assert_true (sl_trace_reader_get_launched (reader));
+  sl_trace_reader_get_progress (reader, &p);
+  g_assert_cmpuint (p.events, ==, 170415 + 72405 + 80654);
+  sl_trace_reader_free (reader);
+  sl_engine_free (engine);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Errors                                                                  */
 
@@ -1589,6 +1630,7 @@ main (int    argc,
   g_test_add_func ("/traces/synthetic-layouts", test_synthetic_layouts);
   g_test_add_func ("/traces/same-name-two-boots", test_same_name_two_boots);
   g_test_add_func ("/traces/progress-cancel", test_progress_cancel);
+  g_test_add_func ("/traces/hosts-before-decoders", test_hosts_before_decoders);
   g_test_add_func ("/traces/errors", test_errors);
   g_test_add_func ("/traces/errors-others-synchronized", test_errors_others_synchronized);
   g_test_add_func ("/traces/nothing-found", test_nothing_found);

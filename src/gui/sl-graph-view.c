@@ -563,7 +563,11 @@ session_updated_cb (SlGraphView      *self,
   sync_references (self, had_nodes);
   if (changes & (SL_SESSION_CHANGE_HOSTS | SL_SESSION_CHANGE_TREE) || self->layout_w == 0 ||
       self->unreadable->len != sl_session_get_n_unreadable (session))
-    relayout (self, had_nodes);
+    {
+      relayout (self, had_nodes);
+      if (!had_nodes && n_hosts > 0)
+        sl_profile_mark ("graph", "first layout, %u hosts", self->nodes->len);
+    }
   queue_draw_paced (self);
 }
 
@@ -709,6 +713,8 @@ sl_graph_view_snapshot (GtkWidget   *widget,
     }
   self->draw_paced = FALSE;
   paced_animation_step (self);
+  if (self->n_draws == 1)
+    sl_profile_mark ("graph", "first drawing, %u hosts (%.1f ms)", self->nodes->len, self->draw_cost_us / 1000.0);
 }
 
 static void

@@ -20,18 +20,11 @@
 
 #define STEP_BUDGET_US 20000
 
-/* SL_PROFILE=1: the end of a read, step by step (monotonic ms, to line
- * up with the bench's and perf's clocks; the job thread's CPU ms) */
+/* SL_PROFILE=1: the end of a read, step by step */
 static void
 profile_mark (const char *what)
 {
-  static int on = -1;
-
-  if (on < 0)
-    on = g_getenv ("SL_PROFILE") != NULL;
-  if (on)
-    g_printerr ("job %.1f ms (thread CPU %.1f ms): %s\n", g_get_monotonic_time () / 1000.0,
-                sl_thread_cpu_us () / 1000.0, what);
+  sl_profile_mark ("job", "%s", what);
 }
 
 struct _SlJob
@@ -525,7 +518,7 @@ run_reader (SlJob      *self,
 {
   SlTraceReaderOptions ro;
   SlTraceReaderStatus st;
-  gboolean cancel_sent = FALSE;
+  gboolean cancel_sent = FALSE, hosts_shown = FALSE, first_hosts;
   SlTimelineBuilder *builder = NULL;
 
   sl_trace_reader_options_init (&ro);
@@ -567,13 +560,20 @@ run_reader (SlJob      *self,
           sl_trace_reader_cancel (self->reader);
           cancel_sent = TRUE;
         }
-      if (job_capture_due (self))
+      /* the hosts found are shown at once, before their decoders start */
+      first_hosts = !hosts_shown && sl_trace_reader_get_n_hosts (self->reader) > 0;
+      if (first_hosts || job_capture_due (self))
         {
           SlSnapshot *snapshot = job_capture (self, self->engine);
 
           reader_progress (self, snapshot);
           snapshot->phase = g_strdup (phase);
           job_post (self, snapshot);
+          if (first_hosts)
+            {
+              hosts_shown = TRUE;
+              profile_mark ("first capture with hosts posted");
+            }
         }
       if (st == SL_TRACE_READER_AGAIN)
         sl_trace_reader_wait (self->reader, STEP_BUDGET_US);

@@ -415,11 +415,16 @@ _sl_session_job_snapshot_cb (SlJob      *job,
   SlSession *self = user_data;
   gint64 t0 = g_get_monotonic_time ();
   gint64 cpu0 = sl_thread_cpu_us ();
+  gboolean first_hosts = self->host_items->len == 0 && snapshot->hosts->len > 0;
 
   g_assert (job == self->job);
 
   self->n_captures = sl_job_get_n_captures (job);
+  if (first_hosts)
+    sl_profile_mark ("session", "first snapshot with hosts (%u) to apply", snapshot->hosts->len);
   apply_snapshot (self, snapshot);
+  if (first_hosts)
+    sl_profile_mark ("session", "first snapshot with hosts applied");
   record_time (self->update_us, g_get_monotonic_time () - t0);
   record_time (self->update_cpu_us, sl_thread_cpu_us () - cpu0);
 }

@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -73,4 +74,27 @@ sl_peak_rss_kb (void)
   if (getrusage (RUSAGE_SELF, &ru) != 0)
     return 0;
   return ru.ru_maxrss;
+}
+
+/* SL_PROFILE=1: a step of a run on stderr, at monotonic ms (to line up
+ * the job's, the reader's, the window's and perf's clocks) with the
+ * calling thread's CPU ms. */
+void
+sl_profile_mark (const char *who,
+                 const char *fmt,
+                 ...)
+{
+  static int on = -1;
+  g_autofree char *what = NULL;
+  va_list args;
+
+  if (on < 0)
+    on = g_getenv ("SL_PROFILE") != NULL;
+  if (!on)
+    return;
+  va_start (args, fmt);
+  what = g_strdup_vprintf (fmt, args);
+  va_end (args);
+  g_printerr ("%s %.1f ms (thread CPU %.1f ms): %s\n", who, g_get_monotonic_time () / 1000.0,
+              sl_thread_cpu_us () / 1000.0, what);
 }

@@ -16,4 +16,8 @@ gint64 sl_thread_cpu_us    (void);
 gint64 sl_thread_wait_us   (void);
 glong  sl_peak_rss_kb      (void);
 
+void   sl_profile_mark     (const char *who,
+                            const char *fmt,
+                            ...) G_GNUC_PRINTF (2, 3);
+
 G_END_DECLS

@@ -738,6 +738,7 @@ first_paint_cb (GdkFrameClock *clock,
   b->t_first_graph = g_get_monotonic_time ();
   b->first_graph_hosts = n;
   /* at once, for runs that take long */
+  sl_profile_mark ("bench", "first graph painted");
   g_printerr ("syncline-bench open: first graph after %.2f s (%u hosts)\n",
               (b->t_first_graph - b->t_open) / 1e6, n);
   g_clear_signal_handler (&b->first_paint_id, clock);
@@ -758,6 +759,7 @@ start_open (Bench *b)
   b->first_paint_id = g_signal_connect (clock, "after-paint", G_CALLBACK (first_paint_cb), b);
   b->paint_count_id = g_signal_connect (clock, "after-paint", G_CALLBACK (count_paint_cb), b);
   begin_open (b);
+  sl_profile_mark ("bench", "open");
   sl_session_open (b->session, (const char * const *) b->inputs);
 }
 

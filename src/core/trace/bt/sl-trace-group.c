@@ -289,9 +289,9 @@ name_hosts (SlTraceReader *self,
 
 /* The views the decoders read; a trace whose view cannot be made is
  * skipped (reported). */
-static void
-make_views (SlTraceReader *self,
-            GPtrArray     *hosts)
+void
+sl_trace_group_make_views (SlTraceReader *self,
+                           GPtrArray     *hosts)
 {
   guint n = 0;
 
@@ -318,7 +318,8 @@ make_views (SlTraceReader *self,
  * sl_trace_group_hosts:
  * @traces: (transfer container): the traces found; emptied
  *
- * Returns: (transfer full): the hosts, sorted by name, their views made
+ * Returns: (transfer full): the hosts, sorted by name (their views are
+ *   made by sl_trace_group_make_views() before they are decoded)
  */
 GPtrArray *
 sl_trace_group_hosts (SlTraceReader *self,
@@ -366,6 +367,5 @@ sl_trace_group_hosts (SlTraceReader *self,
   g_ptr_array_sort (hosts, cmp_host);
   for (guint i = 0; i < hosts->len; i++)
     ((Host *) g_ptr_array_index (hosts, i))->index = i;
-  make_views (self, hosts);
   return hosts;
 }

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <string.h>
 
+#include "sl-cpu-time.h"
 #include "sl-trace-reader-private.h"
 
 /*
@@ -716,6 +717,8 @@ run_decoder (Host  *h,
   args = decoder_args (h, run);
   if (run->traces->len == 0 || !slot_acquire (h, run))
     return RUN_OVER;
+  if (h->index < 3)
+    sl_profile_mark ("reader", "host %u: decoder spawned", h->index);
   run->decoder = sl_decoder_spawn ((const char *const *) args->pdata, &error);
   if (run->decoder == NULL)
     {

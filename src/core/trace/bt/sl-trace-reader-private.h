@@ -167,6 +167,7 @@ struct _SlTraceReader
   char                 *spill_dir;
 
   /* consumer */
+  gboolean              launched;
   gboolean              cal_started;
   guint                 cal_left;
 };
@@ -181,6 +182,8 @@ gpointer   sl_trace_scan_thread      (gpointer       data);
 void       sl_trace_dir_free         (gpointer       p);
 GPtrArray *sl_trace_group_hosts      (SlTraceReader *self,
                                       GPtrArray     *traces);
+void       sl_trace_group_make_views (SlTraceReader *self,
+                                      GPtrArray     *hosts);
 Host      *sl_trace_host_new         (SlTraceReader *self,
                                       const char    *hostname,
                                       const char    *uuid);

@@ -9,6 +9,7 @@
 
 #include <glib/gstdio.h>
 
+#include "sl-cpu-time.h"
 #include "sl-heap.h"
 #include "sl-trace-reader-private.h"
 
@@ -440,6 +441,8 @@ split_hosts (SlTraceReader *self)
     }
 }
 
+/* The hosts found join the engine, which can show them at once: their
+ * decoders start at the next step (launch_hosts()). */
 static void
 register_hosts (SlTraceReader *self)
 {
@@ -455,10 +458,22 @@ register_hosts (SlTraceReader *self)
       if (self->options.keep_events)
         h->store = sl_event_store_new ();
     }
+  sl_profile_mark ("reader", "%u hosts in the engine", self->hosts->len);
+}
+
+/* The decoders' views of the traces, then a thread per host. With a
+ * thousand hosts the views took a second and the threads more on a busy
+ * machine, which the hosts' first picture waited for. */
+static void
+launch_hosts (SlTraceReader *self)
+{
+  sl_trace_group_make_views (self, self->hosts);
   split_hosts (self);
   self->free_slots = self->options.n_threads;
   for (guint i = 0; i < self->hosts->len; i++)
     sl_trace_host_start (g_ptr_array_index (self->hosts, i));
+  self->launched = TRUE;
+  sl_profile_mark ("reader", "%u host threads started", self->hosts->len);
 }
 
 /* Reads ahead what the host has published, up to enough for the
@@ -727,6 +742,7 @@ sl_trace_reader_start (SlTraceReader *self)
 
   self->start_time = g_get_monotonic_time ();
   self->state = STATE_SCANNING;
+  sl_profile_mark ("reader", "scan starts");
   self->scan_thread = g_thread_new ("sl-trace-scan", sl_trace_scan_thread, self);
 }
 
@@ -790,12 +806,16 @@ sl_trace_reader_step (SlTraceReader *self,
         }
       register_hosts (self);
       self->state = STATE_CALIBRATING;
+      return SL_TRACE_READER_BUSY;
     }
 
   if (self->state == STATE_CALIBRATING)
     {
+      if (!self->launched)
+        launch_hosts (self);
       if (!calibrate (self))
         return SL_TRACE_READER_AGAIN;
+      sl_profile_mark ("reader", "calibrated");
       compute_hints (self);
       for (guint i = 0; i < self->hosts->len; i++)
         {
@@ -929,6 +949,22 @@ get_host (SlTraceReader *self,
   g_return_val_if_fail (index < self->hosts->len, NULL);
 
   return g_ptr_array_index (self->hosts, index);
+}
+
+/**
+ * sl_trace_reader_get_launched:
+ *
+ * Whether the hosts' decoding has begun (their threads are started). The
+ * step that makes the hosts known (sl_trace_reader_get_n_hosts()) returns
+ * before: whoever shows them need not wait for a thousand threads and
+ * their decoders' views.
+ */
+gboolean
+sl_trace_reader_get_launched (SlTraceReader *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  return self->launched;
 }
 
 /* Host queries are for the engine's thread once scanning is over. */

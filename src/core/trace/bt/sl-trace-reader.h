@@ -115,6 +115,7 @@ void                 sl_trace_reader_get_progress    (SlTraceReader             
                                                       SlTraceProgress            *progress);
 GPtrArray           *sl_trace_reader_dup_problems    (SlTraceReader              *self);
 guint                sl_trace_reader_get_n_hosts     (SlTraceReader              *self);
+gboolean             sl_trace_reader_get_launched    (SlTraceReader              *self);
 const char          *sl_trace_reader_get_host_name   (SlTraceReader              *self,
                                                       guint                       index);
 guint                sl_trace_reader_get_engine_host (SlTraceReader              *self,

@@ -12,6 +12,7 @@
 
 #include <glib/gstdio.h>
 
+#include "sl-cpu-time.h"
 #include "sl-ctf-meta.h"
 #include "sl-ctf2.h"
 #include "sl-ctf-scan.h"
@@ -514,7 +515,9 @@ sl_trace_scan_thread (gpointer data)
           sl_trace_reader_add_problem (self, NULL, folder, "no LTTng trace found (no folder with a metadata file below it)");
       }
 
+  sl_profile_mark ("reader", "scanned %u traces", scan.traces->len);
   hosts = sl_trace_group_hosts (self, scan.traces);
+  sl_profile_mark ("reader", "grouped into %u hosts", hosts->len);
   g_ptr_array_unref (scan.traces);
   g_hash_table_destroy (scan.visited);
 
