@@ -560,8 +560,9 @@ run_reader (SlJob      *self,
           sl_trace_reader_cancel (self->reader);
           cancel_sent = TRUE;
         }
-      /* the hosts found are shown at once, before their decoders start */
-      first_hosts = !hosts_shown && sl_trace_reader_get_n_hosts (self->reader) > 0;
+      /* the hosts found are shown at once, before their decoders start
+       * (once the main thread has taken the last snapshot) */
+      first_hosts = !hosts_shown && sl_trace_reader_get_n_hosts (self->reader) > 0 && !job_main_behind (self);
       if (first_hosts || job_capture_due (self))
         {
           SlSnapshot *snapshot = job_capture (self, self->engine);
@@ -569,7 +570,7 @@ run_reader (SlJob      *self,
           reader_progress (self, snapshot);
           snapshot->phase = g_strdup (phase);
           job_post (self, snapshot);
-          if (first_hosts)
+          if (!hosts_shown && snapshot->hosts->len > 0)
             {
               hosts_shown = TRUE;
               profile_mark ("first capture with hosts posted");
