@@ -569,12 +569,13 @@ run_reader (SlJob      *self,
 
           reader_progress (self, snapshot);
           snapshot->phase = g_strdup (phase);
-          job_post (self, snapshot);
           if (!hosts_shown && snapshot->hosts->len > 0)
             {
               hosts_shown = TRUE;
               profile_mark ("first capture with hosts posted");
             }
+          /* (the snapshot is the main thread's from here) */
+          job_post (self, snapshot);
         }
       if (st == SL_TRACE_READER_AGAIN)
         sl_trace_reader_wait (self->reader, STEP_BUDGET_US);
