@@ -16,6 +16,7 @@
 #include "sl-report.h"
 #include "sl-segments.h"
 #include "sl-units.h"
+#include "plot-test-util.h"
 #include "test-util.h"
 
 #define SEC G_GINT64_CONSTANT (1000000000)
@@ -211,6 +212,34 @@ make_synthetic (void)
 /* the band's shade (orange, 18 % opaque) over the white background */
 #define BAND_ON_WHITE 0xfcecd5
 
+/* The picture of link 0 as sl_plot_links() draws it: its legend and the
+ * counts of the points beyond the hull panel's y range outside the panel,
+ * off the data (the legend took the panel's corner that hid the fewest
+ * points, hiding some still). Returns the hull panel. */
+static SlPlotPanel
+check_texts (SlEngine   *e,
+             const char *what)
+{
+  g_autoptr(SlPlotData) data = sl_plot_data_build (e, 0);
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, SL_PLOT_WIDTH, SL_PLOT_HEIGHT);
+  cairo_t *cr = cairo_create (s);
+  SlPlotLegendItem items[SL_PLOT_MAX_LEGEND];
+  guint n = sl_plot_legend_items (data, "a", "b", items);
+  SlPlotBeyond beyond;
+  SlPlotPanel hull;
+  SlPlotTexts texts;
+
+  sl_plot_draw_link (cr, e, 0, &hull, &texts);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+  for (guint i = 0; i < n; i++)
+    g_free (items[i].text);
+  sl_plot_count_beyond (data, hull.xmin, hull.xmax, hull.ymin, hull.ymax, &beyond);
+  plot_check_texts (&texts, &hull, data, n + (beyond.n[0] > 0) + (beyond.n[1] > 0), what);
+  return hull;
+}
+
 static void
 check_synthetic (SlEngine *e)
 {
@@ -231,6 +260,7 @@ check_synthetic (SlEngine *e)
 
   g_assert_true (sl_plot_links (e, dir, &error));
   g_assert_no_error (error);
+  check_texts (e, "synthetic");
 
   check_svg (svg);
   s = load_png (png);
@@ -311,9 +341,11 @@ test_piecewise (void)
   sl_engine_free (e);
 }
 
+
 /* Packets retransmitted 200 ms late: the y axis stays at the band's
  * scale and they are drawn at the hull panel's top edge (they were
- * clipped away unseen), the data counting them. */
+ * clipped away unseen), the data counting them, the count outside the
+ * panel. */
 static void
 test_beyond (void)
 {
@@ -324,6 +356,7 @@ test_beyond (void)
   g_autofree char *png = g_build_filename (dir, "alpha_1--zulu.png", NULL);
   g_autoptr(SlPlotData) data = NULL;
   SlPlotBeyond beyond;
+  SlPlotPanel hull;
   cairo_surface_t *s;
   const guchar *px;
   double ymin, ymax;
@@ -348,12 +381,14 @@ test_beyond (void)
   g_assert_cmpuint (beyond.n[0], ==, 5);
   g_assert_cmpfloat (beyond.far[0], >, 199000);
 
+  hull = check_texts (e, "beyond");
+
   g_assert_true (sl_plot_links (e, dir, &error));
   g_assert_no_error (error);
   s = load_png (png);
   px = cairo_image_surface_get_data (s);
-  /* the hull panel's frame starts at y = 50 */
-  for (int y = 50; y < 58; y++)
+  /* the hull panel's top edge */
+  for (int y = (int) hull.top; y < (int) hull.top + 8; y++)
     for (int x = 100; x < SL_PLOT_WIDTH - 30; x++)
       edge += near_rgb (*(const guint32 *) (px + y * cairo_image_surface_get_stride (s) + x * 4), SL_PLOT_RGB_AB);
   g_test_message ("%u pixels of alpha's colour at the top edge", edge);

@@ -38,6 +38,8 @@ struct _SlLinkPlot
   double          range_x1;
   /* the hull plot's points beyond its y range, as last drawn */
   SlPlotBeyond    beyond;
+  /* its legend's and counts' boxes, as last drawn */
+  SlPlotTexts     texts;
 };
 
 enum {
@@ -145,73 +147,40 @@ draw_line (cairo_t           *cr,
   cairo_stroke (cr);
 }
 
-/* The legend's items in columns of @rows from @left (inside the frame,
- * they hid points); drawn when @st is not NULL. Returns the width. */
-static double
-legend_columns (cairo_t                *cr,
-                const SlPlotLegendItem *items,
-                guint                   n,
-                guint                   rows,
-                double                  left,
-                const SlPlotStyle      *st)
-{
-  double x = left - 6;
-
-  for (guint i = 0; i < n; i += rows)
-    {
-      double w = 0;
-
-      for (guint k = i; k < MIN (i + rows, n); k++)
-        {
-          cairo_text_extents_t ext;
-
-          cairo_text_extents (cr, items[k].text, &ext);
-          w = MAX (w, ext.x_advance);
-          if (st != NULL)
-            sl_plot_draw_legend_item (cr, &items[k], x, 11 + 15 * (k - i), st);
-        }
-      x += w + 48;
-    }
-  return x - (left - 6);
-}
-
-/* How many points are beyond the y range, and how far, inside the
- * frame's right corners: the axis ends at the band, not at a packet
- * retransmitted 200 ms late, yet none is hidden. */
+/* How many points are beyond the y range, and how far: the axis ends at
+ * the band, not at a packet retransmitted 200 ms late, yet none is
+ * hidden. @texts[side] is NULL for none. */
 static void
-draw_beyond_texts (SlLinkPlot    *self,
-                   cairo_t       *cr,
-                   const GdkRGBA *fg)
+beyond_texts (const SlPlotBeyond *beyond,
+              char               *texts[2])
 {
-  const SlPlotPanel *f = &self->frame;
-
-  cairo_set_font_size (cr, 10);
   for (guint side = 0; side < 2; side++)
     {
       g_autofree char *far = NULL;
-      g_autofree char *text = NULL;
-      guint n = self->beyond.n[side];
+      guint n = beyond->n[side];
 
+      texts[side] = NULL;
       if (n == 0)
         continue;
-      far = sl_units_offset (self->beyond.far[side] * 1e3);
-      if (self->beyond.thinned)
-        text = side == 0
+      far = sl_units_offset (beyond->far[side] * 1e3);
+      if (beyond->thinned)
+        texts[side] = side == 0
           /* Translators: points of the hull plot above its y axis' end, of those drawn (thinned out from more); %s is an offset ("+212.4 ms") */
           ? g_strdup_printf (ngettext ("▲ at least %u point above, up to %s", "▲ at least %u points above, up to %s", n), n, far)
           /* Translators: as above, below its y axis' start */
           : g_strdup_printf (ngettext ("▼ at least %u point below, down to %s", "▼ at least %u points below, down to %s", n), n, far);
       else
-        text = side == 0
+        texts[side] = side == 0
           /* Translators: points of the hull plot above its y axis' end; %s is an offset ("+212.4 ms") */
           ? g_strdup_printf (ngettext ("▲ %u point above, up to %s", "▲ %u points above, up to %s", n), n, far)
           /* Translators: points of the hull plot below its y axis' start; %s is an offset ("−199.8 ms") */
           : g_strdup_printf (ngettext ("▼ %u point below, down to %s", "▼ %u points below, down to %s", n), n, far);
-      gdk_cairo_set_source_rgba (cr, fg);
-      sl_plot_show_text_at (cr, text, f->right - 6, side == 0 ? f->top + 12 : f->bottom - 12, 1, side == 0 ? 0 : 1);
     }
 }
 
+/* Outside the frame, top to bottom: the legend in rows, the count of the
+ * points above the y range; under the x axis' label the count below. The
+ * frame holds data only. */
 static void
 draw_hull (SlLinkPlot    *self,
            cairo_t       *cr,
@@ -225,31 +194,35 @@ draw_hull (SlLinkPlot    *self,
   SlPlotLegendItem items[SL_PLOT_MAX_LEGEND];
   guint n_items = sl_plot_legend_items (p, self->a_name ? self->a_name : "a",
                                         self->b_name ? self->b_name : "b", items);
-  guint rows = 2;
+  guint rows;
+  char *counts[2];
+  gboolean beside;
   g_autofree char *ylabel = NULL;
   g_autofree char *xlabel = NULL;
 
-  cairo_set_font_size (cr, 10);
-  /* two rows above the frame, more if the widget is too narrow */
-  while (rows < 4 && legend_columns (cr, items, n_items, rows, 64, NULL) > width - 64)
-    rows++;
-  f->left = 64;
-  f->top = 10 + 15 * rows;
-  f->right = width - 10;
-  f->bottom = height - 36;
-  f->log_y = FALSE;
   if (!self->zoomed)
     hull_bounds (p, self->range_x0, self->range_x1, &self->vx0, &self->vx1, &self->vy0, &self->vy1);
   f->xmin = self->vx0;
   f->xmax = self->vx1;
   f->ymin = self->vy0;
   f->ymax = self->vy1;
-  self->beyond = (SlPlotBeyond) { { 0, 0 }, { NAN, NAN }, FALSE };
+  f->log_y = FALSE;
+  sl_plot_count_beyond (p, f->xmin, f->xmax, f->ymin, f->ymax, &self->beyond);
+  beyond_texts (&self->beyond, counts);
+
+  cairo_set_font_size (cr, 10);
+  rows = sl_plot_legend_fit_rows (cr, items, n_items, width - 64);
+  f->left = 64;
+  f->top = 10 + 15 * rows + (counts[0] != NULL ? 14 : 0);
+  f->right = width - 10;
+  widget_style (&st, fg, f->left);
+  /* Translators: axis label; %s is a host name */
+  xlabel = g_strdup_printf (_("%s's time (s after the first packet)"), self->a_name ? self->a_name : "a");
+  beside = sl_plot_count_fits_beside (cr, f, &st, xlabel, counts[1]);
+  f->bottom = height - 36 - (beside ? 0 : 14);
+  self->texts.n = 0;
   if (f->right > f->left + 10 && f->bottom > f->top + 10)
     {
-      widget_style (&st, fg, f->left);
-      /* Translators: axis label; %s is a host name */
-      xlabel = g_strdup_printf (_("%s's time (s after the first packet)"), self->a_name ? self->a_name : "a");
       ylabel = p->n_windows > 1
         ? g_strdup_printf (_("t_%s − t_%s (µs, relative to the estimate there)"), self->b_name ? self->b_name : "b",
                            self->a_name ? self->a_name : "a")
@@ -257,13 +230,17 @@ draw_hull (SlLinkPlot    *self,
                            self->a_name ? self->a_name : "a");
       sl_plot_draw_axes (cr, f, &st, xlabel, ylabel);
       sl_plot_draw_hull (cr, p, f, &st);
-      sl_plot_draw_beyond (cr, p, f, &st, &self->beyond);
+      sl_plot_draw_beyond (cr, p, f, &st, NULL);
       cairo_set_font_size (cr, 10);
-      legend_columns (cr, items, n_items, rows, f->left, &st);
-      draw_beyond_texts (self, cr, fg);
+      sl_plot_draw_legend_rows (cr, items, n_items, rows, f->left, 3.5, 15, &st, &self->texts);
+      gdk_cairo_set_source_rgba (cr, fg);
+      sl_plot_draw_counts (cr, counts, f->right, f->top - 4, f->bottom + st.xlabel_dy + (beside ? 0 : 14),
+                           &self->texts);
     }
   for (guint i = 0; i < n_items; i++)
     g_free (items[i].text);
+  g_free (counts[0]);
+  g_free (counts[1]);
 }
 
 static double
@@ -857,6 +834,16 @@ _sl_link_plot_get_beyond (SlLinkPlot   *self,
   g_return_if_fail (SL_IS_LINK_PLOT (self));
 
   *beyond = self->beyond;
+}
+
+/* The hull plot's legend and counts, as last drawn */
+void
+_sl_link_plot_get_texts (SlLinkPlot  *self,
+                         SlPlotTexts *texts)
+{
+  g_return_if_fail (SL_IS_LINK_PLOT (self));
+
+  *texts = self->texts;
 }
 
 void

@@ -59,6 +59,8 @@ void            sl_link_plot_get_range  (SlLinkPlot  *self,
 
 void        _sl_link_plot_get_beyond (SlLinkPlot   *self,
                                       SlPlotBeyond *beyond);
+void        _sl_link_plot_get_texts (SlLinkPlot  *self,
+                                     SlPlotTexts *texts);
 void        _sl_link_plot_get_frame (SlLinkPlot *self,
                                      double     *box,
                                      double     *range);

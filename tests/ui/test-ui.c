@@ -29,6 +29,7 @@
 #include "sl-transforms-file.h"
 #include "sl-window-private.h"
 #include "ui-test-util.h"
+#include "../plot-test-util.h"
 
 /* Empty state */
 
@@ -3335,6 +3336,50 @@ test_solid_frame (void)
   ui_close_window (window);
 }
 
+/* The hull plot as last drawn: its legend and counts outside the frame,
+ * off the data and off each other, and drawn (in the text's colour) */
+static void
+check_hull_texts (SlWindow   *window,
+                  SlLinkPlot *hull,
+                  const char *name)
+{
+  const SlPlotData *plot = sl_link_plot_get_plot (hull);
+  SlPlotLegendItem items[SL_PLOT_MAX_LEGEND];
+  guint n = sl_plot_legend_items (plot, "a", "b", items);
+  UiPixels px = { 0 };
+  SlPlotBeyond beyond;
+  SlPlotTexts texts;
+  SlPlotPanel f;
+  double box[4], range[4];
+  GdkRGBA fg;
+  guint32 ink_rgb;
+
+  for (guint i = 0; i < n; i++)
+    g_free (items[i].text);
+  ui_render (window, GTK_WIDGET (hull), name, &px);
+  _sl_link_plot_get_frame (hull, box, range);
+  _sl_link_plot_get_beyond (hull, &beyond);
+  _sl_link_plot_get_texts (hull, &texts);
+  f = (SlPlotPanel) { box[0], box[1], box[2], box[3], range[0], range[1], range[2], range[3], FALSE };
+  g_assert_cmpuint (beyond.n[0] + beyond.n[1], >, 0);
+  plot_check_texts (&texts, &f, plot, n + (beyond.n[0] > 0) + (beyond.n[1] > 0), name);
+  /* the counts' ink, in the widget's colour (light or dark) */
+  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (hull)), &fg);
+  ink_rgb = (guint32) (fg.red * 255 + 0.5) << 16 | (guint32) (fg.green * 255 + 0.5) << 8 | (guint32) (fg.blue * 255 + 0.5);
+  for (guint i = n; i < texts.n; i++)
+    {
+      guint ink = 0;
+
+      for (int y = MAX ((int) texts.box[i].y0, 0); y < MIN ((int) ceil (texts.box[i].y1), px.height); y++)
+        for (int x = MAX ((int) texts.box[i].x0, 0); x < MIN ((int) ceil (texts.box[i].x1), px.width); x++)
+          ink += px.data[(gsize) y * px.stride + (gsize) x * 4 + 3] > 128 &&
+                 ui_color_near (ui_pixel (&px, x, y), ink_rgb, 70);
+      g_test_message ("%s: count %u, %u pixels of ink", name, i - n, ink);
+      g_assert_cmpuint (ink, >, 20);
+    }
+  ui_pixels_clear (&px);
+}
+
 /* Details on a link of several windows (clocks that wander) with packets
  * retransmitted 200 ms late: the band plot draws the estimate's guaranteed
  * band piece by piece (it said "no band: a bounding line is missing" for
@@ -3423,6 +3468,18 @@ test_details_piecewise (void)
   g_assert_cmpuint (edge, >, 10);
   ui_pixels_clear (&px);
   ui_save_screenshot (window, "details-piecewise.png");
+
+  /* the legend and the counts never hide data: at this size, narrow
+   * (their corners inside the frame held points), light and dark */
+  check_hull_texts (window, hull, "render-hull-texts.png");
+  gtk_widget_set_margin_end (GTK_WIDGET (hull), MAX (gtk_widget_get_width (GTK_WIDGET (hull)) - 340, 0));
+  ui_wait_frames (GTK_WIDGET (hull), 2);
+  check_hull_texts (window, hull, "render-hull-texts-narrow.png");
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
+  ui_wait_frames (GTK_WIDGET (hull), 2);
+  check_hull_texts (window, hull, "render-hull-texts-dark.png");
+  ui_save_screenshot (window, "details-piecewise-narrow-dark.png");
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
   ui_close_window (window);
 }
 

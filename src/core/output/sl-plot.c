@@ -162,6 +162,35 @@ sl_plot_show_text_at (cairo_t    *cr,
   cairo_show_text (cr, text);
 }
 
+/* The ink box sl_plot_show_text_at() gives @text */
+void
+sl_plot_text_box (cairo_t    *cr,
+                  const char *text,
+                  double      x,
+                  double      y,
+                  double      halign,
+                  double      valign,
+                  SlPlotBox  *box)
+{
+  cairo_text_extents_t ext;
+
+  g_return_if_fail (cr != NULL && text != NULL && box != NULL);
+
+  cairo_text_extents (cr, text, &ext);
+  box->x0 = x - ext.width * halign;
+  box->y0 = y - ext.height * valign;
+  box->x1 = box->x0 + ext.width;
+  box->y1 = box->y0 + ext.height;
+}
+
+static void
+texts_add (SlPlotTexts     *texts,
+           const SlPlotBox *box)
+{
+  if (texts != NULL && texts->n < G_N_ELEMENTS (texts->box))
+    texts->box[texts->n++] = *box;
+}
+
 /**
  * sl_plot_style_init:
  * @style: (out): the style of the `--plots` pictures: dark on white, 1200
@@ -619,104 +648,145 @@ sl_plot_draw_legend_item (cairo_t                *cr,
   sl_plot_show_text_at (cr, item->text, x + 38, cy, 0, 0.5);
 }
 
-static gboolean
-in_box (const SlPlotPanel *pn,
-        double             x,
-        double             y,
-        double             bx,
-        double             by,
-        double             bw,
-        double             bh)
+/**
+ * sl_plot_draw_legend_rows:
+ * @rows: items per column
+ * @left, @top: the first column's left, its first row's top
+ * @row_h: the rows' height
+ * @st: (nullable): the style; %NULL measures only
+ * @texts: (nullable): each item's box added
+ *
+ * The legend's items in columns of @rows, in the current font: outside
+ * the frame (inside, it hid points).
+ *
+ * Returns: its width, a column's gap after the last
+ */
+double
+sl_plot_draw_legend_rows (cairo_t                *cr,
+                          const SlPlotLegendItem *items,
+                          guint                   n,
+                          guint                   rows,
+                          double                  left,
+                          double                  top,
+                          double                  row_h,
+                          const SlPlotStyle      *st,
+                          SlPlotTexts            *texts)
 {
-  double px = sl_plot_panel_x (pn, x), py = sl_plot_panel_y (pn, y);
+  double x = left - 6;
 
-  return px >= bx && px <= bx + bw && py >= by && py <= by + bh;
-}
+  g_return_val_if_fail (cr != NULL && (items != NULL || n == 0) && rows > 0, 0);
 
-/* The corner of the panel that hides the fewest drawn items. */
-static void
-pick_legend_corner (const SlPlotPanel *pn,
-                    const Plot        *p,
-                    double             bw,
-                    double             bh,
-                    double            *x,
-                    double            *y)
-{
-  guint best = G_MAXUINT;
-
-  *x = pn->left + 10;
-  *y = pn->top + 10;
-  for (guint corner = 0; corner < 4; corner++)
+  for (guint i = 0; i < n; i += rows)
     {
-      double bx = corner % 2 == 0 ? pn->left + 10 : pn->right - 10 - bw;
-      double by = corner < 2 ? pn->top + 10 : pn->bottom - 10 - bh;
-      guint hidden = 0;
+      double w = 0;
 
-      for (guint d = 0; d < 2; d++)
+      for (guint k = i; k < MIN (i + rows, n); k++)
         {
-          for (guint i = 0; i < p->data->points[d]->len; i++)
+          double cy = top + row_h * (k - i + 0.5);
+          cairo_text_extents_t ext;
+
+          cairo_text_extents (cr, items[k].text, &ext);
+          w = MAX (w, ext.x_advance);
+          if (st == NULL)
+            continue;
+          sl_plot_draw_legend_item (cr, &items[k], x, cy, st);
+          if (texts != NULL)
             {
-              const SlPlotPoint *q = &g_array_index (p->data->points[d], SlPlotPoint, i);
-              hidden += in_box (pn, q->x, q->y, bx, by, bw, bh);
-            }
-          for (guint i = 0; i < p->data->hull[d]->len; i++)
-            {
-              const SlPlotPoint *q = &g_array_index (p->data->hull[d], SlPlotPoint, i);
-              hidden += 10 * in_box (pn, q->x, q->y, bx, by, bw, bh);
+              SlPlotBox box;
+
+              /* the swatch: a dot of 6, a line up to 4.5 wide */
+              sl_plot_text_box (cr, items[k].text, x + 38, cy, 0, 0.5, &box);
+              box.x0 = x + 6;
+              box.y0 = MIN (box.y0, floor (cy) - 3);
+              box.y1 = MAX (box.y1, floor (cy) + 3);
+              texts_add (texts, &box);
             }
         }
-      for (guint k = 0; k < SL_PLOT_N_LINES; k++)
-        for (guint j = 0; p->data->has_line[k] && j <= 50; j++)
-          {
-            double t = j / 50.0;
-
-            hidden += 10 * in_box (pn, t * p->data->x_end,
-                                   (1 - t) * p->data->line_y[k][0] + t * p->data->line_y[k][1],
-                                   bx, by, bw, bh);
-          }
-      if (hidden < best)
-        {
-          best = hidden;
-          *x = bx;
-          *y = by;
-        }
+      x += w + 48;
     }
+  return x - (left - 6);
 }
 
-/* The legend in a box, in the corner where it hides the least. */
-static void
-draw_legend (cairo_t           *cr,
-             const SlPlotPanel *pn,
-             const SlPlotStyle *st,
-             const Plot        *p)
+/* Two rows of legend items a column, more (up to 4) when they are wider
+ * than @width. */
+guint
+sl_plot_legend_fit_rows (cairo_t                *cr,
+                         const SlPlotLegendItem *items,
+                         guint                   n,
+                         double                  width)
 {
-  SlPlotLegendItem items[SL_PLOT_MAX_LEGEND];
-  guint n = sl_plot_legend_items (p->data, p->name_a, p->name_b, items);
-  double x, y, w = 0;
+  guint rows = 2;
 
+  g_return_val_if_fail (cr != NULL, 2);
+
+  while (rows < 4 && sl_plot_draw_legend_rows (cr, items, n, rows, 0, 0, 1, NULL, NULL) > width)
+    rows++;
+  return rows;
+}
+
+/**
+ * sl_plot_count_fits_beside:
+ * @pn: the frame: only its left, right and bottom are read
+ * @count: (nullable): the count below (sl_plot_beyond_text())
+ *
+ * Whether @count, right-aligned with the frame in @st's tick size, fits
+ * on the line of the x axis' label @xlabel (centred, sl_plot_draw_axes())
+ * without meeting it; else it goes on a line under it.
+ */
+gboolean
+sl_plot_count_fits_beside (cairo_t           *cr,
+                           const SlPlotPanel *pn,
+                           const SlPlotStyle *st,
+                           const char        *xlabel,
+                           const char        *count)
+{
+  SlPlotBox label, box;
+
+  g_return_val_if_fail (cr != NULL && pn != NULL && st != NULL && xlabel != NULL, FALSE);
+
+  if (count == NULL)
+    return TRUE;
   cairo_save (cr);
-  cairo_set_font_size (cr, 12);
-  for (guint i = 0; i < n; i++)
-    {
-      cairo_text_extents_t ext;
-
-      cairo_text_extents (cr, items[i].text, &ext);
-      w = MAX (w, ext.x_advance);
-    }
-  pick_legend_corner (pn, p, w + 50, n * 18 + 8, &x, &y);
-  cairo_rectangle (cr, x, y, w + 50, n * 18 + 8);
-  cairo_set_source_rgba (cr, 1, 1, 1, 0.85);
-  cairo_fill_preserve (cr);
-  set_fg (cr, st);
-  cairo_set_line_width (cr, 0.8);
-  cairo_stroke (cr);
-
-  for (guint i = 0; i < n; i++)
-    {
-      sl_plot_draw_legend_item (cr, &items[i], x, y + 13 + i * 18, st);
-      g_free (items[i].text);
-    }
+  cairo_set_font_size (cr, st->label_size);
+  sl_plot_text_box (cr, xlabel, (pn->left + pn->right) / 2, 0, 0.5, 0, &label);
+  cairo_set_font_size (cr, st->tick_size);
+  sl_plot_text_box (cr, count, pn->right, 0, 1, 0, &box);
   cairo_restore (cr);
+  return box.x0 > label.x1 + 2 * st->tick_size && box.x0 >= pn->left;
+}
+
+/**
+ * sl_plot_draw_counts:
+ * @texts: the counts above and below (sl_plot_beyond_text()), each
+ *   nullable
+ * @right: their right end
+ * @above_bottom: the bottom of the count above, @below_top: the top of
+ *   the count below: outside the frame (inside, they hid points)
+ * @boxes: (nullable): their boxes added
+ *
+ * In the current font and colour.
+ */
+void
+sl_plot_draw_counts (cairo_t      *cr,
+                     char * const *texts,
+                     double        right,
+                     double        above_bottom,
+                     double        below_top,
+                     SlPlotTexts  *boxes)
+{
+  g_return_if_fail (cr != NULL && texts != NULL);
+
+  for (guint side = 0; side < 2; side++)
+    {
+      double y = side == 0 ? above_bottom : below_top;
+      SlPlotBox box;
+
+      if (texts[side] == NULL)
+        continue;
+      sl_plot_text_box (cr, texts[side], right, y, 1, side == 0 ? 1 : 0, &box);
+      sl_plot_show_text_at (cr, texts[side], right, y, 1, side == 0 ? 1 : 0);
+      texts_add (boxes, &box);
+    }
 }
 
 /* The hulls and lines are what the plot is about: they always fit. A
@@ -805,28 +875,6 @@ sl_plot_beyond_text (const SlPlotBeyond *beyond,
                           beyond->n[1] == 1 ? "" : "s", far);
 }
 
-/* The counts of sl_plot_draw_beyond() outside the frame's right corners
- * (the legend takes a corner inside) */
-static void
-draw_beyond_texts (cairo_t           *cr,
-                   const SlPlotPanel *pn,
-                   const SlPlotStyle *st,
-                   const SlPlotBeyond *beyond)
-{
-  cairo_save (cr);
-  cairo_set_font_size (cr, st->tick_size);
-  set_fg (cr, st);
-  for (guint side = 0; side < 2; side++)
-    {
-      g_autofree char *text = sl_plot_beyond_text (beyond, side);
-
-      if (text != NULL)
-        sl_plot_show_text_at (cr, text, pn->right, side == 0 ? pn->top - 4 : pn->bottom + st->xlabel_dy, 1,
-                              side == 0 ? 1 : 0);
-    }
-  cairo_restore (cr);
-}
-
 static void
 hull_panel_range (const SlPlotData *data,
                   SlPlotPanel      *pn)
@@ -839,22 +887,55 @@ hull_panel_range (const SlPlotData *data,
   pn->log_y = FALSE;
 }
 
+/* The legend from @top in rows above the frame, then the count of the
+ * points above it; the count below beside the x axis' label, or under it:
+ * the data area holds data only. */
 static void
 draw_hull_panel (cairo_t           *cr,
                  const Plot        *p,
                  const SlPlotStyle *st,
-                 SlPlotPanel       *pn)
+                 double             top,
+                 SlPlotPanel       *pn,
+                 SlPlotTexts       *texts)
 {
+  SlPlotLegendItem items[SL_PLOT_MAX_LEGEND];
+  guint n = sl_plot_legend_items (p->data, p->name_a, p->name_b, items);
   SlPlotBeyond beyond;
+  char *counts[2];
+  guint rows;
+  const char *xlabel = "time on a (s since the first packet)";
+  double below;
 
   hull_panel_range (p->data, pn);
-  sl_plot_draw_axes (cr, pn, st, "time on a (s since the first packet)",
+  sl_plot_count_beyond (p->data, pn->xmin, pn->xmax, pn->ymin, pn->ymax, &beyond);
+  for (guint side = 0; side < 2; side++)
+    counts[side] = sl_plot_beyond_text (&beyond, side);
+
+  cairo_save (cr);
+  cairo_set_font_size (cr, 12);
+  rows = sl_plot_legend_fit_rows (cr, items, n, pn->right - pn->left);
+  sl_plot_draw_legend_rows (cr, items, n, rows, pn->left, top, 18, st, texts);
+  cairo_restore (cr);
+  pn->top = top + 18 * rows + 10 + (counts[0] != NULL ? st->tick_size + 8 : 0);
+
+  sl_plot_draw_axes (cr, pn, st, xlabel,
                      p->data->n_windows > 1 ? "offset t_b \u2212 t_a (\u00b5s, relative to the estimate there)"
                                             : "offset t_b \u2212 t_a (\u00b5s, relative to the estimate at 0)");
   sl_plot_draw_hull (cr, p->data, pn, st);
-  sl_plot_draw_beyond (cr, p->data, pn, st, &beyond);
-  draw_legend (cr, pn, st, p);
-  draw_beyond_texts (cr, pn, st, &beyond);
+  sl_plot_draw_beyond (cr, p->data, pn, st, NULL);
+
+  cairo_save (cr);
+  cairo_set_font_size (cr, st->tick_size);
+  set_fg (cr, st);
+  below = pn->bottom + st->xlabel_dy;
+  if (!sl_plot_count_fits_beside (cr, pn, st, xlabel, counts[1]))
+    below += st->label_size + 8;
+  sl_plot_draw_counts (cr, counts, pn->right, pn->top - 6, below, texts);
+  cairo_restore (cr);
+  for (guint i = 0; i < n; i++)
+    g_free (items[i].text);
+  g_free (counts[0]);
+  g_free (counts[1]);
 }
 
 static void
@@ -907,10 +988,12 @@ draw_accuracy_panel (cairo_t           *cr,
 }
 
 static void
-draw_plot (cairo_t    *cr,
-           const Plot *p)
+draw_plot (cairo_t     *cr,
+           const Plot  *p,
+           SlPlotPanel *hull,
+           SlPlotTexts *texts)
 {
-  SlPlotPanel hull_panel = { 100, 50, SL_PLOT_WIDTH - 30, 580 };
+  SlPlotPanel hull_panel = { 100, 0, SL_PLOT_WIDTH - 30, 580 };
   SlPlotPanel acc_panel = { 100, 650, SL_PLOT_WIDTH - 30, SL_PLOT_HEIGHT - 60 };
   SlPlotStyle st;
 
@@ -923,8 +1006,36 @@ draw_plot (cairo_t    *cr,
   sl_plot_show_text_at (cr, p->title, SL_PLOT_WIDTH / 2.0, 16, 0.5, 0);
   cairo_select_font_face (cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 
-  draw_hull_panel (cr, p, &st, &hull_panel);
+  draw_hull_panel (cr, p, &st, 38, &hull_panel, texts);
   draw_accuracy_panel (cr, p, &st, &acc_panel);
+  if (hull != NULL)
+    *hull = hull_panel;
+}
+
+/**
+ * sl_plot_draw_link:
+ * @cr: a context of %SL_PLOT_WIDTH × %SL_PLOT_HEIGHT
+ * @hull: (out) (optional): the hull panel as drawn
+ * @texts: (out) (optional): where its legend and counts were drawn
+ *
+ * Draws @link's picture as sl_plot_links() writes it.
+ */
+void
+sl_plot_draw_link (cairo_t     *cr,
+                   SlEngine    *engine,
+                   guint        link,
+                   SlPlotPanel *hull,
+                   SlPlotTexts *texts)
+{
+  Plot p = { 0 };
+
+  g_return_if_fail (cr != NULL && engine != NULL && link < sl_engine_get_n_links (engine));
+
+  if (texts != NULL)
+    texts->n = 0;
+  plot_build (engine, link, &p);
+  draw_plot (cr, &p, hull, texts);
+  plot_clear (&p);
 }
 
 static gboolean
@@ -950,7 +1061,7 @@ write_png (const Plot  *p,
 
   surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, SL_PLOT_WIDTH, SL_PLOT_HEIGHT);
   cr = cairo_create (surface);
-  draw_plot (cr, p);
+  draw_plot (cr, p, NULL, NULL);
   status = cairo_status (cr);
   cairo_destroy (cr);
   if (status == CAIRO_STATUS_SUCCESS)
@@ -973,7 +1084,7 @@ write_svg (const Plot  *p,
   if (status == CAIRO_STATUS_SUCCESS)
     {
       cr = cairo_create (surface);
-      draw_plot (cr, p);
+      draw_plot (cr, p, NULL, NULL);
       status = cairo_status (cr);
       cairo_destroy (cr);
       cairo_surface_finish (surface);

@@ -104,6 +104,28 @@ typedef struct
 
 #define SL_PLOT_MAX_LEGEND 7
 
+typedef struct
+{
+  double x0;
+  double y0;
+  double x1;
+  double y1;
+} SlPlotBox;
+
+/**
+ * SlPlotTexts:
+ * @box: where the legend's items (swatch and text) and the counts of the
+ *   points beyond the y range were drawn, in the cairo context's units
+ * @n: how many
+ *
+ * A hull plot never hides its data: all of these lie outside its frame.
+ */
+typedef struct
+{
+  SlPlotBox box[SL_PLOT_MAX_LEGEND + 2];
+  guint     n;
+} SlPlotTexts;
+
 void        sl_plot_style_init          (SlPlotStyle       *style);
 double      sl_plot_panel_x             (const SlPlotPanel *pn,
                                          double             x);
@@ -139,6 +161,37 @@ void        sl_plot_draw_legend_item    (cairo_t           *cr,
                                          double             x,
                                          double             cy,
                                          const SlPlotStyle *st);
+guint       sl_plot_legend_fit_rows     (cairo_t           *cr,
+                                         const SlPlotLegendItem *items,
+                                         guint              n,
+                                         double             width);
+double      sl_plot_draw_legend_rows    (cairo_t           *cr,
+                                         const SlPlotLegendItem *items,
+                                         guint              n,
+                                         guint              rows,
+                                         double             left,
+                                         double             top,
+                                         double             row_h,
+                                         const SlPlotStyle *st,
+                                         SlPlotTexts       *texts);
+gboolean    sl_plot_count_fits_beside   (cairo_t           *cr,
+                                         const SlPlotPanel *pn,
+                                         const SlPlotStyle *st,
+                                         const char        *xlabel,
+                                         const char        *count);
+void        sl_plot_draw_counts         (cairo_t           *cr,
+                                         char * const      *texts,
+                                         double             right,
+                                         double             above_bottom,
+                                         double             below_top,
+                                         SlPlotTexts       *boxes);
+void        sl_plot_text_box            (cairo_t           *cr,
+                                         const char        *text,
+                                         double             x,
+                                         double             y,
+                                         double             halign,
+                                         double             valign,
+                                         SlPlotBox         *box);
 void        sl_plot_show_text_at        (cairo_t           *cr,
                                          const char        *text,
                                          double             x,
@@ -167,5 +220,10 @@ gboolean sl_plot_links (SlEngine    *engine,
                         GError     **error);
 char    *sl_plot_title (SlEngine    *engine,
                         guint        link);
+void     sl_plot_draw_link (cairo_t     *cr,
+                            SlEngine    *engine,
+                            guint        link,
+                            SlPlotPanel *hull,
+                            SlPlotTexts *texts);
 
 G_END_DECLS
