@@ -132,7 +132,7 @@ _sl_timeline_view_arrow_segments (SlTimelineView        *self,
 }
 
 /* Whether @arrows' @i-th message is drawn by its ends: folded at a coarse
- * zoom, or a dense selected link's */
+ * zoom, or a dense selected link's or row's */
 gboolean
 _sl_timeline_view_stubs (SlTimelineView *self,
                          GArray         *arrows,
@@ -140,7 +140,9 @@ _sl_timeline_view_stubs (SlTimelineView *self,
 {
   if (arrows == self->arrows)
     return self->arrows_coarse;
-  return arrows == self->hl_arrows && i < self->hl_link_n && self->hl_link_coarse;
+  if (arrows != self->hl_arrows)
+    return FALSE;
+  return i < self->hl_link_n ? self->hl_link_coarse : self->hl_row_coarse;
 }
 
 /* The arrows of @arrows with (@folded) or without several messages in
@@ -458,7 +460,7 @@ _sl_timeline_view_ensure_plot (SlTimelineView *self,
   _sl_timeline_view_current_key (self, &key);
   hl_key = key;
   hl_key.extra = ((guint64) self->selected_row << 32) ^ ((guint64) self->hl_host_a << 48) ^
-                 ((guint64) self->hl_host_b << 24) ^ self->hl_arrows->len;
+                 ((guint64) self->hl_host_b << 24) ^ self->hl_arrows->len ^ ((guint64) self->hl_row_coarse << 63);
   arrows_changed = !_sl_timeline_view_key_equal (&key, &self->mask_key);
   hl_changed = !_sl_timeline_view_key_equal (&hl_key, &self->hl_mask_key);
   if (!arrows_changed && !hl_changed && !rows_changed && self->plot_image != NULL)

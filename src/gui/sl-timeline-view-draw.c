@@ -24,9 +24,9 @@
 #define ARROW_BUDGET      1000
 #define HIGHLIGHT_MAX     600
 #define HIGHLIGHT_BUDGET_US 6000
-/* the selected link's messages are drawn whole while there is at most one
- * every LINK_WHOLE_PX pixels; else folded, one every LINK_FOLD_PX pixels
- * per direction, by their ends */
+/* the selected link's and the selected row's messages are drawn whole
+ * while there is at most one every LINK_WHOLE_PX pixels; else folded, one
+ * every LINK_FOLD_PX pixels per direction, by their ends */
 #define LINK_WHOLE_PX     8
 #define LINK_FOLD_PX      16
 
@@ -113,6 +113,16 @@ row_cache_free (gpointer data)
   g_free (rc);
 }
 
+static void
+hl_row_reset (SlTimelineView *self)
+{
+  self->hl_row_msgs = 0;
+  self->hl_row_capped = FALSE;
+  self->hl_row_coarse = FALSE;
+  self->hl_row_cols = 0;
+  g_hash_table_remove_all (self->hl_row_fold);
+}
+
 void
 _sl_timeline_view_clear_caches (SlTimelineView *self)
 {
@@ -133,6 +143,7 @@ _sl_timeline_view_clear_caches (SlTimelineView *self)
   g_array_set_size (self->arrows, 0);
   g_array_set_size (self->hl_arrows, 0);
   self->hl_link_n = 0;
+  hl_row_reset (self);
   memset (&self->rows_key, 0, sizeof self->rows_key);
   memset (&self->arrows_key, 0, sizeof self->arrows_key);
   memset (&self->hl_key, 0, sizeof self->hl_key);
@@ -416,9 +427,9 @@ query_arrows (SlTimelineView *self,
     }
 }
 
-static gboolean
-row_is_selected (SlTimelineView *self,
-                 guint           row)
+gboolean
+_sl_timeline_view_row_is_selected (SlTimelineView *self,
+                                   guint           row)
 {
   SlTimelineRowInfo ri;
 
@@ -429,6 +440,45 @@ row_is_selected (SlTimelineView *self,
   sl_timeline_get_row_info (self->timeline, row, &ri);
   /* a process stands for its threads */
   return ri.kind == SL_TIMELINE_ROW_THREAD && ri.parent == self->selected_row;
+}
+
+/* The selected row's message @a in its lane's coarse column: a new arrow,
+ * or one more of the arrow there */
+static void
+hl_row_fold_in (SlTimelineView        *self,
+                const SlTimelineArrow *a)
+{
+  gint64 start = _sl_timeline_view_start (self), end = _sl_timeline_view_end (self);
+  double span = (double) MAX (end - start, 1);
+  gint64 col = (gint64) floor ((double) (a->send_view - start) * self->hl_row_cols / span);
+  gint64 key = (gint64) ((guint64) a->send_host << 48 | (guint64) a->recv_host << 32 | (guint32) col);
+  gpointer index;
+
+  if (g_hash_table_lookup_extended (self->hl_row_fold, &key, NULL, &index))
+    {
+      g_array_index (self->hl_arrows, SlTimelineArrow, GPOINTER_TO_UINT (index)).count += MAX (a->count, 1);
+      return;
+    }
+  g_array_append_val (self->hl_arrows, *a);
+  g_hash_table_insert (self->hl_row_fold, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (self->hl_arrows->len - 1));
+}
+
+/* Past one message every LINK_WHOLE_PX pixels the selected row's messages
+ * made a wall (each a whole line from one host's rows to another's): from
+ * then on they are folded per lane into one column every LINK_FOLD_PX
+ * pixels, those found so far too. */
+static void
+hl_row_fold (SlTimelineView *self)
+{
+  g_autoptr(GArray) row = g_array_new (FALSE, FALSE, sizeof (SlTimelineArrow));
+
+  g_array_append_vals (row, &g_array_index (self->hl_arrows, SlTimelineArrow, self->hl_link_n),
+                       self->hl_arrows->len - self->hl_link_n);
+  g_array_set_size (self->hl_arrows, self->hl_link_n);
+  self->hl_row_coarse = TRUE;
+  self->hl_row_cols = MAX ((guint) self->plot_w / LINK_FOLD_PX, 4);
+  for (guint i = 0; i < row->len; i++)
+    hl_row_fold_in (self, &g_array_index (row, SlTimelineArrow, i));
 }
 
 /* The selected thread's (or process's) messages: the host's messages
@@ -442,6 +492,7 @@ query_highlight_slice (SlTimelineView *self,
   gint64 start = _sl_timeline_view_start (self), end = _sl_timeline_view_end (self);
   gint64 chunk = MAX ((end - start) / 16, 1), t0 = g_get_monotonic_time ();
   g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (SlTimelineArrow));
+  guint whole_max = MAX ((guint) self->plot_w / LINK_WHOLE_PX, 1);
   SlTimelineRowInfo ri;
 
   if (self->hl_cursor >= end || self->selected_row >= sl_timeline_get_n_rows (self->timeline))
@@ -472,22 +523,33 @@ query_highlight_slice (SlTimelineView *self,
           /* each message once: in the slice its send falls in */
           if ((c0 > start && a->send_view < c0) || (c1 < end && a->send_view >= c1))
             continue;
-          if (!((a->send_host == ri.host && row_is_selected (self, a->send_row)) ||
-                (a->recv_host == ri.host && row_is_selected (self, a->recv_row))))
+          if (!((a->send_host == ri.host && _sl_timeline_view_row_is_selected (self, a->send_row)) ||
+                (a->recv_host == ri.host && _sl_timeline_view_row_is_selected (self, a->recv_row))))
             continue;
+          self->hl_row_msgs++;
+          if (self->hl_row_coarse)
+            {
+              hl_row_fold_in (self, a);
+              continue;
+            }
           /* the arrows come by lane, then time: one per lane and 2 px */
           if (lane == last_lane && col == last_col)
             continue;
           last_lane = lane;
           last_col = col;
           g_array_append_val (self->hl_arrows, *a);
+          if (self->hl_arrows->len - self->hl_link_n > whole_max)
+            hl_row_fold (self);
         }
       self->hl_cursor = c1 >= end ? G_MAXINT64 : c1;
       if (g_get_monotonic_time () - t0 > budget_us)
         break;
     }
   if (self->hl_arrows->len >= HIGHLIGHT_MAX)
-    self->hl_cursor = G_MAXINT64;
+    {
+      self->hl_cursor = G_MAXINT64;
+      self->hl_row_capped = TRUE;
+    }
   return TRUE;
 }
 
@@ -538,14 +600,24 @@ ensure_highlight (SlTimelineView *self,
       self->hl_key = key;
       g_array_set_size (self->hl_arrows, 0);
       self->hl_cursor = G_MAXINT64;
+      hl_row_reset (self);
       query_link_highlight (self);
       if (self->selected_row != SL_TIMELINE_NONE)
         self->hl_cursor = _sl_timeline_view_start (self);
       query_highlight_slice (self, budget_us);
+      /* the status line counts the selected row's messages once all found */
+      if (self->hl_cursor == G_MAXINT64)
+        _sl_timeline_view_update_status (self);
       return TRUE;
     }
   if (self->hl_cursor != G_MAXINT64)
-    return query_highlight_slice (self, budget_us);
+    {
+      gboolean changed = query_highlight_slice (self, budget_us);
+
+      if (self->hl_cursor == G_MAXINT64)
+        _sl_timeline_view_update_status (self);
+      return changed;
+    }
   return FALSE;
 }
 

@@ -205,11 +205,13 @@ sl_timeline_view_dup_message_text (SlTimelineView        *self,
   return g_string_free (s, FALSE);
 }
 
-/* A folded arrow: the messages of its link in its column, summed up. */
+/* A folded arrow: the messages of its link in its column (@row_only: of
+ * the selected row), summed up. */
 static char *
 folded_text (SlTimelineView        *self,
              const SlTimelineArrow *a,
-             guint                  n_cols)
+             guint                  n_cols,
+             gboolean               row_only)
 {
   gint64 start = _sl_timeline_view_start (self), end = _sl_timeline_view_end (self);
   double span = (double) (end - start), cols = MAX (n_cols, 1);
@@ -227,7 +229,9 @@ folded_text (SlTimelineView        *self,
       const SlTimelineArrow *m = &g_array_index (all, SlTimelineArrow, i);
       gint64 d = m->recv_view - m->send_view;
 
-      if (m->send_host == a->send_host && m->send_view >= c0 && m->send_view < c1)
+      if (m->send_host == a->send_host && m->send_view >= c0 && m->send_view < c1 &&
+          (!row_only || _sl_timeline_view_row_is_selected (self, m->send_row) ||
+           _sl_timeline_view_row_is_selected (self, m->recv_row)))
         g_array_append_val (lat, d);
     }
   if (lat->len == 0)
@@ -250,15 +254,18 @@ _sl_timeline_view_arrow_tooltip (SlTimelineView        *self,
   if (a->count > 1)
     {
       /* folded into the columns of the list it comes from */
-      for (guint i = 0; i < self->hl_link_n; i++)
+      for (guint i = 0; i < self->hl_arrows->len; i++)
         {
           const SlTimelineArrow *h = &g_array_index (self->hl_arrows, SlTimelineArrow, i);
 
+          if (i >= self->hl_link_n && !self->hl_row_coarse)
+            break;
           if (h->send_host == a->send_host && h->recv_host == a->recv_host && h->send_time == a->send_time &&
               h->recv_time == a->recv_time && h->count == a->count)
-            return folded_text (self, a, self->hl_link_cols);
+            return i < self->hl_link_n ? folded_text (self, a, self->hl_link_cols, FALSE)
+                                       : folded_text (self, a, self->hl_row_cols, TRUE);
         }
-      return folded_text (self, a, self->arrow_cols);
+      return folded_text (self, a, self->arrow_cols, FALSE);
     }
   return sl_timeline_view_dup_message_text (self, a);
 }

@@ -272,6 +272,15 @@ struct _SlTimelineView
   guint              hl_link_n;
   guint              hl_link_cols;
   gboolean           hl_link_coarse;
+  /* the selected row's: hl_row_msgs of them found (all when the search
+   * ended without reaching the cap), drawn whole while at most one every
+   * few pixels, else folded per lane into hl_row_cols columns and drawn by
+   * their ends (hl_row_coarse; hl_row_fold: (lane, column) to index) */
+  guint64            hl_row_msgs;
+  gboolean           hl_row_capped;
+  guint              hl_row_cols;
+  gboolean           hl_row_coarse;
+  GHashTable        *hl_row_fold;
   SlTlvKey           hl_key;
   gint64             hl_cursor;
   SlTlvKey           mask_key;
@@ -388,6 +397,8 @@ const SlTlvClock *_sl_timeline_view_clock   (SlTimelineView *self,
 /* sl-timeline-view-draw.c */
 gboolean  _sl_timeline_view_prepare         (SlTimelineView *self);
 gboolean  _sl_timeline_view_pending         (SlTimelineView *self);
+gboolean  _sl_timeline_view_row_is_selected (SlTimelineView *self,
+                                             guint           row);
 void      _sl_timeline_view_snapshot_canvas (SlTimelineView *self,
                                              GtkSnapshot    *snapshot,
                                              int             width,

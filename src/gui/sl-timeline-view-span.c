@@ -46,8 +46,17 @@ _sl_timeline_view_selection (SlTimelineView *self)
   return self->session != NULL ? *sl_session_get_selected_span (self->session) : (SlTimeSpan) { 0, 0 };
 }
 
+/* the pixels of one of @cols columns */
+static guint
+fold_px (SlTimelineView *self,
+         guint           cols)
+{
+  return (guint) MAX (self->plot_w / (int) MAX (cols, 1), 1);
+}
+
 /* "N messages of a ↔ b": the selected link's messages shown (folded in
- * one column per direction: a few binary searches) */
+ * one column per direction: a few binary searches), and whether they are
+ * drawn folded */
 static char *
 link_part (SlTimelineView *self)
 {
@@ -65,7 +74,48 @@ link_part (SlTimelineView *self)
   a = _sl_timeline_view_dup_host_name (self, self->hl_host_a);
   b = _sl_timeline_view_dup_host_name (self, self->hl_host_b);
   count = sl_format_count (n);
+  if (self->hl_link_coarse)
+    return g_strdup_printf (ngettext ("%s message of %s ↔ %s, folded every %u px",
+                                      "%s messages of %s ↔ %s, folded every %u px", n),
+                            count, a, b, fold_px (self, self->hl_link_cols));
   return g_strdup_printf (ngettext ("%s message of %s ↔ %s", "%s messages of %s ↔ %s", n), count, a, b);
+}
+
+/* "N messages of name (tid)": the selected thread's, process's or CPU's
+ * messages shown, once all are found, and whether they are drawn folded */
+static char *
+row_part (SlTimelineView *self)
+{
+  g_autofree char *count = NULL, *name = NULL;
+  SlTimelineRowInfo ri;
+  guint64 n = self->hl_row_msgs;
+
+  if (self->selected_row >= sl_timeline_get_n_rows (self->timeline) || self->hl_cursor != G_MAXINT64 || n == 0)
+    return NULL;
+  sl_timeline_get_row_info (self->timeline, self->selected_row, &ri);
+  if (ri.kind == SL_TIMELINE_ROW_PROCESS)
+    name = g_strdup_printf ("%s [%u]", ri.name != NULL ? ri.name : "?", ri.tid);
+  else if (ri.kind == SL_TIMELINE_ROW_THREAD)
+    name = g_strdup_printf ("%s (%u)", ri.name != NULL ? ri.name : "?", ri.tid);
+  else if (ri.kind == SL_TIMELINE_ROW_CPU)
+    name = g_strdup_printf (_("CPU %u"), ri.cpu);
+  else
+    return NULL;
+  count = sl_format_count (n);
+  if (self->hl_row_capped)
+    {
+      /* the first HIGHLIGHT_MAX arrows found; more not looked for */
+      char *c = g_strdup_printf ("≥ %s", count);
+
+      g_free (count);
+      count = c;
+    }
+  if (self->hl_row_coarse)
+    /* Translators: the selected thread's messages in the span, drawn folded; %s: a count, a thread's name and id, %u: pixels */
+    return g_strdup_printf (ngettext ("%s message of %s, folded every %u px", "%s messages of %s, folded every %u px", n),
+                            count, name, fold_px (self, self->hl_row_cols));
+  /* Translators: the selected thread's messages in the span; %s: a count, then a thread's name and id */
+  return g_strdup_printf (ngettext ("%s message of %s", "%s messages of %s", n), count, name);
 }
 
 void
@@ -75,7 +125,7 @@ _sl_timeline_view_update_status (SlTimelineView *self)
   g_autofree char *arrows = NULL;
   guint n_hosts;
   guint64 n_arrows;
-  char *parts[8] = { NULL };
+  char *parts[9] = { NULL };
   guint n = 0;
 
   if (self->timeline == NULL || !sl_timeline_get_view_range (self->timeline, NULL, NULL))
@@ -93,6 +143,8 @@ _sl_timeline_view_update_status (SlTimelineView *self)
   parts[n++] = g_strdup_printf (ngettext ("%u row", "%u rows", self->vis->len), self->vis->len);
   parts[n++] = g_strdup_printf (ngettext ("%s arrow", "%s arrows", n_arrows), arrows);
   if ((parts[n] = link_part (self)) != NULL)
+    n++;
+  if ((parts[n] = row_part (self)) != NULL)
     n++;
   if (_sl_timeline_view_selection_parts (self, &parts[n], &parts[n + 1]))
     n += 2;

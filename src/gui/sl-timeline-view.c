@@ -528,6 +528,7 @@ sl_timeline_view_finalize (GObject *object)
   g_hash_table_unref (self->row_cache);
   g_array_unref (self->arrows);
   g_array_unref (self->hl_arrows);
+  g_hash_table_unref (self->hl_row_fold);
   for (guint i = 0; i < G_N_ELEMENTS (self->mask_lines); i++)
     g_array_unref (self->mask_lines[i]);
   g_free (self->search_text);
@@ -724,6 +725,7 @@ sl_timeline_view_init (SlTimelineView *self)
   self->row_cache = g_hash_table_new_full (NULL, NULL, NULL, NULL);
   self->arrows = g_array_new (FALSE, FALSE, sizeof (SlTimelineArrow));
   self->hl_arrows = g_array_new (FALSE, FALSE, sizeof (SlTimelineArrow));
+  self->hl_row_fold = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   for (guint i = 0; i < G_N_ELEMENTS (self->mask_lines); i++)
     self->mask_lines[i] = g_array_new (FALSE, FALSE, sizeof (SlMaskLine));
   self->events = sl_event_list_new ();

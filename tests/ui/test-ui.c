@@ -1973,8 +1973,11 @@ highlight_share (SlWindow       *window,
     for (int x = SL_TLV_LABEL_W; x < SL_TLV_LABEL_W + view->plot_w; x++)
       n += is_highlight (ui_pixel (&p, x, y), NULL);
   share = (double) n / ((double) view->plot_w * view->rows_h);
-  g_test_message ("%s: %u of %d × %d plot pixels highlighted (%.2f %%), %u arrows %s", name, n, view->plot_w,
-                  view->rows_h, 100 * share, view->hl_link_n, view->hl_link_coarse ? "folded" : "whole");
+  g_test_message ("%s: %u of %d × %d plot pixels highlighted (%.2f %%), %u arrows of the link %s, %u of the row %s",
+                  name, n, view->plot_w, view->rows_h, 100 * share, view->hl_link_n,
+                  view->hl_link_coarse ? "folded" : "whole", view->hl_arrows->len - view->hl_link_n,
+                  view->hl_row_coarse ? "folded" : "whole");
+
   g_assert_cmpuint (n, >=, 30);
   ui_pixels_clear (&p);
   return share;
@@ -2009,6 +2012,76 @@ check_link_status (SlTimelineView *view,
   g_assert_nonnull (strstr (drawn, part));
 }
 
+/* The thread of @host with the most messages in the view */
+static guint
+busiest_row (SlTimelineView *view,
+             guint           host,
+             guint          *n)
+{
+  SlTimeline *tl = sl_timeline_view_get_timeline (view);
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (SlTimelineArrow));
+  g_autoptr(GHashTable) counts = g_hash_table_new (NULL, NULL);
+  SlTimeSpan s = _sl_timeline_view_span (view);
+  guint best = SL_TIMELINE_NONE, best_n = 0;
+  GHashTableIter it;
+  gpointer key, value;
+
+  sl_timeline_query_arrows (tl, s.begin, s.end, 0, host, SL_TIMELINE_NONE, SL_TIMELINE_NONE, all);
+  for (guint i = 0; i < all->len; i++)
+    {
+      const SlTimelineArrow *a = &g_array_index (all, SlTimelineArrow, i);
+      guint row = a->send_host == host ? a->send_row : a->recv_row;
+      SlTimelineRowInfo ri;
+
+      sl_timeline_get_row_info (tl, row, &ri);
+      if (ri.kind != SL_TIMELINE_ROW_THREAD)
+        continue;
+      g_hash_table_insert (counts, GUINT_TO_POINTER (row + 1),
+                           GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (counts, GUINT_TO_POINTER (row + 1))) + 1));
+    }
+  g_hash_table_iter_init (&it, counts);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    if (GPOINTER_TO_UINT (value) > best_n)
+      {
+        best_n = GPOINTER_TO_UINT (value);
+        best = GPOINTER_TO_UINT (key) - 1;
+      }
+  g_test_message ("busiest row of host %u: %u (%u of %u messages)", host, best, best_n, all->len);
+  *n = best_n;
+  return best;
+}
+
+/* The status line draws all its parts, one of them "N messages of
+ * name (tid)[, folded every K px]" for the selected row (N: @n, when not
+ * 0) */
+static void
+check_row_status (SlTimelineView *view,
+                  guint           n,
+                  gboolean        folded)
+{
+  SlStatusLine *status = view->status_label;
+  g_autofree char *part = NULL;
+  SlTimelineRowInfo ri;
+  const char *drawn;
+
+  ui_wait_drawn (GTK_WIDGET (status));
+  drawn = _sl_status_line_get_drawn_text (status);
+  g_test_message ("status line: \"%s\"", drawn);
+  g_assert_cmpstr (drawn, ==, sl_status_line_get_text (status));
+  sl_timeline_get_row_info (sl_timeline_view_get_timeline (view), view->selected_row, &ri);
+  part = g_strdup_printf (ri.kind == SL_TIMELINE_ROW_PROCESS ? " of %s [%u]" : " of %s (%u)", ri.name,
+                          ri.tid);
+  g_assert_nonnull (strstr (drawn, part));
+  if (n > 0)
+    {
+      g_autofree char *count = sl_format_count (n);
+      g_autofree char *counted = g_strdup_printf (" · %s messages%s", count, part);
+
+      g_assert_nonnull (strstr (drawn, counted));
+    }
+  g_assert_true ((strstr (drawn, part) != NULL && strstr (strstr (drawn, part), ", folded every ") != NULL) == folded);
+}
+
 static void
 test_dense_link (void)
 {
@@ -2024,7 +2097,9 @@ test_dense_link (void)
   AdwViewStack *stack = ADW_VIEW_STACK (gtk_widget_get_ancestor (GTK_WIDGET (view), ADW_TYPE_VIEW_STACK));
   SlQualityPanel *panel = sl_window_get_quality_panel (window);
   SlLinkItem *worst, *dense;
+  SlTimelineRowInfo ri, pi;
   gint64 lo, hi;
+  guint row, n_row;
 
   sl_window_open_paths (window, paths);
   ui_wait_settled (session);
@@ -2054,6 +2129,32 @@ test_dense_link (void)
   g_assert_false (view->hl_link_coarse);
   g_assert_cmpuint (view->hl_link_n, >, 0);
   check_link_status (view, dense);
+
+  /* the busiest thread of node-01 selected, and its process: their
+   * messages (up to 600, drawn whole) made the same wall; folded now, and
+   * the status line says so. Zoomed in, drawn whole. */
+  sl_session_set_selected_link (session, NULL);
+  sl_timeline_view_set_span (view, lo, hi);
+  row = busiest_row (view, 0, &n_row);
+  g_assert_cmpuint (row, !=, SL_TIMELINE_NONE);
+  sl_timeline_view_select_row (view, row);
+  g_assert_cmpfloat (highlight_share (window, view, "dense-thread.png"), <, 0.03);
+  g_assert_true (view->hl_row_coarse);
+  check_row_status (view, n_row, TRUE);
+  sl_timeline_get_row_info (sl_timeline_view_get_timeline (view), row, &ri);
+  if (ri.parent != SL_TIMELINE_NONE &&
+      (sl_timeline_get_row_info (sl_timeline_view_get_timeline (view), ri.parent, &pi), pi.kind == SL_TIMELINE_ROW_PROCESS))
+    {
+      sl_timeline_view_select_row (view, ri.parent);
+      g_assert_cmpfloat (highlight_share (window, view, "dense-process.png"), <, 0.03);
+      g_assert_true (view->hl_row_coarse);
+      check_row_status (view, 0, TRUE);
+      sl_timeline_view_select_row (view, row);
+    }
+  sl_timeline_view_set_span (view, lo + (hi - lo) / 2, lo + (hi - lo) / 2 + 100 * G_GINT64_CONSTANT (1000000));
+  highlight_share (window, view, "dense-thread-zoomed.png");
+  g_assert_false (view->hl_row_coarse);
+  check_row_status (view, 0, FALSE);
 
   adw_view_stack_set_visible_child_name (stack, "sync");
   ui_close_window (window);
