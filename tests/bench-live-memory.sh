@@ -3,7 +3,7 @@
 # three hosts (a real lttng-relayd, one session daemon per host, three
 # loopback links of 200 round trips/s each) with a short retention, its
 # timeline's memory sampled once the retention is full. It is the UI test
-# /ui/live/retention (tests/ui/test-ui-live.c) run for longer: the same
+# /ui/live/retention (tests/ui/test-ui-live.c, test ui-live-retention) run for longer: the same
 # assertion (the stores' and timeline's bytes within ±10 % of their mean),
 # and one line per sample: those bytes and the process's resident memory.
 # Usage: tests/bench-live-memory.sh BUILD_DIR [RUN_S [RETENTION_S]]
@@ -26,9 +26,9 @@ trap 'rm -f "$log"' EXIT
 start=$(date +%s)
 status=0
 SL_BENCH_RUN_S=$run_s SL_BENCH_RETENTION_S=$retention_s \
-  meson test -C "$build" ui-live --timeout-multiplier 0 \
+  meson test -C "$build" ui-live-retention --timeout-multiplier 0 \
   --wrapper='env -u MALLOC_PERTURB_ G_DEBUG=fatal-warnings' --logbase bench-live-memory \
-  --test-args='-p /ui/live/retention' --verbose >"$log" 2>&1 || status=$?
+  --verbose >"$log" 2>&1 || status=$?
 # (the test's messages are in meson's log, not in what it prints)
 grep -aE "sample [0-9]+ s:|retention [0-9]+ s, measured" "$build/meson-logs/bench-live-memory.txt" | sed 's/^.*# //' || true
 echo "wall time $(( $(date +%s) - start )) s, load average $(cut -d' ' -f1-3 /proc/loadavg)"
