@@ -531,6 +531,282 @@ test_drift_at_start (void)
   g_assert_cmpuint (n_piecewise, >=, 10);
 }
 
+/* The rate of the truth at @x on @h's clock against @r's: a secant over
+ * ±1 s of true time (the clocks' ns rounding: 0.001 ppm). */
+static double
+true_drift (const SlSim *sim,
+            guint        h,
+            guint        r,
+            gint64       x)
+{
+  gint64 tt = x, d = 1000000000;
+
+  for (int k = 0; k < 6; k++)
+    tt -= sl_sim_local_time (sim, h, tt) - x;
+  return (double) (sl_sim_local_time (sim, r, tt + d) - sl_sim_local_time (sim, r, tt - d)) /
+         (double) (sl_sim_local_time (sim, h, tt + d) - sl_sim_local_time (sim, h, tt - d)) - 1;
+}
+
+/* What the map and its bound guarantee of the true rate at @t, with
+ * |g''| <= @kappa (1/ns): from t to t ± h the truth's secant is within
+ * (b(t) + b(t ± h)) / h of the map's, and the rate at t within κh/2 of
+ * the secant. */
+static void
+drift_interval (const SlRelation *rel,
+                gint64            t,
+                double            kappa,
+                double           *lo,
+                double           *hi)
+{
+  gint64 gt = sl_relation_apply (rel, t);
+  double bt = sl_relation_bound_at (rel, t);
+
+  *lo = -INFINITY;
+  *hi = INFINITY;
+  for (double h = 1e8; h <= 1e12; h *= M_SQRT2)
+    for (int dir = -1; dir <= 1; dir += 2)
+      {
+        gint64 u = t + dir * (gint64) h;
+        double secant = (double) (dir * (sl_relation_apply (rel, u) - gt)) / h - 1;
+        double e = (bt + sl_relation_bound_at (rel, u)) / h + kappa * h / 2;
+
+        *lo = MAX (*lo, secant - e);
+        *hi = MIN (*hi, secant + e);
+      }
+}
+
+/* Where a host's drift is read (sl_report_drift_start()): on the first
+ * piece of its map over packets of every link of its path. A host whose
+ * data starts on a link off the tree, before its tree path's first
+ * packets, read it on the piece before them (each link's first window's
+ * bisector continued backwards: node-01 53.7685 ppm where its link said
+ * 53.7987 on a 120 s set). Random clusters of 4-7 hosts whose clocks
+ * wander (up to 5 ppm, within the default assumption), tree links that
+ * start 2-40 s in, and bursts of packets in the first second on other
+ * links. Checked by walking the path: just after the drift's instant no
+ * link of the path is on its piece 0, just before it one is, and the
+ * drift is the product of the links' slopes there; the truth's rate
+ * there within what the host's bound guarantees of it. */
+static void
+test_drift_on_path (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (78);
+  SlEngineOptions eo;
+  double kappa, worst = 0, worst_before = 0, widest = 0;
+  guint n_later = 0, n_hosts_checked = 0;
+
+  sl_engine_options_init (&eo);
+  kappa = 2 * eo.drift_change * 1e-9 * pow (1 + eo.max_drift, 4);
+  for (guint sc = 0; sc < 8; sc++)
+    {
+      SlSimOptions so;
+      g_autoptr(SlSim) sim = NULL;
+      SlEngine *e = sl_engine_new (&eo);
+      guint n = g_rand_int_range (rand, 4, 8);
+      g_autoptr(GArray) links = g_array_new (FALSE, TRUE, sizeof (SlReportLink));
+      g_autoptr(GPtrArray) lrels = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_relation_unref);
+      g_autoptr(GPtrArray) hrels = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_relation_unref);
+      g_autoptr(GHashTable) pairs = NULL;
+      g_autofree gint64 *starts = g_new (gint64, n);
+      SlPacketEvent ev;
+      gint64 t;
+
+      sl_sim_options_init (&so);
+      so.seed = sc + 1;
+      so.duration_ns = 120 * G_GINT64_CONSTANT (1000000000);
+      sim = sl_sim_new (&so);
+      for (guint h = 0; h < n; h++)
+        {
+          char name[16];
+
+          g_snprintf (name, sizeof name, "h%u", h);
+          sl_sim_add_host (sim, name, (gint64) g_rand_double_range (rand, -1e12, 1e12),
+                           g_rand_double_range (rand, -100e-6, 100e-6));
+          sl_sim_set_host_wander (sim, h, g_rand_double_range (rand, 0, 5e-6), g_rand_double_range (rand, 600, 7200));
+          sl_engine_add_host (e, name);
+        }
+      for (guint h = 1; h < n; h++)
+        {
+          guint other = (h + 1 + g_rand_int_range (rand, 0, n - 1)) % n;
+
+          sl_sim_add_link_span (sim, g_rand_int_range (rand, 0, h), h, 100,
+                                so.start_ns + (gint64) g_rand_double_range (rand, 2e9, 40e9), so.start_ns + so.duration_ns);
+          if (other != h && g_rand_int_range (rand, 0, 3) > 0)
+            sl_sim_add_link_span (sim, other, h, 50, so.start_ns, so.start_ns + 1000000000);
+        }
+      while (sl_sim_next (sim, &ev, &t))
+        sl_engine_add_packet (e, &ev, t);
+      sl_engine_flush (e);
+
+      g_array_set_size (links, sl_engine_get_n_links (e));
+      for (guint l = 0; l < links->len; l++)
+        {
+          sl_report_get_link (e, l, &g_array_index (links, SlReportLink, l));
+          g_ptr_array_add (lrels, sl_engine_get_link_relation (e, l));
+        }
+      for (guint h = 0; h < n; h++)
+        {
+          SlHostInfo hi = { 0 };
+
+          sl_engine_get_host_info (e, h, &hi);
+          g_ptr_array_add (hrels, sl_relation_ref (hi.relation));
+          sl_host_info_clear (&hi);
+        }
+      for (guint l = 0; l < links->len; l++)
+        {
+          const SlLinkInfo *li = &g_array_index (links, SlReportLink, l).info;
+
+          if (lrels->pdata[l] != NULL && sl_relation_get_n_pieces (lrels->pdata[l]) > 1 &&
+              sl_relation_get_piece (lrels->pdata[l], 1, NULL) > li->span_start + 1000000)
+            g_test_message ("scenario %u link %u-%u: first accurate piece %.3f s after its first packet", sc, li->a, li->b,
+                            (double) (sl_relation_get_piece (lrels->pdata[l], 1, NULL) - li->span_start) / 1e9);
+        }
+      pairs = sl_report_link_pairs ((const SlReportLink *) (gpointer) links->data, links->len);
+      sl_report_host_starts ((const SlReportLink *) (gpointer) links->data, (SlRelation * const *) lrels->pdata,
+                             links->len, starts, n);
+      for (guint h = 0; h < n; h++)
+        {
+          SlHostInfo hi = { 0 };
+          gint64 at;
+          double shown, before, truth, lo, hi_, product = 1;
+          gboolean head_before = FALSE;
+
+          sl_engine_get_host_info (e, h, &hi);
+          if (hi.reference == h || !isfinite (hi.bound_ns) || starts[h] == G_MAXINT64)
+            {
+              sl_host_info_clear (&hi);
+              continue;
+            }
+          at = sl_report_drift_start ((const SlReportLink *) (gpointer) links->data,
+                                      (SlRelation * const *) lrels->pdata, pairs, (SlRelation * const *) hrels->pdata,
+                                      (const guint *) (gpointer) hi.path->data, hi.path->len, starts[h]);
+          g_assert_cmpint (at, >=, starts[h]);
+          /* walk the path 1 µs after the instant and 1 µs before it */
+          for (int side = 0; side < 2; side++)
+            {
+              gint64 x = side == 0 ? at + 1000 : at - 1000;
+
+              if (side == 1 && at - 1000 < starts[h])
+                break;
+              for (guint k = 0; k + 1 < hi.path->len; k++)
+                {
+                  guint u = g_array_index (hi.path, guint, k), v = g_array_index (hi.path, guint, k + 1), l;
+                  g_autoptr(SlRelation) f = NULL;
+                  guint piece;
+
+                  for (l = 0; l < links->len; l++)
+                    {
+                      const SlLinkInfo *li = &g_array_index (links, SlReportLink, l).info;
+
+                      if ((li->a == u && li->b == v) || (li->a == v && li->b == u))
+                        break;
+                    }
+                  g_assert_cmpuint (l, <, links->len);
+                  f = g_array_index (links, SlReportLink, l).info.a == u ? sl_relation_ref (lrels->pdata[l])
+                                                                          : sl_relation_invert (lrels->pdata[l]);
+                  piece = sl_relation_find_piece (f, x);
+                  if (side == 0)
+                    {
+                      g_assert_true (piece > 0 || sl_relation_get_n_pieces (f) == 1);
+                      product *= sl_transform_get_slope (sl_relation_piece_at (f, x));
+                    }
+                  else
+                    head_before |= piece == 0 && sl_relation_get_n_pieces (f) > 1;
+                  x = sl_relation_apply (f, x);
+                }
+            }
+          shown = sl_relation_piece_at (hi.relation, at)->drift;
+          before = sl_relation_piece_at (hi.relation, starts[h])->drift;
+          if (sl_relation_find_piece (hi.relation, at) == sl_relation_find_piece (hi.relation, at + 1000))
+            g_assert_cmpfloat (fabs (shown - (product - 1)) * 1e6, <=, 1e-6);
+          if (at > starts[h])
+            {
+              g_assert_true (head_before || at - 1000 < starts[h]);
+              n_later++;
+            }
+          /* the text says where the drift is read when it is not at
+           * the start's tenth of a second */
+          {
+            g_autofree char *text = sl_report_offset_text (sl_relation_piece_at (hi.relation, starts[h]), starts[h],
+                                                           sl_relation_piece_at (hi.relation, at), at);
+
+            if (at - starts[h] >= 200000000)
+              g_assert_nonnull (strstr (text, " ppm from "));
+            else if (at == starts[h])
+              g_assert_null (strstr (text, " from "));
+          }
+          truth = true_drift (sim, h, hi.reference, at);
+          drift_interval (hi.relation, at, kappa, &lo, &hi_);
+          g_test_message ("scenario %u h%u (%u hops): drift %+.4f ppm %.3f s after its start (there %+.4f), "
+                          "truth %+.4f, guaranteed [%+.3f, %+.3f]", sc, h, hi.path->len - 1, shown * 1e6,
+                          (double) (at - starts[h]) / 1e9, before * 1e6, truth * 1e6, lo * 1e6, hi_ * 1e6);
+          g_assert_cmpfloat (truth, >=, lo);
+          g_assert_cmpfloat (truth, <=, hi_);
+          worst = MAX (worst, fabs (shown - truth) * 1e6);
+          worst_before = MAX (worst_before, fabs (before - true_drift (sim, h, hi.reference, starts[h])) * 1e6);
+          widest = MAX (widest, (hi_ - lo) * 1e6);
+          n_hosts_checked++;
+          sl_host_info_clear (&hi);
+        }
+      sl_engine_free (e);
+    }
+  g_test_message ("%u hosts, %u with a drift read after their start; largest error %.4f ppm (at the start, "
+                  "on the piece there: %.4f), widest guaranteed interval %.3f ppm", n_hosts_checked, n_later,
+                  worst, worst_before, widest);
+  g_assert_cmpuint (n_later, >=, 10);
+}
+
+/* A link whose first windows are not accurate: its relation starts
+ * resting on packets at its first accurate window (piece 1); before, it is
+ * that window's bisector continued backwards (build_path() in
+ * sl-segments-relation.c). Its drift is read there (sl_report_link_start()'s
+ * rate), its offset still where its data starts, both ways round (fails
+ * before: the drift was piece 0's). */
+static void
+test_drift_first_accurate (void)
+{
+  gint64 t0 = G_GINT64_CONSTANT (1700000000000000000), s = 10000000000;
+  gint64 starts[3] = { G_MININT64, t0 + 3 * s, t0 + 9 * s };
+  SlTransform maps[3];
+  SlBoundPoint b = { t0, 50000 };
+  g_autoptr(SlRelation) rel = NULL;
+
+  sl_transform_init (&maps[0], t0 + 3 * s, t0 + 3 * s + 5000000, 0.25, 41e-6);
+  sl_transform_init (&maps[1], t0 + 3 * s, t0 + 3 * s + 5000000, 0.25, 40e-6);
+  sl_transform_init (&maps[2], t0 + 9 * s, sl_transform_apply (&maps[1], t0 + 9 * s), 0, 39e-6);
+  rel = sl_relation_new (starts, maps, 3, &b, 1, TRUE);
+  for (int flipped = 0; flipped < 2; flipped++)
+    {
+      SlReportLink rl = { 0 };
+      SlTransform map, rate;
+      gint64 start, rate_at;
+
+      rl.flipped = flipped;
+      rl.info.has_estimate = TRUE;
+      rl.info.matches = 1000;
+      rl.info.span_start = t0 + s;
+      rl.info.span_end = t0 + 12 * s;
+      rl.info.estimate = maps[1];
+      g_assert_true (sl_report_link_start (&rl, rel, &start, &map, &rate, &rate_at));
+      g_test_message ("flipped %d: drift %+.4f ppm from %+.3f s, offset's piece %+.4f ppm", flipped, rate.drift * 1e6,
+                      (double) (rate_at - start) / 1e9, map.drift * 1e6);
+      if (!flipped)
+        {
+          g_assert_cmpint (start, ==, t0 + s);
+          g_assert_true (memcmp (&map, &maps[0], sizeof map) == 0);
+          g_assert_cmpint (rate_at, ==, t0 + 3 * s);
+          g_assert_cmpfloat (rate.drift, ==, 40e-6);
+        }
+      else
+        {
+          g_assert_cmpint (start, ==, sl_transform_apply (&maps[0], t0 + s));
+          g_assert_cmpint (rate_at, ==, sl_relation_apply_up (rel, t0 + 3 * s));
+          g_assert_cmpfloat (fabs ((1 + rate.drift) * (1 + 40e-6) - 1), <, 1e-15);
+          g_assert_cmpfloat (fabs ((1 + map.drift) * (1 + 41e-6) - 1), <, 1e-15);
+        }
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -543,5 +819,7 @@ main (int    argc,
   g_test_add_func ("/report/compact-profiles", test_compact_profiles);
   g_test_add_func ("/report/mode-strings", test_modes_strings);
   g_test_add_func ("/report/drift-at-start", test_drift_at_start);
+  g_test_add_func ("/report/drift-on-path", test_drift_on_path);
+  g_test_add_func ("/report/drift-first-accurate", test_drift_first_accurate);
   return g_test_run ();
 }

@@ -139,12 +139,25 @@ offset_ns (SlHostItem *self)
   return sl_transform_apply_delta (map_at_start (self), self->info.data_start);
 }
 
+/* The piece the drift is read from: where its path's packets start
+ * (sl_report_drift_start()), as the text report has it. */
+static const SlTransform *
+map_at_drift_start (SlHostItem *self)
+{
+  if (self->relation != NULL && self->info.drift_start != G_MAXINT64)
+    return sl_relation_piece_at (self->relation, self->info.drift_start);
+  return &self->info.to_reference;
+}
+
 static char *
 drift_text (SlHostItem *self)
 {
   if (!has_map (self))
     return g_strdup ("—");
-  return sl_units_drift (map_at_start (self)->drift);
+  if (self->info.data_start == G_MAXINT64)
+    return sl_units_drift (map_at_drift_start (self)->drift);
+  return sl_report_drift_text (map_at_start (self), self->info.data_start, map_at_drift_start (self),
+                               self->info.drift_start);
 }
 
 static void
@@ -245,7 +258,7 @@ sl_host_item_get_property (GObject    *object,
       g_value_set_double (value, offset_ns (self));
       break;
     case PROP_DRIFT:
-      g_value_set_double (value, has_map (self) ? map_at_start (self)->drift * 1e6 : G_MAXDOUBLE);
+      g_value_set_double (value, has_map (self) ? map_at_drift_start (self)->drift * 1e6 : G_MAXDOUBLE);
       break;
     case PROP_EVENTS:
       g_value_set_uint64 (value, self->info.counts.events);

@@ -102,7 +102,7 @@ offset_ns (SlLinkItem *self)
   SlTransform map;
   gint64 start;
 
-  if (!sl_report_link_start (&self->rl, self->relation, &start, &map))
+  if (!sl_report_link_start (&self->rl, self->relation, &start, &map, NULL, NULL))
     return NAN;
   return sl_transform_apply_delta (&map, start);
 }
@@ -116,21 +116,22 @@ offset_text (SlLinkItem *self,
   SlTransform map;
   gint64 start;
 
-  if (!sl_report_link_start (&self->rl, self->relation, &start, &map))
+  if (!sl_report_link_start (&self->rl, self->relation, &start, &map, NULL, NULL))
     return g_strdup ("—");
   return zone ? sl_report_offset_at (&map, start) : sl_report_offset_cell (&map, start);
 }
 
-/* The drift where the link's data starts, as its offset there */
+/* The drift where the link's relation first rests on accurate packets,
+ * as the text report has it */
 static char *
 drift_text (SlLinkItem *self)
 {
-  SlTransform map;
-  gint64 start;
+  SlTransform map, rate;
+  gint64 start, rate_at;
 
-  if (!sl_report_link_start (&self->rl, self->relation, &start, &map))
+  if (!sl_report_link_start (&self->rl, self->relation, &start, &map, &rate, &rate_at))
     return g_strdup ("—");
-  return sl_units_drift (map.drift);
+  return sl_report_drift_text (&map, start, &rate, rate_at);
 }
 
 static gint64

@@ -150,11 +150,18 @@ sl_snapshot_capture_engine (SlSnapshot *self,
         if (r < n_hosts)
           sizes[r]++;
       }
+    g_autoptr(GHashTable) pairs = sl_report_link_pairs ((const SlReportLink *) (gpointer) self->links->data, n_links);
+
     for (guint h = 0; h < n_hosts; h++)
       {
         SlSnapHost *sh = &g_array_index (self->hosts, SlSnapHost, h);
 
         sh->data_start = starts[h];
+        sh->drift_start = sl_report_drift_start ((const SlReportLink *) (gpointer) self->links->data,
+                                                 (SlRelation * const *) self->link_relations->pdata, pairs,
+                                                 (SlRelation * const *) self->host_relations->pdata,
+                                                 &g_array_index (self->path_nodes, guint, sh->path_start),
+                                                 sh->path_len, starts[h]);
         sh->group_size = sh->reference < n_hosts ? sizes[sh->reference] : 1;
       }
   }

@@ -21,6 +21,7 @@ G_BEGIN_DECLS
 /* @group_size: hosts on @reference's clock, this one included;
  * @data_start: where its synchronized data starts on its own clock, or
  *   G_MAXINT64 (sl_report_host_starts())
+ * @drift_start: where its drift is read (sl_report_drift_start())
  * @fixed_from: the file its relation was read from (sl_engine_fix_host()),
  *   or "" */
 typedef struct
@@ -36,6 +37,7 @@ typedef struct
   guint        path_len;
   guint        group_size;
   gint64       data_start;
+  gint64       drift_start;
   gboolean     synchronized;
   gboolean     best_effort;
   char         reason[160];

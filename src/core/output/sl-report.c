@@ -199,13 +199,97 @@ add_bound_span (SlJsonOut        *o,
   add_profile (o, hi->relation, hi->first, hi->last, mode);
 }
 
+/* The engine's links as reported, and their relations (a → b as the
+ * engine keeps them). */
+static void
+engine_links (SlEngine   *engine,
+              GArray    **links,
+              GPtrArray **relations)
+{
+  *links = g_array_sized_new (FALSE, TRUE, sizeof (SlReportLink), sl_engine_get_n_links (engine));
+  g_array_set_size (*links, sl_engine_get_n_links (engine));
+  *relations = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_relation_unref);
+  for (guint l = 0; l < (*links)->len; l++)
+    {
+      sl_report_get_link (engine, l, &g_array_index (*links, SlReportLink, l));
+      g_ptr_array_add (*relations, sl_engine_get_link_relation (engine, l));
+    }
+}
+
+/* Each host's data start and drift start (sl_report_host_starts(),
+ * sl_report_drift_start()) from the engine's links and their relations. */
+static void
+engine_host_starts (SlEngine  *engine,
+                    GArray    *links,
+                    GPtrArray *relations,
+                    gint64    *starts,
+                    gint64    *drift_starts)
+{
+  guint n = sl_engine_get_n_hosts (engine);
+  const SlReportLink *rl = (const SlReportLink *) (gpointer) links->data;
+  g_autoptr(GHashTable) pairs = sl_report_link_pairs (rl, links->len);
+  g_autoptr(GPtrArray) rels = g_ptr_array_new_full (n, (GDestroyNotify) sl_relation_unref);
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_full (n, (GDestroyNotify) g_array_unref);
+
+  sl_report_host_starts (rl, (SlRelation * const *) relations->pdata, links->len, starts, n);
+  for (guint h = 0; h < n; h++)
+    {
+      SlHostInfo hi = { 0 };
+
+      sl_engine_get_host_info (engine, h, &hi);
+      g_ptr_array_add (rels, hi.relation != NULL ? sl_relation_ref (hi.relation) : NULL);
+      g_ptr_array_add (paths, hi.path != NULL ? g_array_ref (hi.path) : g_array_new (FALSE, FALSE, sizeof (guint)));
+      sl_host_info_clear (&hi);
+    }
+  for (guint h = 0; h < n; h++)
+    {
+      GArray *path = g_ptr_array_index (paths, h);
+
+      drift_starts[h] = sl_report_drift_start (rl, (SlRelation * const *) relations->pdata, pairs,
+                                               (SlRelation * const *) rels->pdata,
+                                               (const guint *) (gpointer) path->data, path->len, starts[h]);
+    }
+}
+
+/* Where the host's data starts, its offset there and its drift where
+ * its path's packets start (sl_report_drift_start()), as the text report
+ * and the application's Hosts table give them; null for a reference and
+ * a host with no map or no data. */
+static void
+add_start (SlJsonOut        *o,
+           const SlHostInfo *hi,
+           guint             h,
+           gint64            start,
+           gint64            drift_start)
+{
+  if (hi->reference == h || hi->relation == NULL || start == G_MAXINT64)
+    {
+      sl_json_out_null (o, "start");
+      return;
+    }
+  sl_json_out_begin_object (o, "start");
+  sl_json_out_int (o, "at_ns", start);
+  sl_json_out_number (o, "offset_ns", sl_transform_apply_delta (sl_relation_piece_at (hi->relation, start), start));
+  sl_json_out_number (o, "drift_ppm", sl_relation_piece_at (hi->relation, drift_start)->drift * 1e6);
+  sl_json_out_int (o, "drift_at_ns", drift_start);
+  sl_json_out_end_object (o);
+}
+
 static void
 add_hosts (SlJsonOut                 *o,
            SlEngine                  *engine,
            const SlReportJsonOptions *options)
 {
+  guint n = sl_engine_get_n_hosts (engine);
+  g_autoptr(GArray) links = NULL;
+  g_autoptr(GPtrArray) relations = NULL;
+  g_autofree gint64 *starts = g_new (gint64, MAX (n, 1));
+  g_autofree gint64 *drift_starts = g_new (gint64, MAX (n, 1));
+
+  engine_links (engine, &links, &relations);
+  engine_host_starts (engine, links, relations, starts, drift_starts);
   sl_json_out_begin_array (o, "hosts");
-  for (guint h = 0; h < sl_engine_get_n_hosts (engine); h++)
+  for (guint h = 0; h < n; h++)
     {
       SlHostInfo hi = { 0 };
 
@@ -219,6 +303,7 @@ add_hosts (SlJsonOut                 *o,
                                              ? sl_engine_get_host_name (engine, hi.reference) : NULL);
       add_transform (o, &hi.to_reference);
       add_pieces (o, hi.relation);
+      add_start (o, &hi, h, starts[h], drift_starts[h]);
       sl_json_out_number (o, "bound_ns", hi.bound_ns);
       add_bound_span (o, &hi, options->profiles);
       sl_json_out_begin_array (o, "path");
@@ -690,6 +775,115 @@ sl_report_host_starts (const SlReportLink *links,
     }
 }
 
+static gint64
+pair_key (guint a,
+          guint b)
+{
+  return (gint64) (((guint64) MIN (a, b) << 32) | MAX (a, b));
+}
+
+/**
+ * sl_report_link_pairs:
+ *
+ * Returns: (transfer full): @links by their two hosts, for
+ *   sl_report_drift_start()
+ */
+GHashTable *
+sl_report_link_pairs (const SlReportLink *links,
+                      guint               n_links)
+{
+  GHashTable *pairs = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+
+  g_return_val_if_fail (links != NULL || n_links == 0, pairs);
+
+  for (guint l = 0; l < n_links; l++)
+    {
+      gint64 *key = g_new (gint64, 1);
+
+      *key = pair_key (links[l].info.a, links[l].info.b);
+      g_hash_table_insert (pairs, key, GUINT_TO_POINTER (l + 1));
+    }
+  return pairs;
+}
+
+/* Where a link's relation starts resting on its packets, on its engine a's
+ * clock: its first accurate window's first packet (build_path() in
+ * sl-segments-relation.c: piece 0 is that window's bisector continued
+ * backwards, with no packet under it); G_MAXINT64 without packets. */
+static gint64
+link_data_start (const SlReportLink *rl,
+                 const SlRelation   *relation)
+{
+  const SlLinkInfo *i = &rl->info;
+
+  if (i->matches == 0 || i->span_end < i->span_start)
+    return G_MAXINT64;
+  if (relation != NULL && sl_relation_get_n_pieces (relation) > 1)
+    return MAX (i->span_start, sl_relation_get_piece (relation, 1, NULL));
+  return i->span_start;
+}
+
+/**
+ * sl_report_drift_start:
+ * @links: (array): every link, by engine index
+ * @link_relations: (array): each link's relation from its engine a to its
+ *   b, or %NULL
+ * @pairs: sl_report_link_pairs() of @links
+ * @host_relations: (array): each host's relation to its reference, by
+ *   engine index, or %NULL
+ * @path: (array length=path_len): the host's path to its reference, the
+ *   host first
+ * @start: where the host's data starts (sl_report_host_starts())
+ *
+ * Where a host's drift is read: @start, unless a link of its path has no
+ * packet yet there — its relation is then its first window's bisector
+ * continued backwards, a slope no packet measured there — and then where
+ * the last of them starts, on the host's clock: where the host's map
+ * starts its first piece over packets of every link of its path.
+ *
+ * Returns: that instant on the host's clock (G_MAXINT64 when @start is)
+ */
+gint64
+sl_report_drift_start (const SlReportLink *links,
+                       SlRelation * const *link_relations,
+                       GHashTable         *pairs,
+                       SlRelation * const *host_relations,
+                       const guint        *path,
+                       guint               path_len,
+                       gint64              start)
+{
+  const SlRelation *rel;
+  gint64 on_ref = G_MININT64, at, brk;
+  guint piece;
+
+  g_return_val_if_fail (pairs != NULL, start);
+
+  if (start == G_MAXINT64 || path_len < 2 || (rel = host_relations[path[0]]) == NULL)
+    return start;
+  for (guint k = 0; k + 1 < path_len; k++)
+    {
+      gint64 key = pair_key (path[k], path[k + 1]);
+      guint l = GPOINTER_TO_UINT (g_hash_table_lookup (pairs, &key));
+      gint64 s;
+
+      if (l-- == 0)
+        continue;
+      s = link_data_start (&links[l], link_relations[l]);
+      if (s != G_MAXINT64 && host_relations[links[l].info.a] != NULL)
+        on_ref = MAX (on_ref, sl_relation_apply_up (host_relations[links[l].info.a], s));
+    }
+  if (on_ref == G_MININT64)
+    return start;
+  at = sl_relation_preimage (rel, on_ref);
+  /* the composition breaks there give or take a ns of rounding: at its
+   * breakpoint exactly */
+  piece = sl_relation_find_piece (rel, at + 2);
+  brk = sl_relation_get_piece (rel, piece, NULL);
+  if (piece > 0 && brk >= at - 2)
+    at = brk;
+  return MAX (start, at);
+}
+
 /**
  * sl_report_offset_cell:
  * @map: a clock map (a host to its reference, a to b)
@@ -743,6 +937,10 @@ sl_report_offset_at (const SlTransform *map,
  *   @start (with clocks that wander, the estimate is the piece that
  *   covers most of the link, extrapolated back to its start by up to its
  *   whole span)
+ * @rate: (out) (optional): the piece its drift is read from: @map, unless
+ *   its first windows are not accurate — then the first accurate one's
+ *   first piece (before it, that window's bisector continued backwards)
+ * @rate_at: (out) (optional): where @rate starts, on @rl's a's clock
  *
  * Returns: FALSE when the link has no estimate
  */
@@ -750,10 +948,13 @@ gboolean
 sl_report_link_start (const SlReportLink *rl,
                       const SlRelation   *relation,
                       gint64             *start,
-                      SlTransform        *map)
+                      SlTransform        *map,
+                      SlTransform        *rate,
+                      gint64             *rate_at)
 {
   const SlLinkInfo *i;
-  const SlTransform *piece;
+  const SlTransform *piece, *rate_piece;
+  gint64 from;
 
   g_return_val_if_fail (rl != NULL, FALSE);
 
@@ -762,36 +963,80 @@ sl_report_link_start (const SlReportLink *rl,
     return FALSE;
   /* the span is on the engine's a, rl->a when not flipped */
   piece = relation != NULL ? sl_relation_piece_at (relation, i->span_start) : &i->estimate;
+  from = relation != NULL ? link_data_start (rl, relation) : i->span_start;
+  rate_piece = relation != NULL ? sl_relation_piece_at (relation, from) : piece;
   if (rl->flipped)
     {
       *start = sl_transform_apply (piece, i->span_start);
       sl_transform_invert (piece, map);
+      if (rate != NULL)
+        sl_transform_invert (rate_piece, rate);
+      if (rate_at != NULL)
+        *rate_at = relation != NULL ? sl_relation_apply_up (relation, from) : *start;
     }
   else
     {
       *start = i->span_start;
       *map = *piece;
+      if (rate != NULL)
+        *rate = *rate_piece;
+      if (rate_at != NULL)
+        *rate_at = from;
     }
   return TRUE;
 }
 
 /**
+ * sl_report_drift_text:
+ * @map: the piece where the data starts, at @start
+ * @rate: the piece the drift is read from, at @rate_at
+ *   (sl_report_drift_start()): @map at @start but where a link of a
+ *   host's path has no packet yet
+ *
+ * Returns: the drift, with its time of day when it is not @start's:
+ *   "−27.87 ppm", "−27.87 ppm from 23:16:12.4 UTC"
+ */
+char *
+sl_report_drift_text (const SlTransform *map,
+                      gint64             start,
+                      const SlTransform *rate,
+                      gint64             rate_at)
+{
+  g_autofree char *drift = NULL;
+  g_autofree char *at = NULL;
+  g_autofree char *from = NULL;
+
+  g_return_val_if_fail (map != NULL, NULL);
+  g_return_val_if_fail (rate != NULL, NULL);
+
+  drift = sl_units_drift (rate->drift);
+  at = sl_units_time_of_day (sl_transform_apply (map, start), 1);
+  from = sl_units_time_of_day (sl_transform_apply (rate, rate_at), 1);
+  if (strcmp (at, from) == 0)
+    return g_steal_pointer (&drift);
+  return g_strdup_printf ("%s from %s UTC", drift, from);
+}
+
+/**
  * sl_report_offset_text:
  *
- * Returns: sl_report_offset_at() and the drift:
+ * Returns: sl_report_offset_at() and sl_report_drift_text():
  *   "+182.4 ms at 23:14:00.6 UTC, drift −27.87 ppm"
  */
 char *
 sl_report_offset_text (const SlTransform *map,
-                       gint64             start)
+                       gint64             start,
+                       const SlTransform *rate,
+                       gint64             rate_at)
 {
   g_autofree char *offset = NULL;
   g_autofree char *drift = NULL;
 
   g_return_val_if_fail (map != NULL, NULL);
+  g_return_val_if_fail (rate != NULL, NULL);
 
   offset = sl_report_offset_at (map, start);
-  drift = sl_units_drift (map->drift);
+  drift = sl_report_drift_text (map, start, rate, rate_at);
   return g_strdup_printf ("%s, drift %s", offset, drift);
 }
 
@@ -897,11 +1142,11 @@ text_link (GString               *s,
     {
       g_autoptr(SlRelation) relation = sl_engine_get_link_relation (engine, l);
       g_autofree char *offset = NULL;
-      SlTransform map;
-      gint64 start_a;
+      SlTransform map, rate;
+      gint64 start_a, rate_at;
 
-      sl_report_link_start (rl, relation, &start_a, &map);
-      offset = sl_report_offset_text (&map, start_a);
+      sl_report_link_start (rl, relation, &start_a, &map, &rate, &rate_at);
+      offset = sl_report_offset_text (&map, start_a, &rate, rate_at);
       g_string_append_printf (s, "      offset %s -> %s %s\n", sl_engine_get_host_name (engine, rl->a),
                               sl_engine_get_host_name (engine, rl->b), offset);
     }
@@ -958,7 +1203,8 @@ static void
 text_host (GString  *s,
            SlEngine *engine,
            guint     h,
-           gint64    start)
+           gint64    start,
+           gint64    drift_start)
 {
   SlHostInfo hi = { 0 };
   SlHostCounts c;
@@ -993,8 +1239,11 @@ text_host (GString  *s,
         g_string_append (s, ", no event seen\n");
       if (start != G_MAXINT64)
         {
-          /* the map where its data starts (a piecewise map: that piece) */
-          g_autofree char *offset = sl_report_offset_text (sl_relation_piece_at (hi.relation, start), start);
+          /* the map where its data starts (a piecewise map: that piece),
+           * its drift where its path's packets start */
+          g_autofree char *offset = sl_report_offset_text (sl_relation_piece_at (hi.relation, start), start,
+                                                           sl_relation_piece_at (hi.relation, drift_start),
+                                                           drift_start);
 
           g_string_append_printf (s, "      offset to %s %s\n",
                                   sl_engine_get_host_name (engine, hi.reference), offset);
@@ -1049,6 +1298,7 @@ sl_report_to_text (SlEngine             *engine,
   g_autoptr(GArray) links = NULL;
   g_autoptr(GPtrArray) relations = NULL;
   g_autofree gint64 *starts = NULL;
+  g_autofree gint64 *drift_starts = NULL;
 
   g_return_val_if_fail (engine != NULL, NULL);
 
@@ -1064,17 +1314,10 @@ sl_report_to_text (SlEngine             *engine,
                           sl_engine_get_n_hosts (engine), sl_engine_get_n_links (engine),
                           sl_engine_get_n_matches (engine));
 
-  links = g_array_sized_new (FALSE, TRUE, sizeof (SlReportLink), sl_engine_get_n_links (engine));
-  g_array_set_size (links, sl_engine_get_n_links (engine));
-  relations = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_relation_unref);
-  for (guint l = 0; l < links->len; l++)
-    {
-      sl_report_get_link (engine, l, &g_array_index (links, SlReportLink, l));
-      g_ptr_array_add (relations, sl_engine_get_link_relation (engine, l));
-    }
+  engine_links (engine, &links, &relations);
   starts = g_new (gint64, MAX (sl_engine_get_n_hosts (engine), 1));
-  sl_report_host_starts ((const SlReportLink *) (gpointer) links->data, (SlRelation * const *) relations->pdata,
-                         links->len, starts, sl_engine_get_n_hosts (engine));
+  drift_starts = g_new (gint64, MAX (sl_engine_get_n_hosts (engine), 1));
+  engine_host_starts (engine, links, relations, starts, drift_starts);
 
   g_string_append (s, "\nLinks (offset t_b - t_a where the link's data starts, at b's time of day, UTC; exact maps in --json):\n");
   for (guint l = 0; l < links->len; l++)
@@ -1082,7 +1325,7 @@ sl_report_to_text (SlEngine             *engine,
 
   g_string_append (s, "\nHosts (offset t_reference - t where the host's data starts, at the reference's time of day, UTC; exact maps in --json):\n");
   for (guint h = 0; h < sl_engine_get_n_hosts (engine); h++)
-    text_host (s, engine, h, starts[h]);
+    text_host (s, engine, h, starts[h], drift_starts[h]);
 
   text_components (s, engine, comps);
 

@@ -127,6 +127,15 @@ void      sl_report_host_starts (const SlReportLink  *links,
                                  guint                n_links,
                                  gint64              *starts,
                                  guint                n_hosts);
+GHashTable *sl_report_link_pairs (const SlReportLink *links,
+                                  guint               n_links);
+gint64    sl_report_drift_start (const SlReportLink  *links,
+                                 SlRelation * const  *link_relations,
+                                 GHashTable          *pairs,
+                                 SlRelation * const  *host_relations,
+                                 const guint         *path,
+                                 guint                path_len,
+                                 gint64               start);
 char     *sl_report_offset_at   (const SlTransform   *map,
                                  gint64               start);
 char     *sl_report_offset_cell (const SlTransform   *map,
@@ -135,12 +144,20 @@ double    sl_report_packets_bound (const SlReportLink *rl,
                                    const SlRelation   *rel);
 gboolean  sl_report_bound_is_far  (const SlReportLink *rl,
                                    double              packets_bound);
+char     *sl_report_drift_text  (const SlTransform   *map,
+                                 gint64               start,
+                                 const SlTransform   *rate,
+                                 gint64               rate_at);
 char     *sl_report_offset_text (const SlTransform   *map,
-                                 gint64               start);
+                                 gint64               start,
+                                 const SlTransform   *rate,
+                                 gint64               rate_at);
 gboolean  sl_report_link_start  (const SlReportLink  *rl,
                                  const SlRelation    *relation,
                                  gint64              *start,
-                                 SlTransform         *map);
+                                 SlTransform         *map,
+                                 SlTransform         *rate,
+                                 gint64              *rate_at);
 void      sl_report_json_options_init (SlReportJsonOptions *options);
 void      sl_report_write_json (SlEngine                  *engine,
                                 const SlReportJsonOptions *options,
