@@ -351,6 +351,7 @@ offset_and_drift (gpointer item)
 
   g_object_get (item, "offset-text", &offset, "drift-text", &drift, "summary", &summary, NULL);
   g_assert_null (strstr (offset, "UTC"));
+  g_assert_null (strstr (drift, "UTC"));
   shown = g_strdup_printf ("%s UTC, drift %s", offset, drift);
   g_assert_nonnull (strstr (summary, shown));
   return shown;

@@ -149,12 +149,16 @@ map_at_drift_start (SlHostItem *self)
   return &self->info.to_reference;
 }
 
+/* @zone: the tooltip's words, the report's: "… from 23:16:12.4 UTC" when
+ * the drift is read later than the data's start; the table's cell has the
+ * drift alone (its column's title names no time) */
 static char *
-drift_text (SlHostItem *self)
+drift_text (SlHostItem *self,
+            gboolean    zone)
 {
   if (!has_map (self))
     return g_strdup ("—");
-  if (self->info.data_start == G_MAXINT64)
+  if (self->info.data_start == G_MAXINT64 || !zone)
     return sl_units_drift (map_at_drift_start (self)->drift);
   return sl_report_drift_text (map_at_start (self), self->info.data_start, map_at_drift_start (self),
                                self->info.drift_start);
@@ -249,7 +253,7 @@ sl_host_item_get_property (GObject    *object,
       g_value_take_string (value, offset_text (self, FALSE));
       break;
     case PROP_DRIFT_TEXT:
-      g_value_take_string (value, drift_text (self));
+      g_value_take_string (value, drift_text (self, FALSE));
       break;
     case PROP_SUMMARY:
       g_value_take_string (value, sl_host_item_dup_summary (self));
@@ -572,7 +576,7 @@ sl_host_item_dup_summary (SlHostItem *self)
     default:
       bound = sl_format_ns (self->info.bound_ns);
       offset = offset_text (self, TRUE);
-      drift = drift_text (self);
+      drift = drift_text (self, TRUE);
       transform = transform_text (&self->info, FALSE);
       g_string_append_printf (text, _("%s: on %s's clock through %s, bound ±%s\n"
                                       "offset %s, drift %s\n"

@@ -124,13 +124,17 @@ offset_text (SlLinkItem *self,
 /* The drift where the link's relation first rests on accurate packets,
  * as the text report has it */
 static char *
-drift_text (SlLinkItem *self)
+drift_text (SlLinkItem *self,
+            gboolean    zone)
 {
   SlTransform map, rate;
   gint64 start, rate_at;
 
   if (!sl_report_link_start (&self->rl, self->relation, &start, &map, &rate, &rate_at))
     return g_strdup ("—");
+  /* the table's cell: the drift alone (see sl-host-item.c) */
+  if (!zone)
+    return sl_units_drift (rate.drift);
   return sl_report_drift_text (&map, start, &rate, rate_at);
 }
 
@@ -254,7 +258,7 @@ sl_link_item_get_property (GObject    *object,
       g_value_take_string (value, offset_text (self, FALSE));
       break;
     case PROP_DRIFT_TEXT:
-      g_value_take_string (value, drift_text (self));
+      g_value_take_string (value, drift_text (self, FALSE));
       break;
     case PROP_SUMMARY:
       g_value_take_string (value, sl_link_item_dup_summary (self));
@@ -496,7 +500,7 @@ sl_link_item_dup_summary (SlLinkItem *self)
   if (i->has_estimate)
     {
       offset = offset_text (self, TRUE);
-      drift = drift_text (self);
+      drift = drift_text (self, TRUE);
       exact = estimate_text (&self->rl);
       g_string_append_printf (text, _("\n%s − %s: %s, drift %s\n%s"), self->b_name, self->a_name,
                               offset, drift, exact);
