@@ -23,6 +23,8 @@ struct _SlWindow
   GHashTable           *disabled_actions;
   GPtrArray            *toasts;
   gint64                toast_front_since;
+  gboolean              toast_front_shown;
+  guint                 toast_tick_id;
   AdwToast             *stale_toast;
   guint                 stale_toast_id;
   SlSessionState        last_state;

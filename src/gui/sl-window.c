@@ -18,13 +18,21 @@
 /* libadwaita 1.2 frees a toast's record when its hide animation ends (300 ms)
  * even if its show animation is still running (500 ms when it replaced
  * another toast); the end of that animation then writes into freed memory.
- * So the toast on screen is dismissed only once it has been there longer
- * than that; the queued ones, never shown, at once. */
+ * Both count frame clock time, and a frame ends the newer animation first
+ * (GTK runs a widget's newest tick callback first): after a frame that
+ * came late (a loaded machine), the hide and the show end in the same
+ * frame, the hide first, however long the toast was there by the wall
+ * clock. So the toast on screen is dismissed only once a frame has shown
+ * its show animation over (a tick of our own, TOAST_SHOWN_US of the
+ * overlay's frame clock after it came), or while the overlay is unmapped
+ * (libadwaita's animations end at once there); the queued ones, never
+ * shown, at once. */
 #define TOAST_SHOWN_US (600 * G_TIME_SPAN_MILLISECOND)
 
 G_DEFINE_FINAL_TYPE (SlWindow, sl_window, ADW_TYPE_APPLICATION_WINDOW)
 
 static void pinned_changed_cb (SlWindow *self);
+static void front_toast_started (SlWindow *self);
 
 /* Once everything is read, hosts with packet events that no accurate path
  * joins to another host are named in the banner (`sync` exits with status
@@ -98,6 +106,12 @@ update_state (SlWindow *self)
 }
 
 static gboolean
+front_toast_over (SlWindow *self)
+{
+  return self->toast_front_shown || !gtk_widget_get_mapped (GTK_WIDGET (self->toast_overlay));
+}
+
+static gboolean
 stale_toast_cb (gpointer data)
 {
   SlWindow *self = data;
@@ -107,18 +121,62 @@ stale_toast_cb (gpointer data)
   if (self->toasts->len > 0 && g_ptr_array_index (self->toasts, 0) == toast)
     {
       g_ptr_array_remove_index (self->toasts, 0);
-      self->toast_front_since = g_get_monotonic_time ();
       adw_toast_dismiss (toast);
+      if (self->toasts->len > 0)
+        front_toast_started (self);
     }
   return G_SOURCE_REMOVE;
+}
+
+/* A dismissal waiting for the front toast's show is done after the frame
+ * that ends it (its own tick runs after ours in that frame). */
+static void
+dismiss_stale_later (SlWindow *self)
+{
+  if (self->stale_toast != NULL && self->stale_toast_id == 0)
+    self->stale_toast_id = g_idle_add (stale_toast_cb, self);
+}
+
+static gboolean
+toast_tick_cb (GtkWidget     *overlay,
+               GdkFrameClock *clock,
+               gpointer       data)
+{
+  SlWindow *self = data;
+
+  if (gdk_frame_clock_get_frame_time (clock) - self->toast_front_since < TOAST_SHOWN_US)
+    return G_SOURCE_CONTINUE;
+  self->toast_tick_id = 0;
+  self->toast_front_shown = TRUE;
+  dismiss_stale_later (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+toast_overlay_unmap_cb (SlWindow *self)
+{
+  if (self->toasts != NULL)
+    dismiss_stale_later (self);
+}
+
+/* The front toast changed: its show animation starts now, on the
+ * overlay's frame clock. */
+static void
+front_toast_started (SlWindow *self)
+{
+  GtkWidget *overlay = GTK_WIDGET (self->toast_overlay);
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (overlay);
+
+  self->toast_front_since = clock != NULL ? gdk_frame_clock_get_frame_time (clock) : g_get_monotonic_time ();
+  self->toast_front_shown = FALSE;
+  if (self->toast_tick_id == 0)
+    self->toast_tick_id = gtk_widget_add_tick_callback (overlay, toast_tick_cb, self, NULL);
 }
 
 /* The first toast is the one on screen (all have the normal priority). */
 static void
 dismiss_toasts (SlWindow *self)
 {
-  gint64 shown;
-
   while (self->toasts->len > 1)
     {
       g_autoptr(AdwToast) toast = g_ptr_array_steal_index (self->toasts, self->toasts->len - 1);
@@ -127,17 +185,14 @@ dismiss_toasts (SlWindow *self)
     }
   if (self->toasts->len == 0)
     return;
-  shown = g_get_monotonic_time () - self->toast_front_since;
-  if (shown >= TOAST_SHOWN_US)
+  if (front_toast_over (self))
     {
       g_autoptr(AdwToast) toast = g_ptr_array_steal_index (self->toasts, 0);
 
       adw_toast_dismiss (toast);
       return;
     }
-  g_clear_handle_id (&self->stale_toast_id, g_source_remove);
   g_set_object (&self->stale_toast, g_ptr_array_index (self->toasts, 0));
-  self->stale_toast_id = g_timeout_add ((guint) ((TOAST_SHOWN_US - shown) / 1000) + 1, stale_toast_cb, self);
 }
 
 static void
@@ -334,6 +389,9 @@ sl_window_dispose (GObject *object)
   self->replace_dialog = NULL;
   g_clear_pointer (&self->replace_inputs, g_strfreev);
   g_clear_pointer (&self->pin_input, g_free);
+  if (self->toast_tick_id != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self->toast_overlay), self->toast_tick_id);
+  self->toast_tick_id = 0;
   gtk_widget_dispose_template (GTK_WIDGET (self), SL_TYPE_WINDOW);
   g_clear_object (&self->session);
   g_clear_object (&self->settings);
@@ -427,6 +485,7 @@ sl_window_init (SlWindow *self)
 
   self->disabled_actions = g_hash_table_new (NULL, NULL);
   self->toasts = g_ptr_array_new_with_free_func (g_object_unref);
+  g_signal_connect_object (self->toast_overlay, "unmap", G_CALLBACK (toast_overlay_unmap_cb), self, G_CONNECT_SWAPPED);
   self->session = sl_session_new ();
   self->settings = g_settings_new (APPLICATION_ID);
 
@@ -548,8 +607,8 @@ toast_dismissed_cb (SlWindow *self,
     return;
   g_ptr_array_remove_index (self->toasts, i);
   /* the next one comes on screen */
-  if (i == 0)
-    self->toast_front_since = g_get_monotonic_time ();
+  if (i == 0 && self->toasts->len > 0)
+    front_toast_started (self);
 }
 
 AdwToast *
@@ -559,11 +618,11 @@ _sl_window_toast (SlWindow   *self,
   AdwToast *toast = adw_toast_new (text);
 
   adw_toast_set_timeout (toast, 6);
-  if (self->toasts->len == 0)
-    self->toast_front_since = g_get_monotonic_time ();
   g_ptr_array_add (self->toasts, g_object_ref (toast));
   g_signal_connect_object (toast, "dismissed", G_CALLBACK (toast_dismissed_cb), self, G_CONNECT_SWAPPED);
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  if (self->toasts->len == 1)
+    front_toast_started (self);
   return toast;
 }
 
