@@ -74,14 +74,36 @@ count_labels_with (GtkWidget  *widget,
   return n;
 }
 
-/* Once the input is read, no toast says @text, on screen or waiting */
+typedef struct
+{
+  SlWindow   *window;
+  const char *text;
+} ToastGone;
+
+static gboolean
+toast_gone (gpointer data)
+{
+  ToastGone *gone = data;
+  g_auto(GStrv) toasts = sl_window_dup_toasts (gone->window);
+
+  for (guint i = 0; toasts[i] != NULL; i++)
+    if (strstr (toasts[i], gone->text) != NULL)
+      return FALSE;
+  return count_labels_with (GTK_WIDGET (gone->window), gone->text) == 0;
+}
+
+/* Once the input is read, no toast says @text, on screen or waiting. The
+ * one on screen leaves a frame after its slide-in ends, then slides out:
+ * a count of frames, not a time (seconds apart under a sanitizer) */
 static void
 close_without_toast (SlWindow   *window,
                      const char *text)
 {
+  ToastGone gone = { window, text };
   g_auto(GStrv) toasts = NULL;
 
   ui_wait_settled (sl_window_get_session (window));
+  ui_wait_for (toast_gone, &gone, UI_WAIT_S);
   toasts = sl_window_dup_toasts (window);
   for (guint i = 0; toasts[i] != NULL; i++)
     g_assert_null (strstr (toasts[i], text));
