@@ -209,6 +209,19 @@ test_json_schema (void)
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (link, "windows")), ==, 1);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (link, "pieces")), ==, 1);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (link, "failures")), ==, 0);
+  /* the drifts shown are estimates: LTTV's lies within what the bounds
+   * guarantee, which holds every slope the link's hull admits (its
+   * window relaxes them) */
+  {
+    JsonObject *start = json_object_get_object_member (host1, "start");
+
+    g_assert_cmpfloat (json_object_get_double_member (start, "drift_min_ppm"), <=, 23840);
+    g_assert_cmpfloat (json_object_get_double_member (start, "drift_max_ppm"), >=, 23840);
+    g_assert_cmpfloat (json_object_get_double_member (start, "drift_min_ppm"), <, json_object_get_double_member (start, "drift_ppm"));
+    g_assert_cmpfloat (json_object_get_double_member (link, "drift_min_ppm"), <=, (0.850575 - 1) * 1e6);
+    g_assert_cmpfloat (json_object_get_double_member (link, "drift_max_ppm"), >=, (1.121049 - 1) * 1e6);
+    g_assert_cmpfloat (json_object_get_double_member (link, "drift_max_ppm"), <, 200000);
+  }
 
   comps = json_object_get_array_member (root, "components");
   g_assert_cmpuint (json_array_get_length (comps), ==, 1);

@@ -357,6 +357,27 @@ offset_and_drift (gpointer item)
   return shown;
 }
 
+/* The report's guaranteed drift interval on @line, under its offset and
+ * drift ("      drift guaranteed between A and B ppm there …"): the item's
+ * tooltip says the same. */
+static void
+check_drift_range (gpointer    item,
+                   const char *line)
+{
+  const char *prefix = "      drift guaranteed between ";
+  g_autofree char *summary = NULL;
+  g_autofree char *range = NULL;
+  const char *end;
+
+  g_assert_nonnull (line);
+  g_assert_true (g_str_has_prefix (line, prefix));
+  end = strstr (line, " ppm there");
+  g_assert_nonnull (end);
+  range = g_strdup_printf ("guaranteed between %.*s ppm", (int) (end - line - strlen (prefix)), line + strlen (prefix));
+  g_object_get (item, "summary", &summary, NULL);
+  g_assert_nonnull (strstr (summary, range));
+}
+
 /* Offsets and drifts as the CLI's text report gives them, clocks that
  * wander included: each host's map is piecewise there, and the piece
  * where its data starts (the report's) is not the one that covers most of
@@ -430,6 +451,7 @@ test_offsets_as_report (void)
       g_test_message ("%s (%u pieces): report \"%s\", shown \"%s\"", name,
                       rel != NULL ? sl_relation_get_n_pieces (rel) : 0, want, shown);
       g_assert_cmpstr (shown, ==, want);
+      check_drift_range (h, lines[i + 2]);
       /* the time of day is UTC, and the report says so */
       g_assert_nonnull (strstr (want, " UTC, drift "));
       /* the bound as the Hosts table writes it: ", bound ±X over its events" */
@@ -487,6 +509,7 @@ test_offsets_as_report (void)
                             lines[k] + strlen (prefix), shown);
             g_assert_cmpstr (shown, ==, lines[k] + strlen (prefix));
             g_assert_nonnull (strstr (lines[k], " UTC, drift "));
+            check_drift_range (l, lines[k + 1]);
             /* the map's own offset there (its relation runs from the
              * engine's a, the other end when the names are flipped) */
             {

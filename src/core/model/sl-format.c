@@ -42,6 +42,21 @@ sl_format_ppm (double accuracy)
   return sl_units_rate (accuracy);
 }
 
+/* What the bounds guarantee of a drift shown beside it (an estimate):
+ * the interval of the true drift (slope − 1), as the text report writes
+ * it (sl_units_drift_range()); @lo NAN: nothing guarantees one there */
+char *
+sl_format_drift_range (double lo,
+                       double hi)
+{
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
+
+  if (!sl_units_drift_range (lo, hi, &a, &b))
+    return g_strdup (_("the drift is an estimate; no interval of it is guaranteed there"));
+  return g_strdup_printf (_("the drift is an estimate, guaranteed between %s and %s ppm"), a, b);
+}
+
 /* Bounds, bands and durations: as the text report writes them
  * (sl_units_size(): whole ns below a µs, then four significant digits,
  * zeros kept), negative ones with a minus sign */

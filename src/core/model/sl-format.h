@@ -14,6 +14,8 @@ G_BEGIN_DECLS
 
 const char *sl_format_quality        (SlQuality    quality);
 char       *sl_format_ppm            (double       accuracy);
+char       *sl_format_drift_range    (double       lo,
+                                      double       hi);
 char       *sl_format_ns             (double       ns);
 char       *sl_format_count          (guint64      n);
 char       *sl_format_slope          (double       slope);

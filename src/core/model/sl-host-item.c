@@ -549,6 +549,7 @@ sl_host_item_dup_summary (SlHostItem *self)
   g_autofree char *transform = NULL;
   g_autofree char *offset = NULL;
   g_autofree char *drift = NULL;
+  g_autofree char *range = NULL;
   g_autofree char *events = NULL;
   g_autofree char *packets = NULL;
   g_autofree char *matched = NULL;
@@ -577,12 +578,14 @@ sl_host_item_dup_summary (SlHostItem *self)
       bound = sl_format_ns (self->info.bound_ns);
       offset = offset_text (self, TRUE);
       drift = drift_text (self, TRUE);
+      range = sl_format_drift_range (self->info.drift_range[0], self->info.drift_range[1]);
       transform = transform_text (&self->info, FALSE);
       g_string_append_printf (text, _("%s: on %s's clock through %s, bound ±%s\n"
                                       "offset %s, drift %s\n"
+                                      "(%s)\n"
                                       "t_%s = %s"),
                               self->name, self->reference_name, self->path_text, bound,
-                              offset, drift, self->reference_name, transform);
+                              offset, drift, range, self->reference_name, transform);
       break;
     }
   g_string_append_printf (text, _("\n%s events, %s packet events, %s matched"), events, packets, matched);

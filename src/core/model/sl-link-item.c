@@ -479,6 +479,7 @@ sl_link_item_dup_summary (SlLinkItem *self)
   g_autofree char *bound = NULL;
   g_autofree char *offset = NULL;
   g_autofree char *drift = NULL;
+  g_autofree char *range = NULL;
   g_autofree char *exact = NULL;
   g_autofree char *matches = NULL;
   g_autofree char *accurate = NULL;
@@ -500,10 +501,14 @@ sl_link_item_dup_summary (SlLinkItem *self)
   if (i->has_estimate)
     {
       offset = offset_text (self, TRUE);
+      double lo = NAN, hi = NAN;
+
       drift = drift_text (self, TRUE);
       exact = estimate_text (&self->rl);
-      g_string_append_printf (text, _("\n%s − %s: %s, drift %s\n%s"), self->b_name, self->a_name,
-                              offset, drift, exact);
+      sl_report_link_drift_interval (&self->rl, self->relation, &lo, &hi);
+      range = sl_format_drift_range (lo, hi);
+      g_string_append_printf (text, _("\n%s − %s: %s, drift %s\n(%s)\n%s"), self->b_name, self->a_name,
+                              offset, drift, range, exact);
     }
   g_string_append_printf (text, _("\nrate band %s, offset band %s\n"
                                   "%s matched packets (%s accurate), hull points %u + %u"),

@@ -162,6 +162,11 @@ sl_snapshot_capture_engine (SlSnapshot *self,
                                                  (SlRelation * const *) self->host_relations->pdata,
                                                  &g_array_index (self->path_nodes, guint, sh->path_start),
                                                  sh->path_len, starts[h]);
+        if (!sl_report_drift_interval ((const SlReportLink *) (gpointer) self->links->data,
+                                       (SlRelation * const *) self->link_relations->pdata, pairs,
+                                       &g_array_index (self->path_nodes, guint, sh->path_start), sh->path_len,
+                                       sh->drift_start, &sh->drift_range[0], &sh->drift_range[1]))
+          sh->drift_range[0] = sh->drift_range[1] = NAN;
         sh->group_size = sh->reference < n_hosts ? sizes[sh->reference] : 1;
       }
   }

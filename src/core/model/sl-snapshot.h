@@ -22,6 +22,8 @@ G_BEGIN_DECLS
  * @data_start: where its synchronized data starts on its own clock, or
  *   G_MAXINT64 (sl_report_host_starts())
  * @drift_start: where its drift is read (sl_report_drift_start())
+ * @drift_range: the interval its true drift lies in there
+ *   (sl_report_drift_interval()), NAN when nothing bounds it
  * @fixed_from: the file its relation was read from (sl_engine_fix_host()),
  *   or "" */
 typedef struct
@@ -38,6 +40,7 @@ typedef struct
   guint        group_size;
   gint64       data_start;
   gint64       drift_start;
+  double       drift_range[2];
   gboolean     synchronized;
   gboolean     best_effort;
   char         reason[160];

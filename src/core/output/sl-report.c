@@ -223,7 +223,8 @@ engine_host_starts (SlEngine  *engine,
                     GArray    *links,
                     GPtrArray *relations,
                     gint64    *starts,
-                    gint64    *drift_starts)
+                    gint64    *drift_starts,
+                    double    *drift_range)
 {
   guint n = sl_engine_get_n_hosts (engine);
   const SlReportLink *rl = (const SlReportLink *) (gpointer) links->data;
@@ -248,6 +249,10 @@ engine_host_starts (SlEngine  *engine,
       drift_starts[h] = sl_report_drift_start (rl, (SlRelation * const *) relations->pdata, pairs,
                                                (SlRelation * const *) rels->pdata,
                                                (const guint *) (gpointer) path->data, path->len, starts[h]);
+      if (!sl_report_drift_interval (rl, (SlRelation * const *) relations->pdata, pairs,
+                                     (const guint *) (gpointer) path->data, path->len, drift_starts[h],
+                                     &drift_range[2 * h], &drift_range[2 * h + 1]))
+        drift_range[2 * h] = drift_range[2 * h + 1] = NAN;
     }
 }
 
@@ -260,7 +265,8 @@ add_start (SlJsonOut        *o,
            const SlHostInfo *hi,
            guint             h,
            gint64            start,
-           gint64            drift_start)
+           gint64            drift_start,
+           const double     *drift_range)
 {
   if (hi->reference == h || hi->relation == NULL || start == G_MAXINT64)
     {
@@ -272,6 +278,7 @@ add_start (SlJsonOut        *o,
   sl_json_out_number (o, "offset_ns", sl_transform_apply_delta (sl_relation_piece_at (hi->relation, start), start));
   sl_json_out_number (o, "drift_ppm", sl_relation_piece_at (hi->relation, drift_start)->drift * 1e6);
   sl_json_out_int (o, "drift_at_ns", drift_start);
+  _sl_report_json_drift_range (o, drift_range);
   sl_json_out_end_object (o);
 }
 
@@ -285,9 +292,10 @@ add_hosts (SlJsonOut                 *o,
   g_autoptr(GPtrArray) relations = NULL;
   g_autofree gint64 *starts = g_new (gint64, MAX (n, 1));
   g_autofree gint64 *drift_starts = g_new (gint64, MAX (n, 1));
+  g_autofree double *drift_range = g_new (double, 2 * MAX (n, 1));
 
   engine_links (engine, &links, &relations);
-  engine_host_starts (engine, links, relations, starts, drift_starts);
+  engine_host_starts (engine, links, relations, starts, drift_starts, drift_range);
   sl_json_out_begin_array (o, "hosts");
   for (guint h = 0; h < n; h++)
     {
@@ -303,7 +311,7 @@ add_hosts (SlJsonOut                 *o,
                                              ? sl_engine_get_host_name (engine, hi.reference) : NULL);
       add_transform (o, &hi.to_reference);
       add_pieces (o, hi.relation);
-      add_start (o, &hi, h, starts[h], drift_starts[h]);
+      add_start (o, &hi, h, starts[h], drift_starts[h], &drift_range[2 * h]);
       sl_json_out_number (o, "bound_ns", hi.bound_ns);
       add_bound_span (o, &hi, options->profiles);
       sl_json_out_begin_array (o, "path");
@@ -450,6 +458,7 @@ add_links (SlJsonOut                 *o,
           sl_json_out_string (o, "alpha_exact", slope);
           sl_json_out_string (o, "beta_exact", offset);
         }
+      _sl_report_json_link_drift (o, engine, &rl);
       sl_json_out_number (o, "weight", i->weight);
       sl_json_out_boolean (o, "in_tree", i->in_tree);
       if (i->inversions_known)
@@ -775,9 +784,9 @@ sl_report_host_starts (const SlReportLink *links,
     }
 }
 
-static gint64
-pair_key (guint a,
-          guint b)
+gint64
+_sl_report_pair_key (guint a,
+                     guint b)
 {
   return (gint64) (((guint64) MIN (a, b) << 32) | MAX (a, b));
 }
@@ -800,7 +809,7 @@ sl_report_link_pairs (const SlReportLink *links,
     {
       gint64 *key = g_new (gint64, 1);
 
-      *key = pair_key (links[l].info.a, links[l].info.b);
+      *key = _sl_report_pair_key (links[l].info.a, links[l].info.b);
       g_hash_table_insert (pairs, key, GUINT_TO_POINTER (l + 1));
     }
   return pairs;
@@ -810,9 +819,9 @@ sl_report_link_pairs (const SlReportLink *links,
  * clock: its first accurate window's first packet (build_path() in
  * sl-segments-relation.c: piece 0 is that window's bisector continued
  * backwards, with no packet under it); G_MAXINT64 without packets. */
-static gint64
-link_data_start (const SlReportLink *rl,
-                 const SlRelation   *relation)
+gint64
+_sl_report_link_data_start (const SlReportLink *rl,
+                            const SlRelation   *relation)
 {
   const SlLinkInfo *i = &rl->info;
 
@@ -862,13 +871,13 @@ sl_report_drift_start (const SlReportLink *links,
     return start;
   for (guint k = 0; k + 1 < path_len; k++)
     {
-      gint64 key = pair_key (path[k], path[k + 1]);
+      gint64 key = _sl_report_pair_key (path[k], path[k + 1]);
       guint l = GPOINTER_TO_UINT (g_hash_table_lookup (pairs, &key));
       gint64 s;
 
       if (l-- == 0)
         continue;
-      s = link_data_start (&links[l], link_relations[l]);
+      s = _sl_report_link_data_start (&links[l], link_relations[l]);
       if (s != G_MAXINT64 && host_relations[links[l].info.a] != NULL)
         on_ref = MAX (on_ref, sl_relation_apply_up (host_relations[links[l].info.a], s));
     }
@@ -965,7 +974,7 @@ sl_report_link_start (const SlReportLink *rl,
     return FALSE;
   /* the span is on the engine's a, rl->a when not flipped */
   piece = relation != NULL ? sl_relation_piece_at (relation, i->span_start) : &i->estimate;
-  from = relation != NULL ? link_data_start (rl, relation) : i->span_start;
+  from = relation != NULL ? _sl_report_link_data_start (rl, relation) : i->span_start;
   rate_piece = relation != NULL ? sl_relation_piece_at (relation, from) : piece;
   if (rl->flipped)
     {
@@ -1147,10 +1156,14 @@ text_link (GString               *s,
       SlTransform map, rate;
       gint64 start_a, rate_at;
 
+      double lo = NAN, hi = NAN;
+
       sl_report_link_start (rl, relation, &start_a, &map, &rate, &rate_at);
       offset = sl_report_offset_text (&map, start_a, &rate, rate_at);
       g_string_append_printf (s, "      offset %s -> %s %s\n", sl_engine_get_host_name (engine, rl->a),
                               sl_engine_get_host_name (engine, rl->b), offset);
+      sl_report_link_drift_interval (rl, relation, &lo, &hi);
+      _sl_report_text_drift_range (s, lo, hi);
     }
   if (isfinite (i->band_ns))
     {
@@ -1206,7 +1219,8 @@ text_host (GString  *s,
            SlEngine *engine,
            guint     h,
            gint64    start,
-           gint64    drift_start)
+           gint64    drift_start,
+           const double *drift_range)
 {
   SlHostInfo hi = { 0 };
   SlHostCounts c;
@@ -1249,6 +1263,7 @@ text_host (GString  *s,
 
           g_string_append_printf (s, "      offset to %s %s\n",
                                   sl_engine_get_host_name (engine, hi.reference), offset);
+          _sl_report_text_drift_range (s, drift_range[0], drift_range[1]);
         }
       if (sl_relation_get_n_pieces (hi.relation) > 1)
         g_string_append_printf (s, "      (there: the map has %u pieces, each in --json)\n",
@@ -1301,6 +1316,7 @@ sl_report_to_text (SlEngine             *engine,
   g_autoptr(GPtrArray) relations = NULL;
   g_autofree gint64 *starts = NULL;
   g_autofree gint64 *drift_starts = NULL;
+  g_autofree double *drift_range = NULL;
 
   g_return_val_if_fail (engine != NULL, NULL);
 
@@ -1319,7 +1335,8 @@ sl_report_to_text (SlEngine             *engine,
   engine_links (engine, &links, &relations);
   starts = g_new (gint64, MAX (sl_engine_get_n_hosts (engine), 1));
   drift_starts = g_new (gint64, MAX (sl_engine_get_n_hosts (engine), 1));
-  engine_host_starts (engine, links, relations, starts, drift_starts);
+  drift_range = g_new (double, 2 * MAX (sl_engine_get_n_hosts (engine), 1));
+  engine_host_starts (engine, links, relations, starts, drift_starts, drift_range);
 
   g_string_append (s, "\nLinks (offset t_b - t_a where the link's data starts, at b's time of day, UTC; exact maps in --json):\n");
   for (guint l = 0; l < links->len; l++)
@@ -1327,7 +1344,7 @@ sl_report_to_text (SlEngine             *engine,
 
   g_string_append (s, "\nHosts (offset t_reference - t where the host's data starts, at the reference's time of day, UTC; exact maps in --json):\n");
   for (guint h = 0; h < sl_engine_get_n_hosts (engine); h++)
-    text_host (s, engine, h, starts[h], drift_starts[h]);
+    text_host (s, engine, h, starts[h], drift_starts[h], &drift_range[2 * h]);
 
   text_components (s, engine, comps);
 

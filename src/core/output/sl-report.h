@@ -136,6 +136,18 @@ gint64    sl_report_drift_start (const SlReportLink  *links,
                                  const guint         *path,
                                  guint                path_len,
                                  gint64               start);
+gboolean  sl_report_drift_interval (const SlReportLink *links,
+                                    SlRelation * const *link_relations,
+                                    GHashTable         *pairs,
+                                    const guint        *path,
+                                    guint               path_len,
+                                    gint64              at,
+                                    double             *lo,
+                                    double             *hi);
+gboolean  sl_report_link_drift_interval (const SlReportLink *rl,
+                                         const SlRelation   *relation,
+                                         double             *lo,
+                                         double             *hi);
 char     *sl_report_offset_at   (const SlTransform   *map,
                                  gint64               start);
 char     *sl_report_offset_cell (const SlTransform   *map,
@@ -168,5 +180,19 @@ gboolean    sl_journal_mode_from_string (const char    *str,
 const char *sl_profiles_mode_to_string   (SlProfilesMode  mode);
 gboolean    sl_profiles_mode_from_string (const char     *str,
                                           SlProfilesMode *mode);
+
+/* shared with sl-report-rate.c */
+gint64    _sl_report_pair_key   (guint                a,
+                                 guint                b);
+gint64    _sl_report_link_data_start (const SlReportLink *rl,
+                                      const SlRelation   *relation);
+void      _sl_report_json_drift_range (SlJsonOut          *o,
+                                       const double       *range);
+void      _sl_report_json_link_drift  (SlJsonOut          *o,
+                                       SlEngine           *engine,
+                                       const SlReportLink *rl);
+void      _sl_report_text_drift_range (GString            *s,
+                                       double              lo,
+                                       double              hi);
 
 G_END_DECLS

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sl-compare.h"
+#include "sl-rates.h"
 #include "sl-relation.h"
 #include "sl-round-private.h"
 
@@ -44,6 +45,7 @@ struct _SlRelation
   SlTransform  *maps;
   SlBoundPoint *bounds;
   double        min_slope;
+  SlRates      *rates;
 };
 
 static guint64 next_serial;
@@ -155,6 +157,7 @@ sl_relation_unref (SlRelation *self)
   g_free (self->starts);
   g_free (self->maps);
   g_free (self->bounds);
+  sl_rates_free (self->rates);
   g_free (self);
 }
 
@@ -162,7 +165,7 @@ sl_relation_unref (SlRelation *self)
  * sl_relation_equal:
  *
  * Returns: whether @a and @b are the same relation bit for bit: pieces,
- *   bound points and what holds beyond them
+ *   bound points, what holds beyond them and the rates
  */
 gboolean
 sl_relation_equal (const SlRelation *a,
@@ -176,7 +179,49 @@ sl_relation_equal (const SlRelation *a,
          a->bounded_beyond == b->bounded_beyond &&
          memcmp (a->starts, b->starts, a->n_pieces * sizeof (gint64)) == 0 &&
          memcmp (a->maps, b->maps, a->n_pieces * sizeof (SlTransform)) == 0 &&
-         memcmp (a->bounds, b->bounds, a->n_bounds * sizeof (SlBoundPoint)) == 0;
+         memcmp (a->bounds, b->bounds, a->n_bounds * sizeof (SlBoundPoint)) == 0 &&
+         sl_rates_equal (a->rates, b->rates);
+}
+
+/* Only on a relation no one else holds yet (it is immutable once
+ * shared): its link's windows' rate intervals (sl-segments-relation.c).
+ * Compositions and inversions carry none. */
+void
+_sl_relation_set_rates (SlRelation *self,
+                        SlRates    *rates)
+{
+  g_return_if_fail (self != NULL && self->ref == 1);
+
+  sl_rates_free (self->rates);
+  self->rates = rates;
+}
+
+/**
+ * sl_relation_rate_at:
+ * @x: an instant on the source clock, known within ±@slack ns
+ * @lo, @hi: (out): the guaranteed interval of the true map's slope there
+ *   (sl_rates_at())
+ *
+ * Returns: %FALSE when the relation carries no rates (not a link's) or
+ *   they bound nothing there
+ */
+gboolean
+sl_relation_rate_at (const SlRelation *self,
+                     gint64            x,
+                     double            slack,
+                     double           *lo,
+                     double           *hi)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  return sl_rates_at (self->rates, x, slack, lo, hi);
+}
+
+const SlRates *
+sl_relation_get_rates (const SlRelation *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->rates;
 }
 
 guint

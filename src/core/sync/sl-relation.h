@@ -8,6 +8,7 @@
 
 #include <glib.h>
 
+#include "sl-rates.h"
 #include "sl-transform.h"
 
 G_BEGIN_DECLS
@@ -59,6 +60,14 @@ gint         _sl_relation_get_refs      (const SlRelation   *self);
 
 gboolean     sl_relation_equal          (const SlRelation   *a,
                                          const SlRelation   *b);
+void         _sl_relation_set_rates     (SlRelation         *self,
+                                         SlRates            *rates);
+const SlRates *sl_relation_get_rates    (const SlRelation   *self);
+gboolean     sl_relation_rate_at        (const SlRelation   *self,
+                                         gint64              x,
+                                         double              slack,
+                                         double             *lo,
+                                         double             *hi);
 guint        sl_relation_get_n_pieces   (const SlRelation   *self);
 gint64       sl_relation_get_piece      (const SlRelation   *self,
                                          guint               i,

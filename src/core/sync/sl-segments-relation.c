@@ -918,6 +918,37 @@ pieces_relation (SlSegments   *self,
   return rel;
 }
 
+/* What the accurate windows guarantee of the rate (sl-rates.c). */
+static SlRates *
+window_rates (SlSegments   *self,
+              GArray       *ws,
+              const GArray *acc)
+{
+  SlRateWindow *rw = g_new0 (SlRateWindow, acc->len);
+  SlRates *rates;
+  guint run = 0;
+
+  for (guint k = 0; k < acc->len; k++)
+    {
+      const Window *w = &g_array_index (ws, Window, g_array_index (acc, guint, k));
+
+      if (k > 0 && step_between (ws, g_array_index (acc, guint, k - 1), g_array_index (acc, guint, k)))
+        run++;
+      /* zeroed: compared with memcmp (sl_relation_equal()) */
+      rw[k].u = self->x0 + w->band.u;
+      rw[k].v = self->x0 + w->band.v;
+      rw[k].from = self->x0 + MAX (w->band.u, w->valid_start);
+      rw[k].to = self->x0 + MIN (w->band.v, w->valid_end);
+      rw[k].lo = w->band.amin;
+      rw[k].hi = w->band.amax;
+      rw[k].kappa = w->band.kappa;
+      rw[k].run = run;
+    }
+  rates = sl_rates_new (rw, acc->len);
+  g_free (rw);
+  return rates;
+}
+
 static SlRelation *
 build_relation (SlSegments *self)
 {
@@ -963,6 +994,7 @@ build_relation (SlSegments *self)
   merge_bound_points (pts);
 
   rel = pieces_relation (self, pieces, pts);
+  _sl_relation_set_rates (rel, window_rates (self, ws, acc));
   windows_free (ws);
   return rel;
 }

@@ -177,3 +177,44 @@ sl_units_rate (double rate)
     return g_strdup ("0 ppm");
   return ppm_text (fabs (rate) * 1e6);
 }
+
+/* one end of sl_units_drift_range(), rounded away from the inside */
+static char *
+ppm_end (double   ppm,
+         int      decimals,
+         gboolean up)
+{
+  double scale = pow (10, decimals);
+  double r = (up ? ceil (ppm * scale) : floor (ppm * scale)) / scale;
+
+  if (r == 0)
+    return g_strdup_printf ("%.*f", decimals, 0.0);
+  return g_strdup_printf ("%s%.*f", r < 0 ? MINUS : "+", decimals, fabs (r));
+}
+
+/**
+ * sl_units_drift_range:
+ * @lo, @hi: the ends of an interval of drifts (slope − 1)
+ * @lo_text, @hi_text: (out): the ends in ppm, without the unit, rounded
+ *   outwards to as many decimals as sl_units_drift() gives the larger
+ *   end ("−33.13" and "−22.40", "+0.1230" and "+0.3070")
+ *
+ * Returns: %FALSE (and no text) when an end is not finite
+ */
+gboolean
+sl_units_drift_range (double  lo,
+                      double  hi,
+                      char  **lo_text,
+                      char  **hi_text)
+{
+  double big = MAX (fabs (lo), fabs (hi)) * 1e6;
+  int decimals = big >= 999.95 ? 0 : big >= 99.995 ? 1 : big >= 9.9995 ? 2 : big >= 0.99995 ? 3 : 4;
+
+  g_return_val_if_fail (lo_text != NULL && hi_text != NULL, FALSE);
+
+  if (!isfinite (lo) || !isfinite (hi))
+    return FALSE;
+  *lo_text = ppm_end (lo * 1e6, decimals, FALSE);
+  *hi_text = ppm_end (hi * 1e6, decimals, TRUE);
+  return TRUE;
+}

@@ -15,5 +15,9 @@ char *sl_units_offset      (double ns);
 char *sl_units_size        (double ns);
 char *sl_units_drift       (double drift);
 char *sl_units_rate        (double rate);
+gboolean sl_units_drift_range (double   lo,
+                               double   hi,
+                               char   **lo_text,
+                               char   **hi_text);
 
 G_END_DECLS
