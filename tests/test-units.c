@@ -68,6 +68,39 @@ test_drift (void)
   check (sl_units_drift (NAN), "—");
 }
 
+/* A guaranteed interval of drifts: its ends rounded outwards (never
+ * narrower than what is guaranteed), the decimals of the larger end */
+static void
+check_range (double      lo,
+             double      hi,
+             const char *want_lo,
+             const char *want_hi)
+{
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
+
+  g_assert_true (sl_units_drift_range (lo, hi, &a, &b));
+  g_assert_cmpstr (a, ==, want_lo);
+  g_assert_cmpstr (b, ==, want_hi);
+}
+
+static void
+test_drift_range (void)
+{
+  char *a = NULL, *b = NULL;
+
+  check_range (-33.1234e-6, -22.4011e-6, "\u221233.13", "\u221222.40");
+  check_range (38.411e-6, 68.181e-6, "+38.41", "+68.19");
+  check_range (-5.0e-6, 123.4561e-6, "\u22125.0", "+123.5");
+  check_range (0.12301e-6, 0.30701e-6, "+0.1230", "+0.3071");
+  check_range (-107988.58e-6, 175691.13e-6, "\u2212107989", "+175692");
+  check_range (-0.00001e-6, 1.5e-6, "\u22120.001", "+1.500");
+  g_assert_false (sl_units_drift_range (NAN, 1e-6, &a, &b));
+  g_assert_false (sl_units_drift_range (-1e-6, INFINITY, &a, &b));
+  g_assert_null (a);
+  g_assert_null (b);
+}
+
 /* A width of rates (a link's rate band): the drift's digits, no sign, no
  * exponent ("accuracy 1.22e+03 ppm" was a plot's title) */
 static void
@@ -104,6 +137,7 @@ main (int   argc,
 
   g_test_add_func ("/units/offset", test_offset);
   g_test_add_func ("/units/drift", test_drift);
+  g_test_add_func ("/units/drift-range", test_drift_range);
   g_test_add_func ("/units/rate", test_rate);
   g_test_add_func ("/units/time-of-day", test_time_of_day);
   return g_test_run ();

@@ -500,9 +500,9 @@ sl_link_item_dup_summary (SlLinkItem *self)
                           i->in_tree ? _(", in the tree") : "", bound);
   if (i->has_estimate)
     {
-      offset = offset_text (self, TRUE);
       double lo = NAN, hi = NAN;
 
+      offset = offset_text (self, TRUE);
       drift = drift_text (self, TRUE);
       exact = estimate_text (&self->rl);
       sl_report_link_drift_interval (&self->rl, self->relation, &lo, &hi);
