@@ -80,7 +80,7 @@ cpu_refresh (SlTimeline *self,
     }
   if (r->n_iv == 0)
     r->first = t;
-  _sl_tl_row_push (r, t, state, (guint16) r->cpu, detail);
+  _sl_tl_row_push (self, r, t, state, (guint16) r->cpu, detail);
 }
 
 static void
@@ -115,7 +115,7 @@ thread_refresh (SlTimeline *self,
       if (state == SL_TIMELINE_STATE_BLOCKED)
         detail = th->syscall;
     }
-  _sl_tl_row_push (sl_tl_row (self, th->row), t, state, cpu, detail);
+  _sl_tl_row_push (self, sl_tl_row (self, th->row), t, state, cpu, detail);
 }
 
 static guint
@@ -810,6 +810,7 @@ host_update (SlTimeline *self,
       if (++run[best].e == run[best].end)
         run_next (store, best, h->consumed[best], n[best], &run[best]);
     }
+  _sl_tl_scratch_settle (self);
   return self->events != before;
 }
 

@@ -46,6 +46,8 @@ typedef struct
   gint64     cum[SL_TIMELINE_N_STATES];
 
   guint8     kind;
+  /* SL_TL_SCRATCH_* bits: arrays held in the timeline's scratch area */
+  guint8     scratch;
   guint      host;
   guint      parent;
   guint32    tid;
@@ -127,6 +129,11 @@ typedef struct _SlTlHost SlTlHost;
 
 typedef struct _SlTlEarly SlTlEarly;
 
+typedef struct _SlTlScratch SlTlScratch;
+
+#define SL_TL_SCRATCH_IV     (1u << 0)
+#define SL_TL_SCRATCH_BLOCKS (1u << 1)
+
 struct _SlTimeline
 {
   GPtrArray    *hosts;
@@ -139,6 +146,12 @@ struct _SlTimeline
   /* the builder's thread's: pending matches' ends resolved as each host is
    * built, until it is joined */
   SlTlEarly    *early;
+  /* where new rows' arrays grow while a host's events are taken
+   * (sl-timeline-query.c); NULL until the first */
+  SlTlScratch  *scratch;
+  /* bytes of intervals and of their index copied from one array to
+   * another (growing outside the scratch area, or leaving it) */
+  guint64       interval_copy_bytes;
   GPtrArray    *lanes;
   GHashTable   *lane_by_pair;
   GArray       *conns;
@@ -216,7 +229,8 @@ sl_tl_host (const SlTimeline *self,
   return host < self->hosts->len ? g_ptr_array_index (self->hosts, host) : NULL;
 }
 
-void     _sl_tl_row_push_new      (SlTlRow          *row,
+void     _sl_tl_row_push_new      (SlTimeline       *self,
+                                   SlTlRow          *row,
                                    gint64            t,
                                    guint8            state,
                                    guint16           cpu,
@@ -224,18 +238,26 @@ void     _sl_tl_row_push_new      (SlTlRow          *row,
 /* Appends a state starting at @t (sl-timeline-query.c); most calls repeat
  * the row's last state and return here. */
 static inline void
-_sl_tl_row_push (SlTlRow *row,
-                 gint64   t,
-                 guint8   state,
-                 guint16  cpu,
-                 guint32  detail)
+_sl_tl_row_push (SlTimeline *self,
+                 SlTlRow    *row,
+                 gint64      t,
+                 guint8      state,
+                 guint16     cpu,
+                 guint32     detail)
 {
   const SlTlIval *last = row->n_iv > 0 ? &row->iv[row->n_iv - 1] : NULL;
 
   if (last != NULL && last->state == state && last->cpu == cpu && last->detail == detail)
     return;
-  _sl_tl_row_push_new (row, t, state, cpu, detail);
+  _sl_tl_row_push_new (self, row, t, state, cpu, detail);
 }
+
+void     _sl_tl_scratch_settle    (SlTimeline       *self);
+void     _sl_tl_scratch_free      (SlTimeline       *self);
+/* (tests: a smaller area, so that rows outgrow it) */
+void     _sl_tl_scratch_set_limits (SlTimeline      *self,
+                                   gsize             row_max,
+                                   gsize             max);
 
 void     _sl_tl_row_clear         (SlTlRow          *row);
 guint64  _sl_tl_row_drop_before   (SlTlRow          *row,

@@ -154,6 +154,7 @@ sl_timeline_free (SlTimeline *self)
     return;
 
   _sl_tl_arrows_clear (self);
+  _sl_tl_scratch_free (self);
   g_ptr_array_unref (self->rows);
   g_ptr_array_unref (self->hosts);
   sl_interner_free (self->strings);
