@@ -9,19 +9,12 @@
 
 #include "sl-tsdl-private.h"
 
-static void
-token_clear (gpointer p)
-{
-  Token *t = p;
-
-  g_free (t->text);
-}
-
 void
-tsdl_tokens_free (GArray *tokens)
+tsdl_tokens_clear (TsdlTokens *tokens)
 {
-  if (tokens != NULL)
-    g_array_unref (tokens);
+  g_clear_pointer (&tokens->tokens, g_free);
+  g_clear_pointer (&tokens->texts, g_string_chunk_free);
+  tokens->n = 0;
 }
 
 static gboolean
@@ -68,57 +61,90 @@ lex_int (const char *s,
 }
 
 static gsize
-lex_string (const char *s,
-            gsize       len,
-            char        quote,
-            Token      *t,
-            gboolean   *ok)
+lex_string (const char   *s,
+            gsize         len,
+            char          quote,
+            Token        *t,
+            GString      *scratch,
+            GStringChunk *texts,
+            gboolean     *ok)
 {
-  GString *out = g_string_new (NULL);
   gsize i = 1;
 
   *ok = FALSE;
+  g_string_truncate (scratch, 0);
   while (i < len && s[i] != quote && s[i] != '\n')
     {
       if (s[i] == '\\' && i + 1 < len)
         {
           char c = s[i + 1];
 
-          g_string_append_c (out, c == 'n' ? '\n' : c == 't' ? '\t' : c == '0' ? '\0' : c);
+          g_string_append_c (scratch, c == 'n' ? '\n' : c == 't' ? '\t' : c == '0' ? '\0' : c);
           i += 2;
           continue;
         }
-      g_string_append_c (out, s[i++]);
+      g_string_append_c (scratch, s[i++]);
     }
   if (i < len && s[i] == quote)
     {
       *ok = TRUE;
       i++;
     }
-  t->value = out->len > 0 ? (guchar) out->str[0] : 0;
-  t->text = g_string_free (out, FALSE);
+  t->value = scratch->len > 0 ? (guchar) scratch->str[0] : 0;
+  /* an escaped NUL ends the text, as it did when each token had its copy */
+  t->text = g_string_chunk_insert (texts, scratch->str);
   return i;
 }
 
-static const char *const puncts[] = { "...", ":=", "{", "}", "(", ")", "[", "]", "<", ">", ";", ",", ".", "=",
-                                      ":", "-", "+", "*", "&", "|", "?", "/", "!", "~", "%", "^" };
-
+/* The punctuation TSDL has, longest first where one begins another. */
 static gsize
 lex_punct (const char *s,
            gsize       len,
            Token      *t)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (puncts); i++)
+  switch (s[0])
     {
-      gsize n = strlen (puncts[i]);
-
-      if (n <= len && memcmp (s, puncts[i], n) == 0)
+    case '.':
+      if (len >= 3 && s[1] == '.' && s[2] == '.')
         {
-          t->text = g_strdup (puncts[i]);
-          return n;
+          t->text = "...";
+          return 3;
         }
+      t->text = ".";
+      return 1;
+    case ':':
+      if (len >= 2 && s[1] == '=')
+        {
+          t->text = ":=";
+          return 2;
+        }
+      t->text = ":";
+      return 1;
+    case '{': t->text = "{"; return 1;
+    case '}': t->text = "}"; return 1;
+    case '(': t->text = "("; return 1;
+    case ')': t->text = ")"; return 1;
+    case '[': t->text = "["; return 1;
+    case ']': t->text = "]"; return 1;
+    case '<': t->text = "<"; return 1;
+    case '>': t->text = ">"; return 1;
+    case ';': t->text = ";"; return 1;
+    case ',': t->text = ","; return 1;
+    case '=': t->text = "="; return 1;
+    case '-': t->text = "-"; return 1;
+    case '+': t->text = "+"; return 1;
+    case '*': t->text = "*"; return 1;
+    case '&': t->text = "&"; return 1;
+    case '|': t->text = "|"; return 1;
+    case '?': t->text = "?"; return 1;
+    case '/': t->text = "/"; return 1;
+    case '!': t->text = "!"; return 1;
+    case '~': t->text = "~"; return 1;
+    case '%': t->text = "%"; return 1;
+    case '^': t->text = "^"; return 1;
+    default:
+      return 0;
     }
-  return 0;
 }
 
 /* Skips blanks and comments; FALSE on a comment left open. */
@@ -166,15 +192,19 @@ skip_blanks (const char *s,
 gboolean
 tsdl_lex (const char  *s,
           gsize        len,
-          GArray     **tokens,
+          TsdlTokens  *out,
           char       **why,
           guint       *line)
 {
-  g_autoptr(GArray) out = g_array_new (FALSE, TRUE, sizeof (Token));
+  /* a kernel's metadata: ~3.7 bytes of text per token */
+  gsize size = MIN (len / 4 + 16, 1u << 20);
+  g_autofree Token *tokens = g_new (Token, size);
+  g_autoptr(GString) scratch = g_string_new (NULL);
+  GStringChunk *texts = g_string_chunk_new (MIN (len / 2 + 64, 1u << 20));
+  guint n_tokens = 0;
   guint ln = 1;
   gsize i = 0;
 
-  g_array_set_clear_func (out, token_clear);
   for (;;)
     {
       Token t = { 0 };
@@ -185,19 +215,26 @@ tsdl_lex (const char  *s,
         {
           *why = g_strdup ("a comment is not closed");
           *line = ln;
+          g_string_chunk_free (texts);
           return FALSE;
         }
       t.line = ln;
+      if (n_tokens == size)
+        {
+          size *= 2;
+          tokens = g_renew (Token, tokens, size);
+        }
       if (i >= len)
         {
           t.kind = TOK_EOF;
-          g_array_append_val (out, t);
+          tokens[n_tokens++] = t;
           break;
         }
-      if (out->len >= TSDL_MAX_TOKENS)
+      if (n_tokens >= TSDL_MAX_TOKENS)
         {
           *why = g_strdup ("too long");
           *line = ln;
+          g_string_chunk_free (texts);
           return FALSE;
         }
       if (is_ident_start (s[i]))
@@ -205,7 +242,7 @@ tsdl_lex (const char  *s,
           for (n = 1; i + n < len && is_ident (s[i + n]); n++)
             ;
           t.kind = TOK_IDENT;
-          t.text = g_strndup (s + i, n);
+          t.text = g_string_chunk_insert_len (texts, s + i, (gssize) n);
         }
       else if (g_ascii_isdigit (s[i]))
         {
@@ -215,7 +252,7 @@ tsdl_lex (const char  *s,
       else if (s[i] == '"' || s[i] == '\'')
         {
           t.kind = s[i] == '"' ? TOK_STRING : TOK_CHAR;
-          n = lex_string (s + i, len - i, s[i], &t, &ok);
+          n = lex_string (s + i, len - i, s[i], &t, scratch, texts, &ok);
         }
       else
         {
@@ -224,17 +261,19 @@ tsdl_lex (const char  *s,
         }
       if (n == 0 || !ok)
         {
-          g_free (t.text);
           *why = !ok ? g_strdup ("a string is not closed on its line")
                      : g_strdup_printf ("unexpected character 0x%02x", (guchar) s[i]);
           *line = ln;
+          g_string_chunk_free (texts);
           return FALSE;
         }
       t.start = i;
       t.end = i + n;
-      g_array_append_val (out, t);
+      tokens[n_tokens++] = t;
       i += n;
     }
-  *tokens = g_steal_pointer (&out);
+  out->tokens = g_steal_pointer (&tokens);
+  out->n = n_tokens;
+  out->texts = texts;
   return TRUE;
 }

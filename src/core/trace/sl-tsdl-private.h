@@ -40,22 +40,25 @@ typedef struct
   gboolean negative_ok;
   guint64  value;
   gboolean overflow;
-  char    *text;
+  /* names and strings: in TsdlTokens' @texts; punctuation: static */
+  const char *text;
 } Token;
 
+/* A metadata text's tokens: two allocations (and a few for the texts'
+ * chunks), not one or two per token */
 typedef struct
 {
-  GArray *tokens;
-  char   *error;
-  guint   error_line;
-} Lexer;
+  Token        *tokens;   /* ending with TOK_EOF */
+  guint         n;
+  GStringChunk *texts;
+} TsdlTokens;
 
 gboolean tsdl_lex       (const char  *text,
                          gsize        len,
-                         GArray     **tokens,
+                         TsdlTokens  *out,
                          char       **why,
                          guint       *line);
-void     tsdl_tokens_free (GArray   *tokens);
+void     tsdl_tokens_clear (TsdlTokens *tokens);
 
 typedef enum
 {

@@ -22,7 +22,8 @@
 
 typedef struct
 {
-  GArray    *tokens;
+  Token     *tokens;
+  guint      n_tokens;
   guint      pos;
   GPtrArray *scopes;
   SlTsdl    *t;
@@ -95,9 +96,9 @@ static Token *
 peek_at (Parser *p,
          guint   ahead)
 {
-  guint i = MIN (p->pos + ahead, p->tokens->len - 1);
+  guint i = MIN (p->pos + ahead, p->n_tokens - 1);
 
-  return &g_array_index (p->tokens, Token, i);
+  return &p->tokens[i];
 }
 
 static Token *
@@ -173,7 +174,7 @@ static gboolean
 is_punct (Token      *t,
           const char *s)
 {
-  return t->kind == TOK_PUNCT && g_str_equal (t->text, s);
+  return t->kind == TOK_PUNCT && t->text[0] == s[0] && g_str_equal (t->text, s);
 }
 
 static gboolean
@@ -265,7 +266,9 @@ typedef struct
   gboolean negative;
   guint64  value;
   gboolean overflow;
-  char    *text;
+  /* the token's text (the tokens outlive the values), or @owned */
+  const char *text;
+  char    *owned;
   guint    line;
   gsize    start;
   gsize    end;
@@ -274,7 +277,7 @@ typedef struct
 static void
 value_clear (Value *v)
 {
-  g_clear_pointer (&v->text, g_free);
+  g_clear_pointer (&v->owned, g_free);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Value, value_clear)
@@ -304,22 +307,24 @@ parse_value (Parser *p,
       return TRUE;
     case TOK_STRING:
       v->kind = TOK_STRING;
-      v->text = g_strdup (t->text);
+      v->text = t->text;
       return !v->negative || fail (p, "a minus sign before a string");
     case TOK_IDENT:
-      {
-        GString *s = g_string_new (t->text);
+      v->kind = TOK_IDENT;
+      v->text = t->text;
+      if (is_punct (peek (p), ".") && peek_at (p, 1)->kind == TOK_IDENT)
+        {
+          GString *s = g_string_new (t->text);
 
-        while (is_punct (peek (p), ".") && peek_at (p, 1)->kind == TOK_IDENT)
-          {
-            next (p);
-            g_string_append_c (s, '.');
-            g_string_append (s, next (p)->text);
-          }
-        v->kind = TOK_IDENT;
-        v->text = g_string_free (s, FALSE);
-        return !v->negative || fail (p, "a minus sign before a name");
-      }
+          while (is_punct (peek (p), ".") && peek_at (p, 1)->kind == TOK_IDENT)
+            {
+              next (p);
+              g_string_append_c (s, '.');
+              g_string_append (s, next (p)->text);
+            }
+          v->text = v->owned = g_string_free (s, FALSE);
+        }
+      return !v->negative || fail (p, "a minus sign before a name");
     default:
       p->pos--;
       return fail (p, "a value expected");
@@ -630,7 +635,7 @@ parse_compound (Parser *p,
           fail (p, "a variant's selector: <name> expected");
           return NULL;
         }
-      tag = g_steal_pointer (&v.text);
+      tag = g_strdup (v.text);
     }
   if (accept (p, "{"))
     {
@@ -778,7 +783,7 @@ parse_type (Parser *p)
   if (is_type_keyword (peek (p)))
     return parse_keyword_type (p);
   while (peek (p)->kind == TOK_IDENT)
-    g_ptr_array_add (words, next (p)->text);
+    g_ptr_array_add (words, (gpointer) next (p)->text);
   if (words->len == 0)
     {
       fail (p, "a type expected");
@@ -851,7 +856,7 @@ parse_alias (Parser *p)
           g_autofree char *type_name = NULL;
 
           while (peek (p)->kind == TOK_IDENT)
-            g_ptr_array_add (words, next (p)->text);
+            g_ptr_array_add (words, (gpointer) next (p)->text);
           if (words->len < 2)
             return fail (p, "typedef TYPE NAME; expected");
           type_name = join_words (words, words->len - 1);
@@ -863,7 +868,7 @@ parse_alias (Parser *p)
           if (peek (p)->kind != TOK_IDENT)
             fail (p, "typedef TYPE NAME; expected");
           else
-            g_ptr_array_add (words, next (p)->text);
+            g_ptr_array_add (words, (gpointer) next (p)->text);
         }
     }
   else
@@ -872,7 +877,7 @@ parse_alias (Parser *p)
       if (t != NULL && !expect (p, ":="))
         g_clear_pointer (&t, tsdl_type_unref);
       while (t != NULL && peek (p)->kind == TOK_IDENT)
-        g_ptr_array_add (words, next (p)->text);
+        g_ptr_array_add (words, (gpointer) next (p)->text);
       if (t != NULL && words->len == 0)
         fail (p, "typealias TYPE := NAME; expected");
     }
@@ -936,7 +941,7 @@ parse_member (Parser    *p,
       guint line = peek (p)->line;
 
       while (peek (p)->kind == TOK_IDENT)
-        g_ptr_array_add (words, next (p)->text);
+        g_ptr_array_add (words, (gpointer) next (p)->text);
       if (words->len < 2)
         return fail (p, "a member needs a type and a name");
       name = join_words (words, words->len - 1);
@@ -1301,7 +1306,7 @@ sl_tsdl_parse (const char  *text,
   g_autoptr(SlTsdl) t = g_new0 (SlTsdl, 1);
   g_autoptr(GPtrArray) scopes = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
   g_autofree char *why = NULL;
-  GArray *tokens = NULL;
+  TsdlTokens tokens = { 0 };
   Parser p = { 0 };
   guint line = 0;
 
@@ -1314,13 +1319,14 @@ sl_tsdl_parse (const char  *text,
       g_set_error (error, G_MARKUP_ERROR, G_MARKUP_ERROR_PARSE, "line %u: %s", line, why);
       return NULL;
     }
-  p.tokens = tokens;
+  p.tokens = tokens.tokens;
+  p.n_tokens = tokens.n;
   p.scopes = scopes;
   p.t = t;
   scope_push (&p);
   while (peek (&p)->kind != TOK_EOF && parse_top (&p))
     ;
-  tsdl_tokens_free (tokens);
+  tsdl_tokens_clear (&tokens);
   if (p.error == NULL && !tsdl_check (t, &p.error, &p.error_line))
     g_assert (p.error != NULL);
   if (p.error != NULL)
