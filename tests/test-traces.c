@@ -826,6 +826,141 @@ test_nothing_found (void)
   rm_rf (tmp);
 }
 
+/* What the scan of @folder found, in its order: every problem, then each
+ * host with its identity and trace folders. */
+static char *
+scan_record (const char *folder,
+             guint       n_threads)
+{
+  g_autoptr(SlEngine) engine = sl_engine_new (NULL);
+  g_autoptr(GPtrArray) problems = NULL;
+  SlTraceReaderOptions ro;
+  SlTraceReader *reader;
+  GString *out = g_string_new (NULL);
+
+  sl_trace_reader_options_init (&ro);
+  ro.scan_only = TRUE;
+  ro.n_threads = n_threads;
+  reader = sl_trace_reader_new (engine, &ro);
+  sl_trace_reader_add_folder (reader, folder);
+  sl_trace_reader_start (reader);
+  g_assert_cmpint (sl_trace_reader_run (reader), ==, SL_TRACE_READER_DONE);
+  problems = sl_trace_reader_dup_problems (reader);
+  for (guint i = 0; i < problems->len; i++)
+    {
+      g_autofree char *line = sl_trace_problem_to_string (g_ptr_array_index (problems, i));
+
+      g_string_append_printf (out, "problem %s\n", line);
+    }
+  for (guint i = 0; i < sl_trace_reader_get_n_hosts (reader); i++)
+    {
+      const GPtrArray *traces = sl_trace_reader_get_host_traces (reader, i);
+      const char *hostname, *uuid;
+
+      sl_trace_reader_get_host_identity (reader, i, &hostname, &uuid);
+      g_string_append_printf (out, "host %s (%s, %s)%s:", sl_trace_reader_get_host_name (reader, i), hostname,
+                              uuid != NULL ? uuid : "-", sl_trace_reader_host_failed (reader, i) ? " failed" : "");
+      for (guint k = 0; k < traces->len; k++)
+        g_string_append_printf (out, " %s", (const char *) g_ptr_array_index (traces, k));
+      g_string_append_c (out, '\n');
+    }
+  sl_trace_reader_free (reader);
+  return g_string_free (out, FALSE);
+}
+
+/* The folder of a trace a problem names (the problem may name a file in
+ * it, or the folder itself) */
+static char *
+problem_folder (const char *file)
+{
+  return g_str_has_suffix (file, "/kernel") ? g_strdup (file) : g_path_get_dirname (file);
+}
+
+/* Damaged folders (each break, twice, and streams with damaged packet
+ * headers) beside django-vote's hosts: the scan meets them in the order
+ * of their names, so its messages come in that order, whatever the heap
+ * (g_ptr_array_sort() with g_strcmp0 compared the pointers' bytes). */
+static void
+test_scan_order (void)
+{
+  g_autofree char *django = sl_test_data_path ("traces", "django-vote", NULL);
+  g_autofree char *src = sl_test_data_path ("traces", "synctraces", "scp_src", NULL);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20261128);
+  g_autofree char *tmp = NULL;
+  g_autofree char *one = NULL;
+  g_autofree char *last = g_strdup ("");
+  g_auto(GStrv) lines = NULL;
+  guint n_scan_problems = 0;
+  static const char *const names[] = { "django-client.phd.vm", "django-db.phd.vm", "django-httpd.phd.vm" };
+
+  if (django == NULL || src == NULL)
+    return;
+
+  tmp = make_tmpdir ();
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *from = g_build_filename (django, names[i], NULL);
+      g_autofree char *parent = g_build_filename (tmp, "m", NULL);
+      g_autofree char *to = g_build_filename (parent, names[i], NULL);
+
+      g_assert_cmpint (g_mkdir_with_parents (parent, 0755), ==, 0);
+      g_assert_cmpint (symlink (from, to), ==, 0);
+    }
+  for (guint g = 0; g < 2; g++)
+    {
+      g_autofree char *parent = g_strdup_printf ("%s/%c", tmp, "dr"[g]);
+
+      for (Break b = 0; b < N_BREAKS; b++)
+        g_free (make_broken (parent, b));
+    }
+  for (guint i = 0; i < 6; i++)
+    {
+      g_autofree char *dir = g_strdup_printf ("%s/f%u/kernel", tmp, i);
+      g_autofree char *stream = g_build_filename (dir, "channel0_0", NULL);
+      g_autofree char *data = NULL;
+      gsize len, at;
+
+      copy_trace (src, dir);
+      g_assert_true (g_file_get_contents (stream, &data, &len, NULL));
+      /* a byte of a packet's header or context (packets of 256 KiB) */
+      at = (gsize) g_rand_int_range (rand, 0, (gint32) (len / 262144)) * 262144 + (gsize) g_rand_int_range (rand, 0, 48);
+      data[at] ^= (char) (1 << g_rand_int_range (rand, 0, 8));
+      g_assert_true (g_file_set_contents (stream, data, (gssize) len, NULL));
+    }
+
+  one = scan_record (tmp, 1);
+  g_test_message ("%s", one);
+  /* the damage is seen where it lies */
+  for (Break b = 0; b < N_BREAKS; b++)
+    if (b != BREAK_NO_PACKETS)
+      {
+        g_autofree char *d = g_strdup_printf ("/d/%s/", breaks[b].name);
+        g_autofree char *r = g_strdup_printf ("/r/%s/", breaks[b].name);
+
+        g_assert_nonnull (strstr (one, d));
+        g_assert_nonnull (strstr (one, r));
+      }
+  g_assert_nonnull (strstr (one, "host django-httpd"));
+  /* the scan's messages (the copies left out come after, when the
+   * traces are grouped) in the order of the folders' names */
+  lines = g_strsplit (one, "\n", -1);
+  for (guint i = 0; lines[i] != NULL && g_str_has_prefix (lines[i], "problem ") &&
+                    strstr (lines[i], "the same trace as") == NULL; i++)
+    {
+      const char *file = strstr (lines[i], tmp);
+      g_autofree char *path = g_strndup (file, strcspn (file, ":"));
+      g_autofree char *folder = problem_folder (path);
+
+      if (strcmp (folder, last) < 0)
+        g_error ("%s comes after %s", folder, last);
+      g_free (last);
+      last = g_steal_pointer (&folder);
+      n_scan_problems++;
+    }
+  g_assert_cmpuint (n_scan_problems, >=, 10);
+  rm_rf (tmp);
+}
+
 /* Truncated and bit-flipped copies of VM1 beside an intact VM3: the
  * reader never crashes nor hangs, speaks in clear lines, and VM3 is read
  * whole. Deterministic seeds. */
@@ -1631,6 +1766,7 @@ main (int    argc,
   g_test_add_func ("/traces/same-name-two-boots", test_same_name_two_boots);
   g_test_add_func ("/traces/progress-cancel", test_progress_cancel);
   g_test_add_func ("/traces/hosts-before-decoders", test_hosts_before_decoders);
+  g_test_add_func ("/traces/scan-order", test_scan_order);
   g_test_add_func ("/traces/errors", test_errors);
   g_test_add_func ("/traces/errors-others-synchronized", test_errors_others_synchronized);
   g_test_add_func ("/traces/nothing-found", test_nothing_found);

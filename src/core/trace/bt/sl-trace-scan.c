@@ -63,6 +63,14 @@ sl_trace_dir_free (gpointer p)
   g_free (t);
 }
 
+/* for g_ptr_array_sort(), which passes pointers to the elements */
+static int
+cmp_names (gconstpointer a,
+           gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
 static void
 stream_free (gpointer p)
 {
@@ -223,7 +231,7 @@ scan_streams (Scan         *scan,
   while (d != NULL && (name = g_dir_read_name (d)) != NULL)
     if (name[0] != '.' && !g_str_equal (name, "metadata") && !g_str_equal (name, "index"))
       g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
+  g_ptr_array_sort (names, cmp_names);
   for (guint i = 0; i < names->len; i++)
     {
       g_autofree char *path = g_build_filename (t->path, g_ptr_array_index (names, i), NULL);
@@ -480,7 +488,7 @@ scan_folder (Scan       *scan,
 
   if (depth >= MAX_SCAN_DEPTH)
     return;
-  g_ptr_array_sort (subdirs, (GCompareFunc) g_strcmp0);
+  g_ptr_array_sort (subdirs, cmp_names);
   for (guint i = 0; i < subdirs->len; i++)
     {
       /* an unreadable subfolder is reported there, by g_dir_open */
