@@ -116,6 +116,21 @@ sl_parallel_for (guint          n,
                  SlParallelFunc func,
                  gpointer       user_data)
 {
+  sl_parallel_for_at_most (n, G_MAXUINT, func, user_data);
+}
+
+/**
+ * sl_parallel_for_at_most:
+ * @max_threads: threads at most, the caller's included (0 counts as 1)
+ *
+ * sl_parallel_for() on at most @max_threads threads.
+ */
+void
+sl_parallel_for_at_most (guint          n,
+                         guint          max_threads,
+                         SlParallelFunc func,
+                         gpointer       user_data)
+{
   GThreadPool *p;
   guint helpers, pushed = 0;
   Job *job;
@@ -124,7 +139,7 @@ sl_parallel_for (guint          n,
 
   if (n == 0)
     return;
-  p = n > 1 ? get_pool (&helpers) : NULL;
+  p = n > 1 && max_threads > 1 ? get_pool (&helpers) : NULL;
   if (p == NULL)
     {
       for (guint i = 0; i < n; i++)
@@ -139,7 +154,7 @@ sl_parallel_for (guint          n,
   job->n = n;
   g_mutex_init (&job->lock);
   g_cond_init (&job->cond);
-  for (guint k = 0; k < MIN (helpers, n - 1); k++)
+  for (guint k = 0; k < MIN (MIN (helpers, max_threads - 1), n - 1); k++)
     {
       g_autoptr(GError) error = NULL;
 

@@ -18,6 +18,11 @@ void  sl_parallel_for          (guint          n,
                                 SlParallelFunc func,
                                 gpointer       user_data);
 
+void  sl_parallel_for_at_most  (guint          n,
+                                guint          max_threads,
+                                SlParallelFunc func,
+                                gpointer       user_data);
+
 guint sl_parallel_get_helpers  (void);
 void  sl_parallel_set_helpers  (guint          n_helpers);
 

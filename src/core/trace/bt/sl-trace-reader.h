@@ -35,7 +35,7 @@ typedef enum
 
 /**
  * SlTraceReaderOptions:
- * @n_threads: decoding threads (0: one per processor)
+ * @n_threads: decoding threads, and at most as many check the traces first (0: one per processor)
  * @keep_events: fill each host's #SlEventStore (memory grows with the
  *   trace; without it, memory is independent of trace length)
  * @spill: whether packet events wait in temporary files (see #SlTraceSpill)

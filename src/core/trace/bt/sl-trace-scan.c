@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 
 #include "sl-cpu-time.h"
+#include "sl-parallel.h"
 #include "sl-ctf-meta.h"
 #include "sl-ctf2.h"
 #include "sl-ctf-scan.h"
@@ -30,20 +31,106 @@
  * another trace (foreign metadata) is left out. What is good goes into
  * the trace's view (sl-trace-view.c). The traces are then grouped into
  * hosts (sl-trace-group.c).
+ *
+ * The walk through the folders is one thread's; the traces it finds are
+ * checked on several (sl_parallel_for_at_most(): most of a trace's time
+ * is its metadata parsed), each into its own item with its problems, and
+ * the items are then taken in the walk's order: the traces, the hosts
+ * and every problem come out the same whatever the number of threads.
  */
 
 #define MAX_SCAN_FOLDERS       100000
 #define MAX_SCAN_DEPTH         32
 #define STREAM_MAGIC           0xc1fc1fc1u
 
+/* A place in the walk's order: a trace folder to check, or problems
+ * the walk met */
+typedef struct
+{
+  char      *dir;       /* NULL: the walk's problems only */
+  GPtrArray *problems;  /* SlTraceProblem, in the order they were met */
+  TraceDir  *trace;     /* the trace checked, if kept */
+} ScanItem;
+
 typedef struct
 {
   SlTraceReader *reader;
   GHashTable    *visited;
-  GPtrArray     *traces;
+  GArray        *items;   /* ScanItem */
+  guint          n_traces;
   guint          n_folders;
   gboolean       gave_up;
+  _Atomic gint64 check_us;
 } Scan;
+
+static void
+scan_item_clear (gpointer p)
+{
+  ScanItem *item = p;
+
+  g_free (item->dir);
+  if (item->problems != NULL)
+    g_ptr_array_unref (item->problems);
+  if (item->trace != NULL)
+    sl_trace_dir_free (item->trace);
+}
+
+static void
+item_problem_va (ScanItem   *item,
+                 const char *host,
+                 const char *file,
+                 const char *fmt,
+                 va_list     args)
+{
+  if (item->problems == NULL)
+    item->problems = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_trace_problem_free);
+  g_ptr_array_add (item->problems, sl_trace_problem_new_va (host, file, fmt, args));
+}
+
+static void item_problem (ScanItem   *item,
+                          const char *host,
+                          const char *file,
+                          const char *fmt,
+                          ...) G_GNUC_PRINTF (4, 5);
+
+/* A problem of the trace being checked (any scan thread). */
+static void
+item_problem (ScanItem   *item,
+              const char *host,
+              const char *file,
+              const char *fmt,
+              ...)
+              {
+              va_list args;
+
+  va_start (args, fmt);
+  item_problem_va (item, host, file, fmt, args);
+  va_end (args);
+}
+
+static void walk_problem (Scan       *scan,
+                          const char *host,
+                          const char *file,
+                          const char *fmt,
+                          ...) G_GNUC_PRINTF (4, 5);
+
+/* A problem the walk meets, in its place among the traces found. */
+static void
+walk_problem (Scan       *scan,
+              const char *host,
+              const char *file,
+              const char *fmt,
+              ...)
+              {
+              GArray *items = scan->items;
+  va_list args;
+
+  if (items->len == 0 || g_array_index (items, ScanItem, items->len - 1).dir != NULL)
+    g_array_set_size (items, items->len + 1);
+  va_start (args, fmt);
+  item_problem_va (&g_array_index (items, ScanItem, items->len - 1), host, file, fmt, args);
+  va_end (args);
+}
 
 void
 sl_trace_dir_free (gpointer p)
@@ -181,36 +268,35 @@ trace_clock (TraceDir     *t,
 
 /* One stream file checked; FALSE when it is left out (reported). */
 static gboolean
-scan_stream (Scan         *scan,
+scan_stream (ScanItem     *item,
              TraceDir     *t,
              const SlTsdl *tsdl,
              const char   *path,
              SlCtfStream  *s)
 {
-  SlTraceReader *self = scan->reader;
   g_autoptr(GError) error = NULL;
 
   if (!sl_safe_is_regular (path))
     {
       g_autofree char *what = sl_safe_describe (path);
 
-      sl_trace_reader_add_problem (self, t->hostname, path, "%s, not a stream file; left out", what);
+      item_problem (item, t->hostname, path, "%s, not a stream file; left out", what);
       return FALSE;
     }
   if (!sl_ctf_scan_stream (tsdl, path, s, &error))
     {
-      sl_trace_reader_add_problem (self, t->hostname, path, "cannot read the stream file: %s; left out",
-                                   error->message);
+      item_problem (item, t->hostname, path, "cannot read the stream file: %s; left out",
+                    error->message);
       return FALSE;
     }
   if (s->foreign)
     return FALSE;
   if (s->problem != NULL && s->good_bytes == 0)
-    sl_trace_reader_add_problem (self, t->hostname, path, "%s; the file is left out", s->problem);
+    item_problem (item, t->hostname, path, "%s; the file is left out", s->problem);
   else if (s->problem != NULL)
-    sl_trace_reader_add_problem (self, t->hostname, path,
-                                 "%s; the rest of the file (%" G_GUINT64_FORMAT " bytes) is left out, its first %u "
-                                 "packets are kept", s->problem, s->size - s->good_bytes, s->n_packets);
+    item_problem (item, t->hostname, path,
+                  "%s; the rest of the file (%" G_GUINT64_FORMAT " bytes) is left out, its first %u "
+                  "packets are kept", s->problem, s->size - s->good_bytes, s->n_packets);
   /* an empty stream file is a stream without packets yet */
   return s->good_bytes > 0 || (s->size == 0 && s->problem == NULL);
 }
@@ -218,7 +304,7 @@ scan_stream (Scan         *scan,
 /* The stream files beside the metadata, checked; the foreign ones named.
  * Returns how many were left out for damage before their first packet. */
 static guint
-scan_streams (Scan         *scan,
+scan_streams (ScanItem     *item,
               TraceDir     *t,
               const SlTsdl *tsdl,
               GPtrArray    *foreign)
@@ -242,7 +328,7 @@ scan_streams (Scan         *scan,
           g_free (s);
           continue;
         }
-      if (scan_stream (scan, t, tsdl, path, s))
+      if (scan_stream (item, t, tsdl, path, s))
         {
           g_ptr_array_add (t->streams, s);
           t->bytes += s->good_bytes;
@@ -261,7 +347,7 @@ scan_streams (Scan         *scan,
 }
 
 static void
-report_foreign (Scan      *scan,
+report_foreign (ScanItem  *item,
                 TraceDir  *t,
                 GPtrArray *foreign)
 {
@@ -273,13 +359,13 @@ report_foreign (Scan      *scan,
       g_autofree char *theirs = uuid_string (s->uuid);
 
       if (t->streams->len == 0 && i == 0)
-        sl_trace_reader_add_problem (scan->reader, t->hostname, t->metadata,
-                                     "foreign metadata: the stream files were recorded for trace %s, this metadata "
-                                     "describes trace %s (copied from another trace?); trace skipped", theirs, mine);
+        item_problem (item, t->hostname, t->metadata,
+                      "foreign metadata: the stream files were recorded for trace %s, this metadata "
+                      "describes trace %s (copied from another trace?); trace skipped", theirs, mine);
       else if (t->streams->len > 0)
-        sl_trace_reader_add_problem (scan->reader, t->hostname, s->path,
-                                     "recorded for trace %s, not for this folder's trace %s (a stream file of "
-                                     "another trace?); left out", theirs, mine);
+        item_problem (item, t->hostname, s->path,
+                      "recorded for trace %s, not for this folder's trace %s (a stream file of "
+                      "another trace?); left out", theirs, mine);
     }
 }
 
@@ -327,11 +413,11 @@ trace_dir_new (const char   *dir,
   return t;
 }
 
+/* One trace folder checked into @item; on any scan thread. */
 static void
-scan_trace (Scan       *scan,
-            const char *dir)
+scan_trace (ScanItem *item)
 {
-  SlTraceReader *self = scan->reader;
+  const char *dir = item->dir;
   g_autofree char *metadata = g_build_filename (dir, "metadata", NULL);
   g_autofree char *why = NULL;
   g_autofree char *text = NULL;
@@ -366,7 +452,7 @@ scan_trace (Scan       *scan,
       g_autofree char *host = guess_host (text, dir);
       g_autofree char *message = metadata_problem (st, why);
 
-      sl_trace_reader_add_problem (self, host, metadata, "%s", message);
+      item_problem (item, host, metadata, "%s", message);
       return;
     }
 
@@ -374,31 +460,31 @@ scan_trace (Scan       *scan,
   if (t->hostname == NULL)
     {
       t->hostname = g_strdup_printf ("unknown (%s)", dir);
-      sl_trace_reader_add_problem (self, t->hostname, metadata, "the trace environment has no hostname; "
-                                   "the trace is a host of its own");
+      item_problem (item, t->hostname, metadata, "the trace environment has no hostname; "
+                    "the trace is a host of its own");
     }
   warnings = sl_tsdl_get_warnings (tsdl);
   for (guint i = 0; warnings != NULL && i < warnings->len; i++)
-    sl_trace_reader_add_problem (self, t->hostname, metadata, "metadata %s", (const char *) warnings->pdata[i]);
-  damaged = scan_streams (scan, t, tsdl, foreign);
-  report_foreign (scan, t, foreign);
+    item_problem (item, t->hostname, metadata, "metadata %s", (const char *) warnings->pdata[i]);
+  damaged = scan_streams (item, t, tsdl, foreign);
+  report_foreign (item, t, foreign);
   if (t->streams->len == 0 && foreign->len == 0 && damaged > 0)
     {
       /* every stream damaged from its start: the host stays, of which
        * nothing could be read (each file was named), rather than vanish */
       t->failed = TRUE;
-      g_ptr_array_add (scan->traces, t);
+      item->trace = t;
       return;
     }
   if (t->streams->len == 0)
     {
       if (foreign->len == 0)
-        sl_trace_reader_add_problem (self, t->hostname, dir, "no stream files with packets beside the metadata; "
-                                     "trace skipped");
+        item_problem (item, t->hostname, dir, "no stream files with packets beside the metadata; "
+                      "trace skipped");
       sl_trace_dir_free (t);
       return;
     }
-  g_ptr_array_add (scan->traces, t);
+  item->trace = t;
 }
 
 static void
@@ -421,7 +507,7 @@ scan_folder (Scan       *scan,
   if (g_stat (dir, &st) != 0)
     {
       int e = errno;
-      sl_trace_reader_add_problem (self, NULL, dir, "cannot read the folder: %s", g_strerror (e));
+      walk_problem (scan, NULL, dir, "cannot read the folder: %s", g_strerror (e));
       return;
     }
   key = g_strdup_printf ("%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT, (guint64) st.st_dev, (guint64) st.st_ino);
@@ -431,21 +517,24 @@ scan_folder (Scan       *scan,
   if (++scan->n_folders > MAX_SCAN_FOLDERS)
     {
       scan->gave_up = TRUE;
-      sl_trace_reader_add_problem (self, NULL, dir, "stopped searching for traces after %u folders", MAX_SCAN_FOLDERS);
+      walk_problem (scan, NULL, dir, "stopped searching for traces after %u folders", MAX_SCAN_FOLDERS);
       return;
     }
 
   metadata = g_build_filename (dir, "metadata", NULL);
   if (g_file_test (metadata, G_FILE_TEST_IS_REGULAR))
     {
-      scan_trace (scan, dir);
+      ScanItem item = { .dir = g_strdup (dir) };
+
+      g_array_append_val (scan->items, item);
+      scan->n_traces++;
       return;
     }
 
   d = g_dir_open (dir, 0, &error);
   if (d == NULL)
     {
-      sl_trace_reader_add_problem (self, NULL, dir, "cannot read the folder: %s", error->message);
+      walk_problem (scan, NULL, dir, "cannot read the folder: %s", error->message);
       return;
     }
 
@@ -463,8 +552,8 @@ scan_folder (Scan       *scan,
           GStatBuf target;
           int e = g_stat (path, &target) != 0 ? errno : 0;
 
-          sl_trace_reader_add_problem (self, NULL, path, "cannot read the folder or file: %s",
-                                       e == ELOOP ? "the links loop" : "the link leads nowhere");
+          walk_problem (scan, NULL, path, "cannot read the folder or file: %s",
+                        e == ELOOP ? "the links loop" : "the link leads nowhere");
           g_free (path);
         }
       else
@@ -479,12 +568,12 @@ scan_folder (Scan       *scan,
     {
       g_autofree char *what = sl_safe_describe (metadata);
 
-      sl_trace_reader_add_problem (self, NULL, metadata, "%s, not a metadata file (never opened); the folder's "
-                                   "streams are skipped", what);
+      walk_problem (scan, NULL, metadata, "%s, not a metadata file (never opened); the folder's "
+                    "streams are skipped", what);
     }
   else if (streams)
-    sl_trace_reader_add_problem (self, NULL, metadata, "missing: the folder holds CTF stream files but no metadata file; "
-                 "its streams are skipped");
+    walk_problem (scan, NULL, metadata, "missing: the folder holds CTF stream files but no metadata file; "
+                  "its streams are skipped");
 
   if (depth >= MAX_SCAN_DEPTH)
     return;
@@ -496,37 +585,98 @@ scan_folder (Scan       *scan,
     }
 }
 
+static void
+check_item_cb (guint    index,
+               gpointer user_data)
+{
+  Scan *scan = user_data;
+  ScanItem *item = &g_array_index (scan->items, ScanItem, index);
+  gint64 cpu;
+
+  if (item->dir == NULL || atomic_load (&scan->reader->cancelled))
+    return;
+  cpu = sl_thread_cpu_us ();
+  scan_trace (item);
+  atomic_fetch_add (&scan->check_us, sl_thread_cpu_us () - cpu);
+}
+
+/* Items [@first, @end), in the walk's order: their problems into the
+ * reader's, their traces into @traces. Whether there was any. */
+static gboolean
+take_items (Scan      *scan,
+            guint      first,
+            guint      end,
+            GPtrArray *traces)
+{
+  gboolean any = FALSE;
+
+  for (guint i = first; i < end; i++)
+    {
+      ScanItem *item = &g_array_index (scan->items, ScanItem, i);
+      g_autoptr(GPtrArray) problems = g_steal_pointer (&item->problems);
+
+      if (problems != NULL)
+        {
+          g_ptr_array_set_free_func (problems, NULL);
+          for (guint k = 0; k < problems->len; k++)
+            sl_problem_list_take (scan->reader->problems, g_ptr_array_index (problems, k));
+          any = any || problems->len > 0;
+        }
+      if (item->trace != NULL)
+        {
+          g_ptr_array_add (traces, g_steal_pointer (&item->trace));
+          any = TRUE;
+        }
+    }
+  return any;
+}
+
 /* The scan thread: traces found, checked and grouped into hosts. */
 gpointer
 sl_trace_scan_thread (gpointer data)
 {
   SlTraceReader *self = data;
   g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GPtrArray) traces = g_ptr_array_new ();
   Scan scan = { 0 };
   GPtrArray *hosts = NULL;
 
   scan.reader = self;
   scan.visited = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  scan.traces = g_ptr_array_new ();
+  scan.items = g_array_new (FALSE, TRUE, sizeof (ScanItem));
+  g_array_set_clear_func (scan.items, scan_item_clear);
+  atomic_init (&scan.check_us, 0);
 
   if (sl_decoder_get_program (&error) == NULL)
     sl_trace_reader_add_problem (self, NULL, "syncline-decoder", "%s", error->message);
   else
-    for (guint i = 0; i < self->folders->len; i++)
-      {
-        const char *folder = g_ptr_array_index (self->folders, i);
-        guint before = scan.traces->len;
-        guint problems_before = sl_problem_list_count (self->problems);
+    {
+      for (guint i = 0; i < self->folders->len; i++)
+        {
+          guint first = scan.items->len;
 
-        scan_folder (&scan, folder, 0);
-        if (scan.traces->len == before && sl_problem_list_count (self->problems) == problems_before)
-          sl_trace_reader_add_problem (self, NULL, folder, "no LTTng trace found (no folder with a metadata file below it)");
-      }
+          g_array_append_val (starts, first);
+          scan_folder (&scan, g_ptr_array_index (self->folders, i), 0);
+        }
+      sl_profile_mark ("reader", "found %u trace folders", scan.n_traces);
+      sl_parallel_for_at_most (scan.items->len, self->options.n_threads, check_item_cb, &scan);
+      g_array_append_val (starts, scan.items->len); /* the end of the last folder's */
+      for (guint i = 0; i < self->folders->len; i++)
+        {
+          const char *folder = g_ptr_array_index (self->folders, i);
+          guint first = g_array_index (starts, guint, i);
 
-  sl_profile_mark ("reader", "scanned %u traces", scan.traces->len);
-  hosts = sl_trace_group_hosts (self, scan.traces);
+          if (!take_items (&scan, first, g_array_index (starts, guint, i + 1), traces))
+            sl_trace_reader_add_problem (self, NULL, folder, "no LTTng trace found (no folder with a metadata file below it)");
+        }
+    }
+
+  sl_profile_mark ("reader", "scanned %u traces (%.1f ms of CPU checking them, on up to %u threads)", traces->len,
+                   atomic_load (&scan.check_us) / 1000.0, MIN (self->options.n_threads, sl_parallel_get_helpers () + 1));
+  hosts = sl_trace_group_hosts (self, traces);
   sl_profile_mark ("reader", "grouped into %u hosts", hosts->len);
-  g_ptr_array_unref (scan.traces);
+  g_array_unref (scan.items);
   g_hash_table_destroy (scan.visited);
 
   sl_feed_hub_lock (self->hub);
