@@ -100,8 +100,8 @@ item_problem (ScanItem   *item,
               const char *file,
               const char *fmt,
               ...)
-              {
-              va_list args;
+{
+  va_list args;
 
   va_start (args, fmt);
   item_problem_va (item, host, file, fmt, args);
@@ -121,8 +121,8 @@ walk_problem (Scan       *scan,
               const char *file,
               const char *fmt,
               ...)
-              {
-              GArray *items = scan->items;
+{
+  GArray *items = scan->items;
   va_list args;
 
   if (items->len == 0 || g_array_index (items, ScanItem, items->len - 1).dir != NULL)
