@@ -290,8 +290,9 @@ run_case (Fuzz  *fz,
     {
       fz->failed++;
       fz->failed_class[c.klass]++;
-      g_printerr ("FAIL case %u (base %s, %s: %s):\n%s  stderr: %.1500s\n", index, c.base->name,
-                  class_names[c.klass], c.what->str, why->str, r.err);
+      g_printerr ("FAIL case %u of seed %" G_GUINT64_FORMAT " (base %s, %s: %s; again: sl-fuzz --seed=%"
+                  G_GUINT64_FORMAT " --case=%u):\n%s  stderr: %.1500s\n", index, fz->seed, c.base->name,
+                  class_names[c.klass], c.what->str, fz->seed, index, why->str, r.err);
     }
   else if (fz->verbose)
     g_printerr ("ok case %u (base %s, %s: %s) %.2f s\n%s", index, c.base->name, class_names[c.klass],
@@ -490,6 +491,29 @@ worker (gpointer data)
   return NULL;
 }
 
+/* @arg: a number, "daily" (today's UTC date, YYYYMMDD: another 300 cases
+ * each day where the suite runs twice, printed so that a failure can be
+ * replayed), or %NULL (1) */
+static gboolean
+parse_seed (const char *arg,
+            guint64    *seed)
+{
+  if (arg == NULL)
+    {
+      *seed = 1;
+      return TRUE;
+    }
+  if (g_str_equal (arg, "daily"))
+    {
+      g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+
+      *seed = (guint64) g_date_time_get_year (now) * 10000 + (guint64) g_date_time_get_month (now) * 100 +
+              (guint64) g_date_time_get_day_of_month (now);
+      return TRUE;
+    }
+  return g_ascii_string_to_unsigned (arg, 10, 0, G_MAXUINT64, seed, NULL);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -497,7 +521,8 @@ main (int    argc,
   Fuzz fz = { 0 };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("— damaged traces and LTTV text through syncline-cli");
   g_autofree char *work = NULL;
-  gint64 seed = 1, one = -1;
+  gint64 one = -1;
+  g_autofree char *seed_arg = NULL;
   gint cases = 200, first = 0, jobs = 2, timeout = 120;
   gboolean verbose = FALSE, keep_work = FALSE;
   g_autofree char *keep = NULL, *cli = NULL;
@@ -505,7 +530,8 @@ main (int    argc,
     { "cases", 0, 0, G_OPTION_ARG_INT, &cases, "How many cases (default 200)", "N" },
     { "first", 0, 0, G_OPTION_ARG_INT, &first, "Index of the first case (default 0)", "K" },
     { "case", 0, 0, G_OPTION_ARG_INT64, &one, "Run case K alone, verbosely, and keep its folder", "K" },
-    { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Seed (default 1): the same seed, the same cases", "S" },
+    { "seed", 0, 0, G_OPTION_ARG_STRING, &seed_arg,
+      "Seed (default 1): the same seed, the same cases; \"daily\": today's UTC date as YYYYMMDD", "S" },
     { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Cases run at once (default 2)", "J" },
     { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout, "Seconds after which a case is a hang (default 120)", "S" },
     { "keep", 0, 0, G_OPTION_ARG_FILENAME, &keep, "Move failing cases' folders into DIR", "DIR" },
@@ -541,7 +567,14 @@ main (int    argc,
       own_work = !keep_work;
     }
   fz.work = g_steal_pointer (&work);
-  fz.seed = (guint64) seed;
+  if (!parse_seed (seed_arg, &fz.seed))
+    {
+      g_printerr ("sl-fuzz: --seed=%s: a number or \"daily\"\n", seed_arg);
+      return 2;
+    }
+  /* printed first: a run that dies or hangs still says how to replay it */
+  g_print ("sl-fuzz: seed %" G_GUINT64_FORMAT " (one case again: sl-fuzz --seed=%" G_GUINT64_FORMAT
+           " --case=N)\n", fz.seed, fz.seed);
   fz.first = one >= 0 ? (guint) one : (guint) MAX (first, 0);
   fz.cases = one >= 0 ? 1 : (guint) MAX (cases, 0);
   fz.jobs = (guint) CLAMP (jobs, 1, 64);
