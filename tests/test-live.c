@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <signal.h>
+#include <sys/syscall.h>
 
 #include "live/live-cluster.h"
 #include "live/live-watch.h"
@@ -72,6 +73,101 @@ pred_problem_from (SlLiveWatch   *w,
   for (guint i = pf->from; i < w->problems->len; i++)
     if (strstr (g_ptr_array_index (w->problems, i), pf->needle) != NULL)
       return TRUE;
+  return FALSE;
+}
+
+static guint
+count_problems_from (SlLiveWatch *w,
+                     const char  *needle,
+                     guint        from)
+{
+  guint n = 0;
+
+  g_mutex_lock (&w->lock);
+  for (guint i = from; i < w->problems->len; i++)
+    n += strstr (g_ptr_array_index (w->problems, i), needle) != NULL;
+  g_mutex_unlock (&w->lock);
+  return n;
+}
+
+/* The live attachments' decoder processes: this process's children
+ * running `syncline-decoder live`. */
+static GArray *
+live_decoders (void)
+{
+  GArray *pids = g_array_new (FALSE, FALSE, sizeof (GPid));
+  g_autoptr(GDir) tasks = g_dir_open ("/proc/self/task", 0, NULL);
+  const char *task;
+
+  g_assert_nonnull (tasks);
+  while ((task = g_dir_read_name (tasks)) != NULL)
+    {
+      g_autofree char *path = g_strdup_printf ("/proc/self/task/%s/children", task);
+      g_autofree char *children = NULL;
+      g_auto(GStrv) list = NULL;
+
+      if (!g_file_get_contents (path, &children, NULL, NULL))
+        continue;
+      list = g_strsplit (g_strstrip (children), " ", -1);
+      for (guint i = 0; list[i] != NULL; i++)
+        {
+          g_autofree char *cmd_path = g_strdup_printf ("/proc/%s/cmdline", list[i]);
+          g_autofree char *cmd = NULL;
+          gsize len = 0;
+          GPid pid = (GPid) g_ascii_strtoll (list[i], NULL, 10);
+
+          if (pid <= 0 || !g_file_get_contents (cmd_path, &cmd, &len, NULL))
+            continue;
+          /* argv[0] NUL argv[1] */
+          if (g_str_has_suffix (cmd, "syncline-decoder") && strlen (cmd) + 1 < len &&
+              g_str_equal (cmd + strlen (cmd) + 1, "live"))
+            g_array_append_val (pids, pid);
+        }
+    }
+  return pids;
+}
+
+static void
+signal_all (GArray *pids,
+            int     signo)
+{
+  for (guint i = 0; i < pids->len; i++)
+    kill (g_array_index (pids, GPid, i), signo);
+}
+
+/* The process's state letter (/proc/PID/stat), 0 if gone. */
+static char
+process_state (GPid pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
+  g_autofree char *stat = NULL;
+  const char *paren;
+
+  if (!g_file_get_contents (path, &stat, NULL, NULL) || (paren = strrchr (stat, ')')) == NULL)
+    return 0;
+  return paren[1] == ' ' ? paren[2] : 0;
+}
+
+/* Stops @pid at a moment it waits for the relay's answer to a request
+ * (its main thread in recvfrom(): babeltrace's lttng-live), as a loaded
+ * machine would hold it back. FALSE if no such moment came. */
+static gboolean
+stop_in_request (GPid pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/syscall", (int) pid);
+
+  for (guint attempt = 0; attempt < 400; attempt++)
+    {
+      g_autofree char *text = NULL;
+
+      kill (pid, SIGSTOP);
+      for (guint k = 0; k < 200 && process_state (pid) != 'T'; k++)
+        g_usleep (1000);
+      if (g_file_get_contents (path, &text, NULL, NULL) && g_ascii_strtoll (text, NULL, 10) == SYS_recvfrom)
+        return TRUE;
+      kill (pid, SIGCONT);
+      g_usleep (g_random_int_range (200, 5000));
+    }
   return FALSE;
 }
 
@@ -387,6 +483,37 @@ test_live_faults (void)
   g_assert_true (sl_live_watch_wait (&w, pred_problem, "has not answered", WAIT_S));
   sl_harness_stall_relay (c.h, FALSE);
   g_assert_true (sl_live_watch_wait (&w, pred_problem, "answers again", WAIT_S));
+
+  /* 4b. the decoders held back (a loaded machine) with the relay's last
+   * answers unread, the relay stalls: what they had, published after the
+   * stall was reported, is no answer of the relay (under LTTng 2.16, /live/cli
+   * said "answers again" while the relay was stopped); it answers again:
+   * reported */
+  {
+    g_autoptr(GArray) decoders = live_decoders ();
+    gint64 until;
+
+    g_assert_cmpuint (decoders->len, >, 0);
+    for (guint i = 0; i < decoders->len; i++)
+      g_assert_true (stop_in_request (g_array_index (decoders, GPid, i)));
+    /* the relay answers what they asked */
+    g_usleep (100 * 1000);
+    sl_harness_stall_relay (c.h, TRUE);
+    g_mutex_lock (&w.lock);
+    stalled_from = w.problems->len;
+    g_mutex_unlock (&w.lock);
+    until = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;
+    while (count_problems_from (&w, "has not answered", stalled_from) < decoders->len &&
+           g_get_monotonic_time () < until)
+      g_usleep (50 * 1000);
+    g_assert_cmpuint (count_problems_from (&w, "has not answered", stalled_from), >, 0);
+    signal_all (decoders, SIGCONT);
+    g_usleep (1000 * 1000);
+    g_assert_cmpuint (count_problems_from (&w, "answers again", stalled_from), ==, 0);
+    sl_harness_stall_relay (c.h, FALSE);
+    g_assert_true (sl_live_watch_wait (&w, pred_problem_from, &(ProblemFrom) { "answers again", stalled_from },
+                                       WAIT_S));
+  }
 
   /* 5. stopping while the relay is stalled returns (interrupter + signal),
    * and says nothing of the relay answering again: it does not (issue 17) */

@@ -26,7 +26,7 @@ G_BEGIN_DECLS
 #define SL_DECODER_PAUSE  'p'
 #define SL_DECODER_RESUME 'r'
 
-#define SL_WIRE_VERSION   6
+#define SL_WIRE_VERSION   7
 #define SL_WIRE_MAX_FRAME (16u << 20)
 
 typedef enum
@@ -84,6 +84,7 @@ typedef struct
   gint64  last;
   guint32 step;
   guint32 n_inputs;
+  gint64  answered;      /* live: when the relay last sent anything (monotonic µs), 0 unknown */
 } SlWireCommit;
 
 typedef struct

@@ -54,7 +54,14 @@ typedef struct
   GHashTable   *strings;
   GPtrArray    *clocks;
   GPtrArray    *sent_files;
+  /* live: when the relay last answered, looked up at most every
+   * ANSWER_CHECK_US */
+  gboolean      live;
+  gint64        answered;
+  gint64        answer_checked;
 } Decoder;
+
+#define ANSWER_CHECK_US (20 * 1000)
 
 static Decoder *current;
 /* SL_DECODER_FAULT=abort|spin:FILE:PACKET makes the decoder abort or loop
@@ -323,6 +330,17 @@ commit (Decoder    *d,
 
   put_inputs (d);
   c.step = step;
+  if (d->live)
+    {
+      gint64 now = g_get_monotonic_time ();
+
+      if (now - d->answer_checked >= ANSWER_CHECK_US)
+        {
+          d->answered = sl_relay_last_answer ();
+          d->answer_checked = now;
+        }
+      c.answered = d->answered;
+    }
   c.n_inputs = d->graph != NULL ? sl_bt_graph_get_n_inputs (d->graph) : 0;
   consumed = g_new0 (guint64, MAX (c.n_inputs, 1));
   for (guint i = 0; i < c.n_inputs; i++)
@@ -693,6 +711,7 @@ run_live (Decoder *d,
   spec.flush = SL_FEED_FLUSH_ALL;
   spec.clock = clock_cb;
   spec.user_data = d;
+  d->live = TRUE;
   d->graph = sl_bt_graph_new (&spec, &bad, &why);
   if (d->graph == NULL)
     return fatal (d, "", why != NULL && *why ? why : "babeltrace2 refused");

@@ -71,7 +71,7 @@ set_state (LiveHost        *h,
   sl_feed_hub_unlock (self->hub);
 }
 
-/* The attachment's feed published (hub locked): the relay answers. */
+/* The attachment's feed published (hub locked): the decoder goes on. */
 static void
 published_cb (SlFeed   *feed,
               gpointer  data)
@@ -88,7 +88,15 @@ published_cb (SlFeed   *feed,
     {
       if (h->stalled_reported)
         {
-          SlTraceProblem *p = sl_trace_problem_new (h->hostname, h->url, "the relay answers again");
+          SlTraceProblem *p;
+
+          /* what the decoder received before the stall, published late
+           * (a loaded machine), is no answer: only what the relay sent
+           * since the stall was reported (a decoder that cannot tell,
+           * answered 0, is taken at its word) */
+          if (h->answered != 0 && h->answered <= h->stalled_at)
+            return;
+          p = sl_trace_problem_new (h->hostname, h->url, "the relay answers again");
 
           p->transient = TRUE;
           sl_problem_list_take (self->problems, p);
@@ -172,6 +180,7 @@ on_commit (LiveHost          *h,
 
   if (f->size >= sizeof c)
     memcpy (&c, f->data, sizeof c);
+  h->answered = MAX (h->answered, c.answered);
   if (c.step == SL_WIRE_STEP_OK && now - h->last_publish < MIN_PUBLISH_US)
     return;
   h->last_publish = now;

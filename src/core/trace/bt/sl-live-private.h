@@ -63,6 +63,10 @@ struct _LiveHost
   SlLiveHostState  state;
   char            *message;
   gboolean         stalled_reported;
+  /* when the stall was reported, and when the relay last sent the
+   * attachment's decoder anything (0: not known), monotonic */
+  gint64           stalled_at;
+  gint64           answered;
   /* the relay closed the session (destroyed): listed again, it is the
    * session created again under the same name, attached again */
   gboolean         session_ended;

@@ -227,6 +227,7 @@ check_stalls (SlLive *self)
           p->transient = TRUE;
           sl_problem_list_take (self->problems, p);
           h->stalled_reported = TRUE;
+          h->stalled_at = now;
           h->state = SL_LIVE_HOST_STALLED;
           g_free (h->message);
           h->message = g_strdup ("relay not answering");

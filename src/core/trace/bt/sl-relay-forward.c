@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdlib.h>
 #include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -197,4 +199,76 @@ sl_relay_forward_url (const char  *url,
   /* the forwarder lives as long as the process: f is never freed */
   g_thread_unref (g_thread_new ("sl-relay-listen", listen_thread, f));
   return g_strdup_printf ("net://127.0.0.1:%u%s", ntohs (local.sin_port), slash != NULL ? slash : "");
+}
+
+static guint
+local_port (int fd)
+{
+  struct sockaddr_storage a = { 0 };
+  socklen_t len = sizeof a;
+
+  if (getsockname (fd, (struct sockaddr *) &a, &len) != 0)
+    return 0;
+  if (a.ss_family == AF_INET)
+    return ntohs (((struct sockaddr_in *) &a)->sin_port);
+  if (a.ss_family == AF_INET6)
+    return ntohs (((struct sockaddr_in6 *) &a)->sin6_port);
+  return 0;
+}
+
+/**
+ * sl_relay_last_answer:
+ *
+ * When the relay last sent this process anything: the latest data the
+ * kernel received on its connections to a relay, the connections a
+ * forwarder of the process accepted (babeltrace's requests) left out.
+ * A decoder may publish, later, what it received before a relay stalled
+ * (a loaded machine): that is no answer of the relay.
+ *
+ * Returns: a g_get_monotonic_time(), or 0 without a connection
+ */
+gint64
+sl_relay_last_answer (void)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc/self/fd", 0, NULL);
+  g_autoptr(GArray) fds = g_array_new (FALSE, FALSE, sizeof (int));
+  g_autoptr(GArray) listening = g_array_new (FALSE, FALSE, sizeof (guint));
+  gint64 now = g_get_monotonic_time ();
+  gint64 last = 0;
+  const char *name;
+
+  if (dir == NULL)
+    return 0;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      int fd = atoi (name);
+      struct tcp_info ti;
+      socklen_t len = sizeof ti;
+
+      if (getsockopt (fd, IPPROTO_TCP, TCP_INFO, &ti, &len) != 0)
+        continue;
+      if (ti.tcpi_state == TCP_LISTEN)
+        {
+          guint port = local_port (fd);
+
+          g_array_append_val (listening, port);
+        }
+      else if (ti.tcpi_state == TCP_ESTABLISHED)
+        g_array_append_val (fds, fd);
+    }
+  for (guint i = 0; i < fds->len; i++)
+    {
+      int fd = g_array_index (fds, int, i);
+      guint port = local_port (fd);
+      struct tcp_info ti;
+      socklen_t len = sizeof ti;
+      gboolean accepted = FALSE;
+
+      for (guint k = 0; k < listening->len && !accepted; k++)
+        accepted = g_array_index (listening, guint, k) == port;
+      if (accepted || getsockopt (fd, IPPROTO_TCP, TCP_INFO, &ti, &len) != 0)
+        continue;
+      last = MAX (last, now - (gint64) ti.tcpi_last_data_recv * 1000);
+    }
+  return last;
 }

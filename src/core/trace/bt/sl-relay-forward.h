@@ -11,5 +11,6 @@ G_BEGIN_DECLS
 
 char *sl_relay_forward_url (const char  *url,
                             char       **why);
+gint64 sl_relay_last_answer (void);
 
 G_END_DECLS
