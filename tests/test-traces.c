@@ -603,6 +603,7 @@ typedef enum
   BREAK_TRUNCATED_METADATA,
   BREAK_TRUNCATED_STREAM,
   BREAK_NO_PACKETS,
+  BREAK_UNREADABLE_PACKETS,
   BREAK_UNREADABLE,
   N_BREAKS
 } Break;
@@ -618,6 +619,8 @@ static const struct
   [BREAK_TRUNCATED_METADATA] = { "truncated-metadata", "metadata", "truncated metadata" },
   [BREAK_TRUNCATED_STREAM] = { "truncated-stream", "channel0_0", "channel0_0" },
   [BREAK_NO_PACKETS] = { "no-packets", NULL, "no TCP packet events" },
+  [BREAK_UNREADABLE_PACKETS] = { "unreadable-packets", "channel0_0",
+                                 "TCP packet events can be read (inet_sock_local_" },
   [BREAK_UNREADABLE] = { "unreadable", NULL, "cannot read" },
 };
 
@@ -679,6 +682,18 @@ make_broken (const char *parent,
         return g_steal_pointer (&dir);
       }
 
+    case BREAK_UNREADABLE_PACKETS:
+      {
+        /* the packet events there, one of their fields renamed: they
+         * cannot be read, which is not having none */
+        g_autofree char *text = metadata_text (metadata);
+        g_autoptr(GString) s = g_string_new (text);
+
+        g_assert_cmpuint (g_string_replace (s, "ack_seq", "ack_sxq", 0), >, 0);
+        g_assert_true (g_file_set_contents (metadata, s->str, (gssize) s->len, NULL));
+        return g_steal_pointer (&stream);
+      }
+
     case BREAK_UNREADABLE:
       if (geteuid () == 0)
         {
@@ -738,7 +753,10 @@ test_errors (void)
       g_assert_cmpint (symlink (good, vm3), ==, 0);
       file = make_broken (tmp, b);
 
-      run_cli (&r, "sync", "--json", tmp, NULL);
+      if (b == BREAK_UNREADABLE_PACKETS)
+        run_cli (&r, "sync", "--json", "--diagnose", tmp, NULL);
+      else
+        run_cli (&r, "sync", "--json", tmp, NULL);
       g_test_message ("%s", r.err);
       assert_clean_stderr (&r);
       /* the other host still loads; it has packets but nobody to match
@@ -752,6 +770,21 @@ test_errors (void)
       /* a clear message naming the file and, when known, the host */
       assert_problem (&r, file, b == BREAK_MISSING_METADATA || b == BREAK_UNREADABLE ? NULL : "VM1",
                       breaks[b].needle);
+      if (b == BREAK_UNREADABLE_PACKETS)
+        {
+          JsonObject *vm1 = find_host (root, "VM1");
+          const char *why;
+
+          assert_problem (&r, file, "VM1", "has no ack_seq field");
+          /* the diagnosis counts them, and does not say there are none */
+          g_assert_nonnull (vm1);
+          why = json_object_get_string_member (vm1, "diagnosis");
+          g_test_message ("VM1: %s", why);
+          g_assert_nonnull (strstr (why, "TCP packet events can be read"));
+          g_assert_null (strstr (why, "no TCP packet events"));
+          g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (vm1, "counts"), "ignored"),
+                           >, 0);
+        }
       problems = json_object_get_array_member (root, "problems");
       g_assert_cmpuint (json_array_get_length (problems), >=, 1);
       run_clear (&r);

@@ -88,9 +88,18 @@ sl_diagnose_link (const SlSnapshot *s,
             which = g_strdup_printf (_("%s and %s"), a, b);
           else
             which = g_strdup (ha->counts.packet_events == 0 ? a : b);
-          g_string_append_printf (str, _("No packet matched between %s and %s: the trace of %s "
-                                         "has no TCP packet events.\n"), a, b, which);
-          append_record_hint (str, which);
+          if ((ha->counts.packet_events > 0 || ha->counts.unusable > 0) &&
+              (hb->counts.packet_events > 0 || hb->counts.unusable > 0))
+            /* events there are, but not one could be read */
+            g_string_append_printf (str, _("No packet matched between %s and %s: the TCP packet events "
+                                           "of %s cannot be read (see the diagnosis of the host)."),
+                                    a, b, which);
+          else
+            {
+              g_string_append_printf (str, _("No packet matched between %s and %s: the trace of %s "
+                                             "has no TCP packet events.\n"), a, b, which);
+              append_record_hint (str, which);
+            }
         }
       else
         g_string_append_printf (str, _("No common traffic: %s and %s both traced TCP packets, "
@@ -188,6 +197,17 @@ sl_diagnose_host (const SlSnapshot *s,
   if (h->counts.events == 0 && h->counts.packet_events == 0)
     g_string_append_printf (str, _("No event of %s could be read. Check the problems reported "
                                    "for its trace files."), name);
+  else if (h->counts.packet_events == 0 && h->counts.unusable > 0)
+    {
+      g_autofree char *unusable = sl_format_count (h->counts.unusable);
+      g_autofree char *events = sl_format_count (h->counts.events);
+
+      g_string_append_printf (str, _("%s is not synchronized: none of its %s TCP packet events can be "
+                                     "read (%s events read). Their addresses, ports or sequence numbers "
+                                     "are recorded in a form Syncline does not read: the problems "
+                                     "reported for its trace name the event, the field and the file."),
+                              name, unusable, events);
+    }
   else if (h->counts.packet_events == 0)
     {
       g_autofree char *events = sl_format_count (h->counts.events);

@@ -114,6 +114,7 @@ add_counts (SlJsonOut *o,
   sl_json_out_int (o, "matched", (gint64) c.matched);
   sl_json_out_int (o, "unmatched", (gint64) (c.packet_events > c.matched ? c.packet_events - c.matched : 0));
   sl_json_out_int (o, "ignored", (gint64) c.ignored);
+  sl_json_out_int (o, "unreadable", (gint64) c.unusable);
   sl_json_out_end_object (o);
 }
 
@@ -1277,6 +1278,9 @@ text_host (GString  *s,
                             c.events, c.packet_events, c.matched,
                             c.packet_events > c.matched ? c.packet_events - c.matched : 0,
                             c.ignored);
+  if (c.unusable > 0)
+    g_string_append_printf (s, "      of the ignored, %" G_GUINT64_FORMAT " TCP packet events that cannot be read\n",
+                            c.unusable);
   sl_host_info_clear (&hi);
 }
 

@@ -279,7 +279,8 @@ void
 sl_engine_add_host_counts (SlEngine *self,
                            guint     host,
                            guint64   events,
-                           guint64   ignored)
+                           guint64   ignored,
+                           guint64   unusable)
 {
   SlHostCounts *c;
 
@@ -289,6 +290,7 @@ sl_engine_add_host_counts (SlEngine *self,
   c = &g_array_index (self->host_counts, SlHostCounts, host);
   c->events += events;
   c->ignored += ignored;
+  c->unusable += unusable;
 }
 
 static inline void

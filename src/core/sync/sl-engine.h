@@ -165,6 +165,8 @@ typedef struct
  * @matched: packet events paired with one on another host
  * @ignored: network events that are not TCP or cannot be decoded (set by
  *   the reader)
+ * @unusable: of @ignored, the packet events whose addresses, ports or
+ *   sequence numbers could not be read (set by the reader)
  *
  * Unmatched packet events are @packet_events - @matched.
  */
@@ -174,6 +176,7 @@ typedef struct
   guint64 packet_events;
   guint64 matched;
   guint64 ignored;
+  guint64 unusable;
 } SlHostCounts;
 
 typedef struct _SlEngine SlEngine;
@@ -219,7 +222,8 @@ void             sl_engine_get_host_counts  (const SlEngine        *self,
 void             sl_engine_add_host_counts  (SlEngine              *self,
                                              guint                  host,
                                              guint64                events,
-                                             guint64                ignored);
+                                             guint64                ignored,
+                                             guint64                unusable);
 void             sl_engine_add_host_span    (SlEngine              *self,
                                              guint                  host,
                                              gint64                 first,

@@ -594,7 +594,7 @@ sl_decoder_target_reset (SlDecoderTarget *target)
   g_array_set_size (target->strings, 1);
   g_array_set_size (target->consumed, 0);
   g_array_set_size (target->packet_infos, 0);
-  target->events = target->ignored = 0;
+  target->events = target->ignored = target->unusable = 0;
 }
 
 void
@@ -728,11 +728,12 @@ apply_commit (SlDecoderTarget *t,
   if (size < sizeof c)
     return;
   memcpy (&c, data, sizeof c);
-  if (c.events >= t->events && c.ignored >= t->ignored)
+  if (c.events >= t->events && c.ignored >= t->ignored && c.unusable >= t->unusable)
     {
-      sl_feed_count (t->feed, c.events - t->events, c.ignored - t->ignored);
+      sl_feed_count (t->feed, c.events - t->events, c.ignored - t->ignored, c.unusable - t->unusable);
       t->events = c.events;
       t->ignored = c.ignored;
+      t->unusable = c.unusable;
     }
   sl_feed_span (t->feed, c.first, c.last);
   sl_feed_seen (t->feed, c.seen);

@@ -64,6 +64,7 @@ typedef struct
   GArray       *strings;
   guint64       events;
   guint64       ignored;
+  guint64       unusable;
   GArray       *consumed;
   GArray       *packet_infos;
   gboolean      continues;

@@ -78,6 +78,7 @@ struct _SlFeed
   gboolean    spill_failed;
   guint64     events_local;
   guint64     ignored_local;
+  guint64     unusable_local;
   gint64      seen;
   gint64      first_local;
   gint64      last_local;
@@ -88,6 +89,7 @@ struct _SlFeed
   gboolean    finished;
   guint64     events;
   guint64     ignored;
+  guint64     unusable;
   gint64      first;
   gint64      last;
   guint64     published;
@@ -109,6 +111,7 @@ struct _SlFeed
   guint64     out_of_span;
   guint64     events_counted;
   guint64     ignored_counted;
+  guint64     unusable_counted;
   gpointer    data;
   char       *spill_path;
   guint64     spill_pos;
@@ -491,14 +494,17 @@ sl_feed_push (SlFeed              *feed,
     sl_feed_publish (feed, SL_FEED_FLUSH_IF_WANTED);
 }
 
-/* Events decoded (packet events or not) and packet events ignored. */
+/* Events decoded (packet events or not), network events ignored, and of
+ * those the packet events that could not be read. */
 void
 sl_feed_count (SlFeed  *feed,
                guint64  events,
-               guint64  ignored)
+               guint64  ignored,
+               guint64  unusable)
 {
   feed->events_local += events;
   feed->ignored_local += ignored;
+  feed->unusable_local += unusable;
 }
 
 /* The host's events seen so far span [@first, @last] (its own clock): the
@@ -598,6 +604,7 @@ sl_feed_publish (SlFeed      *feed,
                          feed->fill != NULL && feed->fill->n > 0 ? feed->fill->ev[0].time : feed->seen);
   feed->events = feed->events_local;
   feed->ignored = feed->ignored_local;
+  feed->unusable = feed->unusable_local;
   feed->first = feed->first_local;
   feed->last = feed->last_local;
   feed->position = feed->seen;
@@ -646,6 +653,12 @@ guint64
 sl_feed_get_ignored_locked (SlFeed *feed)
 {
   return feed->ignored;
+}
+
+guint64
+sl_feed_get_unusable_locked (SlFeed *feed)
+{
+  return feed->unusable;
 }
 
 /* The span of the events published so far (first > last: none). */
@@ -858,12 +871,14 @@ sl_feed_account_locked (SlFeed   *feed,
       feed->first_counted = feed->first;
       feed->last_counted = feed->last;
     }
-  if (feed->events == feed->events_counted && feed->ignored == feed->ignored_counted)
+  if (feed->events == feed->events_counted && feed->ignored == feed->ignored_counted &&
+      feed->unusable == feed->unusable_counted)
     return;
   sl_engine_add_host_counts (engine, feed->engine_host, feed->events - feed->events_counted,
-                             feed->ignored - feed->ignored_counted);
+                             feed->ignored - feed->ignored_counted, feed->unusable - feed->unusable_counted);
   feed->events_counted = feed->events;
   feed->ignored_counted = feed->ignored;
+  feed->unusable_counted = feed->unusable;
 }
 
 /* ---------------------------------------------------------------------- */

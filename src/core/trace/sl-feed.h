@@ -109,7 +109,8 @@ void       sl_feed_push                  (SlFeed              *feed,
                                           const SlPacketEvent *event);
 void       sl_feed_count                 (SlFeed          *feed,
                                           guint64          events,
-                                          guint64          ignored);
+                                          guint64          ignored,
+                                          guint64          unusable);
 void       sl_feed_seen                  (SlFeed          *feed,
                                           gint64           time);
 void       sl_feed_span                  (SlFeed          *feed,
@@ -126,6 +127,7 @@ gint64     sl_feed_get_watermark_locked  (SlFeed          *feed);
 gboolean   sl_feed_get_finished_locked   (SlFeed          *feed);
 guint64    sl_feed_get_events_locked     (SlFeed          *feed);
 guint64    sl_feed_get_ignored_locked    (SlFeed          *feed);
+guint64    sl_feed_get_unusable_locked   (SlFeed          *feed);
 guint64    sl_feed_get_published_locked  (SlFeed          *feed);
 void       sl_feed_get_span_locked       (SlFeed          *feed,
                                           gint64          *first,

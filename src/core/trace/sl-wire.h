@@ -26,7 +26,7 @@ G_BEGIN_DECLS
 #define SL_DECODER_PAUSE  'p'
 #define SL_DECODER_RESUME 'r'
 
-#define SL_WIRE_VERSION   7
+#define SL_WIRE_VERSION   8
 #define SL_WIRE_MAX_FRAME (16u << 20)
 
 typedef enum
@@ -45,6 +45,7 @@ typedef enum
   SL_WIRE_CLOCK,         /* SlWireClock + name */
   SL_WIRE_SESSION,       /* SlWireSession + hostname NUL session */
   SL_WIRE_CRASH,         /* SlWireCrash + file, written by a fatal signal's handler */
+  SL_WIRE_UNUSABLE,      /* file NUL why: an event class's packet events cannot be read */
   SL_WIRE_END,           /* nothing: decoded to the end */
 } SlWireType;
 
@@ -79,6 +80,7 @@ typedef struct
 {
   guint64 events;
   guint64 ignored;
+  guint64 unusable;      /* of @ignored: packet events that could not be read */
   gint64  seen;
   gint64  first;         /* the span of the events so far (first > last: none) */
   gint64  last;

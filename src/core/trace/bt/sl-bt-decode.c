@@ -7,89 +7,7 @@
 
 #include <string.h>
 
-#include "sl-bt-decode.h"
-
-typedef enum
-{
-  EK_OTHER,
-  EK_NET_SEND,
-  EK_NET_RECV,
-  EK_INET_SEND,
-  EK_INET_RECV,
-  EK_UST_SEND,
-  EK_UST_RECV,
-  EK_SCHED_SWITCH,
-  EK_SCHED_WAKEUP,
-  EK_PROCESS_FORK,
-  EK_PROCESS_EXEC,
-  EK_PROCESS_EXIT,
-  EK_STATEDUMP_PROCESS,
-  EK_SYSCALL_ENTRY,
-  EK_SYSCALL_EXIT,
-  EK_IRQ_ENTRY,
-  EK_IRQ_EXIT,
-  EK_SOFTIRQ_ENTRY,
-  EK_SOFTIRQ_EXIT,
-  EK_SOFTIRQ_RAISE,
-} EventKindInternal;
-
-/* Option kinds of the network and transport header variants. */
-enum
-{
-  OPT_OTHER,
-  OPT_IPV4,
-  OPT_IPV6,
-  OPT_TCP,
-};
-
-#define CACHE_MAX_MEMBERS 9
-
-/* What a structure member is, found once from the structure's class:
- * field classes do not change for the life of a trace, and a field is an
- * instance of its class, so reading it needs no further type check. */
-typedef enum
-{
-  MK_NONE,
-  MK_UNSIGNED,
-  MK_SIGNED,
-  MK_STRING,
-  MK_ARRAY,
-  MK_BLOB,
-  MK_OTHER,
-} MemberKind;
-
-typedef struct
-{
-  gint16 idx;
-  guint8 kind;
-  guint8 bytes;
-  guint8 elem;
-} Member;
-
-typedef struct
-{
-  const bt_field_class *cls;
-  Member                m[CACHE_MAX_MEMBERS];
-} MemberCache;
-
-typedef struct
-{
-  const bt_field_class *cls;
-  guint                 n;
-  guint8                kinds[8];
-} VariantCache;
-
-typedef struct
-{
-  EventKindInternal kind;
-  gboolean          payload_struct;
-  Member            m[CACHE_MAX_MEMBERS];
-  guint32           name_id;
-  MemberCache       ip[2];
-  MemberCache       tcp[2];
-  VariantCache      nh;
-  VariantCache      th[2];
-} EventInfo;
+#include "sl-bt-decode-private.h"
 
 struct _SlBtStreamInfo
 {
@@ -163,6 +81,8 @@ struct _SlBtDecoder
   guint          n_events;
   guint          events_size;
   GArray        *packet_infos;
+  /* an event class's first unreadable packet event, not taken yet */
+  const char    *unusable;
 };
 
 static guint32
@@ -230,248 +150,10 @@ cached_intern (SlBtDecoder *d,
 
 
 /* ---------------------------------------------------------------------- */
-/* Field access: every type is checked first (a wrong type aborts)         */
-
-static inline const char *
-strip_underscore (const char *name)
-{
-  return name != NULL && name[0] == '_' ? name + 1 : name;
-}
-
-static inline gboolean
-field_is (const bt_field        *f,
-          bt_field_class_type    type)
-{
-  return f != NULL && bt_field_class_type_is (bt_field_get_class_type (f), type);
-}
-
-static MemberKind
-class_kind (const bt_field_class *cls,
-            guint8               *bytes)
-{
-  bt_field_class_type t = bt_field_class_get_type (cls);
-
-  *bytes = 0;
-  if (bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_INTEGER))
-    {
-      *bytes = (guint8) MIN (bt_field_class_integer_get_field_value_range (cls) / 8, 8);
-      return bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER) ? MK_UNSIGNED : MK_SIGNED;
-    }
-  if (bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_STRING))
-    return MK_STRING;
-  if (bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_ARRAY))
-    return MK_ARRAY;
-#if SL_BT_READS_CTF2
-  /* CTF 2's BLOBs (LTTng 2.16's lttng_ust_field_*_blob), under MIP 1 */
-  if (bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_BLOB))
-    return MK_BLOB;
-#endif
-  return MK_OTHER;
-}
-
-/* @names: alternatives separated by '|', e.g. "source_port|source". */
-static Member
-member_lookup (const bt_field_class *cls,
-               const char           *names)
-{
-  Member m = { -1, MK_NONE, 0, MK_NONE };
-  g_auto(GStrv) alts = NULL;
-  guint64 n;
-
-  if (cls == NULL || names == NULL ||
-      !bt_field_class_type_is (bt_field_class_get_type (cls), BT_FIELD_CLASS_TYPE_STRUCTURE))
-    return m;
-
-  alts = g_strsplit (names, "|", -1);
-  n = bt_field_class_structure_get_member_count (cls);
-  for (guint a = 0; alts[a] != NULL; a++)
-    for (guint64 i = 0; i < n && i < G_MAXINT16; i++)
-      {
-        const bt_field_class_structure_member *sm = bt_field_class_structure_borrow_member_by_index_const (cls, i);
-        const bt_field_class *mc;
-
-        if (g_strcmp0 (strip_underscore (bt_field_class_structure_member_get_name (sm)), alts[a]) != 0)
-          continue;
-        mc = bt_field_class_structure_member_borrow_field_class_const (sm);
-        m.idx = (gint16) i;
-        m.kind = class_kind (mc, &m.bytes);
-        if (m.kind == MK_ARRAY)
-          {
-            guint8 eb;
-
-            m.elem = class_kind (bt_field_class_array_borrow_element_field_class_const (mc), &eb);
-            m.bytes = eb;
-          }
-        return m;
-      }
-  return m;
-}
-
-static inline const bt_field *
-member_field (const bt_field *st,
-              Member          m)
-{
-  if (st == NULL || m.kind == MK_NONE)
-    return NULL;
-  return bt_field_structure_borrow_member_field_by_index_const (st, (guint64) m.idx);
-}
-
-static inline gboolean
-member_uint (const bt_field *st,
-             Member          m,
-             guint64        *v)
-{
-  const bt_field *f;
-
-  if (m.kind != MK_UNSIGNED && m.kind != MK_SIGNED)
-    return FALSE;
-  f = member_field (st, m);
-  if (f == NULL)
-    return FALSE;
-  *v = m.kind == MK_UNSIGNED ? bt_field_integer_unsigned_get_value (f)
-                             : (guint64) bt_field_integer_signed_get_value (f);
-  return TRUE;
-}
-
-static inline const char *
-member_string (const bt_field *st,
-               Member          m)
-{
-  const bt_field *f;
-
-  if (m.kind != MK_STRING)
-    return NULL;
-  f = member_field (st, m);
-  return f != NULL ? bt_field_string_get_value (f) : NULL;
-}
-
-static const Member *
-member_cache_get (MemberCache       *c,
-                  const bt_field    *st,
-                  const char *const *names)
-{
-  const bt_field_class *cls = bt_field_borrow_class_const (st);
-
-  if (c->cls != cls)
-    {
-      for (guint i = 0; i < CACHE_MAX_MEMBERS; i++)
-        c->m[i] = member_lookup (cls, names[i]);
-      c->cls = cls;
-    }
-  return c->m;
-}
-
-static guint
-option_kind (const char *name)
-{
-  name = strip_underscore (name);
-  if (g_strcmp0 (name, "ipv4") == 0)
-    return OPT_IPV4;
-  if (g_strcmp0 (name, "ipv6") == 0)
-    return OPT_IPV6;
-  if (g_strcmp0 (name, "tcp") == 0)
-    return OPT_TCP;
-  return OPT_OTHER;
-}
-
-static guint
-variant_kind (VariantCache   *c,
-              const bt_field *v)
-{
-  const bt_field_class *cls;
-  guint64 idx;
-
-  if (!field_is (v, BT_FIELD_CLASS_TYPE_VARIANT))
-    return OPT_OTHER;
-
-  cls = bt_field_borrow_class_const (v);
-  if (c->cls != cls)
-    {
-      guint64 n = bt_field_class_variant_get_option_count (cls);
-
-      c->n = (guint) MIN (n, G_N_ELEMENTS (c->kinds));
-      for (guint i = 0; i < c->n; i++)
-        c->kinds[i] = option_kind (bt_field_class_variant_option_get_name (
-                                     bt_field_class_variant_borrow_option_by_index_const (cls, i)));
-      c->cls = cls;
-    }
-  idx = bt_field_variant_get_selected_option_index (v);
-  return idx < c->n ? c->kinds[idx] : OPT_OTHER;
-}
-
-/* An address as stored in the trace (byte array or CTF 2 BLOB, 16-bit words as in
- * lttng-modules' IPv6 header, or one 32-bit integer) into network byte
- * order. Returns the number of bytes, 0 when the member has another
- * shape. */
-static guint
-read_address (const bt_field *st,
-              Member          m,
-              guint8         *out)
-{
-  const bt_field *f;
-  guint len = 0;
-
-  if (m.kind == MK_ARRAY && (m.elem == MK_UNSIGNED || m.elem == MK_SIGNED) && m.bytes >= 1 && m.bytes <= 4)
-    {
-      guint64 n;
-
-      f = member_field (st, m);
-      n = bt_field_array_get_length (f);
-      if (n == 0 || n * m.bytes > 16)
-        return 0;
-      for (guint64 i = 0; i < n; i++)
-        {
-          const bt_field *e = bt_field_array_borrow_element_field_by_index_const (f, i);
-          guint64 v = m.elem == MK_UNSIGNED ? bt_field_integer_unsigned_get_value (e)
-                                            : (guint64) bt_field_integer_signed_get_value (e);
-
-          for (guint k = 0; k < m.bytes; k++)
-            out[len++] = (guint8) (v >> (8 * (m.bytes - 1 - k)));
-        }
-      return len;
-    }
-
-#if SL_BT_READS_CTF2
-  if (m.kind == MK_BLOB)
-    {
-      f = member_field (st, m);
-      len = (guint) MIN (bt_field_blob_get_length (f), 17);
-      if (len == 0 || len > 16)
-        return 0;
-      memcpy (out, bt_field_blob_get_data_const (f), len);
-      return len;
-    }
-#endif
-  if ((m.kind == MK_UNSIGNED || m.kind == MK_SIGNED) && m.bytes == 4)
-    {
-      guint64 v = 0;
-
-      member_uint (st, m, &v);
-      for (guint k = 0; k < 4; k++)
-        out[k] = (guint8) (v >> (8 * (3 - k)));
-      return 4;
-    }
-  return 0;
-}
-
-/* ---------------------------------------------------------------------- */
 /* Event classes                                                           */
-
-enum { NET_NH, NET_TID };
-enum { IP_SADDR, IP_DADDR, IP_TH, IP_TOT_LEN, IP_IHL, IP_PAYLOAD_LEN };
-enum { TCP_SPORT, TCP_DPORT, TCP_SEQ, TCP_ACK, TCP_FLAGS, TCP_DOFF };
-enum { INET_SEQ, INET_ACK, INET_FLAGS, INET_LENGTH };
-enum { UST_FAMILY, UST_SADDR, UST_DADDR, UST_SPORT, UST_DPORT, UST_SEQ, UST_ACK, UST_FLAGS, UST_LENGTH };
 
 enum { FORK_PARENT_TID, FORK_CHILD_TID, FORK_CHILD_COMM, FORK_PARENT_PID, FORK_CHILD_PID, FORK_PARENT_COMM };
 enum { DUMP_TID, DUMP_PID, DUMP_NAME, DUMP_PPID, DUMP_STATUS, DUMP_TYPE };
-
-static const char *const ip_members[CACHE_MAX_MEMBERS] = {
-  "saddr", "daddr", "transport_header", "tot_len", "ihl", "payload_len",
-};
-static const char *const tcp_members[CACHE_MAX_MEMBERS] = {
-  "source_port|source|sport", "dest_port|dest|dport", "seq", "ack_seq", "flags", "data_offset|doff",
-};
 
 static const struct
 {
@@ -525,7 +207,7 @@ event_info_new (SlBtDecoder          *d,
   static const char *const entry_members[CACHE_MAX_MEMBERS] = { "fd" };
 
   for (guint i = 0; i < CACHE_MAX_MEMBERS; i++)
-    ei->m[i] = member_lookup (NULL, NULL);
+    ei->m[i] = _sl_bt_member_lookup (NULL, NULL);
   ei->kind = EK_OTHER;
   /* an event's payload is an instance of its class's */
   ei->payload_struct = payload != NULL &&
@@ -563,7 +245,7 @@ event_info_new (SlBtDecoder          *d,
 
   if (members != NULL)
     for (guint i = 0; i < CACHE_MAX_MEMBERS && members[i] != NULL; i++)
-      ei->m[i] = member_lookup (payload, members[i]);
+      ei->m[i] = _sl_bt_member_lookup (payload, members[i]);
   if (syscall != NULL && d->keep)
     ei->name_id = intern (d, syscall);
   return ei;
@@ -572,7 +254,13 @@ event_info_new (SlBtDecoder          *d,
 static void
 event_info_free (gpointer p)
 {
-  g_free (p);
+  EventInfo *ei = p;
+
+  /* by_id's slots of ids not seen are NULL */
+  if (ei == NULL)
+    return;
+  g_free (ei->unusable);
+  g_free (ei);
 }
 
 static void
@@ -600,16 +288,16 @@ stream_info_get (SlBtDecoder           *d,
   si->has_clock = bt_stream_class_borrow_default_clock_class_const (sc) != NULL;
   si->by_id = g_ptr_array_new_with_free_func (event_info_free);
   si->by_class = g_hash_table_new_full (NULL, NULL, NULL, event_info_free);
-  si->ctx_cpu = member_lookup (NULL, NULL);
+  si->ctx_cpu = _sl_bt_member_lookup (NULL, NULL);
   if (bt_stream_class_supports_packets (sc))
     {
       pc = bt_stream_class_borrow_packet_context_field_class_const (sc);
-      si->ctx_cpu = member_lookup (pc, "cpu_id");
+      si->ctx_cpu = _sl_bt_member_lookup (pc, "cpu_id");
     }
   cc = bt_stream_class_borrow_event_common_context_field_class_const (sc);
-  si->common_tid = member_lookup (cc, "tid|vtid");
-  si->common_pid = member_lookup (cc, "pid|vpid");
-  si->common_name = member_lookup (cc, "procname");
+  si->common_tid = _sl_bt_member_lookup (cc, "tid|vtid");
+  si->common_pid = _sl_bt_member_lookup (cc, "pid|vpid");
+  si->common_name = _sl_bt_member_lookup (cc, "procname");
   g_hash_table_insert (d->stream_infos, (gpointer) sc, si);
   return si;
 }
@@ -645,158 +333,6 @@ event_info_get (SlBtDecoder          *d,
     }
   return ei;
 }
-
-/* ---------------------------------------------------------------------- */
-/* Packet events                                                           */
-
-/* lttng-modules >= 2.9: network_header variant (ipv4 | ipv6 | unknown),
- * then transport_header variant (tcp | udp | icmp | unknown), whether the
- * variant is tagged by transport_header_type or by protocol/nexthdr:
- * either way the selected option's name says which. */
-static gboolean
-decode_net (EventInfo      *ei,
-            const bt_field *payload,
-            SlPacketEvent  *pe,
-            guint32        *length)
-{
-  const bt_field *nh, *ip, *th, *tcp;
-  const Member *ipm, *tcpm;
-  guint kind, v, alen;
-  guint64 sport, dport, seq, ack, flags, ip_len, ihl = 0, doff;
-
-  nh = member_field (payload, ei->m[NET_NH]);
-  kind = variant_kind (&ei->nh, nh);
-  if (kind != OPT_IPV4 && kind != OPT_IPV6)
-    return FALSE;
-  v = kind == OPT_IPV4 ? 0 : 1;
-  alen = v == 0 ? 4 : 16;
-
-  ip = bt_field_variant_borrow_selected_option_field_const (nh);
-  if (!field_is (ip, BT_FIELD_CLASS_TYPE_STRUCTURE))
-    return FALSE;
-  ipm = member_cache_get (&ei->ip[v], ip, ip_members);
-
-  th = member_field (ip, ipm[IP_TH]);
-  if (variant_kind (&ei->th[v], th) != OPT_TCP)
-    return FALSE;
-  tcp = bt_field_variant_borrow_selected_option_field_const (th);
-  if (!field_is (tcp, BT_FIELD_CLASS_TYPE_STRUCTURE))
-    return FALSE;
-  tcpm = member_cache_get (&ei->tcp[v], tcp, tcp_members);
-
-  memset (pe->saddr, 0, sizeof pe->saddr);
-  memset (pe->daddr, 0, sizeof pe->daddr);
-  if (read_address (ip, ipm[IP_SADDR], pe->saddr) != alen ||
-      read_address (ip, ipm[IP_DADDR], pe->daddr) != alen ||
-      !member_uint (tcp, tcpm[TCP_SPORT], &sport) ||
-      !member_uint (tcp, tcpm[TCP_DPORT], &dport) ||
-      !member_uint (tcp, tcpm[TCP_SEQ], &seq) ||
-      !member_uint (tcp, tcpm[TCP_ACK], &ack) ||
-      !member_uint (tcp, tcpm[TCP_FLAGS], &flags))
-    return FALSE;
-
-  pe->family = v == 0 ? 4 : 6;
-  pe->sport = (guint16) sport;
-  pe->dport = (guint16) dport;
-  pe->seq = (guint32) seq;
-  pe->ack_seq = (guint32) ack;
-  pe->flags = (guint16) flags;
-
-  /* the TCP payload: what the IP header counts after its own header (IPv4)
-   * or after the fixed one (IPv6, no extension headers), less the TCP
-   * header */
-  *length = SL_EVENT_NO_LENGTH;
-  if (member_uint (tcp, tcpm[TCP_DOFF], &doff) &&
-      (v == 0 ? member_uint (ip, ipm[IP_TOT_LEN], &ip_len) && member_uint (ip, ipm[IP_IHL], &ihl)
-              : member_uint (ip, ipm[IP_PAYLOAD_LEN], &ip_len)) &&
-      ip_len <= G_MAXUINT16 && ihl <= 15 && doff <= 15 && ip_len >= 4 * (ihl + doff))
-    *length = (guint32) (ip_len - 4 * (ihl + doff));
-  return TRUE;
-}
-
-/* The payload length that syncline-cli extract writes since it carries
- * it (G_MAXUINT32: not known), which older extracts lack. */
-static guint32
-optional_length (const bt_field *payload,
-                 Member          m)
-{
-  guint64 len;
-
-  if (!member_uint (payload, m, &len) || len >= G_MAXUINT32)
-    return SL_EVENT_NO_LENGTH;
-  return (guint32) MIN (len, G_MAXUINT16);
-}
-
-/* The old out-of-tree inet_sock_local_* events: no addresses. */
-static gboolean
-decode_inet (EventInfo      *ei,
-             const bt_field *payload,
-             SlPacketEvent  *pe,
-             guint32        *length)
-{
-  guint64 seq, ack, flags;
-
-  if (!member_uint (payload, ei->m[INET_SEQ], &seq) ||
-      !member_uint (payload, ei->m[INET_ACK], &ack) ||
-      !member_uint (payload, ei->m[INET_FLAGS], &flags))
-    return FALSE;
-
-  pe->family = 0;
-  pe->sport = pe->dport = 0;
-  memset (pe->saddr, 0, sizeof pe->saddr);
-  memset (pe->daddr, 0, sizeof pe->daddr);
-  pe->seq = (guint32) seq;
-  pe->ack_seq = (guint32) ack;
-  pe->flags = (guint16) flags;
-  *length = optional_length (payload, ei->m[INET_LENGTH]);
-  return TRUE;
-}
-
-/* The flat UST event of README "Instrumenting your own programs". */
-static gboolean
-decode_ust (EventInfo      *ei,
-            const bt_field *payload,
-            SlPacketEvent  *pe,
-            guint32        *length)
-{
-  guint64 family, sport, dport, seq, ack, flags;
-  guint8 addr[16];
-  guint want;
-
-  if (!member_uint (payload, ei->m[UST_FAMILY], &family))
-    return FALSE;
-  if (family == 4 || family == 2)
-    pe->family = 4, want = 4;
-  else if (family == 6 || family == 10)
-    pe->family = 6, want = 16;
-  else
-    return FALSE;
-
-  memset (pe->saddr, 0, sizeof pe->saddr);
-  memset (pe->daddr, 0, sizeof pe->daddr);
-  if (read_address (payload, ei->m[UST_SADDR], addr) < want)
-    return FALSE;
-  memcpy (pe->saddr, addr, want);
-  if (read_address (payload, ei->m[UST_DADDR], addr) < want)
-    return FALSE;
-  memcpy (pe->daddr, addr, want);
-
-  if (!member_uint (payload, ei->m[UST_SPORT], &sport) ||
-      !member_uint (payload, ei->m[UST_DPORT], &dport) ||
-      !member_uint (payload, ei->m[UST_SEQ], &seq) ||
-      !member_uint (payload, ei->m[UST_ACK], &ack) ||
-      !member_uint (payload, ei->m[UST_FLAGS], &flags))
-    return FALSE;
-  pe->sport = (guint16) sport;
-  pe->dport = (guint16) dport;
-  pe->seq = (guint32) seq;
-  pe->ack_seq = (guint32) ack;
-  pe->flags = (guint16) flags;
-  /* optional (extracts since they carry it) */
-  *length = optional_length (payload, ei->m[UST_LENGTH]);
-  return TRUE;
-}
-
 
 /* ---------------------------------------------------------------------- */
 /* Event store                                                             */
@@ -1142,6 +678,27 @@ add_gap (SlBtDecoder           *d,
 /* ---------------------------------------------------------------------- */
 /* Non-event messages: streams, packets, gaps                               */
 
+/* A packet event that cannot be read; @why (taken), the first of its
+ * class's, is what sl_bt_decoder_take_unusable() gives next. */
+static SlBtEventResult
+unusable (SlBtDecoder    *d,
+          EventInfo      *ei,
+          const bt_event *ev,
+          char           *why)
+{
+  if (why != NULL && ei->unusable == NULL)
+    {
+      const char *name = bt_event_class_get_name (bt_event_borrow_class_const (ev));
+
+      ei->unusable = g_strdup_printf ("%s: %s", name != NULL ? name : "an event", why);
+      /* a muted event was delivered by an earlier run, which said it */
+      if (!d->muted)
+        d->unusable = ei->unusable;
+    }
+  g_free (why);
+  return SL_BT_EVENT_UNUSABLE;
+}
+
 SlBtEventResult
 sl_bt_decoder_event (SlBtDecoder      *d,
                      SlBtStreamState  *st,
@@ -1154,7 +711,8 @@ sl_bt_decoder_event (SlBtDecoder      *d,
   EventInfo *ei;
   const bt_field *payload;
   guint32 length = SL_EVENT_NO_LENGTH;
-  gboolean ok;
+  Decoded decoded;
+  char *why = NULL, **why_p;
 
   if (st->sinfo == NULL)
     st->sinfo = stream_info_get (d, bt_stream_borrow_class_const (bt_event_borrow_stream_const (ev)));
@@ -1170,7 +728,11 @@ sl_bt_decoder_event (SlBtDecoder      *d,
     return SL_BT_EVENT_OTHER;
 
   if (!ei->payload_struct)
-    return ei->kind <= EK_UST_RECV ? SL_BT_EVENT_IGNORED : SL_BT_EVENT_OTHER;
+    {
+      if (ei->kind > EK_UST_RECV)
+        return SL_BT_EVENT_OTHER;
+      return unusable (d, ei, ev, ei->unusable == NULL ? g_strdup ("its payload is not a structure") : NULL);
+    }
   payload = bt_event_borrow_payload_field_const (ev);
 
   if (ei->kind > EK_UST_RECV)
@@ -1179,25 +741,28 @@ sl_bt_decoder_event (SlBtDecoder      *d,
       return SL_BT_EVENT_OTHER;
     }
 
+  why_p = ei->unusable == NULL ? &why : NULL;
   switch (ei->kind)
     {
     case EK_NET_SEND:
     case EK_NET_RECV:
-      ok = decode_net (ei, payload, pe, &length);
+      decoded = _sl_bt_decode_net (ei, payload, pe, &length, why_p);
       pe->dir = ei->kind == EK_NET_SEND ? SL_PACKET_SEND : SL_PACKET_RECV;
       break;
     case EK_INET_SEND:
     case EK_INET_RECV:
-      ok = decode_inet (ei, payload, pe, &length);
+      decoded = _sl_bt_decode_inet (ei, payload, pe, &length, why_p);
       pe->dir = ei->kind == EK_INET_SEND ? SL_PACKET_SEND : SL_PACKET_RECV;
       break;
     default:
-      ok = decode_ust (ei, payload, pe, &length);
+      decoded = _sl_bt_decode_ust (ei, payload, pe, &length, why_p);
       pe->dir = ei->kind == EK_UST_SEND ? SL_PACKET_SEND : SL_PACKET_RECV;
       break;
     }
-  if (!ok)
+  if (decoded == NOT_TCP)
     return SL_BT_EVENT_IGNORED;
+  if (decoded == UNREADABLE)
+    return unusable (d, ei, ev, why);
 
   pe->host = engine_host;
   pe->time = time;
@@ -1355,6 +920,18 @@ sl_bt_decoder_clear_events (SlBtDecoder *d)
 {
   d->n_events = 0;
   g_array_set_size (d->packet_infos, 0);
+}
+
+/* Why the packet events of a class were unusable, once per class, after
+ * sl_bt_decoder_event() returned SL_BT_EVENT_UNUSABLE ("net_dev_queue:
+ * its saddr is a 5-byte BLOB, not 4 bytes (IPv4)"); %NULL when said. */
+const char *
+sl_bt_decoder_take_unusable (SlBtDecoder *d)
+{
+  const char *why = d->unusable;
+
+  d->unusable = NULL;
+  return why;
 }
 
 /* While muted, events update the decoder's state but none goes out (the

@@ -31,6 +31,9 @@ typedef enum
   SL_BT_EVENT_OTHER,
   SL_BT_EVENT_PACKET,
   SL_BT_EVENT_IGNORED,
+  /* a packet event whose addresses, ports or sequence numbers cannot be
+   * read (sl_bt_decoder_take_unusable() says why, once per event class) */
+  SL_BT_EVENT_UNUSABLE,
 } SlBtEventResult;
 
 /**
@@ -59,6 +62,7 @@ const SlEvent   *sl_bt_decoder_get_events (SlBtDecoder          *d,
                                            guint                *n_events,
                                            const SlEventPacket **packets);
 void             sl_bt_decoder_clear_events (SlBtDecoder    *d);
+const char      *sl_bt_decoder_take_unusable (SlBtDecoder   *d);
 gboolean         sl_bt_decoder_event_time (SlBtDecoder      *d,
                                            SlBtStreamState  *st,
                                            const bt_message *msg,

@@ -324,11 +324,13 @@ struct _SlBtGraph
   gint64         last_event;
   guint64        events;
   guint64        ignored;
+  guint64        unusable;
   char          *error_file;
   volatile guint reading;
   SlBtInputFailedFunc input_failed;
   SlBtClockFunc  clock;
   SlBtPacketFunc packet;
+  SlBtUnusableFunc unusable_func;
   gpointer       user_data;
 };
 
@@ -593,6 +595,17 @@ input_consume_head (SlBtGraph *g,
     case SL_BT_EVENT_IGNORED:
       g->ignored++;
       break;
+    case SL_BT_EVENT_UNUSABLE:
+      {
+        const char *why = sl_bt_decoder_take_unusable (g->decoder);
+
+        g->ignored++;
+        g->unusable++;
+        if (why != NULL && g->unusable_func != NULL)
+          g->unusable_func (g, in->head != NULL && in->head->file != NULL ? in->head->file : in->port_file, why,
+                            g->user_data);
+        break;
+      }
     case SL_BT_EVENT_OTHER:
     default:
       break;
@@ -606,8 +619,8 @@ publish (SlBtGraph *g,
 {
   gint64 now;
 
-  sl_feed_count (g->feed, g->events, g->ignored);
-  g->events = g->ignored = 0;
+  sl_feed_count (g->feed, g->events, g->ignored, g->unusable);
+  g->events = g->ignored = g->unusable = 0;
   sl_feed_span (g->feed, g->first_event, g->last_event);
   sl_feed_seen (g->feed, g->seen);
   if (!force && g->min_publish_us > 0 && sl_feed_get_filled (g->feed) > 0)
@@ -693,8 +706,8 @@ consume_fail (SlBtGraph *g,
   g->error_file = g_strdup (st != NULL && st->file != NULL ? st->file : in->port_file);
   store_unlock (g);
   /* what was converted counts, though it is not published */
-  sl_feed_count (g->feed, g->events, g->ignored);
-  g->events = g->ignored = 0;
+  sl_feed_count (g->feed, g->events, g->ignored, g->unusable);
+  g->events = g->ignored = g->unusable = 0;
   return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
 }
 
@@ -1080,6 +1093,7 @@ sl_bt_graph_new (const SlBtGraphSpec  *spec,
   g->input_failed = spec->input_failed;
   g->clock = spec->clock;
   g->packet = spec->packet;
+  g->unusable_func = spec->unusable;
   g->user_data = spec->user_data;
 
   g_mutex_lock (&sl_bt_lock);

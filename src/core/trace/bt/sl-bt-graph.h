@@ -55,6 +55,13 @@ typedef void (*SlBtPacketFunc)      (SlBtGraph  *graph,
                                      guint       input,
                                      guint64     packet,
                                      gpointer    user_data);
+/* The first packet event of an event class that could not be read, in
+ * @file: @why says which event and field ("net_dev_queue: its saddr is a
+ * 5-byte BLOB, not 4 bytes (IPv4)"). */
+typedef void (*SlBtUnusableFunc)    (SlBtGraph  *graph,
+                                     const char *file,
+                                     const char *why,
+                                     gpointer    user_data);
 /* A stream began whose class has this default clock (live sessions). */
 typedef void (*SlBtClockFunc)       (SlBtGraph             *graph,
                                      const bt_clock_class  *clock,
@@ -82,6 +89,8 @@ typedef void (*SlBtClockFunc)       (SlBtGraph             *graph,
  *   ends alone (without it, the graph fails)
  * @clock: (nullable): called at each stream beginning with its clock
  * @packet: (nullable): called at each packet beginning
+ * @unusable: (nullable): called once per event class whose packet events
+ *   cannot be read
  *
  * One graph of one host: its sources' streams all go to one sink, which
  * merges them by event time (tolerantly: the stock muxer aborts on
@@ -106,6 +115,7 @@ typedef struct
   SlBtInputFailedFunc input_failed;
   SlBtClockFunc       clock;
   SlBtPacketFunc      packet;
+  SlBtUnusableFunc    unusable;
   gpointer            user_data;
 } SlBtGraphSpec;
 

@@ -305,6 +305,7 @@ commit (Decoder    *d,
     }
   c.events = sl_feed_get_events_locked (d->feed);
   c.ignored = sl_feed_get_ignored_locked (d->feed);
+  c.unusable = sl_feed_get_unusable_locked (d->feed);
   c.seen = sl_feed_get_position_locked (d->feed);
   c.first = G_MAXINT64;
   c.last = G_MININT64;
@@ -379,6 +380,18 @@ input_failed_cb (SlBtGraph  *graph,
   /* the file it failed in, if this step has not sent it yet */
   put_inputs (d);
   sl_wire_put (&d->w, SL_WIRE_INPUT_FAILED, &p, sizeof p, text, strlen (text) + 1);
+}
+
+static void
+unusable_cb (SlBtGraph  *graph,
+             const char *file,
+             const char *why,
+             gpointer    user_data)
+{
+  Decoder *d = user_data;
+  const char *f = file != NULL ? file : "";
+
+  sl_wire_put (&d->w, SL_WIRE_UNUSABLE, f, strlen (f) + 1, why, strlen (why) + 1);
 }
 
 static void
@@ -584,6 +597,7 @@ build_trace_graph (Decoder  *d,
   spec.n_skips = a->skip_names->len;
   spec.input_failed = input_failed_cb;
   spec.packet = fault_kind != NULL ? packet_cb : NULL;
+  spec.unusable = unusable_cb;
   spec.user_data = d;
 
   for (;;)

@@ -68,6 +68,8 @@ sl_trace_host_free (Host *h)
   g_free (h->name);
   g_free (h->hostname);
   g_free (h->clock_uuid);
+  g_free (h->unusable_file);
+  g_free (h->unusable_why);
   g_ptr_array_unref (h->traces);
   g_ptr_array_unref (h->trace_paths);
   g_ptr_array_unref (h->inputs);

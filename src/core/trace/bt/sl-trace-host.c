@@ -389,6 +389,29 @@ on_input_failed (Host              *h,
 }
 
 static void
+on_unusable (Host              *h,
+             const SlWireFrame *f)
+{
+  g_autofree char *raw_file = sl_wire_string (f->data, f->size);
+  gsize file_len = strlen (raw_file) + 1;
+  g_autofree char *raw_why = file_len < f->size ? sl_wire_string (f->data + file_len, f->size - file_len)
+                                                : g_strdup ("");
+  Host *top = h->parent != NULL ? h->parent : h;
+  char *file = *raw_file != '\0' ? sl_trace_view_unmap (h, raw_file) : g_strdup (g_ptr_array_index (h->trace_paths, 0));
+  char *why = sl_trace_view_unmap (h, raw_why);
+
+  sl_feed_hub_lock (top->reader->hub);
+  if (top->unusable_why == NULL)
+    {
+      top->unusable_file = g_steal_pointer (&file);
+      top->unusable_why = g_steal_pointer (&why);
+    }
+  sl_feed_hub_unlock (top->reader->hub);
+  g_free (file);
+  g_free (why);
+}
+
+static void
 on_fatal (Host              *h,
           Run               *run,
           const SlWireFrame *f)
@@ -475,6 +498,9 @@ on_frame (Host              *h,
       break;
     case SL_WIRE_FATAL:
       on_fatal (h, run, f);
+      break;
+    case SL_WIRE_UNUSABLE:
+      on_unusable (h, f);
       break;
     case SL_WIRE_CRASH:
       if (f->size >= sizeof (SlWireCrash))
@@ -930,6 +956,7 @@ typedef struct
   gboolean done;
   guint64  events;
   guint64  ignored;
+  guint64  unusable;
 } PartState;
 
 /* The earliest time any part may still deliver (hub locked). */
@@ -965,7 +992,7 @@ parts_refill_locked (Host      *h,
     {
       Host *part = g_ptr_array_index (h->parts, p);
       PartState *s = &ps[p];
-      guint64 events, ignored;
+      guint64 events, ignored, unusable;
       gint64 first, last;
 
       while (!s->done && (s->batch == NULL || s->batch->pos >= s->batch->n))
@@ -981,9 +1008,11 @@ parts_refill_locked (Host      *h,
         }
       events = sl_feed_get_events_locked (part->feed);
       ignored = sl_feed_get_ignored_locked (part->feed);
-      sl_feed_count (h->feed, events - s->events, ignored - s->ignored);
+      unusable = sl_feed_get_unusable_locked (part->feed);
+      sl_feed_count (h->feed, events - s->events, ignored - s->ignored, unusable - s->unusable);
       s->events = events;
       s->ignored = ignored;
+      s->unusable = unusable;
       sl_feed_get_span_locked (part->feed, &first, &last);
       sl_feed_span (h->feed, first, last);
       any |= !s->done;

@@ -110,6 +110,10 @@ struct _Host
 
   /* under the hub lock */
   SlDecoder       *decoder;
+  /* the first event class whose packet events could not be read: why,
+   * and in which file (a part's go to its parent) */
+  char            *unusable_file;
+  char            *unusable_why;
 
   /* per-host parallel decoding (sl-trace-host.c): a host whose stream
    * files are decoded by several decoders has @parts, each a Host of its

@@ -553,7 +553,7 @@ account_extracts (SlTraceReader *self)
         continue;
       sl_engine_get_host_counts (self->engine, eh, &c);
       if (h->extract_events >= c.events)
-        sl_engine_add_host_counts (self->engine, eh, h->extract_events - c.events, h->extract_ignored);
+        sl_engine_add_host_counts (self->engine, eh, h->extract_events - c.events, h->extract_ignored, 0);
       if (h->extract_first <= h->extract_last)
         sl_engine_add_host_span (self->engine, eh, h->extract_first, h->extract_last);
     }
@@ -603,9 +603,26 @@ finish_merge (SlTraceReader *self)
                                      "%" G_GUINT64_FORMAT " packet events lost: their temporary file went away",
                                      sl_feed_get_spill_lost (h->feed));
       if (sl_feed_get_fed (h->feed) == 0 && !h->decode_failed && !h->stopped && !atomic_load (&self->cancelled))
-        sl_trace_reader_add_problem (self, h->name, h->trace_paths->len == 1 ? g_ptr_array_index (h->trace_paths, 0) : h->hostname,
-                     "no TCP packet events (net_dev_queue/net_if_receive_skb, inet_sock_local_*, "
-                     "syncline_net:tcp_*); the host cannot be synchronized");
+        {
+          g_autofree char *file = NULL, *why = NULL;
+          guint64 unusable;
+
+          sl_feed_hub_lock (self->hub);
+          unusable = sl_feed_get_unusable_locked (h->feed);
+          file = g_strdup (h->unusable_file);
+          why = g_strdup (h->unusable_why);
+          sl_feed_hub_unlock (self->hub);
+          /* packet events there were, but none could be read: say which
+           * and why, not that there are none */
+          if (unusable > 0 && why != NULL)
+            sl_trace_reader_add_problem (self, h->name, file,
+                                         "none of its %" G_GUINT64_FORMAT " TCP packet events can be read (%s); "
+                                         "the host cannot be synchronized", unusable, why);
+          else
+            sl_trace_reader_add_problem (self, h->name, h->trace_paths->len == 1 ? g_ptr_array_index (h->trace_paths, 0) : h->hostname,
+                                         "no TCP packet events (net_dev_queue/net_if_receive_skb, inet_sock_local_*, "
+                                         "syncline_net:tcp_*); the host cannot be synchronized");
+        }
     }
 }
 
