@@ -14,6 +14,7 @@
 
 #include "sl-ctf-meta.h"
 #include "sl-ctf-retime.h"
+#include "sl-ctf2.h"
 #include "sl-tsdl.h"
 #include "sl-ctf-writer.h"
 #include "sl-engine.h"
@@ -772,6 +773,154 @@ test_retime_compact (void)
   rm_rf (tmp);
 }
 
+static gint64
+slope_map (gint64   ns,
+           gpointer data)
+{
+  gint64 origin = G_GINT64_CONSTANT (1700000000000000000);
+
+  return origin + 250 + (gint64) ((__int128) (ns - origin) * 1000001 / 1000000);
+}
+
+#define U(bits, align, role) \
+  "{\"type\":\"fixed-length-unsigned-integer\",\"length\":" #bits ",\"alignment\":" #align \
+  ",\"byte-order\":\"little-endian\"" role "}"
+#define ROLE(r) ",\"roles\":[\"" r "\"]"
+#define MEMBER(name, fc) "{\"name\":\"" name "\",\"field-class\":" fc "}"
+
+/* The layout sl_ctf_metadata_append_preamble() writes in TSDL, in CTF 2
+ * as LTTng 2.15 writes it (a compact event record header: a 5-bit id
+ * selecting a variant by range), and an event whose payload has a
+ * dynamic-length array (its length located from the payload) and a
+ * variant whose selector is located relative to it. */
+static const char ctf2_meta[] =
+  "\x1e{\"type\":\"preamble\",\"version\":2,\"uuid\":[1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]}\n"
+  "\x1e{\"type\":\"trace-class\",\"environment\":{\"hostname\":\"test\"},"
+  "\"packet-header-field-class\":{\"type\":\"structure\",\"member-classes\":["
+  MEMBER ("magic", U (32, 8, ROLE ("packet-magic-number"))) ","
+  MEMBER ("uuid", "{\"type\":\"static-length-blob\",\"length\":16,\"roles\":[\"metadata-stream-uuid\"]}") ","
+  MEMBER ("stream_id", U (32, 8, ROLE ("data-stream-class-id"))) ","
+  MEMBER ("stream_instance_id", U (64, 8, ROLE ("data-stream-id"))) "]}}\n"
+  "\x1e{\"type\":\"clock-class\",\"id\":\"monotonic\",\"frequency\":1000000000,"
+  "\"offset-from-origin\":{\"seconds\":1700000000,\"cycles\":0},\"origin\":\"unix-epoch\"}\n"
+  "\x1e{\"type\":\"data-stream-class\",\"id\":0,\"default-clock-class-id\":\"monotonic\","
+  "\"packet-context-field-class\":{\"type\":\"structure\",\"member-classes\":["
+  MEMBER ("timestamp_begin", U (64, 8, ROLE ("default-clock-timestamp"))) ","
+  MEMBER ("timestamp_end", U (64, 8, ROLE ("packet-end-default-clock-timestamp"))) ","
+  MEMBER ("content_size", U (64, 8, ROLE ("packet-content-length"))) ","
+  MEMBER ("packet_size", U (64, 8, ROLE ("packet-total-length"))) ","
+  MEMBER ("packet_seq_num", U (64, 8, ROLE ("packet-sequence-number"))) ","
+  MEMBER ("events_discarded", U (64, 8, ROLE ("discarded-event-record-counter-snapshot"))) ","
+  MEMBER ("cpu_id", U (32, 8, "")) "]},"
+  "\"event-record-header-field-class\":{\"type\":\"structure\",\"minimum-alignment\":8,\"member-classes\":["
+  MEMBER ("id", U (5, 1, ROLE ("event-record-class-id"))) ","
+  MEMBER ("v", "{\"type\":\"variant\",\"selector-field-location\":{\"origin\":\"event-record-header\","
+               "\"path\":[\"id\"]},\"options\":["
+               "{\"name\":\"compact\",\"selector-field-ranges\":[[0,30]],\"field-class\":"
+               "{\"type\":\"structure\",\"member-classes\":["
+               MEMBER ("timestamp", U (27, 1, ROLE ("default-clock-timestamp"))) "]}},"
+               "{\"name\":\"extended\",\"selector-field-ranges\":[[31,31]],\"field-class\":"
+               "{\"type\":\"structure\",\"member-classes\":["
+               MEMBER ("id", U (32, 8, ROLE ("event-record-class-id"))) ","
+               MEMBER ("timestamp", U (64, 8, ROLE ("default-clock-timestamp"))) "]}}]}") "]}}\n"
+  "\x1e{\"type\":\"event-record-class\",\"id\":0,\"data-stream-class-id\":0,\"name\":\"ev\","
+  "\"payload-field-class\":{\"type\":\"structure\",\"member-classes\":["
+  MEMBER ("_len", U (32, 8, "")) ","
+  MEMBER ("_data", "{\"type\":\"dynamic-length-array\",\"element-field-class\":" U (8, 8, "") ","
+                   "\"length-field-location\":{\"origin\":\"event-record-payload\",\"path\":[\"_len\"]}}") ","
+  MEMBER ("_sel", U (8, 8, "")) ","
+  MEMBER ("_v", "{\"type\":\"variant\",\"selector-field-location\":{\"path\":[\"_sel\"]},\"options\":["
+                "{\"name\":\"a\",\"selector-field-ranges\":[[0,0]],\"field-class\":" U (16, 8, "") "},"
+                "{\"name\":\"b\",\"selector-field-ranges\":[[1,1]],\"field-class\":"
+                "{\"type\":\"null-terminated-string\"}}]}") "]}}\n";
+
+/* One stream (compact headers, extended ones after long gaps, payloads of
+ * every length) rewritten through its TSDL metadata and through the same
+ * layout in CTF 2: the copies are the same bytes, and not the original's.
+ * CTF 2 that cannot be laid out exactly is refused, the fragment named. */
+static void
+test_retime_ctf2 (void)
+{
+  g_autofree char *tmp = make_tmpdir ();
+  g_autofree char *stream_path = g_build_filename (tmp, "channel0_0", NULL);
+  g_autofree char *copy18 = g_build_filename (tmp, "copy18", NULL);
+  g_autofree char *copy2 = g_build_filename (tmp, "copy2", NULL);
+  g_autoptr(GString) meta = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SlCtfRetime) rt18 = NULL;
+  g_autoptr(SlCtfRetime) rt2 = NULL;
+  g_autoptr(SlTsdl) bad = NULL;
+  g_autofree char *orig = NULL;
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
+  g_autofree char *cut = NULL;
+  gsize orig_len, a_len, b_len;
+  SlCtfTraceInfo info = { { 1 }, NULL, 0, "monotonic", "test", { 2 }, 1000000000, 1700000000, 0,
+                          SL_CTF_HEADER_COMPACT };
+  SlCtfStreamOptions so = { { 1 }, 0, 0, 0, 4096, SL_CTF_HEADER_COMPACT, FALSE };
+  static const guint8 data[40] = { 7 };
+  SlCtfStream *st;
+  guint64 t = 1000;
+
+  sl_ctf_metadata_append_preamble (meta, &info);
+  sl_ctf_metadata_append_event (meta, "ev", 0, 0,
+                                "uint32_t _len;\nuint8_t _data[_len];\nenum : uint8_t { a = 0, b = 1 } _sel;\n"
+                                "variant <_sel> { uint16_t a; string b; } _v;\n");
+  st = sl_ctf_stream_new (stream_path, &so, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < 600; i++)
+    {
+      sl_ctf_stream_begin_event (st, 0, t, 64);
+      sl_ctf_put_u32 (st, i % 41);
+      sl_ctf_put_bytes (st, data, i % 41);
+      sl_ctf_put_u8 (st, i % 3 == 0);
+      if (i % 3 == 0)
+        sl_ctf_put_string (st, i % 2 == 0 ? "" : "abc");
+      else
+        sl_ctf_put_u16 (st, (guint16) i);
+      sl_ctf_stream_end_event (st);
+      t += i % 7 == 0 ? (G_GUINT64_CONSTANT (1) << 27) + 5 : 1000 + i;
+    }
+  g_assert_true (sl_ctf_stream_close (st, t, &error));
+  sl_ctf_stream_free (st);
+
+  rt18 = sl_ctf_retime_new (meta->str, meta->len, slope_map, NULL, &error);
+  g_assert_no_error (error);
+  rt2 = sl_ctf_retime_new (ctf2_meta, strlen (ctf2_meta), slope_map, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (sl_ctf_retime_stream (rt18, stream_path, copy18, &cut, &error));
+  g_assert_no_error (error);
+  g_assert_null (cut);
+  g_assert_true (sl_ctf_retime_stream (rt2, stream_path, copy2, &cut, &error));
+  g_assert_no_error (error);
+  g_assert_null (cut);
+  g_assert_true (g_file_get_contents (stream_path, &orig, &orig_len, NULL));
+  g_assert_true (g_file_get_contents (copy18, &a, &a_len, NULL));
+  g_assert_true (g_file_get_contents (copy2, &b, &b_len, NULL));
+  g_assert_cmpuint (orig_len, >, 3 * 4096);
+  g_assert_cmpmem (a, a_len, b, b_len);
+  g_assert_cmpuint (a_len, ==, orig_len);
+  g_assert_true (memcmp (a, orig, a_len) != 0);
+
+  {
+    g_autoptr(GString) m = g_string_new (ctf2_meta);
+
+    g_string_replace (m, "{\"type\":\"null-terminated-string\"}",
+                      "{\"type\":\"null-terminated-string\",\"encoding\":\"utf-16le\"}", 1);
+    bad = sl_ctf2_parse_full (m->str, m->len, &error);
+    g_assert_null (bad);
+    g_assert_nonnull (error);
+    g_test_message ("%s", error->message);
+    g_assert_nonnull (strstr (error->message, "fragment 5 (event-record-class ev): a string encoded in utf-16le"));
+    g_clear_error (&error);
+    /* the scan's own reading is not that strict */
+    bad = sl_ctf2_parse (m->str, m->len, &error);
+    g_assert_no_error (error);
+    g_assert_nonnull (bad);
+  }
+  rm_rf (tmp);
+}
+
 static guint64
 be64 (const guint8 *p)
 {
@@ -880,6 +1029,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/export/retime-compact", test_retime_compact);
+  g_test_add_func ("/export/retime-ctf2", test_retime_ctf2);
   g_test_add_func ("/export/generated", test_generated);
   g_test_add_func ("/export/synctraces", test_synctraces);
   g_test_add_func ("/export/django-index", test_django_index);

@@ -13,8 +13,10 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 
+#include "sl-ctf-meta.h"
 #include "sl-ctf-retime.h"
 #include "sl-ctf-scan.h"
+#include "sl-ctf2.h"
 #include "sl-safe-io.h"
 #include "sl-tsdl-private.h"
 #include "sl-types.h"
@@ -36,6 +38,12 @@
  * new gap no longer fits the field (a gap within map-slope of 2^27 ns).
  * `timestamp_end` of a packet context is a whole value that does not move
  * the stream's clock, as in babeltrace2.
+ *
+ * CTF 2 (sl_ctf2_parse_full) is walked the same way: its roles give the
+ * TSDL names, its variants select options by ranges, and lengths and
+ * selectors are found by their field locations (through the structures
+ * being decoded, as babeltrace2 does). A CTF 2 clock value is only a
+ * packet context's or an event record header's, by its role.
  *
  * Every read is bounded by the packet's content or the file; every loop
  * moves forward by at least a bit; nesting is bounded by the metadata's
@@ -281,6 +289,37 @@ name_is (const char *name,
   return name != NULL && g_strcmp0 (tsdl_strip_name (name), want) == 0;
 }
 
+/* A CTF 2 variable-length integer: 7 bits a byte, low ones first. */
+static gboolean
+decode_leb128 (Dec         *d,
+               const TType *it,
+               guint64     *value)
+{
+  guint64 v = 0;
+  guint shift = 0;
+
+  d->pos = align_up (d->pos, 8);
+  for (;;)
+    {
+      guint8 b;
+
+      if (d->pos >= d->end || d->end - d->pos < 8)
+        return dec_fail (d, "a variable-length integer goes past the end of the packet's content");
+      if (shift >= 64)
+        return dec_fail (d, "a variable-length integer of more than 64 bits (bit %" G_GUINT64_FORMAT ")", d->pos);
+      b = d->buf[d->pos / 8];
+      d->pos += 8;
+      v |= (guint64) (b & 0x7f) << shift;
+      shift += 7;
+      if ((b & 0x80) == 0)
+        break;
+    }
+  if (it->is_signed && shift < 64 && (v >> (shift - 1)) & 1)
+    v |= ~((G_GUINT64_CONSTANT (1) << shift) - 1);
+  *value = v;
+  return TRUE;
+}
+
 static gboolean
 decode_int (Dec         *d,
             const char  *name,
@@ -290,6 +329,8 @@ decode_int (Dec         *d,
   gboolean be;
   guint64 v;
 
+  if (it != NULL && it->leb128)
+    return decode_leb128 (d, it, value);
   if (it == NULL || it->size == 0 || it->size > 64)
     return dec_fail (d, "an integer of %u bits", it != NULL ? it->size : 0);
   d->pos = align_up (d->pos, MAX (it->align, 1));
@@ -384,6 +425,137 @@ lookup (Dec          *d,
 }
 
 static gboolean
+mapping_holds (const TMapping *m,
+               guint64         v,
+               gboolean        is_signed)
+{
+  return is_signed ? (gint64) v >= m->lo && (gint64) v <= m->hi : v >= (guint64) m->lo && v <= (guint64) m->hi;
+}
+
+static int
+frame_member (const Frame *f,
+              const char  *name)
+{
+  for (guint i = 0; f->compound->members != NULL && i < f->compound->members->len && i <= f->done; i++)
+    {
+      const TMember *m = g_ptr_array_index (f->compound->members, i);
+
+      if (g_strcmp0 (m->ctf2_name != NULL ? m->ctf2_name : m->name, name) == 0)
+        return (int) i;
+    }
+  return -1;
+}
+
+/* The integer a CTF 2 field location names: from a scope's structure
+ * (or, relative, the structure @frame is, a NULL going up), each name a
+ * member of the structure, the last one decoded before, the others the
+ * member being decoded now, whose structure (through variants and
+ * optionals) is the next one in the chain of @frame. A location that
+ * cannot be followed is the metadata's fault (hard): the export stops. */
+static gboolean
+lookup_location (Dec          *d,
+                 Frame        *frame,
+                 const TType  *t,
+                 guint64      *value,
+                 const TType **type)
+{
+  static const int roots[] = {
+    [T_LOC_PACKET_HEADER] = ROOT_PACKET_HEADER, [T_LOC_PACKET_CONTEXT] = ROOT_PACKET_CONTEXT,
+    [T_LOC_EVENT_HEADER] = ROOT_EVENT_HEADER, [T_LOC_EVENT_COMMON_CONTEXT] = ROOT_EVENT_CONTEXT,
+    [T_LOC_EVENT_SPECIFIC_CONTEXT] = ROOT_CONTEXT, [T_LOC_EVENT_PAYLOAD] = ROOT_FIELDS,
+  };
+  const Frame *chain[TSDL_MAX_DEPTH + 1];
+  guint n = 0, at;
+  const Frame *f;
+
+  /* the structures being decoded, outermost first */
+  for (const Frame *x = frame; x != NULL && n <= TSDL_MAX_DEPTH; x = x->parent)
+    chain[n++] = x;
+  for (guint i = 0; i < n / 2; i++)
+    {
+      const Frame *x = chain[i];
+
+      chain[i] = chain[n - 1 - i];
+      chain[n - 1 - i] = x;
+    }
+  if (t->loc_origin == T_LOC_RELATIVE)
+    at = n - 1;
+  else
+    {
+      int root = roots[t->loc_origin];
+
+      at = 0;
+      if (root != d->root)
+        {
+          if (d->roots[root] == NULL)
+            return d->hard = TRUE, dec_fail (d, "a field location names a scope not decoded yet");
+          chain[0] = d->roots[root];
+          n = 1;
+        }
+    }
+  if (n == 0)
+    return d->hard = TRUE, dec_fail (d, "a field location outside any structure");
+  f = chain[at];
+  for (guint k = 0; k < t->loc_path->len; k++)
+    {
+      const char *name = g_ptr_array_index (t->loc_path, k);
+      gboolean last = k + 1 == t->loc_path->len;
+      int i;
+
+      if (name == NULL)
+        {
+          if (at == 0)
+            return d->hard = TRUE, dec_fail (d, "a field location goes above its scope");
+          f = chain[--at];
+          continue;
+        }
+      i = frame_member (f, name);
+      if (i < 0)
+        return d->hard = TRUE, dec_fail (d, "a field location names “%s”, not a member decoded before", name);
+      if (last)
+        {
+          if ((guint) i >= f->done || f->types[i] == NULL)
+            return d->hard = TRUE, dec_fail (d, "a field location names “%s”, not an integer decoded before", name);
+          *value = f->values[i];
+          *type = f->types[i];
+          return TRUE;
+        }
+      if ((guint) i != f->done || at + 1 >= n)
+        return d->hard = TRUE, dec_fail (d, "a field location goes through “%s”, not a structure being decoded", name);
+      f = chain[++at];
+    }
+  return d->hard = TRUE, dec_fail (d, "a field location that names no integer");
+}
+
+static gboolean
+select_option (Dec         *d,
+               const TType *t,
+               Frame       *frame)
+{
+  guint64 v;
+  const TType *sel;
+
+  if (!lookup_location (d, frame, t, &v, &sel))
+    return FALSE;
+  for (guint i = 0; i < t->mappings->len; i++)
+    {
+      const TMapping *m = &g_array_index (t->mappings, TMapping, i);
+
+      if (mapping_holds (m, v, sel->is_signed))
+        for (guint k = 0; k < t->members->len; k++)
+          {
+            const TMember *o = g_ptr_array_index (t->members, k);
+
+            if (g_strcmp0 (o->name, m->label) == 0)
+              return decode (d, o->name, o->type, frame);
+          }
+    }
+  if (t->optional)
+    return TRUE;
+  return dec_fail (d, "selector = %" G_GUINT64_FORMAT " selects no option of the variant", v);
+}
+
+static gboolean
 decode_variant (Dec         *d,
                 const TType *t,
                 Frame       *frame)
@@ -392,6 +564,8 @@ decode_variant (Dec         *d,
   const TType *tag;
   const char *label = NULL;
 
+  if (t->loc_path != NULL)
+    return select_option (d, t, frame);
   if (t->tag == NULL)
     return dec_fail (d, "a variant without a selector");
   if (!lookup (d, frame, t->tag, &v, &tag))
@@ -401,10 +575,8 @@ decode_variant (Dec         *d,
   for (guint i = 0; i < tag->mappings->len && label == NULL; i++)
     {
       const TMapping *m = &g_array_index (tag->mappings, TMapping, i);
-      gboolean in = tag->container->is_signed ? (gint64) v >= m->lo && (gint64) v <= m->hi
-                                              : v >= (guint64) m->lo && v <= (guint64) m->hi;
 
-      if (in)
+      if (mapping_holds (m, v, tag->container->is_signed))
         label = m->label;
     }
   if (label == NULL)
@@ -562,7 +734,8 @@ decode (Dec         *d,
       {
         const TType *lt;
 
-        ok = lookup (d, frame, t->length_path, &v, &lt) &&
+        ok = (t->loc_path != NULL ? lookup_location (d, frame, t, &v, &lt)
+                                  : lookup (d, frame, t->length_path, &v, &lt)) &&
              (v <= d->end - MIN (d->pos, d->end) ||
               dec_fail (d, "a sequence of %" G_GUINT64_FORMAT " elements in %" G_GUINT64_FORMAT " bits", v,
                         d->end - MIN (d->pos, d->end))) &&
@@ -1008,7 +1181,8 @@ id_hash (gconstpointer p)
 
 /**
  * sl_ctf_retime_new:
- * @metadata: the trace's metadata, as text
+ * @metadata: the trace's metadata, as text: TSDL, or CTF 2's JSON text
+ *   sequence
  * @func: the map of the trace's times (every clock's)
  *
  * Returns: (transfer full): a rewriter of the trace's stream files, or
@@ -1028,7 +1202,10 @@ sl_ctf_retime_new (const char       *metadata,
 
   g_return_val_if_fail (metadata != NULL && func != NULL, NULL);
 
-  tsdl = sl_tsdl_parse (metadata, len, error);
+  if (sl_ctf_meta_is_ctf2 ((const guint8 *) metadata, len))
+    tsdl = sl_ctf2_parse_full (metadata, len, error);
+  else
+    tsdl = sl_tsdl_parse (metadata, len, error);
   if (tsdl == NULL)
     return NULL;
 

@@ -25,6 +25,11 @@
  * data (strings, dynamic arrays, variable-length integers, optionals,
  * variants) make a layout not fixed: those packets are not checked, as
  * for TSDL. Event record classes are not needed: babeltrace2 decodes them.
+ *
+ * sl_ctf2_parse_full() also reads every field class exactly (the event
+ * record header, contexts and payloads, the locations of lengths and
+ * selectors), for sl-ctf-retime.c to walk every event of a packet; what
+ * it cannot lay out exactly is an error, never a guess.
  */
 
 #define CTF2_MAX_DEPTH 64
@@ -35,6 +40,7 @@ typedef struct
   GHashTable *aliases;  /* name → JsonNode (owned by the parsers) */
   GPtrArray  *parsers;
   char       *error;
+  gboolean    full;
 } Ctf2;
 
 static const struct
@@ -52,6 +58,7 @@ static const struct
   { "packet-total-length", "packet_size" },
   { "discarded-event-record-counter-snapshot", "events_discarded" },
   { "packet-sequence-number", "packet_seq_num" },
+  { "event-record-class-id", "id" },
 };
 
 static const char *
@@ -145,13 +152,45 @@ read_uuid (JsonNode *n,
 
 static TType *field_class (Ctf2 *c, JsonNode *n, const char *clock, guint depth);
 
+static void
+set_error (Ctf2       *c,
+           const char *fmt,
+           ...) G_GNUC_PRINTF (2, 3);
+
+static void
+set_error (Ctf2       *c,
+           const char *fmt,
+           ...)
+{
+  va_list ap;
+
+  if (c->error != NULL)
+    return;
+  va_start (ap, fmt);
+  c->error = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+}
+
+/* A type standing for what the scan does not lay out; an error when
+ * every field class must be exact. */
 static TType *
-integer_class (JsonObject *fc,
+not_laid_out (Ctf2       *c,
+              const char *type)
+{
+  if (c->full)
+    set_error (c, "a field class of type “%s” cannot be laid out", type != NULL ? type : "(none)");
+  return tsdl_type_new (T_STRING, 0);
+}
+
+static TType *
+integer_class (Ctf2       *c,
+               JsonObject *fc,
                const char *type,
                const char *clock)
 {
   TType *t = tsdl_type_new (T_INT, 0);
   const char *order = member_string (fc, "byte-order");
+  const char *bits = member_string (fc, "bit-order");
   const char *role = role_name (fc);
 
   t->size = (guint) CLAMP (member_int (fc, "length", 0), 0, 64);
@@ -160,7 +199,218 @@ integer_class (JsonObject *fc,
   t->byte_order = g_strcmp0 (order, "big-endian") == 0 ? 2 : 1;
   if (role != NULL && clock != NULL && g_str_has_prefix (role, "timestamp_"))
     t->map_clock = g_strdup (clock);
+  /* CTF 1.8's bit order (CTF 2's default) is the only one read */
+  if (c->full && bits != NULL && !g_str_equal (bits, t->byte_order == 2 ? "last-to-first" : "first-to-last"))
+    set_error (c, "a field class with bit order “%s”", bits);
   return t;
+}
+
+/* A CTF 2 field location: where a length or a selector is. */
+static void
+field_location (Ctf2       *c,
+                TType      *t,
+                JsonObject *fc,
+                const char *member)
+{
+  static const struct { const char *name; TLoc loc; } origins[] = {
+    { "packet-header", T_LOC_PACKET_HEADER }, { "packet-context", T_LOC_PACKET_CONTEXT },
+    { "event-record-header", T_LOC_EVENT_HEADER }, { "event-record-common-context", T_LOC_EVENT_COMMON_CONTEXT },
+    { "event-record-specific-context", T_LOC_EVENT_SPECIFIC_CONTEXT },
+    { "event-record-payload", T_LOC_EVENT_PAYLOAD },
+  };
+  JsonObject *loc = member_object (fc, member);
+  JsonNode *pn = loc != NULL ? json_object_get_member (loc, "path") : NULL;
+  const char *origin = member_string (loc, "origin");
+  JsonArray *path;
+
+  if (pn == NULL || !JSON_NODE_HOLDS_ARRAY (pn) || json_array_get_length (json_node_get_array (pn)) == 0)
+    {
+      set_error (c, "a “%s” without a path", member);
+      return;
+    }
+  t->loc_origin = T_LOC_RELATIVE;
+  for (guint i = 0; origin != NULL && i < G_N_ELEMENTS (origins); i++)
+    if (g_str_equal (origin, origins[i].name))
+      t->loc_origin = origins[i].loc;
+  if (origin != NULL && t->loc_origin == T_LOC_RELATIVE)
+    set_error (c, "a field location from “%s”", origin);
+  path = json_node_get_array (pn);
+  t->loc_path = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < json_array_get_length (path) && i < CTF2_MAX_DEPTH; i++)
+    {
+      JsonNode *e = json_array_get_element (path, i);
+
+      if (JSON_NODE_HOLDS_NULL (e) && origin == NULL)
+        g_ptr_array_add (t->loc_path, NULL);
+      else if (JSON_NODE_HOLDS_VALUE (e) && json_node_get_value_type (e) == G_TYPE_STRING)
+        g_ptr_array_add (t->loc_path, g_strdup (json_node_get_string (e)));
+      else
+        set_error (c, "a field location's path holds something other than names");
+    }
+}
+
+/* A range bound: a JSON integer, or 2^64 − 1 (which JSON-GLib reads as
+ * a double). */
+static gboolean
+range_bound (JsonNode *n,
+             gint64   *v)
+{
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
+    return FALSE;
+  if (json_node_get_value_type (n) == G_TYPE_INT64)
+    {
+      *v = json_node_get_int (n);
+      return TRUE;
+    }
+  if (json_node_get_value_type (n) == G_TYPE_DOUBLE && json_node_get_double (n) >= 18446744073709549568.0)
+    {
+      *v = -1;   /* G_MAXUINT64's bits: selectors of 64 bits compare unsigned */
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* An option's selector ranges, as mappings of the variant to @label. */
+static void
+option_ranges (Ctf2       *c,
+               TType      *t,
+               JsonObject *o,
+               const char *label)
+{
+  JsonNode *rn = json_object_get_member (o, "selector-field-ranges");
+  JsonArray *ranges = rn != NULL && JSON_NODE_HOLDS_ARRAY (rn) ? json_node_get_array (rn) : NULL;
+
+  if (ranges == NULL)
+    {
+      set_error (c, "an option without selector ranges");
+      return;
+    }
+  for (guint i = 0; i < json_array_get_length (ranges); i++)
+    {
+      JsonNode *pn = json_array_get_element (ranges, i);
+      JsonArray *pair = JSON_NODE_HOLDS_ARRAY (pn) ? json_node_get_array (pn) : NULL;
+      TMapping m = { 0 };
+
+      if (pair == NULL || json_array_get_length (pair) != 2 ||
+          !range_bound (json_array_get_element (pair, 0), &m.lo) ||
+          !range_bound (json_array_get_element (pair, 1), &m.hi))
+        {
+          set_error (c, "a selector range that is not two integers");
+          return;
+        }
+      m.label = g_strdup (label);
+      g_array_append_val (t->mappings, m);
+    }
+}
+
+/* A variant or an optional: its options as members, each with its
+ * selector ranges (an optional with a boolean selector: any value but
+ * 0). */
+static TType *
+variant_class (Ctf2       *c,
+               JsonObject *fc,
+               gboolean    optional,
+               const char *clock,
+               guint       depth)
+{
+  TType *t = tsdl_type_new (T_VARIANT, 0);
+  JsonNode *on = json_object_get_member (fc, "options");
+  JsonArray *options = on != NULL && JSON_NODE_HOLDS_ARRAY (on) ? json_node_get_array (on) : NULL;
+
+  t->members = g_ptr_array_new_with_free_func (tsdl_member_free);
+  t->mappings = g_array_new (FALSE, TRUE, sizeof (TMapping));
+  g_array_set_clear_func (t->mappings, tsdl_mapping_clear);
+  t->optional = optional;
+  field_location (c, t, fc, "selector-field-location");
+  if (optional)
+    {
+      TMember *m = g_new0 (TMember, 1);
+
+      m->name = g_strdup ("optional");
+      m->type = field_class (c, json_object_get_member (fc, "field-class"), clock, depth + 1);
+      g_ptr_array_add (t->members, m);
+      if (json_object_has_member (fc, "selector-field-ranges"))
+        option_ranges (c, t, fc, m->name);
+      else
+        {
+          TMapping any = { g_strdup (m->name), 1, -1, TRUE, 0 };
+
+          g_array_append_val (t->mappings, any);
+        }
+      return t;
+    }
+  if (options == NULL || json_array_get_length (options) == 0)
+    set_error (c, "a variant without options");
+  for (guint i = 0; options != NULL && i < json_array_get_length (options) && i < TSDL_MAX_MEMBERS; i++)
+    {
+      JsonNode *en = json_array_get_element (options, i);
+      JsonObject *o = JSON_NODE_HOLDS_OBJECT (en) ? json_node_get_object (en) : NULL;
+      TMember *m;
+
+      if (o == NULL)
+        {
+          set_error (c, "a variant option that is not an object");
+          break;
+        }
+      m = g_new0 (TMember, 1);
+      m->name = member_string (o, "name") != NULL ? g_strdup (member_string (o, "name")) : g_strdup_printf ("#%u", i);
+      m->type = field_class (c, json_object_get_member (o, "field-class"), clock, depth + 1);
+      g_ptr_array_add (t->members, m);
+      option_ranges (c, t, o, m->name);
+    }
+  return t;
+}
+
+/* What only the full reading lays out: sizes from the data. */
+static TType *
+dynamic_class (Ctf2       *c,
+               JsonObject *fc,
+               const char *type,
+               const char *clock,
+               guint       depth)
+{
+  const char *encoding = member_string (fc, "encoding");
+  TType *t;
+
+  if (encoding != NULL && !g_str_equal (encoding, "utf-8") &&
+      (g_str_has_suffix (type, "-string")))
+    {
+      set_error (c, "a string encoded in %s", encoding);
+      return tsdl_type_new (T_STRING, 0);
+    }
+  if (g_str_equal (type, "null-terminated-string"))
+    return tsdl_type_new (T_STRING, 0);
+  if (g_str_equal (type, "variable-length-unsigned-integer") || g_str_equal (type, "variable-length-signed-integer"))
+    {
+      t = tsdl_type_new (T_INT, 0);
+      t->leb128 = TRUE;
+      t->align = 8;
+      t->is_signed = g_str_equal (type, "variable-length-signed-integer");
+      if (role_name (fc) != NULL && g_str_has_prefix (role_name (fc), "timestamp_"))
+        set_error (c, "a clock timestamp of variable length");
+      return t;
+    }
+  if (g_str_equal (type, "dynamic-length-string") || g_str_equal (type, "dynamic-length-blob") ||
+      g_str_equal (type, "dynamic-length-array"))
+    {
+      t = tsdl_type_new (T_SEQUENCE, 0);
+      if (g_str_equal (type, "dynamic-length-array"))
+        {
+          t->element = field_class (c, json_object_get_member (fc, "element-field-class"), NULL, depth + 1);
+          t->align = (guint) CLAMP (member_int (fc, "minimum-alignment", 1), 1, 1 << 16);
+        }
+      else
+        {
+          t->element = tsdl_type_new (T_INT, 0);
+          t->element->size = 8;
+          t->element->align = 8;
+        }
+      field_location (c, t, fc, "length-field-location");
+      return t;
+    }
+  if (g_str_equal (type, "optional") || g_str_equal (type, "variant"))
+    return variant_class (c, fc, g_str_equal (type, "optional"), clock, depth);
+  return not_laid_out (c, type);
 }
 
 /* A field class, an alias's name replaced by what it names. */
@@ -195,7 +445,11 @@ structure_class (Ctf2       *c,
       TMember *tm;
 
       if (m == NULL || mfc == NULL)
-        continue;
+        {
+          if (c->full)
+            set_error (c, "a structure member without a field class");
+          continue;
+        }
       tm = g_new0 (TMember, 1);
       /* a member with a role is named for it; one named like a role but
        * without it is renamed out of the way */
@@ -206,6 +460,7 @@ structure_class (Ctf2       *c,
             g_free (tm->name);
             tm->name = g_strdup_printf ("ctf2 %s", member_string (m, "name"));
           }
+      tm->ctf2_name = g_strdup (member_string (m, "name"));
       tm->type = field_class (c, mfc, clock, depth + 1);
       g_ptr_array_add (t->members, tm);
     }
@@ -225,13 +480,13 @@ field_class (Ctf2       *c,
 
   n = resolve (c, n);
   if (n == NULL || !JSON_NODE_HOLDS_OBJECT (n) || depth > CTF2_MAX_DEPTH)
-    return tsdl_type_new (T_STRING, 0);
+    return not_laid_out (c, NULL);
   fc = json_node_get_object (n);
   type = member_string (fc, "type");
   if (type == NULL)
-    return tsdl_type_new (T_STRING, 0);
+    return not_laid_out (c, NULL);
   if (g_str_has_prefix (type, "fixed-length-") && !g_str_equal (type, "fixed-length-floating-point-number"))
-    return integer_class (fc, type, clock);
+    return integer_class (c, fc, type, clock);
   if (g_str_equal (type, "fixed-length-floating-point-number"))
     {
       t = tsdl_type_new (T_FLOAT, 0);
@@ -241,13 +496,16 @@ field_class (Ctf2       *c,
     }
   if (g_str_equal (type, "structure"))
     return structure_class (c, fc, clock, depth);
-  if (g_str_equal (type, "static-length-blob") || g_str_equal (type, "static-length-array"))
+  if (g_str_equal (type, "static-length-blob") || g_str_equal (type, "static-length-array") ||
+      (c->full && g_str_equal (type, "static-length-string")))
     {
       gint64 len = member_int (fc, "length", -1);
 
       t = tsdl_type_new (T_ARRAY, 0);
       t->length = (guint64) CLAMP (len, 0, (gint64) TSDL_MAX_ARRAY);
-      if (g_str_equal (type, "static-length-blob"))
+      if (c->full && g_str_equal (type, "static-length-array"))
+        t->align = (guint) CLAMP (member_int (fc, "minimum-alignment", 1), 1, 1 << 16);
+      if (!g_str_equal (type, "static-length-array"))
         {
           t->element = tsdl_type_new (T_INT, 0);
           t->element->size = 8;
@@ -258,10 +516,12 @@ field_class (Ctf2       *c,
       if (len < 0 || len > (gint64) TSDL_MAX_ARRAY)
         {
           tsdl_type_unref (t);
-          return tsdl_type_new (T_STRING, 0);
+          return not_laid_out (c, type);
         }
       return t;
     }
+  if (c->full)
+    return dynamic_class (c, fc, type, clock, depth);
   /* a size from the data: the layout walk stops there */
   return tsdl_type_new (T_STRING, 0);
 }
@@ -297,7 +557,30 @@ stream_class (Ctf2       *c,
                         ? field_class (c, json_object_get_member (o, "packet-context-field-class"),
                                        member_string (o, "default-clock-class-id"), 0)
                         : NULL;
+  if (c->full && json_object_has_member (o, "event-record-header-field-class"))
+    s->event_header = field_class (c, json_object_get_member (o, "event-record-header-field-class"),
+                                   member_string (o, "default-clock-class-id"), 0);
+  if (c->full && json_object_has_member (o, "event-record-common-context-field-class"))
+    s->event_context = field_class (c, json_object_get_member (o, "event-record-common-context-field-class"), NULL, 0);
   g_ptr_array_add (c->t->streams, s);
+}
+
+static void
+event_record_class (Ctf2       *c,
+                    JsonObject *o)
+{
+  TEvent *e = g_new0 (TEvent, 1);
+
+  e->name = g_strdup (member_string (o, "name"));
+  e->id = (guint64) MAX (member_int (o, "id", 0), 0);
+  e->has_id = TRUE;
+  e->stream_id = (guint64) MAX (member_int (o, "data-stream-class-id", 0), 0);
+  e->has_stream_id = TRUE;
+  if (json_object_has_member (o, "specific-context-field-class"))
+    e->context = field_class (c, json_object_get_member (o, "specific-context-field-class"), NULL, 0);
+  if (json_object_has_member (o, "payload-field-class"))
+    e->fields = field_class (c, json_object_get_member (o, "payload-field-class"), NULL, 0);
+  g_ptr_array_add (c->t->events, e);
 }
 
 static void
@@ -344,19 +627,15 @@ fragment (Ctf2       *c,
     clock_class (c, o);
   else if (g_strcmp0 (type, "data-stream-class") == 0)
     stream_class (c, o);
+  else if (c->full && g_strcmp0 (type, "event-record-class") == 0)
+    event_record_class (c, o);
 }
 
-/**
- * sl_ctf2_parse:
- * @error: what is wrong: "fragment N: …"
- *
- * Parses CTF 2 metadata (its whole text: JSON fragments, each after a
- * record separator) into what the scan needs (see above).
- */
-SlTsdl *
-sl_ctf2_parse (const char  *text,
-               gsize        len,
-               GError     **error)
+static SlTsdl *
+parse (const char  *text,
+       gsize        len,
+       gboolean     full,
+       GError     **error)
 {
   g_autoptr(SlTsdl) t = g_new0 (SlTsdl, 1);
   g_auto(GStrv) parts = NULL;
@@ -364,11 +643,10 @@ sl_ctf2_parse (const char  *text,
   Ctf2 c = { 0 };
   guint n = 0;
 
-  g_return_val_if_fail (text != NULL, NULL);
-
   tsdl_init (t);
   t->byte_order = 1;
   c.t = t;
+  c.full = full;
   c.aliases = g_hash_table_new (g_str_hash, g_str_equal);
   c.parsers = g_ptr_array_new_with_free_func (g_object_unref);
   copy = g_strndup (text, len);
@@ -391,7 +669,20 @@ sl_ctf2_parse (const char  *text,
       else if (n == 1 && g_strcmp0 (member_string (json_node_get_object (root), "type"), "preamble") != 0)
         c.error = g_strdup_printf ("fragment 1: not the preamble");
       else
-        fragment (&c, json_node_get_object (root));
+        {
+          JsonObject *o = json_node_get_object (root);
+
+          fragment (&c, o);
+          if (c.error != NULL && full)
+            {
+              const char *name = member_string (o, "name");
+              char *why = g_strdup_printf ("fragment %u (%s%s%s): %s", n, member_string (o, "type"),
+                                           name != NULL ? " " : "", name != NULL ? name : "", c.error);
+
+              g_free (c.error);
+              c.error = why;
+            }
+        }
     }
   if (c.error == NULL && t->major != 2)
     c.error = g_strdup_printf ("CTF version %u, not 2", t->major);
@@ -405,4 +696,39 @@ sl_ctf2_parse (const char  *text,
     }
   tsdl_compute_layouts (t);
   return g_steal_pointer (&t);
+}
+
+/**
+ * sl_ctf2_parse:
+ * @error: what is wrong: "fragment N: …"
+ *
+ * Parses CTF 2 metadata (its whole text: JSON fragments, each after a
+ * record separator) into what the scan needs (see above).
+ */
+SlTsdl *
+sl_ctf2_parse (const char  *text,
+               gsize        len,
+               GError     **error)
+{
+  g_return_val_if_fail (text != NULL, NULL);
+
+  return parse (text, len, FALSE, error);
+}
+
+/**
+ * sl_ctf2_parse_full:
+ *
+ * As sl_ctf2_parse(), with every event record class and every field
+ * class laid out exactly (lengths and selectors by their locations), to
+ * decode every event; a field class that cannot be laid out exactly is
+ * an error.
+ */
+SlTsdl *
+sl_ctf2_parse_full (const char  *text,
+                    gsize        len,
+                    GError     **error)
+{
+  g_return_val_if_fail (text != NULL, NULL);
+
+  return parse (text, len, TRUE, error);
 }

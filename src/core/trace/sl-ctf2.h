@@ -9,8 +9,11 @@
 
 G_BEGIN_DECLS
 
-SlTsdl *sl_ctf2_parse (const char  *text,
-                       gsize        len,
-                       GError     **error);
+SlTsdl *sl_ctf2_parse      (const char  *text,
+                            gsize        len,
+                            GError     **error);
+SlTsdl *sl_ctf2_parse_full (const char  *text,
+                            gsize        len,
+                            GError     **error);
 
 G_END_DECLS

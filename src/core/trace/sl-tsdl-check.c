@@ -452,8 +452,9 @@ tsdl_type_align (const TType *t)
 
   if (t->kind == T_ENUM && t->container != NULL)
     return t->container->align;
+  /* a CTF 2 array's minimum alignment is its own (a TSDL one's is 1) */
   if ((t->kind == T_ARRAY || t->kind == T_SEQUENCE) && t->element != NULL)
-    return tsdl_type_align (t->element);
+    return MAX (a, tsdl_type_align (t->element));
   if (t->kind == T_STRUCT && t->members != NULL)
     for (guint i = 0; i < t->members->len; i++)
       a = MAX (a, tsdl_type_align (((TMember *) g_ptr_array_index (t->members, i))->type));

@@ -83,11 +83,14 @@ typedef struct
   guint    line;
 } TMapping;
 
+/* @ctf2_name: a CTF 2 member's own name, which field locations use
+ * (@name is its role's TSDL name, or NULL) */
 typedef struct
 {
   char  *name;
   TType *type;
   guint  line;
+  char  *ctf2_name;
 } TMember;
 
 struct _TType
@@ -117,7 +120,31 @@ struct _TType
   TType     *element;
   guint64    length;
   char      *length_path;
+
+  /* CTF 2 (sl-ctf2.c, for sl-ctf-retime.c): an integer in LEB128; a
+   * variant that may hold nothing (an optional); the field location of
+   * a variant's selector or a sequence's length: @loc_origin a TLoc, its
+   * path names from there (NULL: the parent structure). A CTF 2
+   * variant's @mappings give each option (by member name) its selector
+   * ranges. */
+  gboolean   leb128;
+  gboolean   optional;
+  int        loc_origin;
+  GPtrArray *loc_path;
 };
+
+/* where a CTF 2 field location starts */
+typedef enum
+{
+  T_LOC_NONE,
+  T_LOC_RELATIVE,
+  T_LOC_PACKET_HEADER,
+  T_LOC_PACKET_CONTEXT,
+  T_LOC_EVENT_HEADER,
+  T_LOC_EVENT_COMMON_CONTEXT,
+  T_LOC_EVENT_SPECIFIC_CONTEXT,
+  T_LOC_EVENT_PAYLOAD,
+} TLoc;
 
 TType   *tsdl_type_new   (TKind  kind,
                           guint  line);
@@ -125,6 +152,7 @@ TType   *tsdl_type_ref   (TType *t);
 void     tsdl_type_unref (TType *t);
 
 void     tsdl_member_free (gpointer m);
+void     tsdl_mapping_clear (gpointer m);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TType, tsdl_type_unref)
 

@@ -62,12 +62,13 @@ tsdl_member_free (gpointer p)
   TMember *m = p;
 
   g_free (m->name);
+  g_free (m->ctf2_name);
   tsdl_type_unref (m->type);
   g_free (m);
 }
 
-static void
-mapping_clear (gpointer p)
+void
+tsdl_mapping_clear (gpointer p)
 {
   g_free (((TMapping *) p)->label);
 }
@@ -86,6 +87,8 @@ tsdl_type_unref (TType *t)
     g_array_unref (t->mappings);
   tsdl_type_unref (t->element);
   g_free (t->length_path);
+  if (t->loc_path != NULL)
+    g_ptr_array_unref (t->loc_path);
   g_free (t);
 }
 
@@ -501,7 +504,7 @@ parse_enumerators (Parser *p,
   gboolean next_unsigned = FALSE;
 
   t->mappings = g_array_new (FALSE, TRUE, sizeof (TMapping));
-  g_array_set_clear_func (t->mappings, mapping_clear);
+  g_array_set_clear_func (t->mappings, tsdl_mapping_clear);
   if (!expect (p, "{"))
     return FALSE;
   while (!accept (p, "}"))
