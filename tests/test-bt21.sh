@@ -18,6 +18,13 @@
 #    a problem saying CTF 2 needs babeltrace2 2.1, the CTF 1.8 hosts read.
 #    With 2.1 in a build against 2.1, `sync --json` is that of the four
 #    CTF 1.8 originals.
+# 3. `sync --export` of that mixed set writes CTF 2 hosts in CTF 2. In a
+#    build against 2.1, a synchronized CTF 2 host's copy has 1 GHz clocks
+#    and every event's time (read back by 2.1's babeltrace2) is the time
+#    of the same event in the export of its CTF 1.8 original (whose
+#    exactness to the map test-export checks); at least one CTF 2 host is
+#    rewritten. In a build against 2.0 (CTF 2 hosts unread, left out
+#    with the reader's warning) the CTF 1.8 hosts are exported.
 set -eu
 
 root=${SL_BT21_ROOT:-}
@@ -172,5 +179,65 @@ elif expect_named "$tmp/ctf2-21.json"; then
 else
   echo "FAIL ctf2 (2.1, a build against babeltrace2 2.0): see above"
   fail=1
+fi
+
+# 3. --export of CTF 2
+ctf2_times() {
+  # "[s.ns] host name: {..." -> "s.ns name", every event in babeltrace2's order
+  bt21 --clock-seconds --no-delta "$1" |
+    sed -n 's/^\[\([0-9]*\.[0-9]*\)\] [^ ]* \([^ ]*\): .*/\1 \2/p'
+}
+# (exit status 3 when hosts stay unsynchronized, as without CTF 2)
+SL_DECODER=$tmp/decoder21 "$cli" sync --no-progress --export="$tmp/export2" "$tmp/mixed" \
+  > /dev/null 2> "$tmp/export2.err" || true
+if [ ! -f "$tmp/export2/node-03/kernel/metadata" ]; then
+  echo "FAIL export (CTF 2): sync --export of two CTF 2 hosts beside two CTF 1.8 ones wrote no copy:"
+  head -n 5 "$tmp/export2.err"
+  fail=1
+elif [ "${SL_BT_READS_CTF2:-0}" = 1 ]; then
+  "$cli" sync --no-progress --export="$tmp/export18" "$tmp/gen" > /dev/null 2> "$tmp/export18.err"
+  rewritten=0
+  for h in node-01 node-02; do
+    meta=$tmp/export2/$h/$h/metadata
+    if ! head -c 1 "$meta" | od -An -c | grep -q '036'; then
+      echo "FAIL export (CTF 2): $meta is not CTF 2"
+      fail=1
+      continue
+    fi
+    ctf2_times "$tmp/mixed/$h" > "$tmp/$h-orig.txt"
+    ctf2_times "$tmp/export2/$h/$h" > "$tmp/$h-ctf2.txt"
+    ctf2_times "$tmp/export18/$h/kernel" > "$tmp/$h-ctf18.txt"
+    n=$(wc -l < "$tmp/$h-ctf2.txt")
+    if [ "$n" -lt 1000 ] || [ "$n" != "$(wc -l < "$tmp/$h-orig.txt")" ]; then
+      echo "FAIL export (CTF 2): $h: $n events in the copy, $(wc -l < "$tmp/$h-orig.txt") in the trace"
+      fail=1
+    elif ! cmp -s "$tmp/$h-ctf2.txt" "$tmp/$h-ctf18.txt"; then
+      echo "FAIL export (CTF 2): $h: the CTF 2 copy's times are not those of its CTF 1.8 original's copy:"
+      diff "$tmp/$h-ctf18.txt" "$tmp/$h-ctf2.txt" | head -n 6
+      fail=1
+    elif ! cmp -s "$tmp/$h-ctf2.txt" "$tmp/$h-orig.txt"; then
+      if ! grep -q '"frequency":1000000000' "$meta"; then
+        echo "FAIL export (CTF 2): $h rewritten, its clock class not at 1 GHz"
+        fail=1
+      fi
+      rewritten=$((rewritten + 1))
+      echo "ok export (CTF 2): $h: CTF 2 copy, $n events at the times of its CTF 1.8 original's copy"
+    elif ! cmp -s "$meta" "$tmp/mixed/$h/metadata"; then
+      echo "FAIL export (CTF 2): $h kept its times (a reference?) but its metadata changed"
+      fail=1
+    else
+      echo "ok export (CTF 2): $h kept its clock (CTF 2 copy, $n events)"
+    fi
+  done
+  if [ "$rewritten" = 0 ] && [ "$fail" = 0 ]; then
+    echo "FAIL export (CTF 2): no CTF 2 host was rewritten"
+    fail=1
+  fi
+elif [ -e "$tmp/export2/node-01" ] || ! grep -q "node-01.*CTF 2 needs babeltrace2 2.1" "$tmp/export2.err"; then
+  echo "FAIL export (CTF 2, a build against 2.0): node-01, unread, not left out with the reader's warning:"
+  head -n 5 "$tmp/export2.err"
+  fail=1
+else
+  echo "ok export (CTF 2, a build against 2.0): the CTF 1.8 hosts exported, the unread CTF 2 ones named"
 fi
 exit $fail

@@ -17,8 +17,10 @@
 #    static-length-blob, LTTng-UST 2.16's lttng_ust_field_fixed_length_blob).
 # 2. The folders the relay wrote (CTF 2: a JSON text sequence) read by
 #    `sync --json`: every host synchronized (its addresses read from the
-#    BLOBs), two links; `--export` names them as CTF 2 (it rewrites CTF 1.8
-#    only).
+#    BLOBs), two links; `--export` writes them in CTF 2: babeltrace2 2.1
+#    reads as many events from each copy as from its folder, and `sync` of
+#    the copies puts every host within its bound of its reference (offsets
+#    at the start no larger than the bound; before, at least one is).
 # 3. With SL_LTTNG216_LIVE=1, the live suite (test-live; addresses in
 #    arrays) but /live/cli (below): Syncline attached live to CTF 2
 #    sessions, faults, recreated sessions.
@@ -116,13 +118,43 @@ else
   head -n 5 "$tmp/sync.err"
   fail=1
 fi
-if "$cli" sync --no-progress --export="$tmp/export" "$out" > /dev/null 2> "$tmp/export.err" ||
-   ! grep -q "a CTF 2 trace (LTTng 2.15's default format): --export writes CTF 1.8 traces only" "$tmp/export.err"; then
-  echo "FAIL export: a CTF 2 folder not named as such:"
-  cat "$tmp/export.err"
+if ! "$cli" sync --no-progress --export="$tmp/export" "$out" > /dev/null 2> "$tmp/export.err"; then
+  echo "FAIL export: sync --export of LTTng 2.16's CTF 2 folders:"
+  head -n 5 "$tmp/export.err"
   fail=1
 else
-  echo "ok export: CTF 2 named (--export rewrites CTF 1.8 only)"
+  "$cli" sync --json --no-progress "$tmp/export" > "$tmp/export.json" 2> "$tmp/export-sync.err" || true
+  counts=ok
+  for m in $(find "$out" -name metadata); do
+    trace=$(dirname "$m")
+    # the relay's folders are HOST/SESSION/…/TRACE; the export's HOST/TRACE
+    rel=${trace#"$out"/}
+    copy=$tmp/export/${rel%%/*}/$(basename "$trace")
+    if [ ! -f "$copy/metadata" ] || ! head -c 1 "$copy/metadata" | od -An -c | grep -q '036' ||
+       [ "$(babeltrace2 "$trace" | wc -l)" != "$(babeltrace2 "$copy" | wc -l)" ]; then
+      echo "FAIL export: $trace: its copy $copy is not CTF 2 with as many events"
+      counts=
+      fail=1
+    fi
+  done
+  if [ -n "$counts" ] && python3 - "$tmp/sync.json" "$tmp/export.json" <<'PY'
+import json, sys
+before = {h["name"]: h for h in json.load(open(sys.argv[1]))["hosts"]}
+after = {h["name"]: h for h in json.load(open(sys.argv[2]))["hosts"]}
+def off(h):
+    return abs(h["start"]["offset_ns"]) if h.get("start") else 0.0
+far = [n for n, h in before.items() if h.get("reference") != n and off(h) > h["bound_ns"]]
+near = all(h.get("synchronized") and off(h) <= h["bound_ns"] for h in after.values())
+print(f"before: {[(n, round(off(h)), round(before[n]['bound_ns'])) for n, h in before.items()]}")
+print(f"after:  {[(n, round(off(h), 1), round(h['bound_ns'])) for n, h in after.items()]}")
+sys.exit(0 if far and near and set(after) == set(before) else 1)
+PY
+  then
+    echo "ok export: LTTng 2.16's CTF 2 exported in CTF 2, every copy's host within its bound of its reference"
+  elif [ -n "$counts" ]; then
+    echo "FAIL export: the copies are not synchronized (see above)"
+    fail=1
+  fi
 fi
 rm -rf "$tmp"/harness/sl-harness-*
 

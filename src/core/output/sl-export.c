@@ -11,6 +11,7 @@
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 
 #include "sl-ctf-meta.h"
 #include "sl-ctf-retime.h"
@@ -321,6 +322,130 @@ rewrite_clocks (const char      *path,
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
+/* A clock class's precision or accuracy, in cycles of the new 1 GHz
+ * clock (never smaller). */
+static void
+scale_cycles (JsonObject *o,
+              const char *name,
+              gint64      freq)
+{
+  JsonNode *n = json_object_get_member (o, name);
+  __int128 v;
+
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_INT64 ||
+      json_node_get_int (n) < 0)
+    return;
+  v = ((__int128) json_node_get_int (n) * NS_PER_S + freq - 1) / freq;
+  json_object_set_int_member (o, name, v > G_MAXINT64 ? G_MAXINT64 : (gint64) v);
+}
+
+/* One CTF 2 clock class fragment, as rewrite_clock_block() rewrites a
+ * TSDL clock: 1 GHz, offset the whole seconds below the image of cycle 0,
+ * what it was kept in a `syncline` attribute. */
+static char *
+rewrite_ctf2_clock (const char      *path,
+                    JsonObject      *o,
+                    const ClockMap  *map,
+                    GError         **error)
+{
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
+  JsonNode *fn = json_object_get_member (o, "frequency");
+  JsonObject *off = json_object_has_member (o, "offset-from-origin")
+                      ? json_object_get_object_member (o, "offset-from-origin") : NULL;
+  JsonObject *was = json_object_new ();
+  JsonObject *old_off = json_object_new ();
+  JsonObject *new_off = json_object_new ();
+  JsonObject *attrs;
+  gint64 freq = 0, seconds = 0, cycles = 0, base_s;
+
+  if (fn != NULL && JSON_NODE_HOLDS_VALUE (fn) && json_node_get_value_type (fn) == G_TYPE_INT64)
+    freq = json_node_get_int (fn);
+  if (off != NULL && json_object_has_member (off, "seconds"))
+    seconds = json_object_get_int_member (off, "seconds");
+  if (off != NULL && json_object_has_member (off, "cycles"))
+    cycles = json_object_get_int_member (off, "cycles");
+  if (freq <= 0 || cycles < 0 ||
+      !sl_ctf_retime_clock_base ((guint64) freq, seconds, (guint64) cycles, map_time, map->to_reference, &base_s))
+    {
+      json_object_unref (was);
+      json_object_unref (old_off);
+      json_object_unref (new_off);
+      g_set_error (error, SL_ERROR, SL_ERROR_INVALID, "%s: clock class “%s”: its frequency or origin is out of range",
+                   path, json_object_get_string_member_with_default (o, "id", "?"));
+      return NULL;
+    }
+
+  json_object_set_string_member (was, "synchronized-to", map->reference_name);
+  json_object_set_string_member (was, "note", "every timestamp of the streams rewritten in ns");
+  json_object_set_int_member (was, "frequency", freq);
+  json_object_set_int_member (old_off, "seconds", seconds);
+  json_object_set_int_member (old_off, "cycles", cycles);
+  json_object_set_object_member (was, "offset-from-origin", old_off);
+  json_object_set_int_member (new_off, "seconds", base_s);
+  json_object_set_int_member (new_off, "cycles", 0);
+  scale_cycles (o, "precision", freq);
+  scale_cycles (o, "accuracy", freq);
+  json_object_set_int_member (o, "frequency", NS_PER_S);
+  json_object_set_object_member (o, "offset-from-origin", new_off);
+  if (!json_object_has_member (o, "attributes") ||
+      !JSON_NODE_HOLDS_OBJECT (json_object_get_member (o, "attributes")))
+    json_object_set_object_member (o, "attributes", json_object_new ());
+  attrs = json_object_get_object_member (o, "attributes");
+  json_object_set_object_member (attrs, "syncline", was);
+
+  json_node_set_object (root, o);
+  json_generator_set_root (gen, root);
+  return json_generator_to_data (gen, NULL);
+}
+
+/* CTF 2 metadata (a JSON text sequence) with each clock class
+ * rewritten; the other fragments are kept byte for byte. */
+static char *
+rewrite_ctf2_clocks (const char      *path,
+                     const char      *text,
+                     const ClockMap  *map,
+                     GError         **error)
+{
+  g_auto(GStrv) parts = g_strsplit (text, "\x1e", -1);
+  g_autoptr(GString) out = g_string_new (parts[0]);
+
+  for (guint i = 1; parts[i] != NULL; i++)
+    {
+      g_autoptr(JsonParser) parser = NULL;
+      g_autoptr(GError) local = NULL;
+      g_autofree char *clock = NULL;
+      JsonNode *root;
+
+      g_string_append_c (out, '\x1e');
+      if (strstr (parts[i], "clock-class") == NULL)
+        {
+          g_string_append (out, parts[i]);
+          continue;
+        }
+      parser = json_parser_new ();
+      if (!json_parser_load_from_data (parser, parts[i], -1, &local))
+        {
+          g_set_error (error, SL_ERROR, SL_ERROR_PARSE, "%s: fragment %u: %s", path, i, local->message);
+          return NULL;
+        }
+      root = json_parser_get_root (parser);
+      if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root) ||
+          g_strcmp0 (json_object_get_string_member_with_default (json_node_get_object (root), "type", NULL),
+                     "clock-class") != 0)
+        {
+          g_string_append (out, parts[i]);
+          continue;
+        }
+      clock = rewrite_ctf2_clock (path, json_node_get_object (root), map, error);
+      if (clock == NULL)
+        return NULL;
+      g_string_append (out, clock);
+      g_string_append_c (out, '\n');
+    }
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
 /* A trace folder's files but the metadata: hard-linked (copied across
  * file systems), with `index/`; with @retime, the streams copied with
  * their times rewritten, and their indexes (an index that does not
@@ -412,15 +537,13 @@ export_trace (const char      *from,
 
   /* the reader's own way: never a FIFO, bounded, packets checked */
   status = sl_ctf_meta_read_file (meta_in, &text, &len, NULL, &why);
-  if (status == SL_CTF_META_CTF2)
+  if (status == SL_CTF_META_CTF2 && text == NULL)
     {
-      /* the copy rewrites every event's clock fields, laid out from TSDL */
-      g_set_error (error, SL_ERROR, SL_ERROR_PARSE,
-                   "%s: a CTF 2 trace (LTTng 2.15's default format): --export writes CTF 1.8 traces only "
-                   "(record with `lttng create --trace-format=ctf-1.8`)", meta_in);
+      g_set_error (error, SL_ERROR, SL_ERROR_PARSE, "%s: a CTF 2 trace whose metadata is in packets: --export reads "
+                   "CTF 2 metadata written as a plain JSON text sequence only", meta_in);
       return FALSE;
     }
-  if (status != SL_CTF_META_OK)
+  if (status != SL_CTF_META_OK && status != SL_CTF_META_CTF2)
     {
       g_set_error (error, SL_ERROR, SL_ERROR_PARSE, "%s: %s", meta_in, why);
       return FALSE;
@@ -434,7 +557,8 @@ export_trace (const char      *from,
           g_set_error (error, SL_ERROR, SL_ERROR_PARSE, "%s: %s", meta_in, local->message);
           return FALSE;
         }
-      result = rewrite_clocks (meta_in, text, map, error);
+      result = status == SL_CTF_META_CTF2 ? rewrite_ctf2_clocks (meta_in, text, map, error)
+                                          : rewrite_clocks (meta_in, text, map, error);
       if (result == NULL)
         return FALSE;
     }
