@@ -14,6 +14,7 @@
 
 #include "sl-ctf-meta.h"
 #include "sl-ctf-scan.h"
+#include "sl-ctf2.h"
 #include "sl-fuzz-mutate.h"
 #include "sl-fuzz-target.h"
 #include "sl-tsdl.h"
@@ -70,7 +71,15 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
       text = g_strndup ((const char *) data, size);
       len = size;
     }
-  tsdl = sl_tsdl_parse (text, len, NULL);
+  if (sl_ctf_meta_is_ctf2 ((const guint8 *) text, len))
+    {
+      /* the export's exact reading: its layouts are not the scan's */
+      g_autoptr(SlTsdl) full = sl_ctf2_parse_full (text, len, NULL);
+
+      tsdl = sl_ctf2_parse (text, len, NULL);
+    }
+  else
+    tsdl = sl_tsdl_parse (text, len, NULL);
   if (tsdl != NULL)
     use_tsdl (tsdl, data, size);
   return 0;
