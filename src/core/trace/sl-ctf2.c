@@ -249,25 +249,17 @@ field_location (Ctf2       *c,
     }
 }
 
-/* A range bound: a JSON integer, or 2^64 − 1 (which JSON-GLib reads as
- * a double). */
+/* A range bound. JSON-GLib gives an integer above 2^63 − 1 as the int64
+ * of its 64 bits (2^64 − 1 as −1): an unsigned selector compares them
+ * right (mapping_holds in sl-ctf-retime.c). */
 static gboolean
 range_bound (JsonNode *n,
              gint64   *v)
 {
-  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_INT64)
     return FALSE;
-  if (json_node_get_value_type (n) == G_TYPE_INT64)
-    {
-      *v = json_node_get_int (n);
-      return TRUE;
-    }
-  if (json_node_get_value_type (n) == G_TYPE_DOUBLE && json_node_get_double (n) >= 18446744073709549568.0)
-    {
-      *v = -1;   /* G_MAXUINT64's bits: selectors of 64 bits compare unsigned */
-      return TRUE;
-    }
-  return FALSE;
+  *v = json_node_get_int (n);
+  return TRUE;
 }
 
 /* An option's selector ranges, as mappings of the variant to @label. */
