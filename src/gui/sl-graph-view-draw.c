@@ -227,31 +227,52 @@ draw_back (SlGraphView     *self,
            const DrawState *ds)
 {
   Rgb accent = rgb_from_hex (SL_GRAPH_RGB_SELECTED);
+  guint lookups = 0;
 
-  /* one faint disc per group of hosts on one clock */
-  for (guint i = 0; i < self->refs->len; i++)
+  /* one faint disc per group of hosts on one clock: the members found
+   * in one pass over the hosts (early in a read every host is its own
+   * group's reference: a pass per reference was 10^6 lookups) */
+  if (self->refs->len > 0)
     {
-      guint ref = g_array_index (self->refs, guint, i);
-      double cx, cy, far = 0;
-      guint members = 0;
+      g_autofree guint *slot = g_new (guint, self->nodes->len);
+      g_autofree double *far = g_new0 (double, self->refs->len);
+      g_autofree double *centre = g_new (double, 2 * self->refs->len);
+      g_autofree guint *members = g_new0 (guint, self->refs->len);
 
-      to_screen (self, node_pos (self, ref, ds->t), &cx, &cy);
+      memset (slot, 0xff, self->nodes->len * sizeof *slot);
+      for (guint i = 0; i < self->refs->len; i++)
+        {
+          guint ref = g_array_index (self->refs, guint, i);
+
+          if (ref < self->nodes->len)
+            slot[ref] = i;
+          to_screen (self, node_pos (self, ref, ds->t), &centre[2 * i], &centre[2 * i + 1]);
+        }
       for (guint h = 0; h < self->nodes->len; h++)
-        if (sl_host_item_get_reference (sl_session_get_host_item (self->session, h)) == ref)
-          {
-            double hx, hy;
+        {
+          guint ref = sl_host_item_get_reference (sl_session_get_host_item (self->session, h));
+          guint i;
+          double hx, hy;
 
-            to_screen (self, node_pos (self, h, ds->t), &hx, &hy);
-            far = MAX (far, hypot (hx - cx, hy - cy));
-            members++;
-          }
-      if (members < 2)
-        continue;
-      set_rgb (cr, ds->fg, 0.05);
-      cairo_new_path (cr);
-      cairo_arc (cr, cx, cy, far + 3 * ds->r, 0, 2 * G_PI);
-      cairo_fill (cr);
+          lookups++;
+          if (ref >= self->nodes->len || (i = slot[ref]) == G_MAXUINT)
+            continue;
+          to_screen (self, node_pos (self, h, ds->t), &hx, &hy);
+          far[i] = MAX (far[i], hypot (hx - centre[2 * i], hy - centre[2 * i + 1]));
+          members[i]++;
+        }
+      for (guint i = 0; i < self->refs->len; i++)
+        {
+          if (members[i] < 2)
+            continue;
+          set_rgb (cr, ds->fg, 0.05);
+          cairo_new_path (cr);
+          cairo_arc (cr, centre[2 * i], centre[2 * i + 1], far[i] + 3 * ds->r, 0, 2 * G_PI);
+          cairo_fill (cr);
+        }
     }
+  if (self->nodes->len > 0)
+    self->back_lookups_per_host = MAX (self->back_lookups_per_host, (lookups + self->nodes->len - 1) / self->nodes->len);
 
   if (ds->sel_l < self->edges->len)
     {

@@ -117,6 +117,8 @@ struct _SlGraphView
    * clock, and the frame clock's ticks while reading */
   gboolean        animating_paced;
   guint           n_ticks_loading;
+  /* the most host items draw_back() looked up in a drawing, per host */
+  guint           back_lookups_per_host;
 };
 typedef struct
 {

@@ -481,21 +481,32 @@ sync_references (SlGraphView *self,
                  gboolean     flash)
 {
   g_autoptr(GArray) refs = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autofree guint8 *was = g_new0 (guint8, self->nodes->len + 1);
+  g_autofree guint8 *is = g_new0 (guint8, self->nodes->len + 1);
   gint64 now = g_get_monotonic_time ();
 
   for (guint h = 0; h < self->nodes->len; h++)
     if (is_group_reference (self, h))
-      g_array_append_val (refs, h);
+      {
+        g_array_append_val (refs, h);
+        is[h] = 1;
+      }
+  /* (marks, not a search of one list in the other: early in a read every
+   * one of a thousand hosts is its group's reference) */
+  for (guint k = 0; k < self->refs->len; k++)
+    {
+      guint o = g_array_index (self->refs, guint, k);
+
+      if (o < self->nodes->len)
+        was[o] = 1;
+    }
 
   /* the references that stopped being one: when (their pulse ends) */
   for (guint k = 0; k < self->refs->len; k++)
     {
       guint o = g_array_index (self->refs, guint, k);
-      gboolean still = FALSE;
 
-      for (guint i = 0; i < refs->len; i++)
-        still |= g_array_index (refs, guint, i) == o;
-      if (!still && o < self->nodes->len)
+      if (o < self->nodes->len && !is[o])
         {
           g_array_index (self->nodes, Node, o).ref_left = now;
           if (self->flash_ref == o)
@@ -507,13 +518,10 @@ sync_references (SlGraphView *self,
       {
         guint r = g_array_index (refs, guint, i);
         gint64 left = g_array_index (self->nodes, Node, r).ref_left;
-        gboolean known = FALSE;
 
-        for (guint k = 0; k < self->refs->len; k++)
-          known |= g_array_index (self->refs, guint, k) == r;
         /* a reference that moved, not a lone host that is its own, nor
          * one that moves back (undone) */
-        if (!known && self->refs->len > 0 && self->edges->len > 0 && !(left != 0 && now - left < self->undo_us))
+        if (!was[r] && self->refs->len > 0 && self->edges->len > 0 && !(left != 0 && now - left < self->undo_us))
           {
             self->flash_ref = r;
             self->flash_ref_start = now;
@@ -1312,6 +1320,16 @@ _sl_graph_view_get_n_ticks_loading (SlGraphView *self)
   g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), 0);
 
   return self->n_ticks_loading;
+}
+
+/* The most host items one drawing's back layer (the groups' discs) looked
+ * up, per host. */
+guint
+_sl_graph_view_get_back_lookups_per_host (SlGraphView *self)
+{
+  g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), 0);
+
+  return self->back_lookups_per_host;
 }
 
 /* The drawings that made cairo copy the picture first (see sl-canvas.h). */

@@ -90,6 +90,7 @@ guint       _sl_graph_view_get_n_draws       (SlGraphView  *self,
 guint       _sl_graph_view_get_n_paced_draws (SlGraphView  *self);
 guint       _sl_graph_view_get_n_canvas_copies (SlGraphView *self);
 guint       _sl_graph_view_get_n_ticks_loading (SlGraphView *self);
+guint       _sl_graph_view_get_back_lookups_per_host (SlGraphView *self);
 void        _sl_graph_view_set_pace_floor_us (SlGraphView  *self,
                                               gint64        cost_us);
 

@@ -2433,6 +2433,38 @@ graph_at_scale (guint n_hosts)
   ui_close_window (window);
 }
 
+/* Many groups (300 hosts in pairs: ~120 references): the groups' faint
+ * discs behind the graph are found with one look at each host a drawing,
+ * not one per group and host (10^6 lookups a drawing early in a read of
+ * 1 000 hosts). */
+static void
+test_graph_groups (void)
+{
+  SlWindow *window = ui_new_window (NULL, 1200, 800);
+  SlSession *session = sl_window_get_session (window);
+  SlGraphView *graph = sl_window_get_graph_view (window);
+  g_autoptr(GArray) links = g_array_new (FALSE, FALSE, sizeof (SlGenerateLink));
+  const guint n_hosts = 300;
+  guint n_refs = 0;
+  SlGenerateOptions o;
+
+  quiet_cluster (&o, n_hosts, 2, 9);
+  for (guint h = 0; h + 1 < n_hosts; h += 2)
+    g_array_append_val (links, ((SlGenerateLink) { h, h + 1, 4 }));
+  _sl_session_open_generated (session, &o, (const SlGenerateLink *) (gpointer) links->data, links->len, 0);
+  ui_wait_settled (session);
+  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_READY);
+  ui_wait_settled_view (window);
+  ui_wait_drawn (GTK_WIDGET (graph));
+  for (guint h = 0; h < n_hosts; h++)
+    n_refs += sl_host_item_get_state (sl_session_get_host_item (session, h)) == SL_HOST_STATE_REFERENCE;
+  g_test_message ("%u references; at most %u host lookups a host in a drawing's back layer", n_refs,
+                  _sl_graph_view_get_back_lookups_per_host (graph));
+  g_assert_cmpuint (n_refs, >=, n_hosts / 4);
+  g_assert_cmpuint (_sl_graph_view_get_back_lookups_per_host (graph), ==, 1);
+  ui_close_window (window);
+}
+
 /* While a session is read, the graph is redrawn at a pace bounded by a
  * drawing's cost (here made to count as 100 ms: one drawing per 0.9 s at
  * most), keeps being redrawn, and is drawn at once when reading ends. */
@@ -3676,6 +3708,7 @@ main (int   argc,
   g_test_add_func ("/ui/timeline/dense-link", test_dense_link);
   g_test_add_func ("/ui/graph/100-hosts", test_graph_100);
   g_test_add_func ("/ui/graph/1000-hosts", test_graph_1000);
+  g_test_add_func ("/ui/graph/groups", test_graph_groups);
   g_test_add_func ("/ui/graph/paced", test_graph_paced);
   g_test_add_func ("/ui/canvas/alternate", test_canvas_alternate);
   g_test_add_func ("/ui/recent", test_recent);
