@@ -863,8 +863,8 @@ test_nothing_found (void)
 /* What the scan of @folder found, in its order: every problem, then each
  * host with its identity and trace folders. */
 static char *
-scan_record (const char *folder,
-             guint       n_threads)
+scan_record (const char *const *folders,
+             guint              n_threads)
 {
   g_autoptr(SlEngine) engine = sl_engine_new (NULL);
   g_autoptr(GPtrArray) problems = NULL;
@@ -876,7 +876,8 @@ scan_record (const char *folder,
   ro.scan_only = TRUE;
   ro.n_threads = n_threads;
   reader = sl_trace_reader_new (engine, &ro);
-  sl_trace_reader_add_folder (reader, folder);
+  for (guint i = 0; folders[i] != NULL; i++)
+    sl_trace_reader_add_folder (reader, folders[i]);
   sl_trace_reader_start (reader);
   g_assert_cmpint (sl_trace_reader_run (reader), ==, SL_TRACE_READER_DONE);
   problems = sl_trace_reader_dup_problems (reader);
@@ -967,9 +968,9 @@ test_scan_order (void)
     }
 
   sl_parallel_set_helpers (0);
-  one = scan_record (tmp, 1);
+  one = scan_record ((const char *const[]) { tmp, NULL }, 1);
   sl_parallel_set_helpers (3);
-  many = scan_record (tmp, 4);
+  many = scan_record ((const char *const[]) { tmp, NULL }, 4);
   sl_parallel_set_helpers (helpers);
   g_test_message ("%s", one);
   g_assert_cmpstr (many, ==, one);
@@ -1001,6 +1002,33 @@ test_scan_order (void)
       n_scan_problems++;
     }
   g_assert_cmpuint (n_scan_problems, >=, 10);
+
+  /* Two folders given, each with only a problem: each is told once, and
+   * neither is "no LTTng trace found" (the second folder's problem once
+   * joined the first's) */
+  {
+    g_autofree char *a = g_build_filename (tmp, "two", "a", NULL);
+    g_autofree char *b = g_build_filename (tmp, "two", "b", NULL);
+    g_autofree char *two = NULL;
+    g_auto(GStrv) two_lines = NULL;
+
+    for (guint i = 0; i < 2; i++)
+      {
+        const char *dir = i == 0 ? a : b;
+        g_autofree char *stream = g_build_filename (dir, "chan_0", NULL);
+        static const guint8 header[40] = { 0xc1, 0x1f, 0xfc, 0xc1 };
+
+        g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+        g_assert_true (g_file_set_contents (stream, (const char *) header, sizeof header, NULL));
+      }
+    two = scan_record ((const char *const[]) { a, b, NULL }, 2);
+    g_test_message ("%s", two);
+    g_assert_null (strstr (two, "no LTTng trace found"));
+    two_lines = g_strsplit (g_strchomp (two), "\n", -1);
+    g_assert_cmpuint (g_strv_length (two_lines), ==, 2);
+    g_assert_nonnull (strstr (two_lines[0], a));
+    g_assert_nonnull (strstr (two_lines[1], b));
+  }
   rm_rf (tmp);
 }
 

@@ -57,6 +57,7 @@ typedef struct
   SlTraceReader *reader;
   GHashTable    *visited;
   GArray        *items;   /* ScanItem */
+  guint          folder_first; /* the first item of the folder walked */
   guint          n_traces;
   guint          n_folders;
   gboolean       gave_up;
@@ -125,7 +126,9 @@ walk_problem (Scan       *scan,
   GArray *items = scan->items;
   va_list args;
 
-  if (items->len == 0 || g_array_index (items, ScanItem, items->len - 1).dir != NULL)
+  /* A folder's problems never join the previous folder's last item:
+   * each folder given is told "no LTTng trace found" by its own items */
+  if (items->len == scan->folder_first || g_array_index (items, ScanItem, items->len - 1).dir != NULL)
     g_array_set_size (items, items->len + 1);
   va_start (args, fmt);
   item_problem_va (&g_array_index (items, ScanItem, items->len - 1), host, file, fmt, args);
@@ -657,6 +660,7 @@ sl_trace_scan_thread (gpointer data)
           guint first = scan.items->len;
 
           g_array_append_val (starts, first);
+          scan.folder_first = first;
           scan_folder (&scan, g_ptr_array_index (self->folders, i), 0);
         }
       sl_profile_mark ("reader", "found %u trace folders", scan.n_traces);
