@@ -84,7 +84,8 @@ sl_report_drift_interval (const SlReportLink *links,
           if (!sl_relation_rate_at (rel, xa, 0, &lo0, &hi0) || lo0 <= 2e-3)
             return FALSE;
           s = (slack + b + 1) / (lo0 - 1e-3);
-          if (!sl_relation_rate_at (rel, xa, s, &flo, &fhi) || !(flo > 0))
+          /* s rests on the rate over xa ± s being at least lo0 − 1e-3 */
+          if (!sl_relation_rate_at (rel, xa, s, &flo, &fhi) || !(flo > 0) || flo < lo0 - 1e-3)
             return FALSE;
           /* t_a = f⁻¹(t_b): its rate is 1/f' */
           rlo = 1 / fhi;

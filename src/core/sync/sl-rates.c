@@ -183,13 +183,14 @@ sl_rates_at (const SlRates *self,
       return TRUE;
     }
   a = &self->w[i];
-  if ((double) x - slack >= (double) a->from && (double) x + slack <= (double) a->to)
+  /* exact differences: at ~1.7e18 ns a double's step is 256 ns */
+  if ((double) (x - a->from) >= slack && (double) (a->to - x) >= slack)
     {
       sl_rate_window_at (a, x, slack, lo, hi);
       return TRUE;
     }
   /* before where a holds by itself: a step just before it */
-  if ((double) x - slack < (double) a->from && i > 0)
+  if ((double) (x - a->from) < slack && i > 0)
     return combine (&self->w[i - 1], a, x, slack, lo, hi);
   if (i + 1 < (int) self->n)
     return combine (a, &self->w[i + 1], x, slack, lo, hi);
