@@ -176,6 +176,84 @@ test_odd (void)
   g_assert_nonnull (strstr (error->message, "CTF version 3"));
 }
 
+#define PREAMBLE "\x1e{\"type\":\"preamble\",\"version\":2}\n"
+#define ALIAS_OF_TWO(name, of) \
+  "\x1e{\"type\":\"field-class-alias\",\"name\":\"" name "\",\"field-class\":{\"type\":\"structure\"," \
+  "\"member-classes\":[{\"name\":\"x\",\"field-class\":\"" of "\"},{\"name\":\"y\",\"field-class\":\"" of "\"}]}}\n"
+
+/* The metadata is refused, by the scan's reading and the export's, with
+ * @message (and nothing else is tried: hang, stack overflow). */
+static void
+assert_refused (const char *text,
+                const char *message)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SlTsdl) t = sl_ctf2_parse (text, strlen (text), &error);
+
+  g_assert_null (t);
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, message));
+  g_clear_error (&error);
+  t = sl_ctf2_parse_full (text, strlen (text), &error);
+  g_assert_null (t);
+  g_assert_nonnull (strstr (error->message, message));
+}
+
+static void
+hostile (void)
+{
+  g_autoptr(GString) s = g_string_new (PREAMBLE "\x1e{\"type\":\"field-class-alias\",\"name\":\"a0\",\"field-class\":"
+                                       U8 (8, "x") "}\n");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SlTsdl) t = NULL;
+
+  /* aliases of aliases, each of two of the one before: 2^41 field classes */
+  for (guint i = 1; i <= 40; i++)
+    g_string_append_printf (s, "\x1e{\"type\":\"field-class-alias\",\"name\":\"a%u\",\"field-class\":"
+                            "{\"type\":\"structure\",\"member-classes\":[{\"name\":\"x\",\"field-class\":\"a%u\"},"
+                            "{\"name\":\"y\",\"field-class\":\"a%u\"}]}}\n", i, i - 1, i - 1);
+  g_string_append (s, "\x1e{\"type\":\"trace-class\",\"packet-header-field-class\":\"a40\"}\n");
+  assert_refused (s->str, "more than 262144 field classes");
+
+  /* an alias within itself, and one within an alias defined after it */
+  assert_refused (PREAMBLE ALIAS_OF_TWO ("a", "a") "\x1e{\"type\":\"trace-class\",\"packet-header-field-class\":\"a\"}\n",
+                  "alias “a” used within itself");
+  assert_refused (PREAMBLE ALIAS_OF_TWO ("a", "b") ALIAS_OF_TWO ("b", "a")
+                  "\x1e{\"type\":\"trace-class\",\"packet-header-field-class\":\"a\"}\n",
+                  "alias “b” used within itself or before it is defined");
+
+  /* a megabyte of [ */
+  g_string_assign (s, PREAMBLE "\x1e");
+  for (guint i = 0; i < 1 << 20; i++)
+    g_string_append_c (s, '[');
+  assert_refused (s->str, "fragment 2: arrays and objects nested more than 256 deep");
+
+  /* brackets in strings are not nesting */
+  g_string_assign (s, PREAMBLE "\x1e{\"type\":\"trace-class\",\"environment\":{\"hostname\":\"\\\"");
+  for (guint i = 0; i < 300; i++)
+    g_string_append_c (s, '[');
+  g_string_append (s, "\"}}\n");
+  t = sl_ctf2_parse (s->str, s->len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (strlen (sl_tsdl_get_env (t, "hostname")), ==, 301);
+}
+
+/* Hostile metadata (aliases that expand exponentially or into
+ * themselves, JSON nested past json-glib 1.6's stack) is refused at
+ * once: in a child, so that a hang or a crash fails the test. */
+static void
+test_hostile (void)
+{
+  if (g_test_subprocess ())
+    {
+      hostile ();
+      return;
+    }
+  g_test_trap_subprocess (NULL, 20 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int    argc,
       char **argv)
@@ -183,5 +261,6 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/ctf2/as-tsdl", test_as_tsdl);
   g_test_add_func ("/ctf2/odd", test_odd);
+  g_test_add_func ("/ctf2/hostile", test_hostile);
   return g_test_run ();
 }

@@ -15,6 +15,7 @@
 
 #include "sl-ctf-meta.h"
 #include "sl-ctf-retime.h"
+#include "sl-ctf2.h"
 #include "sl-export.h"
 #include "sl-safe-io.h"
 #include "sl-types.h"
@@ -422,6 +423,12 @@ rewrite_ctf2_clocks (const char      *path,
         {
           g_string_append (out, parts[i]);
           continue;
+        }
+      if (sl_ctf2_json_too_deep (parts[i]))
+        {
+          g_set_error (error, SL_ERROR, SL_ERROR_PARSE, "%s: fragment %u: arrays and objects nested more than %u deep",
+                       path, i, SL_CTF2_MAX_JSON_DEPTH);
+          return NULL;
         }
       parser = json_parser_new ();
       if (!json_parser_load_from_data (parser, parts[i], -1, &local))

@@ -33,14 +33,27 @@
  */
 
 #define CTF2_MAX_DEPTH 64
+/* The field classes one metadata may lay out (a kernel trace's: some
+ * 10^4): aliases of aliases could otherwise double them at each level
+ * (2^41 from 41 fragments); each costs ~300 bytes and ~1 µs. */
+#define CTF2_MAX_TYPES (1u << 18)
+
+typedef struct
+{
+  JsonNode *fc;     /* owned by the parsers */
+  guint     order;  /* the how-manieth alias */
+} Alias;
 
 typedef struct
 {
   SlTsdl     *t;
-  GHashTable *aliases;  /* name → JsonNode (owned by the parsers) */
+  GHashTable *aliases;  /* name → Alias */
   GPtrArray  *parsers;
   char       *error;
   gboolean    full;
+  guint       n_types;  /* field classes laid out */
+  guint       n_aliases;
+  guint       scope;    /* the order of the alias being expanded, or G_MAXUINT */
 } Ctf2;
 
 static const struct
@@ -405,14 +418,30 @@ dynamic_class (Ctf2       *c,
   return not_laid_out (c, type);
 }
 
-/* A field class, an alias's name replaced by what it names. */
+/* A field class, an alias's name replaced by what it names: an alias
+ * defined before the one being expanded (so never itself); *scope gets
+ * the order of the alias to expand it in. */
 static JsonNode *
 resolve (Ctf2     *c,
-         JsonNode *n)
+         JsonNode *n,
+         guint    *scope)
 {
-  if (n != NULL && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING)
-    return g_hash_table_lookup (c->aliases, json_node_get_string (n));
-  return n;
+  const Alias *a;
+
+  *scope = c->scope;
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
+    return n;
+  a = g_hash_table_lookup (c->aliases, json_node_get_string (n));
+  if (a == NULL)
+    return NULL;
+  if (a->order >= c->scope)
+    {
+      set_error (c, "the field class alias “%s” used within itself or before it is defined",
+                 json_node_get_string (n));
+      return NULL;
+    }
+  *scope = a->order;
+  return a->fc;
 }
 
 static TType *
@@ -431,7 +460,9 @@ structure_class (Ctf2       *c,
     {
       JsonNode *en = json_array_get_element (members, i);
       JsonObject *m = JSON_NODE_HOLDS_OBJECT (en) ? json_node_get_object (en) : NULL;
-      JsonNode *mfc = resolve (c, m != NULL ? json_object_get_member (m, "field-class") : NULL);
+      JsonNode *raw = m != NULL ? json_object_get_member (m, "field-class") : NULL;
+      guint scope;
+      JsonNode *mfc = resolve (c, raw, &scope);
       JsonObject *mo = mfc != NULL && JSON_NODE_HOLDS_OBJECT (mfc) ? json_node_get_object (mfc) : NULL;
       const char *role = mo != NULL ? role_name (mo) : NULL;
       TMember *tm;
@@ -453,24 +484,23 @@ structure_class (Ctf2       *c,
             tm->name = g_strdup_printf ("ctf2 %s", member_string (m, "name"));
           }
       tm->ctf2_name = g_strdup (member_string (m, "name"));
-      tm->type = field_class (c, mfc, clock, depth + 1);
+      tm->type = field_class (c, raw, clock, depth + 1);
       g_ptr_array_add (t->members, tm);
     }
   return t;
 }
 
-/* A field class of CTF 2 as the TSDL type the layouts walk. */
+/* A field class of CTF 2 (not an alias) as the TSDL type the layouts walk. */
 static TType *
-field_class (Ctf2       *c,
-             JsonNode   *n,
-             const char *clock,
-             guint       depth)
+field_class_of (Ctf2       *c,
+                JsonNode   *n,
+                const char *clock,
+                guint       depth)
 {
   JsonObject *fc;
   const char *type;
   TType *t;
 
-  n = resolve (c, n);
   if (n == NULL || !JSON_NODE_HOLDS_OBJECT (n) || depth > CTF2_MAX_DEPTH)
     return not_laid_out (c, NULL);
   fc = json_node_get_object (n);
@@ -516,6 +546,27 @@ field_class (Ctf2       *c,
     return dynamic_class (c, fc, type, clock, depth);
   /* a size from the data: the layout walk stops there */
   return tsdl_type_new (T_STRING, 0);
+}
+
+/* A field class or an alias's name, within the budget of CTF2_MAX_TYPES. */
+static TType *
+field_class (Ctf2       *c,
+             JsonNode   *n,
+             const char *clock,
+             guint       depth)
+{
+  guint outer = c->scope;
+  TType *t;
+
+  if (c->error == NULL && c->n_types >= CTF2_MAX_TYPES)
+    set_error (c, "more than %u field classes to lay out (aliases within aliases?)", CTF2_MAX_TYPES);
+  if (c->error != NULL)
+    return tsdl_type_new (T_STRING, 0);
+  c->n_types++;
+  n = resolve (c, n, &c->scope);
+  t = field_class_of (c, n, clock, depth);
+  c->scope = outer;
+  return t;
 }
 
 static void
@@ -612,7 +663,13 @@ fragment (Ctf2       *c,
     }
   else if (g_strcmp0 (type, "field-class-alias") == 0 && member_string (o, "name") != NULL &&
            json_object_has_member (o, "field-class"))
-    g_hash_table_replace (c->aliases, (gpointer) member_string (o, "name"), json_object_get_member (o, "field-class"));
+    {
+      Alias *a = g_new (Alias, 1);
+
+      a->fc = json_object_get_member (o, "field-class");
+      a->order = c->n_aliases++;
+      g_hash_table_replace (c->aliases, (gpointer) member_string (o, "name"), a);
+    }
   else if (g_strcmp0 (type, "trace-class") == 0)
     trace_class (c, o);
   else if (g_strcmp0 (type, "clock-class") == 0)
@@ -621,6 +678,61 @@ fragment (Ctf2       *c,
     stream_class (c, o);
   else if (c->full && g_strcmp0 (type, "event-record-class") == 0)
     event_record_class (c, o);
+}
+
+/**
+ * sl_ctf2_json_too_deep:
+ * @text: one JSON text, NUL-terminated
+ *
+ * Whether @text nests arrays and objects more than SL_CTF2_MAX_JSON_DEPTH
+ * deep. json-glib 1.6 parses them recursively without a bound: a
+ * megabyte of `[` overflows its stack. What its lexer skips is skipped
+ * here (strings in double quotes with escapes, in single quotes without,
+ * C comments); any other bracket counts, so the depth
+ * counted is never below the depth it reaches.
+ */
+gboolean
+sl_ctf2_json_too_deep (const char *text)
+{
+  guint depth = 0;
+
+  g_return_val_if_fail (text != NULL, FALSE);
+
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      const char *end = NULL;
+
+      if (*p == '"')
+        {
+          for (end = p + 1; *end != '\0' && *end != '"'; end++)
+            if (*end == '\\' && end[1] != '\0')
+              end++;
+        }
+      else if (*p == '\'')
+        end = strchr (p + 1, '\'');
+      else if (p[0] == '/' && p[1] == '*')
+        {
+          end = strstr (p + 2, "*/");
+          end = end != NULL ? end + 1 : NULL;
+        }
+      else if (*p == '[' || *p == '{')
+        {
+          if (++depth > SL_CTF2_MAX_JSON_DEPTH)
+            return TRUE;
+          continue;
+        }
+      else
+        {
+          if ((*p == ']' || *p == '}') && depth > 0)
+            depth--;
+          continue;
+        }
+      /* an unterminated string or comment: json-glib stops there */
+      if (end == NULL || *end == '\0')
+        return FALSE;
+      p = end;
+    }
+  return FALSE;
 }
 
 static SlTsdl *
@@ -639,7 +751,8 @@ parse (const char  *text,
   t->byte_order = 1;
   c.t = t;
   c.full = full;
-  c.aliases = g_hash_table_new (g_str_hash, g_str_equal);
+  c.aliases = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  c.scope = G_MAXUINT;
   c.parsers = g_ptr_array_new_with_free_func (g_object_unref);
   copy = g_strndup (text, len);
   parts = g_strsplit (copy, "\x1e", -1);
@@ -652,6 +765,12 @@ parse (const char  *text,
       if (*g_strstrip (parts[i]) == '\0')
         continue;
       n++;
+      if (sl_ctf2_json_too_deep (parts[i]))
+        {
+          c.error = g_strdup_printf ("fragment %u: arrays and objects nested more than %u deep", n,
+                                     SL_CTF2_MAX_JSON_DEPTH);
+          break;
+        }
       p = json_parser_new_immutable ();
       g_ptr_array_add (c.parsers, p);
       if (!json_parser_load_from_data (p, parts[i], -1, &e))

@@ -9,11 +9,16 @@
 
 G_BEGIN_DECLS
 
+/* how deep JSON arrays and objects may nest in a CTF 2 fragment */
+#define SL_CTF2_MAX_JSON_DEPTH 256
+
 SlTsdl *sl_ctf2_parse      (const char  *text,
                             gsize        len,
                             GError     **error);
 SlTsdl *sl_ctf2_parse_full (const char  *text,
                             gsize        len,
                             GError     **error);
+
+gboolean sl_ctf2_json_too_deep (const char *text);
 
 G_END_DECLS
