@@ -237,6 +237,19 @@ hostile (void)
   t = sl_ctf2_parse (s->str, s->len, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (strlen (sl_tsdl_get_env (t, "hostname")), ==, 301);
+  g_clear_pointer (&t, sl_tsdl_free);
+
+  /* the same aliases of aliases in CTF 1.8: 2^41 fields to check */
+  g_string_assign (s, "/* CTF 1.8 */\ntypealias integer { size = 8; align = 8; signed = false; } := a0;\n");
+  for (guint i = 1; i <= 40; i++)
+    g_string_append_printf (s, "typealias struct { a%u x; a%u y; } := a%u;\n", i - 1, i - 1, i);
+  g_string_append (s, "trace { major = 1; minor = 8; byte_order = le; packet.header := struct { a40 h; }; };\n"
+                      "clock { name = \"c\"; freq = 1000000000; };\n"
+                      "stream { id = 0; packet.context := struct { a40 c; }; };\n");
+  t = sl_tsdl_parse (s->str, s->len, &error);
+  g_assert_null (t);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "fields to check (type aliases within aliases?)"));
 }
 
 /* Hostile metadata (aliases that expand exponentially or into

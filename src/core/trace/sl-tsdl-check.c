@@ -44,7 +44,13 @@ typedef struct
   const TType *roots[6];
   char       *error;
   guint       line;
+  guint       visits;   /* check_type() calls so far */
 } Checker;
+
+/* Types are shared, so aliases of aliases (each a structure of two of
+ * the one before) name 2^n fields in n lines: past this many fields the
+ * metadata is refused, not walked (a kernel trace's has ~10^4) */
+#define TSDL_MAX_VISITS (1u << 18)
 
 enum { ROOT_PACKET_HEADER, ROOT_PACKET_CONTEXT, ROOT_EVENT_HEADER, ROOT_EVENT_CONTEXT, ROOT_CONTEXT, ROOT_FIELDS };
 
@@ -292,6 +298,8 @@ check_type (Checker     *c,
     return TRUE;
   if (depth > 4 * TSDL_MAX_DEPTH)
     return fail (c, t->line, "types nested too deep");
+  if (++c->visits > TSDL_MAX_VISITS)
+    return fail (c, t->line, "more than %u fields to check (type aliases within aliases?)", TSDL_MAX_VISITS);
   switch (t->kind)
     {
     case T_INT:
