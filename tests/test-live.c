@@ -394,6 +394,50 @@ test_live_sync (void)
   sl_cluster_finish (&c);
 }
 
+static gboolean
+pred_streaming2 (SlLiveWatch   *w,
+                 gpointer data)
+{
+  const char **names = data;
+
+  return host_state (w, names[0]) == SL_LIVE_HOST_STREAMING && host_state (w, names[1]) == SL_LIVE_HOST_STREAMING;
+}
+
+/* 4b. the decoders held back (a loaded machine) with the relay's last
+ * answers unread, the relay stalls: what they had, published after the
+ * stall was reported, is no answer of the relay (under LTTng 2.16, /live/cli
+ * said "answers again" while the relay was stopped); it answers again:
+ * reported */
+static void
+held_back_decoders (SlCluster   *c,
+                    SlLiveWatch *w)
+{
+  g_autoptr(GArray) decoders = live_decoders ();
+  gint64 until;
+  guint stalled_from;
+
+  g_assert_cmpuint (decoders->len, >, 0);
+  for (guint i = 0; i < decoders->len; i++)
+    g_assert_true (stop_in_request (g_array_index (decoders, GPid, i)));
+  /* the relay answers what they asked */
+  g_usleep (100 * 1000);
+  sl_harness_stall_relay (c->h, TRUE);
+  g_mutex_lock (&w->lock);
+  stalled_from = w->problems->len;
+  g_mutex_unlock (&w->lock);
+  until = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;
+  while (count_problems_from (w, "has not answered", stalled_from) < decoders->len &&
+         g_get_monotonic_time () < until)
+    g_usleep (50 * 1000);
+  g_assert_cmpuint (count_problems_from (w, "has not answered", stalled_from), >, 0);
+  signal_all (decoders, SIGCONT);
+  g_usleep (1000 * 1000);
+  g_assert_cmpuint (count_problems_from (w, "answers again", stalled_from), ==, 0);
+  sl_harness_stall_relay (c->h, FALSE);
+  g_assert_true (sl_live_watch_wait (w, pred_problem_from, &(ProblemFrom) { "answers again", stalled_from },
+                                     WAIT_S));
+}
+
 /* Relay not reachable, another viewer, session destroyed, relay stalled
  * and cut (killed), reconnection; the other hosts go on each time. */
 static void
@@ -405,7 +449,7 @@ test_live_faults (void)
   SlLive *live, *live2;
   SlLiveOptions lo;
   g_autoptr(GError) error = NULL;
-  g_autofree char *url = NULL, *dead = NULL, *viewer_url = NULL;
+  g_autofree char *url = NULL, *dead = NULL, *viewer_url = NULL, *url6 = NULL;
   GPid viewer;
   More more;
   StateWant want;
@@ -484,36 +528,8 @@ test_live_faults (void)
   sl_harness_stall_relay (c.h, FALSE);
   g_assert_true (sl_live_watch_wait (&w, pred_problem, "answers again", WAIT_S));
 
-  /* 4b. the decoders held back (a loaded machine) with the relay's last
-   * answers unread, the relay stalls: what they had, published after the
-   * stall was reported, is no answer of the relay (under LTTng 2.16, /live/cli
-   * said "answers again" while the relay was stopped); it answers again:
-   * reported */
-  {
-    g_autoptr(GArray) decoders = live_decoders ();
-    gint64 until;
-
-    g_assert_cmpuint (decoders->len, >, 0);
-    for (guint i = 0; i < decoders->len; i++)
-      g_assert_true (stop_in_request (g_array_index (decoders, GPid, i)));
-    /* the relay answers what they asked */
-    g_usleep (100 * 1000);
-    sl_harness_stall_relay (c.h, TRUE);
-    g_mutex_lock (&w.lock);
-    stalled_from = w.problems->len;
-    g_mutex_unlock (&w.lock);
-    until = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;
-    while (count_problems_from (&w, "has not answered", stalled_from) < decoders->len &&
-           g_get_monotonic_time () < until)
-      g_usleep (50 * 1000);
-    g_assert_cmpuint (count_problems_from (&w, "has not answered", stalled_from), >, 0);
-    signal_all (decoders, SIGCONT);
-    g_usleep (1000 * 1000);
-    g_assert_cmpuint (count_problems_from (&w, "answers again", stalled_from), ==, 0);
-    sl_harness_stall_relay (c.h, FALSE);
-    g_assert_true (sl_live_watch_wait (&w, pred_problem_from, &(ProblemFrom) { "answers again", stalled_from },
-                                       WAIT_S));
-  }
+  /* 4b. held back, see held_back_decoders() */
+  held_back_decoders (&c, &w);
 
   /* 5. stopping while the relay is stalled returns (interrupter + signal),
    * and says nothing of the relay answering again: it does not (issue 17) */
@@ -536,6 +552,22 @@ test_live_faults (void)
       g_assert_null (strstr (g_ptr_array_index (w.problems, i), "reachable again"));
     }
   sl_harness_stall_relay (c.h, FALSE);
+  sl_live_free (live);
+  sl_engine_free (engine);
+  sl_live_watch_clear (&w);
+
+  /* 5b. 4b through an IPv6 relay address (an IPv4-mapped one reaches the
+   * harness's relay): the decoders' in-process forwarder copies what the
+   * relay sent before the stall once they go on, which babeltrace's
+   * loopback end receives then; no answer of the relay either */
+  g_assert_true (g_str_has_prefix (sl_harness_get_relay_url (c.h), "net://127.0.0.1:"));
+  url6 = g_strdup_printf ("net://[::ffff:127.0.0.1]%s/session/%s",
+                          sl_harness_get_relay_url (c.h) + strlen ("net://127.0.0.1"), SESSION);
+  engine = sl_engine_new (NULL);
+  live = watch_live (&w, engine, &lo, url6);
+  g_assert_true (sl_live_watch_wait (&w, pred_streaming2, (const char *[]) { cluster_hosts[0].name, cluster_hosts[1].name },
+                                     WAIT_S));
+  held_back_decoders (&c, &w);
   sl_live_free (live);
   sl_engine_free (engine);
   sl_live_watch_clear (&w);
@@ -570,15 +602,6 @@ test_live_faults (void)
   sl_engine_free (engine);
   sl_live_watch_clear (&w);
   sl_cluster_finish (&c);
-}
-
-static gboolean
-pred_streaming2 (SlLiveWatch   *w,
-                 gpointer data)
-{
-  const char **names = data;
-
-  return host_state (w, names[0]) == SL_LIVE_HOST_STREAMING && host_state (w, names[1]) == SL_LIVE_HOST_STREAMING;
 }
 
 /* Each of the two hosts said that its session was created again: its

@@ -180,7 +180,9 @@ on_commit (LiveHost          *h,
 
   if (f->size >= sizeof c)
     memcpy (&c, f->data, sizeof c);
-  h->answered = MAX (h->answered, c.answered);
+  /* 0: this decoder cannot tell now (no connection), which takes what it
+   * publishes at its word; not folded into an earlier time */
+  h->answered = c.answered == 0 ? 0 : MAX (h->answered, c.answered);
   if (c.step == SL_WIRE_STEP_OK && now - h->last_publish < MIN_PUBLISH_US)
     return;
   h->last_publish = now;
@@ -261,6 +263,8 @@ run_decoder (LiveHost *h,
     sl_decoder_kill (d);
   sl_feed_hub_unlock (self->hub);
   sl_decoder_target_reset (&h->target);
+  /* a new decoder's connections: what the last one received says nothing */
+  h->answered = 0;
 
   /* A step is read whole, even when stopping: its frames are all there
    * (the reader hands a step out once its commit came), and stopping

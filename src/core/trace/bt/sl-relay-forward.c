@@ -201,13 +201,15 @@ sl_relay_forward_url (const char  *url,
   return g_strdup_printf ("net://127.0.0.1:%u%s", ntohs (local.sin_port), slash != NULL ? slash : "");
 }
 
+/* The local (or the peer's, @peer) port of a TCP socket, 0 if none. */
 static guint
-local_port (int fd)
+socket_port (int      fd,
+             gboolean peer)
 {
   struct sockaddr_storage a = { 0 };
   socklen_t len = sizeof a;
 
-  if (getsockname (fd, (struct sockaddr *) &a, &len) != 0)
+  if ((peer ? getpeername (fd, (struct sockaddr *) &a, &len) : getsockname (fd, (struct sockaddr *) &a, &len)) != 0)
     return 0;
   if (a.ss_family == AF_INET)
     return ntohs (((struct sockaddr_in *) &a)->sin_port);
@@ -216,12 +218,26 @@ local_port (int fd)
   return 0;
 }
 
+static gboolean
+has_port (GArray *ports,
+          guint   port)
+{
+  for (guint k = 0; k < ports->len; k++)
+    if (g_array_index (ports, guint, k) == port)
+      return TRUE;
+  return FALSE;
+}
+
 /**
  * sl_relay_last_answer:
  *
  * When the relay last sent this process anything: the latest data the
- * kernel received on its connections to a relay, the connections a
- * forwarder of the process accepted (babeltrace's requests) left out.
+ * kernel received on its connections to a relay. A forwarder's loopback
+ * pair is left out, both ends: the connection it accepted (babeltrace's
+ * requests; its local port is a listening port of the process) and
+ * babeltrace's own end (its peer is that listening port), which receives
+ * when the forwarder copies, maybe long after the relay sent. A
+ * connection the relay closed (CLOSE_WAIT) received its last data.
  * A decoder may publish, later, what it received before a relay stalled
  * (a loaded machine): that is no answer of the relay.
  *
@@ -249,24 +265,21 @@ sl_relay_last_answer (void)
         continue;
       if (ti.tcpi_state == TCP_LISTEN)
         {
-          guint port = local_port (fd);
+          guint port = socket_port (fd, FALSE);
 
           g_array_append_val (listening, port);
         }
-      else if (ti.tcpi_state == TCP_ESTABLISHED)
+      else if (ti.tcpi_state == TCP_ESTABLISHED || ti.tcpi_state == TCP_CLOSE_WAIT)
         g_array_append_val (fds, fd);
     }
   for (guint i = 0; i < fds->len; i++)
     {
       int fd = g_array_index (fds, int, i);
-      guint port = local_port (fd);
       struct tcp_info ti;
       socklen_t len = sizeof ti;
-      gboolean accepted = FALSE;
 
-      for (guint k = 0; k < listening->len && !accepted; k++)
-        accepted = g_array_index (listening, guint, k) == port;
-      if (accepted || getsockopt (fd, IPPROTO_TCP, TCP_INFO, &ti, &len) != 0)
+      if (has_port (listening, socket_port (fd, FALSE)) || has_port (listening, socket_port (fd, TRUE)) ||
+          getsockopt (fd, IPPROTO_TCP, TCP_INFO, &ti, &len) != 0)
         continue;
       last = MAX (last, now - (gint64) ti.tcpi_last_data_recv * 1000);
     }
