@@ -788,6 +788,16 @@ slope_map (gint64   ns,
 #define ROLE(r) ",\"roles\":[\"" r "\"]"
 #define MEMBER(name, fc) "{\"name\":\"" name "\",\"field-class\":" fc "}"
 
+/* the clock class, and data stream class 0's packet context up to its
+ * sizes */
+#define CLOCK_AND_PACKET_TIMES \
+  "\x1e{\"type\":\"clock-class\",\"id\":\"monotonic\",\"frequency\":1000000000," \
+  "\"offset-from-origin\":{\"seconds\":1700000000,\"cycles\":0},\"origin\":\"unix-epoch\"}\n" \
+  "\x1e{\"type\":\"data-stream-class\",\"id\":0,\"default-clock-class-id\":\"monotonic\"," \
+  "\"packet-context-field-class\":{\"type\":\"structure\",\"member-classes\":[" \
+  MEMBER ("timestamp_begin", U (64, 8, ROLE ("default-clock-timestamp"))) "," \
+  MEMBER ("timestamp_end", U (64, 8, ROLE ("packet-end-default-clock-timestamp"))) ","
+
 /* The layout sl_ctf_metadata_append_preamble() writes in TSDL, in CTF 2
  * as LTTng 2.15 writes it (a compact event record header: a 5-bit id
  * selecting a variant by range), and an event whose payload has a
@@ -801,12 +811,7 @@ static const char ctf2_meta[] =
   MEMBER ("uuid", "{\"type\":\"static-length-blob\",\"length\":16,\"roles\":[\"metadata-stream-uuid\"]}") ","
   MEMBER ("stream_id", U (32, 8, ROLE ("data-stream-class-id"))) ","
   MEMBER ("stream_instance_id", U (64, 8, ROLE ("data-stream-id"))) "]}}\n"
-  "\x1e{\"type\":\"clock-class\",\"id\":\"monotonic\",\"frequency\":1000000000,"
-  "\"offset-from-origin\":{\"seconds\":1700000000,\"cycles\":0},\"origin\":\"unix-epoch\"}\n"
-  "\x1e{\"type\":\"data-stream-class\",\"id\":0,\"default-clock-class-id\":\"monotonic\","
-  "\"packet-context-field-class\":{\"type\":\"structure\",\"member-classes\":["
-  MEMBER ("timestamp_begin", U (64, 8, ROLE ("default-clock-timestamp"))) ","
-  MEMBER ("timestamp_end", U (64, 8, ROLE ("packet-end-default-clock-timestamp"))) ","
+  CLOCK_AND_PACKET_TIMES
   MEMBER ("content_size", U (64, 8, ROLE ("packet-content-length"))) ","
   MEMBER ("packet_size", U (64, 8, ROLE ("packet-total-length"))) ","
   MEMBER ("packet_seq_num", U (64, 8, ROLE ("packet-sequence-number"))) ","
@@ -921,6 +926,181 @@ test_retime_ctf2 (void)
   rm_rf (tmp);
 }
 
+/* Metadata with variable-length (LEB128) role fields: packet sizes and
+ * the event record class id; class 1's payload is 8 bytes, class 0's 1,
+ * class 2's a variable-length integer. */
+static const char ctf2_leb_meta[] =
+  "\x1e{\"type\":\"preamble\",\"version\":2}\n"
+  "\x1e{\"type\":\"trace-class\",\"packet-header-field-class\":{\"type\":\"structure\",\"member-classes\":["
+  MEMBER ("magic", U (32, 8, ROLE ("packet-magic-number"))) "]}}\n"
+  CLOCK_AND_PACKET_TIMES
+  MEMBER ("packet_size", "{\"type\":\"variable-length-unsigned-integer\",\"roles\":[\"packet-total-length\"]}") ","
+  MEMBER ("content_size", "{\"type\":\"variable-length-unsigned-integer\",\"roles\":[\"packet-content-length\"]}") "]},"
+  "\"event-record-header-field-class\":{\"type\":\"structure\",\"member-classes\":["
+  MEMBER ("id", "{\"type\":\"variable-length-unsigned-integer\",\"roles\":[\"event-record-class-id\"]}") ","
+  MEMBER ("timestamp", U (64, 8, ROLE ("default-clock-timestamp"))) "]}}\n"
+  "\x1e{\"type\":\"event-record-class\",\"id\":0,\"name\":\"small\",\"payload-field-class\":"
+  "{\"type\":\"structure\",\"member-classes\":[" MEMBER ("x", U (8, 8, "")) "]}}\n"
+  "\x1e{\"type\":\"event-record-class\",\"id\":1,\"name\":\"big\",\"payload-field-class\":"
+  "{\"type\":\"structure\",\"member-classes\":[" MEMBER ("x", U (64, 8, "")) "]}}\n"
+  "\x1e{\"type\":\"event-record-class\",\"id\":2,\"name\":\"leb\",\"payload-field-class\":"
+  "{\"type\":\"structure\",\"member-classes\":["
+  MEMBER ("x", "{\"type\":\"variable-length-unsigned-integer\"}") "]}}\n";
+
+static void
+put_le64 (GByteArray *b,
+          guint64     v)
+{
+  for (guint i = 0; i < 8; i++)
+    g_byte_array_append (b, (guint8[]) { (guint8) (v >> (8 * i)) }, 1);
+}
+
+static guint64
+get_le64 (const char *p)
+{
+  guint64 v = 0;
+
+  for (guint i = 8; i-- > 0;)
+    v = (v << 8) | (guint8) p[i];
+  return v;
+}
+
+/* One 128-byte packet of @ev (class ids) at times 2000, 3000, …; the
+ * offsets of its timestamps in @at (begin, end, then each event's). */
+static void
+write_leb_packet (const char   *path,
+                  const guint8 *ev,
+                  guint         n,
+                  guint         at[8])
+{
+  g_autoptr(GByteArray) b = g_byte_array_new ();
+  static const guint8 magic[] = { 0xc1, 0x1f, 0xfc, 0xc1 };
+  /* a 10th byte of 2: bit 64, which no 64-bit value holds */
+  static const guint8 too_long[] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02 };
+  guint content;
+
+  g_byte_array_append (b, magic, 4);
+  at[0] = b->len;
+  put_le64 (b, 1000);
+  at[1] = b->len;
+  put_le64 (b, 9000);
+  g_byte_array_append (b, (guint8[]) { 0x80, 0x08 }, 2); /* 1024 bits */
+  g_byte_array_append (b, (guint8[]) { 0, 0 }, 2);       /* content_size, below */
+  for (guint i = 0; i < n; i++)
+    {
+      g_byte_array_append (b, &ev[i], 1);
+      at[2 + i] = b->len;
+      put_le64 (b, 2000 + 1000 * i);
+      if (ev[i] == 0)
+        g_byte_array_append (b, (guint8[]) { 0x11 }, 1);
+      else if (ev[i] == 1)
+        put_le64 (b, G_GUINT64_CONSTANT (0x0102030405060708));
+      else
+        g_byte_array_append (b, too_long, sizeof too_long);
+    }
+  content = b->len * 8;
+  b->data[22] = (guint8) (0x80 | (content & 0x7f));
+  b->data[23] = (guint8) (content >> 7);
+  g_assert_cmpuint (content >> 14, ==, 0);
+  g_byte_array_set_size (b, 128);
+  memset (b->data + content / 8, 0, 128 - content / 8);
+  g_assert_true (g_file_set_contents (path, (const char *) b->data, b->len, NULL));
+}
+
+/* What CTF 2's full reading must refuse rather than guess. */
+static void
+full_refuses (const char *meta,
+              const char *from,
+              const char *to,
+              const char *want)
+{
+  g_autoptr(GString) m = g_string_new (meta);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SlTsdl) t = NULL;
+
+  g_assert_cmpuint (g_string_replace (m, from, to, 1), ==, 1);
+  t = sl_ctf2_parse_full (m->str, m->len, &error);
+  g_assert_null (t);
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, want));
+}
+
+/* Role fields of variable length decoded for their role (a class 1
+ * event is laid out as class 1, the content's end is where it says,
+ * every timestamp is rewritten in place); a variable-length integer
+ * beyond 64 bits, forward field locations, and what full mode used to
+ * clamp or drop are refused. */
+static void
+test_retime_ctf2_fields (void)
+{
+  g_autofree char *tmp = make_tmpdir ();
+  g_autofree char *path = g_build_filename (tmp, "channel0_0", NULL);
+  g_autofree char *copy = g_build_filename (tmp, "copy", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SlCtfRetime) rt = NULL;
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
+  g_autofree char *cut = NULL;
+  g_autoptr(GString) deep = g_string_new ("\"path\":[");
+  gint64 origin = G_GINT64_CONSTANT (1700000000000000000);
+  gsize a_len, b_len;
+  guint at[8];
+
+  rt = sl_ctf_retime_new (ctf2_leb_meta, strlen (ctf2_leb_meta), slope_map, NULL, &error);
+  g_assert_no_error (error);
+  write_leb_packet (path, (const guint8[]) { 1, 0, 1 }, 3, at);
+  g_assert_true (sl_ctf_retime_stream (rt, path, copy, &cut, &error));
+  g_assert_no_error (error);
+  g_assert_null (cut);
+  g_assert_true (g_file_get_contents (path, &a, &a_len, NULL));
+  g_assert_true (g_file_get_contents (copy, &b, &b_len, NULL));
+  g_assert_cmpuint (a_len, ==, b_len);
+  for (guint i = 0; i < 5; i++)
+    {
+      guint64 was = get_le64 (a + at[i]);
+
+      g_assert_cmpuint (get_le64 (b + at[i]), ==, (guint64) (slope_map (origin + (gint64) was, NULL) - origin));
+      g_assert_cmpuint (get_le64 (b + at[i]), !=, was);
+      memcpy (b + at[i], a + at[i], 8);
+    }
+  /* nothing else changed: not the payloads, not the padding */
+  g_assert_cmpmem (a, a_len, b, b_len);
+
+  /* bits 64–69 of a variable-length integer are not dropped */
+  write_leb_packet (path, (const guint8[]) { 0, 2 }, 2, at);
+  g_assert_true (g_unlink (copy) == 0);
+  g_assert_false (sl_ctf_retime_stream (rt, path, copy, &cut, &error) && cut == NULL);
+  g_test_message ("%s", error != NULL ? error->message : cut);
+  g_assert_nonnull (strstr (error != NULL ? error->message : cut, "more than 64 bits"));
+  g_clear_error (&error);
+  g_clear_pointer (&cut, g_free);
+
+  /* a length located in the payload, from the event record header */
+  full_refuses (ctf2_meta, MEMBER ("timestamp", U (27, 1, ROLE ("default-clock-timestamp"))),
+                MEMBER ("timestamp", U (27, 1, ROLE ("default-clock-timestamp"))) ","
+                MEMBER ("s", "{\"type\":\"dynamic-length-string\",\"length-field-location\":"
+                             "{\"origin\":\"event-record-payload\",\"path\":[\"_len\"]}}"),
+                "a scope decoded after the field's own");
+  /* clock offsets that are not integers: not read as 0 */
+  full_refuses (ctf2_meta, "\"seconds\":1700000000", "\"seconds\":1.7e9", "not an integer");
+  full_refuses (ctf2_meta, "\"seconds\":1700000000", "\"seconds\":\"1700000000\"", "not an integer");
+  full_refuses (ctf2_meta, "\"cycles\":0", "\"cycles\":0.5", "not an integer");
+  /* what full mode used to clamp, drop or zero */
+  full_refuses (ctf2_meta, MEMBER ("_sel", U (8, 8, "")), MEMBER ("_sel", U (65, 8, "")), "length 65");
+  full_refuses (ctf2_meta, "\"event-record-class\",\"id\":0", "\"event-record-class\",\"id\":9223372036854775808",
+                "not an integer below 2^63");
+  full_refuses (ctf2_meta, "\"data-stream-class\",\"id\":0", "\"data-stream-class\",\"id\":1e3",
+                "not an integer below 2^63");
+  full_refuses (ctf2_meta, "\"data-stream-class-id\":0", "\"data-stream-class-id\":18446744073709551615",
+                "not an integer below 2^63");
+  for (guint i = 0; i < 64; i++)
+    g_string_append (deep, "null,");
+  g_string_append (deep, "\"_sel\"]");
+  full_refuses (ctf2_meta, "\"path\":[\"_sel\"]", deep->str, "path of 65 names");
+  rm_rf (tmp);
+}
+
 static guint64
 be64 (const guint8 *p)
 {
@@ -1030,6 +1210,7 @@ main (int   argc,
 
   g_test_add_func ("/export/retime-compact", test_retime_compact);
   g_test_add_func ("/export/retime-ctf2", test_retime_ctf2);
+  g_test_add_func ("/export/retime-ctf2-fields", test_retime_ctf2_fields);
   g_test_add_func ("/export/generated", test_generated);
   g_test_add_func ("/export/synctraces", test_synctraces);
   g_test_add_func ("/export/django-index", test_django_index);

@@ -340,6 +340,23 @@ scale_cycles (JsonObject *o,
   json_object_set_int_member (o, name, v > G_MAXINT64 ? G_MAXINT64 : (gint64) v);
 }
 
+/* @name's integer in @o into @v (left alone when absent); FALSE when it
+ * is there and not an integer (a double like 1.7e9 is not read). */
+static gboolean
+json_int_member (JsonObject *o,
+                 const char *name,
+                 gint64     *v)
+{
+  JsonNode *n = o != NULL ? json_object_get_member (o, name) : NULL;
+
+  if (n == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_INT64)
+    return FALSE;
+  *v = json_node_get_int (n);
+  return TRUE;
+}
+
 /* One CTF 2 clock class fragment, as rewrite_clock_block() rewrites a
  * TSDL clock: 1 GHz, offset the whole seconds below the image of cycle 0,
  * what it was kept in a `syncline` attribute. */
@@ -359,14 +376,15 @@ rewrite_ctf2_clock (const char      *path,
   JsonObject *new_off = json_object_new ();
   JsonObject *attrs;
   gint64 freq = 0, seconds = 0, cycles = 0, base_s;
+  gboolean exact;
 
+  /* read as sl-ctf2.c's clock_class() reads them (which refused the
+   * metadata before this if they are not integers): integers only */
+  exact = (json_object_has_member (o, "offset-from-origin") == (off != NULL)) &&
+          json_int_member (off, "seconds", &seconds) && json_int_member (off, "cycles", &cycles);
   if (fn != NULL && JSON_NODE_HOLDS_VALUE (fn) && json_node_get_value_type (fn) == G_TYPE_INT64)
     freq = json_node_get_int (fn);
-  if (off != NULL && json_object_has_member (off, "seconds"))
-    seconds = json_object_get_int_member (off, "seconds");
-  if (off != NULL && json_object_has_member (off, "cycles"))
-    cycles = json_object_get_int_member (off, "cycles");
-  if (freq <= 0 || cycles < 0 ||
+  if (!exact || freq <= 0 || cycles < 0 ||
       !sl_ctf_retime_clock_base ((guint64) freq, seconds, (guint64) cycles, map_time, map->to_reference, &base_s))
     {
       json_object_unref (was);

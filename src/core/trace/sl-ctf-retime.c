@@ -308,6 +308,10 @@ decode_leb128 (Dec         *d,
       if (shift >= 64)
         return dec_fail (d, "a variable-length integer of more than 64 bits (bit %" G_GUINT64_FORMAT ")", d->pos);
       b = d->buf[d->pos / 8];
+      /* the 10th byte holds bit 63 only: 0 or 1, or, signed, its sign
+       * repeated (0 or 0x7f) */
+      if (shift == 63 && (b & 0x7f) != 0 && (b & 0x7f) != (it->is_signed ? 0x7f : 1))
+        return dec_fail (d, "a variable-length integer of more than 64 bits (bit %" G_GUINT64_FORMAT ")", d->pos);
       d->pos += 8;
       v |= (guint64) (b & 0x7f) << shift;
       shift += 7;
@@ -326,18 +330,25 @@ decode_int (Dec         *d,
             const TType *it,
             guint64     *value)
 {
-  gboolean be;
-  guint64 v;
+  gboolean be = FALSE;
+  gboolean leb128 = it != NULL && it->leb128;
+  guint64 v = 0;
 
-  if (it != NULL && it->leb128)
-    return decode_leb128 (d, it, value);
-  if (it == NULL || it->size == 0 || it->size > 64)
-    return dec_fail (d, "an integer of %u bits", it != NULL ? it->size : 0);
-  d->pos = align_up (d->pos, MAX (it->align, 1));
-  if (d->pos > d->end || d->end - d->pos < it->size)
-    return dec_fail (d, "a field goes past the end of the packet's content (bit %" G_GUINT64_FORMAT ")", d->pos);
-  be = (it->byte_order ? it->byte_order : d->rt->tsdl->byte_order) == 2;
-  v = sl_ctf_read_bits (d->buf, d->pos, it->size, be);
+  if (leb128)
+    {
+      if (!decode_leb128 (d, it, &v))
+        return FALSE;
+    }
+  else
+    {
+      if (it == NULL || it->size == 0 || it->size > 64)
+        return dec_fail (d, "an integer of %u bits", it != NULL ? it->size : 0);
+      d->pos = align_up (d->pos, MAX (it->align, 1));
+      if (d->pos > d->end || d->end - d->pos < it->size)
+        return dec_fail (d, "a field goes past the end of the packet's content (bit %" G_GUINT64_FORMAT ")", d->pos);
+      be = (it->byte_order ? it->byte_order : d->rt->tsdl->byte_order) == 2;
+      v = sl_ctf_read_bits (d->buf, d->pos, it->size, be);
+    }
 
   switch (d->root)
     {
@@ -357,6 +368,11 @@ decode_int (Dec         *d,
       break;
     default:
       break;
+    }
+  if (leb128)
+    {
+      *value = v;
+      return TRUE;
     }
 
   if (it->map_clock != NULL && d->write)
@@ -839,6 +855,10 @@ decode_events (Dec   *d,
 
       d->has_event_id = FALSE;
       d->event_id = 0;
+      /* a location into a scope after its own must not read the
+       * previous event's (the metadata refuses it; see sl-ctf2.c) */
+      for (int r = ROOT_EVENT_HEADER; r < N_ROOTS; r++)
+        d->roots[r] = NULL;
       if (!scope (d, slots, ROOT_EVENT_HEADER, s->event_header) ||
           !scope (d, slots, ROOT_EVENT_CONTEXT, s->event_context))
         return FALSE;

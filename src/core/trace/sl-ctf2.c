@@ -54,6 +54,7 @@ typedef struct
   guint       n_types;  /* field classes laid out */
   guint       n_aliases;
   guint       scope;    /* the order of the alias being expanded, or G_MAXUINT */
+  int         loc_scope; /* the TLoc of the scope whose field classes are read */
 } Ctf2;
 
 static const struct
@@ -101,6 +102,34 @@ member_int (JsonObject *o,
   if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_INT64)
     return fallback;
   return json_node_get_int (n);
+}
+
+/* FALSE for a member that is there and not an integer */
+static gboolean
+integer_or_absent (JsonObject *o,
+                   const char *name)
+{
+  JsonNode *n = o != NULL ? json_object_get_member (o, name) : NULL;
+
+  return n == NULL || (JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_INT64);
+}
+
+static void set_error (Ctf2       *c,
+                       const char *fmt,
+                       ...) G_GNUC_PRINTF (2, 3);
+
+/* A class id (0 when absent); in full mode, one that is not an integer
+ * or is at least 2^63 (JSON-GLib gives it negative) is an error. */
+static guint64
+class_id (Ctf2       *c,
+          JsonObject *o,
+          const char *name)
+{
+  gint64 v = member_int (o, name, 0);
+
+  if (c->full && (!integer_or_absent (o, name) || v < 0))
+    set_error (c, "a “%s” that is not an integer below 2^63", name);
+  return (guint64) MAX (v, 0);
 }
 
 static const char *
@@ -207,6 +236,9 @@ integer_class (Ctf2       *c,
   const char *role = role_name (fc);
 
   t->size = (guint) CLAMP (member_int (fc, "length", 0), 0, 64);
+  if (c->full && (member_int (fc, "length", 0) < 1 || member_int (fc, "length", 0) > 64))
+    set_error (c, "an integer field class of length %" G_GINT64_FORMAT " (1 to 64 bits are read)",
+               member_int (fc, "length", 0));
   t->align = (guint) CLAMP (member_int (fc, "alignment", 1), 1, 1 << 16);
   t->is_signed = strstr (type, "-signed-") != NULL;
   t->byte_order = g_strcmp0 (order, "big-endian") == 0 ? 2 : 1;
@@ -247,7 +279,13 @@ field_location (Ctf2       *c,
       t->loc_origin = origins[i].loc;
   if (origin != NULL && t->loc_origin == T_LOC_RELATIVE)
     set_error (c, "a field location from “%s”", origin);
+  /* a scope is decoded after the ones before it only */
+  if (c->full && t->loc_origin > T_LOC_RELATIVE && c->loc_scope > T_LOC_RELATIVE && t->loc_origin > c->loc_scope)
+    set_error (c, "a field location from “%s”, a scope decoded after the field's own", origin);
   path = json_node_get_array (pn);
+  if (c->full && json_array_get_length (path) > CTF2_MAX_DEPTH)
+    set_error (c, "a field location's path of %u names (at most %d are read)", json_array_get_length (path),
+               CTF2_MAX_DEPTH);
   t->loc_path = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < json_array_get_length (path) && i < CTF2_MAX_DEPTH; i++)
     {
@@ -346,6 +384,8 @@ variant_class (Ctf2       *c,
     }
   if (options == NULL || json_array_get_length (options) == 0)
     set_error (c, "a variant without options");
+  if (c->full && options != NULL && json_array_get_length (options) > TSDL_MAX_MEMBERS)
+    set_error (c, "a variant of %u options (at most %d are read)", json_array_get_length (options), TSDL_MAX_MEMBERS);
   for (guint i = 0; options != NULL && i < json_array_get_length (options) && i < TSDL_MAX_MEMBERS; i++)
     {
       JsonNode *en = json_array_get_element (options, i);
@@ -456,6 +496,8 @@ structure_class (Ctf2       *c,
 
   t->members = g_ptr_array_new_with_free_func (tsdl_member_free);
   t->align = (guint) CLAMP (member_int (fc, "minimum-alignment", 1), 1, 1 << 16);
+  if (c->full && members != NULL && json_array_get_length (members) > TSDL_MAX_MEMBERS)
+    set_error (c, "a structure of %u members (at most %d are read)", json_array_get_length (members), TSDL_MAX_MEMBERS);
   for (guint i = 0; members != NULL && i < json_array_get_length (members) && i < TSDL_MAX_MEMBERS; i++)
     {
       JsonNode *en = json_array_get_element (members, i);
@@ -577,6 +619,12 @@ clock_class (Ctf2       *c,
   JsonObject *off = member_object (o, "offset-from-origin");
   gint64 freq = member_int (o, "frequency", 0);
 
+  /* a number that is not an integer (1.7e9) would be read as 0 */
+  if (!integer_or_absent (o, "frequency") || !integer_or_absent (off, "seconds") ||
+      !integer_or_absent (off, "cycles") || (json_object_has_member (o, "offset-from-origin") && off == NULL))
+    set_error (c, "clock class %s: a frequency or offset that is not an integer",
+               member_string (o, "id") != NULL ? member_string (o, "id") : "(no id)");
+
   k->name = g_strdup (member_string (o, "id"));
   k->freq = freq > 0 ? (guint64) freq : 0;
   k->offset_s = member_int (off, "seconds", 0);
@@ -594,15 +642,18 @@ stream_class (Ctf2       *c,
 {
   TStream *s = g_new0 (TStream, 1);
 
-  s->id = (guint64) MAX (member_int (o, "id", 0), 0);
+  s->id = class_id (c, o, "id");
   s->has_id = TRUE;
+  c->loc_scope = T_LOC_PACKET_CONTEXT;
   s->packet_context = json_object_has_member (o, "packet-context-field-class")
                         ? field_class (c, json_object_get_member (o, "packet-context-field-class"),
                                        member_string (o, "default-clock-class-id"), 0)
                         : NULL;
+  c->loc_scope = T_LOC_EVENT_HEADER;
   if (c->full && json_object_has_member (o, "event-record-header-field-class"))
     s->event_header = field_class (c, json_object_get_member (o, "event-record-header-field-class"),
                                    member_string (o, "default-clock-class-id"), 0);
+  c->loc_scope = T_LOC_EVENT_COMMON_CONTEXT;
   if (c->full && json_object_has_member (o, "event-record-common-context-field-class"))
     s->event_context = field_class (c, json_object_get_member (o, "event-record-common-context-field-class"), NULL, 0);
   g_ptr_array_add (c->t->streams, s);
@@ -615,12 +666,14 @@ event_record_class (Ctf2       *c,
   TEvent *e = g_new0 (TEvent, 1);
 
   e->name = g_strdup (member_string (o, "name"));
-  e->id = (guint64) MAX (member_int (o, "id", 0), 0);
+  e->id = class_id (c, o, "id");
   e->has_id = TRUE;
-  e->stream_id = (guint64) MAX (member_int (o, "data-stream-class-id", 0), 0);
+  e->stream_id = class_id (c, o, "data-stream-class-id");
   e->has_stream_id = TRUE;
+  c->loc_scope = T_LOC_EVENT_SPECIFIC_CONTEXT;
   if (json_object_has_member (o, "specific-context-field-class"))
     e->context = field_class (c, json_object_get_member (o, "specific-context-field-class"), NULL, 0);
+  c->loc_scope = T_LOC_EVENT_PAYLOAD;
   if (json_object_has_member (o, "payload-field-class"))
     e->fields = field_class (c, json_object_get_member (o, "payload-field-class"), NULL, 0);
   g_ptr_array_add (c->t->events, e);
@@ -646,6 +699,7 @@ trace_class (Ctf2       *c,
         g_hash_table_replace (c->t->env, g_strdup (l->data), value);
     }
   g_list_free (keys);
+  c->loc_scope = T_LOC_PACKET_HEADER;
   if (json_object_has_member (o, "packet-header-field-class"))
     c->t->packet_header = field_class (c, json_object_get_member (o, "packet-header-field-class"), NULL, 0);
 }
