@@ -632,7 +632,7 @@ clock_class (Ctf2       *c,
   k->has_uuid = read_uuid (json_object_get_member (o, "uuid"), k->uuid) ||
                 read_uuid (json_object_get_member (o, "uid"), k->uuid);
   if (k->freq == 0)
-    c->error = g_strdup_printf ("clock class %s: no frequency", k->name != NULL ? k->name : "(no id)");
+    set_error (c, "clock class %s: no frequency", k->name != NULL ? k->name : "(no id)");
   g_ptr_array_add (c->t->clocks, k);
 }
 
