@@ -95,7 +95,7 @@ sl_sim_add_host (SlSim      *self,
                  gint64      offset_ns,
                  double      drift)
 {
-  SlSimHost h = { NULL, offset_ns, drift, 0.0, 1.0, 0, 0 };
+  SlSimHost h = { NULL, offset_ns, drift, 0.0, 1.0, 0.0, 0, 0 };
 
   g_return_val_if_fail (self != NULL, G_MAXUINT);
   g_return_val_if_fail (name != NULL, G_MAXUINT);
@@ -120,6 +120,20 @@ sl_sim_set_host_wander (SlSim  *self,
   h = &g_array_index (self->hosts, SlSimHost, host);
   h->wander = wander;
   h->wander_period_ns = period_s * 1e9;
+}
+
+/* A rate that changes steadily by @per_s a second (1e-6: 1 ppm a second,
+ * either sign): a clock with a constant second derivative. */
+void
+sl_sim_set_host_ramp (SlSim  *self,
+                      guint   host,
+                      double  per_s)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (host < self->hosts->len);
+  g_return_if_fail (isfinite (per_s));
+
+  g_array_index (self->hosts, SlSimHost, host).ramp = per_s * 1e-9;
 }
 
 void
@@ -200,6 +214,7 @@ sl_sim_local_time (const SlSim *self,
 
       w = h->wander * h->wander_period_ns / G_PI * s * s;
     }
+  w += h->ramp / 2 * d * d;
   return true_time + h->offset_ns + (gint64) llround (h->drift * d + w) +
          (h->step_at != 0 && true_time >= h->step_at ? h->step_ns : 0);
 }

@@ -17,12 +17,15 @@ G_BEGIN_DECLS
  * @wander: amplitude of a sinusoidal change of the rate (relative, 1e-6 is
  *   1 ppm); 0 for a linear clock
  * @wander_period_ns: its period
+ * @ramp: a steady change of the rate per ns of true time (1e-15 is 1 ppm
+ *   a second); 0 for none
  * @step_at: true time of a clock step (0: none)
  * @step_ns: the step (the clock reads this much more from then on)
  *
- * A host whose clock reads `true + offset_ns + drift * d + W(d)` with
- * d = true − start and `W(d) = wander·P/2π·(1 − cos(2πd/P))` (its rate is
- * `1 + drift + wander·sin(2πd/P)`), plus @step_ns from @step_at on.
+ * A host whose clock reads `true + offset_ns + drift * d + ramp/2 * d² +
+ * W(d)` with d = true − start and `W(d) = wander·P/2π·(1 − cos(2πd/P))`
+ * (its rate is `1 + drift + ramp * d + wander·sin(2πd/P)`), plus @step_ns
+ * from @step_at on.
  */
 typedef struct
 {
@@ -31,6 +34,7 @@ typedef struct
   double  drift;
   double  wander;
   double  wander_period_ns;
+  double  ramp;
   gint64  step_at;
   gint64  step_ns;
 } SlSimHost;
@@ -93,6 +97,9 @@ void     sl_sim_set_host_wander (SlSim            *self,
                                  guint             host,
                                  double            wander,
                                  double            period_s);
+void     sl_sim_set_host_ramp (SlSim              *self,
+                               guint               host,
+                               double              per_s);
 void     sl_sim_set_host_step (SlSim              *self,
                                guint               host,
                                gint64              at_true_ns,

@@ -20,6 +20,17 @@
  * which is W/4 in the window's middle, W/2 at its ends and grows as the
  * distance to the middle outside it. With κ = 0 (linear clocks) the
  * interval is the hull's [alpha_min, alpha_max] everywhere.
+ *
+ * The κ term cannot be dropped or narrowed: the relaxation is 0 at u and
+ * v, so it does not widen [lo, hi] where packets pin the window's ends.
+ * Take f(x) = κ/2·(x − u)² (the rate changing steadily) and packets
+ * without latency both ways at u, at v and between: the relaxed a→b
+ * points f + κ/2·(x − u)(v − x) lie on the chord, the b→a ones below it,
+ * and both touch it at u and v, so [lo, hi] = {s} = {κW/2} while
+ * f'(u) = 0 = s − κ·g(u) and f'(v) = κW = s + κ·g(v); before u,
+ * f'(x) = κ(x − u) = s − κ·g(x) exactly. /rates/curvature builds that
+ * case: the truth leaves [lo, hi] by up to 0.92 of κ·g (|f''| is
+ * κ/(1+max_drift)⁴ there), and the test fails with κ·g taken at 0.9.
  */
 
 struct _SlRates
