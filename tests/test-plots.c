@@ -319,6 +319,71 @@ check_synthetic (SlEngine *e)
   rm_rf (dir);
 }
 
+/* The accuracy panel's x is input time as the Changes and Links tables
+ * count it: from the input's first match, on the merge's clock. "alpha" is
+ * an hour ahead of "zulu" and the input time is zulu's clock (the merge
+ * shifts alpha's by its coarse offset): counted from alpha's first point
+ * on its own clock, every change read about −3600 s. */
+static void
+test_input_time (void)
+{
+  gint64 t0 = G_GINT64_CONSTANT (1400000000000000000), hour = 3600 * SEC;
+  GRand *rand = g_rand_new_with_seed (3);
+  g_autoptr(SlPlotData) data = NULL;
+  SlEngineOptions o;
+  SlJournal *journal;
+  SlEngine *e;
+  guint zulu, alpha, n = 0;
+  gint64 first, last = 0;
+
+  sl_engine_options_init (&o);
+  e = sl_engine_new (&o);
+  zulu = sl_engine_add_host (e, "zulu");
+  alpha = sl_engine_add_host (e, "alpha");
+  for (int i = 0; i < 2000; i++)
+    {
+      gint64 t = t0 + (gint64) i * (SEC / 200), lat = 40000 + g_rand_int_range (rand, 0, 100000);
+      SlMatch m;
+
+      if (i % 2 == 0)
+        m = (SlMatch) { alpha, zulu, t + hour, t + lat };
+      else
+        m = (SlMatch) { zulu, alpha, t, t + lat + hour };
+      last = MAX (m.send_host == zulu ? m.send_time : m.recv_time, last);
+      sl_engine_add_match (e, &m, last);
+      if (i % 200 == 199)
+        sl_engine_flush (e);
+    }
+  g_rand_free (rand);
+  first = sl_engine_get_first_input_time (e);
+  /* zulu's clock: the first match's receive */
+  g_assert_cmpint (first, >=, t0);
+  g_assert_cmpint (first, <, t0 + SEC);
+  data = sl_plot_data_build (e, 0);
+  g_assert_cmpuint (data->a, ==, alpha);
+  journal = sl_engine_get_journal (e);
+  for (guint64 seq = sl_journal_get_first_seq (journal); seq < sl_journal_get_next_seq (journal); seq++)
+    {
+      const SlChange *c = sl_journal_get (journal, seq);
+
+      if (c == NULL || c->kind != SL_CHANGE_LINK)
+        continue;
+      g_assert_cmpuint (n, <, data->accuracy->len);
+      g_assert_cmpfloat (g_array_index (data->accuracy, SlPlotPoint, n).x, ==, (double) (c->input_time - first) / 1e9);
+      n++;
+    }
+  g_assert_cmpuint (n, ==, data->accuracy->len);
+  g_assert_cmpuint (n, >, 1);
+  for (guint i = 0; i < n; i++)
+    {
+      double x = g_array_index (data->accuracy, SlPlotPoint, i).x;
+
+      g_assert_cmpfloat (x, >=, 0);
+      g_assert_cmpfloat (x, <=, (double) (last - first) / 1e9);
+    }
+  sl_engine_free (e);
+}
+
 static void
 test_synthetic (void)
 {
@@ -502,6 +567,7 @@ main (int    argc,
   g_test_add_func ("/plots/incomplete", test_incomplete);
   g_test_add_func ("/plots/unwritable", test_unwritable);
   g_test_add_func ("/plots/title", test_title);
+  g_test_add_func ("/plots/input-time", test_input_time);
 
   ret = g_test_run ();
 

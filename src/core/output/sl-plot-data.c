@@ -308,13 +308,15 @@ plot_hulls (SlPlotData  *self,
 }
 
 /* The link's accuracy changes. Journal entries name the link's hosts in
- * either order; their input times are merge-order times, close to a's
- * clock. */
+ * either order; their input times are on the merge's clock (each host's
+ * shifted by its coarse offset), counted from the input's first match as
+ * the Changes and Links tables count them: from a's first point on a's
+ * own clock they read −3600 s for a host an hour ahead. */
 static void
 plot_accuracy (SlPlotData         *self,
                SlJournal          *journal,
                const SlReportLink *rl,
-               gint64              x0)
+               gint64              input0)
 {
   self->accuracy = g_array_new (FALSE, FALSE, sizeof (SlPlotPoint));
   for (guint64 seq = sl_journal_get_first_seq (journal);
@@ -327,7 +329,7 @@ plot_accuracy (SlPlotData         *self,
         continue;
       if (!((c->a == rl->info.a && c->b == rl->info.b) || (c->a == rl->info.b && c->b == rl->info.a)))
         continue;
-      p.x = (double) (c->input_time - x0) / 1e9;
+      p.x = (double) (c->input_time - input0) / 1e9;
       p.y = isfinite (c->value) && c->value > 0 ? c->value * 1e6 : NAN;
       g_array_append_val (self->accuracy, p);
     }
@@ -416,7 +418,7 @@ sl_plot_data_build (SlEngine *engine,
         g_array_set_size (self->hull[d], 0);
     }
 
-  plot_accuracy (self, sl_engine_get_journal (engine), &rl, x0);
+  plot_accuracy (self, sl_engine_get_journal (engine), &rl, sl_engine_get_first_input_time (engine));
   return self;
 }
 

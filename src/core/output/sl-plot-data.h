@@ -46,8 +46,9 @@ enum
  * @hull: hull vertices of each direction, same units
  * @has_line, @line_y: Lmin, Lmax and the estimate at x = 0 and x = @x_end
  * @x_end: last point's x
- * @accuracy: x = input time (s after @x0), y = alpha_max - alpha_min in
- *   ppm (NAN: unbounded), from the journal
+ * @accuracy: x = input time (s after the input's first match, as the
+ *   views count it: sl_engine_get_first_input_time()), y = alpha_max -
+ *   alpha_min in ppm (NAN: unbounded), from the journal
  * @n_windows: the link's windows (see #SlWindowInfo); with more than one,
  *   the hulls and lines above describe the first window only and are left
  *   out (empty, has_line %FALSE): @path and @band are the link
