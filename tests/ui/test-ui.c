@@ -1839,6 +1839,13 @@ test_unreadable (void)
   g_assert_nonnull (bad_stream);
   g_assert_cmpint (sl_host_item_get_state (bad_stream), ==, SL_HOST_STATE_UNREADABLE);
   g_assert_nonnull (strstr (sl_host_item_get_status (bad_stream), stream));
+  /* its problems, each once: the column's "Not synchronized: …" was
+   * added again with each problem ("Not synchronized: no TCP packet event
+   * in its traces · Not synchronized: … · …", then the files) */
+  g_test_message ("node-03: %s", sl_host_item_get_status (bad_stream));
+  g_assert_null (strstr (sl_host_item_get_status (bad_stream), "Not synchronized"));
+  g_assert_true (strstr (sl_host_item_get_status (bad_stream), stream) ==
+                 g_strrstr (sl_host_item_get_status (bad_stream), stream));
 
   /* short toasts, no address, each naming its host */
   toasts = sl_window_dup_toasts (window);

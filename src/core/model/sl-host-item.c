@@ -742,6 +742,16 @@ _sl_host_item_update (SlHostItem       *self,
 
 }
 
+/* The problems and live state set by the session, without what the
+ * status column adds ("Not synchronized: …", "From …"): what a new
+ * problem is added to. */
+const char *
+_sl_host_item_get_problems (SlHostItem *self)
+{
+  g_return_val_if_fail (SL_IS_HOST_ITEM (self), NULL);
+  return self->status != NULL ? self->status : "";
+}
+
 void
 _sl_host_item_set_status (SlHostItem *self,
                           const char *status)

@@ -81,6 +81,7 @@ void         _sl_host_item_update           (SlHostItem       *self,
                                              const SlSnapshot *snapshot);
 void         _sl_host_item_set_status       (SlHostItem       *self,
                                              const char       *status);
+const char  *_sl_host_item_get_problems     (SlHostItem       *self);
 void         _sl_host_item_set_live         (SlHostItem       *self,
                                              SlHostLive        live);
 SlHostItem  *_sl_host_item_new_unreadable   (const char       *name,

@@ -144,7 +144,9 @@ queue_resort (SlSession *self,
     self->resort_id = g_timeout_add_full (G_PRIORITY_DEFAULT_IDLE, RESORT_MS, resort_cb, self, NULL);
 }
 
-/* A problem of a host: its status, with those it had; a host the engine
+/* A problem of a host: its status, with those it had (its problems, not
+ * the column's text: "Not synchronized: …" was added again with each
+ * problem); a host the engine
  * does not know (its every trace was skipped) joins the hosts as
  * unreadable. Returns TRUE when a host was added. */
 static gboolean
@@ -162,7 +164,7 @@ add_host_problem (SlSession            *self,
       g_list_store_append (self->hosts, item);
       return TRUE;
     }
-  old = sl_host_item_get_status (item);
+  old = _sl_host_item_get_problems (item);
   if (old[0] == '\0' || sl_session_get_state (self) == SL_SESSION_STATE_LIVE)
     _sl_host_item_set_status (item, line);
   else if (strstr (old, line) == NULL)
@@ -198,7 +200,7 @@ apply_hosts (SlSession  *self,
           /* a trace of it was skipped, another one is read */
           if (was != NULL && sl_host_item_get_unreadable (was))
             {
-              _sl_host_item_set_status (item, sl_host_item_get_status (was));
+              _sl_host_item_set_status (item, _sl_host_item_get_problems (was));
               if (g_list_store_find (self->hosts, was, &pos))
                 g_list_store_remove (self->hosts, pos);
               g_ptr_array_remove (self->unreadable, was);
