@@ -315,6 +315,32 @@ test_generated (void)
  * exponent, never 1000 of a unit, whole ns below a µs, then four
  * significant digits, zeros kept ("±248.0 µs" beside "±743.3 µs", not
  * "±248 µs"), as the text report writes them (sl_units_size()) */
+/* A toast's text: the host and what went wrong, never only where (a
+ * damaged packet toasted "django-db: packet at offset 0"), never an
+ * address. */
+static void
+test_problem_short (void)
+{
+  static const struct { const char *message, *expected; } cases[] = {
+    { "packet at offset 0: bad magic number 0xefbeadde; the file is left out",
+      "db: packet at offset 0: bad magic number" },
+    { "packet at offset 4096: its header is cut (the file ends); the file is left out",
+      "db: packet at offset 4096: its header is cut" },
+    { "corrupt metadata: unexpected token", "db: corrupt metadata" },
+    { "cannot create message iterator msg-it-addr=0x7f12ab34, the trace is left out",
+      "db: cannot create message iterator" },
+    { "no TCP packet events (net_dev_queue/net_if_receive_skb); the host cannot be synchronized",
+      "db: no TCP packet events" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = sl_format_problem_short ("db", "/x/k_0", cases[i].message);
+
+      g_assert_cmpstr (text, ==, cases[i].expected);
+    }
+}
+
 static void
 test_format_ns (void)
 {
@@ -1314,5 +1340,6 @@ main (int    argc,
   g_test_add_func ("/model/item-notify", test_item_notify);
   g_test_add_func ("/model/offsets-as-report", test_offsets_as_report);
   g_test_add_func ("/model/format-ns", test_format_ns);
+  g_test_add_func ("/model/problem-short", test_problem_short);
   return g_test_run ();
 }
