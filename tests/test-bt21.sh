@@ -17,7 +17,8 @@
 #    with 2.1 in a build against 2.0, each CTF 2 host's folder is named in
 #    a problem saying CTF 2 needs babeltrace2 2.1, the CTF 1.8 hosts read.
 #    With 2.1 in a build against 2.1, `sync --json` is that of the four
-#    CTF 1.8 originals.
+#    CTF 1.8 originals. CTF 2 metadata in packets is refused by 2.1 and
+#    named so by Syncline in every build.
 # 3. `sync --export` of that mixed set writes CTF 2 hosts in CTF 2. In a
 #    build against 2.1, a synchronized CTF 2 host's copy has 1 GHz clocks
 #    and every event's time (read back by 2.1's babeltrace2) is the time
@@ -180,6 +181,47 @@ else
   echo "FAIL ctf2 (2.1, a build against babeltrace2 2.0): see above"
   fail=1
 fi
+
+# CTF 2 metadata in packets (CTF 1.8's packet header, of version 1.8 as
+# LTTng wrote TSDL, or 2.0): babeltrace2 2.1 refuses such a folder (it takes
+# a packetized file for TSDL, and a version other than 1.8 is an error), so
+# Syncline names it as such, with its host, in every build
+for v in 1.8 2.0; do
+  rm -rf "$tmp/packets"
+  mkdir -p "$tmp/packets"
+  cp -r "$tmp/mixed/node-01" "$tmp/mixed/node-03" "$tmp/packets/"
+  python3 - "$tmp/mixed/node-01/metadata" "$tmp/packets/node-01/metadata" "$v" <<'PY'
+import re, struct, sys
+data = open(sys.argv[1], "rb").read()
+major, minor = (int(x) for x in sys.argv[3].split("."))
+uuid = bytes(int(x) for x in re.search(rb'"uuid":\[([0-9,]+)\]', data).group(1).split(b","))
+out = b""
+for i in range(0, len(data), 4096 - 37):
+    chunk = data[i:i + 4096 - 37]
+    out += struct.pack("<I16sIIIBBBBB", 0x75D11D57, uuid, 0, (37 + len(chunk)) * 8, 4096 * 8, 0, 0, 0, major, minor)
+    out += chunk + bytes(4096 - 37 - len(chunk))
+open(sys.argv[2], "wb").write(out)
+PY
+  if bt21 "$tmp/packets/node-01" > /dev/null 2>&1; then
+    echo "FAIL ctf2 packets $v: babeltrace2 2.1 reads CTF 2 metadata in packets (Syncline refuses it)"
+    fail=1
+  fi
+  SL_DECODER=$tmp/decoder21 "$cli" sync --json --no-progress "$tmp/packets" > "$tmp/packets.json" 2> /dev/null || true
+  if python3 - "$tmp/packets.json" "$tmp/packets/node-01/metadata" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ok = "node-03" in [h["name"] for h in d["hosts"]] and any(
+    p.get("host") == "node-01" and p.get("file") == sys.argv[2] and "whose metadata is in packets" in p.get("message", "")
+    for p in d["problems"])
+sys.exit(0 if ok else 1)
+PY
+  then
+    echo "ok ctf2 packets $v: babeltrace2 2.1 refuses CTF 2 metadata in packets, Syncline names it (host node-01)"
+  else
+    echo "FAIL ctf2 packets $v: not named as CTF 2 metadata in packets: $(head -c 600 "$tmp/packets.json")"
+    fail=1
+  fi
+done
 
 # 3. --export of CTF 2
 ctf2_times() {

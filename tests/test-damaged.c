@@ -20,6 +20,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "sl-ctf-meta.h"
 #include "sl-engine.h"
 #include "sl-fuzz-mutate.h"
 #include "sl-fuzz-util.h"
@@ -591,6 +592,54 @@ test_ctf2 (void)
   rm_rf (tmp);
 }
 
+/* CTF 2 metadata in packets (CTF 1.8's, as LTTng wrote TSDL): no
+ * babeltrace2 reads it (2.1 takes a packetized file for TSDL, and refuses
+ * packets of version 2.0; the bt21 suite shows it on a real trace), so it
+ * is refused in every build, as such, the host and the file named. */
+static void
+test_ctf2_packets (void)
+{
+  static const char json[] = "\x1e{\"type\":\"preamble\",\"version\":2}\n"
+                             "\x1e{\"type\":\"trace-class\",\"environment\":{\"hostname\":\"B\"}}\n";
+  g_autofree char *tmp = make_tmpdir ();
+  g_autofree char *b = make_case (tmp);
+  g_autofree char *metadata = g_build_filename (b, "metadata", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *line = NULL;
+  SlFuzzResult r;
+
+  for (guint major = 1; major <= 2; major++)
+    {
+      g_autoptr(GByteArray) p = sl_fuzz_packetize (json, strlen (json), NULL, 64);
+      g_autofree char *text = NULL;
+      g_autofree char *why = NULL;
+      gboolean packetized = FALSE;
+      gsize len = 0;
+
+      /* packets of 64 bytes, of version 1.8 or 2.0 */
+      g_assert_cmpuint (p->len, >=, 3 * 64);
+      for (guint off = 0; major == 2 && off < p->len; off += 64)
+        {
+          p->data[off + 35] = 2;
+          p->data[off + 36] = 0;
+        }
+      g_assert_true (g_file_set_contents (metadata, (const char *) p->data, p->len, NULL));
+      g_assert_cmpint (sl_ctf_meta_read_file (metadata, &text, &len, &packetized, &why), ==, SL_CTF_META_CTF2);
+      g_assert_true (packetized);
+      g_assert_cmpstr (text, ==, json);
+      g_assert_cmpuint (len, ==, strlen (json));
+    }
+
+  run_sync (tmp, NULL, 0, &r);
+  g_assert_cmpint (r.status, ==, 0);
+  line = g_strdup_printf ("host B: %s: a CTF 2 trace whose metadata is in packets", metadata);
+  assert_warning (&r, line, "babeltrace2 2.1", "plain JSON text sequence", NULL);
+  g_assert_null (strstr (r.err, "corrupt"));
+  assert_unchanged (parse_object (r.out, parser), others);
+  sl_fuzz_result_clear (&r);
+  rm_rf (tmp);
+}
+
 /* A damaged attribute name, which babeltrace2 ignores (the field is then
  * read in the native byte order): B is read, and the line is named. */
 static void
@@ -978,6 +1027,7 @@ main (int    argc,
   g_test_add_func ("/damaged/tsdl-abort-classes", test_tsdl_abort_classes);
   g_test_add_func ("/damaged/tsdl-unknown-attribute", test_tsdl_unknown_attribute);
   g_test_add_func ("/damaged/ctf2", test_ctf2);
+  g_test_add_func ("/damaged/ctf2-packets", test_ctf2_packets);
   g_test_add_func ("/damaged/foreign-metadata", test_foreign_metadata);
   g_test_add_func ("/damaged/copy", test_copy);
   g_test_add_func ("/damaged/clock-step", test_clock_step);

@@ -558,11 +558,12 @@ export_trace (const char      *from,
   g_autofree char *text = NULL;
   g_autofree char *result = NULL;
   SlCtfMetaStatus status;
+  gboolean packetized = FALSE;
   gsize len;
 
   /* the reader's own way: never a FIFO, bounded, packets checked */
-  status = sl_ctf_meta_read_file (meta_in, &text, &len, NULL, &why);
-  if (status == SL_CTF_META_CTF2 && text == NULL)
+  status = sl_ctf_meta_read_file (meta_in, &text, &len, &packetized, &why);
+  if (status == SL_CTF_META_CTF2 && packetized)
     {
       g_set_error (error, SL_ERROR, SL_ERROR_PARSE, "%s: a CTF 2 trace whose metadata is in packets: --export reads "
                    "CTF 2 metadata written as a plain JSON text sequence only", meta_in);

@@ -21,11 +21,16 @@
  * schemes, major and minor version) then text. babeltrace2 2.0.4 loops for
  * ever on a packet whose content runs past the end of the file; this is
  * checked before it sees one. CTF 2 metadata (LTTng 2.15's default) is a
- * JSON text sequence that babeltrace2 reads from version 2.1 on.
+ * JSON text sequence that babeltrace2 reads from version 2.1 on, as plain
+ * text only: 2.1 takes a packetized file for TSDL whatever its packets
+ * hold (and refuses packets of a version other than 1.8).
  */
 
 #define MAGIC       0x75d11d57u
 #define HEADER_SIZE 37
+/* what the text of packets begins with (babeltrace2 adds it too) */
+#define TSDL_SIGNATURE     "/* CTF 1.8 */\n"
+#define TSDL_SIGNATURE_LEN (sizeof TSDL_SIGNATURE - 1)
 
 static guint32
 read_u32 (const guint8 *p,
@@ -117,7 +122,7 @@ sl_ctf_meta_depacketize (const guint8  *data,
                          gsize         *text_len,
                          char         **why)
 {
-  g_autoptr(GString) s = g_string_new ("/* CTF 1.8 */\n");
+  g_autoptr(GString) s = g_string_new (TSDL_SIGNATURE);
   gboolean swap = read_u32 (data, FALSE) != MAGIC;
   gsize off = 0;
 
@@ -131,8 +136,6 @@ sl_ctf_meta_depacketize (const guint8  *data,
         return partial (s, text, text_len, why, SL_CTF_META_TRUNCATED, "truncated metadata: packet header cut at offset %" G_GSIZE_FORMAT, off);
       if (read_u32 (p, swap) != MAGIC)
         return partial (s, text, text_len, why, SL_CTF_META_CORRUPT, "corrupt metadata: bad packet magic at offset %" G_GSIZE_FORMAT, off);
-      if (p[35] == 2)
-        return partial (s, text, text_len, why, SL_CTF_META_CTF2, "CTF 2 metadata");
       content = read_u32 (p + 24, swap);
       packet = read_u32 (p + 28, swap);
       if (content / 8 < HEADER_SIZE || content % 8 != 0)
@@ -166,7 +169,9 @@ sl_ctf_meta_depacketize (const guint8  *data,
  *
  * Reads a metadata file: never a FIFO or device, never more than
  * SL_CTF_META_MAX_BYTES. On failure, *text may hold the text before the
- * damage (free it).
+ * damage (free it). CTF 2 metadata gives SL_CTF_META_CTF2 with its text;
+ * in packets (*packetized), which no babeltrace2 reads, its text without
+ * the packets' headers, to name the host.
  */
 SlCtfMetaStatus
 sl_ctf_meta_read_file (const char  *path,
@@ -204,13 +209,15 @@ sl_ctf_meta_read_file (const char  *path,
     {
       SlCtfMetaStatus st = sl_ctf_meta_depacketize (data, len, text, text_len, why);
 
-      if (st == SL_CTF_META_OK && sl_ctf_meta_is_ctf2 ((const guint8 *) *text + 14, *text_len - 14))
-        {
-          g_clear_pointer (text, g_free);
-          return fail (why, SL_CTF_META_CTF2, "CTF 2 metadata");
-        }
       if (packetized != NULL)
         *packetized = TRUE;
+      if (st == SL_CTF_META_OK &&
+          sl_ctf_meta_is_ctf2 ((const guint8 *) *text + TSDL_SIGNATURE_LEN, *text_len - TSDL_SIGNATURE_LEN))
+        {
+          *text_len -= TSDL_SIGNATURE_LEN;
+          memmove (*text, *text + TSDL_SIGNATURE_LEN, *text_len + 1);
+          return fail (why, SL_CTF_META_CTF2, "CTF 2 metadata in packets");
+        }
       return st;
     }
   if (len < 6 || memcmp (data, "/* CTF", 6) != 0)

@@ -220,13 +220,13 @@ looks_like_stream (const char *path)
 /* Why a metadata file cannot be read, one line. */
 static char *
 metadata_problem (SlCtfMetaStatus  st,
+                  gboolean         packetized,
                   const char      *why)
 {
-#if SL_BT_READS_CTF2
-  if (st == SL_CTF_META_CTF2)
-    return g_strdup ("a CTF 2 trace whose metadata is in packets: Syncline reads CTF 2 metadata written as a "
-                     "JSON text sequence only; trace skipped");
-#endif
+  if (st == SL_CTF_META_CTF2 && packetized)
+    return g_strdup ("a CTF 2 trace whose metadata is in packets: babeltrace2 2.1, which decodes CTF 2 for "
+                     "Syncline, reads CTF 2 metadata only as a plain JSON text sequence (as LTTng 2.15 and "
+                     "2.16 write it); trace skipped");
   if (st == SL_CTF_META_CTF2)
     return g_strdup_printf ("a CTF 2 trace (LTTng 2.15's default format): babeltrace2 %s, which decodes for "
                             "Syncline, reads CTF 1.8 only, CTF 2 needs babeltrace2 2.1 or later; record CTF 1.8 "
@@ -432,11 +432,12 @@ scan_trace (ScanItem *item)
   SlCtfMetaStatus st;
   TraceDir *t;
   gsize len = 0;
+  gboolean packetized = FALSE;
 
-  st = sl_ctf_meta_read_file (metadata, &text, &len, NULL, &why);
+  st = sl_ctf_meta_read_file (metadata, &text, &len, &packetized, &why);
 #if SL_BT_READS_CTF2
   /* babeltrace2 ≥ 2.1 decodes CTF 2: its metadata is checked like TSDL */
-  if (st == SL_CTF_META_CTF2 && text != NULL && sl_ctf_meta_is_ctf2 ((const guint8 *) text, len))
+  if (st == SL_CTF_META_CTF2 && !packetized && text != NULL && sl_ctf_meta_is_ctf2 ((const guint8 *) text, len))
     {
       g_clear_pointer (&why, g_free);
       if ((tsdl = sl_ctf2_parse (text, len, &error)) == NULL)
@@ -453,7 +454,7 @@ scan_trace (ScanItem *item)
   if (st != SL_CTF_META_OK)
     {
       g_autofree char *host = guess_host (text, dir);
-      g_autofree char *message = metadata_problem (st, why);
+      g_autofree char *message = metadata_problem (st, packetized, why);
 
       item_problem (item, host, metadata, "%s", message);
       return;
