@@ -174,6 +174,25 @@ test_odd (void)
   t = parse_edited ("\"version\":2", "\"version\":3", &error);
   g_assert_null (t);
   g_assert_nonnull (strstr (error->message, "CTF version 3"));
+  g_clear_error (&error);
+
+  /* an offset in cycles from 0 to the frequency excluded, as babeltrace2
+   * 2.1 reads it (2^63: JSON-GLib's negative, once read as 0) */
+  t = parse_edited ("\"cycles\":17", "\"cycles\":2399999999", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sl_tsdl_get_clock (t, 0)->offset, ==, 2399999999u);
+  g_clear_pointer (&t, sl_tsdl_free);
+  for (guint i = 0; i < 3; i++)
+    {
+      static const char *const cycles[] = { "\"cycles\":2400000000", "\"cycles\":9223372036854775808", "\"cycles\":-1" };
+
+      t = parse_edited ("\"cycles\":17", cycles[i], &error);
+      g_assert_null (t);
+      g_test_message ("%s", error->message);
+      g_assert_nonnull (strstr (error->message, "clock class monotonic: an offset in cycles that is negative or not "
+                                                "below its frequency (2400000000 Hz)"));
+      g_clear_error (&error);
+    }
 }
 
 #define PREAMBLE "\x1e{\"type\":\"preamble\",\"version\":2}\n"
@@ -252,6 +271,39 @@ hostile (void)
   g_assert_nonnull (strstr (error->message, "fields to check (type aliases within aliases?)"));
 }
 
+/* A structure of 2^16 + 1 members, a variant of as many options: the
+ * full reading (the export's) lays out at most 2^16. */
+static void
+too_many_members (void)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+
+  for (guint variant = 0; variant <= 1; variant++)
+    {
+      g_autoptr(SlTsdl) t = NULL;
+
+      g_string_assign (s, PREAMBLE "\x1e{\"type\":\"field-class-alias\",\"name\":\"a0\",\"field-class\":" U8 (8, "x") "}\n"
+                          "\x1e{\"type\":\"trace-class\",\"packet-header-field-class\":{\"type\":\"structure\","
+                          "\"member-classes\":[{\"name\":\"s\",\"field-class\":\"a0\"}");
+      if (variant)
+        g_string_append (s, ",{\"name\":\"v\",\"field-class\":{\"type\":\"variant\",\"selector-field-location\":"
+                            "{\"origin\":\"packet-header\",\"path\":[\"s\"]},\"options\":[");
+      for (guint i = 0; i <= 1u << 16; i++)
+        if (variant)
+          g_string_append_printf (s, "%s{\"field-class\":\"a0\",\"selector-field-ranges\":[[%u,%u]]}", i > 0 ? "," : "", i, i);
+        else
+          g_string_append_printf (s, ",{\"name\":\"m%u\",\"field-class\":\"a0\"}", i);
+      g_string_append (s, variant ? "]}}]}}\n" : "]}}\n");
+      t = sl_ctf2_parse_full (s->str, s->len, &error);
+      g_assert_null (t);
+      g_test_message ("%s", error->message);
+      g_assert_nonnull (strstr (error->message, variant ? "a variant of 65537 options (at most 65536 are read)"
+                                                        : "a structure of 65538 members (at most 65536 are read)"));
+      g_clear_error (&error);
+    }
+}
+
 /* Hostile metadata (aliases that expand exponentially or into
  * themselves, JSON nested past json-glib 1.6's stack) is refused at
  * once: in a child, so that a hang or a crash fails the test. */
@@ -265,6 +317,8 @@ test_hostile (void)
     }
   g_test_trap_subprocess (NULL, 20 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
   g_test_trap_assert_passed ();
+  /* refused as well, but never slow: outside the child's time limit */
+  too_many_members ();
 }
 
 int

@@ -618,17 +618,22 @@ clock_class (Ctf2       *c,
   SlTsdlClock *k = g_new0 (SlTsdlClock, 1);
   JsonObject *off = member_object (o, "offset-from-origin");
   gint64 freq = member_int (o, "frequency", 0);
+  gint64 cycles = member_int (off, "cycles", 0);
+  const char *id = member_string (o, "id") != NULL ? member_string (o, "id") : "(no id)";
 
   /* a number that is not an integer (1.7e9) would be read as 0 */
   if (!integer_or_absent (o, "frequency") || !integer_or_absent (off, "seconds") ||
       !integer_or_absent (off, "cycles") || (json_object_has_member (o, "offset-from-origin") && off == NULL))
-    set_error (c, "clock class %s: a frequency or offset that is not an integer",
-               member_string (o, "id") != NULL ? member_string (o, "id") : "(no id)");
+    set_error (c, "clock class %s: a frequency or offset that is not an integer", id);
+  /* as babeltrace2 2.1 (JSON-GLib gives 2^63 and above negative) */
+  if (cycles < 0 || (freq > 0 && cycles >= freq))
+    set_error (c, "clock class %s: an offset in cycles that is negative or not below its frequency (%" G_GINT64_FORMAT
+               " Hz)", id, freq);
 
   k->name = g_strdup (member_string (o, "id"));
   k->freq = freq > 0 ? (guint64) freq : 0;
   k->offset_s = member_int (off, "seconds", 0);
-  k->offset = (guint64) MAX (member_int (off, "cycles", 0), 0);
+  k->offset = (guint64) MAX (cycles, 0);
   k->has_uuid = read_uuid (json_object_get_member (o, "uuid"), k->uuid) ||
                 read_uuid (json_object_get_member (o, "uid"), k->uuid);
   if (k->freq == 0)
