@@ -1202,6 +1202,21 @@ test_django_index (void)
   rm_rf (tmp);
 }
 
+/* A slow clock's large cycle count is a time past any integer's range:
+ * refused, never converted (a double of 2^64 or more to an integer is
+ * undefined; x86 gave 0, a time at the clock's origin). */
+static void
+test_retime_clock_range (void)
+{
+  gint64 base_s = 0;
+
+  g_assert_true (sl_ctf_retime_clock_base (1, 0, G_GUINT64_CONSTANT (4000000000), identity_map, NULL, &base_s));
+  g_assert_cmpint (base_s, ==, G_GINT64_CONSTANT (4000000000));
+  g_assert_false (sl_ctf_retime_clock_base (1, 0, G_GUINT64_CONSTANT (5000000000), identity_map, NULL, &base_s));
+  g_assert_false (sl_ctf_retime_clock_base (1, 0, G_GUINT64_CONSTANT (1) << 62, identity_map, NULL, &base_s));
+  g_assert_false (sl_ctf_retime_clock_base (1000, -1700000000, G_MAXUINT64, identity_map, NULL, &base_s));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1210,6 +1225,7 @@ main (int   argc,
 
   g_test_add_func ("/export/retime-compact", test_retime_compact);
   g_test_add_func ("/export/retime-ctf2", test_retime_ctf2);
+  g_test_add_func ("/export/retime-clock-range", test_retime_clock_range);
   g_test_add_func ("/export/retime-ctf2-fields", test_retime_ctf2_fields);
   g_test_add_func ("/export/generated", test_generated);
   g_test_add_func ("/export/synctraces", test_synctraces);

@@ -149,12 +149,25 @@ dec_fail (Dec        *d,
 /* Clocks                                                                  */
 
 /* babeltrace2 2.0.4's conversion (exact at 1 GHz, a double otherwise): the
- * times the engine saw. */
-static guint64
-cycles_to_ns (guint64 freq,
-              guint64 cycles)
+ * times the engine saw. FALSE at 2^64 ns and above (a slow clock's large
+ * count), which no guint64 holds. */
+static gboolean
+cycles_to_ns (guint64  freq,
+              guint64  cycles,
+              guint64 *ns)
 {
-  return freq == (guint64) NS_PER_S ? cycles : (guint64) ((1e9 * (double) cycles) / (double) freq);
+  double v;
+
+  if (freq == (guint64) NS_PER_S)
+    {
+      *ns = cycles;
+      return TRUE;
+    }
+  v = (1e9 * (double) cycles) / (double) freq;
+  if (!(v < 18446744073709551616.0))
+    return FALSE;
+  *ns = (guint64) v;
+  return TRUE;
 }
 
 static gboolean
@@ -164,9 +177,12 @@ clock_time (guint64  freq,
             guint64  cycles,
             gint64  *ns)
 {
-  __int128 v = (__int128) offset_s * NS_PER_S + (__int128) cycles_to_ns (freq, offset) +
-               (__int128) cycles_to_ns (freq, cycles);
+  guint64 offset_ns, cycles_ns;
+  __int128 v;
 
+  if (!cycles_to_ns (freq, offset, &offset_ns) || !cycles_to_ns (freq, cycles, &cycles_ns))
+    return FALSE;
+  v = (__int128) offset_s * NS_PER_S + (__int128) offset_ns + (__int128) cycles_ns;
   if (v <= -CLOCK_LIMIT || v >= CLOCK_LIMIT)
     return FALSE;
   *ns = (gint64) v;
