@@ -91,7 +91,9 @@ count_problems_from (SlLiveWatch *w,
 }
 
 /* The live attachments' decoder processes: this process's children
- * running `syncline-decoder live`. */
+ * running `syncline-decoder live`, directly or through a loader (the
+ * lttng216 suite runs it with babeltrace2 2.1's ld.so: `ld-linux…
+ * --library-path … syncline-decoder live`). */
 static GArray *
 live_decoders (void)
 {
@@ -118,10 +120,14 @@ live_decoders (void)
 
           if (pid <= 0 || !g_file_get_contents (cmd_path, &cmd, &len, NULL))
             continue;
-          /* argv[0] NUL argv[1] */
-          if (g_str_has_suffix (cmd, "syncline-decoder") && strlen (cmd) + 1 < len &&
-              g_str_equal (cmd + strlen (cmd) + 1, "live"))
-            g_array_append_val (pids, pid);
+          /* argv[0] NUL argv[1] NUL … */
+          for (gsize at = 0; at < len; at += strlen (cmd + at) + 1)
+            if (g_str_has_suffix (cmd + at, "syncline-decoder") && at + strlen (cmd + at) + 1 < len &&
+                g_str_equal (cmd + at + strlen (cmd + at) + 1, "live"))
+              {
+                g_array_append_val (pids, pid);
+                break;
+              }
         }
     }
   return pids;

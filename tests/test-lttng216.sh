@@ -22,8 +22,8 @@
 #    the copies puts every host within its bound of its reference (offsets
 #    at the start no larger than the bound; before, at least one is).
 # 3. With SL_LTTNG216_LIVE=1, the live suite (test-live; addresses in
-#    arrays) but /live/cli (below): Syncline attached live to CTF 2
-#    sessions, faults, recreated sessions.
+#    arrays): Syncline attached live to CTF 2 sessions (the CLI's too),
+#    faults, recreated sessions.
 set -eu
 
 root=${SL_LTTNG216_ROOT:-}
@@ -159,14 +159,13 @@ fi
 rm -rf "$tmp"/harness/sl-harness-*
 
 # 3. live, with the build's engine and CLI, with SL_LTTNG216_LIVE=1 only:
-# whole, it passed twice, then under a load of ~40 /live/cli's stall check
-# failed in 2 of 3 runs ("the relay answers again" while the relay is
-# stopped by SIGSTOP: the decoder publishing what it had before) and
 # /live/sync once missed its goal in 120 s beside another live run (w79's
-# notes). /live/cli left out.
+# notes). /live/cli, left out after its stall check failed under load ("the
+# relay answers again" while the relay was stopped), runs again since that
+# message follows the relay's own data (w88).
 if [ "${SL_LTTNG216_LIVE:-0}" != 1 ]; then
   echo "note: the live suite with LTTng 2.16 not run (SL_LTTNG216_LIVE=1 runs it)"
-elif ! TMPDIR="$tmp/harness" "$build/tests/test-live" --tap -s /live/cli > "$tmp/live.log" 2>&1; then
+elif ! TMPDIR="$tmp/harness" "$build/tests/test-live" --tap > "$tmp/live.log" 2>&1; then
   echo "FAIL live suite with LTTng 2.16:"
   grep -v '^#' "$tmp/live.log" | tail -n 30
   fail=1
