@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
@@ -292,6 +293,28 @@ reveal_clear (Reveal *r)
   r->watched = NULL;
 }
 
+/* @text with each space between a number and the word after it (its
+ * unit: "±77.97 µs", "670.0 ppm") made a no-break space, so that a
+ * wrapped label never puts a unit on the line after its number. */
+static char *
+glue_units (const char *text)
+{
+  GString *out;
+
+  if (text == NULL)
+    return NULL;
+  out = g_string_sized_new (strlen (text) + 16);
+  for (const char *c = text; *c != '\0'; c++)
+    {
+      if (*c == ' ' && c > text && g_ascii_isdigit (c[-1]) &&
+          g_unichar_isalpha (g_utf8_get_char_validated (c + 1, -1)))
+        g_string_append (out, "\u00a0");
+      else
+        g_string_append_c (out, *c);
+    }
+  return g_string_free (out, FALSE);
+}
+
 static void
 update_details (SlQualityPanel *self)
 {
@@ -304,12 +327,18 @@ update_details (SlQualityPanel *self)
   if (link != NULL)
     {
       title = g_strdup_printf ("%s ↔ %s", sl_link_item_get_a_name (link), sl_link_item_get_b_name (link));
-      diagnosis = sl_session_dup_link_diagnosis (self->session, link);
+      g_autofree char *text = sl_session_dup_link_diagnosis (self->session, link);
+
+      diagnosis = glue_units (text);
     }
   else
     title = g_strdup (_("Select a link in the graph or the link table to see its hull plot"));
   if (host != NULL)
-    host_diagnosis = sl_session_dup_host_diagnosis (self->session, host);
+    {
+      g_autofree char *text = sl_session_dup_host_diagnosis (self->session, host);
+
+      host_diagnosis = glue_units (text);
+    }
 
   gtk_label_set_text (self->details_title, title);
   gtk_label_set_text (self->diagnosis_label, diagnosis != NULL ? diagnosis : "");

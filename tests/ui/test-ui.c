@@ -309,6 +309,9 @@ test_django_select (void)
   g_assert_nonnull (strstr (sl_quality_panel_get_details_title (panel), "django-client"));
   g_assert_nonnull (strstr (sl_quality_panel_get_details_title (panel), "django-httpd"));
   g_assert_nonnull (strstr (sl_quality_panel_get_diagnosis (panel), "synchronized"));
+  /* a wrapped diagnosis never puts a unit on the line after its number */
+  g_assert_nonnull (strstr (sl_quality_panel_get_diagnosis (panel), "\u00a0µs"));
+  g_assert_false (g_regex_match_simple ("[0-9] \\pL", sl_quality_panel_get_diagnosis (panel), 0, 0));
   g_assert_cmpuint (sl_graph_view_get_highlighted_link (graph), ==, sl_link_item_get_link (link));
   g_assert_nonnull (sl_session_get_plot (f.session));
   g_assert_cmpuint (sl_session_get_plot (f.session)->link, ==, sl_link_item_get_link (link));
