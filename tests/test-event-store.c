@@ -7,8 +7,9 @@
 #include "config.h"
 
 #include <string.h>
+#include <unistd.h>
 
-#include "sl-event-store.h"
+#include "sl-event-store-private.h"
 #include "sl-rng.h"
 
 #define N_EVENTS 5000
@@ -205,6 +206,68 @@ test_thread_names (void)
   g_assert_cmpuint (sl_event_store_get_n_threads (store), ==, 3);
 }
 
+/* The chunks of a long stream come from a few blocks (each twice the one
+ * before), not one allocation each: a host thread's malloc arena grew by
+ * a system call per chunk. Chunks dropped from the front and the store's
+ * end give their pages back in whole chunks, and what is kept stays as
+ * it was appended. */
+static void
+test_blocks (void)
+{
+  g_autoptr(SlEventStore) store = sl_event_store_new ();
+  const guint n = 400 * 1024;
+  guint64 dropped, first;
+  gsize page = (gsize) sysconf (_SC_PAGESIZE);
+
+  for (guint i = 0; i < n; i++)
+    {
+      SlEvent e = { 0 };
+      SlEventPacket p = { (guint16) i, (guint16) (i >> 16), i };
+
+      e.time = 1000 + i;
+      e.tid = i;
+      e.kind = i % 4 == 0 ? SL_EVENT_PACKET_SEND : i % 4 == 1 ? SL_EVENT_SYSCALL_ENTRY : SL_EVENT_SCHED_SWITCH;
+      if (e.kind == SL_EVENT_PACKET_SEND)
+        sl_event_store_append_packet (store, &e, &p);
+      else
+        sl_event_store_append (store, &e);
+    }
+  /* 100 chunks of packet events and of their ports, 100 of system calls
+   * and 200 of scheduling, 500 in all: blocks of 1, 2, … 64 chunks hold
+   * 127 of them, 7 blocks a stream, then 64 a block (9 for scheduling) */
+  if ((24 * 1024) % page == 0 && (8 * 1024) % page == 0)
+    g_assert_cmpuint (_sl_event_store_get_n_blocks (store), ==, 3 * 7 + 9);
+
+  dropped = sl_event_store_drop_before (store, 1000 + n / 2);
+  g_assert_cmpuint (dropped, >, n / 4);
+  for (guint i = n; i < n + 5000; i++)
+    {
+      SlEvent e = { 0 };
+
+      e.time = 1000 + i;
+      e.tid = i;
+      e.kind = SL_EVENT_SCHED_SWITCH;
+      sl_event_store_append (store, &e);
+    }
+  first = sl_event_store_get_first_index (store, SL_EVENT_STREAM_NET);
+  g_assert_cmpuint (first, >, 0);
+  for (guint64 k = first; k < sl_event_store_get_n_events (store, SL_EVENT_STREAM_NET); k++)
+    {
+      const SlEvent *e = sl_event_store_get (store, SL_EVENT_STREAM_NET, k);
+      const SlEventPacket *p = sl_event_store_get_packet (store, k);
+
+      g_assert_cmpuint (e->tid, ==, 4 * k);
+      g_assert_cmpuint (p->length, ==, 4 * k);
+    }
+  first = sl_event_store_get_first_index (store, SL_EVENT_STREAM_SCHED);
+  for (guint64 k = first; k < sl_event_store_get_n_events (store, SL_EVENT_STREAM_SCHED); k++)
+    {
+      const SlEvent *e = sl_event_store_get (store, SL_EVENT_STREAM_SCHED, k);
+
+      g_assert_cmpuint (e->tid, ==, k < n / 2 ? 4 * (k / 2) + 2 + k % 2 : n + (k - n / 2));
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -212,5 +275,6 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/event-store/append-many", test_append_many);
   g_test_add_func ("/event-store/thread-names", test_thread_names);
+  g_test_add_func ("/event-store/blocks", test_blocks);
   return g_test_run ();
 }

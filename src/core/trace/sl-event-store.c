@@ -6,8 +6,10 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
-#include "sl-event-store.h"
+#include "sl-event-store-private.h"
 #include "sl-interner.h"
 
 G_STATIC_ASSERT (sizeof (SlEvent) == 24);
@@ -22,6 +24,27 @@ G_STATIC_ASSERT (sizeof (SlEvent) == 24);
  * whose name is already that one */
 #define NAME_CACHE  256
 
+/* A stream's chunks are cut from blocks mapped for it, each twice the
+ * one before up to BLOCK_MAX chunks, and a chunk's pages are faulted in
+ * by one call as it is handed out: from malloc, a thread's arena grew by
+ * an mprotect() per chunk (glibc pads only the main arena's growth) and
+ * each page took a fault of its own when first written, costly in a
+ * virtual machine (older kernels refuse the call and fault as before).
+ * A chunk is whole pages, unmapped alone when dropped; what a block has
+ * not handed out yet is never touched, so it takes no memory. */
+#define BLOCK_MAX 64
+/* Linux 5.14: the pages of a range faulted in by one call */
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+typedef struct
+{
+  guint8 *next;
+  gsize   left;
+  guint   block;
+} Reserve;
+
 /* Indices are absolute: dropping the front (sl_event_store_drop_before())
  * frees whole chunks and moves @base, so an index a reader kept either
  * still names its event or is below the first index, never another event. */
@@ -30,6 +53,7 @@ typedef struct
   GPtrArray *chunks;
   guint64    len;
   guint64    base;
+  Reserve    reserve;
 } Stream;
 
 static const SlEventPacket no_packet = { 0, 0, SL_EVENT_NO_LENGTH };
@@ -39,6 +63,8 @@ struct _SlEventStore
   Stream        streams[SL_EVENT_N_STREAMS];
   /* SlEventPacket chunks beside the packet stream's */
   GPtrArray    *packets;
+  Reserve       packet_reserve;
+  guint         n_blocks;
   guint64       kind_counts[SL_EVENT_N_KINDS];
   guint64       lost;
   SlInterner   *strings;
@@ -74,14 +100,102 @@ static const struct
   [SL_EVENT_LOST] = { "lost_events", SL_EVENT_STREAM_SCHED },
 };
 
+/* Chunks are mapped when they are whole pages (4 kB pages: 24 kB of events,
+ * 8 kB of packets), else allocated one by one. */
+static gboolean
+chunks_mapped (gsize size)
+{
+  static gsize page;
+
+  if (page == 0)
+    page = (gsize) sysconf (_SC_PAGESIZE);
+  return size % page == 0;
+}
+
+static gpointer
+chunk_new (SlEventStore *self,
+           Reserve      *r,
+           gsize         size)
+{
+  gpointer chunk;
+
+  if (!chunks_mapped (size))
+    return g_malloc (size);
+  /* blocks are whole chunks: a reserve is empty or holds one */
+  if (r->left == 0)
+    {
+      gsize len = size * MAX (r->block, 1);
+      void *block = mmap (NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+      if (block == MAP_FAILED)
+        g_error ("%s: failed to map %" G_GSIZE_FORMAT " bytes", G_STRLOC, len);
+      r->next = block;
+      r->left = len;
+      r->block = MIN (MAX (r->block, 1) * 2, BLOCK_MAX);
+      self->n_blocks++;
+    }
+  chunk = r->next;
+  madvise (chunk, size, MADV_POPULATE_WRITE);
+  r->next += size;
+  r->left -= size;
+  return chunk;
+}
+
+static void
+chunk_free (gpointer chunk,
+            gsize    size)
+{
+  if (chunks_mapped (size))
+    munmap (chunk, size);
+  else
+    g_free (chunk);
+}
+
+/* Every chunk and what is left of the reserve, runs of adjacent chunks
+ * in one call. */
+static void
+free_chunks (GPtrArray *chunks,
+             Reserve   *r,
+             gsize      size)
+{
+  guint8 *run = NULL;
+  gsize run_len = 0;
+
+  if (!chunks_mapped (size))
+    {
+      for (guint i = 0; i < chunks->len; i++)
+        g_free (chunks->pdata[i]);
+      g_ptr_array_unref (chunks);
+      return;
+    }
+  for (guint i = 0; i <= chunks->len; i++)
+    {
+      guint8 *chunk = i < chunks->len ? chunks->pdata[i] : r->next;
+      gsize len = i < chunks->len ? size : r->left;
+
+      if (run != NULL && chunk == run + run_len)
+        {
+          run_len += len;
+          continue;
+        }
+      if (run != NULL && run_len > 0)
+        munmap (run, run_len);
+      run = chunk;
+      run_len = len;
+    }
+  if (run != NULL && run_len > 0)
+    munmap (run, run_len);
+  g_ptr_array_unref (chunks);
+}
+
 SlEventStore *
 sl_event_store_new (void)
 {
   SlEventStore *self = g_new0 (SlEventStore, 1);
 
   for (guint i = 0; i < SL_EVENT_N_STREAMS; i++)
-    self->streams[i].chunks = g_ptr_array_new_with_free_func (g_free);
-  self->packets = g_ptr_array_new_with_free_func (g_free);
+    self->streams[i].chunks = g_ptr_array_new ();
+  self->packets = g_ptr_array_new ();
   self->strings = sl_interner_new ();
   self->thread_names = g_hash_table_new (NULL, NULL);
   self->first = G_MAXINT64;
@@ -97,8 +211,8 @@ sl_event_store_free (SlEventStore *self)
     return;
 
   for (guint i = 0; i < SL_EVENT_N_STREAMS; i++)
-    g_ptr_array_unref (self->streams[i].chunks);
-  g_ptr_array_unref (self->packets);
+    free_chunks (self->streams[i].chunks, &self->streams[i].reserve, CHUNK_LEN * sizeof (SlEvent));
+  free_chunks (self->packets, &self->packet_reserve, CHUNK_LEN * sizeof (SlEventPacket));
   sl_interner_free (self->strings);
   g_hash_table_destroy (self->thread_names);
   g_free (self);
@@ -197,9 +311,9 @@ next_slot (SlEventStore   *self,
 
   if ((s->len & CHUNK_MASK) == 0)
     {
-      g_ptr_array_add (s->chunks, g_new (SlEvent, CHUNK_LEN));
+      g_ptr_array_add (s->chunks, chunk_new (self, &s->reserve, CHUNK_LEN * sizeof (SlEvent)));
       if (net)
-        g_ptr_array_add (self->packets, g_new (SlEventPacket, CHUNK_LEN));
+        g_ptr_array_add (self->packets, chunk_new (self, &self->packet_reserve, CHUNK_LEN * sizeof (SlEventPacket)));
     }
   if (net)
     *packet = (SlEventPacket *) g_ptr_array_index (self->packets, chunk) + (s->len & CHUNK_MASK);
@@ -512,9 +626,15 @@ sl_event_store_drop_before (SlEventStore *self,
         }
       if (n == 0)
         continue;
+      for (guint k = 0; k < n; k++)
+        chunk_free (s->chunks->pdata[k], CHUNK_LEN * sizeof (SlEvent));
       g_ptr_array_remove_range (s->chunks, 0, n);
       if (i == SL_EVENT_STREAM_NET)
-        g_ptr_array_remove_range (self->packets, 0, n);
+        {
+          for (guint k = 0; k < n; k++)
+            chunk_free (self->packets->pdata[k], CHUNK_LEN * sizeof (SlEventPacket));
+          g_ptr_array_remove_range (self->packets, 0, n);
+        }
       s->base += n;
       dropped += (guint64) n << CHUNK_SHIFT;
     }
@@ -530,4 +650,14 @@ sl_event_store_drop_before (SlEventStore *self,
         }
     }
   return dropped;
+}
+
+/* How many blocks of chunks were mapped for @self (tests: a block holds
+ * many chunks). */
+guint
+_sl_event_store_get_n_blocks (const SlEventStore *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->n_blocks;
 }
