@@ -1964,6 +1964,14 @@ test_unsynchronized (void)
   g_assert_nonnull (strstr (sl_host_item_get_status (c), sl_host_item_get_info (c)->reason));
   g_assert_nonnull (sl_quality_panel_get_host_message (panel));
   g_assert_nonnull (strstr (sl_quality_panel_get_host_message (panel), sl_host_item_get_info (c)->reason));
+  {
+    g_autofree char *ref_c = NULL, *path_c = NULL;
+
+    /* alone: no reference and no path (the path read its own name) */
+    g_object_get (c, "reference-name", &ref_c, "path-text", &path_c, NULL);
+    g_assert_cmpstr (ref_c, ==, "—");
+    g_assert_cmpstr (path_c, ==, "—");
+  }
 
   /* d: a best effort on a's clock, unbounded, and said so */
   d = sl_session_find_host (session, "d");
@@ -1983,6 +1991,13 @@ test_unsynchronized (void)
   g_object_get (d, "reference-name", &ref_d, "bound-text", &bound_d, NULL);
   g_assert_cmpstr (ref_d, ==, "a (best effort)");
   g_assert_cmpstr (bound_d, ==, "unbounded");
+  {
+    g_autofree char *path_d = NULL;
+
+    /* its best effort's path does lead to a */
+    g_object_get (d, "path-text", &path_d, NULL);
+    g_assert_true (g_str_has_suffix (path_d, " → a"));
+  }
   sl_session_set_selected_host (session, d);
   g_assert_nonnull (strstr (sl_quality_panel_get_host_message (panel), "on a’s clock as a best effort"));
 

@@ -213,7 +213,12 @@ sl_host_item_get_property (GObject    *object,
       g_value_set_uint (value, self->info.component);
       break;
     case PROP_PATH_TEXT:
-      g_value_set_string (value, self->path_text);
+      /* as the reference: a host alone has no path (it read its own name) */
+      if (sl_host_item_get_state (self) <= SL_HOST_STATE_SYNCHRONIZED ||
+          (self->valid && !self->unreadable && self->info.best_effort))
+        g_value_set_string (value, self->path_text);
+      else
+        g_value_set_string (value, "—");
       break;
     case PROP_BOUND:
       g_value_set_double (value, isfinite (self->info.bound_ns) ? self->info.bound_ns / 1e3 : G_MAXDOUBLE);
