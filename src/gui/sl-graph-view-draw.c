@@ -563,6 +563,152 @@ draw_quality_marks (SlGraphView     *self,
     }
 }
 
+/* An unsynchronized host's ring: hollow (the links behind it show
+ * through), dashed. */
+static void
+stroke_ring (cairo_t *cr,
+             double   x,
+             double   y,
+             double   r)
+{
+  static const double dash[] = { 4, 3 };
+
+  cairo_arc (cr, x, y, r, 0, 2 * G_PI);
+  cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
+  set_rgb (cr, rgb_from_hex (SL_GRAPH_RGB_UNSYNCHRONIZED), 1);
+  cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+}
+
+/* a × b / 255 rounded as cairo's span fillers do (a half of 0x7f) */
+static inline guint
+mul_un8 (guint a,
+         guint b)
+{
+  guint t = a * b + 0x7f;
+
+  return (t + (t >> 8)) >> 8;
+}
+
+/* An unsynchronized host's ring laid from its coverage. Early in a read
+ * of many hosts most are unsynchronized, and cairo's dashing, stroking and
+ * scan conversion of a thousand rings were 15 % of the main thread at
+ * every drawing. Their coverage is kept per host while the host stays at
+ * the same place: cairo's scan conversion does not change under a move by
+ * whole device pixels (the ring is rendered at the same fraction of a
+ * pixel), and an opaque colour over the picture is what cairo's span
+ * filler computes, channel by channel d' = s·a/255 + d·(255−a)/255: the
+ * pixels are those of the stroke (/ui/graph/rings compares them). FALSE
+ * when it is not drawn so: a ring across the picture's edge (clipped: cairo
+ * composites otherwise), a scale other than 1 or 2. */
+static gboolean
+lay_ring (SlGraphView *self,
+          cairo_t     *cr,
+          guint        h,
+          double       x,
+          double       y,
+          double       r,
+          gboolean    *laying)
+{
+  cairo_surface_t *target = cairo_get_target (cr);
+  const guint32 pixel = 0xff000000u | SL_GRAPH_RGB_UNSYNCHRONIZED;
+  int pad = (int) ceil (r + 3), scale, size, ox, oy, stride, mstride;
+  double sx, sy, ux, uy;
+  RingMask *m;
+  guint8 *data;
+  const guint8 *cov;
+
+  cairo_surface_get_device_scale (target, &sx, &sy);
+  if (self->ring_masks_off || sx != sy || (sx != 1 && sx != 2) || !isfinite (x) || !isfinite (y) ||
+      fabs (x) > 1e6 || fabs (y) > 1e6)
+    return FALSE;
+  scale = (int) sx;
+  size = (2 * pad + 2) * scale;
+  ox = ((int) floor (x) - pad) * scale;
+  oy = ((int) floor (y) - pad) * scale;
+  if (ox < 0 || oy < 0 || ox + size > cairo_image_surface_get_width (target) ||
+      oy + size > cairo_image_surface_get_height (target))
+    return FALSE;
+  /* exactly x and y less whole pixels (x ≥ pad: no rounding) */
+  ux = (x - floor (x)) + pad;
+  uy = (y - floor (y)) + pad;
+
+  if (self->ring_masks->len < self->nodes->len)
+    g_array_set_size (self->ring_masks, self->nodes->len);
+  m = &g_array_index (self->ring_masks, RingMask, h);
+  if (m->mask == NULL || m->ux != ux || m->uy != uy || m->r != r || m->scale != scale)
+    {
+      cairo_t *mc;
+
+      if (m->mask == NULL || cairo_image_surface_get_width (m->mask) != size)
+        {
+          g_clear_pointer (&m->mask, cairo_surface_destroy);
+          m->mask = cairo_image_surface_create (CAIRO_FORMAT_A8, size, size);
+        }
+      else
+        {
+          cairo_surface_flush (m->mask);
+          memset (cairo_image_surface_get_data (m->mask), 0,
+                  (gsize) cairo_image_surface_get_stride (m->mask) * size);
+          cairo_surface_mark_dirty (m->mask);
+        }
+      cairo_surface_set_device_scale (m->mask, scale, scale);
+      mc = cairo_create (m->mask);
+      cairo_set_line_width (mc, 2);
+      cairo_set_line_cap (mc, cairo_get_line_cap (cr));
+      cairo_set_line_join (mc, cairo_get_line_join (cr));
+      stroke_ring (mc, ux, uy, r);
+      cairo_destroy (mc);
+      cairo_surface_flush (m->mask);
+      m->ux = ux;
+      m->uy = uy;
+      m->r = r;
+      m->scale = scale;
+      self->ring_strokes++;
+    }
+
+  if (!*laying)
+    {
+      cairo_surface_flush (target);
+      *laying = TRUE;
+    }
+  data = cairo_image_surface_get_data (target);
+  stride = cairo_image_surface_get_stride (target);
+  cov = cairo_image_surface_get_data (m->mask);
+  mstride = cairo_image_surface_get_stride (m->mask);
+  for (int j = 0; j < size; j++)
+    {
+      guint32 *row = (guint32 *) (gpointer) (data + (gsize) (oy + j) * stride) + ox;
+
+      for (int i = 0; i < size; i++)
+        {
+          guint a = cov[(gsize) j * mstride + i], d = row[i], out = 0;
+
+          if (a == 0)
+            continue;
+          if (a == 0xff)
+            {
+              row[i] = pixel;
+              continue;
+            }
+          for (int k = 0; k < 32; k += 8)
+            out |= (mul_un8 ((pixel >> k) & 0xff, a) + mul_un8 ((d >> k) & 0xff, 255 - a)) << k;
+          row[i] = out;
+        }
+    }
+  return TRUE;
+}
+
+/* After rings laid by hand, cairo draws on the same pixels again. */
+static void
+end_laying (cairo_t  *cr,
+            gboolean *laying)
+{
+  if (*laying)
+    cairo_surface_mark_dirty (cairo_get_target (cr));
+  *laying = FALSE;
+}
+
 /* The hosts cairo draws: all for export, else the references, the
  * selection and the unsynchronized. */
 static void
@@ -576,7 +722,9 @@ draw_hosts (SlGraphView     *self,
   Rgb accent = rgb_from_hex (SL_GRAPH_RGB_SELECTED);
   Rgb ref_rgb = rgb_from_hex (SL_GRAPH_RGB_REFERENCE);
   double r = ds->r;
+  gboolean laying = FALSE;
 
+  self->ring_strokes = 0;
   cairo_set_font_size (cr, 12);
   cairo_set_line_width (cr, 2);
   for (guint h = 0; h < self->nodes->len; h++)
@@ -588,6 +736,11 @@ draw_hosts (SlGraphView     *self,
       if (x < -50 || y < -50 || x > width + 50 || y > height + 50)
         continue;
 
+      /* a plain unsynchronized host on screen: its ring laid by hand */
+      if (raster != NULL && !is_ref && h != ds->sel_h && is_unsynchronized (self, h) && !is_pinned (self, h) &&
+          lay_ring (self, cr, h, x, y, r, &laying))
+        continue;
+      end_laying (cr, &laying);
       cairo_new_path (cr);
       if (h == ds->sel_h)
         {
@@ -616,14 +769,8 @@ draw_hosts (SlGraphView     *self,
         }
       if (!is_ref && is_unsynchronized (self, h))
         {
-          static const double dash[] = { 4, 3 };
-
-          /* hollow: the links behind it show through */
-          cairo_arc (cr, x, y, r, 0, 2 * G_PI);
-          cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
-          set_rgb (cr, rgb_from_hex (SL_GRAPH_RGB_UNSYNCHRONIZED), 1);
-          cairo_stroke (cr);
-          cairo_set_dash (cr, NULL, 0, 0);
+          stroke_ring (cr, x, y, r);
+          self->ring_strokes++;
         }
       else if (raster == NULL || is_ref || h == ds->sel_h)
         {
@@ -641,6 +788,7 @@ draw_hosts (SlGraphView     *self,
       if (is_pinned (self, h))
         draw_pin (cr, x + r * 0.8 + 3, y - r * 0.8 - 3, ds->bg);
     }
+  end_laying (cr, &laying);
 }
 
 /* Live hosts that do not stream: an ended or failed one dimmed, and a
@@ -819,6 +967,36 @@ draw_front (SlGraphView     *self,
   draw_legend (self, cr, height, ds->fg, ds->bg);
 }
 
+/* The picture on screen, into @surface (cleared, @width × @height widget
+ * pixels at @scale): cairo behind, the many thin links drawn by hand into
+ * the same pixels, cairo in front (tree, hosts, legend). */
+void
+draw_screen (SlGraphView     *self,
+             cairo_surface_t *surface,
+             int              width,
+             int              height,
+             int              scale)
+{
+  SlLineRaster raster;
+  DrawState ds;
+  cairo_t *cr;
+
+  draw_state_init (self, &ds, FALSE);
+  cr = cairo_create (surface);
+  cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
+  draw_back (self, cr, &ds);
+
+  cairo_surface_flush (surface);
+  sl_line_raster_wrap (&raster, cairo_image_surface_get_data (surface), width * scale, height * scale);
+  if (self->edges->len > self->n_tree_edges)
+    draw_other_edges (self, NULL, &raster, scale, &ds);
+  cairo_surface_mark_dirty (surface);
+
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  draw_front (self, cr, &raster, scale, width, height, &ds);
+  cairo_destroy (cr);
+}
+
 void
 draw_state_init (SlGraphView *self,
                  DrawState   *ds,
@@ -872,4 +1050,44 @@ sl_graph_view_draw (SlGraphView *self,
   draw_back (self, cr, &ds);
   draw_other_edges (self, cr, NULL, 1, &ds);
   draw_front (self, cr, NULL, 1, width, height, &ds);
+}
+
+/* The unsynchronized hosts' rings cairo stroked in the last drawing
+ * (onto the picture, or into a host's mask, see lay_ring()). */
+guint
+_sl_graph_view_get_ring_strokes (SlGraphView *self)
+{
+  g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), 0);
+
+  return self->ring_strokes;
+}
+
+/* Rings stroked by cairo at every drawing (@off) or laid from their
+ * masks; and the picture on screen drawn into a new image surface, as
+ * the widget draws it at @scale. */
+void
+_sl_graph_view_set_ring_masks_off (SlGraphView *self,
+                                   gboolean     off)
+{
+  g_return_if_fail (SL_IS_GRAPH_VIEW (self));
+
+  self->ring_masks_off = off;
+}
+
+cairo_surface_t *
+_sl_graph_view_draw_picture (SlGraphView *self,
+                             int          scale)
+{
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  int height = gtk_widget_get_height (GTK_WIDGET (self));
+  cairo_surface_t *surface;
+
+  g_return_val_if_fail (SL_IS_GRAPH_VIEW (self) && scale >= 1, NULL);
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, MAX (width, 1) * scale, MAX (height, 1) * scale);
+  cairo_surface_set_device_scale (surface, scale, scale);
+  if (width > 0 && height > 0 && self->session != NULL && (self->nodes->len > 0 || self->unreadable->len > 0))
+    draw_screen (self, surface, width, height, scale);
+  cairo_surface_flush (surface);
+  return surface;
 }

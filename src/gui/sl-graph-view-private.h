@@ -119,7 +119,23 @@ struct _SlGraphView
   guint           n_ticks_loading;
   /* the most host items draw_back() looked up in a drawing, per host */
   guint           back_lookups_per_host;
+  /* unsynchronized hosts' dashed rings: their coverage per host (RingMask),
+   * kept while the host stays at the same place; off for the tests'
+   * comparison with cairo's strokes; the rings cairo stroked or rendered
+   * into a mask in the last drawing */
+  GArray         *ring_masks;
+  gboolean        ring_masks_off;
+  guint           ring_strokes;
 };
+
+typedef struct
+{
+  double           ux;
+  double           uy;
+  double           r;
+  int              scale;
+  cairo_surface_t *mask;
+} RingMask;
 typedef struct
 {
   double r, g, b;
@@ -205,6 +221,12 @@ void draw_front (SlGraphView     *self,
                  int              width,
                  int              height,
                  const DrawState *ds);
+
+void draw_screen (SlGraphView     *self,
+                  cairo_surface_t *surface,
+                  int              width,
+                  int              height,
+                  int              scale);
 
 void draw_state_init (SlGraphView *self,
                       DrawState   *ds,

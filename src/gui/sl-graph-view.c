@@ -672,8 +672,7 @@ edge_at (SlGraphView *self,
 
 /* Widget */
 
-/* One picture (see sl-canvas.h): cairo behind, the many thin links drawn
- * by hand into the same pixels, cairo in front (tree, hosts, legend). */
+/* One picture (see sl-canvas.h), drawn by draw_screen(). */
 static void
 sl_graph_view_snapshot (GtkWidget   *widget,
                         GtkSnapshot *snapshot)
@@ -683,9 +682,6 @@ sl_graph_view_snapshot (GtkWidget   *widget,
   int height = gtk_widget_get_height (widget);
   int scale = gtk_widget_get_scale_factor (widget);
   cairo_surface_t *surface;
-  SlLineRaster raster;
-  DrawState ds;
-  cairo_t *cr;
   gint64 cpu, start;
 
   if (width <= 0 || height <= 0 || self->session == NULL ||
@@ -693,21 +689,8 @@ sl_graph_view_snapshot (GtkWidget   *widget,
     return;
   cpu = sl_thread_cpu_us ();
   start = g_get_monotonic_time ();
-  draw_state_init (self, &ds, FALSE);
   surface = sl_canvas_begin (self->canvas, width, height, scale);
-  cr = cairo_create (surface);
-  cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
-  draw_back (self, cr, &ds);
-
-  cairo_surface_flush (surface);
-  sl_line_raster_wrap (&raster, cairo_image_surface_get_data (surface), width * scale, height * scale);
-  if (self->edges->len > self->n_tree_edges)
-    draw_other_edges (self, NULL, &raster, scale, &ds);
-  cairo_surface_mark_dirty (surface);
-
-  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
-  draw_front (self, cr, &raster, scale, width, height, &ds);
-  cairo_destroy (cr);
+  draw_screen (self, surface, width, height, scale);
   sl_canvas_end (self->canvas, snapshot);
   /* what was asked for is drawn */
   g_clear_handle_id (&self->pace_id, g_source_remove);
@@ -969,6 +952,7 @@ sl_graph_view_finalize (GObject *object)
   g_array_unref (self->refs);
   sl_canvas_free (self->canvas);
   g_clear_pointer (&self->sprite, cairo_surface_destroy);
+  g_clear_pointer (&self->ring_masks, g_array_unref);
   for (guint i = 0; i < G_N_ELEMENTS (self->mark_sprites); i++)
     g_clear_pointer (&self->mark_sprites[i], cairo_surface_destroy);
 
@@ -1068,11 +1052,19 @@ sl_graph_view_class_init (SlGraphViewClass *klass)
 }
 
 static void
+ring_mask_clear (gpointer data)
+{
+  g_clear_pointer (&((RingMask *) data)->mask, cairo_surface_destroy);
+}
+
+static void
 sl_graph_view_init (SlGraphView *self)
 {
   self->nodes = g_array_new (FALSE, TRUE, sizeof (Node));
   self->unreadable = g_array_new (FALSE, TRUE, sizeof (Node));
   self->labels = g_array_new (FALSE, FALSE, sizeof (SlGraphLabel));
+  self->ring_masks = g_array_new (FALSE, TRUE, sizeof (RingMask));
+  g_array_set_clear_func (self->ring_masks, ring_mask_clear);
   self->obstacles = g_array_new (FALSE, FALSE, sizeof (SlGraphLabel));
   self->label_cells = g_ptr_array_new_with_free_func (cell_free);
   self->edges = g_array_new (FALSE, TRUE, sizeof (Edge));

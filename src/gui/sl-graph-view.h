@@ -93,5 +93,10 @@ guint       _sl_graph_view_get_n_ticks_loading (SlGraphView *self);
 guint       _sl_graph_view_get_back_lookups_per_host (SlGraphView *self);
 void        _sl_graph_view_set_pace_floor_us (SlGraphView  *self,
                                               gint64        cost_us);
+guint       _sl_graph_view_get_ring_strokes  (SlGraphView  *self);
+void        _sl_graph_view_set_ring_masks_off (SlGraphView *self,
+                                               gboolean     off);
+cairo_surface_t *_sl_graph_view_draw_picture (SlGraphView  *self,
+                                              int           scale);
 
 G_END_DECLS
