@@ -104,6 +104,7 @@ struct _SlGraphView
   guint32         sprite_bg;
   /* pacing while the session is read (queue_draw_paced()) */
   gint64          draw_cost_us;
+  gint64          draw_start;
   gint64          draw_end;
   guint           pace_id;
   gint64          pace_floor_us;

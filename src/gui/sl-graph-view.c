@@ -186,6 +186,10 @@ count_glowing (SlGraphView *self,
  * thread's time reading them, and on two processors the read's). What the
  * user does (zoom, pan, select) and the end of reading draw at once. */
 #define PACE_SHARE 10
+/* and no more drawings a second than one sees change while reading: a
+ * cheap drawing (the rings laid from masks) would otherwise only come
+ * more often, for the same share of the main thread */
+#define READING_FPS 12
 
 static gboolean
 reading (SlGraphView *self)
@@ -216,6 +220,7 @@ queue_draw_paced_full (SlGraphView *self,
     return;
   now = g_get_monotonic_time ();
   next = self->draw_end + (PACE_SHARE - 1) * MAX (self->draw_cost_us, self->pace_floor_us);
+  next = MAX (next, self->draw_start + G_USEC_PER_SEC / READING_FPS);
   if (!reading (self) || (now >= next && !later))
     {
       self->draw_paced = TRUE;
@@ -694,6 +699,7 @@ sl_graph_view_snapshot (GtkWidget   *widget,
   sl_canvas_end (self->canvas, snapshot);
   /* what was asked for is drawn */
   g_clear_handle_id (&self->pace_id, g_source_remove);
+  self->draw_start = start;
   self->draw_end = g_get_monotonic_time ();
   self->draw_cost_us = MAX (MAX (sl_thread_cpu_us () - cpu, self->draw_end - start), 0);
   self->n_draws++;

@@ -2657,6 +2657,41 @@ test_graph_paced (void)
   ui_close_window (window);
 }
 
+/* Cheap drawings (60 hosts: about a millisecond) are not made more often
+ * than 12 a second while reading: the pacing by cost alone would allow
+ * one every ~10 ms, through the hosts' moves and the links' glows. */
+static void
+test_graph_paced_cheap (void)
+{
+  SlWindow *window = ui_new_window (NULL, 1200, 800);
+  SlSession *session = sl_window_get_session (window);
+  Paced p = { sl_window_get_graph_view (window), 0, 0, 0, 0 };
+  g_autoptr(GArray) links = g_array_new (FALSE, FALSE, sizeof (SlGenerateLink));
+  const guint n_hosts = 60;
+  SlGenerateOptions o;
+  guint n_paced, most;
+
+  quiet_cluster (&o, n_hosts, 4, 5);
+  for (guint h = 1; h < n_hosts; h++)
+    g_array_append_val (links, ((SlGenerateLink) { h / 2, h, 4 }));
+  g_signal_connect_after (session, "updated", G_CALLBACK (paced_updated_cb), &p);
+  p.t_open = g_get_monotonic_time ();
+  _sl_session_open_generated (session, &o, (const SlGenerateLink *) (gpointer) links->data, links->len,
+                              2 * G_USEC_PER_SEC);
+  ui_wait_settled (session);
+  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_READY);
+  g_assert_true (ui_wait_for (paced_drawn_after_ready, &p, UI_WAIT_S));
+  g_signal_handlers_disconnect_by_func (session, paced_updated_cb, &p);
+
+  n_paced = _sl_graph_view_get_n_paced_draws (p.graph);
+  most = 2 + (guint) ((p.t_ready - p.t_open) * 12 / G_USEC_PER_SEC);
+  g_test_message ("%u updates in %.2f s of reading, %u drawings asked for by the pacing (at most %u)",
+                  p.n_updates, (p.t_ready - p.t_open) / 1e6, n_paced, most);
+  g_assert_cmpuint (n_paced, <=, most);
+  g_assert_cmpuint (n_paced, >=, 2);
+  ui_close_window (window);
+}
+
 /* SlCanvas: a frame draws into a surface no live node shows (cairo would
  * copy that one whole first), and the nodes keep their own pixels. */
 
@@ -3821,6 +3856,7 @@ main (int   argc,
   g_test_add_func ("/ui/graph/groups", test_graph_groups);
   g_test_add_func ("/ui/graph/rings", test_graph_rings);
   g_test_add_func ("/ui/graph/paced", test_graph_paced);
+  g_test_add_func ("/ui/graph/paced-cheap", test_graph_paced_cheap);
   g_test_add_func ("/ui/canvas/alternate", test_canvas_alternate);
   g_test_add_func ("/ui/recent", test_recent);
   g_test_add_func ("/ui/preferences", test_preferences);
