@@ -2610,31 +2610,42 @@ paced_drawn_after_ready (gpointer data)
   return p->t_ready != 0 && _sl_graph_view_get_n_draws (p->graph, FALSE) > p->draws_at_ready;
 }
 
+/* Streams a 60-host tree over @stream_us into @window's session, @p
+ * counting, and waits for the drawing after the end of reading. */
 static void
-test_graph_paced (void)
+paced_read (SlWindow *window,
+            Paced    *p,
+            gint64    stream_us)
 {
-  SlWindow *window = ui_new_window (NULL, 1200, 800);
   SlSession *session = sl_window_get_session (window);
-  Paced p = { sl_window_get_graph_view (window), 0, 0, 0, 0 };
   g_autoptr(GArray) links = g_array_new (FALSE, FALSE, sizeof (SlGenerateLink));
-  const gint64 floor_us = 100 * 1000;
   const guint n_hosts = 60;
   SlGenerateOptions o;
-  guint n_loading, n_paced, most;
 
   quiet_cluster (&o, n_hosts, 4, 5);
   for (guint h = 1; h < n_hosts; h++)
     g_array_append_val (links, ((SlGenerateLink) { h / 2, h, 4 }));
-  _sl_graph_view_set_pace_floor_us (p.graph, floor_us);
-  g_signal_connect_after (session, "updated", G_CALLBACK (paced_updated_cb), &p);
-  p.t_open = g_get_monotonic_time ();
-  /* streamed over 3 s: an update every 100 ms or so, hosts moving */
+  g_signal_connect_after (session, "updated", G_CALLBACK (paced_updated_cb), p);
+  p->t_open = g_get_monotonic_time ();
   _sl_session_open_generated (session, &o, (const SlGenerateLink *) (gpointer) links->data, links->len,
-                              3 * G_USEC_PER_SEC);
+                              stream_us);
   ui_wait_settled (session);
   g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_READY);
-  g_assert_true (ui_wait_for (paced_drawn_after_ready, &p, UI_WAIT_S));
-  g_signal_handlers_disconnect_by_func (session, paced_updated_cb, &p);
+  g_assert_true (ui_wait_for (paced_drawn_after_ready, p, UI_WAIT_S));
+  g_signal_handlers_disconnect_by_func (session, paced_updated_cb, p);
+}
+
+static void
+test_graph_paced (void)
+{
+  SlWindow *window = ui_new_window (NULL, 1200, 800);
+  Paced p = { sl_window_get_graph_view (window), 0, 0, 0, 0 };
+  const gint64 floor_us = 100 * 1000;
+  guint n_loading, n_paced, most;
+
+  _sl_graph_view_set_pace_floor_us (p.graph, floor_us);
+  /* streamed over 3 s: an update every 100 ms or so, hosts moving */
+  paced_read (window, &p, 3 * G_USEC_PER_SEC);
 
   n_loading = _sl_graph_view_get_n_draws (p.graph, TRUE);
   n_paced = _sl_graph_view_get_n_paced_draws (p.graph);
@@ -2664,24 +2675,10 @@ static void
 test_graph_paced_cheap (void)
 {
   SlWindow *window = ui_new_window (NULL, 1200, 800);
-  SlSession *session = sl_window_get_session (window);
   Paced p = { sl_window_get_graph_view (window), 0, 0, 0, 0 };
-  g_autoptr(GArray) links = g_array_new (FALSE, FALSE, sizeof (SlGenerateLink));
-  const guint n_hosts = 60;
-  SlGenerateOptions o;
   guint n_paced, most;
 
-  quiet_cluster (&o, n_hosts, 4, 5);
-  for (guint h = 1; h < n_hosts; h++)
-    g_array_append_val (links, ((SlGenerateLink) { h / 2, h, 4 }));
-  g_signal_connect_after (session, "updated", G_CALLBACK (paced_updated_cb), &p);
-  p.t_open = g_get_monotonic_time ();
-  _sl_session_open_generated (session, &o, (const SlGenerateLink *) (gpointer) links->data, links->len,
-                              2 * G_USEC_PER_SEC);
-  ui_wait_settled (session);
-  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_READY);
-  g_assert_true (ui_wait_for (paced_drawn_after_ready, &p, UI_WAIT_S));
-  g_signal_handlers_disconnect_by_func (session, paced_updated_cb, &p);
+  paced_read (window, &p, 2 * G_USEC_PER_SEC);
 
   n_paced = _sl_graph_view_get_n_paced_draws (p.graph);
   most = 2 + (guint) ((p.t_ready - p.t_open) * 12 / G_USEC_PER_SEC);
