@@ -41,6 +41,7 @@
 typedef struct
 {
   GHashTable *glyphs;      /* gunichar → Glyph */
+  gpointer    ascii[128];  /* the same Glyphs, for the characters below 128 */
   int         baseline;    /* Pango units, from the top of a line */
   int         height;      /* pixels, as a layout's logical extents */
 } GlyphTable;
@@ -59,12 +60,14 @@ struct _SlTextCell
   GObject     *item;
   GtkListItem *list_item;   /* weak: the list item owns this cell */
   char        *property;
+  GType        property_type;  /* the item type property_found is for */
+  gboolean     property_found;
   char        *text;
   PangoLayout *layout;
   PangoFont   *font;
   gboolean     drew_glyphs;
   gboolean     cut;
-  gulong       changed_id;
+  gboolean     watching;    /* in its item's Watch */
   gboolean     dirty;
   float        xalign;
   int          chars;
@@ -99,25 +102,74 @@ queue_text (SlTextCell *self)
     gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-static void
-item_changed_cb (SlTextCell *self)
+/* A row's cells show the same item: while they are mapped, one handler
+ * of the item's "changed" redraws them all. Rows are mapped and unmapped
+ * as they scroll in and out of view (a page of the link table: some 300
+ * cells each way), and a handler per cell cost a closure and a handler
+ * made and freed each time. Main thread only, as widgets are. */
+typedef struct
 {
-  queue_text (self);
+  gulong     handler;
+  GPtrArray *cells;   /* SlTextCell, not referenced: they leave at unmap */
+} Watch;
+
+static GHashTable *watches;   /* item → Watch */
+
+static void
+watch_free (gpointer data)
+{
+  Watch *watch = data;
+
+  g_ptr_array_unref (watch->cells);
+  g_free (watch);
+}
+
+static void
+item_changed_cb (GObject *item,
+                 Watch   *watch)
+{
+  for (guint i = 0; i < watch->cells->len; i++)
+    queue_text (g_ptr_array_index (watch->cells, i));
 }
 
 static void
 connect_item (SlTextCell *self)
 {
-  if (self->item != NULL && self->changed_id == 0 && gtk_widget_get_mapped (GTK_WIDGET (self)) &&
-      g_signal_lookup ("changed", G_OBJECT_TYPE (self->item)) != 0)
-    self->changed_id = g_signal_connect_swapped (self->item, "changed", G_CALLBACK (item_changed_cb), self);
+  Watch *watch;
+
+  if (self->item == NULL || self->watching || !gtk_widget_get_mapped (GTK_WIDGET (self)))
+    return;
+  if (watches == NULL)
+    watches = g_hash_table_new_full (NULL, NULL, NULL, watch_free);
+  watch = g_hash_table_lookup (watches, self->item);
+  if (watch == NULL)
+    {
+      if (g_signal_lookup ("changed", G_OBJECT_TYPE (self->item)) == 0)
+        return;
+      watch = g_new0 (Watch, 1);
+      watch->cells = g_ptr_array_new ();
+      watch->handler = g_signal_connect (self->item, "changed", G_CALLBACK (item_changed_cb), watch);
+      g_hash_table_insert (watches, self->item, watch);
+    }
+  g_ptr_array_add (watch->cells, self);
+  self->watching = TRUE;
 }
 
 static void
 disconnect_item (SlTextCell *self)
 {
-  if (self->item != NULL)
-    g_clear_signal_handler (&self->changed_id, self->item);
+  Watch *watch;
+
+  if (!self->watching)
+    return;
+  self->watching = FALSE;
+  watch = g_hash_table_lookup (watches, self->item);
+  g_ptr_array_remove_fast (watch->cells, self);
+  if (watch->cells->len == 0)
+    {
+      g_signal_handler_disconnect (self->item, watch->handler);
+      g_hash_table_remove (watches, self->item);
+    }
 }
 
 /* A string property of the item, or NULL. */
@@ -128,8 +180,21 @@ item_string (SlTextCell *self,
   GValue value = G_VALUE_INIT;
   char *text;
 
-  if (self->item == NULL || property == NULL ||
-      g_object_class_find_property (G_OBJECT_GET_CLASS (self->item), property) == NULL)
+  if (self->item == NULL || property == NULL)
+    return NULL;
+  if (property == self->property)
+    {
+      /* looked up once per item type: a scroll draws the cells again for
+       * other items of the same type */
+      if (self->property_type != G_OBJECT_TYPE (self->item))
+        {
+          self->property_type = G_OBJECT_TYPE (self->item);
+          self->property_found = g_object_class_find_property (G_OBJECT_GET_CLASS (self->item), property) != NULL;
+        }
+      if (!self->property_found)
+        return NULL;
+    }
+  else if (g_object_class_find_property (G_OBJECT_GET_CLASS (self->item), property) == NULL)
     return NULL;
   g_value_init (&value, G_TYPE_STRING);
   g_object_get_property (self->item, property, &value);
@@ -215,7 +280,7 @@ glyph_lookup (GtkWidget  *widget,
               GlyphTable *table,
               gunichar    c)
 {
-  Glyph *g = g_hash_table_lookup (table->glyphs, GUINT_TO_POINTER (c));
+  Glyph *g = c < G_N_ELEMENTS (table->ascii) ? table->ascii[c] : g_hash_table_lookup (table->glyphs, GUINT_TO_POINTER (c));
 
   if (g == NULL)
     {
@@ -242,6 +307,8 @@ glyph_lookup (GtkWidget  *widget,
             }
         }
       g_hash_table_insert (table->glyphs, GUINT_TO_POINTER (c), g);
+      if (c < G_N_ELEMENTS (table->ascii))
+        table->ascii[c] = g;
     }
   return g;
 }
@@ -684,6 +751,7 @@ sl_text_cell_set_property_name (SlTextCell *self,
     return;
   g_free (self->property);
   self->property = g_strdup (name);
+  self->property_type = G_TYPE_INVALID;
   self->dirty = TRUE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROPERTY]);

@@ -3196,6 +3196,135 @@ test_text_cell (void)
   g_object_unref (window);
 }
 
+/* An item as the tables' are: a string property and a "changed" signal. */
+#define UI_TYPE_WATCHED_ITEM (ui_watched_item_get_type ())
+G_DECLARE_FINAL_TYPE (UiWatchedItem, ui_watched_item, UI, WATCHED_ITEM, GObject)
+
+struct _UiWatchedItem
+{
+  GObject  parent_instance;
+  char    *text;
+};
+
+G_DEFINE_FINAL_TYPE (UiWatchedItem, ui_watched_item, G_TYPE_OBJECT)
+
+static void
+ui_watched_item_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  g_value_set_string (value, UI_WATCHED_ITEM (object)->text);
+}
+
+static void
+ui_watched_item_finalize (GObject *object)
+{
+  g_free (UI_WATCHED_ITEM (object)->text);
+  G_OBJECT_CLASS (ui_watched_item_parent_class)->finalize (object);
+}
+
+static void
+ui_watched_item_class_init (UiWatchedItemClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->get_property = ui_watched_item_get_property;
+  object_class->finalize = ui_watched_item_finalize;
+  g_object_class_install_property (object_class, 1,
+                                   g_param_spec_string ("text", NULL, NULL, NULL,
+                                                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+ui_watched_item_init (UiWatchedItem *self)
+{
+}
+
+/* The handlers of @item's "changed" (each found, blocked, then all
+ * unblocked: counting by g_signal_handlers_block_matched() needs their
+ * function or data). */
+static guint
+changed_handlers (gpointer item)
+{
+  guint id = g_signal_lookup ("changed", G_OBJECT_TYPE (item));
+  g_autoptr(GArray) found = g_array_new (FALSE, FALSE, sizeof (gulong));
+  gulong handler;
+
+  while ((handler = g_signal_handler_find (item, G_SIGNAL_MATCH_ID | G_SIGNAL_MATCH_UNBLOCKED, id, 0,
+                                           NULL, NULL, NULL)) != 0)
+    {
+      g_signal_handler_block (item, handler);
+      g_array_append_val (found, handler);
+    }
+  for (guint i = 0; i < found->len; i++)
+    g_signal_handler_unblock (item, g_array_index (found, gulong, i));
+  return found->len;
+}
+
+/* A row's cells show one item: while they are mapped, the item has one
+ * "changed" handler for all of them (a handler per cell was made and
+ * freed each time a row scrolled in and out of view), which redraws each
+ * of them; none once they are all unmapped. */
+static void
+test_text_cell_watch (void)
+{
+  g_autoptr(UiWatchedItem) item = g_object_new (UI_TYPE_WATCHED_ITEM, NULL);
+  g_autoptr(UiWatchedItem) other = g_object_new (UI_TYPE_WATCHED_ITEM, NULL);
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *cells[5];
+
+  item->text = g_strdup ("12");
+  other->text = g_strdup ("34");
+  g_object_ref_sink (window);
+  gtk_window_set_child (window, box);
+  for (guint i = 0; i < G_N_ELEMENTS (cells); i++)
+    {
+      cells[i] = g_object_new (SL_TYPE_TEXT_CELL, "property", "text", "item", i < 4 ? item : other, NULL);
+      gtk_widget_set_size_request (cells[i], 80, 20);
+      gtk_box_append (GTK_BOX (box), cells[i]);
+    }
+  gtk_window_present (window);
+  ui_wait_mapped (GTK_WIDGET (window));
+  ui_wait_frames (GTK_WIDGET (window), 2);
+  g_assert_cmpuint (changed_handlers (item), ==, 1);
+  g_assert_cmpuint (changed_handlers (other), ==, 1);
+  for (guint i = 0; i < G_N_ELEMENTS (cells); i++)
+    g_assert_false (_sl_text_cell_was_cut (SL_TEXT_CELL (cells[i])));
+
+  /* too wide for the cells: cut when drawn again, and only "changed"
+   * draws them again */
+  g_free (item->text);
+  item->text = g_strdup ("a text far too wide for eighty pixels");
+  ui_wait_frames (GTK_WIDGET (window), 2);
+  for (guint i = 0; i < 4; i++)
+    g_assert_false (_sl_text_cell_was_cut (SL_TEXT_CELL (cells[i])));
+  g_signal_emit_by_name (item, "changed");
+  ui_wait_frames (GTK_WIDGET (window), 2);
+  for (guint i = 0; i < 4; i++)
+    g_assert_true (_sl_text_cell_was_cut (SL_TEXT_CELL (cells[i])));
+  g_assert_false (_sl_text_cell_was_cut (SL_TEXT_CELL (cells[4])));
+
+  /* unmapped one by one: the handler stays while a cell is mapped */
+  for (guint i = 0; i < 4; i++)
+    {
+      gtk_widget_set_visible (cells[i], FALSE);
+      g_assert_cmpuint (changed_handlers (item), ==, i < 3 ? 1 : 0);
+    }
+  g_assert_cmpuint (changed_handlers (other), ==, 1);
+  gtk_widget_set_visible (cells[2], TRUE);
+  g_assert_cmpuint (changed_handlers (item), ==, 1);
+  /* a cell given another item leaves the first's watch */
+  sl_text_cell_set_item (SL_TEXT_CELL (cells[2]), G_OBJECT (other));
+  g_assert_cmpuint (changed_handlers (item), ==, 0);
+  g_assert_cmpuint (changed_handlers (other), ==, 1);
+  gtk_window_destroy (window);
+  g_object_unref (window);
+  g_assert_cmpuint (changed_handlers (other), ==, 0);
+}
+
 /* The link table of a big session: its rows come a few at a time, and
  * it stays sorted while values change, by every column; the graph does
  * not light up every link of the tree being built */
@@ -3864,6 +3993,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/ground", test_window_ground);
   g_test_add_func ("/ui/shortcuts", test_shortcuts);
   g_test_add_func ("/ui/text-cell", test_text_cell);
+  g_test_add_func ("/ui/text-cell/watch", test_text_cell_watch);
   g_test_add_func ("/ui/link-table", test_link_table);
   g_test_add_func ("/ui/details/piecewise", test_details_piecewise);
 
