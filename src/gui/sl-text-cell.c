@@ -6,7 +6,8 @@
  * list view keeps up to two hundred rows bound. A cell bound with an
  * expression per property reformats its text at every change, seen or
  * not. This cell listens to its item's single "changed" signal only while
- * it is mapped, and formats the text when it is drawn.
+ * it is mapped (one handler for all the mapped cells of an item: a row's),
+ * and formats the text when it is drawn.
  *
  * Binding: scrolling a page rebinds some 300 cells. Bound through an
  * expression (`<binding name="item">`), each rebind evaluates the lookup,
