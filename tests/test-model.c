@@ -13,6 +13,7 @@
 #include <math.h>
 
 #include "sl-change-list.h"
+#include "sl-cpu-time.h"
 #include "sl-diagnosis.h"
 #include "sl-format.h"
 #include "sl-generate.h"
@@ -1319,6 +1320,76 @@ test_change_text (void)
   }
 }
 
+/* Linux's schedstat of the calling thread, read directly (-1 if absent). */
+static gint64
+direct_wait_us (void)
+{
+  g_autofree char *text = NULL;
+  unsigned long long run_ns, wait_ns;
+
+  if (!g_file_get_contents ("/proc/thread-self/schedstat", &text, NULL, NULL) ||
+      sscanf (text, "%llu %llu", &run_ns, &wait_ns) != 2)
+    return -1;
+  return (gint64) (wait_ns / 1000);
+}
+
+/* Open files of this process on a thread's schedstat (other tests'
+ * threads open and close other files meanwhile) */
+static guint
+count_schedstat_fds (void)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc/self/fd", 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename ("/proc/self/fd", name, NULL);
+      g_autofree char *target = g_file_read_link (path, NULL);
+
+      if (target != NULL && g_str_has_suffix (target, "/schedstat"))
+        n++;
+    }
+  return n;
+}
+
+static gpointer
+wait_thread (gpointer data)
+{
+  for (int i = 0; i < 3; i++)
+    {
+      gint64 before = direct_wait_us ();
+      gint64 w = sl_thread_wait_us ();
+      gint64 after = direct_wait_us ();
+
+      /* the calling thread's figure, not another's */
+      g_assert_cmpint (before, <=, w);
+      g_assert_cmpint (w, <=, after);
+    }
+  return NULL;
+}
+
+/* The job's wait figure: each thread reads its own schedstat, through a
+ * file kept open while the thread lives and closed when it ends. */
+static void
+test_thread_wait (void)
+{
+  guint fds;
+
+  if (direct_wait_us () < 0)
+    {
+      g_test_skip ("no /proc/thread-self/schedstat here");
+      return;
+    }
+  wait_thread (NULL);
+  fds = count_schedstat_fds ();
+  for (int i = 0; i < 16; i++)
+    g_thread_join (g_thread_new ("wait", wait_thread, NULL));
+  /* at most: idle threads of earlier tests' pools may end meanwhile */
+  g_assert_cmpuint (count_schedstat_fds (), <=, fds);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1326,6 +1397,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/model/django-vote", test_django);
+  g_test_add_func ("/model/thread-wait", test_thread_wait);
   g_test_add_func ("/model/change-text", test_change_text);
   g_test_add_func ("/model/change-times", test_change_times);
   g_test_add_func ("/model/accurate-wide", test_accurate_wide);
