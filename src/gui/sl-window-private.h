@@ -38,7 +38,9 @@ struct _SlWindow
   GtkLabel             *banner_label;
   GtkRevealer          *progress_revealer;
   GtkProgressBar       *progress_bar;
-  GtkLabel             *progress_label;
+  GtkInscription       *progress_label;
+  guint                 progress_bar_id;   /* the bar's next move */
+  gint64                progress_moved;    /* its last, monotonic µs */
   GtkButton            *cancel_button;
   GtkStack             *main_stack;
   GtkPaned             *paned;

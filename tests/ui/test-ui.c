@@ -3768,6 +3768,63 @@ test_window_ground (void)
 }
 
 static void
+count_cb (gpointer  object,
+          gpointer  arg,
+          guint    *count)
+{
+  (*count)++;
+}
+
+/* While reading, the progress line changes at every snapshot: a new text
+ * or a fill moved by less than a pixel must not lay the window out again
+ * (on X11 every layout of the toplevel asks the server for the monitor's
+ * work area: its compute-size). The bar still reaches the last fraction,
+ * and the line shows the last text. */
+static void
+test_progress_no_layout (void)
+{
+  SlWindow *window = ui_new_window (NULL, 1200, 800);
+  SlSession *session = sl_window_get_session (window);
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
+  guint layouts = 0;
+  gulong id;
+
+  _sl_session_set_state (session, SL_SESSION_STATE_LOADING);
+  _sl_session_set_progress (session, 0.25, "Starting…");
+  ui_wait_ms (600);
+  ui_wait_frames (GTK_WIDGET (window), 2);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (window->progress_label)));
+  g_assert_cmpfloat (gtk_progress_bar_get_fraction (window->progress_bar), ==, 0.25);
+
+  id = g_signal_connect (surface, "compute-size", G_CALLBACK (count_cb), &layouts);
+  for (guint i = 1; i <= 30; i++)
+    {
+      g_autofree char *text = g_strdup_printf ("%u of 1000 hosts, %u.%02u M events/s", 100 + i * 7, i, i * 3);
+
+      /* a tenth of a pixel of the fill at most */
+      _sl_session_set_progress (session, 0.25 + i * 1e-5, text);
+      ui_wait_frames (GTK_WIDGET (window), 1);
+    }
+  g_test_message ("%u layouts of the window over 30 progress lines", layouts);
+  g_assert_cmpuint (layouts, ==, 0);
+  g_assert_cmpstr (gtk_inscription_get_text (window->progress_label), ==, "310 of 1000 hosts, 30.90 M events/s");
+
+  /* a fill that moves: the bar follows at once, then within
+   * PROGRESS_BAR_MS (a timeout brings it to the last fraction) */
+  _sl_session_set_progress (session, 0.5, "500 of 1000 hosts");
+  g_assert_cmpfloat (gtk_progress_bar_get_fraction (window->progress_bar), ==, 0.5);
+  _sl_session_set_progress (session, 0.75, "750 of 1000 hosts");
+  g_assert_cmpfloat (gtk_progress_bar_get_fraction (window->progress_bar), ==, 0.5);
+  ui_wait_ms (400);
+  ui_wait_frames (GTK_WIDGET (window), 1);
+  g_assert_cmpfloat (gtk_progress_bar_get_fraction (window->progress_bar), ==, 0.75);
+  g_assert_cmpstr (gtk_inscription_get_text (window->progress_label), ==, "750 of 1000 hosts");
+  g_assert_cmpuint (layouts, >=, 1);
+  g_signal_handler_disconnect (surface, id);
+  ui_close_window (window);
+}
+
+static void
 test_solid_frame (void)
 {
   SlWindow *window = ui_new_window (NULL, 1400, 900);
@@ -3990,6 +4047,7 @@ main (int   argc,
   g_test_add_func ("/ui/window-size", test_window_size);
   g_test_add_func ("/ui/screenshot-scale", test_screenshot_scale);
   g_test_add_func ("/ui/solid-frame", test_solid_frame);
+  g_test_add_func ("/ui/progress/no-layout", test_progress_no_layout);
   g_test_add_func ("/ui/window/ground", test_window_ground);
   g_test_add_func ("/ui/shortcuts", test_shortcuts);
   g_test_add_func ("/ui/text-cell", test_text_cell);

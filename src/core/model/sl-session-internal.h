@@ -131,11 +131,6 @@ void     _sl_session_set_string         (SlSession        *self,
                                          char            **field,
                                          const char       *value,
                                          guint             prop);
-void     _sl_session_set_state          (SlSession        *self,
-                                         SlSessionState    state);
-void     _sl_session_set_progress       (SlSession        *self,
-                                         double            fraction,
-                                         const char       *text);
 void     _sl_session_set_plot           (SlSession        *self,
                                          SlPlotData       *plot);
 void     _sl_session_set_span           (SlSession        *self,

@@ -22,5 +22,11 @@ GArray           *_sl_session_get_update_cpu_times (SlSession           *self);
 GArray           *_sl_session_get_resort_times (SlSession               *self);
 guint             _sl_session_get_n_captures   (SlSession               *self);
 const SlSnapshot *_sl_session_get_snapshot     (SlSession               *self);
+/* also the session's own setters (sl-session.c) */
+void              _sl_session_set_state        (SlSession               *self,
+                                                SlSessionState           state);
+void              _sl_session_set_progress     (SlSession               *self,
+                                                double                   fraction,
+                                                const char              *text);
 
 G_END_DECLS
