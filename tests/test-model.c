@@ -20,6 +20,7 @@
 #include "sl-job.h"
 #include "sl-report.h"
 #include "sl-session.h"
+#include "sl-snapshot.h"
 #include "sl-units.h"
 #include "test-util.h"
 #include "timeline-test-util.h"
@@ -1390,6 +1391,63 @@ test_thread_wait (void)
   g_assert_cmpuint (count_schedstat_fds (), <=, fds);
 }
 
+/* A host's reason and the file its saved relation came from reach the
+ * items whole (the snapshot kept 39 bytes of each: "its reference in
+ * yesterday-transforms.j"), and a reason too long for the
+ * snapshot is cut at a character and ends with "…". */
+static void
+test_snapshot_reason (void)
+{
+  static const char *const sources[] = { "yesterday-transforms.json",
+                                         "transformées-d’hier-après-le-redémarrage-du-serveur-de-la-salle-é.json" };
+
+  for (guint k = 0; k < G_N_ELEMENTS (sources); k++)
+    {
+      SlEngineOptions o;
+      g_autoptr(SlSnapshot) snap = sl_snapshot_new ();
+      g_autoptr(SlRelation) rel = sl_relation_new_identity ();
+      g_autoptr(GString) reference = g_string_new ("a-host-that-is-not-among-the-traces");
+      SlTransform id = { 0 };
+      SlHostInfo hi = { 0 };
+      SlEngine *engine;
+      const SlSnapHost *sh;
+
+      /* a reference's name past the snapshot's reason, in two-byte
+       * characters that the cut must not split */
+      for (guint i = 0; k == 1 && i < 150; i++)
+        g_string_append (reference, "é");
+      sl_engine_options_init (&o);
+      engine = sl_engine_new (&o);
+      sl_engine_fix_host (engine, "db", reference->str, rel, &id, TRUE, FALSE, sources[k]);
+      sl_engine_add_host (engine, "db");
+      sl_engine_get_host_info (engine, 0, &hi);
+      sl_snapshot_capture_engine (snap, engine, 0);
+      sh = &g_array_index (snap->hosts, SlSnapHost, 0);
+      g_test_message ("engine: %s\nsnapshot: %s", hi.reason, sh->reason);
+      g_assert_nonnull (strstr (hi.reason, reference->str));
+      g_assert_true (g_utf8_validate (sh->reason, -1, NULL));
+      g_assert_true (g_utf8_validate (sh->fixed_from, -1, NULL));
+      if (k == 0)
+        {
+          g_assert_cmpstr (sh->reason, ==, hi.reason);
+          g_assert_cmpstr (sh->fixed_from, ==, sources[k]);
+        }
+      else
+        {
+          gsize kept = strlen (sh->reason) - strlen ("…");
+
+          g_assert_true (g_str_has_suffix (sh->reason, "…"));
+          g_assert_cmpuint (strlen (sh->reason), <, sizeof sh->reason);
+          g_assert_cmpuint (kept, >=, sizeof sh->reason - 1 - strlen ("…") - 1);
+          g_assert_cmpint (strncmp (sh->reason, hi.reason, kept), ==, 0);
+          g_assert_true (g_str_has_suffix (sh->fixed_from, "…"));
+          g_assert_cmpint (strncmp (sh->fixed_from, sources[k], strlen (sh->fixed_from) - strlen ("…")), ==, 0);
+        }
+      sl_host_info_clear (&hi);
+      sl_engine_free (engine);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1413,5 +1471,6 @@ main (int    argc,
   g_test_add_func ("/model/offsets-as-report", test_offsets_as_report);
   g_test_add_func ("/model/format-ns", test_format_ns);
   g_test_add_func ("/model/problem-short", test_problem_short);
+  g_test_add_func ("/model/snapshot-reason", test_snapshot_reason);
   return g_test_run ();
 }

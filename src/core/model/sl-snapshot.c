@@ -59,6 +59,31 @@ sl_snapshot_get_host_name (const SlSnapshot *self,
   return g_ptr_array_index (self->host_names, host);
 }
 
+/* @text into @size bytes, whole when it fits, else cut at a character
+ * and ended by "…"; the rest zeroed, as items compare hosts with memcmp.
+ * (g_utf8_strlen()'s limit is in bytes: a quarter of the field kept 39
+ * bytes of every reason, "none of its 5 packet events matched a p".) */
+static void
+copy_text (char       *dest,
+           gsize       size,
+           const char *text)
+{
+  gsize len = strlen (text);
+  const char *end;
+
+  memset (dest, 0, size);
+  if (len < size)
+    {
+      memcpy (dest, text, len);
+      return;
+    }
+  end = text + size - 1 - strlen ("…");
+  while (end > text && ((guchar) *end & 0xc0) == 0x80)
+    end--;
+  memcpy (dest, text, end - text);
+  memcpy (dest + (end - text), "…", strlen ("…"));
+}
+
 void
 sl_snapshot_capture_engine (SlSnapshot *self,
                             SlEngine   *engine,
@@ -95,16 +120,9 @@ sl_snapshot_capture_engine (SlSnapshot *self,
       g_ptr_array_add (self->host_relations, sl_relation_ref (hi.relation));
       sh->synchronized = hi.synchronized;
       sh->best_effort = hi.best_effort;
-      /* compared with memcmp: no stale bytes after the text */
-      memset (sh->reason, 0, sizeof sh->reason);
-      g_utf8_strncpy (sh->reason, hi.reason, g_utf8_strlen (hi.reason, sizeof sh->reason / 4 - 1));
-      memset (sh->fixed_from, 0, sizeof sh->fixed_from);
-      if (sl_engine_get_host_fixed (engine, h) != NULL)
-        {
-          const char *from = sl_engine_get_host_fixed (engine, h);
-
-          g_utf8_strncpy (sh->fixed_from, from, g_utf8_strlen (from, sizeof sh->fixed_from / 4 - 1));
-        }
+      copy_text (sh->reason, sizeof sh->reason, hi.reason);
+      copy_text (sh->fixed_from, sizeof sh->fixed_from,
+                 sl_engine_get_host_fixed (engine, h) != NULL ? sl_engine_get_host_fixed (engine, h) : "");
       sl_engine_get_host_counts (engine, h, &sh->counts);
       sh->path_start = self->path_nodes->len;
       sh->path_len = hi.path != NULL ? hi.path->len : 0;

@@ -24,8 +24,10 @@ G_BEGIN_DECLS
  * @drift_start: where its drift is read (sl_report_drift_start())
  * @drift_range: the interval its true drift lies in there
  *   (sl_report_drift_interval()), NAN when nothing bounds it
+ * @reason: the engine's reason (sl_engine_get_host_info()), whole up to
+ *   255 bytes, else cut and ended by "…"
  * @fixed_from: the file its relation was read from (sl_engine_fix_host()),
- *   or "" */
+ *   or "", cut as @reason is */
 typedef struct
 {
   guint        host;
@@ -43,7 +45,7 @@ typedef struct
   double       drift_range[2];
   gboolean     synchronized;
   gboolean     best_effort;
-  char         reason[160];
+  char         reason[256];
   char         fixed_from[64];
 } SlSnapHost;
 
