@@ -605,6 +605,7 @@ typedef enum
   BREAK_NO_PACKETS,
   BREAK_UNREADABLE_PACKETS,
   BREAK_UNREADABLE,
+  BREAK_CUT_STREAMS,
   N_BREAKS
 } Break;
 
@@ -622,6 +623,7 @@ static const struct
   [BREAK_UNREADABLE_PACKETS] = { "unreadable-packets", "channel0_0",
                                  "TCP packet events can be read (inet_sock_local_" },
   [BREAK_UNREADABLE] = { "unreadable", NULL, "cannot read" },
+  [BREAK_CUT_STREAMS] = { "cut-streams", "channel0_0", "its header is cut" },
 };
 
 /* A copy of synctraces' VM1 (scp_src) broken one way, in @parent/NAME.
@@ -709,6 +711,23 @@ make_broken (const char *parent,
         g_assert_cmpint (g_chmod (dir, 0), ==, 0);
       return g_steal_pointer (&dir);
 
+    case BREAK_CUT_STREAMS:
+      /* every stream file cut within its first packet's header: the
+       * host is there, nothing of it can be read */
+      for (guint cpu = 0;; cpu++)
+        {
+          g_autofree char *name = g_strdup_printf ("channel0_%u", cpu);
+          g_autofree char *path = g_build_filename (dir, name, NULL);
+
+          if (!g_file_test (path, G_FILE_TEST_EXISTS))
+            {
+              g_assert_cmpuint (cpu, >, 0);
+              break;
+            }
+          g_assert_true (g_file_set_contents (path, "\xc1\x1f\xfc\xc1\0\0\0", 7, NULL));
+        }
+      return g_steal_pointer (&stream);
+
     case N_BREAKS:
     default:
       g_assert_not_reached ();
@@ -753,7 +772,7 @@ test_errors (void)
       g_assert_cmpint (symlink (good, vm3), ==, 0);
       file = make_broken (tmp, b);
 
-      if (b == BREAK_UNREADABLE_PACKETS)
+      if (b == BREAK_UNREADABLE_PACKETS || b == BREAK_CUT_STREAMS)
         run_cli (&r, "sync", "--json", "--diagnose", tmp, NULL);
       else
         run_cli (&r, "sync", "--json", tmp, NULL);
@@ -784,6 +803,23 @@ test_errors (void)
           g_assert_null (strstr (why, "no TCP packet events"));
           g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (vm1, "counts"), "ignored"),
                            >, 0);
+        }
+      if (b == BREAK_CUT_STREAMS)
+        {
+          JsonObject *vm1 = find_host (root, "VM1");
+          const char *reason, *why;
+
+          /* its reason and diagnosis name the first problem, not a lack
+           * of packet events (it read "no TCP packet event in its
+           * traces"); so does its last problem */
+          g_assert_nonnull (vm1);
+          reason = json_object_get_string_member (vm1, "reason");
+          why = json_object_get_string_member (vm1, "diagnosis");
+          g_test_message ("VM1: %s\n%s", reason, why);
+          g_assert_cmpstr (reason, ==, "no event could be read: channel0_0: packet at offset 0: its header is cut");
+          g_assert_nonnull (strstr (why, "could be read: channel0_0: packet at offset 0: its header is cut"));
+          assert_problem (&r, "kernel", "VM1", "no event could be read (channel0_0: packet at offset 0");
+          g_assert_null (strstr (r.err, "no TCP packet events"));
         }
       problems = json_object_get_array_member (root, "problems");
       g_assert_cmpuint (json_array_get_length (problems), >=, 1);

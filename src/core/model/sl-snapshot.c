@@ -123,6 +123,8 @@ sl_snapshot_capture_engine (SlSnapshot *self,
       copy_text (sh->reason, sizeof sh->reason, hi.reason);
       copy_text (sh->fixed_from, sizeof sh->fixed_from,
                  sl_engine_get_host_fixed (engine, h) != NULL ? sl_engine_get_host_fixed (engine, h) : "");
+      copy_text (sh->unread, sizeof sh->unread,
+                 sl_engine_get_host_unread (engine, h) != NULL ? sl_engine_get_host_unread (engine, h) : "");
       sl_engine_get_host_counts (engine, h, &sh->counts);
       sh->path_start = self->path_nodes->len;
       sh->path_len = hi.path != NULL ? hi.path->len : 0;

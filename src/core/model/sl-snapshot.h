@@ -27,6 +27,8 @@ G_BEGIN_DECLS
  * @reason: the engine's reason (sl_engine_get_host_info()), whole up to
  *   255 bytes, else cut and ended by "…"
  * @fixed_from: the file its relation was read from (sl_engine_fix_host()),
+ *   or "", cut as @reason is
+ * @unread: why none of its events could be read (sl_engine_set_host_unread()),
  *   or "", cut as @reason is */
 typedef struct
 {
@@ -47,6 +49,7 @@ typedef struct
   gboolean     best_effort;
   char         reason[256];
   char         fixed_from[64];
+  char         unread[128];
 } SlSnapHost;
 
 

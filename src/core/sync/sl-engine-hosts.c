@@ -196,8 +196,12 @@ unsynchronized_reason (SlEngine *self,
   const Group *g = &g_array_index (self->groups, Group, host);
   const Link *best = NULL;
   guint n_links = 0;
+  const char *unread = g_ptr_array_index (self->host_unread, host);
   GString *s;
 
+  /* its files could not be read: that, not what they hold */
+  if (c->events == 0 && c->packet_events == 0 && unread != NULL)
+    return g_strdup_printf ("no event could be read: %s", unread);
   if (c->packet_events == 0 && c->matched == 0)
     return g_strdup ("no TCP packet event in its traces");
   if (c->matched == 0)

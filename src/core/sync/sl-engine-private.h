@@ -132,6 +132,8 @@ struct _SlEngine
   GPtrArray       *host_names;
   GHashTable      *host_by_name;
   GArray          *host_counts;
+  /* why nothing of a host could be read (sl_engine_set_host_unread()), or NULL */
+  GPtrArray       *host_unread;
   GArray          *host_spans;
   GArray          *groups;
   guint64          groups_stamp;

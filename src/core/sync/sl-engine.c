@@ -55,6 +55,7 @@ sl_engine_new (const SlEngineOptions *options)
   self->host_names = g_ptr_array_new_with_free_func (g_free);
   self->host_by_name = g_hash_table_new (g_str_hash, g_str_equal);
   self->host_counts = g_array_new (FALSE, TRUE, sizeof (SlHostCounts));
+  self->host_unread = g_ptr_array_new_with_free_func (g_free);
   self->host_spans = g_array_new (FALSE, TRUE, sizeof (Span));
   self->groups = g_array_new (FALSE, TRUE, sizeof (Group));
   self->links = g_array_new (FALSE, TRUE, sizeof (Link));
@@ -111,6 +112,7 @@ sl_engine_free (SlEngine *self)
   g_hash_table_destroy (self->host_by_name);
   g_ptr_array_unref (self->host_names);
   g_array_unref (self->host_counts);
+  g_ptr_array_unref (self->host_unread);
   g_array_unref (self->host_spans);
   g_array_unref (self->groups);
   sl_matcher_free (self->matcher);
@@ -149,6 +151,7 @@ sl_engine_add_host (SlEngine   *self,
   g_ptr_array_add (self->host_names, copy);
   g_hash_table_insert (self->host_by_name, copy, GUINT_TO_POINTER (id));
   g_array_set_size (self->host_counts, id + 1);
+  g_ptr_array_add (self->host_unread, NULL);
   g_array_set_size (self->host_spans, id + 1);
   g_array_index (self->host_spans, Span, id).first = G_MAXINT64;
   g_array_index (self->host_spans, Span, id).last = G_MININT64;
@@ -291,6 +294,37 @@ sl_engine_add_host_counts (SlEngine *self,
   c->events += events;
   c->ignored += ignored;
   c->unusable += unusable;
+}
+
+/**
+ * sl_engine_set_host_unread:
+ * @why: (nullable): the first problem that kept the host's events from
+ *   being read, short (the file and what is wrong with it)
+ *
+ * Readers say so of a host of which no event could be read: its reason
+ * (sl_engine_get_host_info()) names that cause rather than a lack of
+ * packet events. A host that was read, events or not, is not one.
+ */
+void
+sl_engine_set_host_unread (SlEngine   *self,
+                           guint       host,
+                           const char *why)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (host < self->host_unread->len);
+
+  g_free (g_ptr_array_index (self->host_unread, host));
+  g_ptr_array_index (self->host_unread, host) = g_strdup (why);
+}
+
+const char *
+sl_engine_get_host_unread (const SlEngine *self,
+                           guint           host)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (host < self->host_unread->len, NULL);
+
+  return g_ptr_array_index (self->host_unread, host);
 }
 
 static inline void

@@ -224,6 +224,11 @@ void             sl_engine_add_host_counts  (SlEngine              *self,
                                              guint64                events,
                                              guint64                ignored,
                                              guint64                unusable);
+void             sl_engine_set_host_unread  (SlEngine              *self,
+                                             guint                  host,
+                                             const char            *why);
+const char      *sl_engine_get_host_unread  (const SlEngine        *self,
+                                             guint                  host);
 void             sl_engine_add_host_span    (SlEngine              *self,
                                              guint                  host,
                                              gint64                 first,

@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "sl-trace-problem.h"
 
 struct _SlProblemList
@@ -99,6 +101,54 @@ sl_trace_sanitize (const char *s)
     if ((guchar) *p < 0x20 || *p == 0x7f)
       *p = '?';
   return out;
+}
+
+/* Appends to @out the clause of @c up to its first separator; returns
+ * the separator. */
+static const char *
+append_clause (GString    *out,
+               const char *c)
+{
+  gsize start = out->len;
+
+  for (; *c != '\0'; c = g_utf8_next_char (c))
+    {
+      if (*c == ':' || *c == ';' || *c == '(' || *c == '\n' || (*c == ',' && out->len - start > 20))
+        break;
+      g_string_append_unichar (out, g_utf8_get_char (c));
+    }
+  return c;
+}
+
+/* Up to the first separator, without hexadecimal addresses (the
+ * separator after one kept). A clause that
+ * only says where ("packet at offset 0", the scan's damaged packets) keeps
+ * the next one, which says what: the toast read "django-db: packet at
+ * offset 0" for a bad magic number. */
+char *
+sl_trace_problem_first_clause (const char *message)
+{
+  g_autoptr(GRegex) hex = g_regex_new ("\\s*\\S*0x[0-9a-fA-F]+[^\\s;:,()]*", 0, 0, NULL);
+  g_autoptr(GRegex) where = g_regex_new ("^packet at offset [0-9]+$", 0, 0, NULL);
+  g_autofree char *clean = g_regex_replace_literal (hex, message, -1, 0, "", 0, NULL);
+  GString *out = g_string_new (NULL);
+  const char *c = append_clause (out, clean);
+
+  if (*c == ':' && g_regex_match (where, out->str, 0, NULL))
+    {
+      g_string_append (out, ":");
+      append_clause (out, c + 1);
+    }
+  g_strstrip (out->str);
+  out->len = strlen (out->str);
+  if (g_utf8_strlen (out->str, -1) > 60)
+    {
+      const char *cut = g_utf8_offset_to_pointer (out->str, 59);
+
+      g_string_truncate (out, cut - out->str);
+      g_string_append (out, "…");
+    }
+  return g_string_free (out, FALSE);
 }
 
 /* ---------------------------------------------------------------------- */

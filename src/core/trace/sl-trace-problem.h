@@ -41,6 +41,7 @@ SlTraceProblem *sl_trace_problem_copy      (const SlTraceProblem *problem);
 void            sl_trace_problem_free      (SlTraceProblem       *problem);
 char           *sl_trace_problem_to_string (const SlTraceProblem *problem);
 char           *sl_trace_sanitize          (const char           *text);
+char           *sl_trace_problem_first_clause (const char        *message);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlTraceProblem, sl_trace_problem_free)
 

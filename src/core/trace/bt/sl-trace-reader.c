@@ -582,9 +582,62 @@ remove_views (SlTraceReader *self)
   sl_trace_view_remove_all (self);
 }
 
+/* The first problem of each host's own, short, by host name: why a host
+ * of which nothing was read could not be. */
+static GHashTable *
+first_problems (SlTraceReader *self)
+{
+  g_autoptr(GPtrArray) all = sl_problem_list_dup (self->problems);
+  GHashTable *first = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  for (guint i = 0; i < all->len; i++)
+    {
+      const SlTraceProblem *p = g_ptr_array_index (all, i);
+      g_autofree char *file = NULL;
+      g_autofree char *what = NULL;
+
+      if (p->host == NULL || p->transient || g_hash_table_contains (first, p->host))
+        continue;
+      file = g_path_get_basename (p->file != NULL ? p->file : "?");
+      what = sl_trace_problem_first_clause (p->message);
+      g_hash_table_insert (first, g_strdup (p->host), g_strdup_printf ("%s: %s", file, what));
+    }
+  return first;
+}
+
+/* A host of which no event was read, with a problem of its own: the
+ * engine names that problem as its reason, and so does the host's last
+ * problem, rather than "no TCP packet events". Returns TRUE when it is
+ * one. @first: first_problems(), made at the first call. */
+static gboolean
+mark_unread (SlTraceReader  *self,
+             Host           *h,
+             GHashTable    **first)
+{
+  guint eh = sl_feed_get_engine_host (h->feed);
+  SlHostCounts c;
+  const char *why;
+
+  sl_engine_get_host_counts (self->engine, eh, &c);
+  if (c.events > 0)
+    return FALSE;
+  if (*first == NULL)
+    *first = first_problems (self);
+  why = g_hash_table_lookup (*first, h->name);
+  if (why == NULL)
+    return FALSE;
+  sl_engine_set_host_unread (self->engine, eh, why);
+  if (!h->decode_failed)
+    sl_trace_reader_add_problem (self, h->name, h->trace_paths->len == 1 ? g_ptr_array_index (h->trace_paths, 0) : h->hostname,
+                                 "no event could be read (%s); the host cannot be synchronized", why);
+  return TRUE;
+}
+
 static void
 finish_merge (SlTraceReader *self)
 {
+  g_autoptr(GHashTable) first = NULL;
+
   account_extracts (self);
   remove_views (self);
   sl_feed_hub_lock (self->hub);
@@ -602,7 +655,8 @@ finish_merge (SlTraceReader *self)
         sl_trace_reader_add_problem (self, h->name, self->spill_dir,
                                      "%" G_GUINT64_FORMAT " packet events lost: their temporary file went away",
                                      sl_feed_get_spill_lost (h->feed));
-      if (sl_feed_get_fed (h->feed) == 0 && !h->decode_failed && !h->stopped && !atomic_load (&self->cancelled))
+      if (sl_feed_get_fed (h->feed) == 0 && !h->stopped && !atomic_load (&self->cancelled) &&
+          !mark_unread (self, h, &first) && !h->decode_failed)
         {
           g_autofree char *file = NULL, *why = NULL;
           guint64 unusable;
