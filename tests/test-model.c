@@ -20,6 +20,7 @@
 #include "sl-job.h"
 #include "sl-report.h"
 #include "sl-session.h"
+#include "sl-session-private.h"
 #include "sl-snapshot.h"
 #include "sl-units.h"
 #include "test-util.h"
@@ -1448,6 +1449,40 @@ test_snapshot_reason (void)
     }
 }
 
+/* A host of a generated input that no link reaches is not synchronized,
+ * not unreadable: it has no problem. The session called it unreadable
+ * when it read no event (a generated input counts none) and its status
+ * column had text, which an unsynchronized host's always has. */
+static void
+test_generated_alone (void)
+{
+  g_autoptr(SlSession) session = sl_session_new ();
+  SlGenerateLink link = { 0, 1, 200 };
+  SlGenerateOptions o;
+  SlHostItem *alone;
+
+  sl_generate_options_init (&o);
+  o.n_hosts = 3;
+  o.duration_ns = 4 * G_GINT64_CONSTANT (1000000000);
+  o.background_rate = 0;
+  o.noise_rate = 0;
+  o.threads = 0;
+  o.cpus = 1;
+  o.connections = 1;
+  o.seed = 3;
+  _sl_session_open_generated (session, &o, &link, 1, 0);
+  wait_settled (session);
+  g_assert_cmpint (sl_session_get_state (session), ==, SL_SESSION_STATE_READY);
+  g_assert_cmpuint (sl_session_get_n_hosts (session), ==, 3);
+  alone = sl_session_get_host_item (session, 2);
+  g_test_message ("%s: %s", sl_host_item_get_name (alone), sl_host_item_get_status (alone));
+  g_assert_cmpuint (sl_host_item_get_info (alone)->counts.events, ==, 0);
+  g_assert_cmpstr (_sl_host_item_get_problems (alone), ==, "");
+  g_assert_false (sl_host_item_get_unreadable (alone));
+  g_assert_cmpint (sl_host_item_get_state (alone), ==, SL_HOST_STATE_UNSYNCHRONIZED);
+  g_assert_false (sl_host_item_get_unreadable (sl_session_get_host_item (session, 0)));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1460,6 +1495,7 @@ main (int    argc,
   g_test_add_func ("/model/change-times", test_change_times);
   g_test_add_func ("/model/accurate-wide", test_accurate_wide);
   g_test_add_func ("/model/generated", test_generated);
+  g_test_add_func ("/model/generated-alone", test_generated_alone);
   g_test_add_func ("/model/timeline-while-reading", test_timeline_while_reading);
   g_test_add_func ("/model/failed", test_failed);
   g_test_add_func ("/model/job", test_job);

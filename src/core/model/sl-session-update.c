@@ -366,14 +366,17 @@ apply_snapshot (SlSession  *self,
       else
         self->n_passing++;
     }
-  /* read to the end without an event: nothing of it could be read */
+  /* read to the end without an event, with problems of its own: nothing
+   * of it could be read. Its problems, not the status column's text,
+   * which an unsynchronized host always has ("Not synchronized: …", in
+   * the UI's language): a generated input's hosts count no events */
   if (s->final && !s->cancelled)
     for (guint h = 0; h < s->hosts->len; h++)
       {
         SlHostItem *item = g_ptr_array_index (self->host_items, h);
         const SlSnapHost *sh = &g_array_index (s->hosts, SlSnapHost, h);
 
-        if (sh->counts.events == 0 && sl_host_item_get_status (item)[0] != '\0' &&
+        if (sh->counts.events == 0 && _sl_host_item_get_problems (item)[0] != '\0' &&
             !sl_host_item_get_unreadable (item))
           {
             _sl_host_item_set_unreadable (item, TRUE);
