@@ -496,7 +496,10 @@ structure_class (Ctf2       *c,
 
   t->members = g_ptr_array_new_with_free_func (tsdl_member_free);
   t->align = (guint) CLAMP (member_int (fc, "minimum-alignment", 1), 1, 1 << 16);
-  if (c->full && members != NULL && json_array_get_length (members) > TSDL_MAX_MEMBERS)
+  /* refused, as TSDL refuses them, by the scan's reading too: it took
+   * the first 2^16 silently, a layout that is not the trace's (the scan
+   * reads no variant's options: its layout walk stops at one) */
+  if (members != NULL && json_array_get_length (members) > TSDL_MAX_MEMBERS)
     set_error (c, "a structure of %u members (at most %d are read)", json_array_get_length (members), TSDL_MAX_MEMBERS);
   for (guint i = 0; members != NULL && i < json_array_get_length (members) && i < TSDL_MAX_MEMBERS; i++)
     {
