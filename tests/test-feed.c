@@ -349,6 +349,48 @@ test_watermark (void)
   two_feeds_clear (&t);
 }
 
+/* Feeds that only move their watermarks on (a live session with no
+ * traffic: the relay's inactivity beacons) leave the merge no more than
+ * a few entries each: it kept one per beacon for good (5 kB a second
+ * with four hosts, found in an idle live session of the application). */
+static void
+test_idle_watermarks (void)
+{
+  TwoFeeds t;
+  guint most = 0;
+
+  two_feeds_init (&t);
+  for (guint k = 1; k <= 10000; k++)
+    {
+      for (guint i = 0; i < 2; i++)
+        {
+          sl_feed_seen (t.feeds[i], 1000 * k + i);
+          sl_feed_publish (t.feeds[i], SL_FEED_FLUSH_IF_WANTED);
+        }
+      g_assert_cmpint (sl_feed_merge (t.hub, &t.m), ==, SL_FEED_MERGE_WAIT);
+      most = MAX (most, _sl_feed_hub_get_stalled_len (t.hub));
+    }
+  g_test_message ("at most %u entries for 2 waited feeds over 20 000 watermarks", most);
+  g_assert_cmpuint (most, <=, 2 * 2 + 16);
+
+  /* the merge still holds each feed back at the other's watermark */
+  push_event (t.feeds[1], 10000000 + 5, 0);
+  sl_feed_publish (t.feeds[1], SL_FEED_FLUSH_ALL);
+  g_assert_cmpint (sl_feed_merge (t.hub, &t.m), ==, SL_FEED_MERGE_WAIT);
+  g_assert_cmpuint (t.o.keys->len, ==, 0);
+  sl_feed_seen (t.feeds[0], 10000000 + 7);
+  sl_feed_publish (t.feeds[0], SL_FEED_FLUSH_IF_WANTED);
+  g_assert_cmpint (sl_feed_merge (t.hub, &t.m), ==, SL_FEED_MERGE_WAIT);
+  g_assert_cmpuint (t.o.keys->len, ==, 1);
+  push_event (t.feeds[0], 10000000 + 9, 0);
+  sl_feed_publish (t.feeds[0], SL_FEED_FLUSH_LAST);
+  sl_feed_publish (t.feeds[1], SL_FEED_FLUSH_LAST);
+  g_assert_cmpint (sl_feed_merge (t.hub, &t.m), ==, SL_FEED_MERGE_DONE);
+  g_assert_cmpuint (t.o.keys->len, ==, 2);
+  g_assert_cmpuint (g_array_index (t.o.feeds, guint32, 1), ==, 0);
+  two_feeds_clear (&t);
+}
+
 /* A tie with a feed known only up to the tied key (its partial batch not
  * handed over: its watermark is that packet event's time) waits for it:
  * the feed given first goes first, whether its batch came or not. */
@@ -524,6 +566,7 @@ main (int    argc,
   g_test_add_func ("/feed/strict-many", test_strict_many);
   g_test_add_func ("/feed/watermark", test_watermark);
   g_test_add_func ("/feed/tie-watermark", test_tie_watermark);
+  g_test_add_func ("/feed/idle-watermarks", test_idle_watermarks);
   g_test_add_func ("/feed/live", test_live);
   g_test_add_func ("/feed/spill-wanted", test_spill_wanted);
   return g_test_run ();

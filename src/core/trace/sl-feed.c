@@ -990,6 +990,31 @@ ready_push (SlFeedHub *hub,
   sl_heap_push (hub->ready, &e, sizeof e, entry_less);
 }
 
+static gboolean
+entry_stale (SlFeedHub       *hub,
+             const HeapEntry *e)
+{
+  SlFeed *f = known_feed (hub, e->index);
+
+  return f->merge_state != MERGE_STALLED || e->gen != f->stall_gen;
+}
+
+/* Drops the entries of feeds that moved on (hub locked). They are
+ * otherwise dropped only when they reach the top while a packet event
+ * waits; with none in hand (a live session with no traffic, its hosts'
+ * watermarks moved on by the relay's inactivity beacons) each beacon
+ * added one for good: 5 kB a second with four hosts. */
+static void
+stalled_compact (SlFeedHub *hub)
+{
+  g_autoptr(GArray) old = hub->stalled;
+
+  hub->stalled = g_array_sized_new (FALSE, FALSE, sizeof (HeapEntry), hub->known->len);
+  for (guint i = 0; i < old->len; i++)
+    if (!entry_stale (hub, &g_array_index (old, HeapEntry, i)))
+      sl_heap_push (hub->stalled, &g_array_index (old, HeapEntry, i), sizeof (HeapEntry), entry_less);
+}
+
 /* A feed with no packet event in hand waits for its next batch; a waited
  * one holds the others back at its watermark (hub locked). */
 static void
@@ -1005,7 +1030,16 @@ stall_locked (SlFeedHub *hub,
   e.key = sl_feed_key (f->watermark, f->hint);
   e.index = f->merge_index;
   e.gen = ++f->stall_gen;
+  /* at most one live entry a feed: past twice that, half are stale */
+  if (hub->stalled->len >= 2 * hub->known->len + 16)
+    stalled_compact (hub);
   sl_heap_push (hub->stalled, &e, sizeof e, entry_less);
+}
+
+guint
+_sl_feed_hub_get_stalled_len (SlFeedHub *hub)
+{
+  return hub->stalled->len;
 }
 
 /* Looks at a feed that published (hub locked): its counts, and, if the
@@ -1100,10 +1134,9 @@ stalled_limit (SlFeedHub *hub)
   while (hub->stalled->len > 0)
     {
       HeapEntry *e = &g_array_index (hub->stalled, HeapEntry, 0);
-      SlFeed *f = known_feed (hub, e->index);
       HeapEntry stale;
 
-      if (f->merge_state == MERGE_STALLED && e->gen == f->stall_gen)
+      if (!entry_stale (hub, e))
         return *e;
       sl_heap_pop (hub->stalled, &stale, sizeof stale, entry_less);
     }

@@ -209,6 +209,9 @@ SlFeedMergeStatus sl_feed_merge          (SlFeedHub       *hub,
 gint64     sl_feed_key                   (gint64           time,
                                           gint64           hint);
 
+/* for tests: the merge's entries for waited feeds without a packet event */
+guint      _sl_feed_hub_get_stalled_len  (SlFeedHub       *hub);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlFeedHub, sl_feed_hub_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlFeed, sl_feed_free)
 
