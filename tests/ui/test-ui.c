@@ -2402,6 +2402,12 @@ reading_updated_cb (SlSession        *session,
   ui_pixels_clear (&px);
 }
 
+static gboolean
+session_has_selection (gpointer session)
+{
+  return sl_session_get_selected_host (session) != NULL;
+}
+
 static void
 graph_at_scale (guint n_hosts)
 {
@@ -2445,6 +2451,11 @@ graph_at_scale (guint n_hosts)
     g_autofree char *part = g_utf8_strup (name + strlen (name) - MIN (strlen (name), 4), -1);
 
     g_assert_true (sl_graph_view_find_host (graph, part, FALSE));
+    /* as a user does: typed into Find a Host (the picture in data/screenshots/) */
+    sl_session_set_selected_host (session, NULL);
+    gtk_editable_set_text (GTK_EDITABLE (window->host_search), part);
+    g_assert_true (ui_wait_for (session_has_selection, session, UI_WAIT_S));
+    g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (window->host_search), "error"));
   }
   g_assert_true (sl_session_get_selected_host (session) == target);
   g_assert_cmpfloat (sl_graph_view_get_zoom (graph), >=, 1.0);
@@ -2454,6 +2465,8 @@ graph_at_scale (guint n_hosts)
   g_assert_cmpfloat (fabs (y - gtk_widget_get_height (GTK_WIDGET (graph)) / 2.0), <, 2);
   check_labels (graph, session, 1);
   g_assert_nonnull (label_of (_sl_graph_view_get_labels (graph), sl_host_item_get_host (target)));
+  if (n_hosts == 100)
+    ui_save_screenshot (window, "find-host.png");
   g_assert_false (sl_graph_view_find_host (graph, "no such host", FALSE));
   ui_close_window (window);
 }
@@ -2818,6 +2831,28 @@ test_recent (void)
 
 /* Preferences: the estimator re-reads the input */
 
+static gboolean
+is_label_with_text (GtkWidget    *widget,
+                    gconstpointer text)
+{
+  return GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0;
+}
+
+/* A combo row's value is shown whole ("Auto…" for Automatic at the
+ * dialog's first size, found in a screenshot). */
+static void
+check_value_whole (GtkWidget  *prefs,
+                   const char *text)
+{
+  GtkWidget *label = ui_find_widget (prefs, is_label_with_text, text);
+  int natural;
+
+  g_assert_nonnull (label);
+  gtk_widget_measure (label, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+  g_test_message ("\"%s\": %d px wide, %d px needed", text, gtk_widget_get_width (label), natural);
+  g_assert_cmpint (gtk_widget_get_width (label), >=, natural);
+}
+
 static void
 test_preferences (void)
 {
@@ -2845,6 +2880,9 @@ test_preferences (void)
     ui_render (f.window, GTK_WIDGET (prefs), "preferences.png", &px);
     ui_pixels_clear (&px);
   }
+  check_value_whole (GTK_WIDGET (prefs), "Automatic");
+  check_value_whole (GTK_WIDGET (prefs), "Convex hull");
+  check_value_whole (GTK_WIDGET (prefs), "Minimum spanning tree");
   g_settings_set_string (settings, "algorithm", "linreg");
   g_assert_cmpstr (sl_session_get_algorithm (f.session), ==, "linreg");
   ui_wait_settled (f.session);
