@@ -152,6 +152,8 @@ struct _SlTimeline
   /* bytes of intervals and of their index copied from one array to
    * another (growing outside the scratch area, or leaving it) */
   guint64       interval_copy_bytes;
+  /* and from one array to another in the scratch area */
+  guint64       scratch_copy_bytes;
   GPtrArray    *lanes;
   GHashTable   *lane_by_pair;
   GArray       *conns;
