@@ -444,6 +444,59 @@ held_back_decoders (SlCluster   *c,
                                      WAIT_S));
 }
 
+typedef struct
+{
+  const char *host;
+  char       *reason;   /* the engine's for @host at the last update */
+} HostReason;
+
+static void
+reason_hook (SlLiveWatch        *w,
+             SlEngine           *engine,
+             const SlLiveUpdate *u,
+             gpointer            data)
+{
+  HostReason *hr = data;
+  guint h = sl_engine_find_host (engine, hr->host);
+  SlHostInfo info = { 0 };
+
+  if (h == SL_HOST_NONE)
+    return;
+  sl_engine_get_host_info (engine, h, &info);
+  g_free (hr->reason);
+  hr->reason = g_strdup (info.reason);
+  sl_host_info_clear (&info);
+}
+
+static gboolean
+pred_reason (SlLiveWatch *w,
+             gpointer     data)
+{
+  HostReason *hr = data;
+
+  return hr->reason != NULL && strstr (hr->reason, "no event could be read: another viewer") != NULL;
+}
+
+/* A live reader on @url whose updates keep the engine's reason for
+ * @hr->host. */
+static SlLive *
+watch_reason (SlLiveWatch         *w,
+              SlEngine            *engine,
+              const SlLiveOptions *lo,
+              const char          *url,
+              HostReason          *hr)
+{
+  g_autoptr(GError) error = NULL;
+  SlLive *live;
+
+  sl_live_watch_init (w);
+  w->hook = reason_hook;
+  w->hook_data = hr;
+  live = sl_live_watch_start (w, engine, lo, url, &error);
+  g_assert_no_error (error);
+  return live;
+}
+
 /* Relay not reachable, another viewer, session destroyed, relay stalled
  * and cut (killed), reconnection; the other hosts go on each time. */
 static void
@@ -461,6 +514,7 @@ test_live_faults (void)
   StateWant want;
   gint64 t0;
   guint stalled_from;
+  HostReason gamma = { cluster_hosts[2].name, NULL }, gamma2 = { cluster_hosts[2].name, NULL };
 
   if (!cluster_start (&c, 100))
     return;
@@ -503,21 +557,42 @@ test_live_faults (void)
       g_usleep (100000);
     }
 
+  /* 2a. gamma alone, which the other viewer holds: nothing of it can be
+   * read, and it says why, as a folder's host (its reason, and at the end
+   * its last problem), not "no TCP packet event" */
+  engine2 = sl_engine_new (NULL);
+  live2 = watch_reason (&w2, engine2, &lo, viewer_url, &gamma2);
+  g_assert_true (sl_live_watch_wait (&w2, pred_reason, &gamma2, WAIT_S));
+  g_test_message ("sl-gamma held by another viewer: %s", gamma2.reason);
+  sl_live_stop (live2);
+  g_assert_true (w2.final);
+  g_assert_true (has_problem (&w2, "no event could be read (another viewer is attached to its session); "
+                                   "the host cannot be synchronized"));
+  sl_live_free (live2);
+  sl_engine_free (engine2);
+  sl_live_watch_clear (&w2);
+  g_free (gamma2.reason);
+
   engine = sl_engine_new (NULL);
   url = g_strdup_printf ("%s/session/%s", sl_harness_get_relay_url (c.h), SESSION);
-  live = watch_live (&w, engine, &lo, url);
+  live = watch_reason (&w, engine, &lo, url, &gamma);
 
   g_assert_true (sl_live_watch_wait (&w, pred_problem, "another viewer", WAIT_S));
+  g_assert_true (sl_live_watch_wait (&w, pred_reason, &gamma, WAIT_S));
   want = (StateWant) { cluster_hosts[0].name, SL_LIVE_HOST_STREAMING };
   g_assert_true (sl_live_watch_wait (&w, pred_state, &want, WAIT_S));
   more.packets = w.packets;
   g_assert_true (sl_live_watch_wait (&w, pred_more_packets, &more, WAIT_S));
 
-  /* the other viewer leaves: Syncline attaches on its own */
+  /* the other viewer leaves: Syncline attaches on its own, and gamma,
+   * read, no longer says that it could not be */
   g_assert_true (sl_harness_stop_process (c.h, viewer, 5000, NULL, &error));
   want = (StateWant) { cluster_hosts[2].name, SL_LIVE_HOST_STREAMING };
   g_assert_true (sl_live_watch_wait (&w, pred_state, &want, WAIT_S));
   g_assert_true (sl_live_watch_wait (&w, pred_goal, &(Goal) { 3, 2, 1 }, WAIT_S));
+  g_mutex_lock (&w.lock);
+  g_assert_null (strstr (gamma.reason, "could not be read"));
+  g_mutex_unlock (&w.lock);
 
   /* 3. gamma's session is destroyed: reported, the others go on */
   g_assert_true (sl_harness_host_destroy_session (c.host[2], SESSION, &error));
@@ -561,6 +636,7 @@ test_live_faults (void)
   sl_live_free (live);
   sl_engine_free (engine);
   sl_live_watch_clear (&w);
+  g_free (gamma.reason);
 
   /* 5b. 4b through an IPv6 relay address (an IPv4-mapped one reaches the
    * harness's relay): the decoders' in-process forwarder copies what the

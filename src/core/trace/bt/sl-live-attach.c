@@ -41,6 +41,26 @@ sl_live_add_problem (SlLive     *self,
   sl_feed_hub_signal (self->hub);
 }
 
+/* Called with the lock held: a host that has no event yet keeps the
+ * first reason why (the engine thread gives it to the engine, which then
+ * names it as the host's reason, as a folder's host of which nothing could
+ * be read); one that has events is not one. */
+void
+sl_live_host_unread_locked (LiveHost   *h,
+                            const char *fmt,
+                            ...)
+{
+  va_list ap;
+
+  if (h->unread != NULL || sl_feed_get_events_locked (h->feed) > 0)
+    return;
+  va_start (ap, fmt);
+  h->unread = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  h->live->hosts_changed = TRUE;
+  sl_feed_hub_signal_locked (h->live->hub);
+}
+
 /* Called with the lock held. */
 static void
 set_state_locked (LiveHost        *h,
@@ -297,6 +317,19 @@ run_decoder (LiveHost *h,
   return how;
 }
 
+/* "WHAT: the first clause of WHY" as the host's unread reason. */
+static void
+unread_because (LiveHost   *h,
+                const char *what,
+                const char *why)
+{
+  g_autofree char *clause = sl_trace_problem_first_clause (why);
+
+  sl_feed_hub_lock (h->live->hub);
+  sl_live_host_unread_locked (h, "%s: %s", what, clause);
+  sl_feed_hub_unlock (h->live->hub);
+}
+
 static void
 report_end (LiveHost   *h,
             Run        *run,
@@ -332,24 +365,27 @@ report_end (LiveHost   *h,
     {
       sl_live_add_problem (self, h->hostname, h->url, "the session ended (destroyed, or the relay closed it)");
       sl_feed_hub_lock (self->hub);
+      sl_live_host_unread_locked (h, "the session ended before its first event");
       h->session_ended = TRUE;
       set_state_locked (h, SL_LIVE_HOST_ENDED, "session ended");
       sl_feed_hub_unlock (self->hub);
     }
   else if (!run->committed)
     {
-      sl_live_add_problem (self, h->hostname, h->url, "cannot attach: %s",
-                           run->fatal != NULL && *run->fatal ? run->fatal
-                           : how != NULL ? how : "babeltrace2 refused");
+      const char *why = run->fatal != NULL && *run->fatal ? run->fatal : how != NULL ? how : "babeltrace2 refused";
+
+      sl_live_add_problem (self, h->hostname, h->url, "cannot attach: %s", why);
+      unread_because (h, "cannot attach", why);
       set_state (h, SL_LIVE_HOST_WAITING, "cannot attach; retrying");
     }
   else
     {
       g_autofree char *died = how != NULL ? g_strdup_printf ("the trace decoder %s", how) : NULL;
+      const char *why = run->fatal != NULL && *run->fatal ? run->fatal
+                        : died != NULL ? died : "connection to the relay failed";
 
-      sl_live_add_problem (self, h->hostname, h->url, "lost the session: %s; will reconnect",
-                           run->fatal != NULL && *run->fatal ? run->fatal
-                           : died != NULL ? died : "connection to the relay failed");
+      sl_live_add_problem (self, h->hostname, h->url, "lost the session: %s; will reconnect", why);
+      unread_because (h, "lost the session", why);
       set_state (h, SL_LIVE_HOST_WAITING, "connection lost; retrying");
     }
 }
@@ -460,6 +496,7 @@ sl_live_attach_free (LiveHost *h)
   g_free (h->session);
   g_free (h->url);
   g_free (h->message);
+  g_free (h->unread);
   sl_decoder_target_clear (&h->target);
   if (h->store_owned)
     sl_event_store_free (h->store);

@@ -92,6 +92,11 @@ struct _LiveHost
   gboolean         segment_wanted;
   gint64           step_ns;
   GArray          *segments;
+  /* why nothing of it could be read while it has no event (the first
+   * problem that kept it from being read: another viewer, cannot attach,
+   * lost or ended before any event), and whether the engine has it */
+  char            *unread;
+  gboolean         unread_given;
 };
 
 /* as the folder reader's (sl-trace-group.c) */
@@ -143,6 +148,9 @@ void       sl_live_add_problem      (SlLive         *self,
                                      const char     *fmt,
                                      ...) G_GNUC_PRINTF (4, 5);
 void       sl_live_target_free      (gpointer        p);
+void       sl_live_host_unread_locked (LiveHost     *h,
+                                       const char   *fmt,
+                                       ...) G_GNUC_PRINTF (2, 3);
 GPtrArray *sl_live_query_sessions   (const char     *relay,
                                      guint           timeout_ms,
                                      SlLiveAbort     abort_func,

@@ -172,6 +172,7 @@ discover_relay (SlLive     *self,
               h->state = SL_LIVE_HOST_WAITING;
               g_free (h->message);
               h->message = g_strdup ("another viewer is attached");
+              sl_live_host_unread_locked (h, "another viewer is attached to its session");
               self->hosts_changed = TRUE;
             }
           continue;
@@ -368,7 +369,39 @@ start_segment (SlLive   *self,
   return TRUE;
 }
 
-/* Registers the hosts the engine does not know yet (engine locked). */
+/* Gives the engine why a host of which no event came could not be read,
+ * and takes it back once events come (engine locked). */
+static gboolean
+give_unread (SlLive   *self,
+             LiveHost *h)
+{
+  g_autofree char *why = NULL;
+  gboolean give = FALSE, take_back = FALSE;
+
+  sl_feed_hub_lock (self->hub);
+  if (h->unread != NULL)
+    {
+      if (sl_feed_get_events_locked (h->feed) > 0)
+        {
+          take_back = h->unread_given;
+          g_clear_pointer (&h->unread, g_free);
+          h->unread_given = FALSE;
+        }
+      else if (!h->unread_given)
+        {
+          give = TRUE;
+          why = g_strdup (h->unread);
+          h->unread_given = TRUE;
+        }
+    }
+  sl_feed_hub_unlock (self->hub);
+  if (give || take_back)
+    sl_engine_set_host_unread (self->engine, h->engine_host, why);
+  return give || take_back;
+}
+
+/* Registers the hosts the engine does not know yet, and gives it why
+ * those of which nothing came could not be read (engine locked). */
 static gboolean
 register_hosts (SlLive *self,
                 guint   n)
@@ -382,16 +415,18 @@ register_hosts (SlLive *self,
 
       if (h->segment_wanted)
         changed |= start_segment (self, h);
-      if (h->engine_host != SL_HOST_NONE)
-        continue;
-      e = sl_engine_find_host (self->engine, h->hostname);
-      if (e == SL_HOST_NONE)
-        e = sl_engine_add_host (self->engine, h->hostname);
-      sl_feed_hub_lock (self->hub);
-      h->engine_host = e;
-      sl_feed_set_engine_host (h->feed, e);
-      sl_feed_hub_unlock (self->hub);
-      changed = TRUE;
+      if (h->engine_host == SL_HOST_NONE)
+        {
+          e = sl_engine_find_host (self->engine, h->hostname);
+          if (e == SL_HOST_NONE)
+            e = sl_engine_add_host (self->engine, h->hostname);
+          sl_feed_hub_lock (self->hub);
+          h->engine_host = e;
+          sl_feed_set_engine_host (h->feed, e);
+          sl_feed_hub_unlock (self->hub);
+          changed = TRUE;
+        }
+      changed |= give_unread (self, h);
     }
   return changed;
 }
@@ -460,6 +495,10 @@ deliver (SlLive   *self,
                              "%" G_GUINT64_FORMAT " packet events lie more than 2^59 ns (18 years) from the host's "
                              "first or out of the years 1896 to 2043 (damaged timestamps?); left out", n - h->out_of_span);
       h->out_of_span = n;
+      /* as a folder's host of which nothing could be read: its last problem */
+      if (final && h->unread != NULL && sl_feed_get_events_locked (h->feed) == 0)
+        sl_problem_list_add (self->problems, h->hostname, h->url,
+                             "no event could be read (%s); the host cannot be synchronized", h->unread);
     }
   u.hosts = dup_hosts_locked (self);
   problems = sl_problem_list_take_new (self->problems);
