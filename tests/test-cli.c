@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <locale.h>
 #include <math.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -524,6 +525,65 @@ test_text_units_cpu (void)
   g_assert_true (g_spawn_command_line_sync (rm, NULL, NULL, NULL, NULL));
 }
 
+/* Under LC_ALL=@locale, syncline-cli @args; the report's "Time:" line
+ * (CPU times) left out. */
+static char *
+sync_under (const char        *locale,
+            const char *const *args)
+{
+  g_autofree char *lc_all = g_strdup (g_getenv ("LC_ALL"));
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GStrvBuilder) kept = g_strv_builder_new ();
+  g_auto(GStrv) joined = NULL;
+  Run r = { 0 };
+
+  g_setenv ("LC_ALL", locale, TRUE);
+  run_cli_argv (&r, args);
+  if (lc_all != NULL)
+    g_setenv ("LC_ALL", lc_all, TRUE);
+  else
+    g_unsetenv ("LC_ALL");
+  g_assert_cmpint (r.status, ==, 0);
+  lines = g_strsplit (r.out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (!g_str_has_prefix (lines[i], "Time: "))
+      g_strv_builder_add (kept, lines[i]);
+  joined = g_strv_builder_end (kept);
+  run_clear (&r);
+  return g_strjoinv ("\n", joined);
+}
+
+/* The report's words are English, and so are its numbers under a French
+ * locale: "(3,000 s)" read as three thousand seconds and
+ * "alpha in [0,99, 1,00]" as four numbers. Skipped without fr_FR.UTF-8
+ * (localedef -i fr_FR -f UTF-8 fr_FR.UTF-8). */
+static void
+test_french (void)
+{
+  g_autofree char *dir = NULL, *traces = NULL, *rm = NULL;
+  g_autofree char *c = NULL, *fr = NULL;
+  const char *const gen[] = { "--hosts=3", "--duration=2", "--events=20000", "--seed=3", NULL };
+  locale_t french = newlocale (LC_ALL_MASK, "fr_FR.UTF-8", (locale_t) 0);
+
+  if (french == (locale_t) 0)
+    {
+      g_test_skip ("the fr_FR.UTF-8 locale is not installed (localedef -i fr_FR -f UTF-8 fr_FR.UTF-8)");
+      return;
+    }
+  freelocale (french);
+
+  dir = g_dir_make_tmp ("sl-cli-french-XXXXXX", NULL);
+  traces = g_build_filename (dir, "traces", NULL);
+  rm = g_strdup_printf ("rm -rf %s", dir);
+  run_generate (traces, gen);
+  c = sync_under ("C.UTF-8", (const char *const[]) { "sync", traces, NULL });
+  fr = sync_under ("fr_FR.UTF-8", (const char *const[]) { "sync", traces, NULL });
+  g_test_message ("%s", fr);
+  g_assert_nonnull (strstr (c, " ppm"));
+  g_assert_cmpstr (fr, ==, c);
+  g_assert_true (g_spawn_command_line_sync (rm, NULL, NULL, NULL, NULL));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -535,6 +595,7 @@ main (int    argc,
   g_test_add_func ("/cli/json-schema", test_json_schema);
   g_test_add_func ("/cli/text-offsets", test_text_offsets);
   g_test_add_func ("/cli/text-units-cpu", test_text_units_cpu);
+  g_test_add_func ("/cli/french", test_french);
   g_test_add_func ("/cli/unsynchronized-status", test_unsynchronized_status);
   g_test_add_func ("/cli/demo", test_demo);
   g_test_add_func ("/cli/bench-json", test_bench_json);

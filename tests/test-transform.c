@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <locale.h>
 #include <math.h>
 
 #include "sl-round-private.h"
@@ -193,6 +194,27 @@ test_strings (void)
     long double s = strtold (slope, NULL), o = strtold (offset, NULL);
     gint64 x = EPOCH + 123456789;
     g_assert_cmpfloat (fabsl (s * x + o - (long double) sl_transform_apply (&t, x)), <=, 1.0L);
+  }
+
+  /* programs read them (the JSON's exact maps): a point under a locale
+   * whose decimal separator is a comma too, as the application runs */
+  {
+    locale_t french = newlocale (LC_NUMERIC_MASK, "fr_FR.UTF-8", (locale_t) 0);
+    locale_t old;
+    g_autofree char *fr_slope = NULL, *fr_offset = NULL;
+
+    if (french == (locale_t) 0)
+      {
+        g_test_message ("fr_FR.UTF-8 not installed: the strings not checked under it");
+        return;
+      }
+    old = uselocale (french);
+    fr_slope = sl_transform_slope_to_string (&t);
+    fr_offset = sl_transform_offset_to_string (&t);
+    uselocale (old);
+    freelocale (french);
+    g_assert_cmpstr (fr_slope, ==, slope);
+    g_assert_cmpstr (fr_offset, ==, offset);
   }
 }
 

@@ -1158,6 +1158,10 @@ main (int    argc,
       char **argv)
 {
   setlocale (LC_ALL, "");
+  /* Its words are English: so are its numbers. Under a French locale
+   * "(3,000 s)" read as three thousand seconds, "[0,99, 1,00]" as four
+   * numbers, and --json-lines and the benchmarks' JSON were not JSON. */
+  setlocale (LC_NUMERIC, "C");
   g_set_print_handler (print_utf8);
   g_set_printerr_handler (printerr_utf8);
 

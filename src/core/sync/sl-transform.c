@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -169,28 +170,41 @@ sl_transform_rebase (const SlTransform *self,
   *out = r;
 }
 
+/* @value with a decimal point whatever the locale: programs read these
+ * (the JSON's exact maps), and the application runs under the user's
+ * ("1,0000520734…" under fr_FR). */
+static char *
+format_c (int          decimals,
+          long double  value)
+{
+  static gsize c_numeric;
+  locale_t old;
+  char *out;
+
+  if (g_once_init_enter (&c_numeric))
+    g_once_init_leave (&c_numeric, (gsize) newlocale (LC_NUMERIC_MASK, "C", (locale_t) 0));
+  old = uselocale ((locale_t) c_numeric);
+  out = g_strdup_printf ("%.*Lf", decimals, value);
+  uselocale (old);
+  return out;
+}
+
 /* Decimal strings precise to ~1e-19 of slope (x87/quad long double), enough
  * to map an epoch-scale timestamp to the nanosecond. */
 char *
 sl_transform_slope_to_string (const SlTransform *self)
 {
-  char buf[80];
-
   g_return_val_if_fail (self != NULL, NULL);
 
-  g_snprintf (buf, sizeof buf, "%.22Lf", 1.0L + (long double) self->drift);
-  return g_strdup (buf);
+  return format_c (22, 1.0L + (long double) self->drift);
 }
 
 char *
 sl_transform_offset_to_string (const SlTransform *self)
 {
-  char buf[80];
-
   g_return_val_if_fail (self != NULL, NULL);
 
-  g_snprintf (buf, sizeof buf, "%.6Lf", offset_at (self, 0));
-  return g_strdup (buf);
+  return format_c (6, offset_at (self, 0));
 }
 
 /* Intercept at t = 0 as a double, for display only (loses ~100 ns). */
