@@ -137,19 +137,36 @@ draw_legend (SlGraphView *self,
              Rgb          fg,
              Rgb          bg)
 {
-  const double w = 200, h = 96, x0 = 10;
+  const double h = 96, x0 = 10;
   double y0 = height - h - 10;
+  double w, other_x, ring_x;
   cairo_pattern_t *grad;
   cairo_text_extents_t ext;
   const char *ticks[] = { "10 µs", "100 µs", "1 ms", "10 ms" };
+  const char *tree = _("tree link"), *other = _("other"), *reference = _("reference");
+  /* Translators: marks drawn on links: ≈ approximate, → one way, ∅ no match, ✕ hulls cross */
+  const char *marks = _("≈ approximate  → incomplete"), *absent = _("∅ absent  ✕ fail");
 
   cairo_save (cr);
   cairo_set_dash (cr, NULL, 0, 0);
+  cairo_set_font_size (cr, 10);
+  /* the items where the English words put them, further right when
+   * a language's are longer ("lien de l'arbre" ran into the next one) */
+  cairo_text_extents (cr, tree, &ext);
+  other_x = MAX (x0 + 104, x0 + 44 + ext.x_advance + 12);
+  cairo_text_extents (cr, absent, &ext);
+  ring_x = MAX (x0 + 140, x0 + 8 + ext.x_advance + 12);
+  cairo_text_extents (cr, other, &ext);
+  w = MAX (200, other_x + 36 + ext.x_advance + 2 - x0);
+  cairo_text_extents (cr, reference, &ext);
+  w = MAX (w, ring_x + 10 + ext.x_advance + 2 - x0);
+  cairo_text_extents (cr, marks, &ext);
+  w = MAX (w, 8 + ext.x_advance + 2);
+
   set_rgb (cr, bg, 0.85);
   cairo_rectangle (cr, x0, y0, w, h);
   cairo_fill (cr);
 
-  cairo_set_font_size (cr, 10);
   set_rgb (cr, fg, 1);
   cairo_move_to (cr, x0 + 8, y0 + 14);
   /* Translators: legend of the colour scale of the links */
@@ -185,33 +202,32 @@ draw_legend (SlGraphView *self,
   cairo_stroke (cr);
   set_rgb (cr, fg, 1);
   cairo_move_to (cr, x0 + 44, y0 + 58);
-  cairo_show_text (cr, _("tree link"));
+  cairo_show_text (cr, tree);
 
   cairo_set_line_width (cr, 1.3);
   dash_for (cr, SL_QUALITY_ACCURATE, FALSE, 1.3);
   set_rgb (cr, bound_color (0.3), 1);
-  cairo_move_to (cr, x0 + 104, y0 + 54);
-  cairo_line_to (cr, x0 + 134, y0 + 54);
+  cairo_move_to (cr, other_x, y0 + 54);
+  cairo_line_to (cr, other_x + 30, y0 + 54);
   cairo_stroke (cr);
   cairo_set_dash (cr, NULL, 0, 0);
   set_rgb (cr, fg, 1);
-  cairo_move_to (cr, x0 + 140, y0 + 58);
-  cairo_show_text (cr, _("other"));
+  cairo_move_to (cr, other_x + 36, y0 + 58);
+  cairo_show_text (cr, other);
 
   cairo_move_to (cr, x0 + 8, y0 + 74);
-  /* Translators: marks drawn on links: ≈ approximate, → one way, ∅ no match, ✕ hulls cross */
-  cairo_show_text (cr, _("≈ approximate  → incomplete"));
+  cairo_show_text (cr, marks);
   cairo_move_to (cr, x0 + 8, y0 + 88);
-  cairo_show_text (cr, _("∅ absent  ✕ fail"));
+  cairo_show_text (cr, absent);
 
   cairo_set_line_width (cr, 2.5);
   set_rgb (cr, rgb_from_hex (SL_GRAPH_RGB_REFERENCE), 1);
   cairo_new_path (cr);
-  cairo_arc (cr, x0 + 140, y0 + 82, 5, 0, 2 * G_PI);
+  cairo_arc (cr, ring_x, y0 + 82, 5, 0, 2 * G_PI);
   cairo_stroke (cr);
   set_rgb (cr, fg, 1);
-  cairo_move_to (cr, x0 + 150, y0 + 86);
-  cairo_show_text (cr, _("reference"));
+  cairo_move_to (cr, ring_x + 10, y0 + 86);
+  cairo_show_text (cr, reference);
   cairo_restore (cr);
 }
 
