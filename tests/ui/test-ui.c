@@ -3859,6 +3859,26 @@ test_progress_no_layout (void)
   g_assert_cmpstr (gtk_inscription_get_text (window->progress_label), ==, "750 of 1000 hosts");
   g_assert_cmpuint (layouts, >=, 1);
   g_signal_handler_disconnect (surface, id);
+
+  /* the longest line a read shows is whole, on one line, in the default
+   * window: it wrapped to two ("… 1234 s" over "left") and, longer (the
+   * French), lost its end */
+  {
+    const char *longest = "Building the timeline — 1000 hosts, 123.45 M events/s, 1234 s left";
+    g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (window->progress_label), longest);
+    int text_w, text_h;
+
+    _sl_session_set_progress (session, 0.75, longest);
+    ui_wait_frames (GTK_WIDGET (window), 2);
+    pango_layout_get_pixel_size (layout, &text_w, &text_h);
+    g_test_message ("progress line %d x %d px, its text %d x %d px, the bar %d px", gtk_widget_get_width (GTK_WIDGET (window->progress_label)),
+                    gtk_widget_get_height (GTK_WIDGET (window->progress_label)), text_w, text_h,
+                    gtk_widget_get_width (GTK_WIDGET (window->progress_bar)));
+    g_assert_cmpint (text_w, <=, gtk_widget_get_width (GTK_WIDGET (window->progress_label)));
+    g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (window->progress_label)), <, 2 * text_h);
+    /* and the bar keeps most of the line */
+    g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window->progress_bar)), >=, 400);
+  }
   ui_close_window (window);
 }
 
