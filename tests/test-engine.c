@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sl-engine.h"
+#include "sl-engine-private.h"
 #include "sl-lttv-text.h"
 #include "sl-plot-data.h"
 #include "sl-report.h"
@@ -698,7 +699,7 @@ test_inversion_cache (void)
   g_autoptr(GRand) rand = g_rand_new_with_seed (7);
   gint64 t = G_GINT64_CONSTANT (1700000000000000000);
   guint64 max_seen = 0;
-  guint replaced = 0;
+  guint replaced = 0, walks = 0, accurate = 0;
   SlRelation *old[3] = { NULL, NULL, NULL };
   SlRelation *now[3];
 
@@ -773,6 +774,26 @@ test_inversion_cache (void)
             g_test_message ("round %d link %u-%u: in tree %d, inversions %" G_GUINT64_FORMAT,
                             round, li.a, li.b, li.in_tree, li.inversions);
           }
+      /* a link's quality alone (a live status line's, at every update)
+       * walks none of its points, and is its row's */
+      {
+        guint64 walked = _sl_engine_get_inversion_points (e);
+        SlQuality q[3];
+
+        g_assert_cmpuint (sl_engine_get_n_links (e), <=, G_N_ELEMENTS (q));
+        for (guint l = 0; l < sl_engine_get_n_links (e); l++)
+          q[l] = sl_engine_get_link_quality (e, l);
+        g_assert_cmpuint (_sl_engine_get_inversion_points (e), ==, walked);
+        for (guint l = 0; l < sl_engine_get_n_links (e); l++)
+          {
+            SlLinkInfo li;
+
+            sl_engine_get_link_info (e, l, &li);
+            g_assert_cmpint (q[l], ==, li.quality);
+            accurate += li.quality == SL_QUALITY_ACCURATE;
+          }
+        walks += _sl_engine_get_inversion_points (e) > walked;
+      }
       for (guint l = 0; l < sl_engine_get_n_links (e); l++)
         {
           SlLinkInfo li;
@@ -794,6 +815,9 @@ test_inversion_cache (void)
   /* the test saw real inversions, so the counts were exercised */
   g_assert_cmpuint (max_seen, >, 0);
   g_assert_cmpuint (replaced, >, 0);
+  /* the rows counted points (so the counter counts) and links were accurate */
+  g_assert_cmpuint (walks, >, 0);
+  g_assert_cmpuint (accurate, >, 0);
   sl_engine_free (e);
 }
 

@@ -159,12 +159,15 @@ struct _SlEngine
   GHashTable      *fixed;
   GPtrArray       *host_fixed;
   char            *fixed_source;
+  /* points walked by the inversion counts (_sl_engine_get_inversion_points()) */
+  guint64          inversion_points;
 };
 
 void  _sl_engine_query_flush   (SlEngine   *self);
 void  _sl_engine_get_link_info_from_scratch (SlEngine   *self,
                                              guint       link,
                                              SlLinkInfo *info);
+guint64 _sl_engine_get_inversion_points (const SlEngine *self);
 void  _sl_engine_link_estimate (SlEngine   *self,
                                 Link       *l,
                                 SlLinkInfo *info);

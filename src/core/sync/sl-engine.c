@@ -1139,7 +1139,10 @@ link_info_compute (SlEngine       *self,
     {
       info->inversions = 0;
       for (int side = 0; side < 2; side++)
-        info->inversions += count_inversions (&l->points[side], 0, side, ra, rb);
+        {
+          info->inversions += count_inversions (&l->points[side], 0, side, ra, rb);
+          self->inversion_points += l->points[side].len;
+        }
       info->inversions_known = TRUE;
       info->inversions_exact = l->points[0].dropped == 0 && l->points[1].dropped == 0;
     }
@@ -1161,6 +1164,7 @@ link_info_compute (SlEngine       *self,
       for (int side = 0; side < 2; side++)
         {
           l->inv.inversions += count_inversions (&l->points[side], l->inv.counted[side], side, ra, rb);
+          self->inversion_points += l->points[side].len - l->inv.counted[side];
           l->inv.counted[side] = l->points[side].len;
         }
       info->inversions_known = TRUE;
@@ -1182,6 +1186,29 @@ link_host_relations (SlEngine    *self,
       *ra = sl_graph_get_relation (self->graph, l->a);
       *rb = sl_graph_get_relation (self->graph, l->b);
     }
+}
+
+/**
+ * sl_engine_get_link_quality:
+ *
+ * The link's quality alone, as sl_engine_get_link_info() gives it, from the
+ * link's own estimate: neither its bounds over the hosts' spans nor its
+ * inversions, which a host's new relation makes count again over all of
+ * the link's points (a live status line asks at every update: without a
+ * point retention, a cost growing with the session's length).
+ */
+SlQuality
+sl_engine_get_link_quality (SlEngine *self,
+                            guint     link)
+{
+  SlLinkInfo info;
+
+  g_return_val_if_fail (self != NULL, SL_QUALITY_ABSENT);
+  g_return_val_if_fail (link < self->links->len, SL_QUALITY_ABSENT);
+
+  _sl_engine_query_flush (self);
+  _sl_engine_link_estimate (self, &g_array_index (self->links, Link, link), &info);
+  return info.quality;
 }
 
 /* A capture asks for every row: a link whose inputs did not change since
@@ -1220,6 +1247,14 @@ sl_engine_get_link_info (SlEngine   *self,
     }
   /* memcpy: the padding too, as a row computed now has it */
   memcpy (info, &l->row.info, sizeof *info);
+}
+
+/* The points inversions were counted over since the engine began (tests:
+ * what a query costs). */
+guint64
+_sl_engine_get_inversion_points (const SlEngine *self)
+{
+  return self->inversion_points;
 }
 
 /* The row computed again from the link and the graph, the caches neither

@@ -253,6 +253,8 @@ guint            sl_engine_get_n_links      (const SlEngine        *self);
 void             sl_engine_get_link_info    (SlEngine              *self,
                                              guint                  link,
                                              SlLinkInfo            *info);
+SlQuality        sl_engine_get_link_quality (SlEngine              *self,
+                                             guint                  link);
 void             sl_engine_get_host_info    (SlEngine              *self,
                                              guint                  host,
                                              SlHostInfo            *info);
