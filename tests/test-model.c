@@ -20,6 +20,7 @@
 #include "sl-job.h"
 #include "sl-report.h"
 #include "sl-session.h"
+#include "sl-sim.h"
 #include "sl-session-private.h"
 #include "sl-snapshot.h"
 #include "sl-units.h"
@@ -1392,6 +1393,129 @@ test_thread_wait (void)
   g_assert_cmpuint (count_schedstat_fds (), <=, fds);
 }
 
+/* Two captures of the same engine state: one taking the previous
+ * capture's entries (@cached), one from scratch. */
+static void
+assert_same_capture (const SlSnapshot *cached,
+                     const SlSnapshot *scratch)
+{
+  g_assert_cmpuint (cached->hosts->len, ==, scratch->hosts->len);
+  g_assert_cmpuint (cached->host_names->len, ==, scratch->host_names->len);
+  g_assert_cmpuint (cached->host_relations->len, ==, scratch->host_relations->len);
+  g_assert_cmpuint (cached->n_components, ==, scratch->n_components);
+  g_assert_cmpmem (cached->path_nodes->data, cached->path_nodes->len * sizeof (guint),
+                   scratch->path_nodes->data, scratch->path_nodes->len * sizeof (guint));
+  for (guint h = 0; h < scratch->hosts->len; h++)
+    {
+      g_assert_cmpstr (sl_snapshot_get_host_name (cached, h), ==, sl_snapshot_get_host_name (scratch, h));
+      /* every field, as items compare hosts with memcmp */
+      g_assert_cmpmem (&g_array_index (cached->hosts, SlSnapHost, h), sizeof (SlSnapHost),
+                       &g_array_index (scratch->hosts, SlSnapHost, h), sizeof (SlSnapHost));
+      g_assert_true (sl_relation_equal (g_ptr_array_index (cached->host_relations, h),
+                                        g_ptr_array_index (scratch->host_relations, h)));
+    }
+  g_assert_cmpuint (cached->links->len, ==, scratch->links->len);
+  g_assert_cmpuint (cached->matches, ==, scratch->matches);
+  g_assert_cmpint (cached->time_start, ==, scratch->time_start);
+  g_assert_cmpint (cached->time_end, ==, scratch->time_end);
+}
+
+/* A capture that takes the previous one's entries of the hosts that did
+ * not change equals one from scratch, every field, at every 50th packet
+ * of a generated read, as folders are read (flushes at input times) and
+ * as live data is (a flush per query): two groups joined by a link that
+ * appears (their hosts' references change), a host that becomes
+ * unreadable, one added late with a span reported, a pin. */
+static void
+test_snapshot_cached (void)
+{
+  for (int live = 0; live <= 1; live++)
+    {
+      SlSimOptions so;
+      SlEngineOptions o;
+      g_autoptr(SlSim) sim = NULL;
+      g_autoptr(SlSnapshotCache) cache = sl_snapshot_cache_new ();
+      g_autofree guint *first_ref = NULL;
+      SlEngine *engine;
+      SlPacketEvent ev;
+      gint64 t;
+      guint n = 0, reused = 0, drifts = 0, computed = 0, n_hosts, moved = 0;
+      gint64 mid;
+
+      sl_sim_options_init (&so);
+      so.seed = 106;
+      so.duration_ns = 30 * G_GINT64_CONSTANT (1000000000);
+      mid = so.start_ns + so.duration_ns / 2;
+      sim = sl_sim_new (&so);
+      sl_engine_options_init (&o);
+      engine = sl_engine_new (&o);
+      sl_engine_set_flush_on_input (engine, !live);
+      for (guint h = 0; h < 7; h++)
+        {
+          g_autofree char *name = g_strdup_printf ("host%u", h);
+
+          sl_sim_add_host (sim, name, (gint64) h * 7919 * 1000000, (double) h * 13e-6 - 40e-6);
+          sl_engine_add_host (engine, name);
+        }
+      n_hosts = 7;
+      first_ref = g_new (guint, 8);
+      for (guint h = 0; h < 3; h++)
+        sl_sim_add_link (sim, h, h + 1, 40);
+      sl_sim_add_link (sim, 4, 5, 40);
+      sl_sim_add_link_span (sim, 3, 4, 60, mid, so.start_ns + so.duration_ns);
+      /* host6 has no link */
+      while (sl_sim_next (sim, &ev, &t))
+        {
+          g_autoptr(SlSnapshot) cached = sl_snapshot_new ();
+          g_autoptr(SlSnapshot) scratch = sl_snapshot_new ();
+          guint r, d;
+
+          sl_engine_add_packet (engine, &ev, t);
+          n++;
+          if (n == 800)
+            sl_engine_set_host_unread (engine, 6, "channel0_0: packet at offset 0: its header is cut");
+          if (n == 1200)
+            {
+              n_hosts = sl_engine_add_host (engine, "late") + 1;
+              sl_engine_add_host_span (engine, n_hosts - 1, t - 1000000, t);
+              sl_engine_add_host_counts (engine, n_hosts - 1, 10, 0, 0);
+            }
+          if (n % 50 != 0)
+            continue;
+          if (n == 2500)
+            sl_engine_pin_reference (engine, 5);
+          sl_snapshot_capture_engine_cached (cached, engine, 0, cache);
+          sl_snapshot_capture_engine (scratch, engine, 0);
+          assert_same_capture (cached, scratch);
+          r = sl_snapshot_cache_get_reused (cache, &d);
+          reused += r;
+          drifts += d;
+          computed += scratch->hosts->len - r;
+          for (guint h = 0; h < scratch->hosts->len; h++)
+            {
+              guint ref = g_array_index (scratch->hosts, SlSnapHost, h).reference;
+
+              if (n == 50)
+                first_ref[h] = ref;
+              else if (h < 7 && ref != first_ref[h])
+                moved |= 1u << h;
+            }
+        }
+      g_test_message ("%s: %u packets, host entries taken %u, computed %u, drifts taken %u, references moved %x",
+                      live ? "live" : "folders", n, reused, computed, drifts, moved);
+      /* the read did what the test is about */
+      g_assert_cmpuint (n, >, 3000);
+      g_assert_cmpuint (moved & (1u << 4), !=, 0);
+      g_assert_cmpuint (computed, >, 0);
+      if (!live)
+        {
+          g_assert_cmpuint (reused, >, computed);
+          g_assert_cmpuint (drifts, >, 0);
+        }
+      sl_engine_free (engine);
+    }
+}
+
 /* A host's reason and the file its saved relation came from reach the
  * items whole (the snapshot kept 39 bytes of each: "its reference in
  * yesterday-transforms.j"), and a reason too long for the
@@ -1508,5 +1632,6 @@ main (int    argc,
   g_test_add_func ("/model/format-ns", test_format_ns);
   g_test_add_func ("/model/problem-short", test_problem_short);
   g_test_add_func ("/model/snapshot-reason", test_snapshot_reason);
+  g_test_add_func ("/model/snapshot-cached", test_snapshot_cached);
   return g_test_run ();
 }

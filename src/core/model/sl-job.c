@@ -64,6 +64,8 @@ struct _SlJob
 
   /* worker only */
   guint64            journal_next;
+  /* the previous capture's hosts, which the next takes while unchanged */
+  SlSnapshotCache   *capture_cache;
   guint              problems_sent;
   gint64             last_capture;
   gint64             capture_cost;
@@ -230,6 +232,7 @@ sl_job_unref (SlJob *self)
   g_free (self->transforms);
   g_free (self->demo_dir);
   g_free (self->pin_name);
+  g_clear_pointer (&self->capture_cache, sl_snapshot_cache_free);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);
   g_free (self);
@@ -395,7 +398,9 @@ job_capture (SlJob    *self,
   gboolean plot_force;
 
   job_apply_pin (self, engine);
-  sl_snapshot_capture_engine (snapshot, engine, self->journal_next);
+  if (self->capture_cache == NULL)
+    self->capture_cache = sl_snapshot_cache_new ();
+  sl_snapshot_capture_engine_cached (snapshot, engine, self->journal_next, self->capture_cache);
   self->journal_next = snapshot->journal_next;
 
   g_mutex_lock (&self->lock);

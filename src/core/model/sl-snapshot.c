@@ -16,7 +16,7 @@ sl_snapshot_new (void)
 {
   SlSnapshot *self = g_new0 (SlSnapshot, 1);
 
-  self->host_names = g_ptr_array_new_with_free_func (g_free);
+  self->host_names = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ref_string_release);
   self->hosts = g_array_new (FALSE, TRUE, sizeof (SlSnapHost));
   self->host_relations = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_relation_unref);
   self->link_relations = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_relation_unref);
@@ -84,59 +84,352 @@ copy_text (char       *dest,
   memcpy (dest + (end - text), "…", strlen ("…"));
 }
 
+/* What a host's entry was computed from, besides the engine's hosts
+ * stamp (sl_engine_get_hosts_stamp()). */
+typedef struct
+{
+  gboolean     has_span;
+  gint64       first;
+  gint64       last;
+  SlHostCounts counts;
+} HostKey;
+
+/* The previous capture's hosts, for the next one to take the entries of
+ * those whose inputs did not change. */
+struct _SlSnapshotCache
+{
+  guint64    stamp;
+  guint64    journal_next;
+  GPtrArray *names;
+  GArray    *hosts;
+  GArray    *keys;
+  GPtrArray *relations;
+  GArray    *path_nodes;
+  /* each host's drift inputs (drift_key()) at drift_at[h] .. [h + 1] */
+  GArray    *drift_keys;
+  GArray    *drift_at;
+  guint      n_reused;
+  guint      n_drifts_reused;
+};
+
+SlSnapshotCache *
+sl_snapshot_cache_new (void)
+{
+  SlSnapshotCache *self = g_new0 (SlSnapshotCache, 1);
+
+  self->names = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ref_string_release);
+  self->hosts = g_array_new (FALSE, TRUE, sizeof (SlSnapHost));
+  self->keys = g_array_new (FALSE, TRUE, sizeof (HostKey));
+  self->relations = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_relation_unref);
+  self->path_nodes = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->drift_keys = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->drift_at = g_array_new (FALSE, FALSE, sizeof (guint));
+  return self;
+}
+
+void
+sl_snapshot_cache_free (SlSnapshotCache *self)
+{
+  if (self == NULL)
+    return;
+  g_ptr_array_unref (self->names);
+  g_array_unref (self->hosts);
+  g_array_unref (self->keys);
+  g_ptr_array_unref (self->relations);
+  g_array_unref (self->path_nodes);
+  g_array_unref (self->drift_keys);
+  g_array_unref (self->drift_at);
+  g_free (self);
+}
+
+/**
+ * sl_snapshot_cache_get_reused:
+ * @drifts: (out) (optional): of them, entries whose drift was taken too
+ *
+ * Returns: host entries the last capture took from the one before
+ */
+guint
+sl_snapshot_cache_get_reused (const SlSnapshotCache *self,
+                              guint                 *drifts)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  if (drifts != NULL)
+    *drifts = self->n_drifts_reused;
+  return self->n_reused;
+}
+
+/* The host's name shared with the previous capture (the cache may have
+ * seen another engine: names are compared, not copied). */
+static char *
+host_name (SlSnapshotCache *cache,
+           SlEngine        *engine,
+           guint            h)
+{
+  const char *name = sl_engine_get_host_name (engine, h);
+
+  if (cache == NULL)
+    return g_ref_string_new (name);
+  if (h >= cache->names->len)
+    g_ptr_array_add (cache->names, g_ref_string_new (name));
+  else if (strcmp (g_ptr_array_index (cache->names, h), name) != 0)
+    {
+      g_ref_string_release (g_ptr_array_index (cache->names, h));
+      g_ptr_array_index (cache->names, h) = g_ref_string_new (name);
+    }
+  return g_ref_string_acquire (g_ptr_array_index (cache->names, h));
+}
+
+static void
+host_key (SlEngine *engine,
+          guint     h,
+          HostKey  *key)
+{
+  memset (key, 0, sizeof *key);
+  key->has_span = sl_engine_get_host_span (engine, h, &key->first, &key->last);
+  sl_engine_get_host_counts (engine, h, &key->counts);
+}
+
+/* A host's entry from the engine, but for its component, group size,
+ * data start and drift. */
+static void
+compute_host (SlSnapHost *sh,
+              SlEngine   *engine,
+              guint       h,
+              GPtrArray  *relations,
+              GArray     *path_nodes)
+{
+  SlHostInfo hi = { 0 };
+  const char *fixed = sl_engine_get_host_fixed (engine, h);
+  const char *unread = sl_engine_get_host_unread (engine, h);
+
+  sl_engine_get_host_info (engine, h, &hi);
+  sh->host = h;
+  sh->reference = hi.reference;
+  sh->parent = sl_graph_get_parent (sl_engine_get_graph (engine), h);
+  sh->bound_ns = hi.bound_ns;
+  sh->to_reference = hi.to_reference;
+  g_ptr_array_add (relations, sl_relation_ref (hi.relation));
+  sh->synchronized = hi.synchronized;
+  sh->best_effort = hi.best_effort;
+  copy_text (sh->reason, sizeof sh->reason, hi.reason);
+  copy_text (sh->fixed_from, sizeof sh->fixed_from, fixed != NULL ? fixed : "");
+  copy_text (sh->unread, sizeof sh->unread, unread != NULL ? unread : "");
+  sh->path_start = path_nodes->len;
+  sh->path_len = hi.path != NULL ? hi.path->len : 0;
+  if (hi.path != NULL)
+    g_array_append_vals (path_nodes, hi.path->data, hi.path->len);
+  sl_host_info_clear (&hi);
+}
+
+/* Whether the cached entry of @h holds but for what follows its span
+ * (sl_engine_get_hosts_stamp() says which inputs that takes). */
+static gboolean
+host_unchanged (const SlSnapshotCache *cache,
+                gboolean               same_stamp,
+                SlEngine              *engine,
+                guint                  h,
+                const HostKey         *key)
+{
+  const HostKey *old;
+
+  if (!same_stamp || h >= cache->hosts->len)
+    return FALSE;
+  old = &g_array_index (cache->keys, HostKey, h);
+  /* the reason of a host neither synchronized nor fixed counts its
+   * packets and reads its links */
+  return g_array_index (cache->hosts, SlSnapHost, h).synchronized ||
+         sl_engine_get_host_fixed (engine, h) != NULL ||
+         memcmp (&old->counts, &key->counts, sizeof key->counts) == 0;
+}
+
+/* The cached entry of @h, with what follows its span computed again when
+ * the span moved. */
+static void
+reuse_host (SlSnapHost            *sh,
+            const SlSnapshotCache *cache,
+            SlEngine              *engine,
+            guint                  h,
+            const HostKey         *key)
+{
+  const HostKey *old = &g_array_index (cache->keys, HostKey, h);
+  SlHostInfo hi = { 0 };
+
+  *sh = g_array_index (cache->hosts, SlSnapHost, h);
+  if (old->has_span == key->has_span && old->first == key->first && old->last == key->last)
+    return;
+  hi.host = h;
+  hi.reference = sh->reference;
+  hi.relation = sl_relation_ref (g_ptr_array_index (cache->relations, h));
+  hi.synchronized = sh->synchronized;
+  sl_engine_update_host_info_span (engine, &hi);
+  sh->bound_ns = hi.bound_ns;
+  sh->to_reference = hi.to_reference;
+  if (hi.reason != NULL)
+    copy_text (sh->reason, sizeof sh->reason, hi.reason);
+  sl_host_info_clear (&hi);
+}
+
+/* Everything sl_report_drift_start() and sl_report_drift_interval() read
+ * for the host: its data start, its path, and on each link of it the
+ * link, the data start of its relation and the relations (by serial: a
+ * relation does not change; a new one has a new serial). */
+static void
+drift_key (GArray             *out,
+           const SlSnapshot   *self,
+           GHashTable         *pairs,
+           const SlSnapHost   *sh,
+           gint64              start)
+{
+  const SlReportLink *links = (const SlReportLink *) (gpointer) self->links->data;
+  SlRelation *const *link_rel = (SlRelation *const *) self->link_relations->pdata;
+  SlRelation *const *host_rel = (SlRelation *const *) self->host_relations->pdata;
+  const guint *path = &g_array_index (self->path_nodes, guint, sh->path_start);
+  guint64 head[3] = { (guint64) start, sl_relation_get_serial (host_rel[sh->host]), sh->path_len };
+
+  g_array_append_vals (out, head, G_N_ELEMENTS (head));
+  for (guint k = 0; k < sh->path_len; k++)
+    {
+      guint64 node = path[k];
+
+      g_array_append_val (out, node);
+    }
+  for (guint k = 0; k + 1 < sh->path_len; k++)
+    {
+      gint64 pair = _sl_report_pair_key (path[k], path[k + 1]);
+      guint l = GPOINTER_TO_UINT (g_hash_table_lookup (pairs, &pair));
+      guint64 edge[4] = { l, 0, 0, 0 };
+
+      if (l-- > 0)
+        {
+          edge[1] = sl_relation_get_serial (link_rel[l]);
+          edge[2] = (guint64) _sl_report_link_data_start (&links[l], link_rel[l]);
+          edge[3] = links[l].info.a < self->host_relations->len
+                    ? sl_relation_get_serial (host_rel[links[l].info.a]) : 0;
+        }
+      g_array_append_vals (out, edge, G_N_ELEMENTS (edge));
+    }
+}
+
+static void
+compute_drift (SlSnapshot *self,
+               GHashTable *pairs,
+               SlSnapHost *sh)
+{
+  const SlReportLink *links = (const SlReportLink *) (gpointer) self->links->data;
+  SlRelation *const *link_rel = (SlRelation *const *) self->link_relations->pdata;
+  const guint *path = &g_array_index (self->path_nodes, guint, sh->path_start);
+
+  sh->drift_start = sl_report_drift_start (links, link_rel, pairs, (SlRelation *const *) self->host_relations->pdata,
+                                           path, sh->path_len, sh->data_start);
+  if (!sl_report_drift_interval (links, link_rel, pairs, path, sh->path_len, sh->drift_start,
+                                 &sh->drift_range[0], &sh->drift_range[1]))
+    sh->drift_range[0] = sh->drift_range[1] = NAN;
+}
+
+static void
+cache_update (SlSnapshotCache  *cache,
+              const SlSnapshot *self,
+              guint64           stamp,
+              guint64           journal_next,
+              GArray           *keys,
+              GArray           *drift_keys,
+              GArray           *drift_at)
+{
+  cache->stamp = stamp;
+  cache->journal_next = journal_next;
+  g_array_set_size (cache->hosts, 0);
+  g_array_append_vals (cache->hosts, self->hosts->data, self->hosts->len);
+  g_ptr_array_set_size (cache->relations, 0);
+  for (guint h = 0; h < self->host_relations->len; h++)
+    g_ptr_array_add (cache->relations, sl_relation_ref (g_ptr_array_index (self->host_relations, h)));
+  g_array_set_size (cache->path_nodes, 0);
+  g_array_append_vals (cache->path_nodes, self->path_nodes->data, self->path_nodes->len);
+  g_array_set_size (cache->keys, 0);
+  g_array_append_vals (cache->keys, keys->data, keys->len);
+  g_array_set_size (cache->drift_keys, 0);
+  g_array_append_vals (cache->drift_keys, drift_keys->data, drift_keys->len);
+  g_array_set_size (cache->drift_at, 0);
+  g_array_append_vals (cache->drift_at, drift_at->data, drift_at->len);
+}
+
 void
 sl_snapshot_capture_engine (SlSnapshot *self,
                             SlEngine   *engine,
                             guint64     journal_from)
 {
-  SlGraph *graph = sl_engine_get_graph (engine);
+  sl_snapshot_capture_engine_cached (self, engine, journal_from, NULL);
+}
+
+/**
+ * sl_snapshot_capture_engine_cached:
+ * @cache: (nullable): what the previous capture of @engine computed,
+ *   updated to this one
+ *
+ * sl_snapshot_capture_engine(), taking from @cache the entries of hosts
+ * whose inputs did not change since the previous capture: the snapshot is
+ * the same, field for field, as one captured without it.
+ */
+void
+sl_snapshot_capture_engine_cached (SlSnapshot      *self,
+                                   SlEngine        *engine,
+                                   guint64          journal_from,
+                                   SlSnapshotCache *cache)
+{
   SlJournal *journal = sl_engine_get_journal (engine);
   guint n_hosts = sl_engine_get_n_hosts (engine);
   guint n_links = sl_engine_get_n_links (engine);
   g_autoptr(GHashTable) components = g_hash_table_new (NULL, NULL);
-  guint64 first, next;
+  g_autoptr(GArray) keys = g_array_sized_new (FALSE, TRUE, sizeof (HostKey), n_hosts);
+  g_autoptr(GArray) drift_keys = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr(GArray) drift_at = g_array_sized_new (FALSE, FALSE, sizeof (guint), n_hosts + 1);
+  guint64 first, next, stamp = 0, journal_next = 0;
+  gboolean same_stamp = FALSE;
+  guint n_reused = 0, n_drifts_reused = 0;
 
   g_return_if_fail (self != NULL);
   g_return_if_fail (engine != NULL);
+
+  if (cache != NULL)
+    {
+      /* before anything is read: it flushes and settles the tree */
+      stamp = sl_engine_get_hosts_stamp (engine);
+      journal_next = sl_journal_get_next_seq (journal);
+      same_stamp = stamp == cache->stamp && journal_next == cache->journal_next;
+    }
 
   g_ptr_array_set_size (self->host_names, 0);
   g_ptr_array_set_size (self->host_relations, 0);
   g_ptr_array_set_size (self->link_relations, 0);
   g_array_set_size (self->hosts, n_hosts);
   g_array_set_size (self->path_nodes, 0);
+  g_array_set_size (keys, n_hosts);
   for (guint h = 0; h < n_hosts; h++)
     {
       SlSnapHost *sh = &g_array_index (self->hosts, SlSnapHost, h);
-      SlHostInfo hi = { 0 };
+      HostKey *key = &g_array_index (keys, HostKey, h);
       gpointer comp;
 
-      g_ptr_array_add (self->host_names, g_strdup (sl_engine_get_host_name (engine, h)));
-      sl_engine_get_host_info (engine, h, &hi);
-      sh->host = h;
-      sh->reference = hi.reference;
-      sh->parent = sl_graph_get_parent (graph, h);
-      sh->bound_ns = hi.bound_ns;
-      sh->to_reference = hi.to_reference;
-      g_ptr_array_add (self->host_relations, sl_relation_ref (hi.relation));
-      sh->synchronized = hi.synchronized;
-      sh->best_effort = hi.best_effort;
-      copy_text (sh->reason, sizeof sh->reason, hi.reason);
-      copy_text (sh->fixed_from, sizeof sh->fixed_from,
-                 sl_engine_get_host_fixed (engine, h) != NULL ? sl_engine_get_host_fixed (engine, h) : "");
-      copy_text (sh->unread, sizeof sh->unread,
-                 sl_engine_get_host_unread (engine, h) != NULL ? sl_engine_get_host_unread (engine, h) : "");
-      sl_engine_get_host_counts (engine, h, &sh->counts);
-      sh->path_start = self->path_nodes->len;
-      sh->path_len = hi.path != NULL ? hi.path->len : 0;
-      if (hi.path != NULL)
-        g_array_append_vals (self->path_nodes, hi.path->data, hi.path->len);
-      if (!g_hash_table_lookup_extended (components, GUINT_TO_POINTER (hi.reference), NULL, &comp))
+      g_ptr_array_add (self->host_names, host_name (cache, engine, h));
+      host_key (engine, h, key);
+      if (cache != NULL && host_unchanged (cache, same_stamp, engine, h, key))
+        {
+          reuse_host (sh, cache, engine, h, key);
+          g_array_append_vals (self->path_nodes, &g_array_index (cache->path_nodes, guint, sh->path_start),
+                               sh->path_len);
+          sh->path_start = self->path_nodes->len - sh->path_len;
+          g_ptr_array_add (self->host_relations, sl_relation_ref (g_ptr_array_index (cache->relations, h)));
+          n_reused++;
+        }
+      else
+        compute_host (sh, engine, h, self->host_relations, self->path_nodes);
+      sh->counts = key->counts;
+      if (!g_hash_table_lookup_extended (components, GUINT_TO_POINTER (sh->reference), NULL, &comp))
         {
           comp = GUINT_TO_POINTER (g_hash_table_size (components));
-          g_hash_table_insert (components, GUINT_TO_POINTER (hi.reference), comp);
+          g_hash_table_insert (components, GUINT_TO_POINTER (sh->reference), comp);
         }
       sh->component = GPOINTER_TO_UINT (comp);
-      sl_host_info_clear (&hi);
     }
   self->n_components = g_hash_table_size (components);
 
@@ -175,20 +468,30 @@ sl_snapshot_capture_engine (SlSnapshot *self,
     for (guint h = 0; h < n_hosts; h++)
       {
         SlSnapHost *sh = &g_array_index (self->hosts, SlSnapHost, h);
+        guint at = drift_keys->len;
 
         sh->data_start = starts[h];
-        sh->drift_start = sl_report_drift_start ((const SlReportLink *) (gpointer) self->links->data,
-                                                 (SlRelation * const *) self->link_relations->pdata, pairs,
-                                                 (SlRelation * const *) self->host_relations->pdata,
-                                                 &g_array_index (self->path_nodes, guint, sh->path_start),
-                                                 sh->path_len, starts[h]);
-        if (!sl_report_drift_interval ((const SlReportLink *) (gpointer) self->links->data,
-                                       (SlRelation * const *) self->link_relations->pdata, pairs,
-                                       &g_array_index (self->path_nodes, guint, sh->path_start), sh->path_len,
-                                       sh->drift_start, &sh->drift_range[0], &sh->drift_range[1]))
-          sh->drift_range[0] = sh->drift_range[1] = NAN;
+        g_array_append_val (drift_at, at);
+        if (cache != NULL)
+          drift_key (drift_keys, self, pairs, sh, starts[h]);
+        if (cache != NULL && h + 1 < cache->drift_at->len &&
+            g_array_index (cache->drift_at, guint, h + 1) - g_array_index (cache->drift_at, guint, h) ==
+              drift_keys->len - at &&
+            memcmp (&g_array_index (cache->drift_keys, guint64, g_array_index (cache->drift_at, guint, h)),
+                    &g_array_index (drift_keys, guint64, at), (drift_keys->len - at) * sizeof (guint64)) == 0)
+          {
+            const SlSnapHost *old = &g_array_index (cache->hosts, SlSnapHost, h);
+
+            sh->drift_start = old->drift_start;
+            sh->drift_range[0] = old->drift_range[0];
+            sh->drift_range[1] = old->drift_range[1];
+            n_drifts_reused++;
+          }
+        else
+          compute_drift (self, pairs, sh);
         sh->group_size = sh->reference < n_hosts ? sizes[sh->reference] : 1;
       }
+    g_array_append_val (drift_at, drift_keys->len);
   }
 
   first = MAX (journal_from, sl_journal_get_first_seq (journal));
@@ -204,6 +507,13 @@ sl_snapshot_capture_engine (SlSnapshot *self,
   self->journal_dropped = sl_journal_get_n_dropped (journal);
   self->matches = sl_engine_get_n_matches (engine);
   self->input_start = self->matches > 0 ? sl_engine_get_first_input_time (engine) : 0;
+
+  if (cache != NULL)
+    {
+      cache_update (cache, self, stamp, journal_next, keys, drift_keys, drift_at);
+      cache->n_reused = n_reused;
+      cache->n_drifts_reused = n_drifts_reused;
+    }
 }
 
 /* @self is the newer snapshot: it keeps its own state and takes the older

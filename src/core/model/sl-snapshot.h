@@ -109,10 +109,20 @@ typedef struct
   gint64           capture_cpu_us;
 } SlSnapshot;
 
+typedef struct _SlSnapshotCache SlSnapshotCache;
+
 SlSnapshot *sl_snapshot_new             (void);
 void        sl_snapshot_capture_engine  (SlSnapshot    *self,
                                          SlEngine      *engine,
                                          guint64        journal_from);
+void        sl_snapshot_capture_engine_cached (SlSnapshot      *self,
+                                               SlEngine        *engine,
+                                               guint64          journal_from,
+                                               SlSnapshotCache *cache);
+SlSnapshotCache *sl_snapshot_cache_new  (void);
+void        sl_snapshot_cache_free      (SlSnapshotCache *self);
+guint       sl_snapshot_cache_get_reused (const SlSnapshotCache *self,
+                                          guint                 *drifts);
 void        sl_snapshot_merge_older     (SlSnapshot    *self,
                                          SlSnapshot    *older);
 void        sl_snapshot_free            (SlSnapshot    *self);
@@ -123,5 +133,6 @@ const char *sl_snapshot_get_host_name   (const SlSnapshot *self,
 char       *sl_snapshot_links_to_csv    (const SlSnapshot *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlSnapshot, sl_snapshot_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlSnapshotCache, sl_snapshot_cache_free)
 
 G_END_DECLS

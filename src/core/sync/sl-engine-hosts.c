@@ -154,6 +154,39 @@ ensure_groups (SlEngine *self)
     }
 }
 
+/* Atomic: engines of several threads draw from it, and a stamp is never
+ * another engine's. */
+static guint64 next_hosts_stamp;
+
+void
+_sl_engine_hosts_changed (SlEngine *self)
+{
+  self->hosts_stamp = __atomic_add_fetch (&next_hosts_stamp, 1, __ATOMIC_RELAXED);
+}
+
+/**
+ * sl_engine_get_hosts_stamp:
+ *
+ * What sl_engine_get_host_info() says of a host follows the tree, the
+ * links' relations and qualities, pins, fixed and unread hosts (all of
+ * which change only with a new stamp), the host's span and, for a host
+ * that is neither synchronized nor fixed, its counts: every match on one
+ * of its links counts on it, and only matches and flushes change a link.
+ * Flushes first, as a query does, and settles the tree and the groups.
+ *
+ * Returns: a value that is never the same once any of the former changed,
+ *   nor another engine's
+ */
+guint64
+sl_engine_get_hosts_stamp (SlEngine *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  _sl_engine_query_flush (self);
+  ensure_groups (self);
+  return self->hosts_stamp;
+}
+
 /**
  * sl_engine_host_is_synchronized:
  *
@@ -328,11 +361,39 @@ sl_engine_get_host_info (SlEngine   *self,
         place_host (self, host, info);
       info->reason = info->synchronized ? g_strdup ("") : unsynchronized_reason (self, host);
     }
-  info->has_span = sl_engine_get_host_span (self, host, &info->first, &info->last);
+  sl_engine_update_host_info_span (self, info);
+}
+
+/**
+ * sl_engine_update_host_info_span:
+ * @info: a host's info (sl_engine_get_host_info()) whose other parts still
+ *   hold (sl_engine_get_hosts_stamp()): @host, @reference, @relation and
+ *   @synchronized are read
+ *
+ * Sets what of @info follows the host's span, as sl_engine_get_host_info()
+ * does: @has_span, @first, @last, @bound_ns, @bound_at, @to_reference and,
+ * for a synchronized host, @reason.
+ */
+void
+sl_engine_update_host_info_span (SlEngine   *self,
+                                 SlHostInfo *info)
+{
+  const Fixed *fixed;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (info != NULL && info->host < self->host_names->len && info->relation != NULL);
+
+  fixed = g_ptr_array_index (self->host_fixed, info->host);
+  if (info->synchronized && (info->reason == NULL || *info->reason != '\0'))
+    {
+      g_free (info->reason);
+      info->reason = g_strdup ("");
+    }
+  info->has_span = sl_engine_get_host_span (self, info->host, &info->first, &info->last);
   if (info->has_span)
     {
       info->bound_ns = sl_relation_max_bound (info->relation, info->first, info->last, &info->bound_at);
-      if (fixed != NULL && info->reference != host)
+      if (fixed != NULL && info->reference != info->host)
         info->to_reference = fixed->to_reference;
       else
         info->to_reference = *longest_piece (info->relation, info->first, info->last);

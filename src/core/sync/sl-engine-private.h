@@ -161,9 +161,13 @@ struct _SlEngine
   char            *fixed_source;
   /* points walked by the inversion counts (_sl_engine_get_inversion_points()) */
   guint64          inversion_points;
+  /* sl_engine_get_hosts_stamp(): renewed, unique across engines, by every
+   * change a host's info may follow other than its counts and span */
+  guint64          hosts_stamp;
 };
 
 void  _sl_engine_query_flush   (SlEngine   *self);
+void  _sl_engine_hosts_changed (SlEngine   *self);
 void  _sl_engine_get_link_info_from_scratch (SlEngine   *self,
                                              guint       link,
                                              SlLinkInfo *info);

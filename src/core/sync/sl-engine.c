@@ -72,6 +72,7 @@ sl_engine_new (const SlEngineOptions *options)
     sl_graph_set_dwell (self->graph, SL_GRAPH_LIVE_DWELL_NS);
   self->fixed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, fixed_free);
   self->host_fixed = g_ptr_array_new ();
+  _sl_engine_hosts_changed (self);
   return self;
 }
 
@@ -159,6 +160,7 @@ sl_engine_add_host (SlEngine   *self,
   g_array_index (self->host_spans, Span, id).held_last = G_MININT64;
   sl_graph_add_node (self->graph);
   g_ptr_array_add (self->host_fixed, g_hash_table_lookup (self->fixed, name));
+  _sl_engine_hosts_changed (self);
   return id;
 }
 
@@ -208,6 +210,7 @@ sl_engine_fix_host (SlEngine          *self,
       g_free (self->fixed_source);
       self->fixed_source = g_strdup (source);
     }
+  _sl_engine_hosts_changed (self);
 }
 
 /**
@@ -264,6 +267,7 @@ sl_engine_pin_reference (SlEngine *self,
   g_return_if_fail (host == SL_HOST_NONE || host < self->host_names->len);
 
   sl_graph_pin_reference (self->graph, host);
+  _sl_engine_hosts_changed (self);
 }
 
 void
@@ -315,6 +319,7 @@ sl_engine_set_host_unread (SlEngine   *self,
 
   g_free (g_ptr_array_index (self->host_unread, host));
   g_ptr_array_index (self->host_unread, host) = g_strdup (why);
+  _sl_engine_hosts_changed (self);
 }
 
 const char *
@@ -900,6 +905,7 @@ flush_links (SlEngine *self)
   sl_journal_set_time (self->journal, self->now);
   g_array_set_size (self->dirty, 0);
   sl_graph_commit (self->graph);
+  _sl_engine_hosts_changed (self);
 }
 
 void
@@ -917,6 +923,8 @@ sl_engine_flush (SlEngine *self)
       sp->held_first = G_MAXINT64;
       sp->held_last = G_MININT64;
     }
+  if (self->spans_held)
+    _sl_engine_hosts_changed (self);
   self->spans_held = FALSE;
   flush_links (self);
 }
@@ -1410,6 +1418,7 @@ sl_engine_set_point_retention (SlEngine *self,
 
   self->options.point_retention_ns = MAX (retention_ns, 0);
   sl_journal_set_retention (self->journal, self->options.point_retention_ns);
+  _sl_engine_hosts_changed (self);
 }
 
 const char *

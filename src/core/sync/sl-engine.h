@@ -259,6 +259,9 @@ void             sl_engine_get_host_info    (SlEngine              *self,
                                              guint                  host,
                                              SlHostInfo            *info);
 void             sl_host_info_clear         (SlHostInfo            *info);
+guint64          sl_engine_get_hosts_stamp  (SlEngine              *self);
+void             sl_engine_update_host_info_span (SlEngine         *self,
+                                                  SlHostInfo       *info);
 gboolean         sl_engine_host_is_synchronized (SlEngine          *self,
                                                  guint              host);
 guint64          sl_engine_get_n_matches    (const SlEngine        *self);
