@@ -2095,6 +2095,164 @@ test_sized_once (void)
 }
 
 /* ---------------------------------------------------------------------- */
+/* Starts stored as offsets from their block's                             */
+
+typedef struct
+{
+  gint64  start;
+  guint8  state;
+  guint16 cpu;
+  guint32 detail;
+} RefIval;
+
+/* _sl_tl_row_push()'s rules on a plain array of 64-bit starts */
+static void
+ref_push (GArray  *ref,
+          gint64   t,
+          guint8   state,
+          guint16  cpu,
+          guint32  detail)
+{
+  RefIval iv = { t, state, cpu, detail };
+  RefIval *last = ref->len > 0 ? &g_array_index (ref, RefIval, ref->len - 1) : NULL;
+
+#define SAME(x) ((x)->state == state && (x)->cpu == cpu && (x)->detail == detail)
+  if (last != NULL && SAME (last))
+    return;
+  if (last != NULL && t <= last->start)
+    {
+      if (ref->len > 1 && SAME (&g_array_index (ref, RefIval, ref->len - 2)))
+        g_array_set_size (ref, ref->len - 1);
+      else
+        last->state = state, last->cpu = cpu, last->detail = detail;
+      return;
+    }
+#undef SAME
+  g_array_append_val (ref, iv);
+}
+
+/* Time per state before @t, @ref's last interval ending at @end */
+static void
+ref_cum (GArray *ref,
+         gint64  end,
+         gint64  t,
+         gint64  out[SL_TIMELINE_N_STATES])
+{
+  memset (out, 0, SL_TIMELINE_N_STATES * sizeof (gint64));
+  for (guint i = 0; i < ref->len; i++)
+    {
+      const RefIval *a = &g_array_index (ref, RefIval, i);
+
+      if (a->start >= t)
+        break;
+      out[a->state] += MIN (i + 1 < ref->len ? a[1].start : end, t) - a->start;
+    }
+}
+
+static void
+cmp_ref (SlTimeline *tl,
+         guint       row,
+         GArray     *ref,
+         gint64      end,
+         GRand      *rand)
+{
+  const RefIval *r0 = &g_array_index (ref, RefIval, 0);
+  gint64 span = end - r0->start;
+
+  g_assert_cmpuint (sl_timeline_get_n_intervals (tl, row), ==, ref->len);
+  for (guint i = 0; i < ref->len; i++)
+    {
+      const RefIval *e = &g_array_index (ref, RefIval, i);
+      SlTimelineInterval iv = interval (tl, row, i);
+
+      g_assert_cmpint (iv.start, ==, e->start);
+      g_assert_cmpint (iv.end, ==, i + 1 < ref->len ? e[1].start : end);
+      g_assert_cmpuint (iv.state, ==, e->state);
+      g_assert_cmpuint (iv.cpu, ==, e->cpu);
+      g_assert_cmpuint (iv.detail, ==, e->detail);
+      g_assert_cmpuint (sl_timeline_find_interval (tl, row, e->start), ==, i);
+      if (i > 0)
+        g_assert_cmpuint (sl_timeline_find_interval (tl, row, e->start - 1), ==, i - 1);
+    }
+  for (guint k = 0; k < 2000; k++)
+    {
+      gint64 t0 = r0->start + (gint64) (g_rand_double (rand) * (double) span);
+      gint64 t1 = t0 + (gint64) (g_rand_double (rand) * (double) span / (k % 2 ? 1000 : 4));
+      gint64 ns[SL_TIMELINE_N_STATES], a[SL_TIMELINE_N_STATES], b[SL_TIMELINE_N_STATES];
+
+      sl_timeline_get_state_time (tl, row, t0, t1, ns);
+      ref_cum (ref, end, MIN (t0, end), a);
+      ref_cum (ref, end, MIN (t1, end), b);
+      for (guint s = SL_TIMELINE_STATE_NONE + 1; s < SL_TIMELINE_N_STATES; s++)
+        g_assert_cmpint (ns[s], ==, b[s] - a[s]);
+    }
+}
+
+/* A row's starts are 40-bit offsets from its block's start, those further
+ * in a side array: rows whose gaps reach 2^40 ns and beyond, with
+ * inversions and merges, read the same starts, ends, states and times per
+ * state as a plain array of 64-bit starts, also after their first blocks
+ * are dropped. */
+static void
+test_offsets (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (23);
+  g_autoptr(SlTimeline) tl = sl_timeline_new ();
+  g_autoptr(GArray) ref = g_array_new (FALSE, FALSE, sizeof (RefIval));
+  SlEventStore *store = sl_event_store_new ();
+  const SlTlRow *r;
+  SlTlHost *h;
+  gint64 t = G_GINT64_CONSTANT (1700000000000000000);
+  guint64 high = 0, dropped;
+  guint row;
+
+  /* a host that ends 1 µs after the row's last start */
+  sl_timeline_set_host (tl, 0, "h", store);
+  h = sl_tl_host (tl, 0);
+  row = _sl_tl_row_new (tl, SL_TIMELINE_ROW_THREAD, 0, SL_TIMELINE_NONE, t);
+  r = sl_tl_row (tl, row);
+
+  for (guint i = 0; i < 6000; i++)
+    {
+      guint32 kind = g_rand_int_range (rand, 0, 100);
+      guint8 state = (guint8) g_rand_int_range (rand, SL_TIMELINE_STATE_USER, SL_TIMELINE_STATE_IDLE);
+      guint16 cpu = (guint16) g_rand_int_range (rand, 0, 3);
+      guint32 detail = (guint32) g_rand_int_range (rand, 0, 2);
+
+      if (kind < 5)
+        t -= g_rand_int_range (rand, 0, 1000);
+      else if (kind < 70)
+        t += g_rand_int_range (rand, 1, 100000);
+      else if (kind < 85)
+        t += (gint64) g_rand_int_range (rand, 0, 1 << 20) << g_rand_int_range (rand, 12, 22);
+      else if (kind < 95)
+        t += ((gint64) 1 << 40) - 2 + g_rand_int_range (rand, 0, 4);
+      else
+        t += (gint64) 1 << g_rand_int_range (rand, 40, 50);
+      _sl_tl_row_push (tl, (SlTlRow *) r, t, state, cpu, detail);
+      ref_push (ref, t, state, cpu, detail);
+      t = MAX (t, g_array_index (ref, RefIval, ref->len - 1).start);
+    }
+  _sl_tl_scratch_settle (tl);
+  h->has_data = TRUE;
+  h->first = g_array_index (ref, RefIval, 0).start;
+  h->end = g_array_index (ref, RefIval, ref->len - 1).start + 1000;
+  for (guint64 i = 0; i < r->n_iv; i++)
+    high += r->iv[i].off_hi != 0 && r->iv[i].off_hi != 0xff;
+  cmp_ref (tl, row, ref, h->end, rand);
+  /* (offsets beyond 32 bits, and beyond 40) */
+  g_assert_cmpuint (high, >, 100);
+  g_assert_cmpuint (r->n_far, >, 100);
+
+  dropped = _sl_tl_row_drop_before ((SlTlRow *) r, g_array_index (ref, RefIval, ref->len / 2).start);
+  g_assert_cmpuint (dropped, >, 0);
+  g_array_remove_range (ref, 0, (guint) dropped);
+  cmp_ref (tl, row, ref, h->end, rand);
+  g_clear_pointer (&tl, sl_timeline_free);
+  sl_event_store_free (store);
+}
+
+/* ---------------------------------------------------------------------- */
 /* Views: raw and synchronized spans are the same query                    */
 
 static void
@@ -2166,6 +2324,7 @@ main (int   argc,
   g_test_add_func ("/timeline/decoded", test_decoded);
   g_test_add_func ("/timeline/incremental", test_incremental);
   g_test_add_func ("/timeline/sized-once", test_sized_once);
+  g_test_add_func ("/timeline/offsets", test_offsets);
   g_test_add_func ("/timeline/ties", test_ties);
   g_test_add_func ("/timeline/django-vote", test_django);
   g_test_add_func ("/timeline/views", test_views);

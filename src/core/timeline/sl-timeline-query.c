@@ -10,7 +10,7 @@
 
 #include "sl-timeline-private.h"
 
-G_STATIC_ASSERT (sizeof (SlTlIval) == 16);
+G_STATIC_ASSERT (sizeof (SlTlIval) == 12);
 
 /* Time per state over [a, b) is cum(b) - cum(a), where cum(t) is a block
  * prefix plus the few intervals between that block's edge and t's
@@ -300,6 +300,48 @@ _sl_tl_scratch_set_limits (SlTimeline *self,
   sc->max = max;
 }
 
+gint64
+_sl_tl_far_start (const SlTlRow *r,
+                  guint64        index)
+{
+  guint64 lo = 0, hi = r->n_far;
+
+  while (hi - lo > 1)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+
+      if (r->far[mid].index <= index)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  g_assert (lo < r->n_far && r->far[lo].index == index);
+  return r->far[lo].start;
+}
+
+/* Stores @t as the start of @r's last interval */
+static void
+set_last_start (SlTlRow *r,
+                gint64   t)
+{
+  guint64 i = r->n_iv - 1;
+  SlTlIval *iv = &r->iv[i];
+  guint64 off = (guint64) t - (guint64) r->block_start[i >> SL_TL_BLOCK_SHIFT];
+
+  if (off >= SL_TL_FAR)
+    {
+      if (r->n_far == r->cap_far)
+        {
+          r->cap_far = MAX (4, r->cap_far * 2);
+          r->far = g_renew (SlTlFar, r->far, r->cap_far);
+        }
+      r->far[r->n_far++] = (SlTlFar) { i, t };
+      off = SL_TL_FAR;
+    }
+  iv->off = (guint32) off;
+  iv->off_hi = (guint8) (off >> 32);
+}
+
 /* Appends a state starting at @t. The store may hold sub-microsecond
  * inversions between packets: an earlier @t replaces the last state from its
  * start instead of going back in time. */
@@ -315,17 +357,21 @@ _sl_tl_row_push_new (SlTimeline *self,
 
   if (r->n_iv > 0)
     {
+      gint64 last_start = sl_tl_iv_start (r, r->n_iv - 1);
+
       last = &r->iv[r->n_iv - 1];
       if (same_state (last, state, cpu, detail))
         return;
-      if (t <= last->start)
+      if (t <= last_start)
         {
           if (r->n_iv > 1 && same_state (&r->iv[r->n_iv - 2], state, cpu, detail))
             {
               /* back to what the previous interval was: merge */
               const SlTlIval *prev = &r->iv[r->n_iv - 2];
 
-              r->cum[prev->state] -= last->start - prev->start;
+              r->cum[prev->state] -= last_start - sl_tl_iv_start (r, r->n_iv - 2);
+              if (r->n_far > 0 && r->far[r->n_far - 1].index == r->n_iv - 1)
+                r->n_far--;
               if (((r->n_iv - 1) & (SL_TL_BLOCK - 1)) == 0)
                 r->n_blocks--;
               r->n_iv--;
@@ -336,7 +382,7 @@ _sl_tl_row_push_new (SlTimeline *self,
           last->detail = detail;
           return;
         }
-      r->cum[last->state] += t - last->start;
+      r->cum[last->state] += t - last_start;
     }
 
   if ((r->n_iv & (SL_TL_BLOCK - 1)) == 0)
@@ -349,7 +395,8 @@ _sl_tl_row_push_new (SlTimeline *self,
     }
   if (r->n_iv == r->cap_iv)
     grow_iv (self, r);
-  r->iv[r->n_iv++] = (SlTlIval) { .start = t, .detail = detail, .cpu = cpu, .state = state };
+  r->iv[r->n_iv++] = (SlTlIval) { .detail = detail, .cpu = cpu, .state = state };
+  set_last_start (r, t);
 }
 
 void
@@ -359,7 +406,9 @@ _sl_tl_row_clear (SlTlRow *r)
   g_clear_pointer (&r->iv, g_free);
   g_clear_pointer (&r->blocks, g_free);
   g_clear_pointer (&r->block_start, g_free);
+  g_clear_pointer (&r->far, g_free);
   r->n_iv = r->cap_iv = r->n_blocks = r->cap_blocks = 0;
+  r->n_far = r->cap_far = 0;
 }
 
 static gint64 find_index (const SlTlRow *r,
@@ -375,9 +424,9 @@ _sl_tl_row_drop_before (SlTlRow *r,
                         gint64   t)
 {
   gint64 base[SL_TIMELINE_N_STATES];
-  guint64 nb, ni, j;
+  guint64 nb, ni, j, nf = 0;
 
-  if (r->n_iv < 2 || r->iv[1].start > t)
+  if (r->n_iv < 2 || sl_tl_iv_start (r, 1) > t)
     return 0;
   /* the last interval starting at or before t: those before it end by t */
   j = (guint64) find_index (r, -1, t);
@@ -394,6 +443,13 @@ _sl_tl_row_drop_before (SlTlRow *r,
   memmove (r->iv, r->iv + ni, (r->n_iv - ni) * sizeof *r->iv);
   memmove (r->blocks, r->blocks + nb, (r->n_blocks - nb) * sizeof *r->blocks);
   memmove (r->block_start, r->block_start + nb, (r->n_blocks - nb) * sizeof *r->block_start);
+  /* whole blocks go: the kept offsets keep their blocks' starts */
+  while (nf < r->n_far && r->far[nf].index < ni)
+    nf++;
+  for (guint64 f = nf; f < r->n_far; f++)
+    r->far[f] = (SlTlFar) { r->far[f].index - ni, r->far[f].start };
+  memmove (r->far, r->far + nf, (r->n_far - nf) * sizeof *r->far);
+  r->n_far -= nf;
   r->n_iv -= ni;
   r->n_blocks -= nb;
   return ni;
@@ -402,7 +458,8 @@ _sl_tl_row_drop_before (SlTlRow *r,
 gsize
 _sl_tl_row_memory (const SlTlRow *r)
 {
-  return r->cap_iv * sizeof (SlTlIval) + r->cap_blocks * (sizeof (SlTlBlock) + sizeof (gint64));
+  return r->cap_iv * sizeof (SlTlIval) + r->cap_blocks * (sizeof (SlTlBlock) + sizeof (gint64)) +
+         r->cap_far * sizeof (SlTlFar);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -467,7 +524,7 @@ find_index (const SlTlRow *r,
     {
       gint64 mid = lo + (hi - lo) / 2;
 
-      if (r->iv[mid].start <= t)
+      if (sl_tl_iv_start (r, (guint64) mid) <= t)
         lo = mid;
       else
         hi = mid;
@@ -484,7 +541,6 @@ cursor_move (Cursor *c,
              gint64  j)
 {
   const SlTlRow *r = c->r;
-  const SlTlIval *iv = r->iv;
   gint64 b = j >> SL_TL_BLOCK_SHIFT, fwd, bwd, top, k;
 
   if (j == c->j)
@@ -510,12 +566,12 @@ cursor_move (Cursor *c,
     {
       memcpy (c->cum, b + 1 < (gint64) r->n_blocks ? r->blocks[b + 1].cum : r->cum, sizeof c->cum);
       for (k = top - 1; k >= j; k--)
-        c->cum[iv[k].state] -= iv[k + 1].start - iv[k].start;
+        c->cum[r->iv[k].state] -= sl_tl_iv_start (r, (guint64) k + 1) - sl_tl_iv_start (r, (guint64) k);
       c->j = j;
       return;
     }
   for (; k < j; k++)
-    c->cum[iv[k].state] += iv[k + 1].start - iv[k].start;
+    c->cum[r->iv[k].state] += sl_tl_iv_start (r, (guint64) k + 1) - sl_tl_iv_start (r, (guint64) k);
   c->j = j;
 }
 
@@ -525,16 +581,16 @@ cursor_cum (Cursor *c,
             gint64  t,
             gint64  out[N_STATES])
 {
-  const SlTlIval *iv;
+  gint64 start;
 
   cursor_move (c, find_index (c->r, c->j, t));
   memcpy (out, c->cum, sizeof c->cum);
   if (c->j < 0)
     return;
-  iv = &c->r->iv[c->j];
+  start = sl_tl_iv_start (c->r, (guint64) c->j);
   t = MIN (t, c->end);
-  if (t > iv->start)
-    out[iv->state] += t - iv->start;
+  if (t > start)
+    out[c->r->iv[c->j].state] += t - start;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -580,8 +636,8 @@ sl_timeline_get_interval (const SlTimeline   *self,
   g_return_if_fail (index < r->n_iv);
 
   iv = &r->iv[index];
-  interval->start = iv->start;
-  interval->end = index + 1 < r->n_iv ? r->iv[index + 1].start : MAX (iv->start, _sl_tl_row_end (self, r));
+  interval->start = sl_tl_iv_start (r, index);
+  interval->end = index + 1 < r->n_iv ? sl_tl_iv_start (r, index + 1) : MAX (interval->start, _sl_tl_row_end (self, r));
   interval->state = iv->state;
   interval->cpu = iv->cpu;
   interval->detail = iv->detail;
@@ -698,7 +754,7 @@ query_pixels (Query           *q,
 
       /* zoomed in, most pixels lie inside one interval */
       if (j0 >= 0 && t1 <= q->c.end &&
-          (j0 + 1 == (gint64) r->n_iv || r->iv[j0 + 1].start > t1))
+          (j0 + 1 == (gint64) r->n_iv || sl_tl_iv_start (r, (guint64) j0 + 1) > t1))
         {
           const SlTlIval *iv = &r->iv[j0];
 
@@ -749,7 +805,7 @@ query_pixels (Query           *q,
           gint64 first = MAX (j0, 0), stop = MIN (q->c.j, first + 8);
 
           for (gint64 j = first; j <= stop; j++)
-            if (r->iv[j].state == px->state && (j == first || r->iv[j].start < t1))
+            if (r->iv[j].state == px->state && (j == first || sl_tl_iv_start (r, (guint64) j) < t1))
               {
                 px->cpu = r->iv[j].cpu;
                 px->detail = r->iv[j].detail;

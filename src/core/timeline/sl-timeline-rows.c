@@ -29,7 +29,7 @@ row_run_ns (const SlTimeline *self,
       ns += r->cum[s];
   /* the last interval lasts until the host's last event */
   if (is_running (r->iv[r->n_iv - 1].state))
-    ns += MAX (_sl_tl_row_end (self, r) - r->iv[r->n_iv - 1].start, 0);
+    ns += MAX (_sl_tl_row_end (self, r) - sl_tl_iv_start (r, r->n_iv - 1), 0);
   return ns;
 }
 

@@ -273,10 +273,10 @@ typedef struct
  * applied only by queries (sl_timeline_set_host_transform()): switching
  * between raw and synchronized views, or a new transform, costs nothing.
  *
- * Intervals take 16 bytes, plus 88 bytes per 32 of them for the index (the
- * block's start and the time spent per state before it), which makes a
- * pixel column cost a few steps whatever the number of intervals it
- * covers.
+ * Intervals take 12 bytes (a start as an offset from its block's), plus 88
+ * bytes per 32 of them for the index (the block's start and the time spent
+ * per state before it), which makes a pixel column cost a few steps
+ * whatever the number of intervals it covers.
  *
  * Not thread-safe: sl_timeline_update() must not run while a store it
  * reads is appended to, nor while another thread queries.
