@@ -13,6 +13,7 @@
 #include "sl-link-item.h"
 #include "sl-link-plot.h"
 #include "sl-quality-panel.h"
+#include "sl-row-table.h"
 #include "sl-text-cell.h"
 
 /* GTK 4.8's list views make rows for up to 200 items as soon as their
@@ -52,6 +53,7 @@ struct _SlQualityPanel
 
   GtkWidget          *box;
   AdwViewStack       *stack;
+  SlRowTable         *links_table;
   GtkColumnView      *links_view;
   GtkSingleSelection *links_selection;
   GtkSliceListModel  *links_slice;
@@ -91,7 +93,7 @@ static GParamSpec *properties[N_PROPS];
  * a scrollbar that is always shown. Every cell's tooltip is its row's
  * summary: rates in ppm, the exact maps. The change log's sentences wrap
  * (every column of it fits), each its own tooltip. */
-static const SlTextColumn text_columns[] = {
+static const SlTextColumn link_columns[] = {
   { "link_hosts_column", "hosts", 0, 28, "summary" },
   { "link_quality_column", "quality-text", 0, 12, "summary" },
   { "link_bound_column", "bound-text", 1, 9, "summary" },
@@ -105,6 +107,9 @@ static const SlTextColumn text_columns[] = {
   { "link_hull_column", "hull-points-text", 1, 8, "summary" },
   { "link_inversions_column", "inversions-text", 1, 8, "summary" },
   { "link_last_change_column", "last-change-text", 1, 11, "summary" },
+};
+
+static const SlTextColumn text_columns[] = {
   { "host_name_column", "name", 0, 13, "summary" },
   { "host_state_column", "state-text", 0, 16, "summary" },
   { "host_live_column", "live-text", 0, 10, "status" },
@@ -160,13 +165,19 @@ position_of (GListModel *model,
 }
 
 /* GtkColumnView 4.8 has no scrolling API; its list view child has the
- * action. */
+ * action, as the link table's list does. */
 static void
-scroll_to (GtkColumnView *view,
-           guint          position)
+scroll_to (GtkWidget *view,
+           guint      position)
 {
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (view));
-       child != NULL; child = gtk_widget_get_next_sibling (child))
+  if (SL_IS_ROW_TABLE (view))
+    view = GTK_WIDGET (sl_row_table_get_list (SL_ROW_TABLE (view)));
+  if (GTK_IS_LIST_VIEW (view))
+    {
+      gtk_widget_activate_action (view, "list.scroll-to-item", "u", position);
+      return;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (view); child != NULL; child = gtk_widget_get_next_sibling (child))
     if (GTK_IS_LIST_VIEW (child))
       {
         gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
@@ -182,10 +193,10 @@ scroll_to (GtkColumnView *view,
  * keeps its rows in view. The adjustment still holds the last layout's
  * place: the view moves its anchor now and lays out later. */
 static void
-keep_at_top (GtkColumnView *view)
+keep_at_top (GtkWidget  *view,
+             GListModel *model)
 {
   GtkAdjustment *adj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view));
-  GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (view));
 
   if (adj != NULL && gtk_adjustment_get_value (adj) <= gtk_adjustment_get_lower (adj) &&
       model != NULL && g_list_model_get_n_items (model) > 0)
@@ -275,10 +286,10 @@ reveal_get_model (Reveal *r)
 static void
 reveal_init (Reveal            *r,
              GtkSliceListModel *slice,
-             GtkColumnView     *view)
+             GtkWidget         *view)
 {
   r->slice = slice;
-  r->view = GTK_WIDGET (view);
+  r->view = view;
   gtk_slice_list_model_set_size (slice, REVEAL_STEP);
   reveal_watch (r);
 }
@@ -529,7 +540,7 @@ session_link_changed_cb (SlQualityPanel *self)
       gtk_single_selection_set_selected (self->links_selection, pos);
       self->syncing = FALSE;
       if (pos != GTK_INVALID_LIST_POSITION)
-        scroll_to (self->links_view, pos);
+        scroll_to (GTK_WIDGET (self->links_table), pos);
     }
   update_details (self);
 }
@@ -546,7 +557,7 @@ session_host_changed_cb (SlQualityPanel *self)
       gtk_single_selection_set_selected (self->hosts_selection, pos);
       self->syncing = FALSE;
       if (pos != GTK_INVALID_LIST_POSITION)
-        scroll_to (self->hosts_view, pos);
+        scroll_to (GTK_WIDGET (self->hosts_view), pos);
     }
   update_host_message (self);
   update_details (self);
@@ -600,7 +611,7 @@ session_reorder_cb (SlQualityPanel *self)
 static void
 links_items_changed_cb (SlQualityPanel *self)
 {
-  keep_at_top (self->links_view);
+  keep_at_top (GTK_WIDGET (self->links_table), G_LIST_MODEL (self->links_selection));
   update_empty (self);
   if (self->session != NULL)
     follow_selection (self, self->links_selection, sl_session_get_selected_link (self->session));
@@ -609,7 +620,7 @@ links_items_changed_cb (SlQualityPanel *self)
 static void
 hosts_items_changed_cb (SlQualityPanel *self)
 {
-  keep_at_top (self->hosts_view);
+  keep_at_top (GTK_WIDGET (self->hosts_view), G_LIST_MODEL (self->hosts_selection));
   update_empty (self);
   if (self->session != NULL)
     follow_selection (self, self->hosts_selection, sl_session_get_selected_host (self->session));
@@ -757,12 +768,14 @@ sl_quality_panel_class_init (SlQualityPanelClass *klass)
 
   g_type_ensure (SL_TYPE_LINK_PLOT);
   g_type_ensure (SL_TYPE_TEXT_CELL);
+  g_type_ensure (SL_TYPE_ROW_TABLE);
   g_type_ensure (SL_TYPE_LINK_ITEM);
   g_type_ensure (SL_TYPE_HOST_ITEM);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/syncline/Syncline/ui/sl-quality-panel.ui");
   gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, box);
   gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, stack);
+  gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, links_table);
   gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, links_view);
   gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, links_selection);
   gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, links_slice);
@@ -781,6 +794,7 @@ sl_quality_panel_class_init (SlQualityPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, host_diagnosis_label);
   gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, hull_plot);
   gtk_widget_class_bind_template_child (widget_class, SlQualityPanel, band_plot);
+  sl_text_cell_bind_columns (widget_class, link_columns, G_N_ELEMENTS (link_columns));
   sl_text_cell_bind_columns (widget_class, text_columns, G_N_ELEMENTS (text_columns));
   gtk_widget_class_bind_template_callback (widget_class, links_selection_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, hosts_selection_changed_cb);
@@ -800,6 +814,12 @@ static void
 sl_quality_panel_init (SlQualityPanel *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  for (guint i = 0; i < G_N_ELEMENTS (link_columns); i++)
+    sl_row_table_add_column (self->links_table,
+                             GTK_COLUMN_VIEW_COLUMN (gtk_widget_get_template_child (GTK_WIDGET (self),
+                                                                                    SL_TYPE_QUALITY_PANEL,
+                                                                                    link_columns[i].column)),
+                             &link_columns[i]);
   sl_text_cell_set_factories (GTK_WIDGET (self), SL_TYPE_QUALITY_PANEL, text_columns, G_N_ELEMENTS (text_columns));
   for (guint i = 0; i < G_N_ELEMENTS (link_sorters); i++)
     {
@@ -810,9 +830,9 @@ sl_quality_panel_init (SlQualityPanel *self)
 
       gtk_column_view_column_set_sorter (GTK_COLUMN_VIEW_COLUMN (column), sorter);
     }
-  reveal_init (&self->reveals[REVEAL_LINKS], self->links_slice, self->links_view);
-  reveal_init (&self->reveals[REVEAL_HOSTS], self->hosts_slice, self->hosts_view);
-  reveal_init (&self->reveals[REVEAL_CHANGES], self->changes_slice, self->changes_view);
+  reveal_init (&self->reveals[REVEAL_LINKS], self->links_slice, GTK_WIDGET (self->links_table));
+  reveal_init (&self->reveals[REVEAL_HOSTS], self->hosts_slice, GTK_WIDGET (self->hosts_view));
+  reveal_init (&self->reveals[REVEAL_CHANGES], self->changes_slice, GTK_WIDGET (self->changes_view));
   g_signal_connect_object (self->stack, "notify::visible-child-name",
                            G_CALLBACK (stack_page_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->links_selection, "items-changed",
@@ -945,11 +965,19 @@ sl_quality_panel_get_band_plot (SlQualityPanel *self)
   return GTK_WIDGET (self->band_plot);
 }
 
+/* The link table's header: its columns, without rows. */
 GtkColumnView *
 _sl_quality_panel_get_links_view (SlQualityPanel *self)
 {
   g_return_val_if_fail (SL_IS_QUALITY_PANEL (self), NULL);
   return self->links_view;
+}
+
+GtkWidget *
+_sl_quality_panel_get_links_table (SlQualityPanel *self)
+{
+  g_return_val_if_fail (SL_IS_QUALITY_PANEL (self), NULL);
+  return GTK_WIDGET (self->links_table);
 }
 
 /* What a table says while it is empty, or NULL when it is not. */

@@ -38,5 +38,6 @@ GtkWidget  *sl_quality_panel_get_band_plot      (SlQualityPanel *self);
 #define SL_QUALITY_PANEL_REVEAL_ALL  256
 GtkColumnView *_sl_quality_panel_get_hosts_view (SlQualityPanel *self);
 GtkColumnView *_sl_quality_panel_get_links_view (SlQualityPanel *self);
+GtkWidget     *_sl_quality_panel_get_links_table (SlQualityPanel *self);
 
 G_END_DECLS

@@ -36,7 +36,7 @@
 
 #include "config.h"
 
-#include "sl-text-cell.h"
+#include "sl-text-cell-private.h"
 
 /* A font's glyphs for the characters met so far. */
 typedef struct
@@ -74,6 +74,11 @@ struct _SlTextCell
   int          chars;
   char        *tooltip;     /* property of the item its tooltip shows */
   gboolean     wrap;
+  SlRowTable  *table;       /* a row's cell: draws the table's columns */
+  GPtrArray   *texts;       /* a row's: each column's text, as the table's columns */
+  GType        texts_type;  /* the item type texts_found is for */
+  guint64      texts_found; /* the columns whose property the item has */
+  guint64      texts_cut;   /* the columns cut short in the last drawing */
 };
 
 enum {
@@ -173,14 +178,26 @@ disconnect_item (SlTextCell *self)
     }
 }
 
+/* @property of @item as a string (counts are numbers). */
+static char *
+get_string (GObject    *item,
+            const char *property)
+{
+  GValue value = G_VALUE_INIT;
+  char *text;
+
+  g_value_init (&value, G_TYPE_STRING);
+  g_object_get_property (item, property, &value);
+  text = g_value_dup_string (&value);
+  g_value_unset (&value);
+  return text;
+}
+
 /* A string property of the item, or NULL. */
 static char *
 item_string (SlTextCell *self,
              const char *property)
 {
-  GValue value = G_VALUE_INIT;
-  char *text;
-
   if (self->item == NULL || property == NULL)
     return NULL;
   if (property == self->property)
@@ -197,11 +214,7 @@ item_string (SlTextCell *self,
     }
   else if (g_object_class_find_property (G_OBJECT_GET_CLASS (self->item), property) == NULL)
     return NULL;
-  g_value_init (&value, G_TYPE_STRING);
-  g_object_get_property (self->item, property, &value);
-  text = g_value_dup_string (&value);
-  g_value_unset (&value);
-  return text;
+  return get_string (self->item, property);
 }
 
 /* Asked for when the pointer rests on the cell: nothing to keep up to
@@ -221,12 +234,57 @@ query_tooltip_cb (SlTextCell *self,
   return TRUE;
 }
 
+/* A row's texts, and its accessible label: all of them, in order. */
+static void
+update_row_texts (SlTextCell *self)
+{
+  guint n = _sl_row_table_get_n_columns (self->table);
+  GString *label = g_string_new (NULL);
+
+  g_assert (n <= 64);
+  if (self->item != NULL && self->texts_type != G_OBJECT_TYPE (self->item))
+    {
+      /* looked up once per item type, as a cell's property is */
+      self->texts_type = G_OBJECT_TYPE (self->item);
+      self->texts_found = 0;
+      for (guint i = 0; i < n; i++)
+        if (g_object_class_find_property (G_OBJECT_GET_CLASS (self->item),
+                                          _sl_row_table_get_column (self->table, i)->property) != NULL)
+          self->texts_found |= G_GUINT64_CONSTANT (1) << i;
+    }
+  g_ptr_array_set_size (self->texts, (int) n);
+  for (guint i = 0; i < n; i++)
+    {
+      char *text = NULL;
+
+      if (self->item != NULL && (self->texts_found & (G_GUINT64_CONSTANT (1) << i)) != 0)
+        text = get_string (self->item, _sl_row_table_get_column (self->table, i)->property);
+      g_free (g_ptr_array_index (self->texts, i));
+      g_ptr_array_index (self->texts, i) = text;
+      if (text != NULL && text[0] != '\0')
+        g_string_append_printf (label, "%s%s", label->len > 0 ? ", " : "", text);
+    }
+  if (g_strcmp0 (label->str, self->text) != 0)
+    {
+      g_free (self->text);
+      self->text = g_string_free (label, FALSE);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, self->text, -1);
+    }
+  else
+    g_string_free (label, TRUE);
+}
+
 static void
 update_text (SlTextCell *self)
 {
   g_autofree char *text = NULL;
 
   self->dirty = FALSE;
+  if (self->table != NULL)
+    {
+      update_row_texts (self);
+      return;
+    }
   text = item_string (self, self->property);
   if (g_strcmp0 (text, self->text) == 0)
     return;
@@ -336,11 +394,14 @@ set_glyph (PangoGlyphString *glyphs,
 /* Draws the text from the glyph table when the font has every character
  * (and the ellipsis); FALSE to take the PangoLayout way. */
 static gboolean
-snapshot_glyphs (SlTextCell  *self,
-                 GtkSnapshot *snapshot,
-                 int          width,
-                 int          height,
-                 const GdkRGBA *color)
+snapshot_glyphs (SlTextCell    *self,
+                 GtkSnapshot   *snapshot,
+                 const char    *text,
+                 float          xalign,
+                 int            width,
+                 int            height,
+                 const GdkRGBA *color,
+                 gboolean      *cut)
 {
   GtkWidget *widget = GTK_WIDGET (self);
   PangoGlyphString *glyphs;
@@ -359,10 +420,10 @@ snapshot_glyphs (SlTextCell  *self,
         return FALSE;
     }
   table = glyph_table_get (widget, self->font);
-  n = g_utf8_strlen (self->text, -1);
+  n = g_utf8_strlen (text, -1);
   glyphs = pango_glyph_string_new ();
   pango_glyph_string_set_size (glyphs, (int) n + 1);
-  for (const char *p = self->text; *p != '\0'; p = g_utf8_next_char (p), i++)
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p), i++)
     {
       const Glyph *g = glyph_lookup (widget, self->font, table, g_utf8_get_char (p));
 
@@ -371,7 +432,7 @@ snapshot_glyphs (SlTextCell  *self,
           pango_glyph_string_free (glyphs);
           return FALSE;
         }
-      set_glyph (glyphs, i, g, (int) (p - self->text));
+      set_glyph (glyphs, i, g, (int) (p - text));
       total += g->width;
     }
   if (total > width * PANGO_SCALE)
@@ -390,11 +451,11 @@ snapshot_glyphs (SlTextCell  *self,
         total -= glyphs->glyphs[--i].geometry.width;
       set_glyph (glyphs, i, dots, glyphs->log_clusters[MAX (i - 1, 0)]);
       glyphs->num_glyphs = ++i;
-      self->cut = TRUE;
+      *cut = TRUE;
     }
   else
     glyphs->num_glyphs = i;
-  x = (width - total / (double) PANGO_SCALE) * self->xalign;
+  x = (width - total / (double) PANGO_SCALE) * xalign;
   node = gsk_text_node_new (self->font, glyphs, color,
                             &GRAPHENE_POINT_INIT ((float) x, (float) ((height - table->height) / 2.0 +
                                                                       table->baseline / (double) PANGO_SCALE)));
@@ -425,6 +486,60 @@ cell_layout (SlTextCell *self,
   return self->layout;
 }
 
+/* A row's cell: each column the table shows, where its title is (the
+ * title's box less its padding and border, which a cell has too). */
+static void
+snapshot_row (SlTextCell  *self,
+              GtkSnapshot *snapshot,
+              int          height)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  GtkStyleContext *style = gtk_widget_get_style_context (widget);
+  const SlRowTableCell *cells;
+  GtkBorder margin, border, padding;
+  GdkRGBA color;
+  guint n;
+  int left;
+
+  gtk_style_context_get_color (style, &color);
+  gtk_style_context_get_margin (style, &margin);
+  gtk_style_context_get_border (style, &border);
+  gtk_style_context_get_padding (style, &padding);
+  left = margin.left + border.left + padding.left;
+  cells = _sl_row_table_get_cells (self->table, &n);
+  self->texts_cut = 0;
+  self->drew_glyphs = TRUE;
+  for (guint i = 0; i < n; i++)
+    {
+      const char *text = cells[i].index < self->texts->len ? g_ptr_array_index (self->texts, cells[i].index) : NULL;
+      gboolean cut = FALSE;
+
+      if (text == NULL || text[0] == '\0')
+        continue;
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (cells[i].x - left, 0));
+      if (!snapshot_glyphs (self, snapshot, text, cells[i].column->xalign, cells[i].width, height, &color, &cut))
+        {
+          g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, text);
+          PangoRectangle logical;
+
+          self->drew_glyphs = FALSE;
+          pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+          pango_layout_set_width (layout, cells[i].width * PANGO_SCALE);
+          pango_layout_get_pixel_extents (layout, NULL, &logical);
+          cut = pango_layout_is_ellipsized (layout);
+          gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (logical.width < cells[i].width
+                                                                  ? (cells[i].width - logical.width) * cells[i].column->xalign
+                                                                  : 0,
+                                                                  (height - logical.height) / 2.0));
+          gtk_snapshot_append_layout (snapshot, layout, &color);
+        }
+      gtk_snapshot_restore (snapshot);
+      if (cut)
+        self->texts_cut |= G_GUINT64_CONSTANT (1) << cells[i].index;
+    }
+}
+
 static void
 sl_text_cell_snapshot (GtkWidget   *widget,
                        GtkSnapshot *snapshot)
@@ -438,11 +553,17 @@ sl_text_cell_snapshot (GtkWidget   *widget,
 
   if (self->dirty)
     update_text (self);
+  if (self->table != NULL)
+    {
+      snapshot_row (self, snapshot, height);
+      return;
+    }
   if (self->text == NULL || self->text[0] == '\0')
     return;
   gtk_style_context_get_color (gtk_widget_get_style_context (widget), &color);
   self->cut = FALSE;
-  self->drew_glyphs = !self->wrap && snapshot_glyphs (self, snapshot, width, height, &color);
+  self->drew_glyphs = !self->wrap && snapshot_glyphs (self, snapshot, self->text, self->xalign, width, height,
+                                                      &color, &self->cut);
   if (self->drew_glyphs)
     return;
   pango_layout_get_pixel_extents (cell_layout (self, width), NULL, &logical);
@@ -478,7 +599,8 @@ sl_text_cell_measure (GtkWidget      *widget,
   SlTextCell *self = SL_TEXT_CELL (widget);
 
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
-    *minimum = *natural = digits_width (widget, self->chars);
+    /* a row's: as wide as its table makes it */
+    *minimum = *natural = self->table != NULL ? 0 : digits_width (widget, self->chars);
   else if (self->wrap && for_size > 0 && sl_text_cell_get_text (self) != NULL && self->text[0] != '\0')
     {
       PangoRectangle logical;
@@ -572,6 +694,7 @@ sl_text_cell_finalize (GObject *object)
   g_free (self->property);
   g_free (self->text);
   g_free (self->tooltip);
+  g_clear_pointer (&self->texts, g_ptr_array_unref);
 
   G_OBJECT_CLASS (sl_text_cell_parent_class)->finalize (object);
 }
@@ -891,14 +1014,122 @@ sl_text_cell_set_factories (GtkWidget          *widget,
       g_return_if_fail (GTK_IS_COLUMN_VIEW_COLUMN (column));
       factory = sl_text_cell_factory_new (&columns[i]);
       gtk_column_view_column_set_factory (GTK_COLUMN_VIEW_COLUMN (column), factory);
-      g_object_set_data (column, "sl-text-cell-chars", GINT_TO_POINTER (columns[i].chars));
       view = gtk_column_view_column_get_column_view (GTK_COLUMN_VIEW_COLUMN (column));
-      if (view != NULL && g_object_get_data (G_OBJECT (view), "sl-text-cell-titles") == NULL)
-        {
-          g_object_set_data (G_OBJECT (view), "sl-text-cell-titles", GINT_TO_POINTER (TRUE));
-          g_signal_connect (view, "realize", G_CALLBACK (size_titles_cb), NULL);
-        }
+      if (view != NULL)
+        _sl_text_cell_size_title (view, column, columns[i].chars);
     }
+}
+
+/* @column's title in @view asks for the width of @chars digits in a cell. */
+void
+_sl_text_cell_size_title (GtkColumnView *view,
+                          GObject       *column,
+                          int            chars)
+{
+  g_object_set_data (column, "sl-text-cell-chars", GINT_TO_POINTER (chars));
+  if (g_object_get_data (G_OBJECT (view), "sl-text-cell-titles") == NULL)
+    {
+      g_object_set_data (G_OBJECT (view), "sl-text-cell-titles", GINT_TO_POINTER (TRUE));
+      g_signal_connect (view, "realize", G_CALLBACK (size_titles_cb), NULL);
+    }
+}
+
+/* A cell drawing @list_item's item as a row of @table (its columns shown,
+ * where their titles are), with the item's @tooltip property as tooltip.
+ * Its CSS name is a table cell's: its padding is a cell's. */
+GtkWidget *
+_sl_text_cell_new_row (SlRowTable  *table,
+                       GtkListItem *list_item,
+                       const char  *tooltip)
+{
+  SlTextCell *self = g_object_new (SL_TYPE_TEXT_CELL, "css-name", "cell", "tooltip-property", tooltip, NULL);
+
+  self->table = table;
+  self->texts = g_ptr_array_new_with_free_func (g_free);
+  set_list_item (self, list_item);
+  return GTK_WIDGET (self);
+}
+
+static int
+row_column_index (SlTextCell *self,
+                  const char *property)
+{
+  if (self->table == NULL)
+    return -1;
+  for (guint i = 0; i < _sl_row_table_get_n_columns (self->table); i++)
+    if (g_strcmp0 (_sl_row_table_get_column (self->table, i)->property, property) == 0)
+      return (int) i;
+  return -1;
+}
+
+/* For the tests: whether the cell draws a row of a table. */
+gboolean
+_sl_text_cell_is_row (SlTextCell *self)
+{
+  g_return_val_if_fail (SL_IS_TEXT_CELL (self), FALSE);
+  return self->table != NULL;
+}
+
+/* For the tests: a row's text in the column of @property. */
+const char *
+_sl_text_cell_get_column_text (SlTextCell *self,
+                               const char *property)
+{
+  int i;
+
+  g_return_val_if_fail (SL_IS_TEXT_CELL (self), NULL);
+
+  if (self->dirty)
+    update_text (self);
+  i = row_column_index (self, property);
+  return i >= 0 && (guint) i < self->texts->len ? g_ptr_array_index (self->texts, i) : NULL;
+}
+
+/* For the tests: where a row draws the column of @property, in its
+ * coordinates; FALSE when the table does not show that column. */
+gboolean
+_sl_text_cell_get_column_box (SlTextCell      *self,
+                              const char      *property,
+                              graphene_rect_t *box)
+{
+  GtkStyleContext *style;
+  GtkBorder margin, border, padding;
+  const SlRowTableCell *cells;
+  guint n;
+  int i;
+
+  g_return_val_if_fail (SL_IS_TEXT_CELL (self), FALSE);
+
+  i = row_column_index (self, property);
+  if (i < 0)
+    return FALSE;
+  style = gtk_widget_get_style_context (GTK_WIDGET (self));
+  gtk_style_context_get_margin (style, &margin);
+  gtk_style_context_get_border (style, &border);
+  gtk_style_context_get_padding (style, &padding);
+  cells = _sl_row_table_get_cells (self->table, &n);
+  for (guint k = 0; k < n; k++)
+    if ((int) cells[k].index == i)
+      {
+        graphene_rect_init (box, cells[k].x - margin.left - border.left - padding.left, 0, cells[k].width,
+                            gtk_widget_get_height (GTK_WIDGET (self)));
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* For the tests: whether the last drawing cut the column of @property
+ * short. */
+gboolean
+_sl_text_cell_column_was_cut (SlTextCell *self,
+                              const char *property)
+{
+  int i;
+
+  g_return_val_if_fail (SL_IS_TEXT_CELL (self), FALSE);
+
+  i = row_column_index (self, property);
+  return i >= 0 && (self->texts_cut & (G_GUINT64_CONSTANT (1) << i)) != 0;
 }
 
 /* For the tests: whether the last drawing took the glyph table's way. */

@@ -8,7 +8,8 @@
 #include <math.h>
 #include <adwaita.h>
 
-#include "sl-text-cell.h"
+#include "sl-row-table.h"
+#include "sl-text-cell-private.h"
 #include "sl-window.h"
 
 typedef gboolean (*UiCondition) (gpointer data);
@@ -527,29 +528,39 @@ ui_timeline_settled (gpointer data)
   return !sl_timeline_view_get_animating (data) && st.complete;
 }
 
+/* The title of @view's column drawn above @box of @cell (in @cell's
+ * coordinates). */
+static G_GNUC_UNUSED const char *
+ui_title_over (GtkWidget             *view,
+               GtkWidget             *cell,
+               const graphene_rect_t *box)
+{
+  GListModel *columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (view));
+  GtkWidget *header = gtk_widget_get_first_child (view);
+  graphene_point_t middle;
+  guint i = 0;
+
+  g_assert_cmpstr (gtk_widget_get_css_name (header), ==, "header");
+  g_assert_true (gtk_widget_compute_point (cell, view, &GRAPHENE_POINT_INIT (box->origin.x + box->size.width / 2, 0),
+                                           &middle));
+  for (GtkWidget *t = gtk_widget_get_first_child (header); t != NULL; t = gtk_widget_get_next_sibling (t), i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      graphene_rect_t b;
+
+      if (gtk_widget_get_mapped (t) && gtk_widget_compute_bounds (t, view, &b) &&
+          middle.x >= b.origin.x && middle.x < b.origin.x + b.size.width)
+        return gtk_column_view_column_get_title (column);
+    }
+  return NULL;
+}
+
 /* The title of @view's column drawn above @cell. */
 static G_GNUC_UNUSED const char *
 ui_title_above (GtkWidget *view,
                 GtkWidget *cell)
 {
-  GListModel *columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (view));
-  GtkWidget *header = gtk_widget_get_first_child (view);
-  graphene_rect_t c;
-  guint i = 0;
-
-  g_assert_cmpstr (gtk_widget_get_css_name (header), ==, "header");
-  g_assert_true (gtk_widget_compute_bounds (cell, view, &c));
-  for (GtkWidget *t = gtk_widget_get_first_child (header); t != NULL; t = gtk_widget_get_next_sibling (t), i++)
-    {
-      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
-      graphene_rect_t b;
-      float x = c.origin.x + c.size.width / 2;
-
-      if (gtk_widget_get_mapped (t) && gtk_widget_compute_bounds (t, view, &b) &&
-          x >= b.origin.x && x < b.origin.x + b.size.width)
-        return gtk_column_view_column_get_title (column);
-    }
-  return NULL;
+  return ui_title_over (view, cell, &GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (cell), gtk_widget_get_height (cell)));
 }
 
 static G_GNUC_UNUSED void
@@ -576,18 +587,40 @@ ui_check_zone_in_titles (GtkWidget *view)
                                            "\\d\\d:\\d\\d:\\d\\d(\\.\\d{1,3}(\u2009\\d{3}){0,2})?$",
                                            0, 0, NULL);
   g_autoptr(GPtrArray) cells = g_ptr_array_new ();
+  g_autoptr(GPtrArray) texts = g_ptr_array_new ();
+  g_autoptr(GPtrArray) titles = g_ptr_array_new ();
+  /* a row table's header: a column view without rows */
+  GtkWidget *header = SL_IS_ROW_TABLE (view) ? GTK_WIDGET (sl_row_table_get_header (SL_ROW_TABLE (view))) : view;
   guint n = 0;
 
-  g_assert_true (GTK_IS_COLUMN_VIEW (view));
+  g_assert_true (GTK_IS_COLUMN_VIEW (header));
   ui_collect_text_cells (view, cells);
+  /* each cell's text, or each column of a row's */
   for (guint i = 0; i < cells->len; i++)
+    if (!_sl_text_cell_is_row (cells->pdata[i]))
+      {
+        g_ptr_array_add (texts, (gpointer) sl_text_cell_get_text (cells->pdata[i]));
+        g_ptr_array_add (titles, (gpointer) ui_title_above (header, cells->pdata[i]));
+      }
+    else
+      for (guint c = 0; c < _sl_row_table_get_n_columns (SL_ROW_TABLE (view)); c++)
+        {
+          const char *property = _sl_row_table_get_column (SL_ROW_TABLE (view), c)->property;
+          graphene_rect_t box;
+
+          if (_sl_text_cell_get_column_box (cells->pdata[i], property, &box))
+            {
+              g_ptr_array_add (texts, (gpointer) _sl_text_cell_get_column_text (cells->pdata[i], property));
+              g_ptr_array_add (titles, (gpointer) ui_title_over (header, cells->pdata[i], &box));
+            }
+        }
+  for (guint i = 0; i < texts->len; i++)
     {
-      const char *text = sl_text_cell_get_text (cells->pdata[i]);
-      const char *title;
+      const char *text = texts->pdata[i];
+      const char *title = titles->pdata[i];
 
       if (text == NULL || !g_regex_match (time, text, 0, NULL))
         continue;
-      title = ui_title_above (view, cells->pdata[i]);
       if (n == 0)
         g_test_message ("%s: \"%s\"", title, text);
       g_assert_nonnull (title);

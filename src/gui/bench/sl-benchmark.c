@@ -25,6 +25,7 @@
 #include "sl-graph-layout.h"
 #include "sl-rng.h"
 #include "sl-link-plot.h"
+#include "sl-row-table.h"
 #include "sl-session-private.h"
 #include "sl-window.h"
 
@@ -545,29 +546,11 @@ drive_cb (GtkWidget     *widget,
       break;
     case PHASE_TABLE:
       {
-        GtkWidget *list = NULL;
-        GtkWidget *view = gtk_widget_get_first_child (GTK_WIDGET (panel));
+        SlRowTable *table = SL_ROW_TABLE (_sl_quality_panel_get_links_table (panel));
 
-        /* find the link table's list view and scroll it a page per frame */
-        while (view != NULL && !GTK_IS_COLUMN_VIEW (view))
-          {
-            GtkWidget *next = gtk_widget_get_first_child (view);
-
-            while (next == NULL && view != NULL)
-              {
-                next = gtk_widget_get_next_sibling (view);
-                if (next == NULL)
-                  view = gtk_widget_get_parent (view);
-              }
-            view = next;
-          }
-        if (view != NULL)
-          for (GtkWidget *c = gtk_widget_get_first_child (view); c != NULL; c = gtk_widget_get_next_sibling (c))
-            if (GTK_IS_LIST_VIEW (c))
-              list = c;
-        if (list != NULL)
-          gtk_widget_activate_action (list, "list.scroll-to-item", "u",
-                                      (b->frame_no * 37) % MAX (sl_session_get_n_links (b->session), 1));
+        /* scroll the link table's list a page per frame */
+        gtk_widget_activate_action (GTK_WIDGET (sl_row_table_get_list (table)), "list.scroll-to-item", "u",
+                                    (b->frame_no * 37) % MAX (sl_session_get_n_links (b->session), 1));
         break;
       }
     case PHASE_PLOT:
