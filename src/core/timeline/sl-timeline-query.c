@@ -448,7 +448,9 @@ _sl_tl_row_drop_before (SlTlRow *r,
     nf++;
   for (guint64 f = nf; f < r->n_far; f++)
     r->far[f] = (SlTlFar) { r->far[f].index - ni, r->far[f].start };
-  memmove (r->far, r->far + nf, (r->n_far - nf) * sizeof *r->far);
+  /* (no far starts: r->far may be NULL, which memmove must not get) */
+  if (nf > 0)
+    memmove (r->far, r->far + nf, (r->n_far - nf) * sizeof *r->far);
   r->n_far -= nf;
   r->n_iv -= ni;
   r->n_blocks -= nb;
