@@ -1573,6 +1573,91 @@ test_snapshot_reason (void)
     }
 }
 
+static guint
+count_in (const char *text,
+          const char *what)
+{
+  guint n = 0;
+
+  for (const char *p = strstr (text, what); p != NULL; p = strstr (p + 1, what))
+    n++;
+  return n;
+}
+
+/* A live host none of whose events could be read (another viewer holds
+ * its session) is named with why in the graph and the timeline, not as
+ * one whose events no link reaches ("gamma · not synchronized", as the
+ * host beside it that streams alone), a long reason cut at a character;
+ * its status gives the reason once, with the live state ("waiting"); once
+ * it is read, it is one of the others again. */
+static void
+test_live_unread_text (void)
+{
+  static const char *held = "another viewer is attached to its session";
+  SlEngineOptions o;
+  g_autoptr(SlSnapshot) snap = sl_snapshot_new ();
+  g_autoptr(SlHostItem) gamma = NULL;
+  g_autoptr(SlHostItem) delta = NULL;
+  g_autoptr(GString) long_why = g_string_new ("cannot attach: ");
+  g_autofree char *label = NULL;
+  SlEngine *engine;
+
+  sl_engine_options_init (&o);
+  engine = sl_engine_new (&o);
+  sl_engine_add_host (engine, "gamma");
+  sl_engine_add_host (engine, "delta");
+  sl_engine_set_host_unread (engine, 0, held);
+  sl_engine_add_host_counts (engine, 1, 100, 50, 0);
+  sl_snapshot_capture_engine (snap, engine, 0);
+  gamma = _sl_host_item_new (0, "gamma");
+  delta = _sl_host_item_new (1, "delta");
+  _sl_host_item_update (gamma, snap);
+  _sl_host_item_update (delta, snap);
+  _sl_host_item_set_status (gamma, "waiting: another viewer is attached");
+  _sl_host_item_set_live (gamma, SL_HOST_LIVE_WAITING);
+  _sl_host_item_set_status (delta, "waiting: the relay is busy");
+  _sl_host_item_set_live (delta, SL_HOST_LIVE_WAITING);
+
+  label = sl_host_item_dup_label (gamma);
+  g_test_message ("gamma: %s | %s", label, sl_host_item_get_status (gamma));
+  g_assert_cmpstr (label, ==, "gamma · not read: another viewer is attached to its session");
+  g_assert_cmpuint (count_in (sl_host_item_get_status (gamma), "another viewer is attached"), ==, 1);
+  g_assert_true (g_str_has_suffix (sl_host_item_get_status (gamma), " · waiting"));
+  g_clear_pointer (&label, g_free);
+  /* a message the reason does not say stays */
+  label = sl_host_item_dup_label (delta);
+  g_assert_cmpstr (label, ==, "delta · not synchronized");
+  g_assert_true (g_str_has_suffix (sl_host_item_get_status (delta), " · waiting: the relay is busy"));
+  g_clear_pointer (&label, g_free);
+
+  /* a long reason: the label cut at a character, the status whole */
+  for (guint i = 0; i < 20; i++)
+    g_string_append (long_why, "é");
+  g_string_append (long_why, " refused by the relay at 127.0.0.1");
+  sl_engine_set_host_unread (engine, 0, long_why->str);
+  sl_snapshot_capture_engine (snap, engine, 0);
+  _sl_host_item_update (gamma, snap);
+  label = sl_host_item_dup_label (gamma);
+  g_test_message ("gamma: %s", label);
+  g_assert_true (g_utf8_validate (label, -1, NULL));
+  g_assert_true (g_str_has_suffix (label, "…"));
+  g_assert_cmpuint (g_utf8_strlen (label, -1), ==, strlen ("gamma · not read: ") - 1 + 48);
+  g_assert_nonnull (strstr (sl_host_item_get_status (gamma), long_why->str));
+  g_clear_pointer (&label, g_free);
+
+  /* read at last */
+  sl_engine_set_host_unread (engine, 0, NULL);
+  sl_engine_add_host_counts (engine, 0, 10, 0, 0);
+  sl_snapshot_capture_engine (snap, engine, 0);
+  _sl_host_item_update (gamma, snap);
+  _sl_host_item_set_status (gamma, "streaming");
+  _sl_host_item_set_live (gamma, SL_HOST_LIVE_STREAMING);
+  label = sl_host_item_dup_label (gamma);
+  g_assert_cmpstr (label, ==, "gamma · not synchronized");
+  g_assert_null (strstr (sl_host_item_get_status (gamma), "viewer"));
+  sl_engine_free (engine);
+}
+
 /* A host of a generated input that no link reaches is not synchronized,
  * not unreadable: it has no problem. The session called it unreadable
  * when it read no event (a generated input counts none) and its status
@@ -1632,6 +1717,7 @@ main (int    argc,
   g_test_add_func ("/model/format-ns", test_format_ns);
   g_test_add_func ("/model/problem-short", test_problem_short);
   g_test_add_func ("/model/snapshot-reason", test_snapshot_reason);
+  g_test_add_func ("/model/live-unread-text", test_live_unread_text);
   g_test_add_func ("/model/snapshot-cached", test_snapshot_cached);
   return g_test_run ();
 }

@@ -406,12 +406,20 @@ sl_host_item_get_unsynchronized (SlHostItem *self)
   return !self->unreadable && sl_host_item_get_state (self) == SL_HOST_STATE_UNSYNCHRONIZED;
 }
 
+/* Longest reader's reason a label shows (characters); the Hosts row and
+ * Details have it whole. */
+#define LABEL_UNREAD_CHARS 48
+
 /* The host's name as the graph and the timeline show it: with its state
  * when it is not synchronized, so that it never passes for a host on the
- * reference's clock. */
+ * reference's clock; a host none of whose events could be read yet (a
+ * live session another viewer holds) says why, so that it is not taken
+ * for one whose events no link reaches. */
 char *
 sl_host_item_dup_label (SlHostItem *self)
 {
+  const char *unread;
+
   g_return_val_if_fail (SL_IS_HOST_ITEM (self), NULL);
 
   if (!sl_host_item_get_unsynchronized (self))
@@ -419,6 +427,23 @@ sl_host_item_dup_label (SlHostItem *self)
   if (sl_host_item_get_info (self)->best_effort)
     /* Translators: a host placed on another's clock through a link that gives no bound */
     return g_strdup_printf (_("%s · best effort, unbounded"), self->name);
+  unread = self->valid ? self->info.unread : "";
+  if (unread[0] != '\0')
+    {
+      g_autofree char *why = NULL;
+
+      if (g_utf8_strlen (unread, -1) > LABEL_UNREAD_CHARS)
+        {
+          g_autofree char *head = g_utf8_substring (unread, 0, LABEL_UNREAD_CHARS - 1);
+
+          why = g_strconcat (head, "…", NULL);
+        }
+      else
+        why = g_strdup (unread);
+      /* Translators: a host none of whose events could be read, and why
+       * ("another viewer is attached to its session") */
+      return g_strdup_printf (_("%s · not read: %s"), self->name, why);
+    }
   return g_strdup_printf (_("%s · not synchronized"), self->name);
 }
 
@@ -517,16 +542,27 @@ sl_host_item_get_status (SlHostItem *self)
 }
 
 /* The status column: a problem or live state, after "Not synchronized: …"
- * (the engine's reason) when no accurate path joins the host to another. */
+ * (the engine's reason) when no accurate path joins the host to another.
+ * A state's message that the reason already says is left out
+ * ("no event could be read: another viewer is attached to its session ·
+ * waiting", not "… · waiting: another viewer is attached"). */
 static void
 update_status_text (SlHostItem *self)
 {
   g_autofree char *text = NULL;
 
   if (self->valid && !self->unreadable && !self->info.synchronized)
-    text = self->status != NULL && *self->status
-      ? g_strdup_printf (_("Not synchronized: %s · %s"), self->info.reason, self->status)
-      : g_strdup_printf (_("Not synchronized: %s"), self->info.reason);
+    {
+      const char *said = self->status != NULL ? strstr (self->status, ": ") : NULL;
+      gboolean repeated = said != NULL && self->info.unread[0] != '\0' &&
+                          strstr (self->info.reason, said + 2) != NULL;
+      g_autofree char *status = repeated ? g_strndup (self->status, said - self->status)
+                                         : g_strdup (self->status);
+
+      text = status != NULL && *status
+        ? g_strdup_printf (_("Not synchronized: %s · %s"), self->info.reason, status)
+        : g_strdup_printf (_("Not synchronized: %s"), self->info.reason);
+    }
   else
     text = g_strdup (self->status != NULL ? self->status : "");
   /* saved transforms: the relation shown was read, not found here */
