@@ -12,6 +12,7 @@
 
 #include "config.h"
 
+#include <locale.h>
 #include <malloc.h>
 #include <math.h>
 #include <stdio.h>
@@ -516,6 +517,43 @@ check_host_ended (SlCluster  *c,
   g_assert_cmpuint (sl_session_get_n_live_hosts (session, SL_HOST_LIVE_STREAMING), ==, 2);
 }
 
+/* The header's event count, grouped as the window's other counts are
+ * (sl_format_count(): the locale's thousands separator): digits in
+ * groups of three after the first, joined by a no-break space. */
+static gboolean
+header_grouped (gpointer data)
+{
+  const char *text = sl_session_get_progress_text (data);
+  const char *end = text != NULL ? strstr (text, " events") : NULL;
+  const char *start = end;
+  guint digits = 0, groups = 0, run = 0;
+
+  if (end == NULL)
+    return FALSE;
+  while (start > text && start[-1] != ' ')
+    start--;
+  for (const char *p = start; p < end; p = g_utf8_next_char (p))
+    {
+      gunichar ch = g_utf8_get_char (p);
+
+      if (g_unichar_isdigit (ch))
+        {
+          digits++;
+          run++;
+        }
+      else if ((ch == 0x202f || ch == 0xa0) && run > 0 && (groups == 0 ? run <= 3 : run == 3))
+        {
+          groups++;
+          run = 0;
+        }
+      else
+        return FALSE;
+    }
+  g_test_message ("header: %s", text);
+  /* a count of four digits or more has its groups */
+  return digits >= 4 && groups == (digits - 1) / 3 && run == 3;
+}
+
 static void
 test_live_panel (void)
 {
@@ -593,6 +631,26 @@ test_live_panel (void)
     g_assert_cmpuint (sl_timeline_get_n_arrows (sl_session_get_timeline (session)), >, arrows0);
     ui_save_screenshot (window, "live-timeline-streaming.png");
     adw_view_stack_set_visible_child (ADW_VIEW_STACK (stack), visible);
+  }
+
+  /* the header's event count grouped under French (w111 saw "2201256
+   * events" in an English session: the C locale groups no count anywhere
+   * in the window). The header is written on this thread: its locale
+   * alone is French for the while. */
+  {
+    locale_t fr = newlocale (LC_NUMERIC_MASK, "fr_FR.UTF-8", (locale_t) 0);
+
+    if (fr == (locale_t) 0)
+      g_test_message ("no fr_FR.UTF-8 locale: the header's grouping not checked");
+    else
+      {
+        locale_t was = uselocale (fr);
+        gboolean grouped = ui_wait_for (header_grouped, session, UI_WAIT_S);
+
+        uselocale (was);
+        freelocale (fr);
+        g_assert_true (grouped);
+      }
   }
 
   /* streaming hosts: no badge; the Live column shown */
