@@ -195,8 +195,8 @@ sl_diagnose_host (const SlSnapshot *s,
     }
 
   if (h->unread[0] != '\0')
-    g_string_append_printf (str, _("No event of %s could be read: %s. The problems reported for its "
-                                   "trace files say more."), name, h->unread);
+    g_string_append_printf (str, _("No event of %s could be read: %s. The problems reported for it "
+                                   "say more."), name, h->unread);
   else if (h->counts.events == 0 && h->counts.packet_events == 0)
     g_string_append_printf (str, _("No event of %s could be read. Check the problems reported "
                                    "for its trace files."), name);
