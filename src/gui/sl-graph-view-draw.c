@@ -237,6 +237,68 @@ rgb_to_hex (Rgb c)
   return ((guint32) (c.r * 255 + 0.5) << 16) | ((guint32) (c.g * 255 + 0.5) << 8) | (guint32) (c.b * 255 + 0.5);
 }
 
+static guint64
+key_mix (guint64 key,
+         guint64 v)
+{
+  key = (key ^ v) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  return key ^ (key >> 29);
+}
+
+static guint64
+key_mix_double (guint64 key,
+                double  v)
+{
+  guint64 bits;
+
+  memcpy (&bits, &v, sizeof bits);
+  return key_mix (key, bits);
+}
+
+/* What a drawing shows of the session, folded into a number: the hosts'
+ * places, looks and names, the groups, the links' ends, looks and colours
+ * (a bound as the colour it is drawn in), the layout's size. While hosts
+ * are read most updates bring more matched packets and tighter bounds
+ * that change none of it. (Moves and glows draw their own steps:
+ * start_animation(); a new size, zoom or pan draws at once. The names'
+ * order, busiest host first, is not in it: see session_updated_cb() in
+ * sl-graph-view.c.) */
+guint64
+drawn_key (SlGraphView *self)
+{
+  guint64 key = key_mix (self->nodes->len, self->unreadable->len);
+
+  key = key_mix (key, self->edges->len);
+  key = key_mix_double (key, self->layout_w);
+  key = key_mix_double (key, self->layout_h);
+  for (guint h = 0; h < self->nodes->len; h++)
+    {
+      SlHostItem *item = sl_session_get_host_item (self->session, h);
+      const Node *n = &g_array_index (self->nodes, Node, h);
+      const SlSnapHost *info = sl_host_item_get_info (item);
+
+      key = key_mix_double (key, n->to.x);
+      key = key_mix_double (key, n->to.y);
+      key = key_mix (key, (guint64) n->ref_left);
+      key = key_mix (key, sl_host_item_get_state (item) | (guint64) sl_host_item_get_live (item) << 8 |
+                              (guint64) sl_host_item_get_unsynchronized (item) << 16 |
+                              (guint64) sl_host_item_get_unreadable (item) << 17 |
+                              (guint64) info->best_effort << 18 | (guint64) sl_host_item_get_reference (item) << 32);
+      key = key_mix (key, g_str_hash (sl_host_item_get_name (item)));
+    }
+  for (guint i = 0; i < self->unreadable->len; i++)
+    key = key_mix (key, g_str_hash (sl_host_item_get_name (sl_session_get_unreadable (self->session, i))));
+  for (guint l = 0; l < self->edges->len; l++)
+    {
+      const Edge *e = &g_array_index (self->edges, Edge, l);
+
+      key = key_mix (key, e->a | (guint64) e->b << 32);
+      key = key_mix (key, e->quality | (guint64) e->in_tree << 8 |
+                              (guint64) rgb_to_hex (bound_color (bound_t (e->bound_ns))) << 32);
+    }
+  return key;
+}
+
 void
 draw_back (SlGraphView     *self,
            cairo_t         *cr,

@@ -107,6 +107,7 @@ struct _SlGraphView
   gint64          draw_start;
   gint64          draw_end;
   guint           pace_id;
+  gint64          pace_due;
   gint64          pace_floor_us;
   guint           n_draws;
   guint           n_draws_loading;
@@ -118,6 +119,11 @@ struct _SlGraphView
    * clock, and the frame clock's ticks while reading */
   gboolean        animating_paced;
   guint           n_ticks_loading;
+  /* what the last drawing asked for by an update shows of the session
+   * (drawn_key()), and the updates while reading that changed none of it */
+  guint64         drawn_key;
+  guint           n_updates_loading;
+  guint           n_unseen_loading;
   /* the most host items draw_back() looked up in a drawing, per host */
   guint           back_lookups_per_host;
   /* unsynchronized hosts' dashed rings: their coverage per host (RingMask),
@@ -204,6 +210,8 @@ char *host_label_text (SlGraphView *self,
                        guint        h);
 
 /* sl-graph-view-draw.c */
+
+guint64 drawn_key (SlGraphView *self);
 
 void draw_back (SlGraphView     *self,
                 cairo_t         *cr,

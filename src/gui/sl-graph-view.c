@@ -190,6 +190,10 @@ count_glowing (SlGraphView *self,
  * cheap drawing (the rings laid from masks) would otherwise only come
  * more often, for the same share of the main thread */
 #define READING_FPS 12
+/* An update that changes nothing else drawn (drawn_key()) still changes
+ * which hosts are the busiest, whose names are placed first: drawn at
+ * most once a second while reading, not as a change is. */
+#define NAMES_INTERVAL_US G_USEC_PER_SEC
 
 static gboolean
 reading (SlGraphView *self)
@@ -209,24 +213,29 @@ pace_cb (gpointer data)
 }
 
 /* @later: by a timeout even when the pace would allow a drawing now (the
- * widget is being drawn) */
+ * widget is being drawn); @interval_us: the least time from the last
+ * drawing's start while reading */
 static void
 queue_draw_paced_full (SlGraphView *self,
-                       gboolean     later)
+                       gboolean     later,
+                       gint64       interval_us)
 {
   gint64 now, next;
 
-  if (self->pace_id != 0)
-    return;
   now = g_get_monotonic_time ();
   next = self->draw_end + (PACE_SHARE - 1) * MAX (self->draw_cost_us, self->pace_floor_us);
-  next = MAX (next, self->draw_start + G_USEC_PER_SEC / READING_FPS);
+  next = MAX (next, self->draw_start + interval_us);
+  /* one drawing asked for by a timeout at a time, the soonest */
+  if (self->pace_id != 0 && self->pace_due <= next && reading (self))
+    return;
+  g_clear_handle_id (&self->pace_id, g_source_remove);
   if (!reading (self) || (now >= next && !later))
     {
       self->draw_paced = TRUE;
       gtk_widget_queue_draw (GTK_WIDGET (self));
       return;
     }
+  self->pace_due = next;
   self->pace_id = g_timeout_add_full (G_PRIORITY_DEFAULT, (guint) MAX ((next - now + 999) / 1000, 1), pace_cb, self,
                                       NULL);
 }
@@ -234,7 +243,7 @@ queue_draw_paced_full (SlGraphView *self,
 static void
 queue_draw_paced (SlGraphView *self)
 {
-  queue_draw_paced_full (self, FALSE);
+  queue_draw_paced_full (self, FALSE, G_USEC_PER_SEC / READING_FPS);
 }
 
 /* Whether a move or a glow still runs at @now; a finished move settles. */
@@ -309,7 +318,7 @@ paced_animation_step (SlGraphView *self)
   if (!animation_step (self, g_get_monotonic_time ()))
     self->animating_paced = FALSE;
   else if (reading (self))
-    queue_draw_paced_full (self, TRUE);
+    queue_draw_paced_full (self, TRUE, G_USEC_PER_SEC / READING_FPS);
   else
     {
       self->animating_paced = FALSE;
@@ -545,6 +554,7 @@ session_updated_cb (SlGraphView      *self,
 {
   guint n_hosts = sl_session_get_n_hosts (session);
   gboolean had_nodes = self->nodes->len > 0;
+  guint64 key;
 
   if (changes & SL_SESSION_CHANGE_RESET)
     {
@@ -581,6 +591,19 @@ session_updated_cb (SlGraphView      *self,
       if (!had_nodes && n_hosts > 0)
         sl_profile_mark ("graph", "first layout, %u hosts", self->nodes->len);
     }
+  key = drawn_key (self);
+  if (reading (self))
+    {
+      self->n_updates_loading++;
+      if (key == self->drawn_key)
+        {
+          /* a graph drawn again as it was: only the names' order may differ */
+          self->n_unseen_loading++;
+          queue_draw_paced_full (self, FALSE, NAMES_INTERVAL_US);
+          return;
+        }
+    }
+  self->drawn_key = key;
   queue_draw_paced (self);
 }
 
@@ -1318,6 +1341,15 @@ _sl_graph_view_get_n_ticks_loading (SlGraphView *self)
   g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), 0);
 
   return self->n_ticks_loading;
+}
+
+guint
+_sl_graph_view_get_n_updates_loading (SlGraphView *self,
+                                      gboolean     unseen)
+{
+  g_return_val_if_fail (SL_IS_GRAPH_VIEW (self), 0);
+
+  return unseen ? self->n_unseen_loading : self->n_updates_loading;
 }
 
 /* The most host items one drawing's back layer (the groups' discs) looked

@@ -90,6 +90,10 @@ guint       _sl_graph_view_get_n_draws       (SlGraphView  *self,
 guint       _sl_graph_view_get_n_paced_draws (SlGraphView  *self);
 guint       _sl_graph_view_get_n_canvas_copies (SlGraphView *self);
 guint       _sl_graph_view_get_n_ticks_loading (SlGraphView *self);
+/* the session's updates while it was read, and those of them that changed
+ * nothing the graph shows */
+guint       _sl_graph_view_get_n_updates_loading (SlGraphView *self,
+                                                  gboolean     unseen);
 guint       _sl_graph_view_get_back_lookups_per_host (SlGraphView *self);
 void        _sl_graph_view_set_pace_floor_us (SlGraphView  *self,
                                               gint64        cost_us);

@@ -2728,6 +2728,70 @@ test_graph_paced_cheap (void)
   ui_close_window (window);
 }
 
+/* While a session is read, an update that changes nothing the graph
+ * shows (more matched packets, bounds still in the colour they are drawn
+ * in: most updates of a large set) draws nothing at the pace of changes;
+ * the names, placed busiest host first, are drawn again within a second
+ * or so. The updates are the session's own signal, emitted as a snapshot
+ * that changed no host's or link's look emits it. */
+
+static SlGraphView *unseen_graph;
+
+static gboolean
+graph_paced_since (gpointer data)
+{
+  return _sl_graph_view_get_n_paced_draws (unseen_graph) > *(guint *) data;
+}
+
+static gboolean
+graph_still (gpointer data)
+{
+  return !sl_graph_view_get_animating (data);
+}
+
+static void
+test_graph_unseen_updates (void)
+{
+  SlWindow *window = ui_new_window (NULL, 1200, 800);
+  SlSession *session = sl_window_get_session (window);
+  Paced p = { sl_window_get_graph_view (window), 0, 0, 0, 0 };
+  const guint n_updates = 20;
+  guint unseen, drawn, paced;
+  gint64 t_drawn, elapsed;
+
+  unseen_graph = p.graph;
+  paced_read (window, &p, G_USEC_PER_SEC / 2);
+  /* the links' glows over (their steps are drawings of their own) */
+  g_assert_true (ui_wait_for (graph_still, p.graph, UI_WAIT_S));
+  /* read again, as far as the views know */
+  _sl_session_set_state (session, SL_SESSION_STATE_LOADING);
+  ui_wait_drawn (GTK_WIDGET (p.graph));
+  t_drawn = g_get_monotonic_time ();
+  p.draws_at_ready = _sl_graph_view_get_n_draws (p.graph, FALSE);
+  unseen = _sl_graph_view_get_n_updates_loading (p.graph, TRUE);
+  paced = _sl_graph_view_get_n_paced_draws (p.graph);
+  for (guint i = 0; i < n_updates; i++)
+    {
+      g_signal_emit_by_name (session, "updated", SL_SESSION_CHANGE_VALUES);
+      ui_wait_ms (10);
+    }
+  ui_wait_ms (200);
+  elapsed = g_get_monotonic_time () - t_drawn;
+  drawn = _sl_graph_view_get_n_draws (p.graph, FALSE) - p.draws_at_ready;
+  paced = _sl_graph_view_get_n_paced_draws (p.graph) - paced;
+  /* (GTK draws on its own too: the window laid out again) */
+  g_test_message ("%u updates that change nothing drawn in %.2f s after a drawing: %u drawings, %u asked for "
+                  "by the updates", n_updates, elapsed / 1e6, drawn, paced);
+  g_assert_cmpuint (_sl_graph_view_get_n_updates_loading (p.graph, TRUE) - unseen, ==, n_updates);
+  /* (a machine so slow that a second passed may draw the names) */
+  if (elapsed < 900 * 1000)
+    g_assert_cmpuint (paced, ==, 0);
+  paced = _sl_graph_view_get_n_paced_draws (p.graph);
+  g_assert_true (ui_wait_for (graph_paced_since, &paced, UI_WAIT_S));
+  _sl_session_set_state (session, SL_SESSION_STATE_READY);
+  ui_close_window (window);
+}
+
 /* SlCanvas: a frame draws into a surface no live node shows (cairo would
  * copy that one whole first), and the nodes keep their own pixels. */
 
@@ -4352,6 +4416,7 @@ main (int   argc,
   g_test_add_func ("/ui/graph/rings", test_graph_rings);
   g_test_add_func ("/ui/graph/paced", test_graph_paced);
   g_test_add_func ("/ui/graph/paced-cheap", test_graph_paced_cheap);
+  g_test_add_func ("/ui/graph/unseen-updates", test_graph_unseen_updates);
   g_test_add_func ("/ui/canvas/alternate", test_canvas_alternate);
   g_test_add_func ("/ui/recent", test_recent);
   g_test_add_func ("/ui/preferences", test_preferences);

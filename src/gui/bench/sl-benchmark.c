@@ -379,6 +379,24 @@ finish (Bench *b)
   /* the window's frames from the open to the end of reading */
   json_builder_set_member_name (jb, "frames_while_reading");
   json_builder_add_int_value (jb, b->paints_while_reading);
+  if (b->inputs != NULL)
+    {
+      SlGraphView *graph = sl_window_get_graph_view (b->window);
+
+      /* the graph's drawings meanwhile, and the session's updates: those
+       * that changed something it shows, and not */
+      json_builder_set_member_name (jb, "graph_while_reading");
+      json_builder_begin_object (jb);
+      json_builder_set_member_name (jb, "drawings");
+      json_builder_add_int_value (jb, _sl_graph_view_get_n_draws (graph, TRUE));
+      json_builder_set_member_name (jb, "drawings_paced");
+      json_builder_add_int_value (jb, _sl_graph_view_get_n_paced_draws (graph));
+      json_builder_set_member_name (jb, "updates");
+      json_builder_add_int_value (jb, _sl_graph_view_get_n_updates_loading (graph, FALSE));
+      json_builder_set_member_name (jb, "updates_unseen");
+      json_builder_add_int_value (jb, _sl_graph_view_get_n_updates_loading (graph, TRUE));
+      json_builder_end_object (jb);
+    }
   json_builder_set_member_name (jb, "layout_ms");
   json_builder_add_double_value (jb, b->layout_ms);
   _sl_benchmark_add_stats (jb, "update_handling", updates, "max_ms");
