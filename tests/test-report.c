@@ -807,6 +807,38 @@ test_drift_first_accurate (void)
     }
 }
 
+/* A link's row is oriented by its hosts' names, whichever end the engine
+ * saw first (kept per link by the engine). */
+static void
+test_link_orientation (void)
+{
+  g_autoptr(SlEngine) e = sl_engine_new (NULL);
+  const gint64 t0 = G_GINT64_CONSTANT (1700000000000000000);
+  SlReportLink rl;
+
+  sl_engine_add_host (e, "web");
+  sl_engine_add_host (e, "db");
+  sl_engine_add_host (e, "zz");
+  for (int i = 0; i < 40; i++)
+    {
+      gint64 t = t0 + (gint64) i * 1000000;
+      SlMatch m = i % 2 == 0 ? (SlMatch) { 0, 1, t, t + 50000 } : (SlMatch) { 1, 0, t, t + 50000 };
+      SlMatch n = i % 2 == 0 ? (SlMatch) { 0, 2, t, t + 50000 } : (SlMatch) { 2, 0, t, t + 50000 };
+
+      sl_engine_add_match (e, &m, m.recv_time);
+      sl_engine_add_match (e, &n, n.recv_time);
+    }
+  sl_engine_flush (e);
+  g_assert_cmpuint (sl_engine_get_n_links (e), ==, 2);
+  for (guint l = 0; l < 2; l++)
+    {
+      sl_report_get_link (e, l, &rl);
+      g_assert_cmpint (rl.flipped, ==, strcmp (sl_engine_get_host_name (e, rl.info.a),
+                                               sl_engine_get_host_name (e, rl.info.b)) > 0);
+      g_assert_cmpint (strcmp (sl_engine_get_host_name (e, rl.a), sl_engine_get_host_name (e, rl.b)), <, 0);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -816,6 +848,7 @@ main (int    argc,
   g_test_add_func ("/report/same-as-json-glib", test_same_as_json_glib);
   g_test_add_func ("/report/journal-modes", test_journal_modes);
   g_test_add_func ("/report/escapes", test_escapes);
+  g_test_add_func ("/report/link-orientation", test_link_orientation);
   g_test_add_func ("/report/compact-profiles", test_compact_profiles);
   g_test_add_func ("/report/mode-strings", test_modes_strings);
   g_test_add_func ("/report/drift-at-start", test_drift_at_start);

@@ -100,7 +100,6 @@ struct _SlSnapshotCache
 {
   guint64    stamp;
   guint64    journal_next;
-  GPtrArray *names;
   GArray    *hosts;
   GArray    *keys;
   GPtrArray *relations;
@@ -117,7 +116,6 @@ sl_snapshot_cache_new (void)
 {
   SlSnapshotCache *self = g_new0 (SlSnapshotCache, 1);
 
-  self->names = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ref_string_release);
   self->hosts = g_array_new (FALSE, TRUE, sizeof (SlSnapHost));
   self->keys = g_array_new (FALSE, TRUE, sizeof (HostKey));
   self->relations = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_relation_unref);
@@ -132,7 +130,6 @@ sl_snapshot_cache_free (SlSnapshotCache *self)
 {
   if (self == NULL)
     return;
-  g_ptr_array_unref (self->names);
   g_array_unref (self->hosts);
   g_array_unref (self->keys);
   g_ptr_array_unref (self->relations);
@@ -157,27 +154,6 @@ sl_snapshot_cache_get_reused (const SlSnapshotCache *self,
   if (drifts != NULL)
     *drifts = self->n_drifts_reused;
   return self->n_reused;
-}
-
-/* The host's name shared with the previous capture (the cache may have
- * seen another engine: names are compared, not copied). */
-static char *
-host_name (SlSnapshotCache *cache,
-           SlEngine        *engine,
-           guint            h)
-{
-  const char *name = sl_engine_get_host_name (engine, h);
-
-  if (cache == NULL)
-    return g_ref_string_new (name);
-  if (h >= cache->names->len)
-    g_ptr_array_add (cache->names, g_ref_string_new (name));
-  else if (strcmp (g_ptr_array_index (cache->names, h), name) != 0)
-    {
-      g_ref_string_release (g_ptr_array_index (cache->names, h));
-      g_ptr_array_index (cache->names, h) = g_ref_string_new (name);
-    }
-  return g_ref_string_acquire (g_ptr_array_index (cache->names, h));
 }
 
 static void
@@ -410,7 +386,7 @@ sl_snapshot_capture_engine_cached (SlSnapshot      *self,
       HostKey *key = &g_array_index (keys, HostKey, h);
       gpointer comp;
 
-      g_ptr_array_add (self->host_names, host_name (cache, engine, h));
+      g_ptr_array_add (self->host_names, sl_engine_dup_host_name (engine, h));
       host_key (engine, h, key);
       if (cache != NULL && host_unchanged (cache, same_stamp, engine, h, key))
         {

@@ -12,15 +12,6 @@
 #include "sl-report.h"
 #include "sl-units.h"
 
-static int
-cmp_names (SlEngine *engine,
-           guint     a,
-           guint     b)
-{
-  return g_strcmp0 (sl_engine_get_host_name (engine, a),
-                    sl_engine_get_host_name (engine, b));
-}
-
 void
 sl_report_get_link (SlEngine     *engine,
                     guint         link,
@@ -35,7 +26,7 @@ sl_report_get_link (SlEngine     *engine,
   i = &out->info;
   sl_engine_get_link_info (engine, link, i);
   out->link = link;
-  out->flipped = cmp_names (engine, i->a, i->b) > 0;
+  out->flipped = sl_engine_get_link_names_descending (engine, link);
 
   if (!out->flipped)
     {

@@ -62,6 +62,8 @@ typedef struct
 {
   guint       a;
   guint       b;
+  /* sl_engine_get_link_names_descending() */
+  gboolean    names_descending;
   SlSegments *seg;
   SlLinreg   *linreg;
   guint64     rt_n;

@@ -204,6 +204,10 @@ guint            sl_engine_find_host        (const SlEngine        *self,
 guint            sl_engine_get_n_hosts      (const SlEngine        *self);
 const char      *sl_engine_get_host_name    (const SlEngine        *self,
                                              guint                  host);
+char            *sl_engine_dup_host_name    (const SlEngine        *self,
+                                             guint                  host);
+gboolean         sl_engine_get_link_names_descending (const SlEngine *self,
+                                                      guint           link);
 void             sl_engine_pin_reference    (SlEngine              *self,
                                              guint                  host);
 void             sl_engine_fix_host         (SlEngine              *self,
