@@ -19,25 +19,6 @@
 
 typedef struct
 {
-  SlMatch       match;
-  SlPacketEvent event;
-  gboolean      has_event;
-} Recorded;
-
-static void
-record_cb (const SlMatch       *match,
-           const SlPacketEvent *event,
-           gpointer             user_data)
-{
-  Recorded r = { *match, { 0 }, event != NULL };
-
-  if (event != NULL)
-    r.event = *event;
-  g_array_append_val ((GArray *) user_data, r);
-}
-
-typedef struct
-{
   char          *dir;
   SlEngine      *engine;
   SlTraceReader *reader;

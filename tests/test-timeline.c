@@ -2312,6 +2312,153 @@ test_views (void)
   loaded_clear (&l);
 }
 
+/* The builder's thread (sl-timeline-builder.c) makes each message's arrow
+ * once both its hosts are built, while the other hosts are read; the
+ * matches come before, between and after the builds. What it made and
+ * what _sl_tl_arrows_resolve() adds at the end must be what resolving
+ * every match at once makes: the same lanes in the same order, each lane's
+ * arrows in the same order (ties in send time in the matches' order), the
+ * same counts, the same matches left waiting. */
+static void
+add_saved (SlTimeline   *tl,
+           const GArray *matches,
+           guint         from,
+           guint         to)
+{
+  for (guint i = from; i < to; i++)
+    {
+      const Recorded *r = &g_array_index (matches, Recorded, i);
+
+      sl_timeline_add_match (tl, &r->match, r->has_event ? &r->event : NULL);
+    }
+}
+
+static void
+cmp_arrows (SlTimeline *a,
+            SlTimeline *b)
+{
+  g_assert_cmpuint (a->n_arrows, ==, b->n_arrows);
+  g_assert_cmpuint (a->lanes->len, ==, b->lanes->len);
+  for (guint i = 0; i < a->lanes->len; i++)
+    {
+      const SlTlLane *x = g_ptr_array_index (a->lanes, i), *y = g_ptr_array_index (b->lanes, i);
+
+      g_assert_cmpuint (x->send_host, ==, y->send_host);
+      g_assert_cmpuint (x->recv_host, ==, y->recv_host);
+      g_assert_cmpuint (x->n, ==, y->n);
+      g_assert_cmpuint (x->cap, ==, y->cap);
+      g_assert_cmpint (x->min_delta, ==, y->min_delta);
+      g_assert_cmpint (x->max_delta, ==, y->max_delta);
+      g_assert_cmpmem (x->a, x->n * sizeof *x->a, y->a, y->n * sizeof *y->a);
+    }
+  g_assert_cmpuint (a->rows->len, ==, b->rows->len);
+  for (guint r = 0; r < a->rows->len; r++)
+    g_assert_cmpuint (sl_tl_row (a, r)->n_msgs, ==, sl_tl_row (b, r)->n_msgs);
+  g_assert_cmpuint (a->conns->len, ==, b->conns->len);
+  g_assert_cmpmem (a->conns->data, a->conns->len * sizeof (SlTimelineConnection), b->conns->data,
+                   b->conns->len * sizeof (SlTimelineConnection));
+  g_assert_cmpmem (a->pending->data, a->pending->len * g_array_get_element_size (a->pending), b->pending->data,
+                   b->pending->len * g_array_get_element_size (b->pending));
+}
+
+static void
+test_early_arrows (void)
+{
+  g_autofree char *tmp = make_tmpdir ();
+  g_autoptr(GRand) rand = g_rand_new_with_seed (17);
+  g_autoptr(GArray) matches = g_array_new (FALSE, FALSE, sizeof (Recorded));
+  g_autoptr(SlTimeline) whole = sl_timeline_new ();
+  g_autoptr(SlGenerate) gen = NULL;
+  g_autoptr(GError) error = NULL;
+  SlGenerateOptions options;
+  SlEngineOptions eo;
+  SlTraceReaderOptions ro;
+  g_autoptr(SlEngine) engine = NULL;
+  g_autoptr(SlTraceReader) reader = NULL;
+  guint n_hosts, n_real;
+  gint64 end;
+
+  sl_generate_options_init (&options);
+  options.n_hosts = 4;
+  options.duration_ns = G_GINT64_CONSTANT (1000000000);
+  options.seed = 7;
+  options.cpus = 2;
+  options.background_rate = 400;
+  gen = sl_generate_new (&options);
+  g_assert_true (sl_generate_run (gen, tmp, NULL, &error));
+  g_assert_no_error (error);
+  sl_engine_options_init (&eo);
+  engine = sl_engine_new (&eo);
+  sl_engine_set_match_func (engine, record_cb, matches);
+  sl_trace_reader_options_init (&ro);
+  ro.keep_events = TRUE;
+  reader = sl_trace_reader_new (engine, &ro);
+  sl_trace_reader_add_folder (reader, tmp);
+  g_assert_cmpint (sl_trace_reader_run (reader), ==, SL_TRACE_READER_DONE);
+  sl_engine_set_match_func (engine, NULL, NULL);
+  n_hosts = sl_trace_reader_get_n_hosts (reader);
+  n_real = matches->len;
+  g_assert_cmpuint (n_hosts, ==, 4);
+  g_assert_cmpuint (n_real, >, 500);
+
+  /* ties: a copy of every 7th match received 1 ns later (a lane sorts by
+   * send time; equal ones stay in the matches' order); and a match sent
+   * after its host's last event, whose end is never known */
+  for (guint i = 0; i < n_real; i += 7)
+    {
+      Recorded sm = g_array_index (matches, Recorded, i);
+
+      sm.match.recv_time++;
+      g_array_insert_val (matches, MIN (matches->len, i + 1 + (guint) g_rand_int_range (rand, 0, 40)), sm);
+    }
+  sl_timeline_add_reader_hosts (whole, reader);
+  g_assert_true (sl_timeline_update (whole));
+  {
+    Recorded sm = g_array_index (matches, Recorded, matches->len / 3);
+
+    g_assert_true (sl_timeline_get_time_range (whole, sm.match.send_host, NULL, &end));
+    sm.match.send_time = end + 1000;
+    g_array_insert_val (matches, matches->len / 3, sm);
+  }
+  add_saved (whole, matches, 0, matches->len);
+  g_assert_true (sl_timeline_update (whole));
+  g_assert_cmpuint (whole->pending->len, ==, 1);
+
+  /* the hosts built in the engine's order (as the builder does: the rows'
+   * numbers follow), the matches coming in uneven slices between them; the
+   * last hosts left to the end in some passes (as hosts not handed over
+   * yet: their lanes are made there, between the builder's) */
+  for (guint pass = 0; pass < 4; pass++)
+    {
+      g_autoptr(SlTimeline) early = sl_timeline_new ();
+      guint next = 0;
+      guint64 made = 0;
+
+      sl_timeline_add_reader_hosts (early, reader);
+      for (guint h = 0; h < n_hosts - pass % 3; h++)
+        {
+          guint to = MIN (matches->len, next + (guint) g_rand_int_range (rand, 0, (gint32) (matches->len / 3)));
+
+          add_saved (early, matches, next, to);
+          next = to;
+          if (g_rand_boolean (rand))
+            _sl_tl_arrows_take_new (early);
+          sl_timeline_update_host (early, h);
+          _sl_tl_arrows_host_built (early, h);
+        }
+      add_saved (early, matches, next, matches->len);
+      _sl_tl_arrows_take_new (early);
+      /* (the builder's thread made most of them) */
+      for (guint r = 0; r < early->rows->len; r++)
+        made += sl_tl_row (early, r)->n_msgs;
+      g_assert_cmpuint (made, >, pass % 3 == 0 ? matches->len : matches->len / 10);
+      g_assert_cmpuint (early->n_arrows, ==, 0);
+      g_assert_true (sl_timeline_update (early));
+      cmp_arrows (early, whole);
+    }
+  rm_rf (tmp);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2326,6 +2473,7 @@ main (int   argc,
   g_test_add_func ("/timeline/sized-once", test_sized_once);
   g_test_add_func ("/timeline/offsets", test_offsets);
   g_test_add_func ("/timeline/ties", test_ties);
+  g_test_add_func ("/timeline/early-arrows", test_early_arrows);
   g_test_add_func ("/timeline/django-vote", test_django);
   g_test_add_func ("/timeline/views", test_views);
 

@@ -48,6 +48,26 @@ loaded_clear (Loaded *l)
 }
 
 
+/* The engine's matches as it made them (sl_engine_set_match_func()) */
+typedef struct
+{
+  SlMatch       match;
+  SlPacketEvent event;
+  gboolean      has_event;
+} Recorded;
+
+static G_GNUC_UNUSED void
+record_cb (const SlMatch       *match,
+           const SlPacketEvent *event,
+           gpointer             user_data)
+{
+  Recorded r = { *match, { 0 }, event != NULL };
+
+  if (event != NULL)
+    r.event = *event;
+  g_array_append_val ((GArray *) user_data, r);
+}
+
 /* The generator's packets (sl_generate_set_packet_func()), with their true
  * times */
 typedef struct

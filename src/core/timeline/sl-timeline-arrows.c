@@ -83,14 +83,34 @@ typedef struct
   gint64  time;
 } Waiting;
 
+/* End.known once the builder's thread has made the match's arrow (on its
+ * send end) */
+#define END_MADE 2
+
+/* A lane's arrows as the builder's thread makes them: each lane's matches
+ * in their order, from its first as long as each has both ends known once
+ * both hosts are built; from the first that has not, the lane's matches
+ * wait for _sl_tl_arrows_resolve() (which then finds the same lane). */
+typedef struct
+{
+  SlTlLane lane;
+  /* the pending index of its first arrow */
+  guint64  first;
+  gboolean late;
+} EarlyLane;
+
 struct _SlTlEarly
 {
   /* End[2] per pending match taken so far */
-  GArray    *ends;
+  GArray     *ends;
   /* per host: Waiting ends, until the host is built */
-  GPtrArray *waiting;
-  GArray    *built;
-  GArray    *fresh;
+  GPtrArray  *waiting;
+  GArray     *built;
+  GArray     *fresh;
+  /* EarlyLane by (send host << 16 | receive host) */
+  GHashTable *lanes;
+  /* arrows made per connection */
+  GArray     *conn_arrows;
 };
 
 static void
@@ -101,12 +121,23 @@ waiting_free (gpointer p)
 }
 
 static void
+early_lane_free (gpointer p)
+{
+  EarlyLane *el = p;
+
+  g_free (el->lane.a);
+  g_free (el);
+}
+
+static void
 early_free (SlTlEarly *e)
 {
   g_array_unref (e->ends);
   g_ptr_array_unref (e->waiting);
   g_array_unref (e->built);
   g_array_unref (e->fresh);
+  g_hash_table_destroy (e->lanes);
+  g_array_unref (e->conn_arrows);
   g_free (e);
 }
 
@@ -515,6 +546,60 @@ early_built (const SlTlEarly *e,
   return host < e->built->len && g_array_index (e->built, gboolean, host);
 }
 
+static void
+arrow_count (SlTimeline      *self,
+             const SlTlArrow *a)
+{
+  sl_tl_row (self, a->send_row)->n_msgs++;
+  sl_tl_row (self, a->recv_row)->n_msgs++;
+}
+
+/* The builder's thread, once match @i's ends may both be resolved: its
+ * arrow, made now in its lane if every earlier match of the lane was */
+static void
+early_make (SlTimeline    *self,
+            guint64        i,
+            const Pending *p)
+{
+  SlTlEarly *e = self->early;
+  End *ends = &g_array_index (e->ends, End, i * 2);
+  gpointer key = GUINT_TO_POINTER ((p->send_host << 16) | p->recv_host);
+  EarlyLane *el;
+  SlTlArrow a;
+
+  if (!early_built (e, p->send_host) || !early_built (e, p->recv_host))
+    return;
+  el = g_hash_table_lookup (e->lanes, key);
+  if (el == NULL)
+    {
+      el = g_new0 (EarlyLane, 1);
+      el->lane.send_host = p->send_host;
+      el->lane.recv_host = p->recv_host;
+      el->lane.min_delta = G_MAXINT64;
+      el->lane.max_delta = G_MININT64;
+      el->first = i;
+      g_hash_table_insert (e->lanes, key, el);
+    }
+  if (el->late || !ends[0].known || !ends[1].known)
+    {
+      el->late = TRUE;
+      return;
+    }
+  a.send_time = p->send_time;
+  a.recv_time = p->recv_time;
+  a.conn = p->conn;
+  a.send_row = ends[0].row;
+  a.send_cpu = ends[0].cpu;
+  a.recv_row = ends[1].row;
+  a.recv_cpu = ends[1].cpu;
+  lane_insert (&el->lane, &a);
+  arrow_count (self, &a);
+  if (p->conn >= e->conn_arrows->len)
+    g_array_set_size (e->conn_arrows, p->conn + 1);
+  g_array_index (e->conn_arrows, guint64, p->conn)++;
+  ends[0].known = END_MADE;
+}
+
 /* The builder's thread: the matches added since the last call, each end
  * resolved at once if its host is built, else waiting for it. */
 void
@@ -530,6 +615,8 @@ _sl_tl_arrows_take_new (SlTimeline *self)
       e->waiting = g_ptr_array_new_with_free_func (waiting_free);
       e->built = g_array_new (FALSE, TRUE, sizeof (gboolean));
       e->fresh = g_array_new (FALSE, FALSE, sizeof (Pending));
+      e->lanes = g_hash_table_new_full (NULL, NULL, NULL, early_lane_free);
+      e->conn_arrows = g_array_new (FALSE, TRUE, sizeof (guint64));
     }
   from = e->ends->len / 2;
   g_mutex_lock (&self->pending_lock);
@@ -540,23 +627,27 @@ _sl_tl_arrows_take_new (SlTimeline *self)
   g_array_set_size (e->ends, (from + e->fresh->len) * 2);
 
   for (guint i = 0; i < e->fresh->len; i++)
-    for (guint side = 0; side < 2; side++)
-      {
-        const Pending *p = &g_array_index (e->fresh, Pending, i);
-        guint host = side ? p->recv_host : p->send_host;
-        Waiting w = { (from + i) * 2 + side, side ? p->recv_time : p->send_time };
+    {
+      const Pending *p = &g_array_index (e->fresh, Pending, i);
 
-        if (early_built (e, host))
-          early_resolve (self, w.ref, host, w.time);
-        else
-          {
-            if (host >= e->waiting->len)
-              g_ptr_array_set_size (e->waiting, host + 1);
-            if (g_ptr_array_index (e->waiting, host) == NULL)
-              g_ptr_array_index (e->waiting, host) = g_array_new (FALSE, FALSE, sizeof (Waiting));
-            g_array_append_val (g_ptr_array_index (e->waiting, host), w);
-          }
-      }
+      for (guint side = 0; side < 2; side++)
+        {
+          guint host = side ? p->recv_host : p->send_host;
+          Waiting w = { (from + i) * 2 + side, side ? p->recv_time : p->send_time };
+
+          if (early_built (e, host))
+            early_resolve (self, w.ref, host, w.time);
+          else
+            {
+              if (host >= e->waiting->len)
+                g_ptr_array_set_size (e->waiting, host + 1);
+              if (g_ptr_array_index (e->waiting, host) == NULL)
+                g_ptr_array_index (e->waiting, host) = g_array_new (FALSE, FALSE, sizeof (Waiting));
+              g_array_append_val (g_ptr_array_index (e->waiting, host), w);
+            }
+        }
+      early_make (self, from + i, p);
+    }
 }
 
 /* The builder's thread, once @host is built: the ends waiting for it, and
@@ -575,11 +666,19 @@ _sl_tl_arrows_host_built (SlTimeline *self,
   g_array_index (e->built, gboolean, host) = TRUE;
   if (host >= e->waiting->len || (waiting = g_ptr_array_index (e->waiting, host)) == NULL)
     return;
+  /* the waiting ends' matches (the engine's thread may grow the array
+   * meanwhile: copies, taken under its lock) */
+  g_array_set_size (e->fresh, waiting->len);
+  g_mutex_lock (&self->pending_lock);
+  for (guint i = 0; i < waiting->len; i++)
+    g_array_index (e->fresh, Pending, i) = g_array_index (self->pending, Pending, g_array_index (waiting, Waiting, i).ref / 2);
+  g_mutex_unlock (&self->pending_lock);
   for (guint i = 0; i < waiting->len; i++)
     {
       const Waiting *w = &g_array_index (waiting, Waiting, i);
 
       early_resolve (self, w->ref, host, w->time);
+      early_make (self, w->ref / 2, &g_array_index (e->fresh, Pending, i));
     }
   g_ptr_array_index (e->waiting, host) = NULL;
   g_array_unref (waiting);
@@ -606,17 +705,71 @@ pending_end (SlTimeline *self,
     resolve_end (self, h, host, t, ref & 1 ? SL_EVENT_PACKET_RECV : SL_EVENT_PACKET_SEND, row, cpu);
 }
 
+static int
+early_lane_cmp (gconstpointer a,
+                gconstpointer b)
+{
+  const EarlyLane *x = *(EarlyLane *const *) a, *y = *(EarlyLane *const *) b;
+
+  return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/* The lanes the builder's thread began, by their first arrows */
+static GPtrArray *
+early_lanes (SlTlEarly *e)
+{
+  GPtrArray *ret = g_ptr_array_new ();
+  GHashTableIter it;
+  gpointer v;
+
+  if (e == NULL)
+    return ret;
+  g_hash_table_iter_init (&it, e->lanes);
+  while (g_hash_table_iter_next (&it, NULL, &v))
+    if (((EarlyLane *) v)->lane.n > 0)
+      g_ptr_array_add (ret, v);
+  g_ptr_array_sort (ret, early_lane_cmp);
+  return ret;
+}
+
+/* @el's arrows, the first of its lane's, become the lane's: made at its
+ * first arrow, as the lanes are made in the matches' order */
+static void
+early_lane_adopt (SlTimeline *self,
+                  EarlyLane  *el)
+{
+  SlTlLane *l = lane_get (self, el->lane.send_host, el->lane.recv_host);
+
+  g_assert (l->n == 0);
+  g_free (l->a);
+  l->a = g_steal_pointer (&el->lane.a);
+  l->n = el->lane.n;
+  l->cap = el->lane.cap;
+  l->min_delta = el->lane.min_delta;
+  l->max_delta = el->lane.max_delta;
+  self->n_arrows += l->n;
+}
+
 void
 _sl_tl_arrows_resolve (SlTimeline *self)
 {
-  guint kept = 0;
+  SlTlEarly *e = self->early;
+  g_autoptr(GPtrArray) adopt = early_lanes (e);
+  guint kept = 0, next = 0;
 
   for (guint i = 0; i < self->pending->len; i++)
     {
       const Pending *p = &g_array_index (self->pending, Pending, i);
-      SlTlHost *hs = sl_tl_host (self, p->send_host), *hr = sl_tl_host (self, p->recv_host);
+      SlTlHost *hs, *hr;
       SlTlArrow a;
 
+      while (next < adopt->len && ((EarlyLane *) g_ptr_array_index (adopt, next))->first <= i)
+        early_lane_adopt (self, g_ptr_array_index (adopt, next++));
+      /* (made by the builder's thread) */
+      if (e != NULL && (guint64) i * 2 < e->ends->len && g_array_index (e->ends, End, (guint64) i * 2).known == END_MADE)
+        continue;
+      hs = sl_tl_host (self, p->send_host);
+      hr = sl_tl_host (self, p->recv_host);
       if (hs == NULL || hr == NULL || !end_known (hs, p->send_time) || !end_known (hr, p->recv_time))
         {
           g_array_index (self->pending, Pending, kept++) = *p;
@@ -628,11 +781,13 @@ _sl_tl_arrows_resolve (SlTimeline *self)
       pending_end (self, hs, p->send_host, (guint64) i * 2, p->send_time, &a.send_row, &a.send_cpu);
       pending_end (self, hr, p->recv_host, (guint64) i * 2 + 1, p->recv_time, &a.recv_row, &a.recv_cpu);
       lane_insert (lane_get (self, p->send_host, p->recv_host), &a);
-      sl_tl_row (self, a.send_row)->n_msgs++;
-      sl_tl_row (self, a.recv_row)->n_msgs++;
+      arrow_count (self, &a);
       g_array_index (self->conns, SlTimelineConnection, p->conn).n_arrows++;
       self->n_arrows++;
     }
+  g_assert (next == adopt->len);
+  for (guint c = 0; e != NULL && c < e->conn_arrows->len; c++)
+    g_array_index (self->conns, SlTimelineConnection, c).n_arrows += g_array_index (e->conn_arrows, guint64, c);
   g_array_set_size (self->pending, kept);
   /* the indices moved */
   g_clear_pointer (&self->early, early_free);
