@@ -67,8 +67,9 @@ lane_free (gpointer p)
 
 /* A pending match's end as the builder's thread resolved it once its host
  * was built: what _sl_tl_arrows_resolve() finds at the end, a built host
- * no longer changing. The arrows are still made there, in the matches'
- * order, so the lanes are the same. */
+ * no longer changing. The arrows are made there too once both hosts are
+ * built (early_make()), each lane's in the matches' order, so the lanes
+ * are the same. */
 typedef struct
 {
   guint32 row;

@@ -12,7 +12,8 @@
  * adding matches, which touch other parts of the timeline. The same
  * thread finds the thread and CPU of each match's ends as their hosts are
  * built (sl-timeline-arrows.c), which was most of the arrows' cost at the
- * end; the arrows are still made there, in the matches' order.
+ * end, and makes each arrow once both its hosts are built (lane by lane in
+ * the matches' order, as the end would).
  */
 
 #include "config.h"
